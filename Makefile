@@ -1,0 +1,50 @@
+# gobayes — the two commands a newcomer runs are `make run` and `make test`.
+# Areas add their own targets in mk/*.mk and append to TEST_TARGETS.
+
+SHELL := /bin/bash
+GO ?= go
+# Debian's Python: the python3 on PATH may not see Debian's Jupyter packages.
+PY := /usr/bin/python3
+BIN := $(CURDIR)/bin/gobayes
+export GOFLAGS := -buildvcs=false
+
+# Debian packages the project needs (installed by `make deps` when missing).
+DEB_PACKAGES := python3 python3-jupyter-client python3-jupyter-kernel-test \
+	python3-nbclient python3-nbformat python3-nbconvert python3-ipykernel \
+	jupyter-notebook python3-notebook jupyter-console
+
+TEST_TARGETS := test-go
+
+.PHONY: all build deps run test test-go vet generate clean
+all: build
+
+include $(sort $(wildcard mk/*.mk))
+
+build:
+	@mkdir -p bin
+	$(GO) build -o $(BIN) ./cmd/gobayes
+
+# Installs what is missing: Debian's packages (as root, or through sudo).
+deps:
+	@command -v $(GO) >/dev/null || { echo "gobayes needs Go 1.22 or later on PATH (https://go.dev/dl/)"; exit 1; }
+	@missing=""; for p in $(DEB_PACKAGES) $(DEB_EXTRA); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+vet:
+	$(GO) vet ./...
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+
+clean:
+	rm -rf bin

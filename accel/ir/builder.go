@@ -1,0 +1,214 @@
+package ir
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Builder assembles a Program. Its methods check shapes as they go and
+// return errors in the user's terms; the first error sticks (Err).
+type Builder struct {
+	p       Program
+	aliasOf map[ID]ID
+	err     error
+}
+
+// NewBuilder starts a program over a position vector of dim slots. Value 0
+// is the whole position.
+func NewBuilder(dim int) *Builder {
+	b := &Builder{aliasOf: map[ID]ID{}}
+	b.p.Dim = dim
+	b.p.Target = None
+	b.p.Values = []Value{{Off: 0, Len: dim, Shape: []int{dim}, Kind: Param, Name: "position"}}
+	b.p.Size = dim
+	b.p.Init = make([]float64, dim)
+	return b
+}
+
+// Err returns the first error met while building.
+func (b *Builder) Err() error { return b.err }
+
+// Shape returns the shape of value id.
+func (b *Builder) Shape(id ID) []int { return b.p.Values[id].Shape }
+
+// Kind returns where value id comes from.
+func (b *Builder) Kind(id ID) Kind { return b.p.Values[id].Kind }
+
+// ConstData returns the contents of a constant value, nil for others. The
+// caller must not modify it.
+func (b *Builder) ConstData(id ID) []float64 {
+	v := b.p.Values[id]
+	if v.Kind != Const {
+		return nil
+	}
+	return b.p.Init[v.Off : v.Off+v.Len]
+}
+
+// Name sets the value's name (shown in dumps and errors).
+func (b *Builder) Name(id ID, name string) { b.p.Values[id].Name = name }
+
+func (b *Builder) alloc(n int, shape []int, k Kind) ID {
+	id := ID(len(b.p.Values))
+	b.p.Values = append(b.p.Values, Value{Off: b.p.Size, Len: n, Shape: slices.Clone(shape), Kind: k})
+	b.p.Size += n
+	b.p.Init = append(b.p.Init, make([]float64, n)...)
+	return id
+}
+
+// ParamSlice is a view of position slots [off, off+ShapeLen(shape)).
+func (b *Builder) ParamSlice(off int, shape []int) ID {
+	n := ShapeLen(shape)
+	if off < 0 || off+n > b.p.Dim {
+		panic(fmt.Sprintf("ir: ParamSlice [%d,%d) outside position of %d", off, off+n, b.p.Dim))
+	}
+	id := ID(len(b.p.Values))
+	b.p.Values = append(b.p.Values, Value{Off: off, Len: n, Shape: slices.Clone(shape), Kind: Param})
+	return id
+}
+
+// Const adds constant data of the given shape (nil shape: a scalar).
+func (b *Builder) Const(data []float64, shape []int) ID {
+	if len(data) != ShapeLen(shape) {
+		panic(fmt.Sprintf("ir: Const of %d values with shape %v", len(data), shape))
+	}
+	id := b.alloc(len(data), shape, Const)
+	copy(b.p.Init[b.p.Values[id].Off:], data)
+	return id
+}
+
+// Scalar adds a constant scalar.
+func (b *Builder) Scalar(x float64) ID { return b.Const([]float64{x}, nil) }
+
+// Table adds integer data (gather indices, observed categories) and returns
+// its index for Instr.Table.
+func (b *Builder) Table(idx []int) int {
+	b.p.Tables = append(b.p.Tables, slices.Clone(idx))
+	return len(b.p.Tables) - 1
+}
+
+// Reshape returns a view of id with another shape of the same length.
+func (b *Builder) Reshape(id ID, shape []int) (ID, error) {
+	v := b.p.Values[id]
+	if ShapeLen(shape) != v.Len {
+		return None, b.fail(fmt.Errorf("cannot reshape %v (%d values) to %v", v.Shape, v.Len, shape))
+	}
+	nid := ID(len(b.p.Values))
+	v.Shape = slices.Clone(shape)
+	v.Name = ""
+	b.p.Values = append(b.p.Values, v)
+	src := id
+	if s, ok := b.aliasOf[id]; ok {
+		src = s
+	}
+	b.aliasOf[nid] = src
+	return nid, nil
+}
+
+func (b *Builder) fail(err error) error {
+	if b.err == nil {
+		b.err = err
+	}
+	return err
+}
+
+// Emit appends out = op(in...) and returns out. ints and table are the
+// op's immediates (nil and -1 when it has none).
+func (b *Builder) Emit(op Op, in []ID, ints []int, table int) (ID, error) {
+	return b.EmitBody(op, in, ints, table, nil)
+}
+
+// EmitBody is Emit for ops with a sub-program (OpScan).
+func (b *Builder) EmitBody(op Op, in []ID, ints []int, table int, body *Program) (ID, error) {
+	if op <= OpNop || op >= NumOps {
+		return None, b.fail(fmt.Errorf("invalid op %d", op))
+	}
+	d := &defs[op]
+	if d.Forward == nil {
+		return None, b.fail(fmt.Errorf("%s is not implemented", op))
+	}
+	if d.Arity >= 0 && len(in) != d.Arity || d.Arity < 0 && len(in) == 0 {
+		return None, b.fail(fmt.Errorf("%s takes %d arguments, got %d", d.Name, d.Arity, len(in)))
+	}
+	ins := Instr{Op: op, In: slices.Clone(in), Ints: slices.Clone(ints), Table: table, Body: body}
+	args := make([][]int, len(in))
+	for i, a := range in {
+		if a < 0 || int(a) >= len(b.p.Values) {
+			return None, b.fail(fmt.Errorf("%s: argument %d is not a value", d.Name, i))
+		}
+		args[i] = b.p.Values[a].Shape
+	}
+	shape, err := d.Shape(&b.p, &ins, args)
+	if err != nil {
+		return None, b.fail(err)
+	}
+	ins.Out = b.alloc(ShapeLen(shape), shape, Temp)
+	b.p.Instrs = append(b.p.Instrs, ins)
+	return ins.Out, nil
+}
+
+// AddOutput names a value to be read after a forward pass.
+func (b *Builder) AddOutput(name string, id ID) {
+	b.p.Outputs = append(b.p.Outputs, Output{Name: name, ID: id})
+}
+
+// Finalize sets the target (a scalar), drops instructions that neither the
+// target nor an output needs, marks which values carry gradients, and
+// returns the program. The builder must not be used afterwards.
+func (b *Builder) Finalize(target ID) (*Program, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if target != None && b.p.Values[target].Len != 1 {
+		return nil, fmt.Errorf("ir: target has shape %v, want a scalar", b.p.Values[target].Shape)
+	}
+	p := b.p
+	p.Target = target
+	root := func(id ID) ID {
+		if s, ok := b.aliasOf[id]; ok {
+			return s
+		}
+		return id
+	}
+	// Liveness, walking backwards from the target and the outputs.
+	live := make([]bool, len(p.Values))
+	if target != None {
+		live[root(target)] = true
+	}
+	for _, o := range p.Outputs {
+		live[root(o.ID)] = true
+	}
+	keep := make([]bool, len(p.Instrs))
+	for i := len(p.Instrs) - 1; i >= 0; i-- {
+		in := &p.Instrs[i]
+		if !live[in.Out] {
+			continue
+		}
+		keep[i] = true
+		for _, a := range in.In {
+			live[root(a)] = true
+		}
+	}
+	instrs := p.Instrs[:0:0]
+	for i, in := range p.Instrs {
+		if keep[i] {
+			instrs = append(instrs, in)
+		}
+	}
+	p.Instrs = instrs
+	// Gradient flags, in program order.
+	for i := range p.Values {
+		p.Values[i].Grad = p.Values[i].Kind == Param
+	}
+	for _, in := range p.Instrs {
+		g := false
+		for _, a := range in.In {
+			g = g || p.Values[root(a)].Grad
+		}
+		p.Values[in.Out].Grad = g
+	}
+	for a, s := range b.aliasOf {
+		p.Values[a].Grad = p.Values[s].Grad
+	}
+	b.p = Program{}
+	return &p, nil
+}

@@ -1,0 +1,117 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ID names a value of a program: an index into Program.Values.
+type ID int32
+
+// None is the ID of no value.
+const None ID = -1
+
+// Kind says where a value's contents come from.
+type Kind uint8
+
+const (
+	// Param values alias a slice of the position vector (slots [0, Dim)).
+	Param Kind = iota
+	// Const values are data fixed when the program is built (in Init).
+	Const
+	// Temp values are written by exactly one instruction.
+	Temp
+)
+
+// Value is a buffer of float64 slots inside a frame: [Off, Off+Len).
+// Shape is row-major; a nil or empty shape is a scalar (Len 1).
+type Value struct {
+	Off, Len int
+	Shape    []int
+	Kind     Kind
+	// Grad is true when the value depends on the position, so reverse
+	// sweeps must propagate into it. Set by Builder.Finalize.
+	Grad bool
+	// Name is optional, for error messages and dumps.
+	Name string
+}
+
+// Instr is one instruction: Out = Op(In...). Ints carries integer
+// immediates whose meaning each op documents; Table indexes
+// Program.Tables (integer data such as gather indices), -1 for none; Body is
+// the sub-program of a scan.
+type Instr struct {
+	Op    Op
+	Out   ID
+	In    []ID
+	Ints  []int
+	Table int
+	Body  *Program
+}
+
+// Output names a value that callers read after a forward pass (constrained
+// parameters, deterministic quantities, pointwise log-likelihoods).
+type Output struct {
+	Name string
+	ID   ID
+}
+
+// Program is a model's log density as a flat list of instructions over one
+// float64 buffer (a frame). Slots [0, Dim) hold the unconstrained position.
+// A Program is immutable once finalized and safe to share between
+// goroutines; each goroutine evaluates it with its own Frame.
+type Program struct {
+	Dim     int
+	Values  []Value
+	Instrs  []Instr
+	Size    int       // frame length in slots
+	Init    []float64 // initial frame contents: constants in place, zeros elsewhere
+	Tables  [][]int
+	Target  ID // scalar log density
+	Outputs []Output
+}
+
+// Val returns the slots of value id inside the frame buffer buf.
+func (p *Program) Val(buf []float64, id ID) []float64 {
+	v := &p.Values[id]
+	return buf[v.Off : v.Off+v.Len : v.Off+v.Len]
+}
+
+// Output returns the ID of the named output, or None.
+func (p *Program) Output(name string) ID {
+	for _, o := range p.Outputs {
+		if o.Name == name {
+			return o.ID
+		}
+	}
+	return None
+}
+
+// String dumps the program, one instruction per line, for debugging.
+func (p *Program) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "program dim=%d size=%d target=%%%d\n", p.Dim, p.Size, p.Target)
+	for _, in := range p.Instrs {
+		fmt.Fprintf(&sb, "  %%%d%v = %s", in.Out, p.Values[in.Out].Shape, in.Op)
+		for _, a := range in.In {
+			fmt.Fprintf(&sb, " %%%d", a)
+		}
+		if len(in.Ints) > 0 {
+			fmt.Fprintf(&sb, " ints=%v", in.Ints)
+		}
+		if in.Table >= 0 {
+			fmt.Fprintf(&sb, " table=%d", in.Table)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// ShapeLen is the number of elements of a shape (1 for a scalar).
+func ShapeLen(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
+}

@@ -1,0 +1,55 @@
+package dist
+
+import (
+	"math/rand/v2"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// SupportKind is the set of values a distribution puts mass on; the model
+// compiler picks the bijector from it.
+type SupportKind int
+
+const (
+	Real         SupportKind = iota
+	Positive                 // (0, ∞)
+	UnitInterval             // (0, 1)
+	Bounded                  // (lower, upper), bounds given by parameters (Support.Lower/Upper)
+	Simplex                  // last axis sums to one
+	CholeskyCorr             // lower Cholesky factor of a correlation matrix
+	NonNegInt                // 0, 1, 2, … (observed only)
+	Binary                   // 0 or 1 (observed only)
+	BoundedInt               // 0 … n, n from a parameter or the event size (observed only)
+)
+
+// Support is a family's support. Lower and Upper index Family.Params for
+// Bounded (and Upper for BoundedInt); -1 when unused.
+type Support struct {
+	Kind         SupportKind
+	Lower, Upper int
+}
+
+// Family describes one distribution to the model compiler: its parameters,
+// its support, the ir op computing its log density, and a sampler.
+type Family struct {
+	Name   string   // "Normal"
+	Params []string // parameter names in op order, after the variate: "mu", "sigma"
+	// ParamSupport says what each parameter accepts, so data arguments are
+	// checked when the model is built (a negative sigma is an error naming
+	// the variable).
+	ParamSupport []Support
+	Support      Support
+	Op           ir.Op // log density (or mass) op
+	Discrete     bool
+	// EventRank is the number of trailing axes of one draw: 0 for scalar
+	// families, 1 for Dirichlet, MultiNormal, Categorical (over its
+	// logits), 2 for LKJ Cholesky.
+	EventRank int
+	// Sample writes draws into out, one per element (per event for
+	// multivariate families). params[i] holds the values of parameter i,
+	// of length 1 (broadcast) or the batch length.
+	Sample func(rng *rand.Rand, params [][]float64, out []float64)
+	// Mean and Var give the moments for scalar parameters (nil where they
+	// do not exist), used by the moment tests.
+	Mean, Var func(params []float64) float64
+}

@@ -1,0 +1,65 @@
+package posterior
+
+// Posterior holds the draws of a run: per chain, per scalar column, per
+// draw, on the constrained scale, with the sampler's statistics.
+type Posterior struct {
+	Model string
+	// Vars are the recorded variables; Columns their scalars, named as
+	// Stan names them ("theta[1]"), in the same order as Chain.Values.
+	Vars    []Var
+	Columns []string
+	Chains  []Chain
+	// Sampler names the algorithm ("NUTS", "HMC", "RWMH", …).
+	Sampler string
+	// Warmup is the number of warm-up iterations run per chain.
+	Warmup int
+	// Seconds is the wall time of warm-up and sampling per chain.
+	Seconds []float64
+	// Interrupted is true when the run was stopped before every draw was
+	// made; the chains hold the draws made so far.
+	Interrupted bool
+}
+
+// Var is one recorded variable; Start indexes its first scalar in Columns.
+type Var struct {
+	Name          string
+	Shape         []int
+	Deterministic bool
+	Start         int
+}
+
+// Chain is one chain's draws and statistics.
+type Chain struct {
+	Values [][]float64 // [column][draw]
+	Stats  Stats
+}
+
+// Stats are per-draw sampler statistics, as Stan's CSV names them. Slices
+// a sampler does not produce are nil.
+type Stats struct {
+	LP         []float64 // lp__
+	AcceptStat []float64 // accept_stat__
+	StepSize   []float64 // stepsize__
+	TreeDepth  []int     // treedepth__
+	NLeapfrog  []int     // n_leapfrog__
+	Divergent  []bool    // divergent__
+	Energy     []float64 // energy__
+}
+
+// Draws is the number of draws per chain (0 with no chains).
+func (p *Posterior) Draws() int {
+	if len(p.Chains) == 0 || len(p.Chains[0].Values) == 0 {
+		return 0
+	}
+	return len(p.Chains[0].Values[0])
+}
+
+// Column returns the index of a scalar column ("theta[1]"), or -1.
+func (p *Posterior) Column(name string) int {
+	for i, c := range p.Columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
