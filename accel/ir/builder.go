@@ -129,7 +129,7 @@ func (b *Builder) EmitBody(op Op, in []ID, ints []int, table int, body *Program)
 	if d.Arity >= 0 && len(in) != d.Arity || d.Arity < 0 && len(in) == 0 {
 		return None, b.fail(fmt.Errorf("%s takes %d arguments, got %d", d.Name, d.Arity, len(in)))
 	}
-	ins := Instr{Op: op, In: slices.Clone(in), Ints: slices.Clone(ints), Table: table, Body: body}
+	ins := Instr{Op: op, In: slices.Clone(in), Ints: slices.Clone(ints), Table: table, Body: body, Scratch: None}
 	args := make([][]int, len(in))
 	for i, a := range in {
 		if a < 0 || int(a) >= len(b.p.Values) {
@@ -142,8 +142,21 @@ func (b *Builder) EmitBody(op Op, in []ID, ints []int, table int, body *Program)
 		return None, b.fail(err)
 	}
 	ins.Out = b.alloc(ShapeLen(shape), shape, Temp)
+	if d.Scratch != nil {
+		if n := d.Scratch(&b.p, &ins); n > 0 {
+			ins.Scratch = b.alloc(n, []int{n}, Temp)
+		}
+	}
 	b.p.Instrs = append(b.p.Instrs, ins)
 	return ins.Out, nil
+}
+
+// Input declares a value set from outside before each run (an argument of
+// a scan body): it is written by no instruction.
+func (b *Builder) Input(shape []int) ID {
+	id := b.alloc(ShapeLen(shape), shape, Temp)
+	b.p.Inputs = append(b.p.Inputs, id)
+	return id
 }
 
 // AddOutput names a value to be read after a forward pass.
@@ -198,6 +211,9 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	// Gradient flags, in program order.
 	for i := range p.Values {
 		p.Values[i].Grad = p.Values[i].Kind == Param
+	}
+	for _, id := range p.Inputs {
+		p.Values[id].Grad = true
 	}
 	for _, in := range p.Instrs {
 		g := false

@@ -154,6 +154,10 @@ type OpDef struct {
 	// Backward adds the out-adjoint's contribution into the adjoints of
 	// the inputs for which f.Grad is true. It may read forward values.
 	Backward func(f *Frame, in *Instr)
+	// Scratch, when set, says how many slots of private memory an
+	// instruction needs (for example a scan's per-step frames); the
+	// builder allocates them as Instr.Scratch.
+	Scratch func(p *Program, in *Instr) int
 }
 
 var defs [NumOps]OpDef

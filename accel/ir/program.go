@@ -47,6 +47,9 @@ type Instr struct {
 	Ints  []int
 	Table int
 	Body  *Program
+	// Scratch is a hidden value of OpDef.Scratch slots that the op may use
+	// freely (forward and reverse), None when the op asks for none.
+	Scratch ID
 }
 
 // Output names a value that callers read after a forward pass (constrained
@@ -69,6 +72,9 @@ type Program struct {
 	Tables  [][]int
 	Target  ID // scalar log density
 	Outputs []Output
+	// Inputs are values set from outside before each run, in order: the
+	// arguments of a scan body (see OpScan). Empty for a model program.
+	Inputs []ID
 }
 
 // Val returns the slots of value id inside the frame buffer buf.
