@@ -1,0 +1,458 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// Elementwise ops. A unary op keeps its input's shape. Binary ops and
+// LogMix broadcast: each input has the output's length or length 1, and the
+// output takes the shape of the first longest input.
+
+func unaryShape(p *Program, in *Instr, args [][]int) ([]int, error) {
+	return args[0], nil
+}
+
+func broadcastShape(p *Program, in *Instr, args [][]int) ([]int, error) {
+	out := args[0]
+	for _, a := range args[1:] {
+		if ShapeLen(a) > ShapeLen(out) {
+			out = a
+		}
+	}
+	n := ShapeLen(out)
+	for i, a := range args {
+		if l := ShapeLen(a); l != n && l != 1 {
+			return nil, fmt.Errorf("%s: argument %d has shape %v, which does not broadcast with %v (want %d values or a scalar)",
+				defs[in.Op].Name, i, a, out, n)
+		}
+	}
+	return out, nil
+}
+
+// unary registers an elementwise op from its forward loop and its reverse
+// loop (gx[i] += g[i]·f'(x[i]), given x and y = f(x)).
+func unary(op Op, name string, fwd func(x, y []float64), bwd func(x, y, g, gx []float64)) {
+	register(op, OpDef{
+		Name: name, Arity: 1, Shape: unaryShape,
+		Forward: func(f *Frame, in *Instr) { fwd(f.Val(in.In[0]), f.Val(in.Out)) },
+		Backward: func(f *Frame, in *Instr) {
+			a := in.In[0]
+			if f.Grad(a) {
+				bwd(f.Val(a), f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(a))
+			}
+		},
+	})
+}
+
+// Logistic is 1/(1+exp(-x)) without overflow for any x.
+func Logistic(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// logisticDeriv is Logistic'(x) = e^{-|x|}/(1+e^{-|x|})², accurate in both tails.
+func logisticDeriv(x float64) float64 {
+	e := math.Exp(-math.Abs(x))
+	return e / ((1 + e) * (1 + e))
+}
+
+// Softplus is log(1+exp(x)) without overflow or cancellation.
+func Softplus(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// Logit is log(x/(1-x)).
+func Logit(x float64) float64 { return math.Log(x) - math.Log1p(-x) }
+
+// Trigamma is the derivative of the digamma function: ψ₁(x) = ζ(2, x) for
+// x > 0 (Hurwitz zeta), and by reflection ψ₁(1-x) + ψ₁(x) = π²/sin²(πx)
+// below.
+func Trigamma(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || x == math.Inf(-1):
+		return math.NaN()
+	case x <= 0 && x == math.Floor(x):
+		return math.Inf(1)
+	case x > 0:
+		return mathext.Zeta(2, x)
+	}
+	s := math.Sin(math.Pi * x)
+	return math.Pi*math.Pi/(s*s) - mathext.Zeta(2, 1-x)
+}
+
+func init() {
+	unary(OpNeg, "neg",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = -x[i]
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] -= g[i]
+			}
+		})
+	unary(OpExp, "exp",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Exp(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * y[i]
+			}
+		})
+	unary(OpLog, "log",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Log(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] / x[i]
+			}
+		})
+	unary(OpLog1p, "log1p",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Log1p(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] / (1 + x[i])
+			}
+		})
+	unary(OpExpm1, "expm1",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Expm1(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * math.Exp(x[i])
+			}
+		})
+	unary(OpSqrt, "sqrt",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Sqrt(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * 0.5 / y[i]
+			}
+		})
+	unary(OpSquare, "square",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = x[i] * x[i]
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += 2 * g[i] * x[i]
+			}
+		})
+	unary(OpLogistic, "logistic",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = Logistic(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * logisticDeriv(x[i])
+			}
+		})
+	unary(OpSoftplus, "softplus",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = Softplus(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * Logistic(x[i])
+			}
+		})
+	unary(OpLgamma, "lgamma",
+		func(x, y []float64) {
+			for i := range y {
+				y[i], _ = math.Lgamma(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * mathext.Digamma(x[i])
+			}
+		})
+	unary(OpDigamma, "digamma",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = mathext.Digamma(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * Trigamma(x[i])
+			}
+		})
+	unary(OpAbs, "abs",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Abs(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				switch {
+				case x[i] > 0:
+					gx[i] += g[i]
+				case x[i] < 0:
+					gx[i] -= g[i]
+				}
+			}
+		})
+	unary(OpLogit, "logit",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = Logit(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] / (x[i] * (1 - x[i]))
+			}
+		})
+	unary(OpTanh, "tanh",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = math.Tanh(x[i])
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] += g[i] * (1 - y[i]*y[i])
+			}
+		})
+	unary(OpInv, "inv",
+		func(x, y []float64) {
+			for i := range y {
+				y[i] = 1 / x[i]
+			}
+		},
+		func(x, y, g, gx []float64) {
+			for i := range gx {
+				gx[i] -= g[i] * y[i] * y[i]
+			}
+		})
+
+	// Binary ops: the reverse loop gets the adjoint-accumulation targets
+	// ga, gb (nil when that input carries no gradient) and the strides sa,
+	// sb (0 for a broadcast scalar, 1 otherwise).
+	binary(OpAdd, "add",
+		func(a, b, y []float64, sa, sb int) {
+			if sa == 1 && sb == 1 {
+				a, b = a[:len(y)], b[:len(y)]
+				for i := range y {
+					y[i] = a[i] + b[i]
+				}
+				return
+			}
+			for i := range y {
+				y[i] = a[i*sa] + b[i*sb]
+			}
+		},
+		func(a, b, y, g, ga, gb []float64, sa, sb int) {
+			addStrided(ga, g, sa)
+			addStrided(gb, g, sb)
+		})
+	binary(OpSub, "sub",
+		func(a, b, y []float64, sa, sb int) {
+			for i := range y {
+				y[i] = a[i*sa] - b[i*sb]
+			}
+		},
+		func(a, b, y, g, ga, gb []float64, sa, sb int) {
+			addStrided(ga, g, sa)
+			if gb != nil {
+				for i := range g {
+					gb[i*sb] -= g[i]
+				}
+			}
+		})
+	binary(OpMul, "mul",
+		func(a, b, y []float64, sa, sb int) {
+			if sa == 1 && sb == 1 {
+				a, b = a[:len(y)], b[:len(y)]
+				for i := range y {
+					y[i] = a[i] * b[i]
+				}
+				return
+			}
+			for i := range y {
+				y[i] = a[i*sa] * b[i*sb]
+			}
+		},
+		func(a, b, y, g, ga, gb []float64, sa, sb int) {
+			if ga != nil {
+				for i := range g {
+					ga[i*sa] += g[i] * b[i*sb]
+				}
+			}
+			if gb != nil {
+				for i := range g {
+					gb[i*sb] += g[i] * a[i*sa]
+				}
+			}
+		})
+	binary(OpDiv, "div",
+		func(a, b, y []float64, sa, sb int) {
+			for i := range y {
+				y[i] = a[i*sa] / b[i*sb]
+			}
+		},
+		func(a, b, y, g, ga, gb []float64, sa, sb int) {
+			if ga != nil {
+				for i := range g {
+					ga[i*sa] += g[i] / b[i*sb]
+				}
+			}
+			if gb != nil {
+				for i := range g {
+					gb[i*sb] -= g[i] * y[i] / b[i*sb]
+				}
+			}
+		})
+	binary(OpPow, "pow",
+		func(a, b, y []float64, sa, sb int) {
+			for i := range y {
+				y[i] = math.Pow(a[i*sa], b[i*sb])
+			}
+		},
+		func(a, b, y, g, ga, gb []float64, sa, sb int) {
+			if ga != nil {
+				for i := range g {
+					if e := b[i*sb]; e != 0 {
+						ga[i*sa] += g[i] * e * math.Pow(a[i*sa], e-1)
+					}
+				}
+			}
+			if gb != nil {
+				for i := range g {
+					if y[i] != 0 {
+						gb[i*sb] += g[i] * y[i] * math.Log(a[i*sa])
+					}
+				}
+			}
+		})
+
+	register(OpLogMix, OpDef{
+		Name: "log_mix", Arity: 3, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			y := f.Val(in.Out)
+			t, st := bval(f, in.In[0])
+			a, sa := bval(f, in.In[1])
+			b, sb := bval(f, in.In[2])
+			for i := range y {
+				y[i] = logMix(t[i*st], a[i*sa], b[i*sb])
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			y, g := f.Val(in.Out), f.AdjOf(in.Out)
+			t, st := bval(f, in.In[0])
+			a, sa := bval(f, in.In[1])
+			b, sb := bval(f, in.In[2])
+			gt, ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
+			for i := range y {
+				if math.IsInf(y[i], -1) || g[i] == 0 {
+					continue
+				}
+				ti := t[i*st]
+				ea, eb := math.Exp(a[i*sa]-y[i]), math.Exp(b[i*sb]-y[i])
+				if gt != nil {
+					gt[i*st] += g[i] * (ea - eb)
+				}
+				if ga != nil {
+					ga[i*sa] += g[i] * ti * ea
+				}
+				if gb != nil {
+					gb[i*sb] += g[i] * (1 - ti) * eb
+				}
+			}
+		},
+	})
+}
+
+// logMix is log(t·exp(a) + (1-t)·exp(b)), shifted by the larger exponent.
+func logMix(t, a, b float64) float64 {
+	m := math.Max(a, b)
+	if math.IsInf(m, -1) {
+		return m
+	}
+	return m + math.Log(t*math.Exp(a-m)+(1-t)*math.Exp(b-m))
+}
+
+// bval returns a broadcast input and its stride (0 for a scalar).
+func bval(f *Frame, id ID) ([]float64, int) {
+	v := f.Val(id)
+	if len(v) == 1 {
+		return v, 0
+	}
+	return v, 1
+}
+
+func gradOrNil(f *Frame, id ID) []float64 {
+	if f.Grad(id) {
+		return f.AdjOf(id)
+	}
+	return nil
+}
+
+func addStrided(dst, g []float64, s int) {
+	if dst == nil {
+		return
+	}
+	if s == 0 {
+		t := 0.0
+		for _, v := range g {
+			t += v
+		}
+		dst[0] += t
+		return
+	}
+	dst = dst[:len(g)]
+	for i, v := range g {
+		dst[i] += v
+	}
+}
+
+func binary(op Op, name string, fwd func(a, b, y []float64, sa, sb int), bwd func(a, b, y, g, ga, gb []float64, sa, sb int)) {
+	register(op, OpDef{
+		Name: name, Arity: 2, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			a, sa := bval(f, in.In[0])
+			b, sb := bval(f, in.In[1])
+			fwd(a, b, f.Val(in.Out), sa, sb)
+		},
+		Backward: func(f *Frame, in *Instr) {
+			a, sa := bval(f, in.In[0])
+			b, sb := bval(f, in.In[1])
+			bwd(a, b, f.Val(in.Out), f.AdjOf(in.Out), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), sa, sb)
+		},
+	})
+}

@@ -1,0 +1,174 @@
+package ir_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// opCase is one op applied to arguments, with an oracle computing the
+// expected output from the arguments' values.
+type opCase struct {
+	name  string
+	op    ir.Op
+	ints  []int
+	table []int
+	body  *ir.Program
+	args  []irtest.Arg
+	want  func(v [][]float64) []float64
+	tol   float64 // relative tolerance of the forward value; 1e-12 when 0
+}
+
+func P(lo, hi float64, shape ...int) irtest.Arg { return irtest.Param(lo, hi, shape...) }
+func C(shape []int, data ...float64) irtest.Arg { return irtest.Const(shape, data...) }
+
+// each maps an elementwise oracle over broadcast arguments.
+func each(fn func(a ...float64) float64) func(v [][]float64) []float64 {
+	return func(v [][]float64) []float64 {
+		n := 0
+		for _, a := range v {
+			n = max(n, len(a))
+		}
+		out := make([]float64, n)
+		args := make([]float64, len(v))
+		for i := range out {
+			for j, a := range v {
+				if len(a) == 1 {
+					args[j] = a[0]
+				} else {
+					args[j] = a[i]
+				}
+			}
+			out[i] = fn(args...)
+		}
+		return out
+	}
+}
+
+func scalar(fn func(v [][]float64) float64) func(v [][]float64) []float64 {
+	return func(v [][]float64) []float64 { return []float64{fn(v)} }
+}
+
+func elementwiseCases() []opCase {
+	un := func(name string, op ir.Op, lo, hi float64, fn func(float64) float64) opCase {
+		return opCase{name: name, op: op, args: []irtest.Arg{P(lo, hi, 5)}, want: each(func(a ...float64) float64 { return fn(a[0]) })}
+	}
+	bin := func(name string, op ir.Op, a, b irtest.Arg, fn func(a, b float64) float64) opCase {
+		return opCase{name: name, op: op, args: []irtest.Arg{a, b}, want: each(func(x ...float64) float64 { return fn(x[0], x[1]) })}
+	}
+	lgamma := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	// Oracles are the textbook definitions, evaluated directly where they
+	// are safe for the sampled range.
+	return []opCase{
+		un("neg", ir.OpNeg, -3, 3, func(x float64) float64 { return -x }),
+		un("exp", ir.OpExp, -3, 3, math.Exp),
+		un("log", ir.OpLog, 0.1, 5, math.Log),
+		un("log1p", ir.OpLog1p, -0.5, 5, func(x float64) float64 { return math.Log(1 + x) }),
+		un("expm1", ir.OpExpm1, -3, 3, func(x float64) float64 { return math.Exp(x) - 1 }),
+		un("sqrt", ir.OpSqrt, 0.1, 5, math.Sqrt),
+		un("square", ir.OpSquare, -3, 3, func(x float64) float64 { return x * x }),
+		un("logistic", ir.OpLogistic, -6, 6, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }),
+		un("softplus", ir.OpSoftplus, -6, 6, func(x float64) float64 { return math.Log(1 + math.Exp(x)) }),
+		un("lgamma", ir.OpLgamma, 0.2, 8, lgamma),
+		// digamma as the derivative of lgamma: an independent oracle.
+		{name: "digamma", op: ir.OpDigamma, args: []irtest.Arg{P(0.5, 8, 5)}, tol: 1e-7,
+			want: each(func(a ...float64) float64 {
+				h := 1e-4
+				return (lgamma(a[0]+h) - lgamma(a[0]-h)) / (2 * h)
+			})},
+		un("abs", ir.OpAbs, -3, 3, math.Abs),
+		un("logit", ir.OpLogit, 0.05, 0.95, func(x float64) float64 { return math.Log(x / (1 - x)) }),
+		un("tanh", ir.OpTanh, -3, 3, func(x float64) float64 { return (math.Exp(2*x) - 1) / (math.Exp(2*x) + 1) }),
+		un("inv", ir.OpInv, 0.2, 3, func(x float64) float64 { return 1 / x }),
+		bin("add", ir.OpAdd, P(-3, 3, 4), P(-3, 3, 4), func(a, b float64) float64 { return a + b }),
+		bin("add scalar", ir.OpAdd, P(-3, 3), P(-3, 3, 2, 3), func(a, b float64) float64 { return a + b }),
+		bin("add const", ir.OpAdd, P(-3, 3, 3), C([]int{3}, 1, 2, 3), func(a, b float64) float64 { return a + b }),
+		bin("sub", ir.OpSub, P(-3, 3, 4), P(-3, 3, 4), func(a, b float64) float64 { return a - b }),
+		bin("sub scalar", ir.OpSub, P(-3, 3, 4), P(-3, 3), func(a, b float64) float64 { return a - b }),
+		bin("mul", ir.OpMul, P(-3, 3, 4), P(-3, 3, 4), func(a, b float64) float64 { return a * b }),
+		bin("mul scalar", ir.OpMul, P(-3, 3), P(-3, 3, 4), func(a, b float64) float64 { return a * b }),
+		bin("div", ir.OpDiv, P(-3, 3, 4), P(0.5, 3, 4), func(a, b float64) float64 { return a / b }),
+		bin("div scalar", ir.OpDiv, P(0.5, 3), P(0.5, 3, 4), func(a, b float64) float64 { return a / b }),
+		bin("pow", ir.OpPow, P(0.2, 3, 4), P(-2, 2, 4), func(a, b float64) float64 { return math.Exp(b * math.Log(a)) }),
+		bin("pow const exponent", ir.OpPow, P(0.2, 3, 4), C(nil, 3), func(a, b float64) float64 { return a * a * a }),
+		{name: "log_mix", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 4), P(-5, 5, 4), P(-5, 5, 4)},
+			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
+		{name: "log_mix scalar theta", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95), P(-5, 5, 4), C(nil, -1)},
+			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
+	}
+}
+
+func reductionCases() []opCase {
+	return []opCase{
+		{name: "sum", op: ir.OpSum, args: []irtest.Arg{P(-3, 3, 2, 3)},
+			want: scalar(func(v [][]float64) float64 {
+				s := 0.0
+				for _, x := range v[0] {
+					s += x
+				}
+				return s
+			})},
+		{name: "dot", op: ir.OpDot, args: []irtest.Arg{P(-3, 3, 5), P(-3, 3, 5)},
+			want: scalar(func(v [][]float64) float64 {
+				s := 0.0
+				for i := range v[0] {
+					s += v[0][i] * v[1][i]
+				}
+				return s
+			})},
+		{name: "log_sum_exp", op: ir.OpLogSumExp, args: []irtest.Arg{P(-5, 5, 6)},
+			want: scalar(func(v [][]float64) float64 {
+				s := 0.0
+				for _, x := range v[0] {
+					s += math.Exp(x)
+				}
+				return math.Log(s)
+			})},
+		{name: "addn", op: ir.OpAddN, args: []irtest.Arg{P(-3, 3), C(nil, 2), P(-3, 3)},
+			want: scalar(func(v [][]float64) float64 { return v[0][0] + v[1][0] + v[2][0] })},
+	}
+}
+
+func allCases() []opCase {
+	var cs []opCase
+	for _, f := range []func() []opCase{elementwiseCases, reductionCases} {
+		cs = append(cs, f()...)
+	}
+	return cs
+}
+
+// TestOps checks every op case: forward values against the oracle,
+// gradients against finite differences, and no allocation per gradient.
+func TestOps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, c := range allCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := irtest.OpProgramBody(c.op, c.ints, c.table, c.body, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tol := c.tol
+			if tol == 0 {
+				tol = 1e-12
+			}
+			for range 3 {
+				x := irtest.Point(rng, c.args...)
+				got := irtest.Output(p, x, irtest.OutputName)
+				want := c.want(irtest.Values(x, c.args...))
+				if len(got) != len(want) {
+					t.Fatalf("output has %d values, oracle %d", len(got), len(want))
+				}
+				for i := range got {
+					if d := math.Abs(got[i] - want[i]); !(d <= tol*math.Max(1, math.Abs(want[i]))) {
+						t.Errorf("out[%d] = %.15g, want %.15g at x = %v", i, got[i], want[i], x)
+					}
+				}
+				irtest.CheckGradient(t, p, x, 1e-6)
+			}
+			irtest.CheckNoAllocs(t, p, irtest.Point(rng, c.args...))
+		})
+	}
+}
