@@ -1,0 +1,133 @@
+package adapt
+
+import (
+	"math"
+	"testing"
+)
+
+// TestWindowsSchedule checks the slow windows' ends against the schedule
+// the Stan Reference Manual gives for 1000 warm-up iterations (windows of
+// 25, 50, 100, 200 and 500 after a 75-iteration buffer, 50 at the end) and
+// the shrunken schedule for short warm-ups.
+func TestWindowsSchedule(t *testing.T) {
+	cases := []struct {
+		warmup int
+		ends   []int
+	}{
+		{1000, []int{99, 149, 249, 449, 949}},
+		// 100 < 75+25+50: buffers 15 and 10, one window of 75 (Stan's rule).
+		{100, []int{89}},
+		// 200: 75 + 25 → 99, then 50 more would end at 149 but the window
+		// after it would pass the terminal buffer, so it stretches to 149.
+		{200, []int{99, 149}},
+	}
+	for _, c := range cases {
+		w := NewWindows(c.warmup, 75, 50, 25)
+		var ends []int
+		for i := 0; i < c.warmup; i++ {
+			if w.EndOfWindow() {
+				ends = append(ends, i)
+				w.computeNextWindow()
+			}
+			w.advance()
+		}
+		if len(ends) != len(c.ends) {
+			t.Errorf("warmup %d: windows end at %v, want %v", c.warmup, ends, c.ends)
+			continue
+		}
+		for i := range ends {
+			if ends[i] != c.ends[i] {
+				t.Errorf("warmup %d: windows end at %v, want %v", c.warmup, ends, c.ends)
+				break
+			}
+		}
+	}
+}
+
+// TestDualAveragingConverges feeds dual averaging the acceptance statistic
+// exp(-eps), whose value is delta at eps = -ln delta. The averaged iterate
+// still carries its early history after 2000 steps, hence the 10% band.
+func TestDualAveragingConverges(t *testing.T) {
+	for _, delta := range []float64{0.8, 0.95} {
+		a := NewStepSize(delta)
+		a.Restart(1)
+		eps := 1.0
+		for i := 0; i < 2000; i++ {
+			eps = a.Learn(math.Exp(-eps))
+		}
+		want := -math.Log(delta)
+		if got := a.Final(); math.Abs(got-want) > 0.1*want {
+			t.Errorf("delta %g: final step size %g, want %g", delta, got, want)
+		}
+	}
+}
+
+// TestCovariance checks Welford's estimates against the two-pass formulas
+// on a fixed set of vectors.
+func TestCovariance(t *testing.T) {
+	xs := [][]float64{{1, 2}, {3, 1}, {-2, 0.5}, {4, 4}, {0, -1}}
+	// Two-pass oracle.
+	n := float64(len(xs))
+	var m [2]float64
+	for _, x := range xs {
+		m[0] += x[0] / n
+		m[1] += x[1] / n
+	}
+	var c [4]float64
+	for _, x := range xs {
+		for i := 0; i < 2; i++ {
+			for j := 0; j < 2; j++ {
+				c[i*2+j] += (x[i] - m[i]) * (x[j] - m[j]) / (n - 1)
+			}
+		}
+	}
+	dense, diag := NewCovariance(2, true), NewCovariance(2, false)
+	for _, x := range xs {
+		dense.Add(x)
+		diag.Add(x)
+	}
+	gotC := make([]float64, 4)
+	dense.Cov(gotC)
+	gotV := make([]float64, 2)
+	diag.Var(gotV)
+	for i := range c {
+		if math.Abs(gotC[i]-c[i]) > 1e-12 {
+			t.Errorf("Cov[%d] = %g, want %g", i, gotC[i], c[i])
+		}
+	}
+	for i := 0; i < 2; i++ {
+		if math.Abs(gotV[i]-c[i*2+i]) > 1e-12 {
+			t.Errorf("Var[%d] = %g, want %g", i, gotV[i], c[i*2+i])
+		}
+	}
+}
+
+// TestWarmupRegularises runs a warm-up of 150 iterations (buffers 75 and
+// 50 fit, so one slow window: iterations 75..99) on positions alternating
+// ±1 and checks the metric Stan would set: n/(n+5)·var + 1e-3·5/(n+5).
+func TestWarmupRegularises(t *testing.T) {
+	w := New(1, 150, Options{})
+	w.Init(1)
+	var pos [1]float64
+	updates := 0
+	var got float64
+	for i := 0; i < 150; i++ {
+		pos[0] = float64(2*(i%2) - 1)
+		if w.Update(pos[:], 0.8).MetricUpdated {
+			updates++
+			got = w.Var()[0]
+		}
+	}
+	if updates != 1 {
+		t.Fatalf("%d metric updates, want 1", updates)
+	}
+	// Window iterations 75..99: 25 values, odd i → +1 (13 of them), even
+	// i → -1 (12).
+	n := 25.0
+	mean := (13.0 - 12.0) / n
+	ss := 13*(1-mean)*(1-mean) + 12*(-1-mean)*(-1-mean)
+	want := n/(n+5)*ss/(n-1) + 1e-3*5/(n+5)
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("metric %g, want %g", got, want)
+	}
+}
