@@ -18,6 +18,8 @@ type opCase struct {
 	table []int
 	body  *ir.Program
 	args  []irtest.Arg
+	// build, when set, replaces the single op: a small graph over args.
+	build func(b *ir.Builder, in []ir.ID) (ir.ID, error)
 	want  func(v [][]float64) []float64
 	tol   float64 // relative tolerance of the forward value; 1e-12 when 0
 }
@@ -134,7 +136,7 @@ func reductionCases() []opCase {
 
 func allCases() []opCase {
 	var cs []opCase
-	for _, f := range []func() []opCase{elementwiseCases, reductionCases} {
+	for _, f := range []func() []opCase{elementwiseCases, reductionCases, structureCases, linalgCases} {
 		cs = append(cs, f()...)
 	}
 	return cs
@@ -146,7 +148,13 @@ func TestOps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, c := range allCases() {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := irtest.OpProgramBody(c.op, c.ints, c.table, c.body, c.args...)
+			var p *ir.Program
+			var err error
+			if c.build != nil {
+				p, err = irtest.BuildProgram(c.build, c.args...)
+			} else {
+				p, err = irtest.OpProgramBody(c.op, c.ints, c.table, c.body, c.args...)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,6 +73,20 @@ func OpProgram(op ir.Op, ints, table []int, args ...Arg) (*ir.Program, error) {
 
 // OpProgramBody is OpProgram for ops with a sub-program (ir.OpScan).
 func OpProgramBody(op ir.Op, ints, table []int, body *ir.Program, args ...Arg) (*ir.Program, error) {
+	return BuildProgram(func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+		tab := -1
+		if table != nil {
+			tab = b.Table(table)
+		}
+		return b.EmitBody(op, in, ints, tab, body)
+	}, args...)
+}
+
+// BuildProgram is OpProgram for a small graph: build gets the builder and
+// the IDs of args (parameters in consecutive position slots, in order) and
+// returns the result, which becomes the output OutputName and, weighted as
+// in OpProgram, the target.
+func BuildProgram(build func(b *ir.Builder, in []ir.ID) (ir.ID, error), args ...Arg) (*ir.Program, error) {
 	b := ir.NewBuilder(Dim(args...))
 	ids := make([]ir.ID, len(args))
 	off := 0
@@ -84,11 +98,7 @@ func OpProgramBody(op ir.Op, ints, table []int, body *ir.Program, args ...Arg) (
 			ids[i] = b.Const(a.Data, a.Shape)
 		}
 	}
-	tab := -1
-	if table != nil {
-		tab = b.Table(table)
-	}
-	out, err := b.EmitBody(op, ids, ints, tab, body)
+	out, err := build(b, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,429 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+)
+
+// Linear algebra over row-major matrices. Ops that take a lower-triangular
+// or symmetric matrix read its lower triangle only (diagonal included); the
+// upper triangle gets no adjoint.
+
+func squareArg(name string, s []int) (int, error) {
+	if len(s) != 2 || s[0] != s[1] {
+		return 0, fmt.Errorf("%s: argument has shape %v, want a square matrix", name, s)
+	}
+	return s[0], nil
+}
+
+func init() {
+	register(OpMatVec, OpDef{
+		Name: "matvec", Arity: 2,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			a, v := args[0], args[1]
+			if len(a) != 2 || ShapeLen(v) != a[1] {
+				return nil, fmt.Errorf("matvec: shapes %v and %v do not match (want [n×k] and [k])", a, v)
+			}
+			return []int{a[0]}, nil
+		},
+		Forward: func(f *Frame, in *Instr) {
+			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			k := len(v)
+			for i := range y {
+				row := a[i*k : (i+1)*k]
+				s := 0.0
+				for j, x := range row {
+					s += x * v[j]
+				}
+				y[i] = s
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			a, v, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
+			k := len(v)
+			if f.Grad(in.In[0]) {
+				ga := f.AdjOf(in.In[0])
+				for i, gi := range g {
+					row := ga[i*k : (i+1)*k]
+					for j, x := range v {
+						row[j] += gi * x
+					}
+				}
+			}
+			if f.Grad(in.In[1]) {
+				gv := f.AdjOf(in.In[1])
+				for i, gi := range g {
+					row := a[i*k : (i+1)*k]
+					for j, x := range row {
+						gv[j] += gi * x
+					}
+				}
+			}
+		},
+	})
+	register(OpMatMul, OpDef{
+		Name: "matmul", Arity: 2,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			a, b := args[0], args[1]
+			if len(a) != 2 || len(b) != 2 || a[1] != b[0] {
+				return nil, fmt.Errorf("matmul: shapes %v and %v do not match (want [n×k] and [k×m])", a, b)
+			}
+			return []int{a[0], b[1]}, nil
+		},
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			sa := f.P.Values[in.In[0]].Shape
+			n, k, m := sa[0], sa[1], len(b)/sa[1]
+			clear(y)
+			for i := range n {
+				yr := y[i*m : (i+1)*m]
+				for l := range k {
+					ail := a[i*k+l]
+					br := b[l*m : (l+1)*m]
+					for j, x := range br {
+						yr[j] += ail * x
+					}
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			a, b, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
+			sa := f.P.Values[in.In[0]].Shape
+			n, k, m := sa[0], sa[1], len(b)/sa[1]
+			ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1])
+			for i := range n {
+				gr := g[i*m : (i+1)*m]
+				for l := range k {
+					br := b[l*m : (l+1)*m]
+					if ga != nil {
+						s := 0.0
+						for j, x := range gr {
+							s += x * br[j]
+						}
+						ga[i*k+l] += s
+					}
+					if gb != nil {
+						ail := a[i*k+l]
+						gbr := gb[l*m : (l+1)*m]
+						for j, x := range gr {
+							gbr[j] += ail * x
+						}
+					}
+				}
+			}
+		},
+	})
+	register(OpCholesky, OpDef{
+		Name: "cholesky", Arity: 1,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			if _, err := squareArg("cholesky", args[0]); err != nil {
+				return nil, err
+			}
+			return args[0], nil
+		},
+		Scratch: func(p *Program, in *Instr) int {
+			n := p.Values[in.In[0]].Shape[0]
+			return 2 * n * n
+		},
+		Forward: func(f *Frame, in *Instr) {
+			a, l := f.Val(in.In[0]), f.Val(in.Out)
+			n := f.P.Values[in.Out].Shape[0]
+			if !cholesky(a, l, n) {
+				for i := range l {
+					l[i] = math.NaN()
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			n := f.P.Values[in.Out].Shape[0]
+			l, lb, ga := f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0])
+			w := f.Val(in.Scratch)
+			choleskyReverse(l, lb, ga, w[:n*n], w[n*n:], n)
+		},
+	})
+	register(OpTriSolve, OpDef{
+		Name: "tri_solve", Arity: 2,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			n, err := squareArg("tri_solve", args[0])
+			if err != nil {
+				return nil, err
+			}
+			b := args[1]
+			if !(len(b) == 1 && b[0] == n || len(b) == 2 && b[0] == n) {
+				return nil, fmt.Errorf("tri_solve: right-hand side has shape %v, want [%d] or [%d×m]", b, n, n)
+			}
+			return b, nil
+		},
+		Scratch: func(p *Program, in *Instr) int { return p.Values[in.In[1]].Len },
+		Forward: func(f *Frame, in *Instr) {
+			l, b, x := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			n := f.P.Values[in.In[0]].Shape[0]
+			m := len(b) / n
+			for c := range m {
+				for i := range n {
+					s := b[i*m+c]
+					row := l[i*n : i*n+i]
+					for k, lik := range row {
+						s -= lik * x[k*m+c]
+					}
+					x[i*m+c] = s / l[i*n+i]
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			l, x, xb := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out)
+			n := f.P.Values[in.In[0]].Shape[0]
+			m := len(x) / n
+			bb := f.Val(in.Scratch)
+			// bb = L⁻ᵀ xb by back substitution.
+			for c := range m {
+				for i := n - 1; i >= 0; i-- {
+					s := xb[i*m+c]
+					for k := i + 1; k < n; k++ {
+						s -= l[k*n+i] * bb[k*m+c]
+					}
+					bb[i*m+c] = s / l[i*n+i]
+				}
+			}
+			if f.Grad(in.In[1]) {
+				gb := f.AdjOf(in.In[1])
+				for i, v := range bb {
+					gb[i] += v
+				}
+			}
+			if f.Grad(in.In[0]) {
+				gl := f.AdjOf(in.In[0])
+				for i := range n {
+					for k := 0; k <= i; k++ {
+						s := 0.0
+						for c := range m {
+							s += bb[i*m+c] * x[k*m+c]
+						}
+						gl[i*n+k] -= s
+					}
+				}
+			}
+		},
+	})
+	register(OpCovExpQuad, OpDef{
+		Name: "cov_exp_quad", Arity: 3,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			x := args[0]
+			if len(x) != 1 && len(x) != 2 {
+				return nil, fmt.Errorf("cov_exp_quad: points have shape %v, want [n] or [n×d]", x)
+			}
+			if ShapeLen(args[1]) != 1 || ShapeLen(args[2]) != 1 {
+				return nil, fmt.Errorf("cov_exp_quad: alpha and rho must be scalars, got shapes %v and %v", args[1], args[2])
+			}
+			return []int{x[0], x[0]}, nil
+		},
+		Forward: func(f *Frame, in *Instr) {
+			x, k := f.Val(in.In[0]), f.Val(in.Out)
+			alpha, rho := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+			xs := f.P.Values[in.In[0]].Shape
+			n := xs[0]
+			d := len(x) / n
+			a2, c := alpha*alpha, -0.5/(rho*rho)
+			for i := range n {
+				k[i*n+i] = a2
+				for j := range i {
+					s := 0.0
+					for t := range d {
+						e := x[i*d+t] - x[j*d+t]
+						s += e * e
+					}
+					v := a2 * math.Exp(c*s)
+					k[i*n+j], k[j*n+i] = v, v
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			x, k, g := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out)
+			alpha, rho := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+			n := f.P.Values[in.In[0]].Shape[0]
+			d := len(x) / n
+			gx := gradOrNil(f, in.In[0])
+			ir2 := 1 / (rho * rho)
+			var sa, sr float64 // Σ g·K and Σ g·K·|xi-xj|²
+			for i := range n {
+				sa += g[i*n+i] * k[i*n+i]
+				for j := range i {
+					gk := (g[i*n+j] + g[j*n+i]) * k[i*n+j]
+					sa += gk
+					s := 0.0
+					for t := range d {
+						e := x[i*d+t] - x[j*d+t]
+						s += e * e
+						if gx != nil {
+							gx[i*d+t] -= gk * e * ir2
+							gx[j*d+t] += gk * e * ir2
+						}
+					}
+					sr += gk * s
+				}
+			}
+			if f.Grad(in.In[1]) {
+				f.AdjOf(in.In[1])[0] += 2 * sa / alpha
+			}
+			if f.Grad(in.In[2]) {
+				f.AdjOf(in.In[2])[0] += sr * ir2 / rho
+			}
+		},
+	})
+	register(OpAddDiag, OpDef{
+		Name: "add_diag", Arity: 2,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			n, err := squareArg("add_diag", args[0])
+			if err != nil {
+				return nil, err
+			}
+			if l := ShapeLen(args[1]); l != 1 && l != n {
+				return nil, fmt.Errorf("add_diag: diagonal has shape %v, want a scalar or [%d]", args[1], n)
+			}
+			return args[0], nil
+		},
+		Forward: func(f *Frame, in *Instr) {
+			a, y := f.Val(in.In[0]), f.Val(in.Out)
+			d, sd := bval(f, in.In[1])
+			copy(y, a)
+			n := f.P.Values[in.Out].Shape[0]
+			for i := range n {
+				y[i*n+i] += d[i*sd]
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			g := f.AdjOf(in.Out)
+			n := f.P.Values[in.Out].Shape[0]
+			if f.Grad(in.In[0]) {
+				ga := f.AdjOf(in.In[0])
+				for i, v := range g {
+					ga[i] += v
+				}
+			}
+			if f.Grad(in.In[1]) {
+				gd := f.AdjOf(in.In[1])
+				sd := 1
+				if len(gd) == 1 {
+					sd = 0
+				}
+				for i := range n {
+					gd[i*sd] += g[i*n+i]
+				}
+			}
+		},
+	})
+	register(OpMulLowerTTr, OpDef{
+		Name: "mul_lower_self_transpose", Arity: 1,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			if _, err := squareArg("mul_lower_self_transpose", args[0]); err != nil {
+				return nil, err
+			}
+			return args[0], nil
+		},
+		Forward: func(f *Frame, in *Instr) {
+			l, y := f.Val(in.In[0]), f.Val(in.Out)
+			n := f.P.Values[in.Out].Shape[0]
+			for i := range n {
+				for j := 0; j <= i; j++ {
+					s := 0.0
+					for k := 0; k <= j; k++ {
+						s += l[i*n+k] * l[j*n+k]
+					}
+					y[i*n+j], y[j*n+i] = s, s
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			l, g, gl := f.Val(in.In[0]), f.AdjOf(in.Out), f.AdjOf(in.In[0])
+			n := f.P.Values[in.Out].Shape[0]
+			// L̄ = (G + Gᵀ) L on the lower triangle.
+			for i := range n {
+				for j := 0; j <= i; j++ {
+					s := 0.0
+					for k := j; k < n; k++ {
+						s += (g[i*n+k] + g[k*n+i]) * l[k*n+j]
+					}
+					gl[i*n+j] += s
+				}
+			}
+		},
+	})
+}
+
+// cholesky writes the lower Cholesky factor of the n×n matrix whose lower
+// triangle is a into l (upper triangle zero). It reports false when a is
+// not positive definite.
+func cholesky(a, l []float64, n int) bool {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			s := a[i*n+j]
+			ri, rj := l[i*n:i*n+j], l[j*n:j*n+j]
+			for k, v := range ri {
+				s -= v * rj[k]
+			}
+			if i == j {
+				if !(s > 0) {
+					return false
+				}
+				l[i*n+i] = math.Sqrt(s)
+			} else {
+				l[i*n+j] = s / l[j*n+j]
+			}
+		}
+		for j := i + 1; j < n; j++ {
+			l[i*n+j] = 0
+		}
+	}
+	return true
+}
+
+// choleskyReverse adds into ga (lower triangle) the adjoint of A = L Lᵀ
+// given the adjoint lb of L: with P = Φ(Lᵀ L̄) (lower triangle, diagonal
+// halved) and S = L⁻ᵀ P L⁻¹, dL = L Φ(L⁻¹ dA L⁻ᵀ) gives df = ⟨S, dA⟩, so
+// the free lower entries get S_ij + S_ji and the diagonal S_ii (Murray
+// 2016, "Differentiation of the Cholesky decomposition", eq. 10). p and s
+// are n×n work buffers.
+func choleskyReverse(l, lb, ga, p, s []float64, n int) {
+	for i := range n {
+		for j := range n {
+			if j > i {
+				p[i*n+j] = 0
+				continue
+			}
+			v := 0.0
+			for k := i; k < n; k++ {
+				v += l[k*n+i] * lb[k*n+j]
+			}
+			if i == j {
+				v *= 0.5
+			}
+			p[i*n+j] = v
+		}
+	}
+	// Y = L⁻ᵀ P into p, column by column (back substitution with Lᵀ).
+	for c := range n {
+		for i := n - 1; i >= 0; i-- {
+			v := p[i*n+c]
+			for k := i + 1; k < n; k++ {
+				v -= l[k*n+i] * p[k*n+c]
+			}
+			p[i*n+c] = v / l[i*n+i]
+		}
+	}
+	// S = Y L⁻¹: S L = Y, row by row.
+	for r := range n {
+		for j := n - 1; j >= 0; j-- {
+			v := p[r*n+j]
+			for k := j + 1; k < n; k++ {
+				v -= s[r*n+k] * l[k*n+j]
+			}
+			s[r*n+j] = v / l[j*n+j]
+		}
+	}
+	for i := range n {
+		ga[i*n+i] += s[i*n+i]
+		for j := range i {
+			ga[i*n+j] += s[i*n+j] + s[j*n+i]
+		}
+	}
+}
