@@ -1,0 +1,199 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Shared machinery of the log-density ops (lpdf_*.go).
+//
+// Every scalar family is one Forward loop and one Backward loop over the
+// batch, written out by hand so that the compiler inlines everything: a
+// generic driver calling a per-family kernel costs about twice as much per
+// element (measured on go1.26: type-parameter methods are not
+// devirtualised). Quantities that depend on one parameter only (log σ,
+// lgamma(α)) are memoised on that parameter's value, so a broadcast scalar
+// parameter costs one transcendental call per evaluation, not one per
+// element. Elements outside the support give -Inf in the forward pass and
+// contribute nothing to the gradient.
+
+const (
+	lnSqrt2Pi = 0.91893853320467274178 // log(√(2π))
+	lnPi      = 1.14472988584940017414 // log(π)
+	lnSqrtPi  = 0.57236494292470008707 // log(√π)
+	ln2       = math.Ln2
+)
+
+var negInf = math.Inf(-1)
+
+// isPointwise reports whether a log-density instruction gives one term per
+// element (Ints[0] == 1) rather than their sum.
+func isPointwise(in *Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
+
+// checkLPDFInts rejects immediates other than the pointwise flag.
+func checkLPDFInts(in *Instr) error {
+	if len(in.Ints) > 1 || len(in.Ints) == 1 && in.Ints[0] != 0 && in.Ints[0] != 1 {
+		return fmt.Errorf("log density immediates %v: want none, [0] (sum) or [1] (pointwise)", in.Ints)
+	}
+	return nil
+}
+
+// lpdfShape is the shape rule of the elementwise log densities: each input
+// has the batch length or length 1; the output is a scalar, or in
+// pointwise mode the shape of the longest input.
+func lpdfShape(p *Program, in *Instr, args [][]int) ([]int, error) {
+	if err := checkLPDFInts(in); err != nil {
+		return nil, err
+	}
+	n, at := 1, -1
+	for i, a := range args {
+		l := ShapeLen(a)
+		if l == 1 {
+			continue
+		}
+		if at < 0 {
+			n, at = l, i
+			continue
+		}
+		if l != n {
+			return nil, fmt.Errorf("argument %d has %d values but argument %d has %d: each argument must have the same length or be a scalar", i, l, at, n)
+		}
+	}
+	if !isPointwise(in) || at < 0 {
+		return nil, nil
+	}
+	return slices.Clone(args[at]), nil
+}
+
+// batchLen is the length of the longest slice (all others have that length
+// or length 1, as lpdfShape checked).
+func batchLen(xs ...[]float64) int {
+	n := 1
+	for _, x := range xs {
+		if len(x) != 1 {
+			n = len(x)
+		}
+	}
+	return n
+}
+
+// stride is 0 for a broadcast scalar, 1 for a vector: x[i*stride(x)].
+func stride(x []float64) int {
+	if len(x) == 1 {
+		return 0
+	}
+	return 1
+}
+
+// outStride is the stride of the output adjoint: 1 in pointwise mode.
+func outStride(in *Instr) int {
+	if isPointwise(in) {
+		return 1
+	}
+	return 0
+}
+
+// adjAcc accumulates the gradient of one input. A broadcast scalar input
+// sums in a register and is written once by flush; an input that needs no
+// gradient has a nil slice and its contributions are discarded.
+type adjAcc struct {
+	a   []float64
+	s   int
+	sum float64
+}
+
+func newAcc(f *Frame, id ID) adjAcc {
+	if !f.Grad(id) {
+		return adjAcc{}
+	}
+	a := f.AdjOf(id)
+	if len(a) > 1 {
+		return adjAcc{a: a, s: 1}
+	}
+	return adjAcc{a: a}
+}
+
+func (c *adjAcc) on() bool { return c.a != nil }
+
+func (c *adjAcc) add(i int, d float64) {
+	if c.s != 0 {
+		c.a[i] += d
+	} else {
+		c.sum += d
+	}
+}
+
+func (c *adjAcc) flush() {
+	if c.a != nil && c.s == 0 {
+		c.a[0] += c.sum
+	}
+}
+
+// isCount reports whether x is a non-negative integer.
+func isCount(x float64) bool { return x >= 0 && x == math.Trunc(x) && !math.IsInf(x, 1) }
+
+// log1pExp is log(1+exp(x)) without overflow (Stan's log1p_exp).
+func log1pExp(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// invLogit is 1/(1+exp(-x)) without overflow.
+func invLogit(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// lchoose is log(n choose k) for counts 0 ≤ k ≤ n.
+func lchoose(n, k float64) float64 {
+	return lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1)
+}
+
+// dataCacheScratch sizes the scratch of an op whose per-element constant
+// term depends only on its leading integer inputs (the first nData
+// arguments): when those are all constants the term is computed once per
+// frame and kept in scratch slot 1..n (slot 0 flags it as filled).
+func dataCacheScratch(nData int) func(p *Program, in *Instr) int {
+	return func(p *Program, in *Instr) int {
+		n := 1
+		for _, a := range in.In[:nData] {
+			v := &p.Values[a]
+			if v.Kind != Const {
+				return 0
+			}
+			if v.Len != 1 {
+				n = v.Len
+			}
+		}
+		return n + 1
+	}
+}
+
+// dataCache returns the cached per-element constant term (length 1 or the
+// batch length), filling it on first use with term(i); nil when the
+// instruction has no cache, and the caller computes the term inline.
+func dataCache(f *Frame, in *Instr, term func(i int) float64) []float64 {
+	if in.Scratch == None {
+		return nil
+	}
+	s := f.Val(in.Scratch)
+	c := s[1:]
+	if s[0] == 0 {
+		for i := range c {
+			c[i] = term(i)
+		}
+		s[0] = 1
+	}
+	return c
+}

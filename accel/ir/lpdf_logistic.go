@@ -1,0 +1,62 @@
+package ir
+
+import "math"
+
+// logistic_lpdf(y, mu, s) = -z - log s - 2 log(1+exp(-z)), z = (y-μ)/s.
+// With t = 1 - 2·logistic(z) = -tanh(z/2): ∂y = t/s, ∂μ = -t/s,
+// ∂s = -(1 + z·t)/s.
+func init() {
+	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape,
+		Forward: logisticForward, Backward: logisticBackward})
+}
+
+func logisticForward(f *Frame, in *Instr) {
+	y, mu, sc := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(y, mu, sc)
+	ys, ms, ss := stride(y), stride(mu), stride(sc)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	sp, ok, ls, inv := math.NaN(), false, 0.0, 0.0
+	t := 0.0
+	for i := 0; i < n; i++ {
+		s := sc[i*ss]
+		if s != sp {
+			sp, ok, ls, inv = s, s > 0, math.Log(s), 1/s
+		}
+		e := negInf
+		if ok {
+			// Symmetric in z: use |z| so the exponential cannot overflow.
+			z := math.Abs(y[i*ys]-mu[i*ms]) * inv
+			e = -z - ls - 2*math.Log1p(math.Exp(-z))
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logisticBackward(f *Frame, in *Instr) {
+	y, mu, sc := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(y, mu, sc)
+	ys, ms, ss := stride(y), stride(mu), stride(sc)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	for i := 0; i < n; i++ {
+		s := sc[i*ss]
+		if !(s > 0) {
+			continue
+		}
+		r := g[i*gs] / s
+		z := (y[i*ys] - mu[i*ms]) / s
+		tz := -math.Tanh(0.5 * z)
+		ay.add(i, tz*r)
+		am.add(i, -tz*r)
+		as.add(i, -(1+z*tz)*r)
+	}
+	ay.flush()
+	am.flush()
+	as.flush()
+}

@@ -1,0 +1,62 @@
+package ir
+
+import "math"
+
+// lognormal_lpdf(y, mu, sigma) = -½z² - log σ - log y - log √(2π),
+// z = (log y - μ)/σ, for y > 0. Partials: ∂y = -(1 + z/σ)/y, ∂μ = z/σ,
+// ∂σ = (z²-1)/σ.
+func init() {
+	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape,
+		Forward: logNormalForward, Backward: logNormalBackward})
+}
+
+func logNormalForward(f *Frame, in *Instr) {
+	y, mu, sg := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(y, mu, sg)
+	ys, ms, ss := stride(y), stride(mu), stride(sg)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	sp, ok, c, inv := math.NaN(), false, 0.0, 0.0
+	t := 0.0
+	for i := 0; i < n; i++ {
+		s := sg[i*ss]
+		if s != sp {
+			sp, ok, c, inv = s, s > 0, -math.Log(s)-lnSqrt2Pi, 1/s
+		}
+		e := negInf
+		if yi := y[i*ys]; ok && yi > 0 {
+			ly := math.Log(yi)
+			z := (ly - mu[i*ms]) * inv
+			e = c - 0.5*z*z - ly
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logNormalBackward(f *Frame, in *Instr) {
+	y, mu, sg := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(y, mu, sg)
+	ys, ms, ss := stride(y), stride(mu), stride(sg)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	for i := 0; i < n; i++ {
+		s, yi := sg[i*ss], y[i*ys]
+		if !(s > 0) || !(yi > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		inv := 1 / s
+		z := (math.Log(yi) - mu[i*ms]) * inv
+		ay.add(i, -gi*(1+z*inv)/yi)
+		am.add(i, gi*z*inv)
+		as.add(i, gi*(z*z-1)*inv)
+	}
+	ay.flush()
+	am.flush()
+	as.flush()
+}

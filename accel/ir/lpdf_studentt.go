@@ -1,0 +1,118 @@
+package ir
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// student_t_lpdf(y, nu, mu, sigma) = lgamma((ν+1)/2) - lgamma(ν/2)
+// - ½ log(νπ) - log σ - (ν+1)/2 · log(1 + z²/ν), z = (y-μ)/σ.
+// Partials, with q = ν + z²:
+//
+//	∂y = -(ν+1) z / (σ q), ∂μ = -∂y, ∂σ = ((ν+1) z²/q - 1)/σ,
+//	∂ν = ½ψ((ν+1)/2) - ½ψ(ν/2) - 1/(2ν) - ½ log(1+z²/ν) + (ν+1) z²/(2ν q).
+func init() {
+	register(OpStudentTLPDF, OpDef{Name: "student_t_lpdf", Arity: 4, Shape: lpdfShape,
+		Forward: studentTForward(false), Backward: studentTBackward(false)})
+	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape,
+		Forward: studentTForward(true), Backward: studentTBackward(true)})
+}
+
+// studentTConst is the part of the log density that depends on ν only.
+func studentTConst(nu float64) float64 {
+	return lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(math.Log(nu)+lnPi)
+}
+
+// studentTDConst is the derivative of studentTConst with respect to ν.
+func studentTDConst(nu float64) float64 {
+	return 0.5*(mathext.Digamma(0.5*(nu+1))-mathext.Digamma(0.5*nu)) - 0.5/nu
+}
+
+// studentTArgs unpacks (y, nu, mu, sigma) or, for the half family,
+// (y, nu, sigma) with a zero location.
+func studentTArgs(f *Frame, in *Instr, half bool) (y, nu, mu, sg []float64, muID ID) {
+	if half {
+		return f.Val(in.In[0]), f.Val(in.In[1]), zeroLoc[:], f.Val(in.In[2]), None
+	}
+	return f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3]), in.In[2]
+}
+
+var zeroLoc = [1]float64{0}
+
+func studentTForward(half bool) func(f *Frame, in *Instr) {
+	return func(f *Frame, in *Instr) {
+		y, nu, mu, sg, _ := studentTArgs(f, in, half)
+		n := batchLen(y, nu, mu, sg)
+		ys, ns, ms, ss := stride(y), stride(nu), stride(mu), stride(sg)
+		out, pw := f.Val(in.Out), isPointwise(in)
+		half0 := 0.0
+		if half {
+			half0 = ln2
+		}
+		vp, vok, vc := math.NaN(), false, 0.0
+		sp, sok, ls, inv := math.NaN(), false, 0.0, 0.0
+		t := 0.0
+		for i := 0; i < n; i++ {
+			v, s := nu[i*ns], sg[i*ss]
+			if v != vp {
+				vp, vok, vc = v, v > 0, studentTConst(v)+half0
+			}
+			if s != sp {
+				sp, sok, ls, inv = s, s > 0, math.Log(s), 1/s
+			}
+			e := negInf
+			yi := y[i*ys]
+			if vok && sok && (!half || yi >= 0) {
+				z := (yi - mu[i*ms]) * inv
+				e = vc - ls - 0.5*(v+1)*math.Log1p(z*z/v)
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+	}
+}
+
+func studentTBackward(half bool) func(f *Frame, in *Instr) {
+	return func(f *Frame, in *Instr) {
+		y, nu, mu, sg, muID := studentTArgs(f, in, half)
+		n := batchLen(y, nu, mu, sg)
+		ys, ns, ms, ss := stride(y), stride(nu), stride(mu), stride(sg)
+		g, gs := f.AdjOf(in.Out), outStride(in)
+		ay, an, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[len(in.In)-1])
+		var am adjAcc
+		if muID != None {
+			am = newAcc(f, muID)
+		}
+		vp, dc := math.NaN(), 0.0
+		for i := 0; i < n; i++ {
+			v, s, yi := nu[i*ns], sg[i*ss], y[i*ys]
+			if !(v > 0) || !(s > 0) || half && !(yi >= 0) {
+				continue
+			}
+			gi := g[i*gs]
+			z := (yi - mu[i*ms]) / s
+			z2 := z * z
+			q := v + z2
+			dy := -(v + 1) * z / (s * q)
+			ay.add(i, gi*dy)
+			am.add(i, -gi*dy)
+			as.add(i, gi*((v+1)*z2/q-1)/s)
+			if an.on() {
+				if v != vp {
+					vp, dc = v, studentTDConst(v)
+				}
+				an.add(i, gi*(dc-0.5*math.Log1p(z2/v)+0.5*(v+1)*z2/(v*q)))
+			}
+		}
+		ay.flush()
+		am.flush()
+		as.flush()
+		an.flush()
+	}
+}

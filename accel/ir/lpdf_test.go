@@ -1,0 +1,274 @@
+package ir_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// lpdfCase is one log-density op: the inputs of each configuration to run
+// (broadcast patterns, sizes), an oracle giving the pointwise log density
+// from the inputs' values, and points outside the support.
+type lpdfCase struct {
+	name    string
+	op      ir.Op
+	configs [][]irtest.Arg
+	want    func(v [][]float64) []float64
+	// outside lists inputs (scalars or whole events) whose log density
+	// must be -Inf; every input is a parameter there, so the gradient
+	// sweep runs too.
+	outside [][][]float64
+}
+
+// elem describes one input of a scalar family: a parameter drawn from
+// [lo, hi], or integer data (a count, a category) when data is set.
+type elem struct {
+	lo, hi float64
+	data   []float64 // four data values for vector inputs; data[0] for scalar ones
+}
+
+func par(lo, hi float64) elem { return elem{lo: lo, hi: hi} }
+func dat(v ...float64) elem   { return elem{data: v} }
+func pts(xs ...float64) [][]float64 {
+	out := make([][]float64, len(xs))
+	for i, x := range xs {
+		out[i] = []float64{x}
+	}
+	return out
+}
+
+// scalarCase builds the case of a scalar family from the ranges of its
+// inputs (variate first) and an oracle for one element. It runs three
+// broadcast patterns: every input a vector of 4; a vector variate with
+// scalar parameters; a scalar variate with vector parameters.
+func scalarCase(name string, op ir.Op, in []elem, oracle func(x ...float64) float64, outside ...[]float64) lpdfCase {
+	const n = 4
+	arg := func(e elem, vec bool) irtest.Arg {
+		switch {
+		case e.data != nil && vec:
+			return irtest.Const([]int{n}, e.data[:n]...)
+		case e.data != nil:
+			return irtest.Const(nil, e.data[0])
+		case vec:
+			return irtest.Param(e.lo, e.hi, n)
+		default:
+			return irtest.Param(e.lo, e.hi)
+		}
+	}
+	var configs [][]irtest.Arg
+	for _, pattern := range []func(i int) bool{
+		func(int) bool { return true },
+		func(i int) bool { return i == 0 },
+		func(i int) bool { return i != 0 },
+	} {
+		args := make([]irtest.Arg, len(in))
+		for i, e := range in {
+			args[i] = arg(e, pattern(i))
+		}
+		configs = append(configs, args)
+	}
+	c := lpdfCase{name: name, op: op, configs: configs, want: eachElem(oracle)}
+	for _, o := range outside {
+		c.outside = append(c.outside, pts(o...))
+	}
+	return c
+}
+
+// eachElem maps a one-element oracle over broadcast inputs.
+func eachElem(fn func(x ...float64) float64) func(v [][]float64) []float64 {
+	return func(v [][]float64) []float64 {
+		n := 1
+		for _, a := range v {
+			n = max(n, len(a))
+		}
+		out := make([]float64, n)
+		x := make([]float64, len(v))
+		for i := range out {
+			for j, a := range v {
+				x[j] = a[min(i, len(a)-1)]
+			}
+			out[i] = fn(x...)
+		}
+		return out
+	}
+}
+
+func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// scalarCases are the scalar families. Oracles: gonum's distuv where it
+// has the distribution; a half distribution is the folded symmetric one,
+// log 2 + its log density on y ≥ 0 (its definition); Cauchy is Student's t
+// with one degree of freedom.
+func scalarCases() []lpdfCase {
+	inf := math.Inf(1)
+	return []lpdfCase{
+		scalarCase("normal", ir.OpNormalLPDF, []elem{par(-3, 3), par(-2, 2), par(0.3, 3)},
+			func(x ...float64) float64 { return distuv.Normal{Mu: x[1], Sigma: x[2]}.LogProb(x[0]) },
+			[]float64{1, 0, 0}, []float64{1, 0, -1}),
+		scalarCase("half_normal", ir.OpHalfNormalLPDF, []elem{par(0.1, 3), par(0.3, 3)},
+			func(x ...float64) float64 { return math.Ln2 + distuv.Normal{Mu: 0, Sigma: x[1]}.LogProb(x[0]) },
+			[]float64{-1, 1}, []float64{1, 0}),
+		scalarCase("student_t", ir.OpStudentTLPDF, []elem{par(-3, 3), par(0.5, 8), par(-2, 2), par(0.3, 3)},
+			func(x ...float64) float64 {
+				return distuv.StudentsT{Mu: x[2], Sigma: x[3], Nu: x[1]}.LogProb(x[0])
+			},
+			[]float64{1, 0, 0, 1}, []float64{1, 3, 0, -1}),
+		scalarCase("half_student_t", ir.OpHalfStudentTLPDF, []elem{par(0.1, 3), par(0.5, 8), par(0.3, 3)},
+			func(x ...float64) float64 {
+				return math.Ln2 + distuv.StudentsT{Mu: 0, Sigma: x[2], Nu: x[1]}.LogProb(x[0])
+			},
+			[]float64{-1, 3, 1}, []float64{1, -3, 1}, []float64{1, 3, 0}),
+		scalarCase("cauchy", ir.OpCauchyLPDF, []elem{par(-3, 3), par(-2, 2), par(0.3, 3)},
+			func(x ...float64) float64 { return distuv.StudentsT{Mu: x[1], Sigma: x[2], Nu: 1}.LogProb(x[0]) },
+			[]float64{1, 0, 0}),
+		scalarCase("half_cauchy", ir.OpHalfCauchyLPDF, []elem{par(0.1, 3), par(0.3, 3)},
+			func(x ...float64) float64 { return math.Ln2 + distuv.StudentsT{Sigma: x[1], Nu: 1}.LogProb(x[0]) },
+			[]float64{-0.5, 1}, []float64{1, -2}),
+		// The Laplace density has a kink at y = μ; the ranges keep the
+		// finite differences away from it.
+		scalarCase("laplace", ir.OpLaplaceLPDF, []elem{par(0.5, 3), par(-2, 0), par(0.3, 3)},
+			func(x ...float64) float64 { return distuv.Laplace{Mu: x[1], Scale: x[2]}.LogProb(x[0]) },
+			[]float64{1, 0, 0}),
+		// distuv.Logistic.LogProb ignores Mu and S (gonum v0.17.0), so
+		// the oracle is the log of its Prob.
+		scalarCase("logistic", ir.OpLogisticLPDF, []elem{par(-3, 3), par(-2, 2), par(0.3, 3)},
+			func(x ...float64) float64 { return math.Log(distuv.Logistic{Mu: x[1], S: x[2]}.Prob(x[0])) },
+			[]float64{1, 0, -1}),
+		scalarCase("lognormal", ir.OpLogNormalLPDF, []elem{par(0.1, 5), par(-1, 1), par(0.3, 2)},
+			func(x ...float64) float64 { return distuv.LogNormal{Mu: x[1], Sigma: x[2]}.LogProb(x[0]) },
+			[]float64{-1, 0, 1}, []float64{0, 0, 1}, []float64{1, 0, 0}),
+		scalarCase("exponential", ir.OpExponentialLPDF, []elem{par(0.01, 4), par(0.2, 3)},
+			func(x ...float64) float64 { return distuv.Exponential{Rate: x[1]}.LogProb(x[0]) },
+			[]float64{-1, 1}, []float64{1, 0}, []float64{1, -1}),
+		scalarCase("gamma", ir.OpGammaLPDF, []elem{par(0.1, 5), par(0.5, 5), par(0.3, 3)},
+			func(x ...float64) float64 { return distuv.Gamma{Alpha: x[1], Beta: x[2]}.LogProb(x[0]) },
+			[]float64{-1, 2, 1}, []float64{1, -2, 1}, []float64{1, 2, 0}),
+		scalarCase("inv_gamma", ir.OpInvGammaLPDF, []elem{par(0.1, 5), par(0.5, 5), par(0.3, 3)},
+			func(x ...float64) float64 { return distuv.InverseGamma{Alpha: x[1], Beta: x[2]}.LogProb(x[0]) },
+			[]float64{-1, 2, 1}, []float64{1, 0, 1}, []float64{1, 2, -1}),
+		scalarCase("weibull", ir.OpWeibullLPDF, []elem{par(0.1, 4), par(0.5, 4), par(0.5, 3)},
+			func(x ...float64) float64 { return distuv.Weibull{K: x[1], Lambda: x[2]}.LogProb(x[0]) },
+			[]float64{-1, 2, 1}, []float64{1, 0, 1}, []float64{1, 2, -1}),
+		scalarCase("beta", ir.OpBetaLPDF, []elem{par(0.05, 0.95), par(0.5, 5), par(0.5, 5)},
+			func(x ...float64) float64 { return distuv.Beta{Alpha: x[1], Beta: x[2]}.LogProb(x[0]) },
+			[]float64{0, 2, 2}, []float64{1, 2, 2}, []float64{1.5, 2, 2}, []float64{0.5, -1, 2}, []float64{0.5, 2, 0}),
+		scalarCase("uniform", ir.OpUniformLPDF, []elem{par(-0.9, 0.9), par(-3, -1), par(1, 3)},
+			func(x ...float64) float64 { return distuv.Uniform{Min: x[1], Max: x[2]}.LogProb(x[0]) },
+			[]float64{-2, -1, 1}, []float64{2, -1, 1}, []float64{0, 1, -1}, []float64{inf, 0, 1}),
+	}
+}
+
+func allLPDFCases() []lpdfCase {
+	return scalarCases()
+}
+
+// TestLogDensities runs the property suite over every log-density op:
+// value against the oracle, pointwise terms summing to the scalar mode,
+// gradients with respect to every parameter input against finite
+// differences (in both modes: the pointwise output is weighted, see
+// irtest.OpProgram), no allocation, and -Inf outside the support.
+func TestLogDensities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, c := range allLPDFCases() {
+		t.Run(c.name, func(t *testing.T) {
+			for k, args := range c.configs {
+				sum, err := irtest.OpProgram(c.op, nil, nil, args...)
+				if err != nil {
+					t.Fatalf("config %d: %v", k, err)
+				}
+				pw, err := irtest.OpProgram(c.op, []int{1}, nil, args...)
+				if err != nil {
+					t.Fatalf("config %d pointwise: %v", k, err)
+				}
+				for range 3 {
+					x := irtest.Point(rng, args...)
+					want := c.want(irtest.Values(x, args...))
+					terms := irtest.Output(pw, x, irtest.OutputName)
+					if len(terms) != len(want) {
+						t.Fatalf("config %d: %d pointwise terms, oracle %d", k, len(terms), len(want))
+					}
+					total := 0.0
+					for i := range want {
+						total += want[i]
+						if !close(terms[i], want[i], 1e-10) {
+							t.Errorf("config %d: term %d = %.15g, oracle %.15g at %v", k, i, terms[i], want[i], irtest.Values(x, args...))
+						}
+					}
+					got := irtest.Output(sum, x, irtest.OutputName)[0]
+					if !close(got, total, 1e-10) {
+						t.Errorf("config %d: sum = %.15g, oracle %.15g", k, got, total)
+					}
+					if s := sumOf(terms); !close(s, got, 1e-12) {
+						t.Errorf("config %d: pointwise terms sum to %.15g, scalar mode gives %.15g", k, s, got)
+					}
+					irtest.CheckGradient(t, sum, x, 1e-6)
+					irtest.CheckGradient(t, pw, x, 1e-6)
+				}
+				x := irtest.Point(rng, args...)
+				irtest.CheckNoAllocs(t, sum, x)
+				irtest.CheckNoAllocs(t, pw, x)
+			}
+			for _, o := range c.outside {
+				checkOutside(t, c.op, o)
+			}
+		})
+	}
+}
+
+// checkOutside checks that the op gives -Inf (not NaN) at inputs o, in
+// both modes, and that its gradient sweep stays finite there.
+func checkOutside(t *testing.T, op ir.Op, o [][]float64) {
+	t.Helper()
+	args := make([]irtest.Arg, len(o))
+	var x []float64
+	for i, v := range o {
+		var shape []int
+		if len(v) > 1 {
+			shape = []int{len(v)}
+		}
+		args[i] = irtest.Param(0, 0, shape...)
+		x = append(x, v...)
+	}
+	for _, ints := range [][]int{nil, {1}} {
+		p, err := irtest.OpProgram(op, ints, nil, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := irtest.Output(p, x, irtest.OutputName)
+		for _, v := range out {
+			if !math.IsInf(v, -1) {
+				t.Errorf("%s%v at %v = %v, want -Inf", op, ints, o, v)
+			}
+		}
+		g := make([]float64, len(x))
+		ir.NewFrame(p).Gradient(x, g)
+		for i, v := range g {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s%v at %v: gradient[%d] = %v, want finite", op, ints, o, i, v)
+			}
+		}
+	}
+}
+
+func close(a, b, tol float64) bool {
+	if math.IsInf(b, 0) {
+		return a == b
+	}
+	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
+}
+
+func sumOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+var _ = fmt.Sprint
