@@ -1,0 +1,20 @@
+// Package display turns Go values into Jupyter MIME bundles and publishes
+// rich output (HTML, Markdown, images, JSON, updatable displays) from a
+// notebook cell.
+//
+// A type renders itself richly by implementing one of the small interfaces
+// HTMLer, Markdowner, SVGer, PNGer, JSONer or Bundler; the kernel calls Render
+// on the value of a cell's final expression. Cells (and compiled libraries)
+// publish output at once with HTML, Markdown, PNG, SVG, JSON, Image and Show,
+// clear it with Clear, and keep one updatable display with NewHandle:
+//
+//	h := display.NewHandle()
+//	for i := 0; i <= 100; i += 10 {
+//		h.Update(display.HTML(fmt.Sprintf("<progress value=%d max=100></progress>", i)))
+//	}
+//
+// Output goes to the process-wide Publisher the kernel sets while a cell
+// runs; with none (a plain Go program) the text/plain form is printed to
+// standard output. display imports only the standard library, so any package
+// can implement its interfaces without knowing about the kernel.
+package display

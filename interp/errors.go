@@ -1,0 +1,187 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// yaegiPos matches a position yaegi puts in an error ("_.go:3:5: " or
+// "3:5: "): the line counts the wrapper line runSource adds.
+var yaegiPos = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+): `)
+
+// cellPos converts a line reported by yaegi for a run's source into the
+// cell's own line.
+func cellLine(yaegiLine int) int { return yaegiLine - 1 }
+
+// compileError turns a yaegi compile error into a cell error whose
+// positions are "cell:LINE:COL" and whose traceback quotes the line.
+func compileError(cell string, err error) *Error {
+	var msgs []string
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		nlines := strings.Count(cell, "\n") + 1
+		for _, e := range list {
+			line, col, msg := cellLine(e.Pos.Line), e.Pos.Column, e.Msg
+			if line > nlines {
+				// The error is in yaegi's closing wrapper: the cell ended early.
+				line = nlines
+				col = len(cell) - (strings.LastIndex(cell, "\n") + 1) + 1
+				msg = strings.Replace(msg, "found '}'", "found the end of the cell", 1)
+			}
+			msgs = append(msgs, fmt.Sprintf("cell:%d:%d: %s", line, col, msg))
+		}
+	} else {
+		for _, line := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+			msgs = append(msgs, mapPositions(line))
+		}
+	}
+	if m := missingPackage.FindStringSubmatch(strings.Join(msgs, "\n")); m != nil {
+		msgs = []string{fmt.Sprintf("%s: package %q is not available in the interpreter; cells can import the standard library (as of Go 1.22), %s", m[1], m[2], importableHint)}
+	}
+	if len(msgs) == 0 {
+		msgs = []string{err.Error()}
+	}
+	tb := []string{}
+	for _, m := range msgs {
+		tb = append(tb, "\x1b[0;31m"+m+"\x1b[0m")
+		if line, col, ok := firstPos(m); ok {
+			tb = append(tb, quoteLine(cell, line, col)...)
+		}
+	}
+	return &Error{Name: "CompileError", Value: msgs[0], Traceback: tb}
+}
+
+// missingPackage matches yaegi's error for an import it has no symbols for.
+var missingPackage = regexp.MustCompile(`^(cell:\d+:\d+): import "([^"]+)" error: unable to find source`)
+
+// importableHint names the compiled packages a cell can import.
+const importableHint = "github.com/gobayes/gobayes/display and gonum.org/v1/gonum/{mat,stat,floats,stat/distuv,optimize}"
+
+// mapPositions rewrites every yaegi position in msg to a cell position.
+func mapPositions(msg string) string {
+	return yaegiPos.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := yaegiPos.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(sub[1])
+		return fmt.Sprintf("cell:%d:%s: ", cellLine(line), sub[2])
+	})
+}
+
+var cellPosRE = regexp.MustCompile(`cell:(\d+):(\d+)`)
+
+func firstPos(msg string) (line, col int, ok bool) {
+	m := cellPosRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, 0, false
+	}
+	line, _ = strconv.Atoi(m[1])
+	col, _ = strconv.Atoi(m[2])
+	return line, col, true
+}
+
+// quoteLine shows a cell line with a caret under the column.
+func quoteLine(cell string, line, col int) []string {
+	lines := strings.Split(cell, "\n")
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	text := lines[line-1]
+	caret := ""
+	if col >= 1 && col <= len(text)+1 {
+		// Keep tabs so the caret lines up under tab-indented code.
+		var pad strings.Builder
+		for _, c := range text[:col-1] {
+			if c == '\t' {
+				pad.WriteByte('\t')
+			} else {
+				pad.WriteByte(' ')
+			}
+		}
+		caret = pad.String() + "^"
+	}
+	prefix := fmt.Sprintf("%5d | ", line)
+	out := []string{prefix + text}
+	if caret != "" {
+		out = append(out, strings.Repeat(" ", len(prefix)-2)+"| "+caret)
+	}
+	return out
+}
+
+// panicError describes a panic in a cell, with the cell lines of the
+// frames yaegi reported while it unwound (innermost first).
+func panicError(cell string, value any, frames []panicFrame) *Error {
+	msg := fmt.Sprint(value)
+	if err, ok := value.(error); ok {
+		msg = err.Error()
+	}
+	e := &Error{Name: "panic", Value: msg}
+	if len(frames) > 0 {
+		f := frames[0]
+		e.Value = fmt.Sprintf("%s (cell:%d:%d)", msg, cellLine(f.Line), f.Col)
+	}
+	e.Traceback = append(e.Traceback, "\x1b[0;31mpanic: "+msg+"\x1b[0m")
+	for _, f := range frames {
+		fn := strings.TrimPrefix(f.Func, "main.")
+		if f.Func == "main" {
+			fn = "cell"
+		}
+		e.Traceback = append(e.Traceback, fmt.Sprintf("  in %s at cell:%d:%d", fn, cellLine(f.Line), f.Col))
+		e.Traceback = append(e.Traceback, quoteLine(cell, cellLine(f.Line), f.Col)...)
+	}
+	return e
+}
+
+// checkSupported rejects syntax yaegi v0.16 mishandles, with what to write
+// instead: range over an integer (Go 1.22) and over a function (Go 1.23).
+func checkSupported(cell string) *Error {
+	fset := token.NewFileSet()
+	// Parse the cell as a function body: declarations other than func and
+	// import parse there too; a cell that does not parse this way is left
+	// to yaegi's own errors.
+	f, err := parser.ParseFile(fset, "", "package main; func main() {\n"+cell+"\n}", parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var found *Error
+	ast.Inspect(f, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if isIntExpr(rs.X) {
+			p := fset.Position(rs.Pos())
+			msg := fmt.Sprintf("cell:%d:%d: range over an integer is not supported by the interpreter; write for i := 0; i < n; i++ { ... } instead", p.Line-1, p.Column)
+			found = &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, p.Line-1, p.Column)...)}
+		}
+		return true
+	})
+	return found
+}
+
+// isIntExpr reports whether e is visibly an integer without type
+// information: an integer literal, a len/cap call, int(...) conversion or
+// arithmetic on those.
+func isIntExpr(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.INT
+	case *ast.ParenExpr:
+		return isIntExpr(e.X)
+	case *ast.BinaryExpr:
+		return isIntExpr(e.X) || isIntExpr(e.Y)
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok {
+			switch id.Name {
+			case "len", "cap", "int", "int64", "int32", "uint", "uint64":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+package interp
+
+import (
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gobayes/gobayes/display"
+)
+
+// flushDelay bounds how long printed text waits before it is streamed:
+// short enough to look live, long enough to batch a loop's many Println
+// calls into a few messages.
+const flushDelay = 20 * time.Millisecond
+
+// flushSize is the buffered amount that is streamed at once.
+const flushSize = 8 << 10
+
+// output routes what a running cell writes (stdout, stderr, displays) to the
+// cell's Events, in order: pending text is flushed before a display, and
+// stdout before stderr, so the client sees what the cell did in sequence.
+type output struct {
+	mu      sync.Mutex
+	ev      Events
+	name    string // stream of the pending text
+	pending []byte
+	timer   *time.Timer
+	frames  []panicFrame // yaegi's panic trace lines, intercepted from stderr
+}
+
+// panicFrame is one line of the trace yaegi prints while a panic unwinds.
+type panicFrame struct {
+	Line, Col int
+	Func      string
+}
+
+// yaegiPanicLine matches what yaegi writes to stderr for each frame of an
+// unwinding panic ("12:3: panic: main.f(...)").
+var yaegiPanicLine = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+
+func (o *output) setEvents(ev Events) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	o.ev = ev
+	o.frames = nil
+}
+
+func (o *output) takeFrames() []panicFrame {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	f := o.frames
+	o.frames = nil
+	return f
+}
+
+func (o *output) write(name string, p []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if name == "stderr" {
+		if m := yaegiPanicLine.FindSubmatch(p); m != nil {
+			line, _ := strconv.Atoi(string(m[1]))
+			col, _ := strconv.Atoi(string(m[2]))
+			o.frames = append(o.frames, panicFrame{Line: line, Col: col, Func: string(m[3])})
+			return
+		}
+	}
+	if o.name != name {
+		o.flushLocked()
+		o.name = name
+	}
+	o.pending = append(o.pending, p...)
+	if len(o.pending) >= flushSize {
+		o.flushLocked()
+		return
+	}
+	if o.timer == nil {
+		o.timer = time.AfterFunc(flushDelay, o.flush)
+	}
+}
+
+func (o *output) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+}
+
+func (o *output) flushLocked() {
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	if len(o.pending) == 0 {
+		return
+	}
+	text := string(o.pending)
+	o.pending = o.pending[:0]
+	if o.ev != nil {
+		o.ev.Stream(o.name, text)
+	}
+}
+
+// Display implements display.Publisher for the running cell.
+func (o *output) Display(b display.Bundle, id string, update bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	if o.ev != nil {
+		o.ev.Display(b, id, update)
+	}
+}
+
+// Clear implements display.Publisher for the running cell.
+func (o *output) Clear(wait bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	if o.ev != nil {
+		o.ev.Clear(wait)
+	}
+}
+
+// streamWriter is the io.Writer yaegi gets as Stdout or Stderr.
+type streamWriter struct {
+	o    *output
+	name string
+}
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	w.o.write(w.name, p)
+	return len(p), nil
+}

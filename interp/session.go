@@ -1,0 +1,500 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	yaegi "github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp/symbols"
+)
+
+// Options configures a Session. The zero value is ready to use.
+type Options struct {
+	// Symbols are symbol tables to offer besides the standard library and
+	// the tables in interp/symbols (yaegi's Exports shape: import path
+	// "/" package name → symbol → value).
+	Symbols []map[string]map[string]reflect.Value
+	// Env is the environment cells see through os.Getenv; nil means the
+	// process's environment.
+	Env []string
+}
+
+// Session is a yaegi interpreter that keeps its state across cells. It is
+// safe for concurrent use: cells run one at a time, and Complete, Inspect
+// and IsComplete may run while a cell does.
+type Session struct {
+	opts Options
+	out  *output
+
+	run sync.Mutex // held while a cell runs
+
+	mu      sync.Mutex // guards the fields below
+	it      *yaegi.Interpreter
+	imports map[string]string // local name → import path, as the cells imported them
+	defs    map[string]string // identifier defined by a cell → "var", "func", "type", "const"
+	types   map[string]string // type name → the source of its definition
+}
+
+var _ Engine = (*Session)(nil)
+
+// specialStdio must be set before any interpreter exists: with it yaegi
+// sends os.Stdout and os.Stderr writes of a cell to the interpreter's
+// writers instead of the process's file descriptors.
+func init() { os.Setenv("YAEGI_SPECIAL_STDIO", "1") }
+
+// NewSession returns a session with the standard library and the symbol
+// tables of interp/symbols importable.
+func NewSession(opts Options) (*Session, error) {
+	s := &Session{opts: opts, out: &output{}}
+	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) reset() error {
+	env := s.opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	it := yaegi.New(yaegi.Options{
+		Stdout: streamWriter{s.out, "stdout"},
+		Stderr: streamWriter{s.out, "stderr"},
+		Stdin:  strings.NewReader(""),
+		Env:    env,
+		Args:   []string{"gobayes"},
+	})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		return fmt.Errorf("interp: loading the standard library: %w", err)
+	}
+	if err := it.Use(symbols.Symbols); err != nil {
+		return fmt.Errorf("interp: loading generated symbols: %w", err)
+	}
+	for _, syms := range s.opts.Symbols {
+		if err := it.Use(syms); err != nil {
+			return fmt.Errorf("interp: loading symbols: %w", err)
+		}
+	}
+	s.mu.Lock()
+	s.it = it
+	s.imports = map[string]string{}
+	s.defs = map[string]string{}
+	s.types = map[string]string{}
+	s.mu.Unlock()
+	return nil
+}
+
+// Reset drops every variable, function, type and import.
+func (s *Session) Reset() error {
+	s.run.Lock()
+	defer s.run.Unlock()
+	return s.reset()
+}
+
+// Close releases the session. A running cell is not stopped; cancel its
+// context first.
+func (s *Session) Close() error { return nil }
+
+// Execute runs one cell. See Engine.
+func (s *Session) Execute(ctx context.Context, code string, ev Events) Result {
+	s.run.Lock()
+	defer s.run.Unlock()
+	if ev == nil {
+		ev = discardEvents{}
+	}
+	s.out.setEvents(ev)
+	prev := display.SetPublisher(s.out)
+	defer func() {
+		s.out.flush()
+		display.SetPublisher(prev)
+	}()
+	return s.executeMagic(ctx, code)
+}
+
+// Evaluate computes one expression (user_expressions). Printed output is
+// dropped.
+func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *Error) {
+	if _, err := parser.ParseExpr(expr); err != nil {
+		return display.Bundle{}, &Error{Name: "SyntaxError", Value: "interp: not an expression: " + err.Error()}
+	}
+	s.run.Lock()
+	defer s.run.Unlock()
+	s.out.setEvents(discardEvents{})
+	defer s.out.setEvents(nil)
+	r := s.execute(ctx, expr)
+	if r.Err != nil {
+		return display.Bundle{}, r.Err
+	}
+	if r.Value == nil {
+		return display.Render(nil), nil
+	}
+	return *r.Value, nil
+}
+
+// execute runs a cell without magics.
+func (s *Session) execute(ctx context.Context, code string) Result {
+	if err := checkSupported(code); err != nil {
+		return Result{Err: err}
+	}
+	runs := groupRuns(splitCell(code))
+	var res Result
+	for i, r := range runs {
+		last := i == len(runs)-1
+		src := runSource(code, r)
+		if r.Kind == kindImport {
+			if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
+				continue
+			}
+		}
+		if r.Kind == kindDecl {
+			if err := s.checkTypeRedefinition(code, src); err != nil {
+				return Result{Err: err}
+			}
+		}
+		v, err := s.eval(ctx, code, src)
+		if err != nil {
+			return Result{Err: err}
+		}
+		s.record(src, r.Kind)
+		if last && r.Kind == kindStmt && isValueExpr(code[r.Items[len(r.Items)-1].Start:r.End], s.importedAs("fmt")) {
+			res.Value = renderValue(v)
+		}
+	}
+	return res
+}
+
+// eval compiles and runs one run's source, mapping errors to cell lines.
+func (s *Session) eval(ctx context.Context, cell, src string) (v reflect.Value, cellErr *Error) {
+	s.mu.Lock()
+	it := s.it
+	s.mu.Unlock()
+
+	prog, err := compile(it, src)
+	if err != nil {
+		if strings.Contains(err.Error(), "constant definition loop") {
+			// yaegi's message for an undefined name in a statement.
+			if e := s.undefinedError(cell, src); e != nil {
+				return v, e
+			}
+		}
+		if strings.Contains(err.Error(), "cannot compile this cell") && strings.Contains(src, "range") {
+			return v, &Error{Name: "UnsupportedSyntax", Value: "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n), write for i := 0; i < n; i++ { ... } instead",
+				Traceback: []string{"interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n), write for i := 0; i < n; i++ { ... } instead"}}
+		}
+		return v, compileError(cell, err)
+	}
+	s.out.takeFrames()
+	v, err = it.ExecuteWithContext(ctx, prog)
+	if err == nil {
+		return v, nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return v, &Error{Name: "Interrupted", Value: "interp: the cell was interrupted; variables keep the values they had when it stopped",
+			Traceback: []string{"Interrupted: the cell was interrupted"}}
+	}
+	var p yaegi.Panic
+	if errors.As(err, &p) {
+		return v, panicError(cell, p.Value, s.out.takeFrames())
+	}
+	return v, compileError(cell, err)
+}
+
+// compile runs yaegi's compiler, turning a panic inside yaegi (it has a few
+// on syntax it does not support) into an error.
+func compile(it *yaegi.Interpreter, src string) (prog *yaegi.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the interpreter cannot compile this cell (%v); it may use syntax yaegi does not support (generics with several type parameters, range over an int or a function)", r)
+			_ = debug.Stack
+		}
+	}()
+	return it.Compile(src)
+}
+
+// renderValue renders the value of a final expression; nil and invalid
+// values give no result.
+func renderValue(v reflect.Value) *display.Bundle {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	if v.Type() == voidType {
+		return nil // yaegi's result for a call of a function without results
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		if v.IsNil() {
+			return nil
+		}
+	}
+	x := v.Interface()
+	if x == nil {
+		return nil
+	}
+	b := display.Render(x)
+	return &b
+}
+
+var voidType = reflect.TypeOf((*any)(nil))
+
+// undefinedError finds the first name a statement run uses that nothing
+// defines, for yaegi's misleading "constant definition loop".
+func (s *Session) undefinedError(cell, src string) *Error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	it := s.it
+	known := map[string]bool{}
+	for k := range s.defs {
+		known[k] = true
+	}
+	for k := range s.imports {
+		known[k] = true
+	}
+	s.mu.Unlock()
+	for k := range it.Globals() {
+		known[k] = true
+	}
+	for _, id := range f.Unresolved {
+		if known[id.Name] || types.Universe.Lookup(id.Name) != nil {
+			continue
+		}
+		p := fset.Position(id.Pos())
+		msg := fmt.Sprintf("cell:%d:%d: undefined: %s", cellLine(p.Line), p.Column, id.Name)
+		return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+	}
+	return nil
+}
+
+// isValueExpr reports whether the last item of a cell is an expression
+// whose value the cell shows: not a call of fmt's Print functions, whose
+// byte counts nobody wants to see.
+func isValueExpr(text, fmtName string) bool {
+	e, err := parser.ParseExpr(text)
+	if err != nil {
+		return false
+	}
+	if call, ok := e.(*ast.CallExpr); ok {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && fmtName != "" && id.Name == fmtName &&
+				(strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint")) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *Session) importedAs(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, p := range s.imports {
+		if p == path {
+			return name
+		}
+	}
+	return ""
+}
+
+// dropReimports blanks out import specs the session already has under the
+// same name, since yaegi rejects a second import of a package; a
+// declaration whose specs are all known is blanked whole. Blanking (rather
+// than deleting) keeps every other position in place.
+func (s *Session) dropReimports(src string) string {
+	const prefix = "package main;"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", prefix+src, parser.ImportsOnly)
+	if err != nil {
+		return src // let yaegi report the syntax error
+	}
+	b := []byte(src)
+	blank := func(from, to token.Pos) {
+		for i := fset.Position(from).Offset - len(prefix); i < fset.Position(to).Offset-len(prefix); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		var known []*ast.ImportSpec
+		for _, sp := range g.Specs {
+			spec := sp.(*ast.ImportSpec)
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if s.imports[importName(spec, path)] == path {
+				known = append(known, spec)
+			}
+		}
+		if len(known) == len(g.Specs) {
+			blank(g.Pos(), g.End())
+			continue
+		}
+		for _, spec := range known {
+			blank(spec.Pos(), spec.End())
+		}
+	}
+	return string(b)
+}
+
+func importName(spec *ast.ImportSpec, path string) string {
+	if spec.Name != nil {
+		return spec.Name.Name
+	}
+	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// record notes the names a run defined and imported, for completion.
+func (s *Session) record(src string, kind itemKind) {
+	fset := token.NewFileSet()
+	var f *ast.File
+	var err error
+	if kind == kindStmt {
+		f, err = parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	} else {
+		f, err = parser.ParseFile(fset, "", "package main;"+src, 0)
+	}
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		if name := importName(spec, path); name != "_" && name != "." {
+			s.imports[name] = path
+		}
+	}
+	addGen := func(d *ast.GenDecl) {
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					s.defs[n.Name] = d.Tok.String()
+				}
+			case *ast.TypeSpec:
+				s.defs[sp.Name.Name] = "type"
+				s.types[sp.Name.Name] = typeSource(fset, src, sp, kind)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if kind == kindStmt {
+				for _, st := range d.Body.List {
+					switch st := st.(type) {
+					case *ast.AssignStmt:
+						if st.Tok == token.DEFINE {
+							for _, l := range st.Lhs {
+								if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+									s.defs[id.Name] = "var"
+								}
+							}
+						}
+					case *ast.DeclStmt:
+						if g, ok := st.Decl.(*ast.GenDecl); ok {
+							addGen(g)
+						}
+					}
+				}
+			} else if d.Recv == nil {
+				s.defs[d.Name.Name] = "func"
+			}
+		case *ast.GenDecl:
+			addGen(d)
+		}
+	}
+}
+
+// typeSource is the text of a type spec, white space normalised.
+func typeSource(fset *token.FileSet, src string, sp *ast.TypeSpec, kind itemKind) string {
+	off := len("package main;")
+	if kind == kindStmt {
+		off = len("package main; func main() {")
+	}
+	from, to := fset.Position(sp.Pos()).Offset-off, fset.Position(sp.End()).Offset-off
+	if from < 0 || to > len(src) {
+		return ""
+	}
+	return strings.Join(strings.Fields(src[from:to]), " ")
+}
+
+// checkTypeRedefinition refuses a type defined again with a different
+// definition: yaegi would silently keep the old one.
+func (s *Session) checkTypeRedefinition(cell, src string) *Error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main;"+src, 0)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range g.Specs {
+			ts := sp.(*ast.TypeSpec)
+			old, had := s.types[ts.Name.Name]
+			if had && old != typeSource(fset, src, ts, kindDecl) {
+				p := fset.Position(ts.Pos())
+				msg := fmt.Sprintf("cell:%d:%d: type %s is already defined with another definition; the interpreter cannot change a type: give the new type another name, or run %%reset and the cells again", cellLine(p.Line), p.Column, ts.Name.Name)
+				return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+			}
+		}
+	}
+	return nil
+}
+
+// definedNames lists what the cells defined, sorted.
+func (s *Session) definedNames() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.defs)+len(s.imports))
+	for k, v := range s.defs {
+		out[k] = v
+	}
+	for k := range s.imports {
+		out[k] = "package"
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// discardEvents drops what a cell produces.
+type discardEvents struct{}
+
+func (discardEvents) Stream(string, string)               {}
+func (discardEvents) Display(display.Bundle, string, bool) {}
+func (discardEvents) Clear(bool)                           {}

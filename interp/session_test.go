@@ -1,0 +1,171 @@
+package interp
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gobayes/gobayes/display"
+)
+
+// recorder is an Events that keeps everything a cell produced, in order.
+type recorder struct {
+	mu     sync.Mutex
+	events []string // "stdout:text", "stderr:text", "display:<id>:<update>:<text/plain>", "clear"
+}
+
+func (r *recorder) Stream(name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// Adjacent writes to one stream may arrive split or joined depending on
+	// timing; join them so tests compare content and order only.
+	if n := len(r.events); n > 0 && strings.HasPrefix(r.events[n-1], name+":") {
+		r.events[n-1] += text
+		return
+	}
+	r.events = append(r.events, name+":"+text)
+}
+
+func (r *recorder) Display(b display.Bundle, id string, update bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	u := "new"
+	if update {
+		u = "update"
+	}
+	r.events = append(r.events, "display:"+id+":"+u+":"+b.Data[display.MIMEText].(string))
+}
+
+func (r *recorder) Clear(wait bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "clear")
+}
+
+func (r *recorder) joined() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.events, "|")
+}
+
+func newTestSession(t *testing.T) *Session {
+	t.Helper()
+	s, err := NewSession(Options{Env: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// step is one cell and what it must produce. The expected values are what
+// the Go specification says the cell computes.
+type step struct {
+	cell    string
+	value   string // text/plain of the result, "" for none
+	events  string // recorder.joined(), checked when non-empty
+	errName string // ename, "" for success
+	errHas  string // substring of evalue
+}
+
+func runSteps(t *testing.T, s Engine, steps []step) {
+	t.Helper()
+	for i, st := range steps {
+		rec := &recorder{}
+		r := s.Execute(context.Background(), st.cell, rec)
+		got := ""
+		if r.Value != nil {
+			got, _ = r.Value.Data[display.MIMEText].(string)
+		}
+		if got != st.value {
+			t.Errorf("step %d %q: value %q, want %q", i, st.cell, got, st.value)
+		}
+		if st.events != "" && rec.joined() != st.events {
+			t.Errorf("step %d %q: events %q, want %q", i, st.cell, rec.joined(), st.events)
+		}
+		switch {
+		case st.errName == "" && r.Err != nil:
+			t.Errorf("step %d %q: unexpected error %v", i, st.cell, r.Err)
+		case st.errName != "" && r.Err == nil:
+			t.Errorf("step %d %q: no error, want %s", i, st.cell, st.errName)
+		case st.errName != "" && (r.Err.Name != st.errName || !strings.Contains(r.Err.Value, st.errHas)):
+			t.Errorf("step %d %q: error %s: %s, want %s containing %q", i, st.cell, r.Err.Name, r.Err.Value, st.errName, st.errHas)
+		}
+	}
+}
+
+func TestExecuteState(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"fmt\"\nx := 1\nfmt.Println(\"hi\", x)\nx+1", value: "2", events: "stdout:hi 1\n"},
+		{cell: "var a = 1; fmt.Println(a)", events: "stdout:1\n"},
+		{cell: "import \"fmt\"\nfmt.Println(\"again\")", events: "stdout:again\n"},
+		{cell: "func f(n int) int { return n * 2 }\nf(x)", value: "2"},
+		{cell: "func f(n int) int { return n * 3 }\nf(x)", value: "3"},
+		{cell: "var a = 5\na", value: "5"},
+		{cell: "x = 10\nx", value: "10"},
+		{cell: "type T struct{ A int }\nT{3}", value: "{A:3}"},
+		{cell: "type T struct{ A, B int }\nT{3, 4}", errName: "CompileError", errHas: "type T is already defined"},
+		{cell: "type T struct{ A int }\nT{4}", value: "{A:4}"}, // the same definition again is fine
+		{cell: `"str"`, value: `"str"`},
+		{cell: "var e error\ne"},
+		{cell: "func h() {}\nh()"},
+		{cell: "s := []int{1, 2}\ns = append(s, 3)\nlen(s)", value: "3"},
+		{cell: "s", value: "[1 2 3]"},
+		{cell: "import \"os\"\nfmt.Fprintln(os.Stdout, \"out\")\nfmt.Fprintln(os.Stderr, \"err\")\nfmt.Println(\"out2\")", events: "stdout:out\n|stderr:err\n|stdout:out2\n"},
+		{cell: "import \"strings\"\nstrings.ToUpper(\"go\")", value: `"GO"`},
+	})
+}
+
+func TestExecuteErrors(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "x := 1"},
+		{cell: "y := undefinedThing + 1", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
+		{cell: "\n\nvar z []int\nz[3] = 1", errName: "panic", errHas: "cell:4:1"},
+		{cell: "func g() { var p *int; *p = 1 }\n\ng()", errName: "panic", errHas: "cell:1:"},
+		{cell: "x", value: "1"}, // state survives the errors
+		{cell: "for i := range 3 {\n\t_ = i\n}", errName: "UnsupportedSyntax", errHas: "for i := 0; i < n; i++"},
+		{cell: "n := 3\nfor i := range n {\n\t_ = i\n}", errName: "UnsupportedSyntax", errHas: "for i := 0; i < n; i++"},
+		{cell: "1 +", errName: "CompileError", errHas: "cell:1:4"},
+		{cell: "w := 1\n\n\nw = \"s\"", errName: "CompileError", errHas: "cell:4:"},
+		{cell: "import \"example.com/nothing\"", errName: "CompileError", errHas: "not available"},
+		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom"},
+		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
+		{cell: "x + 1", value: "2"},
+	})
+}
+
+func TestExecuteInterrupt(t *testing.T) {
+	s := newTestSession(t)
+	runSteps(t, s, []step{{cell: "x := 41"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Result)
+	go func() { done <- s.Execute(ctx, "for {\n}", &recorder{}) }()
+	cancel()
+	r := <-done
+	if r.Err == nil || r.Err.Name != "Interrupted" {
+		t.Fatalf("interrupted cell: %+v, want Interrupted", r.Err)
+	}
+	runSteps(t, s, []step{{cell: "x + 1", value: "42"}})
+}
+
+func TestMagics(t *testing.T) {
+	s := newTestSession(t)
+	runSteps(t, s, []step{
+		{cell: "x := 2"},
+		{cell: "%time\nx * 21", value: "42"},
+		{cell: "%reset"},
+		{cell: "x", errName: "CompileError", errHas: "undefined: x"},
+		{cell: "%nosuch", errName: "MagicError", errHas: "%help"},
+	})
+	rec := &recorder{}
+	s.Execute(context.Background(), "%help", rec)
+	if !strings.Contains(rec.joined(), "%doc NAME") {
+		t.Errorf("%%help printed %q", rec.joined())
+	}
+	rec = &recorder{}
+	s.Execute(context.Background(), "%time\nimport \"fmt\"\nfmt.Println(1)", rec)
+	if !strings.HasPrefix(rec.joined(), "stdout:1\nwall time: ") {
+		t.Errorf("%%time printed %q", rec.joined())
+	}
+}
+

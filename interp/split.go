@@ -1,0 +1,174 @@
+package interp
+
+import (
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// itemKind says how yaegi must see one top-level item of a cell.
+type itemKind int
+
+const (
+	kindStmt   itemKind = iota // a statement, run inside main's body
+	kindDecl                   // var, const, type or a named func: a package-level declaration
+	kindImport                 // an import declaration
+)
+
+func (k itemKind) String() string {
+	switch k {
+	case kindDecl:
+		return "decl"
+	case kindImport:
+		return "import"
+	}
+	return "stmt"
+}
+
+// item is one top-level statement or declaration of a cell.
+type item struct {
+	Kind       itemKind
+	Start, End int // byte offsets in the cell
+}
+
+// run is consecutive items of the same kind, evaluated by one yaegi Eval.
+type run struct {
+	Kind       itemKind
+	Start, End int // byte offsets in the cell
+	Items      []item
+}
+
+// splitCell cuts a cell into its top-level items. It scans tokens (with Go's
+// automatic semicolons) and cuts at semicolons outside brackets; it does not
+// parse, so a cell with syntax errors still splits and yaegi reports the
+// error at the right line.
+func splitCell(src string) []item {
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, []byte(src), nil, 0) // errors surface when yaegi parses the run
+
+	type tok struct {
+		pos int
+		tok token.Token
+		lit string
+	}
+	var toks []tok
+	for {
+		pos, t, lit := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		toks = append(toks, tok{file.Offset(pos), t, lit})
+	}
+
+	var items []item
+	depth := 0
+	start := -1 // index in toks of the current item's first token
+	end := 0    // byte offset just past the current item's last token
+	flush := func() {
+		if start < 0 {
+			return
+		}
+		first := start
+		items = append(items, item{Kind: classify(func(i int) token.Token { return toks[first+i].tok }, len(toks)-first), Start: toks[first].pos, End: end})
+		start = -1
+	}
+	header := false // inside the header of for, if or switch, whose semicolons do not end the statement
+	for i, t := range toks {
+		if t.tok == token.SEMICOLON && depth == 0 && !header {
+			flush()
+			continue
+		}
+		if depth == 0 {
+			switch t.tok {
+			case token.FOR, token.IF, token.SWITCH:
+				header = true
+			case token.LBRACE:
+				// Go forbids a bare composite literal in a header, so the
+				// first brace outside brackets opens the body.
+				header = false
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+		switch t.tok {
+		case token.LPAREN, token.LBRACE, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACE, token.RBRACK:
+			if depth > 0 {
+				depth--
+			}
+		}
+		end = t.pos + tokenLen(t.tok, t.lit)
+	}
+	flush()
+	return items
+}
+
+func tokenLen(t token.Token, lit string) int {
+	if lit != "" {
+		return len(lit)
+	}
+	return len(t.String())
+}
+
+// classify decides an item's kind from its first tokens. A func is a
+// declaration when a name follows it (func f) or a receiver and a name
+// followed by a parameter list (func (r T) M()); a literal such as
+// func() int {...}() is a statement.
+func classify(at func(int) token.Token, n int) itemKind {
+	switch at(0) {
+	case token.IMPORT:
+		return kindImport
+	case token.VAR, token.CONST, token.TYPE:
+		return kindDecl
+	case token.FUNC:
+		if n > 1 && at(1) == token.IDENT {
+			return kindDecl
+		}
+		if n > 1 && at(1) == token.LPAREN {
+			depth := 0
+			for i := 1; i < n; i++ {
+				switch at(i) {
+				case token.LPAREN:
+					depth++
+				case token.RPAREN:
+					depth--
+					if depth == 0 {
+						if i+2 < n && at(i+1) == token.IDENT && at(i+2) == token.LPAREN {
+							return kindDecl
+						}
+						return kindStmt
+					}
+				}
+			}
+		}
+	}
+	return kindStmt
+}
+
+// groupRuns joins consecutive items of the same kind.
+func groupRuns(items []item) []run {
+	var runs []run
+	for _, it := range items {
+		if n := len(runs); n > 0 && runs[n-1].Kind == it.Kind {
+			runs[n-1].End = it.End
+			runs[n-1].Items = append(runs[n-1].Items, it)
+			continue
+		}
+		runs = append(runs, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
+	}
+	return runs
+}
+
+// runSource is the text yaegi evaluates for r: the run's text placed at
+// the same line and column as in the cell, after one leading line that
+// yaegi's wrapper ("package main; func main() {") occupies. So a position
+// yaegi reports as line L+1 is line L of the cell, column unchanged.
+func runSource(cell string, r run) string {
+	line := 1 + strings.Count(cell[:r.Start], "\n")
+	col := r.Start - (strings.LastIndex(cell[:r.Start], "\n") + 1)
+	return strings.Repeat("\n", line) + strings.Repeat(" ", col) + cell[r.Start:r.End]
+}

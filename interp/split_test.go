@@ -1,0 +1,63 @@
+package interp
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitCell(t *testing.T) {
+	// Expected kinds and texts are written by hand from the Go grammar: a
+	// named func, var, const, type and import are declarations; a func
+	// literal called at once is a statement.
+	cases := []struct {
+		cell  string
+		kinds []itemKind
+		texts []string
+	}{
+		{"", nil, nil},
+		{"x := 1", []itemKind{kindStmt}, []string{"x := 1"}},
+		{"var a = 1; fmt.Println(a)", []itemKind{kindDecl, kindStmt}, []string{"var a = 1", "fmt.Println(a)"}},
+		{"import \"fmt\"\nfmt.Println(1)", []itemKind{kindImport, kindStmt}, []string{`import "fmt"`, "fmt.Println(1)"}},
+		{"import (\n\t\"fmt\"\n\t\"os\"\n)\n", []itemKind{kindImport}, []string{"import (\n\t\"fmt\"\n\t\"os\"\n)"}},
+		{"func f() int {\n\treturn 1\n}\nf()", []itemKind{kindDecl, kindStmt}, []string{"func f() int {\n\treturn 1\n}", "f()"}},
+		{"func (t T) M() {}", []itemKind{kindDecl}, []string{"func (t T) M() {}"}},
+		{"func() { x = 2 }()", []itemKind{kindStmt}, []string{"func() { x = 2 }()"}},
+		{"func() int { return 2 }()", []itemKind{kindStmt}, []string{"func() int { return 2 }()"}},
+		{"type T struct{ A int }\nv := T{A: 1}\nv", []itemKind{kindDecl, kindStmt, kindStmt}, []string{"type T struct{ A int }", "v := T{A: 1}", "v"}},
+		{"const c = 3 // three\nc", []itemKind{kindDecl, kindStmt}, []string{"const c = 3", "c"}},
+		{"for i := 0; i < 3; i++ {\n\tx += i\n}", []itemKind{kindStmt}, []string{"for i := 0; i < 3; i++ {\n\tx += i\n}"}},
+		{"s := `raw\n;string`\ns", []itemKind{kindStmt, kindStmt}, []string{"s := `raw\n;string`", "s"}},
+	}
+	for _, c := range cases {
+		items := splitCell(c.cell)
+		var kinds []itemKind
+		var texts []string
+		for _, it := range items {
+			kinds = append(kinds, it.Kind)
+			texts = append(texts, c.cell[it.Start:it.End])
+		}
+		if !reflect.DeepEqual(kinds, c.kinds) || !reflect.DeepEqual(texts, c.texts) {
+			t.Errorf("splitCell(%q) = %v %q, want %v %q", c.cell, kinds, texts, c.kinds, c.texts)
+		}
+	}
+}
+
+func TestGroupRunsAndSource(t *testing.T) {
+	cell := "import \"fmt\"\nvar a = 1\nconst b = 2\nfmt.Println(a)\n  x := b"
+	runs := groupRuns(splitCell(cell))
+	// import | var+const | two statements.
+	wantKinds := []itemKind{kindImport, kindDecl, kindStmt}
+	if len(runs) != len(wantKinds) {
+		t.Fatalf("got %d runs, want %d", len(runs), len(wantKinds))
+	}
+	for i, r := range runs {
+		if r.Kind != wantKinds[i] {
+			t.Errorf("run %d kind %v, want %v", i, r.Kind, wantKinds[i])
+		}
+	}
+	// The statement run starts on cell line 4, column 1: three blank lines
+	// for cell lines 1-3, plus the line yaegi's wrapper takes.
+	if got, want := runSource(cell, runs[2]), "\n\n\n\nfmt.Println(a)\n  x := b"; got != want {
+		t.Errorf("runSource = %q, want %q", got, want)
+	}
+}
