@@ -495,6 +495,6 @@ func sortedKeys[V any](m map[string]V) []string {
 // discardEvents drops what a cell produces.
 type discardEvents struct{}
 
-func (discardEvents) Stream(string, string)               {}
+func (discardEvents) Stream(string, string)                {}
 func (discardEvents) Display(display.Bundle, string, bool) {}
 func (discardEvents) Clear(bool)                           {}

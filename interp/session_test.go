@@ -168,4 +168,3 @@ func TestMagics(t *testing.T) {
 		t.Errorf("%%time printed %q", rec.joined())
 	}
 }
-
