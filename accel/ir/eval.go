@@ -4,11 +4,41 @@ import "math"
 
 // NewFrame allocates the memory to evaluate p: every later call on the
 // frame runs without allocating. A frame is not safe for concurrent use;
-// give each goroutine its own.
+// give each goroutine its own. Frames must come from NewFrame (a scan
+// needs the frames of its body prepared here).
 func NewFrame(p *Program) *Frame {
 	f := &Frame{P: p, V: make([]float64, p.Size), Adj: make([]float64, p.Size)}
 	copy(f.V, p.Init)
+	prepareScratch(p, f.V)
+	f.subs = subFrames(p, nil)
 	return f
+}
+
+// subFrames collects a frame header (no memory of its own) for the body of
+// every scan in p, recursively; scans point them at their scratch memory
+// when they run.
+func subFrames(p *Program, m map[*Program]*Frame) map[*Program]*Frame {
+	for i := range p.Instrs {
+		body := p.Instrs[i].Body
+		if body == nil {
+			continue
+		}
+		if m == nil {
+			m = map[*Program]*Frame{}
+		}
+		if _, ok := m[body]; !ok {
+			m[body] = &Frame{P: body}
+			m = subFrames(body, m)
+		}
+	}
+	return m
+}
+
+// sub returns the frame header for body.
+func (f *Frame) sub(body *Program) *Frame {
+	s := f.subs[body]
+	s.subs = f.subs
+	return s
 }
 
 // Forward evaluates the program at position x and returns the log density
@@ -16,10 +46,7 @@ func NewFrame(p *Program) *Frame {
 func (f *Frame) Forward(x []float64) float64 {
 	p := f.P
 	copy(f.V[:p.Dim], x)
-	for i := range p.Instrs {
-		in := &p.Instrs[i]
-		defs[in.Op].Forward(f, in)
-	}
+	f.run()
 	if p.Target == None {
 		return 0
 	}
@@ -30,6 +57,27 @@ func (f *Frame) Forward(x []float64) float64 {
 	return lp
 }
 
+// run executes the instructions in order over f.V.
+func (f *Frame) run() {
+	p := f.P
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		defs[in.Op].Forward(f, in)
+	}
+}
+
+// reverse sweeps the instructions backwards, adding into f.Adj, which the
+// caller has seeded.
+func (f *Frame) reverse() {
+	p := f.P
+	for i := len(p.Instrs) - 1; i >= 0; i-- {
+		in := &p.Instrs[i]
+		if p.Values[in.Out].Grad {
+			defs[in.Op].Backward(f, in)
+		}
+	}
+}
+
 // Gradient evaluates the log density at x and writes its gradient with
 // respect to x into grad (len Dim).
 func (f *Frame) Gradient(x, grad []float64) float64 {
@@ -38,12 +86,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	clear(f.Adj)
 	if p.Target != None {
 		f.Adj[p.Values[p.Target].Off] = 1
-		for i := len(p.Instrs) - 1; i >= 0; i-- {
-			in := &p.Instrs[i]
-			if p.Values[in.Out].Grad {
-				defs[in.Op].Backward(f, in)
-			}
-		}
+		f.reverse()
 	}
 	copy(grad, f.Adj[:p.Dim])
 	return lp

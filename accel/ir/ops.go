@@ -129,6 +129,9 @@ type Frame struct {
 	P   *Program
 	V   []float64
 	Adj []float64
+	// subs are the frame headers of scan bodies, shared by the whole tree
+	// of frames (see NewFrame).
+	subs map[*Program]*Frame
 }
 
 // Val is the slots of value id.

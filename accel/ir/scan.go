@@ -1,0 +1,199 @@
+package ir
+
+import "fmt"
+
+// OpScan runs a recurrence: a sub-program (the body) applied T times,
+// threading carried state from step to step, in compiled code.
+//
+// Calling convention:
+//   - Ints = [T, C, S]: T steps, C carried values, S sequences.
+//   - In = [carry inits (C)…, sequences (S)…, statics…]. A sequence has
+//     T·n values: its leading axis is the step (row t is step t's slice of
+//     n values). Statics are the same at every step (parameters, data).
+//   - Body is a Program built with NewBuilder(0) whose Inputs (Builder.Input,
+//     in order) match In one for one: [carry values (C)…, the current
+//     step's slice of each sequence (S)…, statics…], each with the length
+//     of its counterpart (of one row, for a sequence).
+//   - Body Outputs[0..C-1] are the new carries (same lengths as the carry
+//     inputs) and Outputs[C] is the value emitted at each step (shape E).
+//     The body is finalized with target None.
+//   - The output is the emitted values stacked, shape [T] ++ E.
+//
+// The final carries are not an output: emit what a model needs. Step t's
+// body frame lives in the instruction's Scratch (T frames of the body's
+// size, plus one adjoint frame and the carried adjoints), so the reverse
+// sweep walks the steps backwards without recomputing, and propagates into
+// carry inits, sequences and statics. Scans nest.
+
+func scanDims(in *Instr) (t, c, s int) { return in.Ints[0], in.Ints[1], in.Ints[2] }
+
+func scanShape(p *Program, in *Instr, args [][]int) ([]int, error) {
+	body := in.Body
+	if body == nil {
+		return nil, fmt.Errorf("scan needs a body program")
+	}
+	if len(in.Ints) != 3 || in.Ints[0] < 0 || in.Ints[1] < 0 || in.Ints[2] < 0 {
+		return nil, fmt.Errorf("scan: Ints = %v, want [steps, carries, sequences]", in.Ints)
+	}
+	t, c, s := scanDims(in)
+	if len(body.Inputs) != len(args) {
+		return nil, fmt.Errorf("scan: body takes %d inputs, scan has %d arguments", len(body.Inputs), len(args))
+	}
+	if c+s > len(args) {
+		return nil, fmt.Errorf("scan: %d carries and %d sequences but %d arguments", c, s, len(args))
+	}
+	if len(body.Outputs) < c+1 {
+		return nil, fmt.Errorf("scan: body has %d outputs, want %d new carries and the emitted value", len(body.Outputs), c)
+	}
+	for i, a := range args {
+		want := body.Values[body.Inputs[i]].Len
+		got := ShapeLen(a)
+		switch {
+		case i < c:
+			if got != want {
+				return nil, fmt.Errorf("scan: carry %d starts with %d values, body takes %d", i, got, want)
+			}
+			if out := body.Values[body.Outputs[i].ID].Len; out != want {
+				return nil, fmt.Errorf("scan: carry %d has %d values but the body returns %d", i, want, out)
+			}
+		case i < c+s:
+			if got != t*want {
+				return nil, fmt.Errorf("scan: sequence %d has shape %v, want %d steps of %d values", i-c, a, t, want)
+			}
+		default:
+			if got != want {
+				return nil, fmt.Errorf("scan: static argument %d has %d values, body takes %d", i-c-s, got, want)
+			}
+		}
+	}
+	e := body.Values[body.Outputs[c].ID].Shape
+	return append([]int{t}, e...), nil
+}
+
+func scanScratch(p *Program, in *Instr) int {
+	t, c, _ := scanDims(in)
+	body := in.Body
+	carry := 0
+	for _, id := range body.Inputs[:c] {
+		carry += body.Values[id].Len
+	}
+	return (t+1)*body.Size + carry
+}
+
+// prepareScratch writes the constants of every scan body into its step
+// frames inside buf (a frame of p), recursively for nested scans.
+func prepareScratch(p *Program, buf []float64) {
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != OpScan {
+			continue
+		}
+		w := p.Val(buf, in.Scratch)
+		n := in.Body.Size
+		for t := range in.Ints[0] {
+			step := w[t*n : (t+1)*n]
+			copy(step, in.Body.Init)
+			prepareScratch(in.Body, step)
+		}
+	}
+}
+
+func scanForward(f *Frame, in *Instr) {
+	t, c, s := scanDims(in)
+	body := in.Body
+	bf := f.sub(body)
+	n := body.Size
+	w := f.Val(in.Scratch)
+	out := f.Val(in.Out)
+	e := body.Values[body.Outputs[c].ID].Len
+	for k := range t {
+		bf.V = w[k*n : (k+1)*n]
+		for i, a := range in.In {
+			dst := bf.Val(body.Inputs[i])
+			switch {
+			case i < c && k == 0:
+				copy(dst, f.Val(a))
+			case i < c:
+				prev := w[(k-1)*n : k*n]
+				copy(dst, body.Val(prev, body.Outputs[i].ID))
+			case i < c+s:
+				copy(dst, f.Val(a)[k*len(dst):])
+			default:
+				copy(dst, f.Val(a))
+			}
+		}
+		bf.run()
+		copy(out[k*e:(k+1)*e], bf.Val(body.Outputs[c].ID))
+	}
+}
+
+func scanBackward(f *Frame, in *Instr) {
+	t, c, s := scanDims(in)
+	body := in.Body
+	bf := f.sub(body)
+	n := body.Size
+	w := f.Val(in.Scratch)
+	g := f.AdjOf(in.Out)
+	e := body.Values[body.Outputs[c].ID].Len
+	ab := w[t*n : (t+1)*n]
+	ca := w[(t+1)*n:] // adjoints of the carries entering the later step
+	clear(ca)
+	for k := t - 1; k >= 0; k-- {
+		bf.V, bf.Adj = w[k*n:(k+1)*n], ab
+		clear(ab)
+		off := 0
+		for i := range c {
+			dst := bf.AdjOf(body.Outputs[i].ID)
+			for j := range dst {
+				dst[j] += ca[off+j]
+			}
+			off += len(dst)
+		}
+		ge := bf.AdjOf(body.Outputs[c].ID)
+		for j, v := range g[k*e : (k+1)*e] {
+			ge[j] += v
+		}
+		bf.reverse()
+		off = 0
+		for i, a := range in.In {
+			src := bf.AdjOf(body.Inputs[i])
+			switch {
+			case i < c:
+				copy(ca[off:], src)
+				off += len(src)
+			case i < c+s:
+				if f.Grad(a) {
+					dst := f.AdjOf(a)[k*len(src):]
+					for j, v := range src {
+						dst[j] += v
+					}
+				}
+			default:
+				if f.Grad(a) {
+					dst := f.AdjOf(a)
+					for j, v := range src {
+						dst[j] += v
+					}
+				}
+			}
+		}
+	}
+	off := 0
+	for _, a := range in.In[:c] {
+		l := f.P.Values[a].Len
+		if f.Grad(a) {
+			dst := f.AdjOf(a)
+			for j := range l {
+				dst[j] += ca[off+j]
+			}
+		}
+		off += l
+	}
+}
+
+func init() {
+	register(OpScan, OpDef{
+		Name: "scan", Arity: -1, Shape: scanShape, Scratch: scanScratch,
+		Forward: scanForward, Backward: scanBackward,
+	})
+}

@@ -1,0 +1,289 @@
+package ir_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// must panics on a build error: the programs below are fixed.
+func must(id ir.ID, err error) ir.ID {
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+func emit(b *ir.Builder, op ir.Op, in ...ir.ID) ir.ID { return must(b.Emit(op, in, nil, -1)) }
+
+// garchBody is σ²_t = ω + α·(y_{t-1} - μ)² + β·σ²_{t-1}: carry σ², sequence
+// y_{t-1}, statics μ, ω, α, β; it emits the new σ².
+func garchBody() *ir.Program {
+	b := ir.NewBuilder(0)
+	s2 := b.Input(nil)
+	yprev := b.Input(nil)
+	mu, omega, alpha, beta := b.Input(nil), b.Input(nil), b.Input(nil), b.Input(nil)
+	d := emit(b, ir.OpSquare, emit(b, ir.OpSub, yprev, mu))
+	next := emit(b, ir.OpAdd, omega, emit(b, ir.OpAdd, emit(b, ir.OpMul, alpha, d), emit(b, ir.OpMul, beta, s2)))
+	b.AddOutput("carry", next)
+	b.AddOutput("emit", next)
+	p, err := b.Finalize(ir.None)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// garchProgram is the GARCH(1,1) log likelihood of y (Stan's garch11 from
+// posteriordb, with σ₁ data) over position (μ, log ω, log α, log β):
+// Σ_t normal_lpdf(y_t | μ, σ_t) up to the constant -½log 2π per term.
+func garchProgram(y []float64, sigma1 float64) *ir.Program {
+	T := len(y)
+	b := ir.NewBuilder(4)
+	mu := b.ParamSlice(0, nil)
+	omega := emit(b, ir.OpExp, b.ParamSlice(1, nil))
+	alpha := emit(b, ir.OpExp, b.ParamSlice(2, nil))
+	beta := emit(b, ir.OpExp, b.ParamSlice(3, nil))
+	yd := b.Const(y, []int{T})
+	yprev := b.Const(y[:T-1], []int{T - 1})
+	s2 := must(b.EmitBody(ir.OpScan, []ir.ID{b.Scalar(sigma1 * sigma1), yprev, mu, omega, alpha, beta}, []int{T - 1, 1, 1}, -1, garchBody()))
+	all := must(b.Emit(ir.OpConcat, []ir.ID{b.Scalar(sigma1 * sigma1), s2}, nil, -1))
+	r := emit(b, ir.OpSub, yd, mu)
+	quad := emit(b, ir.OpDiv, emit(b, ir.OpSquare, r), all)
+	terms := emit(b, ir.OpAdd, emit(b, ir.OpLog, all), quad)
+	lp := emit(b, ir.OpMul, b.Scalar(-0.5), emit(b, ir.OpSum, terms))
+	b.AddOutput("sigma2", all)
+	p, err := b.Finalize(lp)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// garchLogLik is the same density in plain Go: the oracle.
+func garchLogLik(y []float64, sigma1 float64, x []float64) float64 {
+	mu, omega, alpha, beta := x[0], math.Exp(x[1]), math.Exp(x[2]), math.Exp(x[3])
+	s2 := sigma1 * sigma1
+	lp := 0.0
+	for t, yt := range y {
+		if t > 0 {
+			s2 = omega + alpha*(y[t-1]-mu)*(y[t-1]-mu) + beta*s2
+		}
+		lp += -0.5*math.Log(s2) - 0.5*(yt-mu)*(yt-mu)/s2
+	}
+	return lp
+}
+
+func TestScanGARCH(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := make([]float64, 30)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	p := garchProgram(y, 0.8)
+	for range 3 {
+		x := []float64{rng.Float64() - 0.5, -1 - rng.Float64(), -2 + rng.Float64(), -0.5 - rng.Float64()}
+		got := ir.NewFrame(p).Forward(x)
+		if want := garchLogLik(y, 0.8, x); math.Abs(got-want) > 1e-10*math.Abs(want) {
+			t.Errorf("log likelihood at %v = %.15g, plain Go %.15g", x, got, want)
+		}
+		irtest.CheckGradient(t, p, x, 1e-6)
+	}
+	irtest.CheckNoAllocs(t, p, []float64{0.1, -1, -2, -1})
+}
+
+// hmmProgram is the HMM forward algorithm over position
+// [log π (K), log Γ (K×K), log emission densities (T×K)]:
+// α₁ = log π + e₁, α_t[j] = logsumexp_i(α_{t-1}[i] + log Γ[i][j]) + e_t[j],
+// and the target is logsumexp(α_T).
+func hmmProgram(K, T int) *ir.Program {
+	b := ir.NewBuilder(K + K*K + T*K)
+	logPi := b.ParamSlice(0, []int{K})
+	logGamma := b.ParamSlice(K, []int{K, K})
+	logE := b.ParamSlice(K+K*K, []int{T, K})
+	alpha1 := emit(b, ir.OpAdd, logPi, must(b.Emit(ir.OpSlice, []ir.ID{logE}, []int{0, K}, -1)))
+	rest := must(b.Reshape(must(b.Emit(ir.OpSlice, []ir.ID{logE}, []int{K, (T - 1) * K}, -1)), []int{T - 1, K}))
+
+	// Body: carry α [K], sequence e_t [K], static log Γ [K×K]; emits
+	// logsumexp of the new α (the log marginal of y_1..y_t).
+	bb := ir.NewBuilder(0)
+	a := bb.Input([]int{K})
+	e := bb.Input([]int{K})
+	lg := bb.Input([]int{K, K})
+	rows := make([]int, K*K) // tile α over columns: rows[i*K+j] = i
+	for i := range rows {
+		rows[i] = i / K
+	}
+	m := emit(bb, ir.OpAdd, must(bb.Emit(ir.OpGather, []ir.ID{a}, nil, bb.Table(rows))), lg)
+	cols := make([]ir.ID, K)
+	for j := range K {
+		col := make([]int, K)
+		for i := range col {
+			col[i] = i*K + j
+		}
+		cols[j] = emit(bb, ir.OpLogSumExp, must(bb.Emit(ir.OpGather, []ir.ID{m}, nil, bb.Table(col))))
+	}
+	next := emit(bb, ir.OpAdd, must(bb.Emit(ir.OpConcat, cols, nil, -1)), e)
+	bb.AddOutput("alpha", next)
+	bb.AddOutput("marginal", emit(bb, ir.OpLogSumExp, next))
+	body, err := bb.Finalize(ir.None)
+	if err != nil {
+		panic(err)
+	}
+
+	marg := must(b.EmitBody(ir.OpScan, []ir.ID{alpha1, rest, logGamma}, []int{T - 1, 1, 1}, -1, body))
+	last := must(b.Emit(ir.OpSlice, []ir.ID{marg}, []int{T - 2, 1}, -1))
+	last = must(b.Reshape(last, nil))
+	p, err := b.Finalize(last)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// hmmLogLik is the forward algorithm in plain Go, in probability space
+// with rescaling (a different route from the program's log space).
+func hmmLogLik(K, T int, x []float64) float64 {
+	gamma := x[K : K+K*K]
+	e := x[K+K*K:]
+	alpha := make([]float64, K)
+	for j := range K {
+		alpha[j] = math.Exp(x[j] + e[j])
+	}
+	lp := 0.0
+	for t := 1; t < T; t++ {
+		next := make([]float64, K)
+		for j := range K {
+			for i := range K {
+				next[j] += alpha[i] * math.Exp(gamma[i*K+j])
+			}
+			next[j] *= math.Exp(e[t*K+j])
+		}
+		s := 0.0
+		for _, v := range next {
+			s += v
+		}
+		for j := range next {
+			next[j] /= s
+		}
+		lp += math.Log(s)
+		alpha = next
+	}
+	return lp
+}
+
+func TestScanHMM(t *testing.T) {
+	const K, T = 3, 12
+	rng := rand.New(rand.NewPCG(5, 6))
+	p := hmmProgram(K, T)
+	for range 3 {
+		x := make([]float64, p.Dim)
+		for i := range x {
+			x[i] = 2*rng.Float64() - 1
+		}
+		got := ir.NewFrame(p).Forward(x)
+		want := hmmLogLik(K, T, x)
+		if math.Abs(got-want) > 1e-10*math.Max(1, math.Abs(want)) {
+			t.Errorf("log likelihood = %.15g, plain Go %.15g", got, want)
+		}
+		irtest.CheckGradient(t, p, x, 1e-6)
+	}
+	irtest.CheckNoAllocs(t, p, make([]float64, p.Dim))
+}
+
+// TestScanNested runs a scan inside a scan body: the outer step t adds the
+// inner cumulative sum of w·z_t (z_t a parameter row) to a carried value.
+func TestScanNested(t *testing.T) {
+	const T, N = 4, 3
+	inner := ir.NewBuilder(0)
+	c := inner.Input(nil)
+	z := inner.Input(nil)
+	w := inner.Input(nil)
+	nc := emit(inner, ir.OpAdd, c, emit(inner, ir.OpMul, w, z))
+	inner.AddOutput("c", nc)
+	inner.AddOutput("e", emit(inner, ir.OpSquare, nc))
+	ib, err := inner.Finalize(ir.None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer := ir.NewBuilder(0)
+	oc := outer.Input(nil)
+	row := outer.Input([]int{N})
+	ow := outer.Input(nil)
+	sq := must(outer.EmitBody(ir.OpScan, []ir.ID{oc, row, ow}, []int{N, 1, 1}, -1, ib))
+	onc := emit(outer, ir.OpAdd, oc, emit(outer, ir.OpSum, sq))
+	outer.AddOutput("c", onc)
+	outer.AddOutput("e", emit(outer, ir.OpLog1p, emit(outer, ir.OpSquare, onc)))
+	ob, err := outer.Finalize(ir.None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []irtest.Arg{P(-1, 1), P(-1, 1, T, N), P(0.5, 1.5)}
+	p, err := irtest.OpProgramBody(ir.OpScan, []int{T, 1, 1}, nil, ob, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	x := irtest.Point(rng, args...)
+	got := irtest.Output(p, x, irtest.OutputName)
+	// Plain-Go oracle of the same recurrence.
+	cv, zs, wv := x[0], x[1:1+T*N], x[1+T*N]
+	for k := range T {
+		ic, s := cv, 0.0
+		for j := range N {
+			ic += wv * zs[k*N+j]
+			s += ic * ic
+		}
+		cv += s
+		if want := math.Log1p(cv * cv); math.Abs(got[k]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("step %d emits %v, want %v", k, got[k], want)
+		}
+	}
+	irtest.CheckGradient(t, p, x, 1e-6)
+	irtest.CheckNoAllocs(t, p, x)
+}
+
+func TestScanShapeErrors(t *testing.T) {
+	body := garchBody()
+	b := ir.NewBuilder(0)
+	one := b.Scalar(1)
+	seq := b.Const(make([]float64, 5), []int{5})
+	for _, c := range []struct {
+		name string
+		in   []ir.ID
+		ints []int
+	}{
+		{"wrong step count", []ir.ID{one, seq, one, one, one, one}, []int{4, 1, 1}},
+		{"missing static", []ir.ID{one, seq, one, one, one}, []int{5, 1, 1}},
+		{"bad ints", []ir.ID{one, seq, one, one, one, one}, []int{5, 1}},
+	} {
+		if _, err := ir.NewBuilder(0).EmitBody(ir.OpScan, c.in, c.ints, -1, body); err == nil {
+			t.Errorf("%s: want an error", c.name)
+		}
+	}
+}
+
+// A scan computing running sums: carry s, sequence x_t, emit s + x_t.
+func ExampleOpScan() {
+	body := ir.NewBuilder(0)
+	s := body.Input(nil)
+	xt := body.Input(nil)
+	next, _ := body.Emit(ir.OpAdd, []ir.ID{s, xt}, nil, -1)
+	body.AddOutput("s", next)
+	body.AddOutput("emit", next)
+	bp, _ := body.Finalize(ir.None)
+
+	b := ir.NewBuilder(4)
+	x := b.ParamSlice(0, []int{4})
+	sums, _ := b.EmitBody(ir.OpScan, []ir.ID{b.Scalar(0), x}, []int{4, 1, 1}, -1, bp)
+	b.AddOutput("sums", sums)
+	p, _ := b.Finalize(ir.None)
+	f := ir.NewFrame(p)
+	f.Forward([]float64{1, 2, 3, 4})
+	fmt.Println(f.Val(p.Output("sums")))
+	// Output: [1 3 6 10]
+}
