@@ -1,0 +1,411 @@
+package ppl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/infer"
+)
+
+// transform is the bijector from a parameter's unconstrained slots to its
+// constrained value.
+type transform uint8
+
+const (
+	tIdentity transform = iota
+	tLower
+	tUpper
+	tInterval
+	tOrdered
+	tPosOrdered
+	tSimplex
+	tCholCorr
+)
+
+var transformNames = [...]string{"identity", "lower", "upper", "interval", "ordered", "positive_ordered", "simplex", "cholesky_corr"}
+
+func (t transform) String() string { return transformNames[t] }
+
+// Param describes one free parameter of a compiled model.
+type Param struct {
+	Name  string
+	Shape []int // constrained shape
+	// Offset and Len locate its slots in the unconstrained position.
+	Offset, Len int
+	// Transform names the bijector: identity, lower, upper, interval,
+	// ordered, positive_ordered, simplex, cholesky_corr.
+	Transform string
+}
+
+// latent is a free parameter's layout and bijector.
+type latent struct {
+	rv           *RV
+	tr           transform
+	lower, upper *node // effective bounds, nil when absent
+	off, ulen    int
+}
+
+// Compile lays out the unconstrained position, picks each parameter's
+// bijector, and compiles the log density (Jacobians included) and the
+// constrained values into ir programs. The result is cached until the
+// model changes. Errors name the variable at fault.
+func (m *Model) Compile() (*Compiled, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	if m.compiled != nil || m.cerr != nil {
+		return m.compiled, m.cerr
+	}
+	c, err := compile(m)
+	m.compiled, m.cerr = c, err
+	return c, err
+}
+
+func compile(m *Model) (c *Compiled, err error) {
+	defer Catch(&err)
+	c = &Compiled{m: m, name: m.name}
+	// Layout of the unconstrained position, in declaration order.
+	for _, r := range m.rvs {
+		if r.observed {
+			c.observed = append(c.observed, r)
+			continue
+		}
+		l := layout(r, c.dim)
+		c.dim += l.ulen
+		c.latents = append(c.latents, l)
+	}
+	for _, l := range c.latents {
+		c.params = append(c.params, Param{Name: l.rv.name, Shape: slices.Clone(l.rv.n.shape), Offset: l.off, Len: l.ulen, Transform: l.tr.String()})
+		c.vars = append(c.vars, infer.Var{Name: l.rv.name, Shape: slices.Clone(l.rv.n.shape)})
+	}
+	for _, d := range m.dets {
+		c.vars = append(c.vars, infer.Var{Name: d.det, Shape: slices.Clone(d.shape), Deterministic: true})
+	}
+	for _, v := range c.vars {
+		c.varLen += ir.ShapeLen(v.Shape)
+	}
+	if c.density, c.termIDs, c.termNames, err = c.buildDensity(true); err != nil {
+		return nil, err
+	}
+	if c.values, _, _, err = c.buildDensity(false); err != nil {
+		return nil, err
+	}
+	c.valueIDs = make([]ir.ID, len(c.vars))
+	for i, v := range c.vars {
+		c.valueIDs[i] = c.values.Output(v.Name)
+	}
+	c.pool.New = func() any { return c.NewDensity() }
+	return c, nil
+}
+
+// layout picks the bijector of a free parameter at position offset off.
+func layout(r *RV, off int) latent {
+	m := r.m
+	l := latent{rv: r, off: off, ulen: r.n.Len(), lower: r.lower, upper: r.upper}
+	if r.fam != nil && r.fam.Discrete || r.mix != nil && r.mix.comps[0].fam.Discrete {
+		m.failf(r.name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", famName(r))
+	}
+	if r.mix != nil {
+		m.failf(r.name, "a mixture must be observed; for a latent mixture write its log density with LogMix in a LogDensity term over a Flat variable")
+	}
+	switch r.order {
+	case ordered:
+		l.tr = tOrdered
+		return l
+	case positiveOrdered:
+		l.tr = tPosOrdered
+		return l
+	}
+	sup := r.support()
+	switch sup.Kind {
+	case dist.Positive:
+		if l.lower == nil {
+			l.lower = scalarNode(0)
+		}
+	case dist.UnitInterval:
+		if l.lower == nil {
+			l.lower = scalarNode(0)
+		}
+		if l.upper == nil {
+			l.upper = scalarNode(1)
+		}
+	case dist.Bounded:
+		if l.lower == nil && sup.Lower >= 0 {
+			l.lower = r.params[sup.Lower]
+		}
+		if l.upper == nil && sup.Upper >= 0 {
+			l.upper = r.params[sup.Upper]
+		}
+	case dist.Simplex:
+		if len(r.n.shape) != 1 {
+			m.failf(r.name, "a simplex parameter must be one vector, not shape %v", r.n.shape)
+		}
+		l.tr, l.ulen = tSimplex, r.n.Len()-1
+		return l
+	case dist.CholeskyCorr:
+		k := r.n.shape[0]
+		l.tr, l.ulen = tCholCorr, k*(k-1)/2
+		return l
+	}
+	switch {
+	case l.lower != nil && l.upper != nil:
+		l.tr = tInterval
+	case l.lower != nil:
+		l.tr = tLower
+	case l.upper != nil:
+		l.tr = tUpper
+	}
+	return l
+}
+
+// emitter turns model nodes into ir values, each node once.
+type emitter struct {
+	c   *Compiled
+	b   *ir.Builder
+	ids map[*node]ir.ID
+	// constrained: random variables are slots of a position of
+	// constrained values (voff) rather than bijected unconstrained slots.
+	constrained bool
+	voff        map[*RV]int
+	latentOf    map[*RV]*latent
+	// terms collects the log-density terms (and their names) in the order
+	// they are emitted; jacobians are added as parameters are.
+	terms     []ir.ID
+	termNames []string
+	// ctx names what is being emitted, for errors.
+	ctx string
+	// inputs maps the placeholders of a scan body being traced.
+	inputs map[*node]ir.ID
+	outer  *emitter
+}
+
+func newEmitter(c *Compiled, b *ir.Builder) *emitter {
+	e := &emitter{c: c, b: b, ids: map[*node]ir.ID{}, latentOf: map[*RV]*latent{}}
+	for i := range c.latents {
+		e.latentOf[c.latents[i].rv] = &c.latents[i]
+	}
+	return e
+}
+
+// check panics with an *Error naming the current variable when err is set.
+func (e *emitter) check(err error) {
+	if err != nil {
+		e.c.m.fail(&Error{Var: e.ctx, Msg: err.Error()})
+	}
+}
+
+func (e *emitter) emitOp(op ir.Op, in []ir.ID, ints []int) ir.ID {
+	id, err := e.b.Emit(op, in, ints, -1)
+	e.check(err)
+	return id
+}
+
+// emit returns the ir value of n, emitting it (and what it depends on)
+// once.
+func (e *emitter) emit(n *node) ir.ID {
+	if id, ok := e.ids[n]; ok {
+		return id
+	}
+	var id ir.ID
+	switch n.kind {
+	case kConst:
+		id = e.b.Const(n.data, n.shape)
+	case kRV:
+		id = e.rvValue(n.rv)
+	case kReshape:
+		src := e.emit(n.args[0])
+		var err error
+		id, err = e.b.Reshape(src, n.shape)
+		e.check(err)
+	case kInput:
+		var ok bool
+		if id, ok = e.inputs[n]; !ok {
+			e.c.m.failf(e.ctx, "a scan's placeholder was used outside its step function")
+		}
+	case kOp:
+		if n.op == ir.OpScan {
+			id = e.emitScan(n)
+			break
+		}
+		in := make([]ir.ID, len(n.args))
+		for i, a := range n.args {
+			in[i] = e.emit(a)
+		}
+		table := -1
+		if n.table != nil {
+			table = e.b.Table(n.table)
+		}
+		var err error
+		id, err = e.b.Emit(n.op, in, n.ints, table)
+		if err != nil {
+			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", n.describe(), err)})
+		}
+	}
+	e.ids[n] = id
+	return id
+}
+
+// rvValue is the value of a random variable: data when observed, a slot
+// of the constrained position in constrained mode, otherwise its bijector
+// applied to its unconstrained slots (adding the log-Jacobian term).
+func (e *emitter) rvValue(r *RV) ir.ID {
+	if r.observed {
+		return e.b.Const(r.data, r.n.shape)
+	}
+	if e.constrained {
+		return e.b.ParamSlice(e.voff[r], r.n.shape)
+	}
+	l := e.latentOf[r]
+	saved := e.ctx
+	e.ctx = r.name
+	defer func() { e.ctx = saved }()
+	shape := r.n.shape
+	if l.tr == tIdentity {
+		return e.b.ParamSlice(l.off, shape)
+	}
+	ushape := shape
+	if l.tr == tSimplex || l.tr == tCholCorr {
+		ushape = []int{l.ulen}
+	}
+	x := e.b.ParamSlice(l.off, ushape)
+	var in []ir.ID
+	var fwd, logj ir.Op
+	switch l.tr {
+	case tLower:
+		in, fwd, logj = []ir.ID{x, e.emit(l.lower)}, ir.OpLowerFwd, ir.OpLowerLogJ
+	case tUpper:
+		in, fwd, logj = []ir.ID{x, e.emit(l.upper)}, ir.OpUpperFwd, ir.OpUpperLogJ
+	case tInterval:
+		in, fwd, logj = []ir.ID{x, e.emit(l.lower), e.emit(l.upper)}, ir.OpIntervalFwd, ir.OpIntervalLogJ
+	case tOrdered:
+		in, fwd, logj = []ir.ID{x}, ir.OpOrderedFwd, ir.OpOrderedLogJ
+	case tPosOrdered:
+		in, fwd, logj = []ir.ID{x}, ir.OpPosOrderedFwd, ir.OpPosOrderedLogJ
+	case tSimplex:
+		in, fwd, logj = []ir.ID{x}, ir.OpSimplexFwd, ir.OpSimplexLogJ
+	case tCholCorr:
+		in, fwd, logj = []ir.ID{x}, ir.OpCholCorrFwd, ir.OpCholCorrLogJ
+	}
+	v := e.emitOp(fwd, in, nil)
+	if !slices.Equal(e.b.Shape(v), shape) {
+		var err error
+		v, err = e.b.Reshape(v, shape)
+		e.check(err)
+	}
+	e.terms = append(e.terms, e.emitOp(logj, in, nil))
+	e.termNames = append(e.termNames, "jacobian("+r.name+")")
+	return v
+}
+
+// logDensity emits the log density of random variable r at its value:
+// the sum (pointwise false) or one term per element (pointwise true).
+func (e *emitter) logDensity(r *RV, pointwise bool) (ir.ID, bool) {
+	saved := e.ctx
+	e.ctx = r.name
+	defer func() { e.ctx = saved }()
+	y := e.emit(r.n)
+	var ints []int
+	if pointwise {
+		ints = []int{1}
+	}
+	if r.mix != nil {
+		return e.mixtureDensity(r, y, pointwise), true
+	}
+	if r.fam.Op == ir.OpNop {
+		return ir.None, false
+	}
+	in := []ir.ID{y}
+	for _, p := range r.params {
+		in = append(in, e.emit(p))
+	}
+	return e.emitOp(r.fam.Op, in, ints), true
+}
+
+// mixtureDensity is log Σₖ wₖ pₖ(y), elementwise, then summed unless
+// pointwise.
+func (e *emitter) mixtureDensity(r *RV, y ir.ID, pointwise bool) ir.ID {
+	mix := r.mix
+	lps := make([]ir.ID, len(mix.comps))
+	for k, c := range mix.comps {
+		in := []ir.ID{y}
+		for _, p := range c.params {
+			in = append(in, e.emit(p))
+		}
+		lps[k] = e.emitOp(c.fam.Op, in, []int{1})
+	}
+	w := e.emit(mix.weights)
+	var acc ir.ID
+	if mix.weights.Len() == 1 {
+		acc = e.emitOp(ir.OpLogMix, []ir.ID{w, lps[0], lps[1]}, nil)
+	} else {
+		// Pairwise: log(eᵃ + eᵇ) = log_mix(½, a, b) + log 2.
+		half, ln2 := e.b.Scalar(0.5), e.b.Scalar(math.Ln2)
+		logw := e.emitOp(ir.OpLog, []ir.ID{w}, nil)
+		for k := range lps {
+			wk := e.emitOp(ir.OpSlice, []ir.ID{logw}, []int{k, 1})
+			t := e.emitOp(ir.OpAdd, []ir.ID{lps[k], wk}, nil)
+			if k == 0 {
+				acc = t
+				continue
+			}
+			acc = e.emitOp(ir.OpLogMix, []ir.ID{half, acc, t}, nil)
+			acc = e.emitOp(ir.OpAdd, []ir.ID{acc, ln2}, nil)
+		}
+	}
+	if pointwise {
+		return acc
+	}
+	return e.emitOp(ir.OpSum, []ir.ID{acc}, nil)
+}
+
+// buildDensity compiles the program over the unconstrained position:
+// with target, the log density with every term's value as an output
+// (named by termNames); without, only the recorded variables as outputs.
+func (c *Compiled) buildDensity(withTarget bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
+	defer Catch(&err)
+	m := c.m
+	b := ir.NewBuilder(c.dim)
+	e := newEmitter(c, b)
+	for _, l := range c.latents {
+		e.emit(l.rv.n)
+	}
+	if withTarget {
+		for _, r := range m.rvs {
+			if id, ok := e.logDensity(r, false); ok {
+				e.terms = append(e.terms, id)
+				e.termNames = append(e.termNames, r.name)
+			}
+		}
+		for _, t := range m.terms {
+			e.ctx = t.name
+			e.terms = append(e.terms, e.emit(t.n))
+			e.termNames = append(e.termNames, t.name)
+		}
+	}
+	for _, l := range c.latents {
+		b.AddOutput(l.rv.name, e.emit(l.rv.n))
+	}
+	for _, d := range m.dets {
+		e.ctx = d.det
+		b.AddOutput(d.det, e.emit(d))
+	}
+	target := ir.None
+	if withTarget {
+		for i, id := range e.terms {
+			b.AddOutput("term:"+e.termNames[i], id)
+		}
+		if len(e.terms) == 0 {
+			target = b.Scalar(0)
+		} else {
+			target = e.emitOp(ir.OpAddN, e.terms, nil)
+		}
+	}
+	p, err = b.Finalize(target)
+	if err != nil {
+		return nil, nil, nil, &Error{Var: m.name, Msg: err.Error()}
+	}
+	return p, e.terms, e.termNames, nil
+}

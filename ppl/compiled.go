@@ -1,0 +1,187 @@
+package ppl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/infer"
+)
+
+// Compiled is a model compiled into ir programs: the log density over the
+// unconstrained position with its gradient, and the constrained values of
+// every recorded variable. It implements infer.Model for the samplers and
+// is safe for concurrent use (each goroutine evaluates with its own
+// Density).
+type Compiled struct {
+	m         *Model
+	name      string
+	dim       int
+	latents   []latent
+	observed  []*RV
+	params    []Param
+	vars      []infer.Var
+	varLen    int
+	density   *ir.Program // target: log density; outputs: vars and terms
+	termIDs   []ir.ID
+	termNames []string
+	values    *ir.Program // forward only; outputs: vars
+	valueIDs  []ir.ID
+	pool      sync.Pool // of *Density, for the convenience methods
+
+	predOnce sync.Once
+	pred     *predictive
+	predErr  error
+	llOnce   sync.Once
+	ll       *ir.Program
+	llIDs    []ir.ID
+	llErr    error
+}
+
+var _ infer.Model = (*Compiled)(nil)
+
+// Name is the model's name.
+func (c *Compiled) Name() string { return c.name }
+
+// Dim is the length of the unconstrained position.
+func (c *Compiled) Dim() int { return c.dim }
+
+// Vars lists what a draw records: the free parameters (constrained), then
+// the deterministic quantities, in declaration order.
+func (c *Compiled) Vars() []infer.Var { return slices.Clone(c.vars) }
+
+// VarLen is the number of scalars of one draw (the length of
+// Density.Constrained's out).
+func (c *Compiled) VarLen() int { return c.varLen }
+
+// Params describes the free parameters and their places in the
+// unconstrained position.
+func (c *Compiled) Params() []Param { return slices.Clone(c.params) }
+
+// Observed lists the observed variables (name and shape), in declaration
+// order: the layout of PosteriorPredictive and PointwiseLogLik.
+func (c *Compiled) Observed() []infer.Var {
+	vs := make([]infer.Var, len(c.observed))
+	for i, r := range c.observed {
+		vs[i] = infer.Var{Name: r.name, Shape: slices.Clone(r.n.shape)}
+	}
+	return vs
+}
+
+// Program is the log-density program, for backends that evaluate it
+// themselves (accel/cpu batches, accel/cuda). Data sharding splits the
+// observed variables' terms of this program.
+func (c *Compiled) Program() *ir.Program { return c.density }
+
+// Density evaluates a compiled model at unconstrained positions with its
+// own scratch memory: not safe for concurrent use, never allocating.
+type Density struct {
+	c *Compiled
+	f *ir.Frame // log density and gradient
+	v *ir.Frame // constrained values
+}
+
+var _ infer.Density = (*Density)(nil)
+
+// NewDensity returns an evaluator for one goroutine.
+func (c *Compiled) NewDensity() infer.Density { return c.newDensity() }
+
+func (c *Compiled) newDensity() *Density {
+	return &Density{c: c, f: ir.NewFrame(c.density), v: ir.NewFrame(c.values)}
+}
+
+// LogDensity is the log density at x (Jacobians included); -Inf where it
+// is not finite.
+func (d *Density) LogDensity(x []float64) float64 {
+	return finite(d.f.Forward(x))
+}
+
+// LogDensityGrad returns the log density at x and writes its gradient into
+// grad.
+func (d *Density) LogDensityGrad(x, grad []float64) float64 {
+	return finite(d.f.Gradient(x, grad))
+}
+
+func finite(lp float64) float64 {
+	if math.IsNaN(lp) || math.IsInf(lp, 1) {
+		return math.Inf(-1)
+	}
+	return lp
+}
+
+// Batch evaluates B positions laid out row by row in xs [B×Dim], writing
+// the log densities into lps [B] and the gradients row by row into grads
+// [B×Dim] (nil grads: log densities only).
+func (d *Density) Batch(xs, lps, grads []float64) {
+	n := d.c.dim
+	for i := range lps {
+		x := xs[i*n : (i+1)*n]
+		if grads == nil {
+			lps[i] = d.LogDensity(x)
+			continue
+		}
+		lps[i] = d.LogDensityGrad(x, grads[i*n:(i+1)*n])
+	}
+}
+
+// Constrained writes every scalar of Vars at x, in order, into out (len
+// VarLen).
+func (d *Density) Constrained(x []float64, out []float64) {
+	d.v.Forward(x)
+	k := 0
+	for _, id := range d.c.valueIDs {
+		k += copy(out[k:], d.v.Val(id))
+	}
+}
+
+// NonFinite names the log-density terms that are not finite at x: a
+// variable's name for its log density, "jacobian(name)" for a bijector's,
+// and the names of explicit LogDensity terms.
+func (d *Density) NonFinite(x []float64) []string {
+	d.f.Forward(x)
+	var bad []string
+	for i, id := range d.c.termIDs {
+		if v := d.f.Val(id)[0]; math.IsNaN(v) || math.IsInf(v, 0) {
+			bad = append(bad, d.c.termNames[i])
+		}
+	}
+	return bad
+}
+
+// LogDensityGrad is the log density at the unconstrained position x, its
+// gradient written into grad. It borrows a pooled Density: samplers should
+// hold their own (NewDensity) instead.
+func (c *Compiled) LogDensityGrad(x, grad []float64) float64 {
+	d := c.pool.Get().(*Density)
+	defer c.pool.Put(d)
+	return d.LogDensityGrad(x, grad)
+}
+
+// LogDensity is the log density at the unconstrained position x.
+func (c *Compiled) LogDensity(x []float64) float64 {
+	d := c.pool.Get().(*Density)
+	defer c.pool.Put(d)
+	return d.LogDensity(x)
+}
+
+// Constrain maps the unconstrained position x to the values of every
+// recorded variable (parameters and deterministic quantities) by name.
+func (c *Compiled) Constrain(x []float64) (map[string][]float64, error) {
+	if len(x) != c.dim {
+		return nil, fmt.Errorf("ppl: %s: position has %d values; the model has %d", c.name, len(x), c.dim)
+	}
+	d := c.pool.Get().(*Density)
+	defer c.pool.Put(d)
+	flat := make([]float64, c.varLen)
+	d.Constrained(x, flat)
+	out := make(map[string][]float64, len(c.vars))
+	k := 0
+	for _, v := range c.vars {
+		n := ir.ShapeLen(v.Shape)
+		out[v.Name] = flat[k : k+n : k+n]
+		k += n
+	}
+	return out, nil
+}

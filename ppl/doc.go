@@ -1,0 +1,63 @@
+// Package ppl builds Bayesian models out of random variables and compiles
+// them into a fast log density with exact gradients.
+//
+// A model is built in plain Go (or in a notebook cell) and only describes;
+// compiled code computes:
+//
+//	m := ppl.NewModel("eight_schools")
+//	mu := m.Normal("mu", 0, 5)
+//	tau := m.HalfCauchy("tau", 5)
+//	z := m.Normal("theta_tilde", 0, 1, ppl.Size(8))
+//	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+//	m.Normal("y", theta, sigma).Observe(y)
+//	c, err := m.Compile()
+//
+// # The graph
+//
+// Every value of a model is an Expr: a random variable (*RV), a
+// deterministic quantity, or an expression made by this package's
+// functions (Add, Mul, Exp, MatVec, Index, Scan, …). Arguments accept an
+// Expr or plain Go data (float64, int, []float64, []int, [][]float64), so
+// data enters as it is. A random variable is added by the Model method
+// named after its distribution (m.Normal, m.Dirichlet, …; Model.Var takes
+// any dist.Family), with options for its shape (Size, Shape), bounds
+// (Lower, Upper, Bounds — a bound may be an expression of other
+// parameters), orderings (Ordered, PositiveOrdered) and data (Observed, or
+// RV.Observe). Model.Deterministic records a quantity in every draw;
+// Model.LogDensity adds a term to the log density (Stan's target +=).
+// Index and At take 0-based Go indices.
+//
+// Recurrences (AR, GARCH, the forward algorithm of a hidden Markov model)
+// are written with Scan: its step function is called once, with
+// placeholders, to trace the body into a sub-program that the compiled
+// code runs at every step.
+//
+// # Errors
+//
+// A mistake — a shape mismatch, a negative scale or NaN given as data, a
+// duplicate or unknown name, non-integer data for a discrete family — is
+// found when the model is built. The method that finds it panics with an
+// *Error naming the variable and saying what to do (in a notebook the
+// panic is the cell's error at that line), and the model records it:
+// Model.Err returns it and Compile refuses to compile. Library code can
+// turn the panic back into an error with `defer ppl.Catch(&err)`.
+//
+// # Compilation
+//
+// Compile lays out the unconstrained position: each free parameter gets
+// slots and a bijector chosen from its family's support or its bound
+// options (log for positive values, scaled logit for intervals, ordered,
+// stick-breaking simplex, Cholesky factor of a correlation matrix). It
+// then emits an accel/ir program computing the constrained values, the
+// log-Jacobians, every variable's log density (observed and latent) and
+// the explicit terms, summed into the target, with the constrained values
+// and deterministic quantities as outputs; a second, forward-only program
+// gives those outputs without the log density. A Compiled model
+// implements infer.Model: its Density evaluates the program with its own
+// ir.Frame, without allocating. Program exposes the log-density program to
+// the backends (batches of positions, data shards of observed terms).
+//
+// Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
+// log-likelihoods (PointwiseLogLik, for LOO) compile further programs over
+// the constrained values of every variable, lazily on first use.
+package ppl

@@ -1,0 +1,71 @@
+package ppl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is a mistake in a model, found while the model is built: a shape
+// mismatch, a negative scale given as data, NaN in the data, a duplicate or
+// unknown name. Var names the model variable (or the expression) at fault.
+//
+// Builder methods cannot return errors without spoiling the notebook API,
+// so, as gonum's mat does for dimension mismatches, they panic with an
+// *Error; in a notebook cell the panic becomes the cell's error at the
+// line that made the mistake. The model also records the first error:
+// Model.Err returns it and Model.Compile refuses to compile. Library code
+// that prefers an error value can recover with Catch.
+type Error struct {
+	Var string // the model variable, or a description of the expression
+	Msg string // what is wrong and what to do
+}
+
+func (e *Error) Error() string {
+	if e.Var == "" {
+		return "ppl: " + e.Msg
+	}
+	return fmt.Sprintf("ppl: %s: %s", e.Var, e.Msg)
+}
+
+// Catch recovers a panic carrying an *Error into *err; other panics go on.
+// Use it as
+//
+//	func build() (m *ppl.Model, err error) {
+//		defer ppl.Catch(&err)
+//		m = ppl.NewModel("demo")
+//		...
+//	}
+func Catch(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if e, ok := r.(*Error); ok {
+		*err = e
+		return
+	}
+	panic(r)
+}
+
+// fail records e in m (the first error sticks) and panics with it.
+func (m *Model) fail(e *Error) {
+	if m != nil && m.err == nil {
+		m.err = e
+	}
+	panic(e)
+}
+
+// failf is fail with a formatted message.
+func (m *Model) failf(name, format string, args ...any) {
+	m.fail(&Error{Var: name, Msg: fmt.Sprintf(format, args...)})
+}
+
+// exprLabel describes an expression for an error: the function and the
+// names of its random-variable operands, "Add(mu, theta_tilde)".
+func exprLabel(fn string, args ...*node) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.describe()
+	}
+	return fn + "(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,172 @@
+package ppl
+
+import (
+	"github.com/gobayes/gobayes/ppl/dist"
+)
+
+// The methods below add a random variable of one family each; the
+// arguments are the family's parameters (numbers, slices or expressions),
+// then options (Size, Shape, Lower, Upper, Bounds, Ordered,
+// PositiveOrdered, Observed). Model.Var takes any dist.Family.
+
+// Normal is a normal variable of mean mu and standard deviation sigma.
+func (m *Model) Normal(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("Normal"), []any{mu, sigma}, opts...)
+}
+
+// HalfNormal is |Normal(0, sigma)|: positive.
+func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
+}
+
+// StudentT is Student's t with nu degrees of freedom, location mu and
+// scale sigma.
+func (m *Model) StudentT(name string, nu, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("StudentT"), []any{nu, mu, sigma}, opts...)
+}
+
+// HalfStudentT is |StudentT(nu, 0, sigma)|: positive.
+func (m *Model) HalfStudentT(name string, nu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfStudentT"), []any{nu, sigma}, opts...)
+}
+
+// Cauchy has location mu and scale sigma.
+func (m *Model) Cauchy(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("Cauchy"), []any{mu, sigma}, opts...)
+}
+
+// HalfCauchy is |Cauchy(0, sigma)|: positive.
+func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
+}
+
+// Laplace (double exponential) has location mu and scale b.
+func (m *Model) Laplace(name string, mu, b any, opts ...Option) *RV {
+	return m.Var(name, family("Laplace"), []any{mu, b}, opts...)
+}
+
+// Logistic has location mu and scale s.
+func (m *Model) Logistic(name string, mu, s any, opts ...Option) *RV {
+	return m.Var(name, family("Logistic"), []any{mu, s}, opts...)
+}
+
+// LogNormal is exp(Normal(mu, sigma)): positive.
+func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
+}
+
+// Exponential has the given rate (1/mean).
+func (m *Model) Exponential(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Exponential"), []any{rate}, opts...)
+}
+
+// Gamma has shape alpha and rate beta (mean alpha/beta), as in Stan.
+func (m *Model) Gamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("Gamma"), []any{alpha, beta}, opts...)
+}
+
+// InverseGamma has shape alpha and scale beta.
+func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
+}
+
+// Weibull has shape k and scale lambda.
+func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
+	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
+}
+
+// Beta has shapes alpha and beta: in (0, 1).
+func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
+}
+
+// Uniform is uniform on (lower, upper); the bounds may be expressions.
+func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
+	return m.Var(name, family("Uniform"), []any{lower, upper}, opts...)
+}
+
+// Flat is the improper uniform density on the real line (Stan's default
+// prior); combine it with Lower, Upper or Bounds for a bounded flat prior.
+// It has no prior predictive draws.
+func (m *Model) Flat(name string, opts ...Option) *RV {
+	return m.Var(name, family("Flat"), nil, opts...)
+}
+
+// HalfFlat is the improper uniform density on (0, ∞).
+func (m *Model) HalfFlat(name string, opts ...Option) *RV {
+	return m.Var(name, family("HalfFlat"), nil, opts...)
+}
+
+// Bernoulli is 1 with probability p, else 0 (observed only).
+func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
+	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
+}
+
+// BernoulliLogit is Bernoulli with probability Logistic(logit).
+func (m *Model) BernoulliLogit(name string, logit any, opts ...Option) *RV {
+	return m.Var(name, family("BernoulliLogit"), []any{logit}, opts...)
+}
+
+// Binomial counts successes in n trials of probability p.
+func (m *Model) Binomial(name string, n, p any, opts ...Option) *RV {
+	return m.Var(name, family("Binomial"), []any{n, p}, opts...)
+}
+
+// BinomialLogit is Binomial with probability Logistic(logit).
+func (m *Model) BinomialLogit(name string, n, logit any, opts ...Option) *RV {
+	return m.Var(name, family("BinomialLogit"), []any{n, logit}, opts...)
+}
+
+// Poisson counts events of the given rate.
+func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+}
+
+// PoissonLog is Poisson with rate Exp(logRate), stable for a linear
+// predictor.
+func (m *Model) PoissonLog(name string, logRate any, opts ...Option) *RV {
+	return m.Var(name, family("PoissonLog"), []any{logRate}, opts...)
+}
+
+// NegativeBinomial counts with mean mu and overdispersion phi (variance
+// mu + mu²/phi), Stan's neg_binomial_2.
+func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
+	return m.Var(name, family("NegativeBinomial"), []any{mu, phi}, opts...)
+}
+
+// Categorical takes values 0 … K-1 with probabilities softmax(logits):
+// logits [K] for every variate, or [N K] for N variates. Values are
+// 0-based.
+func (m *Model) Categorical(name string, logits any, opts ...Option) *RV {
+	return m.Var(name, family("CategoricalLogit"), []any{logits}, opts...)
+}
+
+// Dirichlet is a simplex of length K with concentrations alpha [K].
+func (m *Model) Dirichlet(name string, alpha any, opts ...Option) *RV {
+	return m.Var(name, family("Dirichlet"), []any{alpha}, opts...)
+}
+
+// MultiNormalChol is a multivariate normal of mean mu [K] and covariance
+// L·Lᵀ given by its lower Cholesky factor L [K K]. Size(N) or observed
+// data [N K] make N independent vectors.
+func (m *Model) MultiNormalChol(name string, mu, l any, opts ...Option) *RV {
+	return m.Var(name, family("MultiNormalChol"), []any{mu, l}, opts...)
+}
+
+// LKJCorrChol is the Cholesky factor [K K] of a K×K correlation matrix
+// with the LKJ density of shape eta (1: uniform over correlations).
+func (m *Model) LKJCorrChol(name string, k int, eta any, opts ...Option) *RV {
+	if k < 2 {
+		m.failf(name, "LKJ correlation dimension %d; want 2 or more", k)
+	}
+	return m.Var(name, family("LKJCorrChol"), []any{eta}, append([]Option{Shape(k, k)}, opts...)...)
+}
+
+// family returns the named distribution family.
+func family(name string) *dist.Family {
+	f, ok := families[name]
+	if !ok {
+		panic(&Error{Var: name, Msg: "distribution family not available yet"})
+	}
+	return f
+}

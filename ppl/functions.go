@@ -1,0 +1,247 @@
+package ppl
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// opNode makes a node computing op over ns with the given output shape.
+func opNode(fn string, op ir.Op, shape []int, ns []*node, ints, table []int) *node {
+	return &node{kind: kOp, op: op, fn: fn, shape: shape, args: ns, ints: ints, table: table, model: modelOf(fn, ns...)}
+}
+
+// broadcast returns the output shape of an elementwise function: every
+// argument has the same shape or is a scalar (one element).
+func broadcast(fn string, ns []*node) []int {
+	var out []int
+	for _, n := range ns {
+		if n.Len() == 1 {
+			continue
+		}
+		if out == nil {
+			out = n.shape
+			continue
+		}
+		if !slices.Equal(out, n.shape) {
+			modelOf(fn, ns...).failf(exprLabel(fn, ns...), "shapes %v and %v differ; elementwise functions need equal shapes or a scalar", out, n.shape)
+		}
+	}
+	if out == nil {
+		// All scalars: keep a vector of one when one argument is one.
+		for _, n := range ns {
+			if len(n.shape) > 0 {
+				return slices.Clone(n.shape)
+			}
+		}
+		return nil
+	}
+	return slices.Clone(out)
+}
+
+func unary(fn string, op ir.Op, x any) Expr {
+	ns := args(fn, x)
+	return opNode(fn, op, slices.Clone(ns[0].shape), ns, nil, nil)
+}
+
+func elementwise(fn string, op ir.Op, xs ...any) Expr {
+	ns := args(fn, xs...)
+	return opNode(fn, op, broadcast(fn, ns), ns, nil, nil)
+}
+
+// Add is a + b, elementwise.
+func Add(a, b any) Expr { return elementwise("Add", ir.OpAdd, a, b) }
+
+// Sub is a - b, elementwise.
+func Sub(a, b any) Expr { return elementwise("Sub", ir.OpSub, a, b) }
+
+// Mul is a · b, elementwise (see MatVec and Dot for products of linear
+// algebra).
+func Mul(a, b any) Expr { return elementwise("Mul", ir.OpMul, a, b) }
+
+// Div is a / b, elementwise.
+func Div(a, b any) Expr { return elementwise("Div", ir.OpDiv, a, b) }
+
+// Pow is a to the power b, elementwise.
+func Pow(a, b any) Expr { return elementwise("Pow", ir.OpPow, a, b) }
+
+// Neg is -x.
+func Neg(x any) Expr { return unary("Neg", ir.OpNeg, x) }
+
+// Exp is eˣ, elementwise.
+func Exp(x any) Expr { return unary("Exp", ir.OpExp, x) }
+
+// Log is the natural logarithm, elementwise.
+func Log(x any) Expr { return unary("Log", ir.OpLog, x) }
+
+// Log1p is log(1+x), accurate for small x.
+func Log1p(x any) Expr { return unary("Log1p", ir.OpLog1p, x) }
+
+// Expm1 is eˣ-1, accurate for small x.
+func Expm1(x any) Expr { return unary("Expm1", ir.OpExpm1, x) }
+
+// Sqrt is the square root, elementwise.
+func Sqrt(x any) Expr { return unary("Sqrt", ir.OpSqrt, x) }
+
+// Square is x², elementwise.
+func Square(x any) Expr { return unary("Square", ir.OpSquare, x) }
+
+// Logistic is 1/(1+e⁻ˣ) (Stan's inv_logit), elementwise.
+func Logistic(x any) Expr { return unary("Logistic", ir.OpLogistic, x) }
+
+// Logit is log(x/(1-x)), the inverse of Logistic.
+func Logit(x any) Expr { return unary("Logit", ir.OpLogit, x) }
+
+// Softplus is log(1+eˣ) (Stan's log1p_exp), elementwise.
+func Softplus(x any) Expr { return unary("Softplus", ir.OpSoftplus, x) }
+
+// Lgamma is the log of the absolute gamma function, elementwise.
+func Lgamma(x any) Expr { return unary("Lgamma", ir.OpLgamma, x) }
+
+// Abs is |x|, elementwise.
+func Abs(x any) Expr { return unary("Abs", ir.OpAbs, x) }
+
+// Tanh is the hyperbolic tangent, elementwise.
+func Tanh(x any) Expr { return unary("Tanh", ir.OpTanh, x) }
+
+// Inv is 1/x, elementwise.
+func Inv(x any) Expr { return unary("Inv", ir.OpInv, x) }
+
+// LogMix is log(θ·eᵃ + (1-θ)·eᵇ) (Stan's log_mix), elementwise: the log
+// density of a two-component mixture with weight θ from the components'
+// log densities a and b.
+func LogMix(theta, a, b any) Expr { return elementwise("LogMix", ir.OpLogMix, theta, a, b) }
+
+// Sum adds all elements of x into a scalar.
+func Sum(x any) Expr {
+	ns := args("Sum", x)
+	return opNode("Sum", ir.OpSum, nil, ns, nil, nil)
+}
+
+// LogSumExp is log Σ exp(xᵢ) over all elements of x, a scalar.
+func LogSumExp(x any) Expr {
+	ns := args("LogSumExp", x)
+	return opNode("LogSumExp", ir.OpLogSumExp, nil, ns, nil, nil)
+}
+
+// Dot is Σ aᵢbᵢ; a and b have the same number of elements.
+func Dot(a, b any) Expr {
+	ns := args("Dot", a, b)
+	if ns[0].Len() != ns[1].Len() {
+		modelOf("Dot", ns...).failf(exprLabel("Dot", ns...), "lengths %d and %d differ", ns[0].Len(), ns[1].Len())
+	}
+	return opNode("Dot", ir.OpDot, nil, ns, nil, nil)
+}
+
+// Index gathers elements (or, of a matrix, rows) of x by 0-based Go
+// indices: Index(alpha, county) is alpha[county[i]] for every i, the
+// varying intercept of a hierarchical model. Note: Stan and R count from
+// 1; subtract one from such data.
+func Index(x any, idx []int) Expr {
+	ns := args("Index", x)
+	n := ns[0]
+	m := modelOf("Index", n)
+	if len(idx) == 0 {
+		m.failf(exprLabel("Index", n), "no indices given")
+	}
+	switch len(n.shape) {
+	case 0, 1:
+		l := n.Len()
+		for i, j := range idx {
+			if j < 0 || j >= l {
+				m.failf(exprLabel("Index", n), "index %d at position %d is outside [0, %d); indices are 0-based", j, i, l)
+			}
+		}
+		return opNode("Index", ir.OpGather, []int{len(idx)}, ns, nil, slices.Clone(idx))
+	case 2:
+		r := n.shape[0]
+		for i, j := range idx {
+			if j < 0 || j >= r {
+				m.failf(exprLabel("Index", n), "row index %d at position %d is outside [0, %d); indices are 0-based", j, i, r)
+			}
+		}
+		return opNode("Index", ir.OpGatherRow, []int{len(idx), n.shape[1]}, ns, nil, slices.Clone(idx))
+	}
+	m.failf(exprLabel("Index", n), "cannot index a value of shape %v", n.shape)
+	return nil
+}
+
+// At is the scalar element of x at 0-based position i (row-major: At(A,
+// i*cols+j) of a matrix). Index gathers many at once.
+func At(x any, i int) Expr {
+	ns := args("At", x)
+	n := ns[0]
+	if i < 0 || i >= n.Len() {
+		modelOf("At", n).failf(exprLabel("At", n), "index %d is outside [0, %d); indices are 0-based", i, n.Len())
+	}
+	g := opNode("At", ir.OpSlice, []int{1}, ns, []int{i, 1}, nil)
+	return &node{kind: kReshape, fn: "At", args: []*node{g}, model: g.model}
+}
+
+// Slice is the elements [from, to) of x (0-based, flattened row-major).
+func Slice(x any, from, to int) Expr {
+	ns := args("Slice", x)
+	n := ns[0]
+	if from < 0 || to > n.Len() || from >= to {
+		modelOf("Slice", n).failf(exprLabel("Slice", n), "[%d, %d) is not a non-empty range inside [0, %d)", from, to, n.Len())
+	}
+	return opNode("Slice", ir.OpSlice, []int{to - from}, ns, []int{from, to - from}, nil)
+}
+
+// Concat joins the elements of its arguments into one vector.
+func Concat(xs ...any) Expr {
+	ns := args("Concat", xs...)
+	if len(ns) == 0 {
+		panic(&Error{Msg: "Concat needs at least one argument"})
+	}
+	l := 0
+	for _, n := range ns {
+		l += n.Len()
+	}
+	return opNode("Concat", ir.OpConcat, []int{l}, ns, []int{l}, nil)
+}
+
+// Stack puts arguments of one shape side by side along a new first axis:
+// Stack(a, b) of two [n] vectors is a [2 n] matrix.
+func Stack(xs ...any) Expr {
+	ns := args("Stack", xs...)
+	if len(ns) == 0 {
+		panic(&Error{Msg: "Stack needs at least one argument"})
+	}
+	for _, n := range ns[1:] {
+		if !slices.Equal(n.shape, ns[0].shape) {
+			modelOf("Stack", ns...).failf(exprLabel("Stack", ns...), "shapes %v and %v differ; Stack needs equal shapes (Concat joins vectors of any length)", ns[0].shape, n.shape)
+		}
+	}
+	shape := append([]int{len(ns)}, ns[0].shape...)
+	return opNode("Stack", ir.OpConcat, shape, ns, shape, nil)
+}
+
+// Fill broadcasts a scalar x to the given shape.
+func Fill(x any, shape ...int) Expr {
+	ns := args("Fill", x)
+	if ns[0].Len() != 1 {
+		modelOf("Fill", ns...).failf(exprLabel("Fill", ns...), "Fill needs a scalar, got shape %v", ns[0].shape)
+	}
+	checkShape("Fill", shape)
+	return opNode("Fill", ir.OpFill, slices.Clone(shape), ns, slices.Clone(shape), nil)
+}
+
+// Reshape views x with another shape of the same number of elements.
+func Reshape(x any, shape ...int) Expr {
+	ns := args("Reshape", x)
+	checkShape("Reshape", shape)
+	if ir.ShapeLen(shape) != ns[0].Len() {
+		modelOf("Reshape", ns...).failf(exprLabel("Reshape", ns...), "cannot view %d elements as %v", ns[0].Len(), shape)
+	}
+	return &node{kind: kReshape, fn: "Reshape", shape: slices.Clone(shape), args: ns, model: ns[0].model}
+}
+
+func checkShape(fn string, shape []int) {
+	for _, d := range shape {
+		if d <= 0 {
+			panic(&Error{Var: fn, Msg: fmt.Sprintf("shape %v has a dimension that is not positive", shape)})
+		}
+	}
+}

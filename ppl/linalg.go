@@ -1,0 +1,89 @@
+package ppl
+
+import (
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// MatVec is the matrix–vector product A·x of A [n k] and x [k], a vector
+// [n]: the linear predictor X·β of a regression.
+func MatVec(a, x any) Expr {
+	ns := args("MatVec", a, x)
+	A, v := ns[0], ns[1]
+	if len(A.shape) != 2 || v.Len() != A.shape[1] || len(v.shape) > 1 {
+		modelOf("MatVec", ns...).failf(exprLabel("MatVec", ns...), "shapes %v and %v do not multiply; want a matrix [n k] and a vector [k]", A.shape, v.shape)
+	}
+	return opNode("MatVec", ir.OpMatVec, []int{A.shape[0]}, ns, nil, nil)
+}
+
+// MatMul is the matrix product of A [n k] and B [k m], a matrix [n m].
+func MatMul(a, b any) Expr {
+	ns := args("MatMul", a, b)
+	A, B := ns[0], ns[1]
+	if len(A.shape) != 2 || len(B.shape) != 2 || A.shape[1] != B.shape[0] {
+		modelOf("MatMul", ns...).failf(exprLabel("MatMul", ns...), "shapes %v and %v do not multiply; want matrices [n k] and [k m]", A.shape, B.shape)
+	}
+	return opNode("MatMul", ir.OpMatMul, []int{A.shape[0], B.shape[1]}, ns, nil, nil)
+}
+
+func square(fn string, n *node, ns []*node) int {
+	if len(n.shape) != 2 || n.shape[0] != n.shape[1] {
+		modelOf(fn, ns...).failf(exprLabel(fn, ns...), "%s has shape %v; want a square matrix", n.describe(), n.shape)
+	}
+	return n.shape[0]
+}
+
+// Cholesky is the lower-triangular factor L of a symmetric
+// positive-definite matrix A = L·Lᵀ (a covariance built from parameters;
+// not positive definite at a point: the log density is -Inf there).
+func Cholesky(a any) Expr {
+	ns := args("Cholesky", a)
+	n := square("Cholesky", ns[0], ns)
+	return opNode("Cholesky", ir.OpCholesky, []int{n, n}, ns, nil, nil)
+}
+
+// TriSolve solves L·x = b for a lower-triangular L [n n] and b [n] or
+// [n m].
+func TriSolve(l, b any) Expr {
+	ns := args("TriSolve", l, b)
+	n := square("TriSolve", ns[0], ns)
+	B := ns[1]
+	if len(B.shape) == 0 || len(B.shape) > 2 || B.shape[0] != n {
+		modelOf("TriSolve", ns...).failf(exprLabel("TriSolve", ns...), "right-hand side has shape %v; want [%d] or [%d m]", B.shape, n, n)
+	}
+	return opNode("TriSolve", ir.OpTriSolve, append([]int(nil), B.shape...), ns, nil, nil)
+}
+
+// LowerMulT is L·Lᵀ for a lower-triangular L, for example a covariance
+// from its Cholesky factor.
+func LowerMulT(l any) Expr {
+	ns := args("LowerMulT", l)
+	n := square("LowerMulT", ns[0], ns)
+	return opNode("LowerMulT", ir.OpMulLowerTTr, []int{n, n}, ns, nil, nil)
+}
+
+// CovExpQuad is the squared-exponential covariance of the points x ([n]
+// or n points of d coordinates [n d]): K[i j] = α² exp(-|xᵢ-xⱼ|²/(2ρ²)),
+// Stan's cov_exp_quad (gp_exp_quad_cov). Add jitter with AddDiag.
+func CovExpQuad(x, alpha, rho any) Expr {
+	ns := args("CovExpQuad", x, alpha, rho)
+	X := ns[0]
+	if len(X.shape) == 0 || len(X.shape) > 2 {
+		modelOf("CovExpQuad", ns...).failf(exprLabel("CovExpQuad", ns...), "points have shape %v; want [n] or [n d]", X.shape)
+	}
+	if ns[1].Len() != 1 || ns[2].Len() != 1 {
+		modelOf("CovExpQuad", ns...).failf(exprLabel("CovExpQuad", ns...), "alpha and rho must be scalars, got shapes %v and %v", ns[1].shape, ns[2].shape)
+	}
+	n := X.shape[0]
+	return opNode("CovExpQuad", ir.OpCovExpQuad, []int{n, n}, ns, nil, nil)
+}
+
+// AddDiag adds d (a scalar or a vector [n]) to the diagonal of the square
+// matrix A [n n].
+func AddDiag(a, d any) Expr {
+	ns := args("AddDiag", a, d)
+	n := square("AddDiag", ns[0], ns)
+	if l := ns[1].Len(); l != 1 && (l != n || len(ns[1].shape) != 1) {
+		modelOf("AddDiag", ns...).failf(exprLabel("AddDiag", ns...), "diagonal has shape %v; want a scalar or [%d]", ns[1].shape, n)
+	}
+	return opNode("AddDiag", ir.OpAddDiag, []int{n, n}, ns, nil, nil)
+}

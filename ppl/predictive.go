@@ -1,0 +1,3 @@
+package ppl
+
+type predictive struct{}
