@@ -542,7 +542,6 @@ func (r *RV) Observe(data any) *RV {
 	return r
 }
 
-
 // checkData checks observed data against the variable's support.
 func (r *RV) checkData(d []float64) {
 	m := r.m

@@ -9,14 +9,14 @@ import (
 // scanDef is a traced recurrence: the placeholders the step function was
 // called with, what it returned, and the outer values it used (statics).
 type scanDef struct {
-	steps    int
-	nCarry   int
-	nSeq     int
-	carryPh  []*node
-	seqPh    []*node
-	next     []*node
-	emit     *node
-	statics  []*node
+	steps   int
+	nCarry  int
+	nSeq    int
+	carryPh []*node
+	seqPh   []*node
+	next    []*node
+	emit    *node
+	statics []*node
 }
 
 // Scan runs a recurrence over steps steps in compiled code: AR, ARMA and
