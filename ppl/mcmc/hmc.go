@@ -5,8 +5,12 @@ import (
 	"math/rand/v2"
 )
 
-// HMC is static Hamiltonian Monte Carlo: a fixed number of leapfrog steps
-// and a Metropolis correction.
+// HMC is static Hamiltonian Monte Carlo: a trajectory of about Steps
+// leapfrog steps and a Metropolis correction. The number of steps is drawn
+// uniformly from [Steps - Steps/2, Steps + Steps/2] at every transition:
+// a fixed trajectory length can resonate with the posterior's periods (on a
+// Gaussian it can map x to nearly -x forever), which jitter breaks (Neal
+// 2011, section 5.4.2.3).
 type HMC struct {
 	hamiltonian
 	// Steps is the number of leapfrog steps per transition.
@@ -46,7 +50,9 @@ func (s *HMC) Step(st *State) Info {
 	z.fromState(st)
 	s.metric.SampleMomentum(s.rng, z.p)
 	h0 := s.energy(z)
-	for i := 0; i < s.Steps; i++ {
+	half := s.Steps / 2
+	steps := s.Steps - half + s.rng.IntN(2*half+1)
+	for i := 0; i < steps; i++ {
 		s.leapfrog(z, s.eps)
 	}
 	h := s.energy(z)
@@ -54,7 +60,7 @@ func (s *HMC) Step(st *State) Info {
 	if h0-h < 0 {
 		acc = math.Exp(h0 - h)
 	}
-	info := Info{AcceptStat: acc, Divergent: h-h0 > s.MaxDeltaH, NLeapfrog: s.Steps, StepSize: s.eps}
+	info := Info{AcceptStat: acc, Divergent: h-h0 > s.MaxDeltaH, NLeapfrog: steps, StepSize: s.eps}
 	if s.rng.Float64() < acc {
 		z.toState(st)
 		info.Energy = h

@@ -18,6 +18,31 @@ type Posterior struct {
 	// Interrupted is true when the run was stopped before every draw was
 	// made; the chains hold the draws made so far.
 	Interrupted bool
+	// Settings are the sampler settings of the run (for files and
+	// summaries); zero for a posterior not made by a sampler.
+	Settings Settings
+}
+
+// Settings records how a posterior was sampled.
+type Settings struct {
+	Seed         uint64
+	TargetAccept float64
+	MaxDepth     int    // NUTS
+	Steps        int    // static HMC: leapfrog steps per transition
+	Metric       string // "diag_e", "dense_e" or "unit_e", as Stan names them
+}
+
+// Adaptation is what one chain's warm-up settled on, and its cost.
+type Adaptation struct {
+	StepSize float64
+	// InvMetric is the inverse metric: its diagonal (Dense false) or the
+	// dense matrix row-major.
+	InvMetric []float64
+	Dense     bool
+	// WarmupSeconds and SamplingSeconds split the chain's wall time.
+	WarmupSeconds, SamplingSeconds float64
+	// GradEvals counts log-density gradient evaluations, warm-up included.
+	GradEvals int
 }
 
 // Var is one recorded variable; Start indexes its first scalar in Columns.
@@ -30,8 +55,9 @@ type Var struct {
 
 // Chain is one chain's draws and statistics.
 type Chain struct {
-	Values [][]float64 // [column][draw]
-	Stats  Stats
+	Values     [][]float64 // [column][draw]
+	Stats      Stats
+	Adaptation Adaptation
 }
 
 // Stats are per-draw sampler statistics, as Stan's CSV names them. Slices

@@ -1,0 +1,207 @@
+package infer
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gobayes/gobayes/ppl/diag"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+func column(p *posterior.Posterior, name string) [][]float64 {
+	j := p.Column(name)
+	out := make([][]float64, len(p.Chains))
+	for c := range p.Chains {
+		out[c] = p.Chains[c].Values[j]
+	}
+	return out
+}
+
+func mapChains(ch [][]float64, f func(float64) float64) [][]float64 {
+	out := make([][]float64, len(ch))
+	for i, c := range ch {
+		out[i] = make([]float64, len(c))
+		for j, v := range c {
+			out[i][j] = f(v)
+		}
+	}
+	return out
+}
+
+// checkMean asserts |mean - want| ≤ 5·MCSE (the MCSE from package diag).
+func checkMean(t *testing.T, what string, ch [][]float64, want float64) {
+	t.Helper()
+	flat := diag.Flatten(ch)
+	m := 0.0
+	for _, v := range flat {
+		m += v
+	}
+	m /= float64(len(flat))
+	se := diag.MCSEMean(ch)
+	if math.Abs(m-want) > 5*se {
+		t.Errorf("%s: mean %.4f, want %.4f ± %.4f (5 MCSE)", what, m, want, 5*se)
+	}
+	if r := diag.Rhat(ch); r > 1.01 {
+		t.Errorf("%s: R-hat %.4f > 1.01", what, r)
+	}
+}
+
+// TestRunInvariance runs every sampler with adaptation (diagonal and dense)
+// on a standard normal and a correlated Gaussian and checks first and
+// second moments against their true values.
+func TestRunInvariance(t *testing.T) {
+	type tc struct {
+		sampler string
+		dense   bool
+		draws   int
+	}
+	cases := []tc{{"NUTS", false, 1000}, {"NUTS", true, 1000}, {"HMC", false, 1000}, {"RWMH", false, 10000}}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		name := c.sampler
+		if c.dense {
+			name += "/dense"
+		}
+		t.Run(name+"/normal", func(t *testing.T) {
+			p, err := Run(context.Background(), stdNormalModel(4), Config{Seed: 11, Sampler: c.sampler, Dense: c.dense, Draws: c.draws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, col := range []string{"x[1]", "x[4]"} {
+				ch := column(p, col)
+				checkMean(t, col, ch, 0)
+				checkMean(t, col+"²", mapChains(ch, func(v float64) float64 { return v * v }), 1)
+			}
+			// The deterministic quantity exp(x[1]) has mean e^{1/2}.
+			checkMean(t, "ex0", column(p, "ex0"), math.Exp(0.5))
+		})
+		t.Run(name+"/correlated", func(t *testing.T) {
+			p, err := Run(context.Background(), correlatedModel(), Config{Seed: 12, Sampler: c.sampler, Dense: c.dense, Draws: c.draws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x0, x1 := column(p, "x[1]"), column(p, "x[2]")
+			prod := make([][]float64, len(x0))
+			for i := range x0 {
+				prod[i] = make([]float64, len(x0[i]))
+				for k := range x0[i] {
+					prod[i][k] = x0[i][k] * x1[i][k]
+				}
+			}
+			checkMean(t, "x[1]", x0, 0)
+			checkMean(t, "x[2]", x1, 0)
+			checkMean(t, "x[1]·x[2]", prod, 2.7)
+			checkMean(t, "x[2]²", mapChains(x1, func(v float64) float64 { return v * v }), 9)
+			if c.sampler == "NUTS" {
+				for _, ch := range p.Chains {
+					for _, d := range ch.Stats.Divergent {
+						if d {
+							t.Fatal("divergent transition on a Gaussian")
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReproducible checks that one seed gives identical draws with 1 and 2
+// cores.
+func TestReproducible(t *testing.T) {
+	run := func(procs int) *posterior.Posterior {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		p, err := Run(context.Background(), correlatedModel(), Config{Seed: 42, Warmup: 200, Draws: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := run(1), run(2)
+	for c := range a.Chains {
+		for j := range a.Chains[c].Values {
+			for i, v := range a.Chains[c].Values[j] {
+				if b.Chains[c].Values[j][i] != v {
+					t.Fatalf("chain %d column %d draw %d: %v with 1 core, %v with 2", c, j, i, v, b.Chains[c].Values[j][i])
+				}
+			}
+		}
+	}
+	// Different chains must not share a stream.
+	if a.Chains[0].Values[0][10] == a.Chains[1].Values[0][10] {
+		t.Error("chains 1 and 2 drew the same value: streams are not independent")
+	}
+}
+
+// TestCancel stops the run from the progress callback once sampling has
+// begun and expects the draws so far, equal in every chain.
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen []ChainProgress
+	p, err := Run(ctx, stdNormalModel(50), Config{Seed: 1, Warmup: 100, Draws: 1_000_000, ProgressInterval: 1,
+		Progress: func(ps []ChainProgress) {
+			seen = append(seen[:0], ps...)
+			all := true
+			for _, c := range ps {
+				all = all && c.Iteration > 150
+			}
+			if all {
+				cancel()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Interrupted {
+		t.Fatal("Interrupted not set after cancel")
+	}
+	n := p.Draws()
+	if n == 0 || n >= 1_000_000 {
+		t.Fatalf("%d draws kept, want some and not all", n)
+	}
+	for c, ch := range p.Chains {
+		if len(ch.Values[0]) != n || len(ch.Stats.LP) != n {
+			t.Errorf("chain %d keeps %d draws, %d stats; want %d", c, len(ch.Values[0]), len(ch.Stats.LP), n)
+		}
+	}
+	if len(seen) != 4 || !seen[0].Done {
+		t.Errorf("last progress report %+v, want 4 chains all done", seen)
+	}
+}
+
+// TestNoFiniteStart expects the error to name the term that is not finite.
+func TestNoFiniteStart(t *testing.T) {
+	_, err := Run(context.Background(), halfModel{}, Config{Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "x (prior)") || !strings.HasPrefix(err.Error(), "infer: ") {
+		t.Fatalf("error %v, want one naming \"x (prior)\"", err)
+	}
+	// With a user start where the density is finite the run succeeds.
+	p, err := Run(context.Background(), halfModel{}, Config{Seed: 1, Init: []float64{11}, Warmup: 100, Draws: 100, Chains: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Chains[0].Values[0][0]; v <= 10 {
+		t.Errorf("draw %g outside the support x > 10", v)
+	}
+}
+
+func TestColumnNames(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		want  string
+	}{
+		{nil, "a"},
+		{[]int{3}, "a[1] a[2] a[3]"},
+		{[]int{2, 2}, "a[1,1] a[1,2] a[2,1] a[2,2]"},
+	} {
+		if got := strings.Join(ColumnNames("a", c.shape), " "); got != c.want {
+			t.Errorf("shape %v: %q, want %q", c.shape, got, c.want)
+		}
+	}
+}
