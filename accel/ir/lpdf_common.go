@@ -160,40 +160,52 @@ func lchoose(n, k float64) float64 {
 	return lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1)
 }
 
-// dataCacheScratch sizes the scratch of an op whose per-element constant
-// term depends only on its leading integer inputs (the first nData
-// arguments): when those are all constants the term is computed once per
-// frame and kept in scratch slot 1..n (slot 0 flags it as filled).
-func dataCacheScratch(nData int) func(p *Program, in *Instr) int {
+// lpdfScratch sizes the scratch of a discrete family. Layout: slot 0
+// flags the data cache as filled; then the data cache, one per-element
+// constant term (lgamma(y+1), log(n choose y)) computed once per frame when
+// the first nData inputs (the integer data) are all constants, else no
+// slots; then, when perElem, one slot per element where Forward leaves a
+// value for Backward (exp(η) for instance).
+func lpdfScratch(nData int, perElem bool) func(p *Program, in *Instr) int {
 	return func(p *Program, in *Instr) int {
 		n := 1
-		for _, a := range in.In[:nData] {
-			v := &p.Values[a]
-			if v.Kind != Const {
-				return 0
-			}
-			if v.Len != 1 {
-				n = v.Len
+		for _, a := range in.In {
+			if l := p.Values[a].Len; l != 1 {
+				n = l
 			}
 		}
-		return n + 1
+		size := 1 + dataCacheLen(p, in, nData)
+		if perElem {
+			size += n
+		}
+		return size
 	}
 }
 
-// dataCache returns the cached per-element constant term (length 1 or the
-// batch length), filling it on first use with term(i); nil when the
-// instruction has no cache, and the caller computes the term inline.
-func dataCache(f *Frame, in *Instr, term func(i int) float64) []float64 {
-	if in.Scratch == None {
-		return nil
-	}
-	s := f.Val(in.Scratch)
-	c := s[1:]
-	if s[0] == 0 {
-		for i := range c {
-			c[i] = term(i)
+// dataCacheLen is the length of the data cache: 0 when a data input is not
+// a constant, else the length of the longest data input.
+func dataCacheLen(p *Program, in *Instr, nData int) int {
+	n := 1
+	for _, a := range in.In[:nData] {
+		v := &p.Values[a]
+		if v.Kind != Const {
+			return 0
 		}
-		s[0] = 1
+		if v.Len != 1 {
+			n = v.Len
+		}
 	}
-	return c
+	return n
+}
+
+// lpdfScratchParts splits the scratch laid out by lpdfScratch: the data
+// cache (nil when there is none) and the per-element slots.
+func lpdfScratchParts(f *Frame, in *Instr, nData int) (flag, cache, elems []float64) {
+	s := f.Val(in.Scratch)
+	nc := dataCacheLen(f.P, in, nData)
+	flag = s[:1]
+	if nc > 0 {
+		cache = s[1 : 1+nc]
+	}
+	return flag, cache, s[1+nc:]
 }

@@ -164,8 +164,47 @@ func scalarCases() []lpdfCase {
 	}
 }
 
+// discreteCases are the mass functions; the variates (and Binomial's n)
+// are constant data. Oracles: gonum's distuv, with p = logistic(θ) or
+// λ = exp(η) for the logit and log parameterisations; NegBinomial2 from
+// the Stan Functions Reference, Γ(y+φ)/(y! Γ(φ)) · p^φ (1-p)^y with
+// p = φ/(μ+φ).
+func discreteCases() []lpdfCase {
+	nan := math.NaN()
+	return []lpdfCase{
+		scalarCase("bernoulli", ir.OpBernoulliLPMF, []elem{dat(1, 0, 0, 1), par(0.05, 0.95)},
+			func(x ...float64) float64 { return distuv.Bernoulli{P: x[1]}.LogProb(x[0]) },
+			[]float64{2, 0.5}, []float64{0.5, 0.5}, []float64{1, 1.5}, []float64{0, -0.1}, []float64{1, 0}, []float64{0, 1}),
+		scalarCase("bernoulli_logit", ir.OpBernoulliLogitLPMF, []elem{dat(1, 0, 0, 1), par(-4, 4)},
+			func(x ...float64) float64 { return distuv.Bernoulli{P: logistic(x[1])}.LogProb(x[0]) },
+			[]float64{2, 0.5}, []float64{-1, 0.5}, []float64{1, nan}),
+		scalarCase("binomial", ir.OpBinomialLPMF, []elem{dat(3, 0, 5, 7), dat(10, 4, 5, 12), par(0.05, 0.95)},
+			func(x ...float64) float64 { return distuv.Binomial{N: x[1], P: x[2]}.LogProb(x[0]) },
+			[]float64{5, 4, 0.5}, []float64{-1, 4, 0.5}, []float64{1.5, 4, 0.5}, []float64{1, 4, 1.5}, []float64{1, 4, 0}),
+		scalarCase("binomial_logit", ir.OpBinomialLogitLPMF, []elem{dat(3, 0, 5, 7), dat(10, 4, 5, 12), par(-3, 3)},
+			func(x ...float64) float64 { return distuv.Binomial{N: x[1], P: logistic(x[2])}.LogProb(x[0]) },
+			[]float64{5, 4, 0.5}, []float64{1, 2.5, 0.5}, []float64{1, 4, nan}),
+		scalarCase("poisson", ir.OpPoissonLPMF, []elem{dat(0, 3, 1, 12), par(0.2, 8)},
+			func(x ...float64) float64 { return distuv.Poisson{Lambda: x[1]}.LogProb(x[0]) },
+			[]float64{-1, 1}, []float64{1.5, 1}, []float64{1, -1}, []float64{1, 0}),
+		scalarCase("poisson_log", ir.OpPoissonLogLPMF, []elem{dat(0, 3, 1, 12), par(-2, 2.5)},
+			func(x ...float64) float64 { return distuv.Poisson{Lambda: math.Exp(x[1])}.LogProb(x[0]) },
+			[]float64{-1, 1}, []float64{1.5, 1}, []float64{1, nan}),
+		scalarCase("neg_binomial_2", ir.OpNegBinomialLPMF, []elem{dat(0, 3, 1, 12), par(0.2, 8), par(0.3, 10)},
+			func(x ...float64) float64 {
+				y, mu, phi := x[0], x[1], x[2]
+				p := phi / (mu + phi)
+				a, _ := math.Lgamma(y + phi)
+				b, _ := math.Lgamma(y + 1)
+				c, _ := math.Lgamma(phi)
+				return a - b - c + phi*math.Log(p) + y*math.Log(1-p)
+			},
+			[]float64{-1, 1, 1}, []float64{1.5, 1, 1}, []float64{1, 0, 1}, []float64{1, 1, -1}),
+	}
+}
+
 func allLPDFCases() []lpdfCase {
-	return scalarCases()
+	return append(scalarCases(), discreteCases()...)
 }
 
 // TestLogDensities runs the property suite over every log-density op:

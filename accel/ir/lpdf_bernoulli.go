@@ -1,0 +1,126 @@
+package ir
+
+import "math"
+
+// bernoulli_lpmf(y, p) = log p for y = 1, log(1-p) for y = 0; 0 ≤ p ≤ 1.
+// ∂p = 1/p or -1/(1-p). The variate is data: no gradient flows into it.
+//
+// bernoulli_logit_lpmf(y, theta) = log logistic(θ) for y = 1,
+// log logistic(-θ) for y = 0; ∂θ = y - logistic(θ). Forward leaves
+// exp(-|θ|) in scratch so that Backward needs no transcendental call.
+func init() {
+	register(OpBernoulliLPMF, OpDef{Name: "bernoulli_lpmf", Arity: 2, Shape: lpdfShape,
+		Forward: bernoulliForward, Backward: bernoulliBackward})
+	register(OpBernoulliLogitLPMF, OpDef{Name: "bernoulli_logit_lpmf", Arity: 2, Shape: lpdfShape,
+		Forward: bernoulliLogitForward, Backward: bernoulliLogitBackward,
+		Scratch: lpdfScratch(0, true)})
+}
+
+func isBinary(y float64) bool { return y == 0 || y == 1 }
+
+func bernoulliForward(f *Frame, in *Instr) {
+	y, pr := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, pr)
+	ys, ps := stride(y), stride(pr)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	t := 0.0
+	for i := 0; i < n; i++ {
+		yi, p := y[i*ys], pr[i*ps]
+		e := negInf
+		if p >= 0 && p <= 1 {
+			if yi == 1 {
+				e = math.Log(p)
+			} else if yi == 0 {
+				e = math.Log1p(-p)
+			}
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func bernoulliBackward(f *Frame, in *Instr) {
+	y, pr := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, pr)
+	ys, ps := stride(y), stride(pr)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	ap := newAcc(f, in.In[1])
+	if !ap.on() {
+		return
+	}
+	for i := 0; i < n; i++ {
+		yi, p := y[i*ys], pr[i*ps]
+		switch {
+		case yi == 1 && p > 0 && p <= 1:
+			ap.add(i, g[i*gs]/p)
+		case yi == 0 && p >= 0 && p < 1:
+			ap.add(i, -g[i*gs]/(1-p))
+		}
+	}
+	ap.flush()
+}
+
+func bernoulliLogitForward(f *Frame, in *Instr) {
+	y, th := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, th)
+	ys, ts := stride(y), stride(th)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	_, _, ex := lpdfScratchParts(f, in, 0)
+	t := 0.0
+	for i := 0; i < n; i++ {
+		yi, x := y[i*ys], th[i*ts]
+		// log logistic(s·x) = -log1p(exp(-|x|)) - max(-s·x, 0), s = ±1.
+		a := math.Abs(x)
+		em := math.Exp(-a)
+		ex[i] = em
+		e := -math.Log1p(em)
+		switch {
+		case yi == 1:
+			e -= math.Max(-x, 0)
+		case yi == 0:
+			e -= math.Max(x, 0)
+		default:
+			e = negInf
+		}
+		if math.IsNaN(x) {
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func bernoulliLogitBackward(f *Frame, in *Instr) {
+	y, th := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, th)
+	ys, ts := stride(y), stride(th)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	at := newAcc(f, in.In[1])
+	if !at.on() {
+		return
+	}
+	_, _, ex := lpdfScratchParts(f, in, 0)
+	for i := 0; i < n; i++ {
+		yi, x := y[i*ys], th[i*ts]
+		if !isBinary(yi) || math.IsNaN(x) {
+			continue
+		}
+		em := ex[i]
+		p := 1 / (1 + em) // logistic(|x|)
+		if x < 0 {
+			p = em * p
+		}
+		at.add(i, g[i*gs]*(yi-p))
+	}
+	at.flush()
+}

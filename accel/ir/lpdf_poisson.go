@@ -1,0 +1,145 @@
+package ir
+
+import "math"
+
+// poisson_lpmf(y, lambda) = y log λ - λ - lgamma(y+1) for counts y and
+// λ ≥ 0 (λ = 0 puts all mass on 0); ∂λ = y/λ - 1.
+//
+// poisson_log_lpmf(y, eta) = yη - exp(η) - lgamma(y+1), λ = exp(η);
+// ∂η = y - exp(η). Forward leaves exp(η) in scratch for Backward.
+//
+// y is data (no gradient); when it is a constant, lgamma(y+1) is computed
+// once per frame (see lpdfScratch).
+func init() {
+	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape,
+		Forward: poissonForward, Backward: poissonBackward, Scratch: lpdfScratch(1, false)})
+	register(OpPoissonLogLPMF, OpDef{Name: "poisson_log_lpmf", Arity: 2, Shape: lpdfShape,
+		Forward: poissonLogForward, Backward: poissonLogBackward, Scratch: lpdfScratch(1, true)})
+}
+
+// countLgamma returns the cached lgamma(y+1) per element (nil when y is
+// not a constant).
+func countLgamma(flag, cache, y []float64) []float64 {
+	if cache != nil && flag[0] == 0 {
+		for i := range cache {
+			if isCount(y[i]) {
+				cache[i] = lgamma(y[i] + 1)
+			}
+		}
+		flag[0] = 1
+	}
+	return cache
+}
+
+func poissonForward(f *Frame, in *Instr) {
+	y, la := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, la)
+	ys, ls := stride(y), stride(la)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	flag, cache, _ := lpdfScratchParts(f, in, 1)
+	lg := countLgamma(flag, cache, y)
+	lp, ll := math.NaN(), 0.0
+	t := 0.0
+	for i := 0; i < n; i++ {
+		yi, l := y[i*ys], la[i*ls]
+		e := negInf
+		if isCount(yi) && l >= 0 && !math.IsInf(l, 1) {
+			if l != lp {
+				lp, ll = l, math.Log(l)
+			}
+			if lg != nil {
+				e = -lg[i*ys]
+			} else {
+				e = -lgamma(yi + 1)
+			}
+			e -= l
+			if yi > 0 {
+				e += yi * ll
+			}
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func poissonBackward(f *Frame, in *Instr) {
+	y, la := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, la)
+	ys, ls := stride(y), stride(la)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	al := newAcc(f, in.In[1])
+	if !al.on() {
+		return
+	}
+	for i := 0; i < n; i++ {
+		yi, l := y[i*ys], la[i*ls]
+		if !isCount(yi) || !(l >= 0) || math.IsInf(l, 1) || l == 0 && yi > 0 {
+			continue
+		}
+		d := -1.0
+		if yi > 0 {
+			d += yi / l
+		}
+		al.add(i, g[i*gs]*d)
+	}
+	al.flush()
+}
+
+func poissonLogForward(f *Frame, in *Instr) {
+	y, eta := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, eta)
+	ys, es := stride(y), stride(eta)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	flag, cache, ex := lpdfScratchParts(f, in, 1)
+	lg := countLgamma(flag, cache, y)
+	t := 0.0
+	for i := 0; i < n; i++ {
+		yi, x := y[i*ys], eta[i*es]
+		l := math.Exp(x)
+		ex[i] = l
+		e := negInf
+		if isCount(yi) && !math.IsNaN(x) && !math.IsInf(x, 1) {
+			if lg != nil {
+				e = -lg[i*ys]
+			} else {
+				e = -lgamma(yi + 1)
+			}
+			e -= l
+			if yi > 0 {
+				e += yi * x
+			}
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func poissonLogBackward(f *Frame, in *Instr) {
+	y, eta := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(y, eta)
+	ys, es := stride(y), stride(eta)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	ae := newAcc(f, in.In[1])
+	if !ae.on() {
+		return
+	}
+	_, _, ex := lpdfScratchParts(f, in, 1)
+	for i := 0; i < n; i++ {
+		yi, x := y[i*ys], eta[i*es]
+		if !isCount(yi) || math.IsNaN(x) || math.IsInf(x, 1) {
+			continue
+		}
+		ae.add(i, g[i*gs]*(yi-ex[i]))
+	}
+	ae.flush()
+}
