@@ -248,15 +248,15 @@ func (e *emitter) emit(n *node) ir.ID {
 	return id
 }
 
-// rvValue is the value of a random variable: data when observed, a slot
-// of the constrained position in constrained mode, otherwise its bijector
+// rvValue is the value of a random variable: a slot of the constrained
+// position in constrained mode, data when observed, otherwise its bijector
 // applied to its unconstrained slots (adding the log-Jacobian term).
 func (e *emitter) rvValue(r *RV) ir.ID {
-	if r.observed {
-		return e.b.Const(r.data, r.n.shape)
-	}
 	if e.constrained {
 		return e.b.ParamSlice(e.voff[r], r.n.shape)
+	}
+	if r.observed {
+		return e.b.Const(r.data, r.n.shape)
 	}
 	l := e.latentOf[r]
 	saved := e.ctx
