@@ -47,13 +47,21 @@ func bijectorCases() []bijectorCase {
 	lowerInv := elementInverse(func(y float64, b []float64) float64 { return ir.LowerInverse(y, b[0]) })
 	upperInv := elementInverse(func(y float64, b []float64) float64 { return ir.UpperInverse(y, b[0]) })
 	intervalInv := elementInverse(func(y float64, b []float64) float64 { return ir.IntervalInverse(y, b[0], b[1]) })
-	orderedInv := func(y []float64, _ [][]float64) []float64 { x := make([]float64, len(y)); ir.OrderedInverse(y, x); return x }
+	orderedInv := func(y []float64, _ [][]float64) []float64 {
+		x := make([]float64, len(y))
+		ir.OrderedInverse(y, x)
+		return x
+	}
 	posOrderedInv := func(y []float64, _ [][]float64) []float64 {
 		x := make([]float64, len(y))
 		ir.PosOrderedInverse(y, x)
 		return x
 	}
-	simplexInv := func(y []float64, _ [][]float64) []float64 { x := make([]float64, len(y)-1); ir.SimplexInverse(y, x); return x }
+	simplexInv := func(y []float64, _ [][]float64) []float64 {
+		x := make([]float64, len(y)-1)
+		ir.SimplexInverse(y, x)
+		return x
+	}
 	cholCorrInv := func(y []float64, _ [][]float64) []float64 {
 		k := int(math.Round(math.Sqrt(float64(len(y)))))
 		x := make([]float64, k*(k-1)/2)
