@@ -21,3 +21,5 @@ func (s *Session) Complete(code string, cursor int) Completion {
 func (s *Session) IsComplete(code string) (status, indent string) {
 	return "complete", ""
 }
+
+func isComplete(code string) (status, indent string) { return "complete", "" }

@@ -1,0 +1,110 @@
+package interp
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newTestSupervised(t *testing.T, limit int64) *Supervised {
+	t.Helper()
+	s, err := NewSupervised(SupervisedOptions{
+		Command:     []string{os.Args[0]},
+		Env:         append(os.Environ(), testWorkerEnv+"=1"),
+		MemoryLimit: limit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestSupervisedState(t *testing.T) {
+	runSteps(t, newTestSupervised(t, 1<<30), []step{
+		{cell: "import \"fmt\"\nx := 1\nfmt.Println(\"hi\", x)\nx+1", value: "2", events: "stdout:hi 1\n"},
+		{cell: "x * 10", value: "10"},
+		{cell: "y := undefinedThing", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
+		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom"},
+		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
+		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "panic", errHas: "fatal"},
+		{cell: "x", value: "1"},
+	})
+}
+
+// Each case crashes the worker; the cell must say so and the next cell
+// must run in a fresh interpreter (where x is gone).
+func TestSupervisedCrashes(t *testing.T) {
+	cases := []struct {
+		name   string
+		cell   string
+		reason string // substring of the crash reason
+	}{
+		{"goroutine panic", "import \"time\"\ngo func() { panic(\"in the background\") }()\ntime.Sleep(5 * time.Second)", "in the background"},
+		{"runaway allocation", "x := make([]byte, 0)\nfor {\n\tx = append(x, make([]byte, 1<<26)...)\n}", "out of memory"},
+		{"nil map write in goroutine", "import \"time\"\ngo func() { var m map[string]int; m[\"a\"] = 1 }()\ntime.Sleep(5 * time.Second)", "panic"},
+	}
+	s := newTestSupervised(t, 512<<20)
+	for _, c := range cases {
+		runSteps(t, s, []step{{cell: "x := 1"}})
+		r := s.Execute(context.Background(), c.cell, &recorder{})
+		if r.Err != nil {
+			t.Logf("%s: %s", c.name, r.Err.Value)
+		}
+		if r.Err == nil || r.Err.Name != "InterpreterCrashed" || !strings.Contains(r.Err.Value, c.reason) || !strings.Contains(r.Err.Value, "state was reset") {
+			t.Errorf("%s: got %+v, want InterpreterCrashed mentioning %q", c.name, r.Err, c.reason)
+		}
+		runSteps(t, s, []step{
+			{cell: "x", errName: "CompileError", errHas: "undefined: x"},
+			{cell: "1 + 1", value: "2"},
+		})
+	}
+}
+
+func TestSupervisedInterrupt(t *testing.T) {
+	s := newTestSupervised(t, 1<<30)
+	runSteps(t, s, []step{{cell: "x := 41"}})
+	for _, cell := range []string{"for {\n}", "import \"time\"\ntime.Sleep(time.Hour)", "c := make(chan int)\n<-c"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(200 * time.Millisecond)
+			cancel()
+		}()
+		r := s.Execute(ctx, cell, &recorder{})
+		if r.Err == nil || r.Err.Name != "Interrupted" {
+			t.Errorf("%q interrupted: %+v, want Interrupted", cell, r.Err)
+		}
+		runSteps(t, s, []step{{cell: "x + 1", value: "42"}})
+	}
+}
+
+func TestMemoryLimitFromEnv(t *testing.T) {
+	phys := physicalMemory()
+	if phys == 0 {
+		t.Skip("physical memory unknown")
+	}
+	cases := []struct {
+		in   string
+		want int64
+		bad  bool
+	}{
+		{"", phys / 2, false},
+		{"1048576", 1 << 20, false},
+		{"512MiB", 512 << 20, false},
+		{"2GiB", 2 << 30, false},
+		{"2G", 2 << 30, false},
+		{"1.5GB", 1500000000, false},
+		{"25%", phys / 4, false},
+		{"lots", 0, true},
+		{"-1", 0, true},
+		{"150%", 0, true},
+	}
+	for _, c := range cases {
+		got, err := MemoryLimitFromEnv(c.in)
+		if (err != nil) != c.bad || (!c.bad && got != c.want) {
+			t.Errorf("MemoryLimitFromEnv(%q) = %d, %v; want %d, bad=%v", c.in, got, err, c.want, c.bad)
+		}
+	}
+}

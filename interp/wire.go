@@ -1,0 +1,62 @@
+package interp
+
+import "github.com/gobayes/gobayes/display"
+
+// The supervisor and its worker talk in JSON lines over two pipes the
+// worker inherits as file descriptors 3 (requests) and 4 (replies), so that
+// a cell writing to standard output cannot corrupt the protocol.
+const (
+	workerRequestFD = 3
+	workerReplyFD   = 4
+)
+
+// Operations a wireRequest asks for.
+const (
+	opExecute    = "execute"
+	opEvaluate   = "evaluate"
+	opComplete   = "complete"
+	opInspect    = "inspect"
+	opIsComplete = "is_complete"
+	opReset      = "reset"
+	opInterrupt  = "interrupt"
+)
+
+// wireRequest is one request from the supervisor.
+type wireRequest struct {
+	ID     int64  `json:"id"`
+	Op     string `json:"op"`
+	Code   string `json:"code,omitempty"`
+	Cursor int    `json:"cursor,omitempty"`
+	Detail int    `json:"detail,omitempty"`
+}
+
+// Kinds of wireReply: events of a running cell, then one "done".
+const (
+	replyStream  = "stream"
+	replyDisplay = "display"
+	replyClear   = "clear"
+	replyDone    = "done"
+)
+
+// wireReply is an event of a request or its final answer.
+type wireReply struct {
+	ID   int64  `json:"id"`
+	Kind string `json:"kind"`
+
+	// stream
+	Name string `json:"name,omitempty"`
+	Text string `json:"text,omitempty"`
+	// display, clear
+	Bundle    *display.Bundle `json:"bundle,omitempty"`
+	DisplayID string          `json:"display_id,omitempty"`
+	Update    bool            `json:"update,omitempty"`
+	Wait      bool            `json:"wait,omitempty"`
+
+	// done
+	Result     *Result     `json:"result,omitempty"`
+	Err        *Error      `json:"error,omitempty"`
+	Completion *Completion `json:"completion,omitempty"`
+	Found      bool        `json:"found,omitempty"`
+	Status     string      `json:"status,omitempty"`
+	Indent     string      `json:"indent,omitempty"`
+}

@@ -1,0 +1,148 @@
+package interp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"sync"
+
+	"github.com/gobayes/gobayes/display"
+)
+
+// workerMemoryEnv carries the worker's memory limit in bytes from the
+// supervisor to the child.
+const workerMemoryEnv = "GOBAYES_WORKER_MEMORY_LIMIT"
+
+// WorkerMain is the entry point of the interpreter's child process (the
+// `gobayes worker` command): it serves one Session to the supervisor over
+// the inherited pipes until the supervisor goes away, and returns the exit
+// code.
+func WorkerMain() int {
+	in := os.NewFile(workerRequestFD, "requests")
+	out := os.NewFile(workerReplyFD, "replies")
+	if in == nil || out == nil {
+		fmt.Fprintln(os.Stderr, "interp: the worker must be started by the kernel (it reads requests on fd 3)")
+		return 2
+	}
+	s, err := NewSession(Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if v := os.Getenv(workerMemoryEnv); v != "" {
+		if limit, err := strconv.ParseInt(v, 10, 64); err == nil && limit > 0 {
+			applyMemoryLimit(limit)
+		}
+	}
+	w := &worker{s: s, enc: json.NewEncoder(out)}
+	return w.serve(in)
+}
+
+// applyMemoryLimit makes the garbage collector work hard near the limit
+// and makes the kernel refuse address space beyond it, so a runaway cell
+// ends in the Go runtime's "out of memory" (which the supervisor reports)
+// rather than in the system's OOM killer.
+func applyMemoryLimit(limit int64) {
+	debug.SetMemoryLimit(limit / 10 * 9)
+	limitAddressSpace(limit)
+}
+
+type worker struct {
+	s     *Session
+	encMu sync.Mutex
+	enc   *json.Encoder
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // of the running cell, nil when none
+}
+
+func (w *worker) send(r wireReply) {
+	w.encMu.Lock()
+	defer w.encMu.Unlock()
+	if err := w.enc.Encode(r); err != nil {
+		// The supervisor is gone; nobody is left to serve.
+		os.Exit(0)
+	}
+}
+
+func (w *worker) serve(in io.Reader) int {
+	dec := json.NewDecoder(bufio.NewReader(in))
+	var cells sync.WaitGroup
+	for {
+		var req wireRequest
+		if err := dec.Decode(&req); err != nil {
+			if err == io.EOF {
+				return 0
+			}
+			fmt.Fprintln(os.Stderr, "interp: worker: bad request:", err)
+			return 2
+		}
+		switch req.Op {
+		case opExecute, opEvaluate:
+			ctx, cancel := context.WithCancel(context.Background())
+			w.mu.Lock()
+			w.cancel = cancel
+			w.mu.Unlock()
+			cells.Add(1)
+			go func(req wireRequest) {
+				defer cells.Done()
+				defer cancel()
+				if req.Op == opExecute {
+					r := w.s.Execute(ctx, req.Code, workerEvents{w, req.ID})
+					w.send(wireReply{ID: req.ID, Kind: replyDone, Result: &r})
+				} else {
+					b, err := w.s.Evaluate(ctx, req.Code)
+					w.send(wireReply{ID: req.ID, Kind: replyDone, Bundle: &b, Err: err})
+				}
+			}(req)
+		case opInterrupt:
+			w.mu.Lock()
+			if w.cancel != nil {
+				w.cancel()
+			}
+			w.mu.Unlock()
+		case opComplete:
+			c := w.s.Complete(req.Code, req.Cursor)
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Completion: &c})
+		case opInspect:
+			b, found := w.s.Inspect(req.Code, req.Cursor, req.Detail)
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Bundle: &b, Found: found})
+		case opIsComplete:
+			status, indent := w.s.IsComplete(req.Code)
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Status: status, Indent: indent})
+		case opReset:
+			go func(id int64) {
+				var e *Error
+				if err := w.s.Reset(); err != nil {
+					e = &Error{Name: "ResetFailed", Value: err.Error()}
+				}
+				w.send(wireReply{ID: id, Kind: replyDone, Err: e})
+			}(req.ID)
+		default:
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Err: &Error{Name: "ProtocolError", Value: "interp: worker: unknown operation " + req.Op}})
+		}
+	}
+}
+
+// workerEvents forwards a cell's events to the supervisor.
+type workerEvents struct {
+	w  *worker
+	id int64
+}
+
+func (e workerEvents) Stream(name, text string) {
+	e.w.send(wireReply{ID: e.id, Kind: replyStream, Name: name, Text: text})
+}
+
+func (e workerEvents) Display(b display.Bundle, id string, update bool) {
+	e.w.send(wireReply{ID: e.id, Kind: replyDisplay, Bundle: &b, DisplayID: id, Update: update})
+}
+
+func (e workerEvents) Clear(wait bool) {
+	e.w.send(wireReply{ID: e.id, Kind: replyClear, Wait: wait})
+}
