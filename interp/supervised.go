@@ -317,7 +317,7 @@ type child struct {
 	events  Events // of the running cell: where the child's raw stdout and stderr go
 	tail    []string
 	crash   string // the runtime's first crash line ("panic: ...", "fatal error: ...")
-	crashed bool // stderr showed a Go runtime crash; later lines are kept, not shown
+	crashed bool   // stderr showed a Go runtime crash; later lines are kept, not shown
 	killMsg string
 
 	dead     chan struct{}
