@@ -1,0 +1,236 @@
+package posterior
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fake builds a posterior of 4 chains × n draws: mu ~ N(shift(c), 1),
+// theta[1..2] ~ N(0, 2), and a deterministic d = 2·mu, with NUTS-like stats
+// and the given number of divergences in chain 1.
+func fake(n int, shift func(c int) float64, divergences int) *Posterior {
+	rng := rand.New(rand.NewPCG(9, 9))
+	p := &Posterior{
+		Model:   "fake",
+		Vars:    []Var{{Name: "mu", Start: 0}, {Name: "theta", Shape: []int{2}, Start: 1}, {Name: "d", Deterministic: true, Start: 3}},
+		Columns: []string{"mu", "theta[1]", "theta[2]", "d"},
+		Sampler: "NUTS", Warmup: 100, Seconds: []float64{1, 2, 1.5, 1},
+		Settings: Settings{Seed: 3, TargetAccept: 0.8, MaxDepth: 10, Metric: "diag_e"},
+	}
+	for c := 0; c < 4; c++ {
+		ch := Chain{Values: make([][]float64, 4)}
+		for j := range ch.Values {
+			ch.Values[j] = make([]float64, n)
+		}
+		st := &ch.Stats
+		st.LP, st.AcceptStat, st.StepSize, st.Energy = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		st.TreeDepth, st.NLeapfrog, st.Divergent = make([]int, n), make([]int, n), make([]bool, n)
+		for i := 0; i < n; i++ {
+			mu := shift(c) + rng.NormFloat64()
+			ch.Values[0][i] = mu
+			ch.Values[1][i] = 2 * rng.NormFloat64()
+			ch.Values[2][i] = 2 * rng.NormFloat64()
+			ch.Values[3][i] = 2 * mu
+			st.LP[i] = -0.5 * mu * mu
+			st.AcceptStat[i] = rng.Float64()
+			st.StepSize[i] = 0.7
+			st.Energy[i] = -st.LP[i] + rng.ExpFloat64()
+			st.TreeDepth[i] = 2
+			st.NLeapfrog[i] = 3
+			st.Divergent[i] = c == 0 && i < divergences
+		}
+		ch.Adaptation = Adaptation{StepSize: 0.7, InvMetric: []float64{1.5, 2, 3}, WarmupSeconds: 0.25, SamplingSeconds: 0.75, GradEvals: 999}
+		p.Chains = append(p.Chains, ch)
+	}
+	return p
+}
+
+func noShift(int) float64 { return 0 }
+
+func TestStanCSVRoundTrip(t *testing.T) {
+	p := fake(50, noShift, 3)
+	p.Chains[1].Values[1][7] = math.Inf(-1)
+	dir := t.TempDir()
+	files, err := p.WriteStanCSV(filepath.Join(dir, "fake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 4 {
+		t.Fatalf("%d files, want 4", len(files))
+	}
+	q, err := ReadStanCSV(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(q.Columns, p.Columns) || !reflect.DeepEqual(q.Vars, p.Vars) {
+		t.Fatalf("layout: %v %v, want %v %v", q.Columns, q.Vars, p.Columns, p.Vars)
+	}
+	if q.Model != p.Model || q.Sampler != p.Sampler || q.Warmup != p.Warmup || q.Settings != p.Settings {
+		t.Errorf("metadata %q %q %d %+v, want %q %q %d %+v", q.Model, q.Sampler, q.Warmup, q.Settings, p.Model, p.Sampler, p.Warmup, p.Settings)
+	}
+	for c := range p.Chains {
+		want, got := p.Chains[c], q.Chains[c]
+		want.Adaptation.GradEvals = 0 // not part of the Stan CSV format
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("chain %d differs after the round trip:\n got %+v\nwant %+v", c, got.Adaptation, want.Adaptation)
+		}
+	}
+}
+
+// TestStanCSVFormat checks the lines cmdstanpy's reader requires
+// (cmdstanpy/utils/stancsv.py: scan_config, scan_hmc_params).
+func TestStanCSVFormat(t *testing.T) {
+	p := fake(5, noShift, 0)
+	var b bytes.Buffer
+	if err := p.WriteChainCSV(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, want := range []string{
+		"# model = fake\n", "#     num_samples = 5\n", "#     num_warmup = 100\n", "#     save_warmup = 0\n",
+		"#         metric = diag_e\n", "#             max_depth = 10\n",
+		"\nlp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__,mu,theta.1,theta.2,d\n# Adaptation terminated\n# Step size = 0.7\n# Diagonal elements of inverse mass matrix:\n# 1.5, 2, 3\n",
+		"#  Elapsed Time: 0.25 seconds (Warm-up)\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Stan CSV lacks %q", want)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	p := fake(10, noShift, 0)
+	p.Chains[0].Values[0][2] = math.NaN()
+	var b bytes.Buffer
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Variables []struct {
+			Name    string
+			Columns []string
+		}
+		Chains []struct {
+			Draws map[string][]*float64
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Chains) != 4 || got.Variables[1].Name != "theta" || len(got.Variables[1].Columns) != 2 {
+		t.Fatalf("decoded %+v", got)
+	}
+	if got.Chains[0].Draws["mu"][2] != nil {
+		t.Error("NaN not written as null")
+	}
+	if v := *got.Chains[3].Draws["theta[2]"][9]; v != p.Chains[3].Values[2][9] {
+		t.Errorf("theta[2] draw 10 of chain 4 = %v, want %v", v, p.Chains[3].Values[2][9])
+	}
+}
+
+// TestSummaryByHand checks mean, sd and quantiles on a 2-chain posterior
+// of 4 draws whose values are known: {1,2,3,4} and {5,6,7,8}: mean 4.5,
+// sd sqrt(6) (sample variance 42/7), median 4.5.
+func TestSummaryByHand(t *testing.T) {
+	p := &Posterior{Columns: []string{"x"}, Vars: []Var{{Name: "x"}}, Seconds: []float64{2, 4},
+		Chains: []Chain{{Values: [][]float64{{1, 2, 3, 4}}}, {Values: [][]float64{{5, 6, 7, 8}}}}}
+	r := p.Summary().Rows[0]
+	if r.Mean != 4.5 || math.Abs(r.SD-math.Sqrt(6)) > 1e-12 || r.Median != 4.5 {
+		t.Errorf("mean %g sd %g median %g, want 4.5, %g, 4.5", r.Mean, r.SD, r.Median, math.Sqrt(6))
+	}
+	// 94% HDI of 8 sorted draws: floor(0.94·8) = 7 steps wide: [1, 8].
+	if r.HDI3 != 1 || r.HDI97 != 8 {
+		t.Errorf("HDI [%g, %g], want [1, 8]", r.HDI3, r.HDI97)
+	}
+	// Chains that disagree this much must be flagged.
+	if r.Rhat < 1.1 {
+		t.Errorf("R-hat %g for chains {1..4} and {5..8}, want > 1.1", r.Rhat)
+	}
+	// ESS per second uses the slowest chain's 4 seconds.
+	if math.Abs(r.ESSBulkPerSecond-r.ESSBulk/4) > 1e-12 {
+		t.Errorf("ESS/s %g, want ESS/4 = %g", r.ESSBulkPerSecond, r.ESSBulk/4)
+	}
+}
+
+func TestSummaryRendering(t *testing.T) {
+	p := fake(200, noShift, 0)
+	text := p.String()
+	for _, h := range []string{"mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s", "theta[2]"} {
+		if !strings.Contains(text, h) {
+			t.Errorf("text summary lacks %q:\n%s", h, text)
+		}
+	}
+	h := p.HTML()
+	if !strings.HasPrefix(h, `<div class="gobayes-summary"><table`) || strings.Count(h, "<tr>") != 5 {
+		t.Errorf("HTML summary: want a table of a header and 4 rows, got %s", h)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	cases := []struct {
+		name string
+		p    *Posterior
+		want []string // substrings, one per expected warning; none: clean
+	}{
+		{"clean", fake(500, noShift, 0), nil},
+		{"divergent", fake(500, noShift, 5), []string{"5 of 2000 draws (0.2%) ended in a divergent transition", "ppl.TargetAccept"}},
+		{"stuck", fake(500, func(c int) float64 { return 3 * float64(c) }, 0), []string{"R-hat above 1.01 for mu, d"}},
+	}
+	for _, c := range cases {
+		got := strings.Join(c.p.Warnings(), "\n")
+		if c.want == nil && got != "" {
+			t.Errorf("%s: unexpected warnings %q", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: warnings %q lack %q", c.name, got, w)
+			}
+		}
+	}
+	// Tree depth and E-BFMI.
+	p := fake(500, noShift, 0)
+	for i := range p.Chains[2].Stats.TreeDepth[:50] {
+		p.Chains[2].Stats.TreeDepth[i] = 10
+	}
+	e := p.Chains[1].Stats.Energy
+	for i := range e {
+		e[i] = float64(i) // a trend: tiny changes against a large variance
+	}
+	got := strings.Join(p.Warnings(), "\n")
+	for _, w := range []string{"50 of 2000 draws (2.5%) hit the maximum tree depth 10", "E-BFMI below 0.3 (chain 2:"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("warnings %q lack %q", got, w)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	p := fake(10, noShift, 0)
+	q := p.Select("theta", "mu")
+	if strings.Join(q.Columns, " ") != "theta[1] theta[2] mu" {
+		t.Errorf("columns %v", q.Columns)
+	}
+	if q.Vars[0].Name != "theta" || q.Vars[1].Start != 2 {
+		t.Errorf("vars %+v", q.Vars)
+	}
+	if q.Chains[1].Values[2][4] != p.Chains[1].Values[0][4] {
+		t.Error("selected draws differ from the original's")
+	}
+	if got := len(p.Summary("theta[2]", "d").Rows); got != 2 {
+		t.Errorf("Summary of 2 names has %d rows", got)
+	}
+	defer func() {
+		r := recover()
+		err, ok := r.(error)
+		if !ok || !strings.Contains(err.Error(), `no variable or column "sigma"`) || !strings.Contains(err.Error(), "mu, theta, d") {
+			t.Errorf("Select of an unknown name: panic %v", r)
+		}
+	}()
+	p.Select("sigma")
+}

@@ -1,0 +1,223 @@
+package posterior
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gobayes/gobayes/ppl/diag"
+)
+
+// Summary is the table az.summary shows, one row per scalar column, with
+// the run's warnings.
+type Summary struct {
+	Model    string
+	Sampler  string
+	Chains   int
+	Draws    int
+	Seconds  float64 // wall time of the run (the slowest chain)
+	Rows     []SummaryRow
+	Warnings []string
+}
+
+// SummaryRow is one scalar's line of the summary.
+type SummaryRow struct {
+	Name             string
+	Mean, SD         float64
+	HDI3, HDI97      float64 // 94% highest-density interval
+	MCSEMean, MCSESD float64
+	ESSBulk, ESSTail float64
+	Rhat             float64
+	ESSBulkPerSecond float64 // bulk ESS per second of wall time, warm-up included
+	Q5, Median, Q95  float64
+}
+
+// Summary computes the summary of the named variables or columns (every
+// column when none are named).
+func (p *Posterior) Summary(names ...string) *Summary {
+	cols := make([]int, len(p.Columns))
+	for i := range cols {
+		cols[i] = i
+	}
+	if len(names) > 0 {
+		var err error
+		if cols, err = p.Expand(names...); err != nil {
+			panic(err)
+		}
+	}
+	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), Draws: p.Draws(), Seconds: p.WallSeconds()}
+	for _, j := range cols {
+		s.Rows = append(s.Rows, p.row(j, s.Seconds))
+	}
+	s.Warnings = p.Warnings()
+	return s
+}
+
+// WallSeconds is the wall time of the run: chains run in parallel, so the
+// slowest chain's time.
+func (p *Posterior) WallSeconds() float64 {
+	w := 0.0
+	for _, s := range p.Seconds {
+		w = math.Max(w, s)
+	}
+	return w
+}
+
+func (p *Posterior) row(j int, seconds float64) SummaryRow {
+	ch := make([][]float64, len(p.Chains))
+	for c := range p.Chains {
+		ch[c] = p.Chains[c].Values[j]
+	}
+	r := SummaryRow{Name: p.Columns[j]}
+	flat := diag.Flatten(ch)
+	if len(flat) == 0 {
+		nan := math.NaN()
+		r.Mean, r.SD, r.HDI3, r.HDI97, r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat = nan, nan, nan, nan, nan, nan, nan, nan, nan
+		r.ESSBulkPerSecond, r.Q5, r.Median, r.Q95 = nan, nan, nan, nan
+		return r
+	}
+	for _, v := range flat {
+		r.Mean += v
+	}
+	r.Mean /= float64(len(flat))
+	for _, v := range flat {
+		r.SD += (v - r.Mean) * (v - r.Mean)
+	}
+	r.SD = math.Sqrt(r.SD / float64(len(flat)-1))
+	sort.Float64s(flat)
+	r.HDI3, r.HDI97 = diag.HDI(flat, 0.94)
+	r.Q5, r.Median, r.Q95 = diag.Quantile(flat, 0.05), diag.Quantile(flat, 0.5), diag.Quantile(flat, 0.95)
+	if flat[0] == flat[len(flat)-1] {
+		// A constant: diagnostics are undefined, as in ArviZ.
+		nan := math.NaN()
+		r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = 0, 0, nan, nan, nan, nan
+		return r
+	}
+	r.MCSEMean = diag.MCSEMean(ch)
+	r.MCSESD = diag.MCSESD(ch)
+	r.ESSBulk = diag.ESSBulk(ch)
+	r.ESSTail = diag.ESSTail(ch)
+	r.Rhat = diag.Rhat(ch)
+	if seconds > 0 {
+		r.ESSBulkPerSecond = r.ESSBulk / seconds
+	}
+	return r
+}
+
+var summaryHeader = []string{"", "mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s"}
+
+func (r *SummaryRow) cells() []string {
+	return []string{r.Name, num(r.Mean), num(r.SD), num(r.HDI3), num(r.HDI97), num(r.MCSEMean), num(r.MCSESD),
+		count(r.ESSBulk), count(r.ESSTail), rhat(r.Rhat), count(r.ESSBulkPerSecond)}
+}
+
+// num prints a statistic with 3 decimals (as az.summary rounds), or 3
+// significant digits for values too small for that.
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case v != 0 && math.Abs(v) < 0.01:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func count(v float64) string {
+	if math.IsNaN(v) {
+		return "nan"
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+}
+
+func rhat(v float64) string {
+	if math.IsNaN(v) {
+		return "nan"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func (s *Summary) caption() string {
+	c := fmt.Sprintf("%s: %s, %d chains × %d draws, %.2f s", s.Model, s.Sampler, s.Chains, s.Draws, s.Seconds)
+	if s.Model == "" {
+		c = c[2:]
+	}
+	return c
+}
+
+// String renders the summary as a text table, warnings below it.
+func (s *Summary) String() string {
+	rows := [][]string{summaryHeader}
+	for i := range s.Rows {
+		rows = append(rows, s.Rows[i].cells())
+	}
+	width := make([]int, len(summaryHeader))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(s.caption())
+	b.WriteByte('\n')
+	for _, r := range rows {
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString("  " + pad + c)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	for _, w := range s.Warnings {
+		b.WriteString("warning: ")
+		b.WriteString(w)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// HTML renders the summary as an HTML table, warnings below it.
+func (s *Summary) HTML() string {
+	var b strings.Builder
+	b.WriteString(`<div class="gobayes-summary"><table style="font-variant-numeric: tabular-nums">`)
+	b.WriteString("<caption style=\"text-align:left\">" + html.EscapeString(s.caption()) + "</caption>")
+	b.WriteString("<thead><tr>")
+	for _, h := range summaryHeader {
+		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
+	}
+	b.WriteString("</tr></thead><tbody>")
+	for i := range s.Rows {
+		b.WriteString("<tr>")
+		for k, c := range s.Rows[i].cells() {
+			if k == 0 {
+				b.WriteString("<th style=\"text-align:left\">" + html.EscapeString(c) + "</th>")
+				continue
+			}
+			style := "text-align:right"
+			if k == 9 && s.Rows[i].Rhat > 1.01 {
+				style += ";color:#b00"
+			}
+			b.WriteString("<td style=\"" + style + "\">" + c + "</td>")
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</tbody></table>")
+	for _, w := range s.Warnings {
+		b.WriteString(`<p style="color:#b00">⚠ ` + html.EscapeString(w) + "</p>")
+	}
+	b.WriteString("</div>")
+	return b.String()
+}
+
+// String renders the posterior's summary as text.
+func (p *Posterior) String() string { return p.Summary().String() }
+
+// HTML renders the posterior's summary as an HTML table (the notebook's
+// display of a posterior).
+func (p *Posterior) HTML() string { return p.Summary().HTML() }

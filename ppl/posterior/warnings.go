@@ -1,0 +1,128 @@
+package posterior
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gobayes/gobayes/ppl/diag"
+)
+
+// Warnings lists what is wrong with the run, each in plain words with what
+// to do: divergences, R-hat above 1.01, effective sample sizes below 100
+// per chain, saturated tree depth, low E-BFMI, interruption.
+func (p *Posterior) Warnings() []string {
+	var w []string
+	n := p.Draws()
+	total := n * len(p.Chains)
+	if p.Interrupted {
+		w = append(w, fmt.Sprintf("the run was interrupted: each chain holds %d draws; diagnostics describe those only.", n))
+	}
+	if total == 0 {
+		return w
+	}
+	if d := p.Divergences(); d > 0 {
+		w = append(w, fmt.Sprintf("%d of %d draws (%.1f%%) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Reparameterise (for a hierarchical model, the non-centred form) or raise the target acceptance, e.g. ppl.TargetAccept(0.95).",
+			d, total, 100*float64(d)/float64(total)))
+	}
+	var highRhat, lowESS []string
+	worst := 1.0
+	for _, name := range p.Columns {
+		ch := p.ByChain(name)
+		if constant(ch) {
+			continue
+		}
+		r := diag.Rhat(ch)
+		if len(p.Chains) > 1 && r > 1.01 {
+			highRhat = append(highRhat, name)
+			worst = math.Max(worst, r)
+		}
+		if e := math.Min(diag.ESSBulk(ch), diag.ESSTail(ch)); e < 100*float64(len(p.Chains)) {
+			lowESS = append(lowESS, name)
+		}
+	}
+	if len(highRhat) > 0 {
+		w = append(w, fmt.Sprintf("R-hat above 1.01 for %s (largest %.3f): the chains disagree, so they have not converged to one distribution. Run longer (ppl.Warmup, ppl.Draws); if that does not help, look for multimodality or reparameterise.",
+			list(highRhat), worst))
+	}
+	if len(lowESS) > 0 {
+		w = append(w, fmt.Sprintf("effective sample size below 100 per chain for %s: means and quantiles are imprecise. Run more draws; for strongly correlated parameters use a dense metric (ppl.DenseMetric()) or reparameterise.",
+			list(lowESS)))
+	}
+	if d := p.Settings.MaxDepth; d > 0 {
+		if k := p.TreeDepthHits(); k > 0 {
+			w = append(w, fmt.Sprintf("%d of %d draws (%.1f%%) hit the maximum tree depth %d: trajectories were cut short, which costs efficiency (not correctness). Raise it (ppl.MaxDepth(%d)), or use a dense metric or reparameterise.",
+				k, total, 100*float64(k)/float64(total), d, d+2))
+		}
+	}
+	var low []string
+	for c, ch := range p.Chains {
+		if ch.Stats.Energy == nil || n < 2 {
+			continue
+		}
+		if b := diag.EBFMI(ch.Stats.Energy); b < 0.3 {
+			low = append(low, fmt.Sprintf("chain %d: %.2f", c+1, b))
+		}
+	}
+	if len(low) > 0 {
+		w = append(w, fmt.Sprintf("E-BFMI below 0.3 (%s): momentum resampling explores the energy distribution poorly, typical of heavy tails and funnels. Reparameterise (non-centred forms, rescaled parameters).",
+			strings.Join(low, ", ")))
+	}
+	return w
+}
+
+// Divergences counts divergent transitions over all chains.
+func (p *Posterior) Divergences() int {
+	k := 0
+	for _, ch := range p.Chains {
+		for _, d := range ch.Stats.Divergent {
+			if d {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// TreeDepthHits counts draws whose NUTS tree reached the maximum depth.
+func (p *Posterior) TreeDepthHits() int {
+	k := 0
+	for _, ch := range p.Chains {
+		for _, d := range ch.Stats.TreeDepth {
+			if d >= p.Settings.MaxDepth {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// EBFMI returns the E-BFMI of every chain (NaN without energies).
+func (p *Posterior) EBFMI() []float64 {
+	out := make([]float64, len(p.Chains))
+	for c, ch := range p.Chains {
+		out[c] = math.NaN()
+		if ch.Stats.Energy != nil {
+			out[c] = diag.EBFMI(ch.Stats.Energy)
+		}
+	}
+	return out
+}
+
+func constant(ch [][]float64) bool {
+	for _, c := range ch {
+		for _, v := range c {
+			if v != ch[0][0] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func list(names []string) string {
+	if len(names) > 6 {
+		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more", len(names)-6)
+	}
+	return strings.Join(names, ", ")
+}
