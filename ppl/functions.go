@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/dist"
 )
 
 // opNode makes a node computing op over ns with the given output shape.
@@ -244,4 +245,37 @@ func checkShape(fn string, shape []int) {
 			panic(&Error{Var: fn, Msg: fmt.Sprintf("shape %v has a dimension that is not positive", shape)})
 		}
 	}
+}
+
+// LogPDF is the log density (or mass) of a scalar family at y, one term
+// per element (Stan's normal_lpdf before the sum; Sum gives the total):
+// family is a name ("Normal", "Poisson", …, as the Model methods call
+// them) or a *dist.Family, params its parameters in order. Use it in
+// LogDensity terms, mixtures written by hand, and scan steps (the HMM
+// forward algorithm).
+func LogPDF(family any, y any, params ...any) Expr {
+	fam := familyOf(family)
+	if fam.EventRank != 0 {
+		panic(&Error{Var: "LogPDF", Msg: fmt.Sprintf("%s is multivariate; LogPDF takes scalar families", fam.Name)})
+	}
+	ns := args("LogPDF", append([]any{y}, params...)...)
+	if len(params) != len(fam.Params) {
+		modelOf("LogPDF", ns...).failf(exprLabel("LogPDF", ns...), "%s takes %d parameters (%v), got %d", fam.Name, len(fam.Params), fam.Params, len(params))
+	}
+	if fam.Op == ir.OpNop {
+		return Mul(0, y)
+	}
+	return opNode("LogPDF", fam.Op, broadcast("LogPDF", ns), ns, []int{1}, nil)
+}
+
+func familyOf(f any) *dist.Family {
+	switch x := f.(type) {
+	case string:
+		return family(x)
+	case *dist.Family:
+		if x != nil {
+			return x
+		}
+	}
+	panic(&Error{Var: "LogPDF", Msg: fmt.Sprintf("family %v: want a family name such as \"Normal\" or a *dist.Family", f)})
 }
