@@ -52,7 +52,7 @@ func expQuad(k, x []float64, alpha, rho, jitter float64) {
 // rho ~ Gamma(25, 4), alpha ~ HalfNormal(2), sigma ~ HalfNormal(1),
 // y ~ MultivariateNormal(0, K), K = alpha²·exp(-d²/(2rho²)) + sigma·I.
 func newGPRegr(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "x", "y")
+	v, err := dataFields(c, "x", "y")
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func NewGPPoisRegr(x, k []float64) *GPPoisRegr {
 }
 
 func newGPPoisRegr(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "x", "k")
+	v, err := dataFields(c, "x", "k")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
@@ -40,7 +42,7 @@ func (m *LogisticRegression) LogDensityGrad(beta, grad []float64) float64 {
 	lp -= float64(D) * logSqrt2Pi
 	for n, yn := range m.Y {
 		row := m.X[n*D : n*D+D]
-		eta := dot(row, beta)
+		eta := floats.Dot(row, beta)
 		// log p(y | eta) = y·eta - log(1+exp(eta)); its derivative is
 		// y - logistic(eta). One exp serves both.
 		e := math.Exp(-math.Abs(eta))
@@ -52,41 +54,9 @@ func (m *LogisticRegression) LogDensityGrad(beta, grad []float64) float64 {
 			lp += yn*eta - math.Log1p(e)
 			p = e / (1 + e)
 		}
-		axpy(yn-p, row, grad)
+		floats.AddScaled(grad, yn-p, row)
 	}
 	return lp
-}
-
-// dot is a·b, unrolled by four.
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// axpy adds alpha·x into y, unrolled by four.
-func axpy(alpha float64, x, y []float64) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += alpha * x[i]
-		y[i+1] += alpha * x[i+1]
-		y[i+2] += alpha * x[i+2]
-		y[i+3] += alpha * x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += alpha * x[i]
-	}
 }
 
 func newLogistic(c *posteriordb.Case) (*Model, error) {

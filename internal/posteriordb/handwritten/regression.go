@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
@@ -11,13 +13,17 @@ import (
 // log sigma], with independent Normal priors on beta (or flat ones) and a
 // half-Cauchy, half-normal or flat prior on sigma. Every linear regression
 // of the reference set is one of these.
+//
+// X is kept by columns, so that the residuals and the gradient are D
+// vector operations over N (gonum's assembly kernels) each.
 type LinearRegression struct {
-	X       []float64 // N×D, row-major
+	Cols    [][]float64 // D columns of N
 	Y       []float64
 	N, D    int
 	Beta    []NormalPrior // len D, or nil for flat priors
 	Sigma   ScalePrior
 	logNorm float64
+	r       []float64 // scratch: residuals
 }
 
 // NormalPrior is a Normal(Mu, Sigma) prior.
@@ -47,9 +53,13 @@ func NewLinearRegression(X [][]float64, y []float64, beta []NormalPrior, sigma S
 	if beta != nil && len(beta) != D {
 		return nil, fmt.Errorf("%d beta priors for %d columns", len(beta), D)
 	}
-	m := &LinearRegression{X: make([]float64, 0, len(X)*D), Y: y, N: len(y), D: D, Beta: beta, Sigma: sigma}
-	for _, r := range X {
-		m.X = append(m.X, r...)
+	m := &LinearRegression{Y: y, N: len(y), D: D, Beta: beta, Sigma: sigma, r: make([]float64, len(y))}
+	m.Cols = make([][]float64, D)
+	for d := range m.Cols {
+		m.Cols[d] = make([]float64, m.N)
+		for n, row := range X {
+			m.Cols[d][n] = row[d]
+		}
 	}
 	m.logNorm = -float64(m.N) * logSqrt2Pi
 	for _, p := range beta {
@@ -72,26 +82,17 @@ func (m *LinearRegression) LogDensityGrad(x, grad []float64) float64 {
 	sigma := math.Exp(u)
 	inv2 := 1 / (sigma * sigma)
 
-	for d := range gbeta {
-		gbeta[d] = 0
+	// r = y - X·beta; the likelihood's gradient in beta is Xᵀr/sigma².
+	r := m.r
+	copy(r, m.Y)
+	for d, col := range m.Cols {
+		floats.AddScaled(r, -beta[d], col)
 	}
-	ss := 0.0
-	for n, yn := range m.Y {
-		row := m.X[n*D : n*D+D]
-		eta := 0.0
-		for d, xd := range row {
-			eta += xd * beta[d]
-		}
-		r := yn - eta
-		ss += r * r
-		for d, xd := range row {
-			gbeta[d] += r * xd
-		}
+	ss := floats.Dot(r, r)
+	for d, col := range m.Cols {
+		gbeta[d] = floats.Dot(col, r) * inv2
 	}
 	lp := m.logNorm - float64(m.N)*u - 0.5*ss*inv2
-	for d := range gbeta {
-		gbeta[d] *= inv2
-	}
 	gu := -float64(m.N) + ss*inv2
 
 	for d, p := range m.Beta {
@@ -161,8 +162,8 @@ func product(a, b []float64) []float64 {
 	return out
 }
 
-// floats reads several data fields.
-func floats(c *posteriordb.Case, names ...string) ([][]float64, error) {
+// dataFields reads several data fields.
+func dataFields(c *posteriordb.Case, names ...string) ([][]float64, error) {
 	out := make([][]float64, len(names))
 	for i, n := range names {
 		v, err := c.Floats(n)
@@ -201,7 +202,7 @@ func newBLR(c *posteriordb.Case) (*Model, error) {
 // kidiq-kidscore_momhs: kid_score ~ Normal(b1 + b2·mom_hs, sigma),
 // sigma ~ HalfCauchy(2.5).
 func newKidscoreMomhs(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "kid_score", "mom_hs")
+	v, err := dataFields(c, "kid_score", "mom_hs")
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func newKidscoreMomhs(c *posteriordb.Case) (*Model, error) {
 // kidiq-kidscore_interaction: kid_score ~ Normal(b1 + b2·mom_hs +
 // b3·mom_iq + b4·mom_hs·mom_iq, sigma), sigma ~ HalfCauchy(2.5).
 func newKidscoreInteraction(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "kid_score", "mom_hs", "mom_iq")
+	v, err := dataFields(c, "kid_score", "mom_hs", "mom_iq")
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func newKidscoreInteraction(c *posteriordb.Case) (*Model, error) {
 
 // earnings-earn_height: earn ~ Normal(b1 + b2·height, sigma), flat priors.
 func newEarnHeight(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "earn", "height")
+	v, err := dataFields(c, "earn", "height")
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +232,7 @@ func newEarnHeight(c *posteriordb.Case) (*Model, error) {
 // earnings-logearn_interaction: log(earn) ~ Normal(b1 + b2·height +
 // b3·male + b4·height·male, sigma), flat priors.
 func newLogearnInteraction(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "earn", "height", "male")
+	v, err := dataFields(c, "earn", "height", "male")
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +243,7 @@ func newLogearnInteraction(c *posteriordb.Case) (*Model, error) {
 // mesquite-logmesquite: log(weight) on the logs of the five sizes and on
 // group, flat priors.
 func newLogmesquite(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "weight", "diam1", "diam2", "canopy_height", "total_height", "density", "group")
+	v, err := dataFields(c, "weight", "diam1", "diam2", "canopy_height", "total_height", "density", "group")
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +254,7 @@ func newLogmesquite(c *posteriordb.Case) (*Model, error) {
 // nes2000-nes: partyid7 on real_ideo, race_adj, three age indicators,
 // educ1, gender and income, flat priors.
 func newNES(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "partyid7", "real_ideo", "race_adj", "age_discrete", "educ1", "gender", "income")
+	v, err := dataFields(c, "partyid7", "real_ideo", "race_adj", "age_discrete", "educ1", "gender", "income")
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +276,7 @@ func newNES(c *posteriordb.Case) (*Model, error) {
 // alpha ~ Normal(pmualpha, psalpha), beta ~ Normal(pmubeta, psbeta),
 // y ~ Normal(alpha + beta·x, sigma), sigma flat.
 func newKilpisjarvi(c *posteriordb.Case) (*Model, error) {
-	v, err := floats(c, "x", "y")
+	v, err := dataFields(c, "x", "y")
 	if err != nil {
 		return nil, err
 	}
