@@ -80,7 +80,7 @@ func linalgCases() []opCase {
 		// Lower triangle in [-1, 1] plus 5 on the diagonal: diagonally
 		// dominant, hence positive definite; gonum's mat.Cholesky is the
 		// oracle.
-		{name: "cholesky", args: []irtest.Arg{P(-1, 1, 4, 4)}, tol: 1e-10,
+		{name: "cholesky", covers: []ir.Op{ir.OpCholesky}, args: []irtest.Arg{P(-1, 1, 4, 4)}, tol: 1e-10,
 			build: func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
 				a, _ := b.Emit(ir.OpAddDiag, []ir.ID{in[0], b.Scalar(5)}, nil, -1)
 				return emit(b, ir.OpCholesky, a)
@@ -94,7 +94,7 @@ func linalgCases() []opCase {
 				c.LTo(&l)
 				return mat.DenseCopyOf(&l).RawMatrix().Data
 			}},
-		{name: "tri_solve vector", args: []irtest.Arg{P(-1, 1, 4, 4), P(-2, 2, 4)}, tol: 1e-10,
+		{name: "tri_solve vector", covers: []ir.Op{ir.OpTriSolve}, args: []irtest.Arg{P(-1, 1, 4, 4), P(-2, 2, 4)}, tol: 1e-10,
 			build: func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
 				l, _ := b.Emit(ir.OpAddDiag, []ir.ID{in[0], b.Scalar(3)}, nil, -1)
 				return emit(b, ir.OpTriSolve, l, in[1])

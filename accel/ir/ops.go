@@ -22,75 +22,84 @@ type Op uint16
 const (
 	OpNop Op = iota
 
-	// Elementwise unary.
-	OpNeg
-	OpExp
-	OpLog
-	OpLog1p
-	OpExpm1
-	OpSqrt
-	OpSquare
-	OpLogistic // 1/(1+exp(-x)), Stan's inv_logit
-	OpSoftplus // log(1+exp(x)), Stan's log1p_exp
-	OpLgamma
-	OpDigamma
-	OpAbs
-	OpLogit
-	OpTanh
-	OpInv // 1/x
+	// Elementwise unary: one input x of any shape; the output has x's
+	// shape. No Ints, no Table.
+	OpNeg      // -x
+	OpExp      // exp(x)
+	OpLog      // log(x)
+	OpLog1p    // log(1+x)
+	OpExpm1    // exp(x)-1
+	OpSqrt     // √x
+	OpSquare   // x²
+	OpLogistic // 1/(1+exp(-x)), Stan's inv_logit, without overflow
+	OpSoftplus // log(1+exp(x)), Stan's log1p_exp, without overflow
+	OpLgamma   // log|Γ(x)|
+	OpDigamma  // ψ(x) (derivative: trigamma)
+	OpAbs      // |x| (derivative 0 at 0)
+	OpLogit    // log(x/(1-x))
+	OpTanh     // tanh(x)
+	OpInv      // 1/x
 
-	// Elementwise binary (broadcasting).
-	OpAdd
-	OpSub
-	OpMul
-	OpDiv
-	OpPow
+	// Elementwise binary: inputs a, b, each with the output's length or
+	// length 1 (broadcast); the output has the shape of the longer input
+	// (of a when the lengths are equal). No Ints, no Table.
+	OpAdd // a+b
+	OpSub // a-b
+	OpMul // a·b
+	OpDiv // a/b
+	OpPow // a^b (a ≥ 0 for a gradient in b)
 
-	// Elementwise ternary: log(t*exp(a) + (1-t)*exp(b)), Stan's log_mix.
+	// Elementwise ternary, broadcasting like the binary ops: inputs t, a,
+	// b → log(t·exp(a) + (1-t)·exp(b)), Stan's log_mix.
 	OpLogMix
 
-	// Reductions to a scalar.
-	OpSum
-	OpDot // dot(a, b), equal lengths
-	OpLogSumExp
-	OpAddN // sum of any number of scalars (the target)
+	// Reductions: the output is a scalar.
+	OpSum       // x (any shape) → Σ x
+	OpDot       // a, b (equal lengths, any shapes) → Σ a·b
+	OpLogSumExp // x (any shape) → log Σ exp(x), stable
+	OpAddN      // any number of scalars → their sum (the target)
 
 	// Structure.
-	OpGather    // out[i] = in[Table[i]] (0-based), shape [len(Table)]
-	OpGatherRow // matrix in [n×k], Table picks rows: out [len(Table)×k]
-	OpConcat    // concatenation of the inputs' elements; Ints = output shape
-	OpSlice     // out = in[Ints[0] : Ints[0]+Ints[1]]
-	OpFill      // broadcast a scalar to Ints (output shape)
+	OpGather    // x (any shape, read flat), Table → out[i] = x[Table[i]] (0-based), shape [len(Table)]
+	OpGatherRow // x [n×k], Table of row numbers → [len(Table)×k]
+	OpConcat    // any inputs → their elements one after another; Ints = output shape (nil: a vector)
+	OpSlice     // x (read flat), Ints = [start, length] → x[start : start+length], shape [length]
+	OpFill      // scalar x, Ints = output shape → x in every element
 
-	// Linear algebra (matrices row-major).
-	OpMatVec      // [n×k] · [k] → [n]
-	OpMatMul      // [n×k] · [k×m] → [n×m]
-	OpCholesky    // lower Cholesky factor of a symmetric positive-definite [n×n]
-	OpTriSolve    // L x = b for lower-triangular L [n×n], b [n] or [n×m]
-	OpCovExpQuad  // x [n] (or [n×d]), alpha, rho → alpha² exp(-|xi-xj|²/(2ρ²)) [n×n]
-	OpAddDiag     // [n×n] + d on the diagonal, d scalar or [n]
-	OpMulLowerTTr // L Lᵀ for lower-triangular L
+	// Linear algebra; matrices are row-major. Ops marked "lower" read the
+	// lower triangle (diagonal included) of their matrix input only.
+	OpMatVec      // A [n×k], v [k] → A·v [n]
+	OpMatMul      // A [n×k], B [k×m] → A·B [n×m]
+	OpCholesky    // A [n×n] symmetric positive definite (lower) → its lower Cholesky factor L [n×n]; NaN when not positive definite
+	OpTriSolve    // L [n×n] (lower), b [n] or [n×m] → L⁻¹b, b's shape
+	OpCovExpQuad  // x [n] or [n×d], alpha (scalar), rho (scalar) → K [n×n], K_ij = α² exp(-|x_i-x_j|²/(2ρ²)) (no jitter: use OpAddDiag)
+	OpAddDiag     // A [n×n], d (scalar or [n]) → A with d added to its diagonal
+	OpMulLowerTTr // L [n×n] (lower) → L·Lᵀ [n×n]
 
-	// Recurrence: runs Body Ints[0] times; see scan.go for the calling
-	// convention (carried state, per-step sequence slices, stacked output).
+	// Recurrence: In = [carry inits (C)…, sequences (S), leading axis T…,
+	// statics…], Ints = [T, C, S], Body = the step's sub-program → the
+	// values the body emits at each step stacked, [T] ++ emitted shape.
+	// See scan.go for the body's calling convention.
 	OpScan
 
-	// Bijectors (unconstrained → constrained) and their log-Jacobians.
-	// Bounds are inputs, so a bound may be an expression of parameters.
-	OpLowerFwd // x, lb → lb + exp(x)
-	OpLowerLogJ
-	OpUpperFwd // x, ub → ub - exp(x)
-	OpUpperLogJ
-	OpIntervalFwd // x, lb, ub → lb + (ub-lb)·logistic(x)
-	OpIntervalLogJ
-	OpOrderedFwd // y1 = x1, yk = y(k-1) + exp(xk)
-	OpOrderedLogJ
-	OpPosOrderedFwd // y1 = exp(x1), yk = y(k-1) + exp(xk)
-	OpPosOrderedLogJ
-	OpSimplexFwd // stick-breaking, [K-1] → [K]
-	OpSimplexLogJ
-	OpCholCorrFwd // [K(K-1)/2] → lower Cholesky factor of a correlation matrix [K×K]
-	OpCholCorrLogJ
+	// Bijectors (unconstrained → constrained) and their log-Jacobians
+	// (same inputs, scalar log |det J|; see bijectors.go for formulas and
+	// the exported inverse functions). Bounds are inputs, each a scalar or
+	// one per element, so a bound may be an expression of parameters.
+	OpLowerFwd       // x, lb → lb + exp(x), x's shape
+	OpLowerLogJ      // x, lb → Σ x
+	OpUpperFwd       // x, ub → ub - exp(x), x's shape
+	OpUpperLogJ      // x, ub → Σ x
+	OpIntervalFwd    // x, lb, ub → lb + (ub-lb)·logistic(x), x's shape
+	OpIntervalLogJ   // x, lb, ub → Σ log(ub-lb) + log σ(x) + log(1-σ(x))
+	OpOrderedFwd     // x [K] → y₀ = x₀, y_k = y_{k-1} + exp(x_k), [K]
+	OpOrderedLogJ    // x [K] → Σ_{k≥1} x_k
+	OpPosOrderedFwd  // x [K] → y₀ = exp(x₀), y_k = y_{k-1} + exp(x_k), [K]
+	OpPosOrderedLogJ // x [K] → Σ x_k
+	OpSimplexFwd     // x [K-1] → Stan's stick-breaking simplex [K]
+	OpSimplexLogJ    // x [K-1] → log |det| over the first K-1 coordinates
+	OpCholCorrFwd    // x [K(K-1)/2] → lower Cholesky factor of a K×K correlation matrix, [K×K] (Stan's, via tanh)
+	OpCholCorrLogJ   // x [K(K-1)/2] → log |det| over the strictly lower entries
 
 	// Log densities and mass functions.
 	OpNormalLPDF       // y, mu, sigma

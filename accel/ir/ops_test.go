@@ -18,10 +18,12 @@ type opCase struct {
 	table []int
 	body  *ir.Program
 	args  []irtest.Arg
-	// build, when set, replaces the single op: a small graph over args.
-	build func(b *ir.Builder, in []ir.ID) (ir.ID, error)
-	want  func(v [][]float64) []float64
-	tol   float64 // relative tolerance of the forward value; 1e-12 when 0
+	// build, when set, replaces the single op: a small graph over args;
+	// covers lists the ops it is there to test.
+	build  func(b *ir.Builder, in []ir.ID) (ir.ID, error)
+	covers []ir.Op
+	want   func(v [][]float64) []float64
+	tol    float64 // relative tolerance of the forward value; 1e-12 when 0
 }
 
 func P(lo, hi float64, shape ...int) irtest.Arg { return irtest.Param(lo, hi, shape...) }
@@ -178,5 +180,29 @@ func TestOps(t *testing.T) {
 			}
 			irtest.CheckNoAllocs(t, p, irtest.Point(rng, c.args...))
 		})
+	}
+}
+
+// TestOpsCoverage fails for any op that is not implemented or that no case
+// of the property suites exercises (the log densities, in lpdf_*.go, are
+// tested beside them).
+func TestOpsCoverage(t *testing.T) {
+	covered := map[ir.Op]bool{ir.OpScan: true} // scan_test.go
+	for _, c := range allCases() {
+		covered[c.op] = true
+		for _, op := range c.covers {
+			covered[op] = true
+		}
+	}
+	for _, c := range bijectorCases() {
+		covered[c.fwd], covered[c.logJ] = true, true
+	}
+	for op := ir.OpNop + 1; op < ir.OpNormalLPDF; op++ {
+		if ir.Def(op).Forward == nil {
+			t.Errorf("%v has no implementation", op)
+		}
+		if !covered[op] {
+			t.Errorf("%v is not in the property suite", op)
+		}
 	}
 }
