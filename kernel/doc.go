@@ -1,0 +1,24 @@
+// Package kernel is the Jupyter side of gobayes: it speaks the Jupyter
+// messaging protocol (version 5.3) over ZeroMQ and drives an interp.Engine.
+//
+// Use it by reading the connection file Jupyter hands the kernel and serving
+// until the client asks for shutdown:
+//
+//	info, err := kernel.ReadConnectionFile(path)
+//	k, err := kernel.New(kernel.Config{Engine: engine, Key: info.Key, Scheme: info.SignatureScheme})
+//	err = k.Serve(ctx, info)
+//
+// The package is built in layers, each talking only to its neighbour:
+//
+//   - wire: the connection file (connection.go), HMAC signing (signer.go),
+//     frames with the <IDS|MSG> delimiter (message.go) and the five sockets
+//     (sockets.go);
+//   - messages: headers made by an Origin, whose clock and id source are
+//     injected so that frames are reproducible in golden tests (origin.go);
+//   - dispatch: one handler per message type (kernel.go, handlers.go,
+//     execute.go), with busy/idle published around every request;
+//   - iopub: what a running cell produces (stream, display_data,
+//     update_display_data, clear_output) published as it happens (iopub.go).
+//
+// Nothing here knows how Go code is interpreted: that is interp.Engine's job.
+package kernel

@@ -1,0 +1,161 @@
+package kernel
+
+import (
+	"sync"
+
+	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp"
+)
+
+type executeRequest struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"` // default true
+	UserExpressions map[string]string `json:"user_expressions"`
+	AllowStdin      bool              `json:"allow_stdin"`
+	StopOnError     *bool             `json:"stop_on_error"` // default true
+}
+
+// execute runs a cell: execute_input, then whatever the cell publishes as it
+// runs, then execute_result or error, then the reply.
+func (k *Kernel) execute(ch Channel, req *Message) {
+	var r executeRequest
+	if !k.decode(req, &r) {
+		return
+	}
+	storeHistory := !r.Silent && (r.StoreHistory == nil || *r.StoreHistory)
+	stopOnError := r.StopOnError == nil || *r.StopOnError
+	if storeHistory {
+		k.executionCount++
+	}
+	count := k.executionCount
+	if !r.Silent {
+		k.publish("execute_input", req, map[string]any{"code": r.Code, "execution_count": count})
+	}
+
+	ctx, end := k.startCell()
+	ev := &cellEvents{k: k, req: req, silent: r.Silent}
+	res := k.engine.Execute(ctx, r.Code, ev)
+	ev.close()
+	end()
+
+	var output *string
+	if res.Err != nil {
+		e := res.Err
+		tb := e.Traceback
+		if tb == nil {
+			tb = []string{}
+		}
+		if !r.Silent {
+			k.publish("error", req, map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb})
+		}
+		k.reply(ch, req, "execute_reply", map[string]any{
+			"status": "error", "execution_count": count,
+			"ename": e.Name, "evalue": e.Value, "traceback": tb,
+			"payload": []any{}, "user_expressions": map[string]any{},
+		})
+		if stopOnError {
+			k.abortQueued()
+		}
+	} else {
+		if res.Value != nil && !r.Silent {
+			data, meta := bundleMaps(*res.Value)
+			k.publish("execute_result", req, map[string]any{"execution_count": count, "data": data, "metadata": meta})
+			if s, ok := data["text/plain"].(string); ok {
+				output = &s
+			}
+		}
+		payload := []any{}
+		if res.Pager != nil {
+			data, _ := bundleMaps(*res.Pager)
+			payload = append(payload, map[string]any{"source": "page", "data": data, "start": 0})
+		}
+		k.reply(ch, req, "execute_reply", map[string]any{
+			"status": "ok", "execution_count": count,
+			"payload": payload, "user_expressions": k.userExpressions(r.UserExpressions),
+		})
+	}
+	if storeHistory {
+		k.history.Add(count, r.Code, output)
+	}
+}
+
+// userExpressions evaluates the expressions a client asked for after a
+// successful cell, each to a bundle or an error.
+func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
+	out := make(map[string]any, len(exprs))
+	for name, expr := range exprs {
+		ctx, end := k.startCell()
+		b, err := k.engine.Evaluate(ctx, expr)
+		end()
+		if err != nil {
+			tb := err.Traceback
+			if tb == nil {
+				tb = []string{}
+			}
+			out[name] = map[string]any{"status": "error", "ename": err.Name, "evalue": err.Value, "traceback": tb}
+			continue
+		}
+		data, meta := bundleMaps(b)
+		out[name] = map[string]any{"status": "ok", "data": data, "metadata": meta}
+	}
+	return out
+}
+
+// cellEvents publishes what a running cell produces, with the execute
+// request as parent. Once the cell has ended, late events are dropped so
+// that they cannot be attributed to the wrong cell.
+type cellEvents struct {
+	k      *Kernel
+	req    *Message
+	silent bool
+
+	mu    sync.Mutex
+	ended bool
+}
+
+var _ interp.Events = (*cellEvents)(nil)
+
+func (e *cellEvents) close() {
+	e.mu.Lock()
+	e.ended = true
+	e.mu.Unlock()
+}
+
+// emit publishes unless the request is silent or the cell has ended. The
+// lock keeps the events of one cell in the order they happened.
+func (e *cellEvents) emit(msgType string, content any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.silent || e.ended {
+		return
+	}
+	e.k.publish(msgType, e.req, content)
+}
+
+func (e *cellEvents) Stream(name, text string) {
+	if name != "stderr" {
+		name = "stdout"
+	}
+	if text == "" {
+		return
+	}
+	e.emit("stream", map[string]any{"name": name, "text": text})
+}
+
+func (e *cellEvents) Display(b display.Bundle, id string, update bool) {
+	data, meta := bundleMaps(b)
+	content := map[string]any{"data": data, "metadata": meta, "transient": map[string]any{}}
+	if id != "" {
+		content["transient"] = map[string]any{"display_id": id}
+	}
+	msgType := "display_data"
+	if update && id != "" {
+		msgType = "update_display_data"
+	}
+	e.emit(msgType, content)
+}
+
+func (e *cellEvents) Clear(wait bool) {
+	e.emit("clear_output", map[string]any{"wait": wait})
+}

@@ -1,0 +1,355 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobayes/gobayes/interp"
+)
+
+// Channel names one of the sockets a message travels on.
+type Channel int
+
+// The channels of the protocol (heartbeat carries no messages).
+const (
+	Shell Channel = iota
+	Control
+	IOPub
+	Stdin
+)
+
+func (c Channel) String() string {
+	return [...]string{"shell", "control", "iopub", "stdin"}[c]
+}
+
+// Sink sends encoded frames on a channel. The ZeroMQ sockets are the real
+// one; tests record frames instead.
+type Sink interface {
+	Send(ch Channel, frames [][]byte) error
+}
+
+// Config is what a Kernel needs. Zero fields take the documented defaults.
+type Config struct {
+	// Engine runs the cells. Required.
+	Engine interp.Engine
+	// Scheme and Key come from the connection file; an empty Key disables
+	// signing.
+	Scheme, Key string
+	// Origin makes message headers; zero means DefaultOrigin().
+	Origin Origin
+	// Version is the implementation version shown in kernel_info.
+	Version string
+	// GoVersion is language_info.version; "" means the running Go version.
+	GoVersion string
+	// Log receives what the kernel wants a person to know (dropped
+	// messages, send failures); nil means standard error.
+	Log *log.Logger
+}
+
+// Kernel dispatches requests to handlers, one per message type, and
+// publishes on iopub. Shell requests run one at a time, in order; control
+// requests are served at once, also while a cell runs.
+type Kernel struct {
+	engine interp.Engine
+	signer *Signer
+	origin Origin
+	cfg    Config
+	log    *log.Logger
+	sink   Sink
+
+	sendMu [4]sync.Mutex // one sender per channel at a time keeps frames whole
+	info   ConnectionInfo // set by Serve; answers connect_request
+
+	mu          sync.Mutex
+	cancelCell  context.CancelFunc // cancels the running cell; nil when idle
+	cellDone    chan struct{}      // closed when the running cell ends; nil when idle
+	stop        chan struct{}      // closed by a shutdown request
+	stopOnce    sync.Once
+	restart     bool
+	starting    sync.Once
+	abortBefore uint64 // shell requests queued before this sequence number are aborted
+
+	queueMu  sync.Mutex
+	queue    []queued      // shell requests received, not yet handled
+	queued   chan struct{} // signalled when queue grows
+	received uint64        // sequence number of the last shell request received
+
+	// Owned by the shell goroutine.
+	executionCount int
+	history        History
+}
+
+// New returns a kernel sending through sink (nil until Serve binds the
+// sockets; tests pass their own).
+func New(cfg Config, sink Sink) (*Kernel, error) {
+	if cfg.Engine == nil {
+		return nil, fmt.Errorf("kernel: Config.Engine is nil; pass the interpreter the kernel runs cells in")
+	}
+	s, err := NewSigner(cfg.Scheme, cfg.Key)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Origin.Now == nil {
+		cfg.Origin = DefaultOrigin()
+	}
+	if cfg.GoVersion == "" {
+		cfg.GoVersion = strings.TrimPrefix(runtime.Version(), "go")
+	}
+	if cfg.Version == "" {
+		cfg.Version = "devel"
+	}
+	lg := cfg.Log
+	if lg == nil {
+		lg = log.New(io.Discard, "", 0)
+	}
+	return &Kernel{
+		engine: cfg.Engine, signer: s, origin: cfg.Origin, cfg: cfg, log: lg, sink: sink,
+		stop: make(chan struct{}), queued: make(chan struct{}, 1),
+	}, nil
+}
+
+// Stopped is closed once a shutdown request has been answered.
+func (k *Kernel) Stopped() <-chan struct{} { return k.stop }
+
+// RestartRequested reports whether the shutdown that stopped the kernel
+// asked for a restart.
+func (k *Kernel) RestartRequested() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.restart
+}
+
+// Interrupt cancels the running cell, if any (interrupt_request, SIGINT).
+func (k *Kernel) Interrupt() {
+	k.mu.Lock()
+	cancel := k.cancelCell
+	k.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// startCell records a running cell and returns its context.
+func (k *Kernel) startCell() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	k.mu.Lock()
+	k.cancelCell, k.cellDone = cancel, done
+	k.mu.Unlock()
+	return ctx, func() {
+		k.mu.Lock()
+		k.cancelCell, k.cellDone = nil, nil
+		k.mu.Unlock()
+		cancel()
+		close(done)
+	}
+}
+
+// waitCell waits at most d for the running cell, if any, to end.
+func (k *Kernel) waitCell(d time.Duration) {
+	k.mu.Lock()
+	done := k.cellDone
+	k.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// PublishStarting publishes status "starting", once per kernel.
+func (k *Kernel) PublishStarting() {
+	k.starting.Do(func() { k.publishStatus("starting", nil) })
+}
+
+// send encodes m and sends it on ch, logging (not returning) failures: a
+// client that went away must not stop the kernel.
+func (k *Kernel) send(ch Channel, m Message) {
+	frames, err := m.Encode(k.signer)
+	if err != nil {
+		k.log.Printf("kernel: cannot encode %s: %v", m.Header.MsgType, err)
+		return
+	}
+	k.sendMu[ch].Lock()
+	err = k.sink.Send(ch, frames)
+	k.sendMu[ch].Unlock()
+	if err != nil {
+		k.log.Printf("kernel: cannot send %s on %s: %v", m.Header.MsgType, ch, err)
+	}
+}
+
+// reply sends a reply of type msgType to req on channel ch.
+func (k *Kernel) reply(ch Channel, req *Message, msgType string, content any) {
+	m, err := k.origin.Message(msgType, req, content)
+	if err != nil {
+		k.log.Print(err)
+		return
+	}
+	k.send(ch, m)
+}
+
+// publish sends a message on iopub whose parent is req (nil for none).
+func (k *Kernel) publish(msgType string, req *Message, content any) {
+	m, err := k.origin.Message(msgType, req, content)
+	if err != nil {
+		k.log.Print(err)
+		return
+	}
+	// On iopub the leading frame is a topic, not a routing identity;
+	// clients subscribe to every topic.
+	m.Identities = [][]byte{[]byte("kernel." + msgType)}
+	k.send(IOPub, m)
+}
+
+func (k *Kernel) publishStatus(state string, req *Message) {
+	k.publish("status", req, map[string]string{"execution_state": state})
+}
+
+// handler answers one message type.
+type handler func(k *Kernel, ch Channel, req *Message)
+
+// shellHandlers are the requests served on the shell channel, one at a time.
+var shellHandlers = map[string]handler{
+	"kernel_info_request": (*Kernel).kernelInfo,
+	"execute_request":     (*Kernel).execute,
+	"complete_request":    (*Kernel).complete,
+	"inspect_request":     (*Kernel).inspect,
+	"is_complete_request": (*Kernel).isComplete,
+	"history_request":     (*Kernel).historyRequest,
+	"comm_info_request":   (*Kernel).commInfo,
+	"comm_open":           (*Kernel).commOpen,
+	"comm_msg":            (*Kernel).commIgnore,
+	"comm_close":          (*Kernel).commIgnore,
+	"connect_request":     (*Kernel).connect,
+	"shutdown_request":    (*Kernel).shutdown,
+}
+
+// controlHandlers are served at once, even while a cell runs; none of them
+// touches the interpreter's state except shutdown, which first interrupts.
+var controlHandlers = map[string]handler{
+	"kernel_info_request": (*Kernel).kernelInfo,
+	"interrupt_request":   (*Kernel).interrupt,
+	"shutdown_request":    (*Kernel).shutdown,
+	"comm_info_request":   (*Kernel).commInfo,
+	"connect_request":     (*Kernel).connect,
+}
+
+type queued struct {
+	seq    uint64
+	frames [][]byte
+}
+
+// Enqueue queues a shell request; RunShell handles the queue in order. The
+// order of arrival decides which queued executes an error aborts.
+func (k *Kernel) Enqueue(frames [][]byte) {
+	k.queueMu.Lock()
+	k.received++
+	k.queue = append(k.queue, queued{k.received, frames})
+	k.queueMu.Unlock()
+	select {
+	case k.queued <- struct{}{}:
+	default:
+	}
+}
+
+// RunShell handles queued shell requests one at a time until ctx is done or
+// a shutdown request has been answered.
+func (k *Kernel) RunShell(ctx context.Context) {
+	for {
+		k.queueMu.Lock()
+		var next *queued
+		if len(k.queue) > 0 {
+			next = &k.queue[0]
+			k.queue = k.queue[1:]
+		}
+		k.queueMu.Unlock()
+		if next != nil {
+			k.Handle(Shell, next.seq, next.frames)
+			continue
+		}
+		select {
+		case <-k.queued:
+		case <-ctx.Done():
+			return
+		case <-k.stop:
+			return
+		}
+	}
+}
+
+// Handle decodes and dispatches one message received on ch (Shell or
+// Control); seq is its Enqueue order (0 on control). A message that does
+// not verify is dropped and logged.
+func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
+	req, err := Decode(frames, k.signer)
+	if err != nil {
+		k.log.Printf("kernel: on %s: %v", ch, err)
+		return
+	}
+	handlers := shellHandlers
+	if ch == Control {
+		handlers = controlHandlers
+	}
+	h, ok := handlers[req.Header.MsgType]
+	if !ok {
+		k.log.Printf("kernel: on %s: message type %q is not supported; ignored", ch, req.Header.MsgType)
+		return
+	}
+	k.publishStatus("busy", &req)
+	defer k.publishStatus("idle", &req)
+	defer func() {
+		// A bug in a handler or the engine must not take the kernel down.
+		if p := recover(); p != nil {
+			k.log.Printf("kernel: handling %s: panic: %v", req.Header.MsgType, p)
+		}
+	}()
+	if ch == Shell && req.Header.MsgType == "execute_request" && k.aborted(seq) {
+		k.abortExecute(&req)
+	} else {
+		h(k, ch, &req)
+	}
+}
+
+func (k *Kernel) aborted(seq uint64) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return seq < k.abortBefore
+}
+
+// abortQueued makes every execute_request received so far answer
+// "aborted", as ipykernel does after an error when stop_on_error is set.
+func (k *Kernel) abortQueued() {
+	k.queueMu.Lock()
+	next := k.received + 1
+	k.queueMu.Unlock()
+	k.mu.Lock()
+	if next > k.abortBefore {
+		k.abortBefore = next
+	}
+	k.mu.Unlock()
+}
+
+func (k *Kernel) abortExecute(req *Message) {
+	k.reply(Shell, req, "execute_reply", map[string]any{
+		"status": "aborted", "execution_count": k.executionCount,
+		"ename": "ExecutionAborted", "evalue": "an earlier cell failed and stop_on_error was set", "traceback": []string{},
+	})
+}
+
+// decodeOrReply decodes req's content into v; when it fails it logs and
+// returns false.
+func (k *Kernel) decode(req *Message, v any) bool {
+	if err := req.decodeContent(v); err != nil {
+		k.log.Print(err)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,64 @@
+package kernel
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Origin makes the headers of the messages the kernel sends: who sends them
+// (Session, Username), when (Now) and under which id (NewID). Tests inject
+// a fixed clock and a counter so that frames are reproducible.
+type Origin struct {
+	Session  string
+	Username string
+	Now      func() time.Time
+	NewID    func() string
+}
+
+// DefaultOrigin is an Origin with a random session, the wall clock and
+// random (version 4) UUIDs.
+func DefaultOrigin() Origin {
+	return Origin{Session: NewUUID(), Username: "gobayes", Now: time.Now, NewID: NewUUID}
+}
+
+// Header returns a fresh header for a message of type msgType.
+func (o Origin) Header(msgType string) Header {
+	return Header{
+		MsgID:    o.NewID(),
+		Session:  o.Session,
+		Username: o.Username,
+		Date:     o.Now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
+		MsgType:  msgType,
+		Version:  ProtocolVersion,
+	}
+}
+
+// Message returns a message of type msgType whose parent is parent (nil for
+// none, as for the first status message) and whose content is content
+// encoded as JSON. Identities are copied from the parent so that a reply on
+// a ROUTER socket reaches the client that asked.
+func (o Origin) Message(msgType string, parent *Message, content any) (Message, error) {
+	c, err := marshal(content)
+	if err != nil {
+		return Message{}, err
+	}
+	m := Message{Header: o.Header(msgType), Parent: json.RawMessage("{}"), Metadata: json.RawMessage("{}"), Content: c}
+	if parent != nil {
+		m.Parent = parent.RawHeader()
+		m.Identities = parent.Identities
+	}
+	return m, nil
+}
+
+// NewUUID returns a random version 4 UUID.
+func NewUUID() string {
+	var u [16]byte
+	if _, err := rand.Read(u[:]); err != nil {
+		panic("kernel: no randomness for message ids: " + err.Error())
+	}
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+}

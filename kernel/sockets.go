@@ -1,0 +1,132 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+// sockets are the five ZeroMQ sockets of a kernel, bound to the addresses
+// of the connection file.
+type sockets struct {
+	shell, control, stdin, iopub, hb zmq4.Socket
+}
+
+// sendTimeout bounds a send to a client that has gone away.
+const sendTimeout = 10 * time.Second
+
+func bind(ctx context.Context, info ConnectionInfo) (*sockets, error) {
+	opt := zmq4.WithTimeout(sendTimeout)
+	s := &sockets{
+		shell:   zmq4.NewRouter(ctx, opt),
+		control: zmq4.NewRouter(ctx, opt),
+		stdin:   zmq4.NewRouter(ctx, opt),
+		iopub:   zmq4.NewPub(ctx, opt),
+		hb:      zmq4.NewRep(ctx, opt),
+	}
+	for _, b := range []struct {
+		name string
+		sock zmq4.Socket
+		port int
+	}{
+		{"shell", s.shell, info.ShellPort}, {"control", s.control, info.ControlPort},
+		{"stdin", s.stdin, info.StdinPort}, {"iopub", s.iopub, info.IOPubPort}, {"hb", s.hb, info.HBPort},
+	} {
+		if err := b.sock.Listen(info.Endpoint(b.port)); err != nil {
+			s.close()
+			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
+				b.name, info.Endpoint(b.port), err)
+		}
+	}
+	return s, nil
+}
+
+func (s *sockets) Send(ch Channel, frames [][]byte) error {
+	var sock zmq4.Socket
+	switch ch {
+	case Shell:
+		sock = s.shell
+	case Control:
+		sock = s.control
+	case IOPub:
+		sock = s.iopub
+	case Stdin:
+		sock = s.stdin
+	}
+	return sock.Send(zmq4.NewMsgFrom(frames...))
+}
+
+func (s *sockets) close() {
+	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
+		sock.Close()
+	}
+}
+
+// Serve binds the sockets of info and serves until a shutdown request has
+// been answered or ctx is done. The engine is closed on the way out.
+func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
+	if err := info.check(); err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	socks, err := bind(ctx, info)
+	if err != nil {
+		return err
+	}
+	defer socks.close()
+	k.sink = socks
+	k.info = info
+
+	recvLoop := func(sock zmq4.Socket, got func([][]byte)) {
+		for {
+			msg, err := sock.Recv()
+			if err != nil {
+				if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+					return
+				}
+				k.log.Printf("kernel: receive: %v", err)
+				continue
+			}
+			got(msg.Frames)
+		}
+	}
+	go recvLoop(socks.shell, k.Enqueue)
+	go recvLoop(socks.control, func(f [][]byte) { k.Handle(Control, 0, f) })
+	go recvLoop(socks.stdin, func([][]byte) {}) // no input_request is ever sent
+	go func() {
+		for {
+			msg, err := socks.hb.Recv()
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			socks.hb.Send(msg)
+		}
+	}()
+
+	k.PublishStarting()
+	shellDone := make(chan struct{})
+	go func() { k.RunShell(ctx); close(shellDone) }()
+
+	select {
+	case <-k.stop:
+	case <-ctx.Done():
+	}
+	k.Interrupt()
+	select {
+	case <-shellDone:
+	case <-time.After(3 * time.Second):
+		k.log.Printf("kernel: the running cell did not stop within 3s of shutdown")
+	}
+	if err := k.engine.Close(); err != nil {
+		k.log.Printf("kernel: closing the interpreter: %v", err)
+	}
+	cancel()
+	return nil
+}
