@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -24,6 +26,9 @@ type lpdfCase struct {
 	// must be -Inf; every input is a parameter there, so the gradient
 	// sweep runs too.
 	outside [][][]float64
+	// outsideShapes gives the inputs' shapes at the outside points when
+	// they are not scalars or vectors.
+	outsideShapes [][]int
 }
 
 // elem describes one input of a scalar family: a parameter drawn from
@@ -203,8 +208,146 @@ func discreteCases() []lpdfCase {
 	}
 }
 
+// rowsOf splits v into rows of k (a single row repeats for n events).
+func rowsOf(v []float64, k, n int) [][]float64 {
+	out := make([][]float64, n)
+	for i := range out {
+		if len(v) == k {
+			out[i] = v
+		} else {
+			out[i] = v[i*k : i*k+k]
+		}
+	}
+	return out
+}
+
+func softmax(x []float64) []float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	w := make([]float64, len(x))
+	s := 0.0
+	for i, v := range x {
+		w[i] = math.Exp(v - m)
+		s += w[i]
+	}
+	for i := range w {
+		w[i] /= s
+	}
+	return w
+}
+
+// multivariateCases are the event families. Oracles (gonum's distmv
+// cannot be imported: its go.sum entries are missing): gonum's
+// distuv.Categorical (weights softmax(logits)); the Dirichlet density's
+// definition, lgamma(Σα) - Σ lgamma(α_k) + Σ (α_k-1) log y_k, which like
+// the op does not require y to sum to one; the multivariate normal from
+// gonum's own Cholesky factorisation of the covariance Σ = L·Lᵀ,
+// -½(K log 2π + log|Σ| + rᵀΣ⁻¹r); LKJ for K = 2 in closed form: the density of the
+// correlation r = L₂₁ is (1-r²)^(η-1) / (2^(2η-1) B(η, η)), and
+// 1 - r² = L₂₂² (the normalisation for larger K is TestLKJNormalised).
+func multivariateCases() []lpdfCase {
+	const n, k = 4, 3
+	cat := func(v [][]float64) []float64 {
+		y, lg := v[0], v[1]
+		ev := max(len(y), len(lg)/k)
+		rows := rowsOf(lg, k, ev)
+		out := make([]float64, ev)
+		for i := range out {
+			out[i] = distuv.NewCategorical(softmax(rows[i]), nil).LogProb(y[min(i, len(y)-1)])
+		}
+		return out
+	}
+	dir := func(v [][]float64) []float64 {
+		ev := max(len(v[0]), len(v[1])) / k
+		ys, as := rowsOf(v[0], k, ev), rowsOf(v[1], k, ev)
+		out := make([]float64, ev)
+		for i := range out {
+			sa, c := 0.0, 0.0
+			for j, a := range as[i] {
+				lg, _ := math.Lgamma(a)
+				sa += a
+				c += (a-1)*math.Log(ys[i][j]) - lg
+			}
+			lg, _ := math.Lgamma(sa)
+			out[i] = c + lg
+		}
+		return out
+	}
+	mvn := func(v [][]float64) []float64 {
+		ev := max(len(v[0]), len(v[1])) / k
+		ys, ms := rowsOf(v[0], k, ev), rowsOf(v[1], k, ev)
+		lo := mat.NewTriDense(k, mat.Lower, nil)
+		for i := 0; i < k; i++ {
+			for j := 0; j <= i; j++ {
+				lo.SetTri(i, j, v[2][i*k+j])
+			}
+		}
+		cov := mat.NewSymDense(k, nil)
+		cov.SymOuterK(1, lo)
+		var ch mat.Cholesky
+		if !ch.Factorize(cov) {
+			panic("covariance not positive definite")
+		}
+		out := make([]float64, ev)
+		for i := range out {
+			r := mat.NewVecDense(k, nil)
+			for j := range k {
+				r.SetVec(j, ys[i][j]-ms[i][j])
+			}
+			var sol mat.VecDense
+			if err := ch.SolveVecTo(&sol, r); err != nil {
+				panic(err)
+			}
+			out[i] = -0.5*float64(k)*math.Log(2*math.Pi) - 0.5*ch.LogDet() - 0.5*mat.Dot(r, &sol)
+		}
+		return out
+	}
+	lkj2 := func(v [][]float64) []float64 {
+		eta, l22 := v[1][0], v[0][3]
+		return []float64{(eta-1)*math.Log(l22*l22) - (2*eta-1)*math.Ln2 - mathext.Lbeta(eta, eta)}
+	}
+	P, C := irtest.Param, irtest.Const
+	vec := []int{n}
+	return []lpdfCase{
+		{name: "categorical_logit", op: ir.OpCategoricalLogitLPMF, want: cat,
+			configs: [][]irtest.Arg{
+				{C(vec, 0, 2, 1, 2), P(-2, 2, k)},
+				{C(vec, 0, 2, 1, 2), P(-2, 2, n, k)},
+				{C(nil, 1), P(-2, 2, k)},
+				{C(nil, 2), P(-2, 2, n, k)},
+			},
+			outside: [][][]float64{{{3}, {0, 1, 2}}, {{-1}, {0, 1, 2}}, {{0.5}, {0, 1, 2}}}},
+		{name: "dirichlet", op: ir.OpDirichletLPDF, want: dir,
+			configs: [][]irtest.Arg{
+				{P(0.05, 0.6, k), P(0.5, 4, k)},
+				{P(0.05, 0.6, n, k), P(0.5, 4, k)},
+				{P(0.05, 0.6, n, k), P(0.5, 4, n, k)},
+				{C([]int{2, k}, 0.2, 0.3, 0.5, 0.6, 0.1, 0.3), P(0.5, 4, k)},
+			},
+			outside: [][][]float64{{{0, 0.5, 0.5}, {1, 1, 1}}, {{0.2, 0.3, 0.5}, {1, 0, 1}}, {{-0.2, 0.7, 0.5}, {1, 2, 1}}}},
+		{name: "multi_normal_cholesky", op: ir.OpMultiNormalCholLPDF, want: mvn,
+			configs: [][]irtest.Arg{
+				{P(-2, 2, k), P(-1, 1, k), P(0.5, 1.5, k, k)},
+				{P(-2, 2, n, k), P(-1, 1, k), P(0.5, 1.5, k, k)},
+				{P(-2, 2, n, k), P(-1, 1, n, k), P(0.5, 1.5, k, k)},
+				{C([]int{2, k}, 1, 2, 3, -1, 0, 1), P(-1, 1, k), P(0.5, 1.5, k, k)},
+			},
+			outside: [][][]float64{
+				{{0, 0}, {0, 0}, {1, 0, 0.5, 0}},
+				{{0, 0}, {0, 0}, {-1, 0, 0.5, 1}},
+			},
+			outsideShapes: [][]int{{2}, {2}, {2, 2}}},
+		{name: "lkj_corr_cholesky", op: ir.OpLKJCorrCholLPDF, want: lkj2,
+			configs:       [][]irtest.Arg{{P(0.2, 0.99, 2, 2), P(0.5, 4)}},
+			outside:       [][][]float64{{{1, 0, 0.5, 0}, {2}}, {{1, 0, 0.5, 0.8}, {0}}},
+			outsideShapes: [][]int{{2, 2}, nil}},
+	}
+}
+
 func allLPDFCases() []lpdfCase {
-	return append(scalarCases(), discreteCases()...)
+	return append(append(scalarCases(), discreteCases()...), multivariateCases()...)
 }
 
 // TestLogDensities runs the property suite over every log-density op:
@@ -254,7 +397,7 @@ func TestLogDensities(t *testing.T) {
 				irtest.CheckNoAllocs(t, pw, x)
 			}
 			for _, o := range c.outside {
-				checkOutside(t, c.op, o)
+				checkOutside(t, c.op, o, c.outsideShapes)
 			}
 		})
 	}
@@ -262,13 +405,15 @@ func TestLogDensities(t *testing.T) {
 
 // checkOutside checks that the op gives -Inf (not NaN) at inputs o, in
 // both modes, and that its gradient sweep stays finite there.
-func checkOutside(t *testing.T, op ir.Op, o [][]float64) {
+func checkOutside(t *testing.T, op ir.Op, o [][]float64, shapes [][]int) {
 	t.Helper()
 	args := make([]irtest.Arg, len(o))
 	var x []float64
 	for i, v := range o {
 		var shape []int
-		if len(v) > 1 {
+		if shapes != nil {
+			shape = shapes[i]
+		} else if len(v) > 1 {
 			shape = []int{len(v)}
 		}
 		args[i] = irtest.Param(0, 0, shape...)

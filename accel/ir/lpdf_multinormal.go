@@ -1,0 +1,158 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+)
+
+// multi_normal_cholesky_lpdf(y, mu, L): y is one event [K] or N events
+// [N×K]; mu is [K] (shared) or [N×K]; L is the lower Cholesky factor of
+// the covariance [K×K] (its upper triangle is ignored and gets no
+// gradient). Each term is -K log √(2π) - Σ log L_jj - ½|z|² with
+// L z = y - μ. With w = L⁻ᵀ z the partials are ∂y = -w, ∂μ = w,
+// ∂L_jk = w_j z_k (j ≥ k) minus 1/L_jj on the diagonal. A diagonal entry
+// ≤ 0 gives -Inf. Scratch holds z and w (2K slots).
+func init() {
+	register(OpMultiNormalCholLPDF, OpDef{Name: "multi_normal_cholesky_lpdf", Arity: 3,
+		Shape:   multiNormalShape,
+		Forward: multiNormalForward, Backward: multiNormalBackward,
+		Scratch: func(p *Program, in *Instr) int { return 2 * p.Values[in.In[2]].Shape[0] },
+	})
+}
+
+func multiNormalShape(p *Program, in *Instr, args [][]int) ([]int, error) {
+	out, err := eventShape("multi_normal_cholesky", 2)(p, in, args)
+	if err != nil {
+		return nil, err
+	}
+	k := args[0][len(args[0])-1]
+	if l := args[2]; len(l) != 2 || l[0] != k || l[1] != k {
+		return nil, fmt.Errorf("multi_normal_cholesky: the Cholesky factor has shape %v, want [%d×%d] to match the variate", l, k, k)
+	}
+	return out, nil
+}
+
+// cholLogDet is Σ log L_jj, NaN when a diagonal entry is not positive.
+func cholLogDet(l []float64, k int) float64 {
+	s := 0.0
+	for j := 0; j < k; j++ {
+		d := l[j*k+j]
+		if !(d > 0) {
+			return math.NaN()
+		}
+		s += math.Log(d)
+	}
+	return s
+}
+
+// forwardSubst solves L z = r for lower-triangular L (row-major k×k).
+func forwardSubst(l []float64, k int, r, z []float64) {
+	for j := 0; j < k; j++ {
+		row := l[j*k : j*k+j]
+		s := r[j]
+		for m, v := range row {
+			s -= v * z[m]
+		}
+		z[j] = s / l[j*k+j]
+	}
+}
+
+// backSubst solves Lᵀ w = z for lower-triangular L.
+func backSubst(l []float64, k int, z, w []float64) {
+	for j := k - 1; j >= 0; j-- {
+		s := z[j]
+		for m := j + 1; m < k; m++ {
+			s -= l[m*k+j] * w[m]
+		}
+		w[j] = s / l[j*k+j]
+	}
+}
+
+func multiNormalForward(f *Frame, in *Instr) {
+	y, mu, l := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	k := f.P.Values[in.In[2]].Shape[0]
+	ny, yrs := eventRows(f, in.In[0])
+	nm, mrs := eventRows(f, in.In[1])
+	n := max(ny, nm)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	z := f.Val(in.Scratch)[:k]
+	c := -float64(k)*lnSqrt2Pi - cholLogDet(l, k)
+	ok := !math.IsNaN(c)
+	t := 0.0
+	for i := 0; i < n; i++ {
+		e := negInf
+		if ok {
+			yr, mr := y[i*yrs:i*yrs+k], mu[i*mrs:i*mrs+k]
+			for j := range z {
+				z[j] = yr[j] - mr[j]
+			}
+			forwardSubst(l, k, z, z)
+			q := 0.0
+			for _, v := range z {
+				q += v * v
+			}
+			e = c - 0.5*q
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func multiNormalBackward(f *Frame, in *Instr) {
+	y, mu, l := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	k := f.P.Values[in.In[2]].Shape[0]
+	if math.IsNaN(cholLogDet(l, k)) {
+		return
+	}
+	ny, yrs := eventRows(f, in.In[0])
+	nm, mrs := eventRows(f, in.In[1])
+	n := max(ny, nm)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	s := f.Val(in.Scratch)
+	z, w := s[:k], s[k:2*k]
+	gy, gm, gl := f.Grad(in.In[0]), f.Grad(in.In[1]), f.Grad(in.In[2])
+	gsum := 0.0
+	for i := 0; i < n; i++ {
+		gi := g[i*gs]
+		gsum += gi
+		yr, mr := y[i*yrs:i*yrs+k], mu[i*mrs:i*mrs+k]
+		for j := range z {
+			z[j] = yr[j] - mr[j]
+		}
+		forwardSubst(l, k, z, z)
+		backSubst(l, k, z, w)
+		if gy {
+			a := f.AdjOf(in.In[0])[i*yrs : i*yrs+k]
+			for j, v := range w {
+				a[j] -= gi * v
+			}
+		}
+		if gm {
+			a := f.AdjOf(in.In[1])[i*mrs : i*mrs+k]
+			for j, v := range w {
+				a[j] += gi * v
+			}
+		}
+		if gl {
+			al := f.AdjOf(in.In[2])
+			for j := 0; j < k; j++ {
+				gw := gi * w[j]
+				row := al[j*k : j*k+j+1]
+				for m := range row {
+					row[m] += gw * z[m]
+				}
+			}
+		}
+	}
+	if gl {
+		al := f.AdjOf(in.In[2])
+		for j := 0; j < k; j++ {
+			al[j*k+j] -= gsum / l[j*k+j]
+		}
+	}
+}
