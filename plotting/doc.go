@@ -1,0 +1,52 @@
+// Package plotting draws the diagnostic and posterior figures a Bayesian
+// expects — trace, posterior density, pair, forest, rank, autocorrelation,
+// energy, ESS evolution, predictive checks, ELBO history and plain
+// distributions — as a Figure that shows itself inline in a notebook.
+//
+// One call makes one figure; its arguments after the posterior are the
+// variables to show, by name, and options, in any order:
+//
+//	fit := m.Sample(ppl.NUTS(), ppl.Chains(4))
+//	plotting.Trace(fit, "mu", "tau")                  // last expression of a cell: inline PNG
+//	plotting.Pair(fit, "mu", "tau", "theta")          // theta expands to theta[1] … theta[8]
+//	plotting.Posterior(fit, "mu", plotting.Ref(0), plotting.ROPE(-1, 1))
+//	plotting.Forest(fit, "theta", plotting.Prob(0.9))
+//	fig := plotting.Rank(fit, plotting.Chains(1, 2), plotting.Size(1000, 600))
+//	fig.Save("rank.svg")                               // format from the extension: .png .svg .pdf
+//
+// The posterior argument is a *posterior.Posterior, a posterior.Posterior,
+// or any value with a method Posterior() *posterior.Posterior. A variable
+// name selects every scalar of that variable ("theta" is theta[1] …
+// theta[8]); a column name ("theta[3]") selects one scalar. With no names,
+// a plot shows every recorded variable, up to a limit it notes in the
+// figure's text. Options are the functions of type Option (Size, DPI,
+// Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,
+// Labels, MaxDraws) or a *Settings, where nil means the defaults. Chains
+// are numbered from 1, as the legends number them.
+//
+// # Errors
+//
+// A plotting call never returns an error value: bad input (an unknown
+// variable, an empty posterior, one chain for Rank, an option of the wrong
+// kind) gives a Figure that carries the error. Its Err method returns the
+// error; PNG, SVG, Render and Save return it; its notebook display and
+// String are the error message, which names what is wrong and says what
+// to do. A cell therefore always gets a Figure in one value.
+//
+// # Display
+//
+// A Figure implements display.Bundler: as the last expression of a cell
+// it shows as one image in the figure's format — PNG by default, SVG with
+// Format("svg") — with its String as the text form. (It deliberately has
+// no SVG() string method: the kernel would then add an SVG to every
+// bundle, and notebooks prefer SVG over PNG.) PNG() ([]byte, error) is
+// display.PNGer; SVG() (string, error), Render(format) and Save(path)
+// produce any format whatever the setting.
+//
+// # Inspection
+//
+// Panels describes what a figure draws — each panel's title, axis labels
+// and elements (lines, points, bars, bands, rules, ticks with their labels
+// and point counts) — so tests and screen readers can check a figure
+// without looking at pixels.
+package plotting

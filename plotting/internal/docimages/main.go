@@ -1,0 +1,51 @@
+// Command docimages renders every plot type for the eight-schools
+// posterior (centred and non-centred) into docs/img, for the README and
+// the plotting documentation. Run it with `make docs-images`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gobayes/gobayes/plotting"
+	"github.com/gobayes/gobayes/plotting/internal/eightschools"
+)
+
+func main() {
+	out := flag.String("out", "docs/img", "directory to write the PNGs into")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	centred := eightschools.Synthetic(true, 4, 1000, 1)
+	noncentred := eightschools.Synthetic(false, 4, 1000, 1)
+	figs := figures(centred, noncentred)
+	failed := false
+	for _, f := range figs {
+		path := filepath.Join(*out, f.name+".png")
+		if err := f.fig.Save(path); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)
+			failed = true
+			continue
+		}
+		fmt.Println(path)
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+type named struct {
+	name string
+	fig  *plotting.Figure
+}
+
+func figures(c, nc any) []named {
+	return []named{
+		{"trace_centred", plotting.Trace(c, "mu", "tau", "theta[1]")},
+		{"trace_noncentred", plotting.Trace(nc, "mu", "tau", "theta[1]")},
+	}
+}

@@ -1,0 +1,132 @@
+package plotting
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gobayes/gobayes/ppl/diag"
+)
+
+// posteriorLimit is how many columns Posterior shows when none is named.
+const posteriorLimit = 12
+
+// Posterior draws the marginal posterior of every selected scalar, pooled
+// over the selected chains: a kernel density (or a histogram with
+// Histogram()), the highest-density interval shaded (Prob, default 94%),
+// the mean (or the median with Median()) as a line, and, when given, a
+// reference value (Ref) and a region of practical equivalence (ROPE) with
+// the posterior probabilities below the reference and inside the ROPE in
+// the panel's title.
+//
+//	plotting.Posterior(fit, "mu", "tau", plotting.Ref(0), plotting.ROPE(-1, 1))
+func Posterior(fit any, args ...any) *Figure {
+	sel, set, err := prepare("Posterior", fit, args, posteriorLimit)
+	if err != nil {
+		return errorFigure("Posterior", err)
+	}
+	rows, cols := gridShape(len(sel.columns), 3)
+	f := newFigure("Posterior", set, rows, cols, 800, 70+230*rows)
+	if len(sel.columns) == 1 && set.Width == 0 {
+		f.width, f.height = 600, 360
+	}
+	f.note = sel.note
+	for i, col := range sel.columns {
+		pn := f.panel(i/cols, i%cols, sel.name(col), sel.name(col), "")
+		distPanel(f, pn, sel.pooled(col), sel.name(col), set, i)
+	}
+	f.title = set.Title
+	if f.title == "" {
+		f.title = "Posterior of " + columnList(sel)
+	}
+	return f
+}
+
+// distPanel draws one sample's density (or histogram), HDI, point
+// estimate, reference and ROPE on a panel, and names the numbers in its
+// title.
+func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i int) {
+	sorted := finiteSorted(xs)
+	if len(sorted) == 0 {
+		pn.p.Title.Text = name + "\n(no finite draws)"
+		pn.desc.Title = pn.p.Title.Text
+		return
+	}
+	prob := set.prob()
+	lo, hi := diag.HDI(sorted, prob)
+	hdiLabel := fmt.Sprintf("%s%% HDI", num(prob*100))
+	lines := []string{name}
+	point, pointName := stat.Mean(sorted, nil), "mean"
+	if set.Median {
+		point, pointName = diag.Quantile(sorted, 0.5), "median"
+	}
+	lines = append(lines, fmt.Sprintf("%s %s, %s [%s, %s]", pointName, num(point), hdiLabel, num(lo), num(hi)))
+	if set.ROPE != nil {
+		pn.add("band", "ROPE", 2, vband{x0: set.ROPE[0], x1: set.ROPE[1], color: ropeColor})
+		f.addLegend(fmt.Sprintf("ROPE [%s, %s]", num(set.ROPE[0]), num(set.ROPE[1])), "band", ropeColor)
+	}
+	if set.Histogram {
+		bins := set.Bins
+		if bins == 0 {
+			bins = histogramBins(len(sorted))
+		}
+		h, err := plotter.NewHist(plotter.Values(sorted), bins)
+		if err == nil {
+			h.Normalize(1)
+			h.FillColor = withAlpha(drawColor, 90)
+			h.LineStyle = draw.LineStyle{Color: withAlpha(drawColor, 200), Width: 0.5}
+			pn.add("bars", "histogram", len(h.Bins), h)
+		}
+		pn.add("band", hdiLabel, 2, hdiBar{lo: lo, hi: hi, color: drawColor})
+	} else {
+		d := kde(sorted)
+		pn.add("band", hdiLabel, 2, area{x: d.X, y: d.Y, x0: lo, x1: hi, color: hdiColor})
+		pn.add("line", "density", len(d.X), xyLine(d.X, d.Y, draw.LineStyle{Color: drawColor, Width: f.sty.line * 1.3}))
+	}
+	f.addLegend(hdiLabel, "band", hdiColor)
+	pn.add("rule", pointName, 1, vrule{x: point, style: draw.LineStyle{Color: oiBlack, Width: f.sty.line}})
+	f.addLegend(pointName, "line", oiBlack)
+	if ref, ok := set.ref(i); ok {
+		below := 0
+		for _, v := range sorted {
+			if v < ref {
+				below++
+			}
+		}
+		frac := float64(below) / float64(len(sorted))
+		lines = append(lines, fmt.Sprintf("%s%% < %s < %s%%", num(100*frac), num(ref), num(100*(1-frac))))
+		pn.add("rule", "reference", 1, vrule{x: ref, style: draw.LineStyle{Color: refColor, Width: f.sty.line, Dashes: []vg.Length{4, 3}}})
+		f.addLegend("reference", "dashed", refColor)
+	}
+	if set.ROPE != nil {
+		in := 0
+		for _, v := range sorted {
+			if v >= set.ROPE[0] && v <= set.ROPE[1] {
+				in++
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s%% in ROPE", num(100*float64(in)/float64(len(sorted)))))
+	}
+	pn.p.Title.Text = strings.Join(lines, "\n")
+	pn.desc.Title = pn.p.Title.Text
+	pn.p.Y.Min = 0
+}
+
+// histogramBins is a bin count by the Rice rule, 2·n^(1/3), within 10–60.
+func histogramBins(n int) int {
+	b := int(2 * math.Cbrt(float64(n)))
+	return max(10, min(60, b))
+}
+
+
+// hdiBar draws an interval as a thick bar along the bottom of a panel.
+type hdiBar struct {
+	lo, hi float64
+	color  color.Color
+}

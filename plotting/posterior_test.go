@@ -1,0 +1,76 @@
+package plotting
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPosterior(t *testing.T) {
+	fit := fixture()
+	tests := []struct {
+		name     string
+		args     []any
+		panels   int
+		elements map[string]int // kind/label → count per panel
+		legend   []string
+		title    []string // fragments of the first panel's title
+	}{
+		{"density", []any{"mu", "tau"}, 2,
+			map[string]int{"line/density": 1, "band/94% HDI": 1, "rule/mean": 1},
+			[]string{"94% HDI", "mean"}, []string{"mu", "mean", "94% HDI"}},
+		{"median, 50%", []any{"mu", Median(), Prob(0.5)}, 1,
+			map[string]int{"rule/median": 1, "band/50% HDI": 1},
+			[]string{"50% HDI", "median"}, []string{"median", "50% HDI"}},
+		{"histogram", []any{"theta", Histogram(), Bins(15)}, 3,
+			map[string]int{"bars/histogram": 1, "line/density": 0},
+			[]string{"94% HDI", "mean"}, []string{"theta[1]"}},
+		{"reference and ROPE", []any{"mu", Ref(0), ROPE(-0.5, 0.5)}, 1,
+			map[string]int{"rule/reference": 1, "band/ROPE": 1},
+			[]string{"ROPE [-0.5, 0.5]", "94% HDI", "mean", "reference"}, []string{"< 0 <", "in ROPE"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Posterior(fit, tc.args...)
+			ps := f.Panels()
+			if len(ps) != tc.panels {
+				t.Fatalf("%d panels, want %d", len(ps), tc.panels)
+			}
+			for _, p := range ps {
+				for key, want := range tc.elements {
+					kind, label, _ := strings.Cut(key, "/")
+					if got := p.Count(kind, label); got != want {
+						t.Errorf("panel %q: %d %s %q, want %d", p.Title, got, kind, label, want)
+					}
+				}
+			}
+			if got := legendLabels(f); strings.Join(got, "|") != strings.Join(tc.legend, "|") {
+				t.Errorf("legend %q, want %q", got, tc.legend)
+			}
+			for _, frag := range tc.title {
+				if !strings.Contains(ps[0].Title, frag) {
+					t.Errorf("title %q lacks %q", ps[0].Title, frag)
+				}
+			}
+		})
+	}
+	checkRenders(t, Posterior(fit, "mu", "tau", Ref(0), ROPE(-0.5, 0.5)))
+}
+
+// The title's numbers: for draws 1..100 the mean is 50.5; the 90% HDI of
+// an even grid is any window of 90 consecutive values; with reference 25.5,
+// 25 of 100 draws lie below it.
+func TestPosteriorNumbers(t *testing.T) {
+	fit := fixture()
+	for c := range fit.Chains {
+		for i := range fit.Chains[c].Values[0] {
+			fit.Chains[c].Values[0][i] = float64(i%100 + 1)
+		}
+	}
+	f := Posterior(fit, "mu", Prob(0.9), Ref(25.5))
+	title := f.Panels()[0].Title
+	for _, frag := range []string{"mean 50.5", "25% < 25.5 < 75%"} {
+		if !strings.Contains(title, frag) {
+			t.Errorf("title %q lacks %q", title, frag)
+		}
+	}
+}
