@@ -1,0 +1,128 @@
+package ppl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/dist"
+)
+
+// Unconstrain maps values of the free parameters, by name, to an
+// unconstrained position: the inverse of the bijectors, for user initial
+// values. Each value is a float64, int, []float64, []int or [][]float64 of
+// the parameter's shape. Every free parameter must be given; unknown
+// names and values outside a parameter's support are errors naming it.
+func (c *Compiled) Unconstrain(values map[string]any) ([]float64, error) {
+	pr, err := c.predictiveProgram()
+	if err != nil {
+		return nil, err
+	}
+	pos := make([]float64, pr.dim)
+	known := map[string]bool{}
+	var missing []string
+	for _, l := range c.latents {
+		r := l.rv
+		known[r.name] = true
+		v, ok := values[r.name]
+		if !ok {
+			missing = append(missing, r.name)
+			continue
+		}
+		n, err := asNode(v)
+		if err != nil || n.kind != kConst {
+			return nil, &Error{Var: r.name, Msg: fmt.Sprintf("initial value: %v", err)}
+		}
+		if n.Len() != r.n.Len() {
+			return nil, &Error{Var: r.name, Msg: fmt.Sprintf("initial value has %d elements; the parameter has shape %v", n.Len(), r.n.shape)}
+		}
+		copy(pos[pr.voff[r]:], n.data)
+	}
+	if len(missing) > 0 {
+		return nil, &Error{Var: strings.Join(missing, ", "), Msg: "no initial value given; give every free parameter a value"}
+	}
+	var unknown []string
+	for k := range values {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, &Error{Var: strings.Join(unknown, ", "), Msg: "not a free parameter of the model (observed variables and deterministic quantities take no initial value)"}
+	}
+	for _, r := range c.observed {
+		copy(pos[pr.voff[r]:], r.data)
+	}
+	return c.unconstrain(pr, pos)
+}
+
+// UnconstrainDraw maps a draw in the layout of Vars (as
+// Density.Constrained writes it) back to its unconstrained position.
+func (c *Compiled) UnconstrainDraw(draw []float64) ([]float64, error) {
+	pr, err := c.predictiveProgram()
+	if err != nil {
+		return nil, err
+	}
+	pos := make([]float64, pr.dim)
+	if err := c.fill(pr, pos, draw); err != nil {
+		return nil, err
+	}
+	return c.unconstrain(pr, pos)
+}
+
+// unconstrain inverts every bijector at the constrained position pos (all
+// variables' values; bounds may depend on them).
+func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error) {
+	f := ir.NewFrame(pr.p)
+	f.Forward(pos)
+	index := map[*RV]int{}
+	for i, r := range c.m.rvs {
+		index[r] = i
+	}
+	x := make([]float64, c.dim)
+	for _, l := range c.latents {
+		r := l.rv
+		i := index[r]
+		y := pos[pr.voff[r] : pr.voff[r]+r.n.Len()]
+		u := x[l.off : l.off+l.ulen]
+		lo, hi := val(f, pr.effLo[i]), val(f, pr.effHi[i])
+		at := func(b []float64, k int) float64 { return b[k%len(b)] }
+		switch l.tr {
+		case tIdentity:
+			copy(u, y)
+		case tLower:
+			for k := range u {
+				u[k] = ir.LowerInverse(y[k], at(lo, k))
+			}
+		case tUpper:
+			for k := range u {
+				u[k] = ir.UpperInverse(y[k], at(hi, k))
+			}
+		case tInterval:
+			for k := range u {
+				u[k] = ir.IntervalInverse(y[k], at(lo, k), at(hi, k))
+			}
+		case tOrdered:
+			ir.OrderedInverse(y, u)
+		case tPosOrdered:
+			ir.PosOrderedInverse(y, u)
+		case tSimplex:
+			if msg := checkSupport(y, dist.Simplex, 0, 1); msg != "" {
+				return nil, &Error{Var: r.name, Msg: "value " + msg}
+			}
+			ir.SimplexInverse(y, u)
+		case tCholCorr:
+			ir.CholCorrInverse(y, u)
+		}
+		for k, v := range u {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &Error{Var: r.name, Msg: fmt.Sprintf("value %v (element %d) lies outside the parameter's support (%s transform); give a value inside it", y[min(k, len(y)-1)], k, l.tr)}
+			}
+		}
+	}
+	return slices.Clip(x), nil
+}
