@@ -63,7 +63,7 @@ type Kernel struct {
 	log    *log.Logger
 	sink   Sink
 
-	sendMu [4]sync.Mutex // one sender per channel at a time keeps frames whole
+	sendMu [4]sync.Mutex  // one sender per channel at a time keeps frames whole
 	info   ConnectionInfo // set by Serve; answers connect_request
 
 	mu          sync.Mutex
