@@ -168,3 +168,16 @@ func TestMagics(t *testing.T) {
 		t.Errorf("%%time printed %q", rec.joined())
 	}
 }
+
+func TestGeneratedPackages(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"gonum.org/v1/gonum/floats\"\nfloats.Sum([]float64{1, 2, 3.5})", value: "6.5"},
+		// The mean of 1..4 is 2.5.
+		{cell: "import \"gonum.org/v1/gonum/stat\"\nstat.Mean([]float64{1, 2, 3, 4}, nil)", value: "2.5"},
+		// The standard normal CDF at 0 is 1/2.
+		{cell: "import \"gonum.org/v1/gonum/stat/distuv\"\ndistuv.UnitNormal.CDF(0)", value: "0.5"},
+		// det [[2 1] [1 3]] = 2*3 - 1*1 = 5.
+		{cell: "import (\n\t\"math\"\n\t\"gonum.org/v1/gonum/mat\"\n)\nm := mat.NewDense(2, 2, []float64{2, 1, 1, 3})\nmath.Abs(mat.Det(m)-5) < 1e-12", value: "true"},
+		{cell: "import \"github.com/gobayes/gobayes/display\"\ndisplay.HTML(\"<b>hi</b>\")", events: "display::new:hi"},
+	})
+}

@@ -1,0 +1,36 @@
+// Command gen writes the yaegi symbol tables of package symbols: one file
+// per package in Packages, made by yaegi's extract package, and the
+// documentation index (docs.json.gz) that Inspect and %doc read.
+//
+// Run it through `go generate ./interp/symbols` (or `make generate`); a test
+// regenerates into a temporary directory and fails when the committed files
+// are stale.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+// Packages are the compiled packages a cell can import besides the
+// standard library. To offer another package, add its import path here
+// and run `make generate`.
+var Packages = []string{
+	"github.com/gobayes/gobayes/display",
+	"gonum.org/v1/gonum/floats",
+	"gonum.org/v1/gonum/mat",
+	// gonum.org/v1/gonum/optimize is left out: it imports stat/distmv, which
+	// needs golang.org/x/tools, absent from go.mod; add it there first.
+	"gonum.org/v1/gonum/stat",
+	"gonum.org/v1/gonum/stat/distuv",
+}
+
+func main() {
+	out := flag.String("o", ".", "directory to write the generated files to")
+	flag.Parse()
+	if err := generate(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
