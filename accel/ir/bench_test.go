@@ -1,0 +1,83 @@
+package ir_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// benchGradient measures one Gradient of p per iteration and reports the
+// time per element (n elements).
+func benchGradient(b *testing.B, p *ir.Program, x []float64, n int) {
+	f := ir.NewFrame(p)
+	g := make([]float64, p.Dim)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		f.Gradient(x, g)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+}
+
+func BenchmarkOps(b *testing.B) {
+	const n = 1000
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		name  string
+		op    ir.Op
+		table []int
+		args  []irtest.Arg
+	}{
+		{"exp", ir.OpExp, nil, []irtest.Arg{P(-2, 2, n)}},
+		{"log", ir.OpLog, nil, []irtest.Arg{P(0.1, 2, n)}},
+		{"lgamma", ir.OpLgamma, nil, []irtest.Arg{P(0.5, 5, n)}},
+		{"softplus", ir.OpSoftplus, nil, []irtest.Arg{P(-5, 5, n)}},
+		{"add", ir.OpAdd, nil, []irtest.Arg{P(-2, 2, n), P(-2, 2, n)}},
+		{"mul scalar", ir.OpMul, nil, []irtest.Arg{P(-2, 2), P(-2, 2, n)}},
+		{"log_mix", ir.OpLogMix, nil, []irtest.Arg{P(0.1, 0.9), P(-2, 2, n), P(-2, 2, n)}},
+		{"log_sum_exp", ir.OpLogSumExp, nil, []irtest.Arg{P(-2, 2, n)}},
+		{"gather", ir.OpGather, randIndex(rng, n, 50), []irtest.Arg{P(-2, 2, 50)}},
+		{"matvec 50", ir.OpMatVec, nil, []irtest.Arg{C([]int{n, 50}, make([]float64, n*50)...), P(-2, 2, 50)}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := irtest.OpProgram(c.op, nil, c.table, c.args...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			elems := n
+			if c.name == "matvec 50" {
+				elems = n * 50
+			}
+			benchGradient(b, p, irtest.Point(rng, c.args...), elems)
+		})
+	}
+	b.Run("cholesky 50", func(b *testing.B) {
+		args := []irtest.Arg{P(-0.1, 0.1, 50, 50)}
+		p, err := irtest.BuildProgram(func(bb *ir.Builder, in []ir.ID) (ir.ID, error) {
+			a, _ := bb.Emit(ir.OpAddDiag, []ir.ID{in[0], bb.Scalar(50)}, nil, -1)
+			return bb.Emit(ir.OpCholesky, []ir.ID{a}, nil, -1)
+		}, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
+	})
+	b.Run("scan hmm K=3 T=100", func(b *testing.B) {
+		p := hmmProgram(3, 100)
+		x := make([]float64, p.Dim)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		benchGradient(b, p, x, 100)
+	})
+}
+
+func randIndex(rng *rand.Rand, n, k int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = rng.IntN(k)
+	}
+	return idx
+}
