@@ -8,7 +8,7 @@ import "math"
 func NumericGradient(f func([]float64) float64, x, grad []float64) {
 	for i := range x {
 		xi := x[i]
-		h := 0.05 * math.Max(1, math.Abs(xi))
+		h := 0.005 * math.Max(1, math.Abs(xi))
 		var d [3]float64 // central differences at h, h/2, h/4
 		for l := range d {
 			x[i] = xi + h

@@ -1,0 +1,406 @@
+package posteriordb
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gobayes/gobayes/ppl"
+)
+
+// ErrPending is wrapped by Model's error for a case whose model needs a
+// piece of package ppl that does not exist yet; the error names the piece.
+var ErrPending = errors.New("model pending")
+
+// Model writes the model of case c (a posteriordb case, or
+// SimulatedLogistic's) with package ppl. name is the case's name, usually
+// c.Name. Parameter names follow model.md; quantities the reference
+// reports but the model derives (eight schools' theta, gp_pois_regr's f)
+// are Deterministic.
+//
+// Each case's function below is meant to be read: it is how the model is
+// written in gobayes.
+func Model(name string, c *Case) (m *ppl.Model, err error) {
+	build, ok := modelBuilders[name]
+	if !ok {
+		return nil, fmt.Errorf("posteriordb: no model for case %q; Cases() lists the known names", name)
+	}
+	defer ppl.Catch(&err)
+	d := &dataReader{c: c}
+	m, pending := build(d)
+	if d.err != nil {
+		return nil, d.err
+	}
+	if pending != "" {
+		return nil, fmt.Errorf("posteriordb: %s: %w: %s", name, ErrPending, pending)
+	}
+	if err := m.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// A builder writes one model; a non-empty pending says which piece of
+// ppl it still waits for.
+type builder func(d *dataReader) (m *ppl.Model, pending string)
+
+var modelBuilders = map[string]builder{
+	"eight_schools-eight_schools_noncentered": eightSchoolsNoncentered,
+	"eight_schools-eight_schools_centered":    eightSchoolsCentered,
+	"sblrc-blr":                               blr,
+	"kidiq-kidscore_momhs":                    kidscoreMomhs,
+	"kidiq-kidscore_interaction":              kidscoreInteraction,
+	"earnings-earn_height":                    earnHeight,
+	"earnings-logearn_interaction":            logearnInteraction,
+	"mesquite-logmesquite":                    logmesquite,
+	"nes2000-nes":                             nes,
+	"kilpisjarvi_mod-kilpisjarvi":             kilpisjarvi,
+	"arK-arK":                                 arK,
+	"arma-arma11":                             arma11,
+	"garch-garch11":                           garch11,
+	"gp_pois_regr-gp_regr":                    gpRegr,
+	"gp_pois_regr-gp_pois_regr":               gpPoisRegr,
+	"low_dim_gauss_mix-low_dim_gauss_mix":     lowDimGaussMix,
+	"hmm_example-hmm_example":                 hmmExample,
+	LogisticName:                              logisticRegression,
+}
+
+// dataReader reads data fields, keeping the first error so that the model
+// code below reads like the model.
+type dataReader struct {
+	c   *Case
+	err error
+}
+
+func (d *dataReader) floats(name string) []float64 {
+	v, err := d.c.Floats(name)
+	if d.err == nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *dataReader) float(name string) float64 {
+	v, err := d.c.Float(name)
+	if d.err == nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *dataReader) int(name string) int {
+	v, err := d.c.Int(name)
+	if d.err == nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *dataReader) matrix(name string) [][]float64 {
+	v, err := d.c.Matrix(name)
+	if d.err == nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *dataReader) failed() bool { return d.err != nil }
+
+// designMatrix puts columns side by side: row n is (cols[0][n], cols[1][n], …).
+func designMatrix(cols ...[]float64) [][]float64 {
+	X := make([][]float64, len(cols[0]))
+	for n := range X {
+		X[n] = make([]float64, len(cols))
+		for j, col := range cols {
+			X[n][j] = col[n]
+		}
+	}
+	return X
+}
+
+func constant(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+func logs(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Log(x)
+	}
+	return out
+}
+
+func times(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] * b[i]
+	}
+	return out
+}
+
+// eight_schools-eight_schools_noncentered: the school effects are
+// theta = mu + tau·theta_tilde with standard normal theta_tilde, which
+// removes the funnel between tau and theta.
+func eightSchoolsNoncentered(d *dataReader) (*ppl.Model, string) {
+	y, sigma := d.floats("y"), d.floats("sigma")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("eight_schools_noncentered")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	thetaTilde := m.Normal("theta_tilde", 0, 1, ppl.Size(len(y)))
+	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, thetaTilde)))
+	m.Normal("y", theta, sigma).Observe(y)
+	return m, ""
+}
+
+// eight_schools-eight_schools_centered: the same model written directly;
+// NUTS meets the funnel and reports divergences.
+func eightSchoolsCentered(d *dataReader) (*ppl.Model, string) {
+	y, sigma := d.floats("y"), d.floats("sigma")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("eight_schools_centered")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	theta := m.Normal("theta", mu, tau, ppl.Size(len(y)))
+	m.Normal("y", theta, sigma).Observe(y)
+	return m, ""
+}
+
+// sblrc-blr: Bayesian linear regression, y ~ Normal(X·beta, sigma).
+func blr(d *dataReader) (*ppl.Model, string) {
+	X, y := d.matrix("X"), d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("blr")
+	beta := m.Normal("beta", 0, 10, ppl.Size(len(X[0])))
+	sigma := m.HalfNormal("sigma", 10)
+	m.Normal("y", ppl.MatVec(X, beta), sigma).Observe(y)
+	return m, ""
+}
+
+// linearRegression is y ~ Normal(X·beta, sigma) with flat priors on beta
+// and the given prior on sigma (nil: flat on (0, ∞)).
+func linearRegression(name string, X [][]float64, y []float64, sigmaPrior func(m *ppl.Model) *ppl.RV) *ppl.Model {
+	m := ppl.NewModel(name)
+	beta := m.Flat("beta", ppl.Size(len(X[0])))
+	var sigma *ppl.RV
+	if sigmaPrior != nil {
+		sigma = sigmaPrior(m)
+	} else {
+		sigma = m.HalfFlat("sigma")
+	}
+	m.Normal("y", ppl.MatVec(X, beta), sigma).Observe(y)
+	return m
+}
+
+func halfCauchySigma(scale float64) func(m *ppl.Model) *ppl.RV {
+	return func(m *ppl.Model) *ppl.RV { return m.HalfCauchy("sigma", scale) }
+}
+
+// kidiq-kidscore_momhs: kid_score ~ Normal(beta[1] + beta[2]·mom_hs, sigma).
+func kidscoreMomhs(d *dataReader) (*ppl.Model, string) {
+	score, hs := d.floats("kid_score"), d.floats("mom_hs")
+	if d.failed() {
+		return nil, ""
+	}
+	X := designMatrix(constant(len(hs), 1), hs)
+	return linearRegression("kidscore_momhs", X, score, halfCauchySigma(2.5)), ""
+}
+
+// kidiq-kidscore_interaction: the mother's IQ, her high school and their
+// interaction as predictors.
+func kidscoreInteraction(d *dataReader) (*ppl.Model, string) {
+	score, hs, iq := d.floats("kid_score"), d.floats("mom_hs"), d.floats("mom_iq")
+	if d.failed() {
+		return nil, ""
+	}
+	X := designMatrix(constant(len(hs), 1), hs, iq, times(hs, iq))
+	return linearRegression("kidscore_interaction", X, score, halfCauchySigma(2.5)), ""
+}
+
+// earnings-earn_height: earn ~ Normal(beta[1] + beta[2]·height, sigma).
+func earnHeight(d *dataReader) (*ppl.Model, string) {
+	earn, height := d.floats("earn"), d.floats("height")
+	if d.failed() {
+		return nil, ""
+	}
+	X := designMatrix(constant(len(height), 1), height)
+	return linearRegression("earn_height", X, earn, nil), ""
+}
+
+// earnings-logearn_interaction: log earnings on height, sex and their
+// interaction.
+func logearnInteraction(d *dataReader) (*ppl.Model, string) {
+	earn, height, male := d.floats("earn"), d.floats("height"), d.floats("male")
+	if d.failed() {
+		return nil, ""
+	}
+	X := designMatrix(constant(len(height), 1), height, male, times(height, male))
+	return linearRegression("logearn_interaction", X, logs(earn), nil), ""
+}
+
+// mesquite-logmesquite: log weight on the logs of the shrubs' sizes and
+// on their group.
+func logmesquite(d *dataReader) (*ppl.Model, string) {
+	weight := d.floats("weight")
+	diam1, diam2 := d.floats("diam1"), d.floats("diam2")
+	canopy, total := d.floats("canopy_height"), d.floats("total_height")
+	density, group := d.floats("density"), d.floats("group")
+	if d.failed() {
+		return nil, ""
+	}
+	X := designMatrix(constant(len(weight), 1), logs(diam1), logs(diam2), logs(canopy), logs(total), logs(density), group)
+	return linearRegression("logmesquite", X, logs(weight), nil), ""
+}
+
+// nes2000-nes: party identification on ideology, race, age group,
+// education, gender and income.
+func nes(d *dataReader) (*ppl.Model, string) {
+	party, ideo, race := d.floats("partyid7"), d.floats("real_ideo"), d.floats("race_adj")
+	age, educ, gender, income := d.floats("age_discrete"), d.floats("educ1"), d.floats("gender"), d.floats("income")
+	if d.failed() {
+		return nil, ""
+	}
+	ageIs := func(level float64) []float64 {
+		out := make([]float64, len(age))
+		for i, a := range age {
+			if a == level {
+				out[i] = 1
+			}
+		}
+		return out
+	}
+	X := designMatrix(constant(len(age), 1), ideo, race, ageIs(2), ageIs(3), ageIs(4), educ, gender, income)
+	return linearRegression("nes", X, party, nil), ""
+}
+
+// kilpisjarvi_mod-kilpisjarvi: a linear trend in the summer temperature,
+// with informative priors.
+func kilpisjarvi(d *dataReader) (*ppl.Model, string) {
+	x, y := d.floats("x"), d.floats("y")
+	pmualpha, psalpha := d.float("pmualpha"), d.float("psalpha")
+	pmubeta, psbeta := d.float("pmubeta"), d.float("psbeta")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("kilpisjarvi")
+	alpha := m.Normal("alpha", pmualpha, psalpha)
+	beta := m.Normal("beta", pmubeta, psbeta)
+	sigma := m.HalfFlat("sigma")
+	m.Normal("y", ppl.Add(alpha, ppl.Mul(beta, x)), sigma).Observe(y)
+	return m, ""
+}
+
+// arK-arK: an autoregression of order K. The lagged values are data, so
+// the means are a matrix–vector product: row t of the lag matrix holds
+// y[t-1], …, y[t-K].
+func arK(d *dataReader) (*ppl.Model, string) {
+	K, y := d.int("K"), d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	lags := make([][]float64, len(y)-K)
+	for t := K; t < len(y); t++ {
+		lags[t-K] = make([]float64, K)
+		for k := 1; k <= K; k++ {
+			lags[t-K][k-1] = y[t-k]
+		}
+	}
+	m := ppl.NewModel("arK")
+	alpha := m.Normal("alpha", 0, 10)
+	beta := m.Normal("beta", 0, 10, ppl.Size(K))
+	sigma := m.HalfCauchy("sigma", 2.5)
+	m.Normal("y", ppl.Add(alpha, ppl.MatVec(lags, beta)), sigma).Observe(y[K:])
+	return m, ""
+}
+
+// arma-arma11: the moving-average part makes each error depend on the
+// previous one, a recurrence.
+func arma11(d *dataReader) (*ppl.Model, string) {
+	return nil, "ppl.Scan (a recurrence over err[t-1])"
+}
+
+// garch-garch11: the volatility is a recurrence, and beta1's upper bound
+// is an expression of alpha1.
+func garch11(d *dataReader) (*ppl.Model, string) {
+	return nil, "ppl.Scan (a recurrence over s[t-1])"
+}
+
+// gp_pois_regr-gp_regr: a Gaussian process regression with the
+// covariance's Cholesky factor computed from the parameters.
+func gpRegr(d *dataReader) (*ppl.Model, string) {
+	x, y := d.floats("x"), d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("gp_regr")
+	rho := m.Gamma("rho", 25, 4)
+	alpha := m.HalfNormal("alpha", 2)
+	sigma := m.HalfNormal("sigma", 1)
+	K := ppl.AddDiag(ppl.CovExpQuad(x, alpha, rho), sigma) // sigma, not sigma², as in the posteriordb model
+	m.MultiNormalChol("y", constant(len(x), 0), ppl.Cholesky(K)).Observe(y)
+	return m, ""
+}
+
+// gp_pois_regr-gp_pois_regr: a latent Gaussian process f = L·f_tilde
+// (non-centred) with Poisson counts of log-rate f.
+func gpPoisRegr(d *dataReader) (*ppl.Model, string) {
+	x, k := d.floats("x"), d.floats("k")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("gp_pois_regr")
+	rho := m.Gamma("rho", 25, 4)
+	alpha := m.HalfNormal("alpha", 2)
+	fTilde := m.Normal("f_tilde", 0, 1, ppl.Size(len(x)))
+	L := ppl.Cholesky(ppl.AddDiag(ppl.CovExpQuad(x, alpha, rho), 1e-10))
+	f := m.Deterministic("f", ppl.MatVec(L, fTilde))
+	m.PoissonLog("k", f).Observe(k)
+	return m, ""
+}
+
+// low_dim_gauss_mix: a two-component normal mixture; ordering mu
+// identifies the components.
+func lowDimGaussMix(d *dataReader) (*ppl.Model, string) {
+	y := d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("low_dim_gauss_mix")
+	mu := m.Normal("mu", 0, 2, ppl.Size(2), ppl.Ordered())
+	sigma := m.HalfNormal("sigma", 2, ppl.Size(2))
+	theta := m.Beta("theta", 5, 5)
+	m.Mixture("y", theta, []ppl.Component{
+		ppl.NormalComp(ppl.At(mu, 0), ppl.At(sigma, 0)),
+		ppl.NormalComp(ppl.At(mu, 1), ppl.At(sigma, 1)),
+	}).Observe(y)
+	return m, ""
+}
+
+// hmm_example: a two-state hidden Markov model, the states summed out by
+// the forward algorithm.
+func hmmExample(d *dataReader) (*ppl.Model, string) {
+	return nil, "ppl.Scan (the forward algorithm's recurrence over g[t-1])"
+}
+
+// logistic_regression (simulated): beta ~ Normal(0, 1),
+// y ~ Bernoulli(logistic(X·beta)).
+func logisticRegression(d *dataReader) (*ppl.Model, string) {
+	X, y := d.matrix("X"), d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	m := ppl.NewModel("logistic_regression")
+	beta := m.Normal("beta", 0, 1, ppl.Size(len(X[0])))
+	m.BernoulliLogit("y", ppl.MatVec(X, beta)).Observe(y)
+	return m, ""
+}
