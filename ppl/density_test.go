@@ -1,0 +1,262 @@
+package ppl
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Hand-written log densities on the unconstrained scale. Each writes its
+// model's density and Jacobians out in plain Go, independently of the
+// compiler, from the formulas in ../shared/posteriordb/*/model.md.
+
+func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// logJInterval is log |d/dx (lb + (ub-lb)·logistic(x))|.
+func logJInterval(x, lb, ub float64) float64 {
+	return math.Log(ub-lb) + math.Log(logistic(x)) + math.Log(logistic(-x))
+}
+
+var garchY = []float64{0.3, -0.5, 1.2, 0.1, -0.8, 0.4, 2.0, -1.1}
+
+const garchSigma1 = 0.5
+
+func garchModel() *Model {
+	y, T := garchY, len(garchY)
+	m := NewModel("garch11")
+	mu := m.Flat("mu")
+	alpha0 := m.HalfFlat("alpha0")
+	alpha1 := m.Flat("alpha1", Bounds(0, 1))
+	beta1 := m.Flat("beta1", Bounds(0, Sub(1, alpha1)))
+	s := Scan(T-1, []any{garchSigma1}, []any{y[:T-1]}, func(c, x []Expr) ([]Expr, Expr) {
+		v := Add(alpha0, Add(Mul(alpha1, Square(Sub(x[0], mu))), Mul(beta1, Square(c[0]))))
+		s := Sqrt(v)
+		return []Expr{s}, s
+	})
+	m.Normal("y", mu, Concat(garchSigma1, s)).Observe(y)
+	return m
+}
+
+func garchLogDensity(x []float64) float64 {
+	mu, alpha0 := x[0], math.Exp(x[1])
+	alpha1 := logistic(x[2])
+	beta1 := (1 - alpha1) * logistic(x[3])
+	lp := x[1] + logJInterval(x[2], 0, 1) + logJInterval(x[3], 0, 1-alpha1)
+	s := garchSigma1
+	for t, y := range garchY {
+		if t > 0 {
+			d := garchY[t-1] - mu
+			s = math.Sqrt(alpha0 + alpha1*d*d + beta1*s*s)
+		}
+		lp += lnNormal(y, mu, s)
+	}
+	return lp
+}
+
+var hmmY = []float64{2.5, 3.1, 9.2, 10.4, 2.9, 11.0}
+
+func hmmModel() *Model {
+	y, T := hmmY, len(hmmY)
+	m := NewModel("hmm_example")
+	theta1 := m.Dirichlet("theta1", []float64{1, 1})
+	theta2 := m.Dirichlet("theta2", []float64{1, 1})
+	mu := m.Flat("mu", Size(2), PositiveOrdered())
+	m.LogDensity("mu_prior", Add(LogPDF("Normal", At(mu, 0), 3, 1), LogPDF("Normal", At(mu, 1), 10, 1)))
+	lt1, lt2 := Log(theta1), Log(theta2)
+	col0 := Concat(At(lt1, 0), At(lt2, 0)) // log p(state 0 | previous j)
+	col1 := Concat(At(lt1, 1), At(lt2, 1))
+	g0 := LogPDF("Normal", y[0], mu, 1)
+	g := Scan(T-1, []any{g0}, []any{y[1:]}, func(c, x []Expr) ([]Expr, Expr) {
+		next := Add(Concat(LogSumExp(Add(c[0], col0)), LogSumExp(Add(c[0], col1))), LogPDF("Normal", x[0], mu, 1))
+		return []Expr{next}, next
+	})
+	m.LogDensity("forward", LogSumExp(Slice(g, 2*(T-2), 2*(T-1))))
+	return m
+}
+
+func hmmLogDensity(x []float64) float64 {
+	t1 := logistic(x[0]) // stick breaking of two: (σ(x), 1-σ(x))
+	t2 := logistic(x[1])
+	theta := [2][2]float64{{t1, 1 - t1}, {t2, 1 - t2}}
+	mu0 := math.Exp(x[2])
+	mu := [2]float64{mu0, mu0 + math.Exp(x[3])}
+	lp := logJInterval(x[0], 0, 1) + logJInterval(x[1], 0, 1) + x[2] + x[3]
+	lp += lnNormal(mu[0], 3, 1) + lnNormal(mu[1], 10, 1)
+	var g [2]float64
+	for k := range 2 {
+		g[k] = lnNormal(hmmY[0], mu[k], 1)
+	}
+	for t := 1; t < len(hmmY); t++ {
+		var n [2]float64
+		for k := range 2 {
+			a, b := g[0]+math.Log(theta[0][k]), g[1]+math.Log(theta[1][k])
+			mx := math.Max(a, b)
+			n[k] = mx + math.Log(math.Exp(a-mx)+math.Exp(b-mx)) + lnNormal(hmmY[t], mu[k], 1)
+		}
+		g = n
+	}
+	mx := math.Max(g[0], g[1])
+	return lp + mx + math.Log(math.Exp(g[0]-mx)+math.Exp(g[1]-mx))
+}
+
+var mixY = []float64{-1.2, 0.3, 2.2, 3.1, -0.4, 2.8}
+
+func mixModel() *Model {
+	m := NewModel("mix")
+	mu := m.Normal("mu", 0, 2, Size(2), Ordered())
+	sigma := m.HalfNormal("sigma", 2, Size(2))
+	theta := m.Beta("theta", 5, 5)
+	m.Mixture("y", theta, []Component{NormalComp(At(mu, 0), At(sigma, 0)), NormalComp(At(mu, 1), At(sigma, 1))}).Observe(mixY)
+	return m
+}
+
+func lnHalfNormal(x, s float64) float64 { return math.Log(2) + lnNormal(x, 0, s) }
+
+func mixLogDensity(x []float64) float64 {
+	mu := [2]float64{x[0], x[0] + math.Exp(x[1])}
+	sg := [2]float64{math.Exp(x[2]), math.Exp(x[3])}
+	th := logistic(x[4])
+	lp := x[1] + x[2] + x[3] + logJInterval(x[4], 0, 1)
+	lp += lnNormal(mu[0], 0, 2) + lnNormal(mu[1], 0, 2) + lnHalfNormal(sg[0], 2) + lnHalfNormal(sg[1], 2)
+	lp += distuv.Beta{Alpha: 5, Beta: 5}.LogProb(th)
+	for _, y := range mixY {
+		lp += math.Log(th*math.Exp(lnNormal(y, mu[0], sg[0])) + (1-th)*math.Exp(lnNormal(y, mu[1], sg[1])))
+	}
+	return lp
+}
+
+func mix3Model() *Model {
+	m := NewModel("mix3")
+	w := m.Dirichlet("w", []float64{2, 2, 2})
+	mu := m.Normal("mu", 0, 3, Size(3))
+	m.Mixture("y", w, []Component{NormalComp(At(mu, 0), 1), NormalComp(At(mu, 1), 1), NormalComp(At(mu, 2), 1)}).Observe(mixY)
+	return m
+}
+
+func mix3LogDensity(x []float64) float64 {
+	// Stan's stick breaking for K = 3: z_k = logistic(x_k - log(K-1-k)).
+	z0 := logistic(x[0] - math.Log(2))
+	z1 := logistic(x[1])
+	w := [3]float64{z0, (1 - z0) * z1, (1 - z0) * (1 - z1)}
+	// log J = Σ_k log z_k + log(1-z_k) + log(remaining stick before k).
+	lp := math.Log(z0) + math.Log(1-z0) + math.Log(1-z0) + math.Log(z1) + math.Log(1-z1)
+	// Dirichlet(2,2,2): Γ(6)/Γ(2)³ Π w_k.
+	lp += math.Log(120) + math.Log(w[0]) + math.Log(w[1]) + math.Log(w[2])
+	mu := x[2:5]
+	for _, v := range mu {
+		lp += lnNormal(v, 0, 3)
+	}
+	for _, y := range mixY {
+		s := 0.0
+		for k := range 3 {
+			s += w[k] * math.Exp(lnNormal(y, mu[k], 1))
+		}
+		lp += math.Log(s)
+	}
+	return lp
+}
+
+var (
+	gpX = []float64{-2, -0.5, 0.7, 1.9}
+	gpK = []float64{1, 0, 3, 7}
+)
+
+func gpModel() *Model {
+	m := NewModel("gp_pois_regr")
+	rho := m.Gamma("rho", 25, 4)
+	alpha := m.HalfNormal("alpha", 2)
+	ft := m.Normal("f_tilde", 0, 1, Size(len(gpX)))
+	L := Cholesky(AddDiag(CovExpQuad(gpX, alpha, rho), 1e-10))
+	f := m.Deterministic("f", MatVec(L, ft))
+	m.PoissonLog("k", f).Observe(gpK)
+	return m
+}
+
+func gpLogDensity(x []float64) float64 {
+	rho, alpha := math.Exp(x[0]), math.Exp(x[1])
+	ft := x[2:]
+	n := len(gpX)
+	lp := x[0] + x[1]
+	lp += distuv.Gamma{Alpha: 25, Beta: 4}.LogProb(rho) + lnHalfNormal(alpha, 2)
+	K := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := range n {
+			d := gpX[i] - gpX[j]
+			v := alpha * alpha * math.Exp(-d*d/(2*rho*rho))
+			if i == j {
+				v += 1e-10
+			}
+			K.SetSym(i, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(K) {
+		return math.Inf(-1)
+	}
+	var L mat.TriDense
+	ch.LTo(&L)
+	for i := range n {
+		lp += lnNormal(ft[i], 0, 1)
+		f := 0.0
+		for j := 0; j <= i; j++ {
+			f += L.At(i, j) * ft[j]
+		}
+		lg, _ := math.Lgamma(gpK[i] + 1)
+		lp += gpK[i]*f - math.Exp(f) - lg
+	}
+	return lp
+}
+
+// TestModelsAgainstHandWritten compares the compiled log densities of
+// models using scans, expression bounds, mixtures, simplexes and Cholesky
+// factors with their hand-written densities, and checks their gradients
+// against finite differences.
+func TestModelsAgainstHandWritten(t *testing.T) {
+	cases := []struct {
+		name  string
+		ops   []ir.Op
+		build func() *Model
+		dim   int
+		want  func([]float64) float64
+	}{
+		{"garch11 (scan, bound of another parameter)", []ir.Op{ir.OpScan, ir.OpNormalLPDF, ir.OpIntervalFwd}, garchModel, 4, garchLogDensity},
+		{"hmm forward algorithm (scan, simplexes)", []ir.Op{ir.OpScan, ir.OpDirichletLPDF, ir.OpSimplexFwd, ir.OpPosOrderedFwd}, hmmModel, 4, hmmLogDensity},
+		{"two-component mixture", []ir.Op{ir.OpLogMix, ir.OpBetaLPDF, ir.OpOrderedFwd}, mixModel, 5, mixLogDensity},
+		{"three-component mixture", []ir.Op{ir.OpLogMix, ir.OpDirichletLPDF}, mix3Model, 5, mix3LogDensity},
+		{"gp_pois_regr (Cholesky)", []ir.Op{ir.OpCholesky, ir.OpCovExpQuad, ir.OpPoissonLogLPMF, ir.OpGammaLPDF}, gpModel, 6, gpLogDensity},
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			needOps(t, tc.ops...)
+			c, err := tc.build().Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Dim() != tc.dim {
+				t.Fatalf("Dim = %d, want %d", c.Dim(), tc.dim)
+			}
+			d := c.NewDensity()
+			g := make([]float64, c.Dim())
+			for range 5 {
+				x := make([]float64, c.Dim())
+				for i := range x {
+					x[i] = rng.Float64()*2 - 1
+				}
+				got, want := d.LogDensityGrad(x, g), tc.want(x)
+				if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+					t.Errorf("log density at %v = %.15g, want %.15g", x, got, want)
+				}
+				irtest.CheckGradient(t, c.Program(), x, 1e-6)
+			}
+			if a := testing.AllocsPerRun(20, func() { d.LogDensityGrad(g, g) }); a != 0 {
+				t.Errorf("LogDensityGrad allocates %v times per call, want 0", a)
+			}
+		})
+	}
+}
