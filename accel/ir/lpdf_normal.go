@@ -14,6 +14,29 @@ func normalForward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sg)
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	out, pw := f.Val(in.Out), isPointwise(in)
+	if ss == 0 && !pw {
+		// One σ for all: Σ -½((y-μ)/σ)² = -½ Σ (y-μ)² / σ².
+		s := sg[0]
+		if !(s > 0) {
+			out[0] = negInf
+			return
+		}
+		q := 0.0
+		if ys == 1 && ms == 1 {
+			y, mu := y[:n], mu[:n]
+			for i, v := range y {
+				d := v - mu[i]
+				q += d * d
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				d := y[i*ys] - mu[i*ms]
+				q += d * d
+			}
+		}
+		out[0] = -0.5*q/(s*s) - float64(n)*(math.Log(s)+lnSqrt2Pi)
+		return
+	}
 	sp, ok, c, inv := math.NaN(), false, 0.0, 0.0
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -42,6 +65,10 @@ func normalBackward(f *Frame, in *Instr) {
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	g, gs := f.AdjOf(in.Out), outStride(in)
 	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	if ss == 0 && gs == 0 {
+		normalBackwardShared(y, mu, sg[0], n, g[0], &ay, &am, &as)
+		return
+	}
 	sp, inv := math.NaN(), 0.0
 	for i := 0; i < n; i++ {
 		s := sg[i*ss]
@@ -61,4 +88,38 @@ func normalBackward(f *Frame, in *Instr) {
 	ay.flush()
 	am.flush()
 	as.flush()
+}
+
+// normalBackwardShared is the backward sweep of the summed density with
+// one σ: ∂y_i = -g(y_i-μ_i)/σ², ∂μ_i = -∂y_i, ∂σ = g(Σ(y-μ)²/σ² - n)/σ.
+func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, as *adjAcc) {
+	if !(s > 0) {
+		return
+	}
+	ys, ms := stride(y), stride(mu)
+	inv := 1 / s
+	r := g * inv * inv
+	q := 0.0
+	switch {
+	case ys == 1 && ms == 1 && ay.a == nil && am.s == 1:
+		// Data y, a parameter μ per observation (regression).
+		y, mu, a := y[:n], mu[:n], am.a[:n]
+		for i, v := range y {
+			d := v - mu[i]
+			q += d * d
+			a[i] += r * d
+		}
+	default:
+		for i := 0; i < n; i++ {
+			d := y[i*ys] - mu[i*ms]
+			q += d * d
+			ay.add(i, -r*d)
+			am.add(i, r*d)
+		}
+		ay.flush()
+		am.flush()
+	}
+	if as.a != nil {
+		as.a[0] += g * inv * (q*inv*inv - float64(n))
+	}
 }

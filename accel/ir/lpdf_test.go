@@ -1,11 +1,11 @@
 package ir_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -455,4 +455,46 @@ func sumOf(x []float64) float64 {
 	return s
 }
 
-var _ = fmt.Sprint
+// TestLKJNormalised checks the LKJ normalising constant for K = 2..5: the
+// density of the Cholesky factor integrates to one over its free entries.
+// Row r of L holds a point u of the r-dimensional unit ball and
+// L_rr = √(1-|u|²), and the log density is a sum of one term per row, so
+// the integral is a product over rows of radial integrals
+// S_(r-1) ∫₀¹ h_r(ρ) ρ^(r-1) dρ (S the area of the unit sphere), each taken
+// by Gauss–Legendre quadrature after ρ = sin θ.
+func TestLKJNormalised(t *testing.T) {
+	for _, k := range []int{2, 3, 4, 5} {
+		for _, eta := range []float64{1, 1.5, 3} {
+			lp := func(row int, rho float64) float64 {
+				l := make([]float64, k*k)
+				for j := range k {
+					l[j*k+j] = 1
+				}
+				if row > 0 {
+					l[row*k] = rho
+					l[row*k+row] = math.Sqrt(1 - rho*rho)
+				}
+				p, err := irtest.OpProgram(ir.OpLKJCorrCholLPDF, nil, nil,
+					irtest.Const([]int{k, k}, l...), irtest.Const(nil, eta))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return irtest.Output(p, nil, irtest.OutputName)[0]
+			}
+			base := lp(0, 0)
+			total := math.Exp(base)
+			for r := 1; r < k; r++ {
+				radial := quad.Fixed(func(th float64) float64 {
+					rho := math.Sin(th)
+					return math.Exp(lp(r, rho)-base) * math.Pow(rho, float64(r-1)) * math.Cos(th)
+				}, 0, math.Pi/2, 60, nil, 0)
+				g, _ := math.Lgamma(float64(r) / 2)
+				sphere := 2 * math.Pow(math.Pi, float64(r)/2) / math.Exp(g)
+				total *= sphere * radial
+			}
+			if math.Abs(total-1) > 1e-9 {
+				t.Errorf("K=%d η=%v: density integrates to %.12g, want 1", k, eta, total)
+			}
+		}
+	}
+}
