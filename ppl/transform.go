@@ -17,11 +17,31 @@ import (
 // the parameter's shape. Every free parameter must be given; unknown
 // names and values outside a parameter's support are errors naming it.
 func (c *Compiled) Unconstrain(values map[string]any) ([]float64, error) {
+	return c.UnconstrainAt(nil, values)
+}
+
+// UnconstrainAt is Unconstrain where the parameters that values leaves out
+// keep their values at the unconstrained position x0 (for example a random
+// start): partial initial values. A left-out parameter whose value at x0
+// falls outside bounds that the given values move is an error naming it.
+func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64, error) {
 	pr, err := c.predictiveProgram()
 	if err != nil {
 		return nil, err
 	}
 	pos := make([]float64, pr.dim)
+	if x0 != nil {
+		if len(x0) != c.dim {
+			return nil, fmt.Errorf("ppl: %s: position has %d values; the model has %d", c.name, len(x0), c.dim)
+		}
+		d := c.pool.Get().(*Density)
+		draw := make([]float64, c.varLen)
+		d.Constrained(x0, draw)
+		c.pool.Put(d)
+		if err := c.fill(pr, pos, draw); err != nil {
+			return nil, err
+		}
+	}
 	known := map[string]bool{}
 	var missing []string
 	for _, l := range c.latents {
@@ -29,7 +49,9 @@ func (c *Compiled) Unconstrain(values map[string]any) ([]float64, error) {
 		known[r.name] = true
 		v, ok := values[r.name]
 		if !ok {
-			missing = append(missing, r.name)
+			if x0 == nil {
+				missing = append(missing, r.name)
+			}
 			continue
 		}
 		n, err := asNode(v)
