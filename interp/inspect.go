@@ -12,14 +12,7 @@ func (s *Session) Inspect(code string, cursor int, detail int) (display.Bundle, 
 	return display.Bundle{}, false
 }
 
-// Complete returns completions for the text before cursor. See Engine.
-func (s *Session) Complete(code string, cursor int) Completion {
-	return Completion{Start: cursor, End: cursor}
-}
-
 // IsComplete says whether code is ready to run. See Engine.
 func (s *Session) IsComplete(code string) (status, indent string) {
-	return "complete", ""
+	return isComplete(code)
 }
-
-func isComplete(code string) (status, indent string) { return "complete", "" }

@@ -48,6 +48,7 @@ type Session struct {
 	imports map[string]string // local name → import path, as the cells imported them
 	defs    map[string]string // identifier defined by a cell → "var", "func", "type", "const"
 	types   map[string]string // type name → the source of its definition
+	index   *packageIndex     // importable packages when Options.Symbols adds any
 }
 
 var _ Engine = (*Session)(nil)
