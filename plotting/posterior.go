@@ -32,7 +32,14 @@ func Posterior(fit any, args ...any) *Figure {
 		return errorFigure("Posterior", err)
 	}
 	rows, cols := gridShape(len(sel.columns), 3)
-	f := newFigure("Posterior", set, rows, cols, 800, 70+230*rows)
+	extra := 0 // title lines beyond two
+	if len(set.Ref) > 0 {
+		extra++
+	}
+	if set.ROPE != nil {
+		extra++
+	}
+	f := newFigure("Posterior", set, rows, cols, 800, 70+(230+16*extra)*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
 		f.width, f.height = 600, 360
 	}
@@ -89,7 +96,11 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 		pn.add("band", hdiLabel, 2, area{x: d.X, y: d.Y, x0: lo, x1: hi, color: hdiColor})
 		pn.add("line", "density", len(d.X), xyLine(d.X, d.Y, draw.LineStyle{Color: drawColor, Width: f.sty.line * 1.3}))
 	}
-	f.addLegend(hdiLabel, "band", hdiColor)
+	if set.Histogram {
+		f.addLegend(hdiLabel, "line", drawColor)
+	} else {
+		f.addLegend(hdiLabel, "band", hdiColor)
+	}
 	pn.add("rule", pointName, 1, vrule{x: point, style: draw.LineStyle{Color: oiBlack, Width: f.sty.line}})
 	f.addLegend(pointName, "line", oiBlack)
 	if ref, ok := set.ref(i); ok {
@@ -123,7 +134,6 @@ func histogramBins(n int) int {
 	b := int(2 * math.Cbrt(float64(n)))
 	return max(10, min(60, b))
 }
-
 
 // hdiBar draws an interval as a thick bar along the bottom of a panel.
 type hdiBar struct {

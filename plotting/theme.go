@@ -35,8 +35,8 @@ var (
 	divergentColor = oiVermillion // divergent transitions in a pair plot
 	tickColor      = oiBlack      // divergence ticks under a trace
 	refColor       = oiBlack      // reference values
-	ropeColor      = color.RGBA{0x00, 0x9E, 0x73, 0x40}
-	hdiColor       = color.RGBA{0x00, 0x72, 0xB2, 0x30}
+	ropeColor      = withAlpha(oiGreen, 0x50)
+	hdiColor       = withAlpha(oiBlue, 0x40)
 	gridColor      = color.Gray{Y: 0xE4}
 	noteColor      = color.Gray{Y: 0x55}
 )
@@ -106,3 +106,9 @@ func (s style) lineStyle(c color.Color) draw.LineStyle {
 
 // color8 is an opaque grey of level y.
 func color8(y uint8) color.Gray { return color.Gray{Y: y} }
+
+// withStraightAlpha is c with opacity a, not premultiplied (for cloud).
+func withStraightAlpha(c color.RGBA, a uint8) color.RGBA {
+	c.A = a
+	return c
+}

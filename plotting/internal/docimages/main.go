@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobayes/gobayes/plotting"
 	"github.com/gobayes/gobayes/plotting/internal/eightschools"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 func main() {
@@ -43,9 +44,17 @@ type named struct {
 	fig  *plotting.Figure
 }
 
-func figures(c, nc any) []named {
+func figures(c, nc *posterior.Posterior) []named {
 	return []named{
 		{"trace_centred", plotting.Trace(c, "mu", "tau", "theta[1]")},
 		{"trace_noncentred", plotting.Trace(nc, "mu", "tau", "theta[1]")},
+		{"pair_centred", plotting.Pair(c, "mu", "tau", "theta[1]")},
+		{"pair_noncentred", plotting.Pair(nc, "mu", "tau", "theta[1]")},
+		{"forest_centred", plotting.Forest(c)},
+		{"forest_models", plotting.Forest([]*posterior.Posterior{c, nc}, "mu", "tau", "theta", plotting.Labels("centred", "non-centred"))},
+		{"posterior_centred", plotting.Posterior(c, "mu", "tau", "theta[1]", plotting.Ref(0), plotting.ROPE(-1, 1))},
+		{"posterior_noncentred", plotting.Posterior(nc, "mu", "tau", "theta[1]", plotting.Histogram())},
+		{"rank_centred", plotting.Rank(c, "mu", "tau", "theta[1]")},
+		{"rank_noncentred", plotting.Rank(nc, "mu", "tau", "theta[1]")},
 	}
 }
