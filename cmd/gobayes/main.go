@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/gobayes/gobayes/install"
+	"github.com/gobayes/gobayes/interp"
+	"github.com/gobayes/gobayes/kernel"
+)
+
+// version is the release; builds from a checkout say so in `gobayes version`.
+const version = "0.1.0"
+
+const usage = `usage:
+  gobayes install [--user | --prefix DIR]   install the Jupyter kernelspec (default --user)
+  gobayes kernel -f CONNECTION_FILE         run the kernel (Jupyter starts this)
+  gobayes version                           print the version
+  gobayes worker                            the interpreter process (started by the kernel)
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var code int
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "kernel":
+		code = runKernel(args)
+	case "install":
+		code = runInstall(args, os.Stdout, os.Stderr)
+	case "version", "--version", "-version":
+		fmt.Println(versionLine())
+	case "worker":
+		os.Exit(interp.WorkerMain())
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "gobayes: unknown command %q\n%s", cmd, usage)
+		code = 2
+	}
+	os.Exit(code)
+}
+
+// versionLine names this release and the versions of the Go toolchain and
+// the interpreter and ZeroMQ modules it was built with.
+func versionLine() string {
+	s := "gobayes " + version + " (" + runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			switch d.Path {
+			case "github.com/traefik/yaegi":
+				s += ", yaegi " + d.Version
+			case "github.com/go-zeromq/zmq4":
+				s += ", zmq4 " + d.Version
+			}
+		}
+	}
+	return s + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")"
+}
+
+// executable is the absolute path of this binary, symlinks resolved, so
+// that the kernelspec and the worker command survive a change of PATH.
+func executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("gobayes: cannot find this binary's path: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Abs(exe)
+}
+
+func runInstall(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	user := fs.Bool("user", false, "install into the user's Jupyter data directory (the default)")
+	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels/gobayes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *user && *prefix != "" {
+		fmt.Fprintln(stderr, "gobayes install: give --user or --prefix DIR, not both")
+		return 2
+	}
+	var dir string
+	if *prefix != "" {
+		dir = install.PrefixDir(*prefix)
+	} else {
+		d, err := install.UserDir()
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		dir = d
+	}
+	exe, err := executable()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if _, err := install.Kernelspec(dir, exe); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "installed kernelspec %s in %s\n", install.Name, dir)
+	return 0
+}
+
+func runKernel(args []string) int {
+	fs := flag.NewFlagSet("kernel", flag.ContinueOnError)
+	file := fs.String("f", "", "the connection `FILE` Jupyter writes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	lg := log.New(os.Stderr, "gobayes: ", log.LstdFlags)
+	if *file == "" {
+		lg.Print("kernel: -f CONNECTION_FILE is required (Jupyter passes it; see the kernelspec)")
+		return 2
+	}
+	info, err := kernel.ReadConnectionFile(*file)
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	exe, err := executable()
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	engine, err := interp.NewSupervised(interp.SupervisedOptions{Command: []string{exe, "worker"}})
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	k, err := kernel.New(kernel.Config{
+		Engine: engine, Scheme: info.SignatureScheme, Key: info.Key, Version: version, Log: lg,
+	}, nil)
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// SIGINT interrupts the running cell, as in IPython; SIGTERM stops.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for s := range sigs {
+			if s == os.Interrupt {
+				k.Interrupt()
+				continue
+			}
+			cancel()
+		}
+	}()
+	if err := k.Serve(ctx, info); err != nil {
+		lg.Print(err)
+		return 1
+	}
+	return 0
+}
