@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Linear algebra over row-major matrices. Ops that take a lower-triangular
@@ -30,12 +32,7 @@ func init() {
 			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 			k := len(v)
 			for i := range y {
-				row := a[i*k : (i+1)*k]
-				s := 0.0
-				for j, x := range row {
-					s += x * v[j]
-				}
-				y[i] = s
+				y[i] = floats.Dot(a[i*k:(i+1)*k], v)
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {
@@ -44,19 +41,13 @@ func init() {
 			if f.Grad(in.In[0]) {
 				ga := f.AdjOf(in.In[0])
 				for i, gi := range g {
-					row := ga[i*k : (i+1)*k]
-					for j, x := range v {
-						row[j] += gi * x
-					}
+					floats.AddScaled(ga[i*k:(i+1)*k], gi, v)
 				}
 			}
 			if f.Grad(in.In[1]) {
 				gv := f.AdjOf(in.In[1])
 				for i, gi := range g {
-					row := a[i*k : (i+1)*k]
-					for j, x := range row {
-						gv[j] += gi * x
-					}
+					floats.AddScaled(gv, gi, a[i*k:(i+1)*k])
 				}
 			}
 		},
@@ -78,11 +69,7 @@ func init() {
 			for i := range n {
 				yr := y[i*m : (i+1)*m]
 				for l := range k {
-					ail := a[i*k+l]
-					br := b[l*m : (l+1)*m]
-					for j, x := range br {
-						yr[j] += ail * x
-					}
+					floats.AddScaled(yr, a[i*k+l], b[l*m:(l+1)*m])
 				}
 			}
 		},
@@ -96,18 +83,10 @@ func init() {
 				for l := range k {
 					br := b[l*m : (l+1)*m]
 					if ga != nil {
-						s := 0.0
-						for j, x := range gr {
-							s += x * br[j]
-						}
-						ga[i*k+l] += s
+						ga[i*k+l] += floats.Dot(gr, br)
 					}
 					if gb != nil {
-						ail := a[i*k+l]
-						gbr := gb[l*m : (l+1)*m]
-						for j, x := range gr {
-							gbr[j] += ail * x
-						}
+						floats.AddScaled(gb[l*m:(l+1)*m], a[i*k+l], gr)
 					}
 				}
 			}

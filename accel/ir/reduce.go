@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 func scalarShape(p *Program, in *Instr, args [][]int) ([]int, error) {
@@ -63,28 +65,16 @@ func init() {
 			return nil, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			a, b := f.Val(in.In[0]), f.Val(in.In[1])
-			b = b[:len(a)]
-			s := 0.0
-			for i, v := range a {
-				s += v * b[i]
-			}
-			f.Val(in.Out)[0] = s
+			f.Val(in.Out)[0] = floats.Dot(f.Val(in.In[0]), f.Val(in.In[1]))
 		},
 		Backward: func(f *Frame, in *Instr) {
 			g := f.AdjOf(in.Out)[0]
 			a, b := f.Val(in.In[0]), f.Val(in.In[1])
 			if f.Grad(in.In[0]) {
-				ga := f.AdjOf(in.In[0])
-				for i, v := range b {
-					ga[i] += g * v
-				}
+				floats.AddScaled(f.AdjOf(in.In[0]), g, b)
 			}
 			if f.Grad(in.In[1]) {
-				gb := f.AdjOf(in.In[1])
-				for i, v := range a {
-					gb[i] += g * v
-				}
+				floats.AddScaled(f.AdjOf(in.In[1]), g, a)
 			}
 		},
 	})
