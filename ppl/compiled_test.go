@@ -1,0 +1,111 @@
+package ppl
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestNonFinite checks that the terms that are not finite are named.
+func TestNonFinite(t *testing.T) {
+	m := NewModel("t")
+	x := m.Normal("x", 0, 1)
+	m.Normal("y", x, 1).Observe([]float64{1, 2})
+	m.LogDensity("needs_x_above_5", Log(Sub(x, 5)))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.NewDensity()
+	if got := d.NonFinite([]float64{0}); !slices.Equal(got, []string{"needs_x_above_5"}) {
+		t.Errorf("NonFinite at x=0 = %v, want [needs_x_above_5]", got)
+	}
+	if got := d.NonFinite([]float64{6}); len(got) != 0 {
+		t.Errorf("NonFinite at x=6 = %v, want none", got)
+	}
+	g := make([]float64, 1)
+	if lp := d.LogDensityGrad([]float64{0}, g); !math.IsInf(lp, -1) {
+		t.Errorf("log density where a term is NaN = %v, want -Inf", lp)
+	}
+}
+
+// TestPointwiseLogLik checks the pointwise log-likelihood of observed
+// variables at a draw against distuv.
+func TestPointwiseLogLik(t *testing.T) {
+	y := []float64{0.5, -1, 2.5}
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 1)
+	sigma := m.HalfNormal("sigma", 1)
+	m.Normal("y", mu, sigma).Observe(y)
+	m.Mixture("z", 0.3, []Component{NormalComp(mu, 1), NormalComp(0, 2)}).Observe([]float64{1, -2})
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LogLikLen() != 5 {
+		t.Fatalf("LogLikLen = %d, want 5", c.LogLikLen())
+	}
+	out := make([]float64, 5)
+	if err := c.PointwiseLogLik([]float64{0.7, 1.5}, out); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{lnNormal(y[0], 0.7, 1.5), lnNormal(y[1], 0.7, 1.5), lnNormal(y[2], 0.7, 1.5)}
+	for _, z := range []float64{1, -2} {
+		want = append(want, math.Log(0.3*math.Exp(lnNormal(z, 0.7, 1))+0.7*math.Exp(lnNormal(z, 0, 2))))
+	}
+	for i := range want {
+		if math.Abs(out[i]-want[i]) > 1e-12 {
+			t.Errorf("term %d = %v, want %v", i, out[i], want[i])
+		}
+	}
+	if got := c.Observed(); len(got) != 2 || got[0].Name != "y" || got[1].Name != "z" {
+		t.Errorf("Observed = %v, want y then z", got)
+	}
+}
+
+// TestBatch checks that a batch of positions gives the single-position
+// results.
+func TestBatch(t *testing.T) {
+	c, err := eightSchools().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.newDensity()
+	const B = 3
+	xs := make([]float64, B*c.Dim())
+	for i := range xs {
+		xs[i] = math.Sin(float64(i))
+	}
+	lps, grads := make([]float64, B), make([]float64, B*c.Dim())
+	d.Batch(xs, lps, grads)
+	g := make([]float64, c.Dim())
+	for b := range B {
+		x := xs[b*c.Dim() : (b+1)*c.Dim()]
+		if lp := d.LogDensityGrad(x, g); lp != lps[b] || !slices.Equal(g, grads[b*c.Dim():(b+1)*c.Dim()]) {
+			t.Errorf("row %d: batch %v, single %v", b, lps[b], lp)
+		}
+	}
+}
+
+// TestDeterministicValues checks that Constrain gives the deterministic
+// quantities computed from the parameters.
+func TestDeterministicValues(t *testing.T) {
+	c, err := eightSchools().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{1, 0.5, -1, 0, 1, 2, -2, 0.5, 0.25, 3}
+	v, err := c.Constrain(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tau := math.Exp(0.5)
+	if math.Abs(v["tau"][0]-tau) > 1e-15 {
+		t.Errorf("tau = %v, want e^0.5", v["tau"])
+	}
+	for i, th := range v["theta"] {
+		if want := 1 + tau*x[2+i]; math.Abs(th-want) > 1e-12 {
+			t.Errorf("theta[%d] = %v, want %v", i, th, want)
+		}
+	}
+}
