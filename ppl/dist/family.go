@@ -39,17 +39,58 @@ type Family struct {
 	// the variable).
 	ParamSupport []Support
 	Support      Support
-	Op           ir.Op // log density (or mass) op
+	Op           ir.Op // log density (or mass) op; ir.OpNop for improper families
 	Discrete     bool
 	// EventRank is the number of trailing axes of one draw: 0 for scalar
 	// families, 1 for Dirichlet, MultiNormal, Categorical (over its
 	// logits), 2 for LKJ Cholesky.
 	EventRank int
 	// Sample writes draws into out, one per element (per event for
-	// multivariate families). params[i] holds the values of parameter i,
-	// of length 1 (broadcast) or the batch length.
+	// multivariate families, see the package doc). params[i] holds the
+	// values of parameter i, of length 1 (broadcast) or the batch length.
+	// Nil for improper families.
 	Sample func(rng *rand.Rand, params [][]float64, out []float64)
 	// Mean and Var give the moments for scalar parameters (nil where they
-	// do not exist), used by the moment tests.
+	// do not exist), used by the moment tests. Where existence depends on
+	// the parameters (Student's t with ν ≤ 2) they return +Inf or NaN.
 	Mean, Var func(params []float64) float64
+}
+
+// Families lists every family of the package, in a fixed order.
+func Families() []*Family {
+	return []*Family{
+		Normal, HalfNormal, StudentT, HalfStudentT, Cauchy, HalfCauchy, Laplace, Logistic,
+		LogNormal, Exponential, Gamma, InverseGamma, Weibull, Beta, Uniform, Flat, HalfFlat,
+		Bernoulli, BernoulliLogit, Binomial, BinomialLogit, Poisson, PoissonLog,
+		NegativeBinomial, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
+	}
+}
+
+// Lookup returns the family called name ("Normal", "HalfCauchy", …), or
+// nil.
+func Lookup(name string) *Family {
+	for _, f := range Families() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// on is a support of the given kind with no parameter bounds.
+func on(k SupportKind) Support { return Support{Kind: k, Lower: -1, Upper: -1} }
+
+// scalarSampler makes a Sample function for a scalar family from a draw of
+// one element given its parameters (broadcast as the Family doc says).
+func scalarSampler(draw func(rng *rand.Rand, p []float64) float64) func(*rand.Rand, [][]float64, []float64) {
+	return func(rng *rand.Rand, params [][]float64, out []float64) {
+		var buf [4]float64
+		p := buf[:len(params)]
+		for i := range out {
+			for j, v := range params {
+				p[j] = v[i%len(v)]
+			}
+			out[i] = draw(rng, p)
+		}
+	}
 }
