@@ -5,12 +5,19 @@ import "math"
 // NewFrame allocates the memory to evaluate p: every later call on the
 // frame runs without allocating. A frame is not safe for concurrent use;
 // give each goroutine its own. Frames must come from NewFrame (a scan
-// needs the frames of its body prepared here).
+// needs the frames of its body prepared here), and V and Adj must not be
+// replaced afterwards (the frame keeps views into them).
 func NewFrame(p *Program) *Frame {
 	f := &Frame{P: p, V: make([]float64, p.Size), Adj: make([]float64, p.Size)}
 	copy(f.V, p.Init)
 	prepareScratch(p, f.V)
 	f.subs = subFrames(p, nil)
+	f.vals = make([][]float64, len(p.Values))
+	f.adjs = make([][]float64, len(p.Values))
+	for i := range p.Values {
+		f.vals[i] = p.Val(f.V, ID(i))
+		f.adjs[i] = p.Val(f.Adj, ID(i))
+	}
 	return f
 }
 

@@ -141,13 +141,26 @@ type Frame struct {
 	// subs are the frame headers of scan bodies, shared by the whole tree
 	// of frames (see NewFrame).
 	subs map[*Program]*Frame
+	// vals and adjs are every value's slots in V and Adj, precomputed by
+	// NewFrame (nil in scan body frames, whose V moves from step to step).
+	vals, adjs [][]float64
 }
 
 // Val is the slots of value id.
-func (f *Frame) Val(id ID) []float64 { return f.P.Val(f.V, id) }
+func (f *Frame) Val(id ID) []float64 {
+	if f.vals != nil {
+		return f.vals[id]
+	}
+	return f.P.Val(f.V, id)
+}
 
 // AdjOf is the adjoint slots of value id.
-func (f *Frame) AdjOf(id ID) []float64 { return f.P.Val(f.Adj, id) }
+func (f *Frame) AdjOf(id ID) []float64 {
+	if f.adjs != nil {
+		return f.adjs[id]
+	}
+	return f.P.Val(f.Adj, id)
+}
 
 // Grad reports whether the reverse sweep must propagate into value id.
 func (f *Frame) Grad(id ID) bool { return f.P.Values[id].Grad }
