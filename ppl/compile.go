@@ -180,6 +180,52 @@ type emitter struct {
 	// inputs maps the placeholders of a scan body being traced.
 	inputs map[*node]ir.ID
 	outer  *emitter
+	// noFold turns constant folding off (inside the folder itself);
+	// isConst memoises constTree.
+	noFold  bool
+	isConst map[*node]bool
+}
+
+// constTree reports whether n depends on no random variable and no scan
+// placeholder: its value is known when the model is compiled.
+func (e *emitter) constTree(n *node) bool {
+	if v, ok := e.isConst[n]; ok {
+		return v
+	}
+	v := true
+	switch n.kind {
+	case kRV, kInput:
+		v = false
+	case kOp:
+		if n.op == ir.OpScan {
+			v = false
+		}
+	}
+	for _, a := range n.args {
+		if v && !e.constTree(a) {
+			v = false
+		}
+	}
+	if e.isConst == nil {
+		e.isConst = map[*node]bool{}
+	}
+	e.isConst[n] = v
+	return v
+}
+
+// fold evaluates a constant expression once, at compile time, so that the
+// program carries its value rather than recomputing it at every
+// evaluation.
+func (e *emitter) fold(n *node) []float64 {
+	b := ir.NewBuilder(0)
+	fe := &emitter{c: e.c, b: b, ids: map[*node]ir.ID{}, noFold: true, ctx: e.ctx}
+	id := fe.emit(n)
+	b.AddOutput("value", id)
+	p, err := b.Finalize(ir.None)
+	e.check(err)
+	f := ir.NewFrame(p)
+	f.Forward(nil)
+	return slices.Clone(f.Val(id))
 }
 
 func newEmitter(c *Compiled, b *ir.Builder) *emitter {
@@ -228,6 +274,10 @@ func (e *emitter) emit(n *node) ir.ID {
 	case kOp:
 		if n.op == ir.OpScan {
 			id = e.emitScan(n)
+			break
+		}
+		if !e.noFold && e.constTree(n) {
+			id = e.b.Const(e.fold(n), n.shape)
 			break
 		}
 		in := make([]ir.ID, len(n.args))
