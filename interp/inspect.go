@@ -1,18 +1,190 @@
 package interp
 
-import "github.com/gobayes/gobayes/display"
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"unicode/utf8"
 
-// inspectName returns documentation for a (possibly qualified) name.
-func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
-	return display.Bundle{}, false
+	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp/symbols"
+)
+
+var (
+	docsOnce sync.Once
+	docs     symbols.DocIndex
+	docsErr  error
+)
+
+// docIndex decodes the embedded documentation index once.
+func docIndex() (symbols.DocIndex, error) {
+	docsOnce.Do(func() { docs, docsErr = symbols.LoadDocIndex() })
+	return docs, docsErr
 }
 
-// Inspect returns documentation for the name at cursor. See Engine.
+// Inspect returns documentation for the name at cursor (or the function
+// whose call the cursor is in, right after its "("). See Engine.
 func (s *Session) Inspect(code string, cursor int, detail int) (display.Bundle, bool) {
+	name := dottedNameAt(code, byteOffset(code, cursor))
+	if name == "" {
+		return display.Bundle{}, false
+	}
+	return s.inspectName(name, detail)
+}
+
+// dottedNameAt returns the dotted identifier (a, a.b, a.b.c) around off.
+func dottedNameAt(code string, off int) string {
+	isPart := func(r rune) bool { return isIdentRune(r) || r == '.' }
+	// Right after "name(" (or "name( "), document name.
+	back := strings.TrimRight(code[:off], " \t")
+	if strings.HasSuffix(back, "(") && (off == len(code) || !isIdentRune(firstRune(code[off:]))) {
+		off = len(back) - 1
+	}
+	start := off
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(code[:start])
+		if !isPart(r) {
+			break
+		}
+		start -= size
+	}
+	end := off
+	for end < len(code) {
+		r, size := utf8.DecodeRuneInString(code[end:])
+		if !isIdentRune(r) {
+			break
+		}
+		end += size
+	}
+	return strings.Trim(code[start:end], ".")
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// inspectName documents a (possibly qualified) name: a session variable's
+// type and value, a cell's function or type, a package or its member.
+func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
+	parts := strings.Split(name, ".")
+	s.mu.Lock()
+	kind, isDef := s.defs[parts[0]]
+	src := s.defSrc[parts[0]]
+	importPath, isImport := s.imports[parts[0]]
+	it := s.it
+	s.mu.Unlock()
+
+	if isDef && (kind == "var" || kind == "const") {
+		v, ok := it.Globals()[parts[0]]
+		if !ok {
+			return display.Bundle{}, false
+		}
+		if len(parts) == 1 {
+			return textBundle(describeValue(parts[0], v)), true
+		}
+		return s.memberDoc(v, parts[1])
+	}
+	if isDef && len(parts) == 1 && src != "" {
+		return textBundle(src), true
+	}
+	var paths []string
+	if isImport {
+		paths = []string{importPath}
+	} else {
+		paths = s.importable().byName[parts[0]]
+	}
+	idx, err := docIndex()
+	if err != nil {
+		return textBundle(err.Error()), true
+	}
+	var out []string
+	for _, p := range paths {
+		pkg, ok := idx[p]
+		if !ok {
+			continue
+		}
+		switch len(parts) {
+		case 1:
+			text := fmt.Sprintf("package %s // import %q\n\n%s", pkg.Name, p, pkg.Doc)
+			if detail == 0 {
+				text = fmt.Sprintf("package %s // import %q\n\n%s", pkg.Name, p, firstParagraph(pkg.Doc))
+			}
+			out = append(out, text)
+		case 2, 3:
+			if e, ok := pkg.Entries[strings.Join(parts[1:], ".")]; ok {
+				out = append(out, entryText(p, e))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return display.Bundle{}, false
+	}
+	return textBundle(strings.Join(out, "\n\n")), true
+}
+
+// memberDoc documents a field or method of a session variable: from the
+// index when its type comes from a compiled package, else its Go type.
+func (s *Session) memberDoc(v reflect.Value, member string) (display.Bundle, bool) {
+	t := v.Type()
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		t = v.Elem().Type()
+	}
+	base := t
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if base.PkgPath() != "" && base.Name() != "" {
+		if idx, err := docIndex(); err == nil {
+			if e, ok := idx[base.PkgPath()].Entries[base.Name()+"."+member]; ok {
+				return textBundle(entryText(base.PkgPath(), e)), true
+			}
+		}
+	}
+	if m, ok := t.MethodByName(member); ok {
+		return textBundle(fmt.Sprintf("method %s.%s %s", t, member, m.Type)), true
+	}
+	if base.Kind() == reflect.Struct {
+		if f, ok := base.FieldByName(member); ok {
+			return textBundle(fmt.Sprintf("field %s %s", f.Name, f.Type)), true
+		}
+	}
 	return display.Bundle{}, false
 }
 
-// IsComplete says whether code is ready to run. See Engine.
-func (s *Session) IsComplete(code string) (status, indent string) {
-	return isComplete(code)
+func entryText(importPath string, e symbols.DocEntry) string {
+	text := e.Decl
+	if e.Doc != "" {
+		text += "\n\n" + strings.TrimSpace(e.Doc)
+	}
+	return text + "\n\n(package " + importPath + ")"
+}
+
+// describeValue is the type and value of a session variable.
+func describeValue(name string, v reflect.Value) string {
+	if !v.IsValid() {
+		return name + ": no value"
+	}
+	typ := v.Type().String()
+	var val string
+	if v.CanInterface() {
+		val = display.Text(v.Interface())
+	}
+	const maxValue = 2000
+	if len(val) > maxValue {
+		val = val[:maxValue] + "…"
+	}
+	return fmt.Sprintf("%s: %s\nvalue: %s", name, typ, val)
+}
+
+func firstParagraph(doc string) string {
+	if i := strings.Index(doc, "\n\n"); i >= 0 {
+		return doc[:i]
+	}
+	return doc
+}
+
+func textBundle(text string) display.Bundle {
+	return display.Bundle{Data: map[string]any{display.MIMEText: text}, Metadata: map[string]any{}}
 }

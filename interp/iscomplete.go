@@ -82,3 +82,8 @@ func parses(code string) bool {
 	}
 	return true
 }
+
+// IsComplete says whether code is ready to run. See Engine.
+func (s *Session) IsComplete(code string) (status, indent string) {
+	return isComplete(code)
+}

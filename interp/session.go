@@ -49,6 +49,7 @@ type Session struct {
 	defs    map[string]string // identifier defined by a cell → "var", "func", "type", "const"
 	types   map[string]string // type name → the source of its definition
 	index   *packageIndex     // importable packages when Options.Symbols adds any
+	defSrc  map[string]string // func or type name → its declaration (signature and doc), for Inspect
 }
 
 var _ Engine = (*Session)(nil)
@@ -96,6 +97,7 @@ func (s *Session) reset() error {
 	s.imports = map[string]string{}
 	s.defs = map[string]string{}
 	s.types = map[string]string{}
+	s.defSrc = map[string]string{}
 	s.mu.Unlock()
 	return nil
 }
@@ -374,10 +376,18 @@ func (s *Session) record(src string, kind itemKind) {
 	if kind == kindStmt {
 		f, err = parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
 	} else {
-		f, err = parser.ParseFile(fset, "", "package main;"+src, 0)
+		f, err = parser.ParseFile(fset, "", "package main;"+src, parser.ParseComments)
 	}
 	if err != nil {
 		return
+	}
+	text := func(from, to token.Pos) string {
+		off := len("package main;")
+		a, b := fset.Position(from).Offset-off, fset.Position(to).Offset-off
+		if a < 0 || b > len(src) || a > b {
+			return ""
+		}
+		return strings.TrimSpace(src[a:b])
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -397,6 +407,9 @@ func (s *Session) record(src string, kind itemKind) {
 			case *ast.TypeSpec:
 				s.defs[sp.Name.Name] = "type"
 				s.types[sp.Name.Name] = typeSource(fset, src, sp, kind)
+				if kind != kindStmt {
+					s.defSrc[sp.Name.Name] = docPrefix(d.Doc) + "type " + text(sp.Pos(), sp.End())
+				}
 			}
 		}
 	}
@@ -422,11 +435,28 @@ func (s *Session) record(src string, kind itemKind) {
 				}
 			} else if d.Recv == nil {
 				s.defs[d.Name.Name] = "func"
+				end := d.End()
+				if d.Body != nil {
+					end = d.Body.Lbrace
+				}
+				s.defSrc[d.Name.Name] = docPrefix(d.Doc) + text(d.Pos(), end)
 			}
 		case *ast.GenDecl:
 			addGen(d)
 		}
 	}
+}
+
+// docPrefix is a declaration's doc comment as comment lines.
+func docPrefix(g *ast.CommentGroup) string {
+	if g == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(g.Text()), "\n") {
+		b.WriteString("// " + line + "\n")
+	}
+	return b.String()
 }
 
 // typeSource is the text of a type spec, white space normalised.

@@ -29,6 +29,7 @@ func (k itemKind) String() string {
 type item struct {
 	Kind       itemKind
 	Start, End int // byte offsets in the cell
+	Lead       int // offset where the comments and space before Start begin
 }
 
 // run is consecutive items of the same kind, evaluated by one yaegi Eval.
@@ -66,18 +67,20 @@ func splitCell(src string) []item {
 	depth := 0
 	start := -1 // index in toks of the current item's first token
 	end := 0    // byte offset just past the current item's last token
+	lead := 0   // byte offset just past the previous separator
 	flush := func() {
 		if start < 0 {
 			return
 		}
 		first := start
-		items = append(items, item{Kind: classify(func(i int) token.Token { return toks[first+i].tok }, len(toks)-first), Start: toks[first].pos, End: end})
+		items = append(items, item{Kind: classify(func(i int) token.Token { return toks[first+i].tok }, len(toks)-first), Start: toks[first].pos, End: end, Lead: lead})
 		start = -1
 	}
 	header := false // inside the header of for, if or switch, whose semicolons do not end the statement
 	for i, t := range toks {
 		if t.tok == token.SEMICOLON && depth == 0 && !header {
 			flush()
+			lead = afterSeparator(src, t.pos, t.lit)
 			continue
 		}
 		if depth == 0 {
@@ -158,7 +161,9 @@ func groupRuns(items []item) []run {
 			runs[n-1].Items = append(runs[n-1].Items, it)
 			continue
 		}
-		runs = append(runs, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
+		// A run starts where the comments before its first item start, so a
+		// doc comment stays with its declaration.
+		runs = append(runs, run{Kind: it.Kind, Start: it.Lead, End: it.End, Items: []item{it}})
 	}
 	return runs
 }
@@ -171,4 +176,24 @@ func runSource(cell string, r run) string {
 	line := 1 + strings.Count(cell[:r.Start], "\n")
 	col := r.Start - (strings.LastIndex(cell[:r.Start], "\n") + 1)
 	return strings.Repeat("\n", line) + strings.Repeat(" ", col) + cell[r.Start:r.End]
+}
+
+// afterSeparator is the offset just past a statement separator at pos: an
+// explicit ";", or an automatic one, which go/scanner places at the end of
+// the line or at the start of a comment that ends the line.
+func afterSeparator(src string, pos int, lit string) int {
+	if lit != "\n" || pos >= len(src) {
+		return min(pos+1, len(src))
+	}
+	rest := src[pos:]
+	if strings.HasPrefix(rest, "/*") {
+		if end := strings.Index(rest, "*/"); end >= 0 {
+			pos += end + 2
+			rest = src[pos:]
+		}
+	}
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		return pos + nl + 1
+	}
+	return len(src)
 }

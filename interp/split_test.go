@@ -42,6 +42,18 @@ func TestSplitCell(t *testing.T) {
 	}
 }
 
+func TestRunStartsAtLeadingComment(t *testing.T) {
+	cell := "x := 1 // one\n// F is f.\nfunc F() {}\ny := 2 /* two\n*/\nz := 3"
+	runs := groupRuns(splitCell(cell))
+	// stmt x | decl F with its comment | stmts y, z.
+	if len(runs) != 3 {
+		t.Fatalf("got %d runs, want 3", len(runs))
+	}
+	if got, want := cell[runs[1].Start:runs[1].End], "// F is f.\nfunc F() {}"; got != want {
+		t.Errorf("decl run = %q, want %q", got, want)
+	}
+}
+
 func TestGroupRunsAndSource(t *testing.T) {
 	cell := "import \"fmt\"\nvar a = 1\nconst b = 2\nfmt.Println(a)\n  x := b"
 	runs := groupRuns(splitCell(cell))

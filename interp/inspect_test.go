@@ -1,0 +1,68 @@
+package interp
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gobayes/gobayes/display"
+)
+
+func TestInspect(t *testing.T) {
+	s := newTestSession(t)
+	cell := "import \"strings\"\nimport \"gonum.org/v1/gonum/mat\"\ncount := 42\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\ntype Pair struct{ A, B int }\nd := mat.NewDense(2, 2, nil)"
+	if r := s.Execute(context.Background(), cell, nil); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	// Each case: code with "|" at the cursor and substrings the text must
+	// hold, taken from the packages' documentation and the cell above.
+	cases := []struct {
+		code  string
+		found bool
+		has   []string
+	}{
+		{"fmt.Println|", true, []string{"func Println(a ...any) (n int, err error)", "Println formats"}},
+		{"fmt.Prin|tln(x)", true, []string{"func Println("}},
+		{"fmt.Println(|", true, []string{"func Println("}},
+		{"strings.Builder.WriteString|", true, []string{"func (b *Builder) WriteString(s string) (int, error)"}},
+		{"strings|", true, []string{"package strings", "UTF-8"}},
+		{"mat.NewDense|", true, []string{"func NewDense(r, c int, data []float64) *Dense"}},
+		{"distuv.Normal|", true, []string{"type Normal struct"}},
+		{"count|", true, []string{"count: int", "value: 42"}},
+		{"Twice|", true, []string{"// Twice doubles n.", "func Twice(n int) int"}},
+		{"Pair|", true, []string{"type Pair struct{ A, B int }"}},
+		{"d.Dims|", true, []string{"func (m *Dense) Dims() (r, c int)"}},
+		{"nosuchname|", false, nil},
+		{"fmt.NoSuch|", false, nil},
+	}
+	for _, c := range cases {
+		at := strings.Index(c.code, "|")
+		code := c.code[:at] + c.code[at+1:]
+		b, found := s.Inspect(code, utf8.RuneCountInString(c.code[:at]), 0)
+		if found != c.found {
+			t.Errorf("Inspect(%q) found=%v, want %v", c.code, found, c.found)
+			continue
+		}
+		text, _ := b.Data[display.MIMEText].(string)
+		for _, h := range c.has {
+			if !strings.Contains(text, h) {
+				t.Errorf("Inspect(%q) = %q, want it to contain %q", c.code, text, h)
+			}
+		}
+	}
+}
+
+func TestDocMagics(t *testing.T) {
+	s := newTestSession(t)
+	for _, cell := range []string{"fmt.Sprintf?", "%doc fmt.Sprintf", "fmt.Sprintf??"} {
+		r := s.Execute(context.Background(), cell, nil)
+		if r.Pager == nil || !strings.Contains(r.Pager.Data[display.MIMEText].(string), "func Sprintf(format string, a ...any) string") {
+			t.Errorf("%q: pager %+v", cell, r.Pager)
+		}
+	}
+	r := s.Execute(context.Background(), "nosuch?", nil)
+	if r.Pager == nil || !strings.Contains(r.Pager.Data[display.MIMEText].(string), "no documentation found for nosuch") {
+		t.Errorf("nosuch?: pager %+v", r.Pager)
+	}
+}
