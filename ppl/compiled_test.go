@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
 )
 
 // TestNonFinite checks that the terms that are not finite are named.
@@ -107,5 +109,28 @@ func TestDeterministicValues(t *testing.T) {
 		if want := 1 + tau*x[2+i]; math.Abs(th-want) > 1e-12 {
 			t.Errorf("theta[%d] = %v, want %v", i, th, want)
 		}
+	}
+}
+
+// TestConstantFolding checks that an expression of data alone is computed
+// once, at compile time, and not by the program.
+func TestConstantFolding(t *testing.T) {
+	x := []float64{0.1, 0.2}
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 1)
+	m.Normal("y", Add(mu, Exp(Mul(2, x))), 1).Observe([]float64{1, 2})
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range c.Program().Instrs {
+		if in.Op == ir.OpExp || in.Op == ir.OpMul {
+			t.Errorf("the program computes %s of data at every evaluation:\n%v", in.Op, c.Program())
+		}
+	}
+	// Oracle: the same density written out.
+	want := lnNormal(0.3, 0, 1) + lnNormal(1, 0.3+math.Exp(0.2), 1) + lnNormal(2, 0.3+math.Exp(0.4), 1)
+	if got := c.LogDensity([]float64{0.3}); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
 	}
 }
