@@ -102,7 +102,7 @@ func init() {
 		},
 		Scratch: func(p *Program, in *Instr) int {
 			n := p.Values[in.In[0]].Shape[0]
-			return 2 * n * n
+			return n * n
 		},
 		Forward: func(f *Frame, in *Instr) {
 			a, l := f.Val(in.In[0]), f.Val(in.Out)
@@ -116,8 +116,7 @@ func init() {
 		Backward: func(f *Frame, in *Instr) {
 			n := f.P.Values[in.Out].Shape[0]
 			l, lb, ga := f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-			w := f.Val(in.Scratch)
-			choleskyReverse(l, lb, ga, w[:n*n], w[n*n:], n)
+			choleskyReverse(l, lb, ga, f.Val(in.Scratch), n)
 		},
 	})
 	register(OpTriSolve, OpDef{
@@ -356,53 +355,33 @@ func cholesky(a, l []float64, n int) bool {
 	return true
 }
 
-// choleskyReverse adds into ga (lower triangle) the adjoint of A = L Lᵀ
-// given the adjoint lb of L: with P = Φ(Lᵀ L̄) (lower triangle, diagonal
-// halved) and S = L⁻ᵀ P L⁻¹, dL = L Φ(L⁻¹ dA L⁻ᵀ) gives df = ⟨S, dA⟩, so
-// the free lower entries get S_ij + S_ji and the diagonal S_ii (Murray
-// 2016, "Differentiation of the Cholesky decomposition", eq. 10). p and s
-// are n×n work buffers.
-func choleskyReverse(l, lb, ga, p, s []float64, n int) {
+// choleskyReverse adds into ga (lower triangle) the adjoint of A given
+// the adjoint lb of its factor L, by running the factorisation's steps
+// backwards (the unblocked reverse mode of Murray 2016, "Differentiation
+// of the Cholesky decomposition"): each step s = A_ij - Σ_{k<j} L_ik L_jk,
+// then L_ii = √s or L_ij = s/L_jj, is undone in the reverse order of the
+// forward pass. w (n×n) holds the working copy of L̄.
+func choleskyReverse(l, lb, ga, w []float64, n int) {
 	for i := range n {
-		for j := range n {
-			if j > i {
-				p[i*n+j] = 0
-				continue
-			}
-			v := 0.0
-			for k := i; k < n; k++ {
-				v += l[k*n+i] * lb[k*n+j]
-			}
+		copy(w[i*n:i*n+i+1], lb[i*n:i*n+i+1])
+	}
+	for i := n - 1; i >= 0; i-- {
+		li, wi := l[i*n:i*n+i+1], w[i*n:i*n+i+1]
+		for j := i; j >= 0; j-- {
+			var sb float64
 			if i == j {
-				v *= 0.5
+				sb = wi[i] / (2 * li[i])
+			} else {
+				ljj := l[j*n+j]
+				sb = wi[j] / ljj
+				w[j*n+j] -= wi[j] * li[j] / ljj
 			}
-			p[i*n+j] = v
-		}
-	}
-	// Y = L⁻ᵀ P into p, column by column (back substitution with Lᵀ).
-	for c := range n {
-		for i := n - 1; i >= 0; i-- {
-			v := p[i*n+c]
-			for k := i + 1; k < n; k++ {
-				v -= l[k*n+i] * p[k*n+c]
+			ga[i*n+j] += sb
+			lj, wj := l[j*n:j*n+j], w[j*n:j*n+j]
+			for k, v := range lj {
+				wi[k] -= sb * v
+				wj[k] -= sb * li[k]
 			}
-			p[i*n+c] = v / l[i*n+i]
-		}
-	}
-	// S = Y L⁻¹: S L = Y, row by row.
-	for r := range n {
-		for j := n - 1; j >= 0; j-- {
-			v := p[r*n+j]
-			for k := j + 1; k < n; k++ {
-				v -= s[r*n+k] * l[k*n+j]
-			}
-			s[r*n+j] = v / l[j*n+j]
-		}
-	}
-	for i := range n {
-		ga[i*n+i] += s[i*n+i]
-		for j := range i {
-			ga[i*n+j] += s[i*n+j] + s[j*n+i]
 		}
 	}
 }
