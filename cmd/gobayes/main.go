@@ -42,6 +42,10 @@ func main() {
 	case "version", "--version", "-version":
 		fmt.Println(versionLine())
 	case "worker":
+		// Jupyter's signal_kernel sends SIGINT to the kernel's process
+		// group, the worker included; the kernel interrupts the worker by
+		// message, so the signal must not kill it.
+		signal.Ignore(os.Interrupt)
 		os.Exit(interp.WorkerMain())
 	case "help", "-h", "--help":
 		fmt.Print(usage)
