@@ -77,13 +77,25 @@ func kde(xs []float64) density {
 // sorted and finite.
 func kdeWith(sorted []float64, h, lower, upper float64) density {
 	lo, hi := sorted[0]-3*h, sorted[len(sorted)-1]+3*h
+	// Heavy tails (a Cauchy's) would spread the grid so thin that the
+	// bulk falls in a few points: cover the central 99% instead; the far
+	// draws still count in the normalisation.
+	n := len(sorted)
+	qlo, qhi := sorted[n/200], sorted[n-1-n/200]
+	if sorted[n-1]-sorted[0] > 4*(qhi-qlo) && qhi > qlo {
+		lo, hi = qlo-3*h, qhi+3*h
+	}
 	if !math.IsInf(lower, -1) {
 		lo = lower
 	}
 	if !math.IsInf(upper, 1) {
 		hi = upper
 	}
+	// At least a point and a half per bandwidth, up to 2048 points.
 	m := kdeGrid
+	if need := int(1.5 * (hi - lo) / h); need > m {
+		m = min(need, 2048)
+	}
 	dx := (hi - lo) / float64(m-1)
 	x := make([]float64, m)
 	floats.Span(x, lo, hi)

@@ -344,3 +344,21 @@ func (b hdiBar) Plot(c draw.Canvas, p *plot.Plot) {
 	y := c.Min.Y + 3
 	c.StrokeLine2(draw.LineStyle{Color: b.color, Width: 4}, trX(b.lo), y, trX(b.hi), y)
 }
+
+// integerTicks are niceTicks with a step of at least 1, for counts.
+type integerTicks struct{}
+
+func (integerTicks) Ticks(min, max float64) []plot.Tick {
+	step := 1.0
+	for _, m := range []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
+		step = m
+		if (max-min)/m <= 8 {
+			break
+		}
+	}
+	var out []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return out
+}

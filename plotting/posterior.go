@@ -124,6 +124,15 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 		}
 		lines = append(lines, fmt.Sprintf("%s%% in ROPE", num(100*float64(in)/float64(len(sorted)))))
 	}
+	// Heavy tails: show the central 99% (and the HDI) rather than every
+	// far draw.
+	n := len(sorted)
+	qlo, qhi := diag.Quantile(sorted, 0.005), diag.Quantile(sorted, 0.995)
+	if sorted[n-1]-sorted[0] > 4*(qhi-qlo) && qhi > qlo {
+		pad := 0.05 * (qhi - qlo)
+		pn.p.X.Min, pn.p.X.Max = math.Min(qlo, lo)-pad, math.Max(qhi, hi)+pad
+		lines = append(lines, "(central 99% shown)")
+	}
 	pn.p.Title.Text = strings.Join(lines, "\n")
 	pn.desc.Title = pn.p.Title.Text
 	pn.p.Y.Min = 0

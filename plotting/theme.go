@@ -112,3 +112,6 @@ func withStraightAlpha(c color.RGBA, a uint8) color.RGBA {
 	c.A = a
 	return c
 }
+
+// colorLike is any colour.
+type colorLike = color.Color

@@ -56,5 +56,15 @@ func figures(c, nc *posterior.Posterior) []named {
 		{"posterior_noncentred", plotting.Posterior(nc, "mu", "tau", "theta[1]", plotting.Histogram())},
 		{"rank_centred", plotting.Rank(c, "mu", "tau", "theta[1]")},
 		{"rank_noncentred", plotting.Rank(nc, "mu", "tau", "theta[1]")},
+		{"autocorr_centred", plotting.Autocorr(c, "mu", "tau", "theta[1]")},
+		{"autocorr_noncentred", plotting.Autocorr(nc, "mu", "tau", "theta[1]")},
+		{"energy_centred", plotting.Energy(c)},
+		{"energy_noncentred", plotting.Energy(nc)},
+		{"ess_centred", plotting.ESS(c, "mu", "tau", "theta[1]")},
+		{"ess_noncentred", plotting.ESS(nc, "mu", "tau", "theta[1]")},
+		{"ppc_continuous", plotting.PPC(eightschools.Y, eightschools.Replicates(nc, 200, 3))},
+		{"ppc_counts", plotting.PPC(eightschools.Counts(), eightschools.CountReplicates(200, 4))},
+		{"elbo", plotting.ELBO(eightschools.ELBOHistory(2000, 5))},
+		{"dist", plotting.Dist(eightschools.TauPrior(4000, 6), plotting.Labels("tau prior draws"))},
 	}
 }

@@ -1,0 +1,48 @@
+package plotting
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestELBO(t *testing.T) {
+	long := make([]float64, 100)
+	for i := range long {
+		long[i] = -10 - 100/float64(i+1)
+	}
+	long[3] = math.NaN()
+	f := ELBO(long)
+	ps := f.Panels()
+	if len(ps) != 2 {
+		t.Fatalf("%d panels, want the run and its last half", len(ps))
+	}
+	// 99 finite values; the last half holds 99 − 49 = 50.
+	if got := ps[0].Points("line", "ELBO"); got != 99 {
+		t.Errorf("run: %d points, want 99", got)
+	}
+	if got := ps[1].Points("line", "ELBO"); got != 50 {
+		t.Errorf("last half: %d points, want 50", got)
+	}
+	if !strings.Contains(f.Title(), "100 iterations") {
+		t.Errorf("title %q", f.Title())
+	}
+	checkRenders(t, f)
+	if got := len(ELBO([]float64{-3, -2, -1}).Panels()); got != 1 {
+		t.Errorf("short run: %d panels, want 1", got)
+	}
+	if err := ELBO(nil).Err(); err == nil || !strings.Contains(err.Error(), "ELBO") {
+		t.Errorf("empty history: %v", err)
+	}
+}
+
+func TestRunningMean(t *testing.T) {
+	// By hand: window 2 over 1, 3, 5, 7 gives 1, 2, 4, 6.
+	got := runningMean([]float64{1, 3, 5, 7}, 2)
+	want := []float64{1, 2, 4, 6}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("runningMean = %v, want %v", got, want)
+		}
+	}
+}

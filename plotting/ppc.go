@@ -1,0 +1,178 @@
+package plotting
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gobayes/gobayes/ppl/diag"
+)
+
+// PPC draws a predictive check: the observed data against draws of
+// replicated data (each draws[i] is one replicated data set, from the
+// posterior or the prior predictive distribution). Continuous data show
+// the density of each of up to MaxDraws (default 50) replicated sets as
+// thin lines, their pooled density dashed, and the observed density in
+// black. Counts (data that are all integers over a range of at most 60
+// values) show the observed frequency of each value as bars and the
+// replicated frequencies' median and 90% interval. The first of Labels
+// names the predictive distribution (default "posterior predictive").
+//
+//	plotting.PPC(y, yrep)
+//	plotting.PPC(y, prior, plotting.Labels("prior predictive"))
+func PPC(observed []float64, draws [][]float64, args ...any) *Figure {
+	_, set, err := parseArgs("PPC", args)
+	if err != nil {
+		return errorFigure("PPC", err)
+	}
+	obs := finiteSorted(observed)
+	if len(obs) == 0 {
+		return errorFigure("PPC", fmt.Errorf("plotting: PPC got no finite observed data (%d values); pass the data the model observed as a []float64", len(observed)))
+	}
+	var reps [][]float64
+	for _, d := range draws {
+		if s := finiteSorted(d); len(s) > 0 {
+			reps = append(reps, s)
+		}
+	}
+	if len(reps) == 0 {
+		return errorFigure("PPC", fmt.Errorf("plotting: PPC got %d predictive draws and none holds finite values; pass draws[i] = one replicated data set, from the model's posterior or prior predictive", len(draws)))
+	}
+	label := "posterior predictive"
+	if len(set.Labels) > 0 {
+		label = set.Labels[0]
+	}
+	maxDraws := set.MaxDraws
+	if maxDraws == 0 {
+		maxDraws = 50
+	}
+	f := newFigure("PPC", set, 1, 1, 700, 420)
+	if isCounts(obs, reps) {
+		countsPPC(f, obs, reps, label)
+	} else {
+		densityPPC(f, obs, reps, label, maxDraws)
+	}
+	f.title = set.Title
+	if f.title == "" {
+		f.title = fmt.Sprintf("%s check (%d draws, %d observations)", capitalise(label), len(reps), len(obs))
+	}
+	return f
+}
+
+// isCounts is true when every value is an integer and the values span at
+// most 60 integers.
+func isCounts(obs []float64, reps [][]float64) bool {
+	lo, hi := obs[0], obs[len(obs)-1]
+	check := func(xs []float64) bool {
+		for _, v := range xs {
+			if v != math.Trunc(v) {
+				return false
+			}
+		}
+		lo, hi = math.Min(lo, xs[0]), math.Max(hi, xs[len(xs)-1])
+		return true
+	}
+	if !check(obs) {
+		return false
+	}
+	for _, r := range reps {
+		if !check(r) {
+			return false
+		}
+	}
+	return hi-lo <= 60
+}
+
+func densityPPC(f *Figure, obs []float64, reps [][]float64, label string, maxDraws int) {
+	pn := f.panel(0, 0, "", "value", "density")
+	step := 1
+	if len(reps) > maxDraws {
+		step = (len(reps) + maxDraws - 1) / maxDraws
+	}
+	var pooled []float64
+	for _, r := range reps {
+		pooled = append(pooled, r...)
+	}
+	thin := draw.LineStyle{Color: withAlpha(oiSky, 90), Width: 0.7}
+	for i := 0; i < len(reps); i += step {
+		d := kde(reps[i])
+		pn.add("line", label, len(d.X), xyLine(d.X, d.Y, thin))
+	}
+	dp := kde(pooled)
+	pn.add("line", label+" (pooled)", len(dp.X), xyLine(dp.X, dp.Y, draw.LineStyle{Color: oiOrange, Width: 1.6, Dashes: []vg.Length{5, 3}}))
+	do := kde(obs)
+	pn.add("line", "observed", len(do.X), xyLine(do.X, do.Y, draw.LineStyle{Color: oiBlack, Width: 2}))
+	pn.p.Y.Min = 0
+	// Keep the picture on the data: the tails of wild replicates would
+	// otherwise squash it.
+	q := finiteSorted(pooled)
+	lo := math.Min(obs[0], diag.Quantile(q, 0.005))
+	hi := math.Max(obs[len(obs)-1], diag.Quantile(q, 0.995))
+	pad := 0.05 * (hi - lo)
+	pn.p.X.Min, pn.p.X.Max = lo-pad, hi+pad
+	f.addLegend("observed", "line", oiBlack)
+	f.addLegend(label, "line", oiSky)
+	f.addLegend(label+" (pooled)", "dashed", oiOrange)
+}
+
+func countsPPC(f *Figure, obs []float64, reps [][]float64, label string) {
+	pn := f.panel(0, 0, "", "value", "frequency")
+	lo, hi := obs[0], obs[len(obs)-1]
+	for _, r := range reps {
+		lo, hi = math.Min(lo, r[0]), math.Max(hi, r[len(r)-1])
+	}
+	nv := int(hi-lo) + 1
+	freq := func(xs []float64) []float64 {
+		out := make([]float64, nv)
+		for _, v := range xs {
+			out[int(v-lo)]++
+		}
+		for i := range out {
+			out[i] /= float64(len(xs))
+		}
+		return out
+	}
+	fo := freq(obs)
+	per := make([][]float64, nv) // per value, the replicated frequencies
+	for _, r := range reps {
+		for i, p := range freq(r) {
+			per[i] = append(per[i], p)
+		}
+	}
+	width := 0.7
+	for i, p := range fo {
+		if p > 0 {
+			pn.p.Add(bar{x: lo + float64(i), y: p, width: width, color: color8(0xB8)})
+		}
+	}
+	pn.desc.Elements = append(pn.desc.Elements, Element{Kind: "bars", Label: "observed", N: nv})
+	var seg segments
+	seg.style = draw.LineStyle{Color: oiBlue, Width: 2}
+	var mx, my []float64
+	for i, ps := range per {
+		sort.Float64s(ps)
+		x := lo + float64(i)
+		seg.x0, seg.x1 = append(seg.x0, x), append(seg.x1, x)
+		seg.y0, seg.y1 = append(seg.y0, diag.Quantile(ps, 0.05)), append(seg.y1, diag.Quantile(ps, 0.95))
+		mx, my = append(mx, x), append(my, diag.Quantile(ps, 0.5))
+	}
+	pn.add("interval", label+" 90%", len(seg.x0), seg)
+	pn.add("points", label+" median", len(mx), points(mx, my, draw.GlyphStyle{Color: oiBlue, Radius: 3, Shape: draw.CircleGlyph{}}))
+	pn.p.Y.Min = 0
+	pn.p.X.Tick.Marker = integerTicks{}
+	f.addLegend("observed", "band", color8(0xB8))
+	f.addLegend(label+" median and 90%", "points", oiBlue)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	if s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}

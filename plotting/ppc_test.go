@@ -1,0 +1,49 @@
+package plotting
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPPC(t *testing.T) {
+	obsC := []float64{0.3, -1.2, 2.5, 0.7, 1.1}
+	var repsC [][]float64
+	for i := 0; i < 120; i++ {
+		r := make([]float64, len(obsC))
+		for j := range r {
+			r[j] = obsC[j] + 0.1*float64(i%7) - 0.3
+		}
+		repsC = append(repsC, r)
+	}
+	obsN := []float64{0, 1, 1, 2, 3, 3, 3, 5}
+	repsN := [][]float64{{0, 1, 2, 2}, {1, 1, 4, 6}, {0, 0, 3, 3}}
+
+	f := PPC(obsC, repsC)
+	p := f.Panels()[0]
+	// 120 draws over at most 50 lines: every third, 40 lines.
+	if got := p.Count("line", "posterior predictive"); got != 40 {
+		t.Errorf("continuous: %d draw lines, want 40", got)
+	}
+	if p.Count("line", "observed") != 1 || p.Count("line", "posterior predictive (pooled)") != 1 {
+		t.Errorf("continuous: elements %v", p.Elements)
+	}
+	checkRenders(t, f)
+
+	g := PPC(obsN, repsN, Labels("prior predictive"))
+	q := g.Panels()[0]
+	// Values 0..6: seven bars, seven intervals and medians.
+	if q.Points("bars", "observed") != 7 || q.Points("interval", "prior predictive 90%") != 7 || q.Points("points", "prior predictive median") != 7 {
+		t.Errorf("counts: elements %v", q.Elements)
+	}
+	if !strings.HasPrefix(g.Title(), "Prior predictive check") {
+		t.Errorf("title %q", g.Title())
+	}
+	checkRenders(t, g)
+
+	if err := PPC(nil, repsN).Err(); err == nil || !strings.Contains(err.Error(), "observed") {
+		t.Errorf("no data: %v", err)
+	}
+	if err := PPC(obsN, nil).Err(); err == nil || !strings.Contains(err.Error(), "predictive draws") {
+		t.Errorf("no draws: %v", err)
+	}
+}
