@@ -264,80 +264,110 @@ func init() {
 	// Binary ops: the reverse loop gets the adjoint-accumulation targets
 	// ga, gb (nil when that input carries no gradient) and the strides sa,
 	// sb (0 for a broadcast scalar, 1 otherwise).
-	binary(OpAdd, "add",
-		func(a, b, y []float64, sa, sb int) {
-			if sa == 1 && sb == 1 {
-				a, b = a[:len(y)], b[:len(y)]
-				for i := range y {
-					y[i] = a[i] + b[i]
+	register(OpAdd, OpDef{
+		Name: "add", Arity: 2, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			switch {
+			case len(a) == len(y) && len(b) == len(y):
+				b = b[:len(a)]
+				for i, v := range a {
+					y[i] = v + b[i]
 				}
-				return
-			}
-			for i := range y {
-				y[i] = a[i*sa] + b[i*sb]
+			case len(a) == 1:
+				av := a[0]
+				b = b[:len(y)]
+				for i, v := range b {
+					y[i] = av + v
+				}
+			default:
+				bv := b[0]
+				a = a[:len(y)]
+				for i, v := range a {
+					y[i] = v + bv
+				}
 			}
 		},
-		func(a, b, y, g, ga, gb []float64, sa, sb int) {
-			addStrided(ga, g, sa)
-			addStrided(gb, g, sb)
-		})
-	binary(OpSub, "sub",
-		func(a, b, y []float64, sa, sb int) {
-			for i := range y {
-				y[i] = a[i*sa] - b[i*sb]
+		Backward: addBackward,
+	})
+	register(OpSub, OpDef{
+		Name: "sub", Arity: 2, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			switch {
+			case len(a) == len(y) && len(b) == len(y):
+				b = b[:len(a)]
+				for i, v := range a {
+					y[i] = v - b[i]
+				}
+			case len(a) == 1:
+				av := a[0]
+				b = b[:len(y)]
+				for i, v := range b {
+					y[i] = av - v
+				}
+			default:
+				bv := b[0]
+				a = a[:len(y)]
+				for i, v := range a {
+					y[i] = v - bv
+				}
 			}
 		},
-		func(a, b, y, g, ga, gb []float64, sa, sb int) {
-			addStrided(ga, g, sa)
-			if gb != nil {
-				for i := range g {
-					gb[i*sb] -= g[i]
+		Backward: subBackward,
+	})
+	register(OpMul, OpDef{
+		Name: "mul", Arity: 2, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			switch {
+			case len(a) == len(y) && len(b) == len(y):
+				b = b[:len(a)]
+				for i, v := range a {
+					y[i] = v * b[i]
 				}
-			}
-		})
-	binary(OpMul, "mul",
-		func(a, b, y []float64, sa, sb int) {
-			if sa == 1 && sb == 1 {
-				a, b = a[:len(y)], b[:len(y)]
-				for i := range y {
-					y[i] = a[i] * b[i]
+			case len(a) == 1:
+				av := a[0]
+				b = b[:len(y)]
+				for i, v := range b {
+					y[i] = av * v
 				}
-				return
-			}
-			for i := range y {
-				y[i] = a[i*sa] * b[i*sb]
+			default:
+				bv := b[0]
+				a = a[:len(y)]
+				for i, v := range a {
+					y[i] = v * bv
+				}
 			}
 		},
-		func(a, b, y, g, ga, gb []float64, sa, sb int) {
-			if ga != nil {
-				for i := range g {
-					ga[i*sa] += g[i] * b[i*sb]
+		Backward: mulBackward,
+	})
+	register(OpDiv, OpDef{
+		Name: "div", Arity: 2, Shape: broadcastShape,
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			switch {
+			case len(a) == len(y) && len(b) == len(y):
+				b = b[:len(a)]
+				for i, v := range a {
+					y[i] = v / b[i]
 				}
-			}
-			if gb != nil {
-				for i := range g {
-					gb[i*sb] += g[i] * a[i*sa]
+			case len(a) == 1:
+				av := a[0]
+				b = b[:len(y)]
+				for i, v := range b {
+					y[i] = av / v
 				}
-			}
-		})
-	binary(OpDiv, "div",
-		func(a, b, y []float64, sa, sb int) {
-			for i := range y {
-				y[i] = a[i*sa] / b[i*sb]
+			default:
+				bv := b[0]
+				a = a[:len(y)]
+				for i, v := range a {
+					y[i] = v / bv
+				}
 			}
 		},
-		func(a, b, y, g, ga, gb []float64, sa, sb int) {
-			if ga != nil {
-				for i := range g {
-					ga[i*sa] += g[i] / b[i*sb]
-				}
-			}
-			if gb != nil {
-				for i := range g {
-					gb[i*sb] -= g[i] * y[i] / b[i*sb]
-				}
-			}
-		})
+		Backward: divBackward,
+	})
 	binary(OpPow, "pow",
 		func(a, b, y []float64, sa, sb int) {
 			for i := range y {
@@ -455,4 +485,86 @@ func binary(op Op, name string, fwd func(a, b, y []float64, sa, sb int), bwd fun
 			bwd(a, b, f.Val(in.Out), f.AdjOf(in.Out), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), sa, sb)
 		},
 	})
+}
+
+// The reverse loops of the arithmetic ops. An input of length 1 that is
+// broadcast (stride 0) gets the sum of its contributions.
+
+func addBackward(f *Frame, in *Instr) {
+	g := f.AdjOf(in.Out)
+	_, sa := bval(f, in.In[0])
+	_, sb := bval(f, in.In[1])
+	addStrided(gradOrNil(f, in.In[0]), g, sa)
+	addStrided(gradOrNil(f, in.In[1]), g, sb)
+}
+
+func subBackward(f *Frame, in *Instr) {
+	g := f.AdjOf(in.Out)
+	_, sa := bval(f, in.In[0])
+	addStrided(gradOrNil(f, in.In[0]), g, sa)
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		if len(gb) == 1 && len(g) != 1 {
+			t := 0.0
+			for _, v := range g {
+				t += v
+			}
+			gb[0] -= t
+			return
+		}
+		gb = gb[:len(g)]
+		for i, v := range g {
+			gb[i] -= v
+		}
+	}
+}
+
+func mulBackward(f *Frame, in *Instr) {
+	g := f.AdjOf(in.Out)
+	a, sa := bval(f, in.In[0])
+	b, sb := bval(f, in.In[1])
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		productAdj(ga, g, b, sa, sb)
+	}
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		productAdj(gb, g, a, sb, sa)
+	}
+}
+
+// productAdj adds g·o into ga, with strides sa (of ga) and so (of o).
+func productAdj(ga, g, o []float64, sa, so int) {
+	switch {
+	case sa == 1 && so == 1:
+		ga, o = ga[:len(g)], o[:len(g)]
+		for i, v := range g {
+			ga[i] += v * o[i]
+		}
+	case sa == 1:
+		ov := o[0]
+		ga = ga[:len(g)]
+		for i, v := range g {
+			ga[i] += v * ov
+		}
+	default:
+		t := 0.0
+		for i, v := range g {
+			t += v * o[i*so]
+		}
+		ga[0] += t
+	}
+}
+
+func divBackward(f *Frame, in *Instr) {
+	g, y := f.AdjOf(in.Out), f.Val(in.Out)
+	b, sb := bval(f, in.In[1])
+	_, sa := bval(f, in.In[0])
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		for i, v := range g {
+			ga[i*sa] += v / b[i*sb]
+		}
+	}
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		for i, v := range g {
+			gb[i*sb] -= v * y[i] / b[i*sb]
+		}
+	}
 }
