@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gobayes/gobayes/internal/posteriordb"
+	"github.com/gobayes/gobayes/ppl/infer"
+)
+
+func main() {
+	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc or rwmh")
+	cases := flag.String("cases", "", "regular expression selecting the cases (default: all)")
+	chains := flag.Int("chains", 4, "chains per case")
+	seed := flag.Uint64("seed", 1, "random seed")
+	warmup := flag.Int("warmup", 1000, "warm-up iterations per chain")
+	draws := flag.Int("draws", 1000, "draws per chain")
+	flag.Parse()
+
+	sel, err := regexp.Compile(*cases)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "validate: bad -cases pattern: %v\n", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := infer.Config{Sampler: strings.ToUpper(*sampler), Chains: *chains, Seed: *seed, Warmup: *warmup, Draws: *draws}
+	var defaults []string
+	if cfg.Sampler != "NUTS" {
+		defaults = append(defaults, "sampler "+cfg.Sampler)
+	}
+	if *chains != 4 || *warmup != 1000 || *draws != 1000 {
+		defaults = append(defaults, fmt.Sprintf("%d chains, %d warm-up, %d draws", *chains, *warmup, *draws))
+	}
+	if len(defaults) > 0 {
+		fmt.Println("settings differing from the defaults for every case:", strings.Join(defaults, "; "))
+	}
+	start := time.Now()
+	passed, failed := 0, 0
+	for _, name := range posteriordb.Cases() {
+		if name == posteriordb.LogisticName || !sel.MatchString(name) {
+			continue
+		}
+		r := runCase(ctx, name, cfg)
+		fmt.Println(r.line())
+		if r.pass {
+			passed++
+		} else {
+			failed++
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	fmt.Printf("%d passed, %d failed (%.0f s)\n", passed, failed, time.Since(start).Seconds())
+	if failed > 0 {
+		os.Exit(1)
+	}
+}

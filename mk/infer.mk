@@ -1,0 +1,9 @@
+# Inference: validation of the samplers on the reference posteriors.
+# `make validate` runs every case of ../shared/posteriordb (SAMPLER=nuts,
+# hmc or rwmh) and ends with "N passed, M failed".
+SAMPLER ?= nuts
+VALIDATE_FLAGS ?=
+
+.PHONY: validate
+validate:
+	$(GO) run ./cmd/validate -sampler $(SAMPLER) $(VALIDATE_FLAGS)
