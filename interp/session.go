@@ -122,9 +122,11 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) Result {
 	}
 	s.out.setEvents(ev)
 	prev := display.SetPublisher(s.out)
+	prevCtx := display.SetContext(ctx)
 	defer func() {
 		s.out.flush()
 		display.SetPublisher(prev)
+		display.SetContext(prevCtx)
 	}()
 	return s.executeMagic(ctx, code)
 }

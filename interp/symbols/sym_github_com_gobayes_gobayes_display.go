@@ -12,7 +12,9 @@ import (
 func init() {
 	Symbols["github.com/gobayes/gobayes/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Active":         reflect.ValueOf(display.Active),
 		"Clear":          reflect.ValueOf(display.Clear),
+		"Context":        reflect.ValueOf(display.Context),
 		"HTML":           reflect.ValueOf(display.HTML),
 		"HTMLBundle":     reflect.ValueOf(display.HTMLBundle),
 		"HandleWithID":   reflect.ValueOf(display.HandleWithID),
@@ -35,6 +37,7 @@ func init() {
 		"Render":         reflect.ValueOf(display.Render),
 		"SVG":            reflect.ValueOf(display.SVG),
 		"SVGBundle":      reflect.ValueOf(display.SVGBundle),
+		"SetContext":     reflect.ValueOf(display.SetContext),
 		"SetPublisher":   reflect.ValueOf(display.SetPublisher),
 		"Show":           reflect.ValueOf(display.Show),
 		"Text":           reflect.ValueOf(display.Text),
