@@ -109,7 +109,10 @@ func layout(r *RV, off int) latent {
 		m.failf(r.name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", famName(r))
 	}
 	if r.mix != nil {
-		m.failf(r.name, "a mixture must be observed; for a latent mixture write its log density with LogMix in a LogDensity term over a Flat variable")
+		switch r.support().Kind {
+		case dist.Simplex, dist.CholeskyCorr, dist.Bounded:
+			m.failf(r.name, "a latent mixture needs components on the real line, the positive reals or (0, 1); observe it, or write its log density with LogMix in a LogDensity term")
+		}
 	}
 	switch r.order {
 	case ordered:

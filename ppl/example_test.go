@@ -2,6 +2,7 @@ package ppl_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/gobayes/gobayes/ppl"
 )
@@ -105,4 +106,20 @@ func ExampleCompiled_Unconstrain() {
 	fmt.Println(x, err)
 	// Output:
 	// [0 0] <nil>
+}
+
+// Prior predictive draws, ancestral and seeded.
+func ExampleCompiled_PriorPredictive() {
+	m := ppl.NewModel("prior")
+	mu := m.Normal("mu", 0, 1)
+	m.Normal("y", mu, 0.5, ppl.Size(3))
+	c, _ := m.Compile()
+	draws, err := c.PriorPredictive(rand.New(rand.NewPCG(1, 2)), 1000)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(draws["mu"]), len(draws["y"]), len(draws["y"][0]))
+	// Output:
+	// 1000 1000 3
 }

@@ -162,11 +162,11 @@ func (m *Model) LKJCorrChol(name string, k int, eta any, opts ...Option) *RV {
 	return m.Var(name, family("LKJCorrChol"), []any{eta}, append([]Option{Shape(k, k)}, opts...)...)
 }
 
-// family returns the named distribution family.
+// family returns the named distribution family of package dist.
 func family(name string) *dist.Family {
-	f, ok := families[name]
-	if !ok {
-		panic(&Error{Var: name, Msg: "distribution family not available yet"})
+	f := dist.Lookup(name)
+	if f == nil {
+		panic(&Error{Var: name, Msg: "no distribution family of this name in package dist"})
 	}
 	return f
 }

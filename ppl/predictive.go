@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/dist"
 )
 
 // predictive is the program over the constrained values of every random
@@ -170,30 +171,18 @@ func (c *Compiled) sampleMixture(rng *rand.Rand, r *RV, ps [][]float64, out []fl
 	if len(w) == 1 {
 		w = []float64{w[0], 1 - w[0]}
 	}
+	fams := make([]*dist.Family, len(mix.comps))
+	params := make([][][]float64, len(mix.comps))
 	j := 1
-	comps := make([][][]float64, len(mix.comps))
 	for k, mc := range mix.comps {
 		if mc.fam.Sample == nil {
-			return &Error{Var: r.name, Msg: fmt.Sprintf("component %d (%s) has no sampler", k, mc.fam.Name)}
+			return &Error{Var: r.name, Msg: fmt.Sprintf("component %d (%s) is improper and has no draws", k, mc.fam.Name)}
 		}
-		comps[k] = ps[j : j+len(mc.params)]
+		fams[k] = mc.fam
+		params[k] = ps[j : j+len(mc.params)]
 		j += len(mc.params)
 	}
-	one := make([]float64, 1)
-	sub := make([][]float64, 0, 8)
-	for i := range out {
-		u, k := rng.Float64(), 0
-		for k < len(w)-1 && u >= w[k] {
-			u -= w[k]
-			k++
-		}
-		sub = sub[:0]
-		for _, p := range comps[k] {
-			sub = append(sub, p[i%len(p):i%len(p)+1])
-		}
-		mix.comps[k].fam.Sample(rng, sub, one)
-		out[i] = one[0]
-	}
+	dist.SampleMixture(rng, w, fams, params, out)
 	return nil
 }
 

@@ -1,0 +1,140 @@
+package ppl
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func meanVar(xs []float64) (m, v float64) {
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, v / float64(len(xs)-1)
+}
+
+func column(draws [][]float64, j int) []float64 {
+	c := make([]float64, len(draws))
+	for i, d := range draws {
+		c[i] = d[j]
+	}
+	return c
+}
+
+// checkMoments compares a sample's mean and variance with their exact
+// values, within 5 standard errors (the variance's standard error taken
+// as for a normal sample: var·√(2/(n-1)), widened by 2 for heavier tails).
+func checkMoments(t *testing.T, name string, xs []float64, mean, variance float64) {
+	t.Helper()
+	n := float64(len(xs))
+	m, v := meanVar(xs)
+	if se := math.Sqrt(variance / n); math.Abs(m-mean) > 5*se {
+		t.Errorf("%s: mean %.4f, want %.4f ± %.4f", name, m, mean, 5*se)
+	}
+	if se := 2 * variance * math.Sqrt(2/(n-1)); math.Abs(v-variance) > 5*se {
+		t.Errorf("%s: variance %.4f, want %.4f ± %.4f", name, v, variance, 5*se)
+	}
+}
+
+// TestPriorPredictiveMoments draws from priors whose moments are known in
+// closed form.
+func TestPriorPredictiveMoments(t *testing.T) {
+	m := NewModel("prior")
+	mu := m.Normal("mu", 1, 2)
+	y := m.Normal("y", mu, 0.5, Size(2))
+	m.Deterministic("y_sum", Sum(y))
+	m.Normal("half", 0, 1, Lower(0))
+	m.Normal("ord", 0, 1, Size(2), Ordered())
+	m.Mixture("mix", 0.3, []Component{NormalComp(-2, 1), NormalComp(2, 1)})
+	m.Normal("obs", mu, 1).Observe([]float64{5, 6, 7})
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 20000
+	if testing.Short() {
+		n = 4000
+	}
+	d, err := c.PriorPredictive(rand.New(rand.NewPCG(7, 8)), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oracles: y = mu + 0.5 ε, so Var y = 4 + 0.25 and Var(y0+y1) = 4·4 + 2·0.25;
+	// a standard normal above 0 has mean √(2/π) and variance 1 - 2/π; the
+	// larger of two standard normals has mean 1/√π and variance 1 - 1/π;
+	// the mixture has mean 0.3·(-2) + 0.7·2 and variance 1 + 4 - 0.8².
+	checkMoments(t, "mu", column(d["mu"], 0), 1, 4)
+	checkMoments(t, "y[1]", column(d["y"], 1), 1, 4.25)
+	checkMoments(t, "y_sum", column(d["y_sum"], 0), 2, 16.5)
+	checkMoments(t, "half", column(d["half"], 0), math.Sqrt(2/math.Pi), 1-2/math.Pi)
+	checkMoments(t, "ord[1]", column(d["ord"], 1), 1/math.Sqrt(math.Pi), 1-1/math.Pi)
+	checkMoments(t, "mix", column(d["mix"], 0), 0.8, 5-0.64)
+	checkMoments(t, "obs[2]", column(d["obs"], 2), 1, 5)
+	for i, v := range d["half"] {
+		if v[0] <= 0 {
+			t.Fatalf("draw %d of half = %v, below its bound", i, v[0])
+		}
+	}
+	for i, v := range d["ord"] {
+		if v[0] > v[1] {
+			t.Fatalf("draw %d of ord = %v, not increasing", i, v)
+		}
+	}
+}
+
+// TestPosteriorPredictive draws replicated data given one draw.
+func TestPosteriorPredictive(t *testing.T) {
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 10)
+	sigma := m.HalfNormal("sigma", 1)
+	m.Normal("y", mu, sigma).Observe([]float64{1, 2, 3, 4})
+	m.Poisson("k", Exp(mu)).Observe([]int{3, 0})
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	draw := []float64{1.5, 0.5} // mu, sigma
+	var ys, ks []float64
+	for range 5000 {
+		r, err := c.PosteriorPredictive(rng, draw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r["y"]) != 4 || len(r["k"]) != 2 {
+			t.Fatalf("replicated shapes %d, %d; want 4, 2", len(r["y"]), len(r["k"]))
+		}
+		ys = append(ys, r["y"]...)
+		ks = append(ks, r["k"]...)
+	}
+	checkMoments(t, "y_rep", ys, 1.5, 0.25)
+	checkMoments(t, "k_rep", ks, math.Exp(1.5), math.Exp(1.5)) // Poisson: mean = variance = rate
+}
+
+// TestPriorPredictiveImproper checks that an improper prior is named.
+func TestPriorPredictiveImproper(t *testing.T) {
+	m := NewModel("t")
+	m.Flat("f")
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.PriorPredictive(rand.New(rand.NewPCG(1, 1)), 1)
+	if e, ok := err.(*Error); !ok || e.Var != "f" || !strings.Contains(e.Msg, "improper") {
+		t.Errorf("got %v, want an *Error naming f as improper", err)
+	}
+	// Bounded, a flat prior is uniform.
+	m = NewModel("t")
+	m.Flat("u", Bounds(2, 4))
+	c, _ = m.Compile()
+	d, err := c.PriorPredictive(rand.New(rand.NewPCG(1, 1)), 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMoments(t, "u", column(d["u"], 0), 3, 4.0/12)
+}
