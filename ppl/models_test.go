@@ -2,6 +2,7 @@ package ppl_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -102,11 +103,18 @@ func TestPosteriordbModels(t *testing.T) {
 			d := p.compiled.NewDensity().(*ppl.Density)
 			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
 			dim := p.compiled.Dim()
+			near := nearReference(t, p.compiled, loadCaseRef(t, name))
 			var lp0, hp0 float64
 			for k := 0; k < 6; k++ {
 				x := make([]float64, dim)
 				for i := range x {
 					x[i] = 4*rng.Float64() - 2 // where the samplers start
+				}
+				if k%2 == 1 && near != nil {
+					// Where the posterior is: the reference means, moved a little.
+					for i := range x {
+						x[i] = near[i] + 0.2*rng.NormFloat64()
+					}
 				}
 				g := make([]float64, dim)
 				lp := d.LogDensityGrad(x, g)
@@ -144,4 +152,56 @@ func paramAt(c *ppl.Compiled, i int) string {
 		}
 	}
 	return "?"
+}
+
+// loadCaseRef is the case with its reference summary, nil for the
+// simulated logistic regression.
+func loadCaseRef(t testing.TB, name string) *posteriordb.Case {
+	if name == posteriordb.LogisticName {
+		return nil
+	}
+	return posteriordb.Require(t, name)
+}
+
+// nearReference is the unconstrained position of the reference posterior
+// means of the compiled model's parameters (those the reference reports;
+// the others, such as theta_tilde, at 0). nil without a reference.
+func nearReference(t testing.TB, comp *ppl.Compiled, c *posteriordb.Case) []float64 {
+	if c == nil {
+		return nil
+	}
+	values := map[string]any{}
+	for _, p := range comp.Params() {
+		n := 1
+		for _, d := range p.Shape {
+			n *= d
+		}
+		v := make([]float64, n)
+		found := true
+		for i := range v {
+			name := p.Name
+			if len(p.Shape) > 0 {
+				name = fmt.Sprintf("%s[%d]", p.Name, i+1)
+			}
+			s, ok := c.Ref(name)
+			if !ok {
+				found = false
+				break
+			}
+			v[i] = s.Mean
+		}
+		if !found {
+			continue
+		}
+		if len(p.Shape) == 0 {
+			values[p.Name] = v[0]
+		} else {
+			values[p.Name] = v
+		}
+	}
+	x, err := comp.UnconstrainAt(make([]float64, comp.Dim()), values)
+	if err != nil {
+		t.Fatalf("unconstraining the reference means %v: %v", values, err)
+	}
+	return x
 }

@@ -324,15 +324,57 @@ func arK(d *dataReader) (*ppl.Model, string) {
 }
 
 // arma-arma11: the moving-average part makes each error depend on the
-// previous one, a recurrence.
+// previous one, a recurrence written with ppl.Scan:
+//
+//	err[1] = y[1] - (mu + phi·mu)
+//	err[t] = y[t] - (mu + phi·y[t-1] + theta·err[t-1]),  t = 2..T
 func arma11(d *dataReader) (*ppl.Model, string) {
-	return nil, "ppl.Scan (a recurrence over err[t-1])"
+	y := d.floats("y")
+	if d.failed() {
+		return nil, ""
+	}
+	T := len(y)
+	m := ppl.NewModel("arma11")
+	mu := m.Normal("mu", 0, 10)
+	phi := m.Normal("phi", 0, 2)
+	theta := m.Normal("theta", 0, 2)
+	sigma := m.HalfCauchy("sigma", 2.5)
+	err1 := ppl.Sub(y[0], ppl.Add(mu, ppl.Mul(phi, mu)))
+	// The step sees the previous error (carried) and y[t-1], y[t] (rows of
+	// the two sequences).
+	errs := ppl.Scan(T-1, []any{err1}, []any{y[:T-1], y[1:]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		prevErr, prevY, yt := c[0], x[0], x[1]
+		nu := ppl.Add(mu, ppl.Add(ppl.Mul(phi, prevY), ppl.Mul(theta, prevErr)))
+		e := ppl.Sub(yt, nu)
+		return []ppl.Expr{e}, e
+	})
+	m.LogDensity("err", ppl.LogPDF("Normal", ppl.Concat(err1, errs), 0, sigma))
+	return m, ""
 }
 
-// garch-garch11: the volatility is a recurrence, and beta1's upper bound
-// is an expression of alpha1.
+// garch-garch11: the volatility is a recurrence,
+// s[t] = sqrt(alpha0 + alpha1·(y[t-1]-mu)² + beta1·s[t-1]²), and beta1's
+// upper bound is an expression of alpha1. The priors are flat over the
+// support.
 func garch11(d *dataReader) (*ppl.Model, string) {
-	return nil, "ppl.Scan (a recurrence over s[t-1])"
+	y, sigma1 := d.floats("y"), d.float("sigma1")
+	if d.failed() {
+		return nil, ""
+	}
+	T := len(y)
+	m := ppl.NewModel("garch11")
+	mu := m.Flat("mu")
+	alpha0 := m.HalfFlat("alpha0")
+	alpha1 := m.Flat("alpha1", ppl.Bounds(0, 1))
+	beta1 := m.Flat("beta1", ppl.Bounds(0, ppl.Sub(1, alpha1)))
+	s := ppl.Scan(T-1, []any{sigma1}, []any{y[:T-1]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		prevS, prevY := c[0], x[0]
+		v := ppl.Add(alpha0, ppl.Add(ppl.Mul(alpha1, ppl.Square(ppl.Sub(prevY, mu))), ppl.Mul(beta1, ppl.Square(prevS))))
+		st := ppl.Sqrt(v)
+		return []ppl.Expr{st}, st
+	})
+	m.Normal("y", mu, ppl.Concat(sigma1, s)).Observe(y)
+	return m, ""
 }
 
 // gp_pois_regr-gp_regr: a Gaussian process regression with the
@@ -386,10 +428,45 @@ func lowDimGaussMix(d *dataReader) (*ppl.Model, string) {
 	return m, ""
 }
 
-// hmm_example: a two-state hidden Markov model, the states summed out by
-// the forward algorithm.
+// hmm_example: a two-state hidden Markov model. theta1 and theta2 are
+// the rows of the transition matrix (flat Dirichlet priors); the state
+// means mu are positive and ordered, which identifies the states. The
+// hidden states are summed out by the forward algorithm, a ppl.Scan over
+// g[t], the log probability of y[1..t] ending in each state:
+//
+//	g[t,k] = logsumexp_j(g[t-1,j] + log theta_j[k]) + log Normal(y[t] | mu[k], 1)
 func hmmExample(d *dataReader) (*ppl.Model, string) {
-	return nil, "ppl.Scan (the forward algorithm's recurrence over g[t-1])"
+	y, K := d.floats("y"), d.int("K")
+	if d.failed() {
+		return nil, ""
+	}
+	if K != 2 {
+		d.err = fmt.Errorf("posteriordb: hmm_example: K = %d; the model's priors on mu are written for 2 states", K)
+		return nil, ""
+	}
+	N := len(y)
+	m := ppl.NewModel("hmm_example")
+	theta1 := m.Dirichlet("theta1", []float64{1, 1})
+	theta2 := m.Dirichlet("theta2", []float64{1, 1})
+	mu := m.Normal("mu", []float64{3, 10}, 1, ppl.PositiveOrdered())
+
+	// into[k] holds log theta_j[k] over the previous states j.
+	logT1, logT2 := ppl.Log(theta1), ppl.Log(theta2)
+	into := []ppl.Expr{
+		ppl.Concat(ppl.At(logT1, 0), ppl.At(logT2, 0)),
+		ppl.Concat(ppl.At(logT1, 1), ppl.At(logT2, 1)),
+	}
+	g1 := ppl.LogPDF("Normal", y[0], mu, 1)
+	g := ppl.Scan(N-1, []any{g1}, []any{y[1:]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		prev, yt := c[0], x[0]
+		next := ppl.Add(
+			ppl.Concat(ppl.LogSumExp(ppl.Add(prev, into[0])), ppl.LogSumExp(ppl.Add(prev, into[1]))),
+			ppl.LogPDF("Normal", yt, mu, 1))
+		return []ppl.Expr{next}, next
+	})
+	// g stacks the steps' values row by row, [N-1 K]: its last row is g[N].
+	m.LogDensity("forward", ppl.LogSumExp(ppl.Slice(g, K*(N-2), K*(N-1))))
+	return m, ""
 }
 
 // logistic_regression (simulated): beta ~ Normal(0, 1),

@@ -41,33 +41,71 @@ func newArK(c *posteriordb.Case) (*Model, error) {
 	}}, nil
 }
 
-// arma-arma11: x = [mu, phi, theta, log sigma],
-// mu ~ Normal(0, 10), phi ~ Normal(0, 2), theta ~ Normal(0, 2),
-// sigma ~ HalfCauchy(2.5); nu[1] = mu + phi·mu, nu[t] = mu + phi·y[t-1] +
-// theta·err[t-1], err[t] = y[t] - nu[t] ~ Normal(0, sigma).
+// Arma11 is the ARMA(1,1) model at x = [mu, phi, theta, log sigma]:
+//
+//	mu ~ Normal(0, 10), phi ~ Normal(0, 2), theta ~ Normal(0, 2), sigma ~ HalfCauchy(2.5),
+//	nu[1] = mu + phi·mu, nu[t] = mu + phi·y[t-1] + theta·err[t-1],
+//	err[t] = y[t] - nu[t] ~ Normal(0, sigma).
+//
+// Its gradient runs the error recurrence backwards. (It has one because
+// at |theta| > 1 the errors grow like theta^T, where finite differences
+// are useless as an oracle.)
+type Arma11 struct {
+	y, err []float64
+}
+
+// NewArma11 returns the model of the series y.
+func NewArma11(y []float64) *Arma11 { return &Arma11{y: y, err: make([]float64, len(y))} }
+
 func newArma11(c *posteriordb.Case) (*Model, error) {
 	y, err := c.Floats("y")
 	if err != nil {
 		return nil, err
 	}
-	bs, dim := layout([]string{"mu", "phi", "theta", "sigma"}, []int{1, 1, 1, 1})
-	return &Model{Dim: dim, Blocks: bs, LogDensity: func(x []float64) float64 {
-		mu, phi, theta := x[0], x[1], x[2]
-		sigma, lp := positive(x[3])
-		lp += normalLPDF(mu, 0, 10) + normalLPDF(phi, 0, 2) + normalLPDF(theta, 0, 2) + halfCauchyLPDF(sigma, 2.5)
-		e := 0.0
-		for t := range y {
-			var nu float64
-			if t == 0 {
-				nu = mu + phi*mu
-			} else {
-				nu = mu + phi*y[t-1] + theta*e
-			}
-			e = y[t] - nu
-			lp += normalLPDF(e, 0, sigma)
+	if len(y) < 2 {
+		return nil, fmt.Errorf("%d values of y; want 2 or more", len(y))
+	}
+	return withGrad(NewArma11(y), []string{"mu", "phi", "theta", "sigma"}, []int{1, 1, 1, 1}), nil
+}
+
+// LogDensityGrad returns the log density at x and writes its gradient.
+func (m *Arma11) LogDensityGrad(x, grad []float64) float64 {
+	y, e := m.y, m.err
+	T := len(y)
+	mu, phi, theta, u := x[0], x[1], x[2], x[3]
+	sigma := math.Exp(u)
+	lp := normalLPDF(mu, 0, 10) + normalLPDF(phi, 0, 2) + normalLPDF(theta, 0, 2) + halfCauchyLPDF(sigma, 2.5) + u
+
+	e[0] = y[0] - (mu + phi*mu)
+	ss := e[0] * e[0]
+	for t := 1; t < T; t++ {
+		e[t] = y[t] - (mu + phi*y[t-1] + theta*e[t-1])
+		ss += e[t] * e[t]
+	}
+	inv2 := 1 / (sigma * sigma)
+	lp += -0.5*ss*inv2 - float64(T)*(u+logSqrt2Pi)
+
+	// Backwards: eb is the adjoint of err[t]; err[t+1] depends on err[t]
+	// through -theta·err[t].
+	var gmu, gphi, gtheta float64
+	eb := 0.0
+	for t := T - 1; t >= 0; t-- {
+		eb = -e[t]*inv2 - theta*eb
+		gmu -= eb
+		if t > 0 {
+			gphi -= eb * y[t-1]
+			gtheta -= eb * e[t-1]
+		} else {
+			gmu -= eb * phi
+			gphi -= eb * mu
 		}
-		return lp
-	}}, nil
+	}
+	s := sigma / 2.5
+	grad[0] = gmu - mu/100
+	grad[1] = gphi - phi/4
+	grad[2] = gtheta - theta/4
+	grad[3] = ss*inv2 - float64(T) - 2*s*s/(1+s*s) + 1
+	return lp
 }
 
 // garch-garch11: x = [mu, log alpha0, logit alpha1, logit of beta1/(1-alpha1)],
