@@ -83,6 +83,12 @@ func elementwiseCases() []opCase {
 				h := 1e-4
 				return (lgamma(a[0]+h) - lgamma(a[0]-h)) / (2 * h)
 			})},
+		un("lgamma negative", ir.OpLgamma, -2.9, -2.1, lgamma),
+		{name: "digamma negative", op: ir.OpDigamma, args: []irtest.Arg{P(-2.8, -2.2, 3)}, tol: 1e-6,
+			want: each(func(a ...float64) float64 {
+				h := 1e-5
+				return (lgamma(a[0]+h) - lgamma(a[0]-h)) / (2 * h)
+			})},
 		un("abs", ir.OpAbs, -3, 3, math.Abs),
 		un("logit", ir.OpLogit, 0.05, 0.95, func(x float64) float64 { return math.Log(x / (1 - x)) }),
 		un("tanh", ir.OpTanh, -3, 3, func(x float64) float64 { return (math.Exp(2*x) - 1) / (math.Exp(2*x) + 1) }),
@@ -207,6 +213,33 @@ func TestOpsCoverage(t *testing.T) {
 		}
 		if !covered[op] {
 			t.Errorf("%v is not in the property suite", op)
+		}
+	}
+}
+
+// TestSpecialValues checks the special functions at points with known
+// closed forms.
+func TestSpecialValues(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		// ψ₁(1) = π²/6, ψ₁(½) = π²/2 (DLMF 5.15.2-3); ψ₁(x) = ψ₁(x+1) + 1/x²
+		// (DLMF 5.15.5) gives ψ₁(-½) = π²/2 + 4.
+		{"trigamma(1)", ir.Trigamma(1), math.Pi * math.Pi / 6},
+		{"trigamma(0.5)", ir.Trigamma(0.5), math.Pi * math.Pi / 2},
+		{"trigamma(-0.5)", ir.Trigamma(-0.5), math.Pi*math.Pi/2 + 4},
+		// Tails: logistic(-800) = e^-800 underflows to 0 but does not NaN;
+		// softplus(800) = 800; softplus(-40) = log1p(e^-40) ≈ e^-40.
+		{"logistic(-800)", ir.Logistic(-800), 0},
+		{"logistic(800)", ir.Logistic(800), 1},
+		{"softplus(800)", ir.Softplus(800), 800},
+		{"softplus(-40)", ir.Softplus(-40), math.Exp(-40)},
+		// log Σ exp over values near 1000 does not overflow.
+		{"log_sum_exp large", ir.LogSumExp([]float64{1000, 1000}), 1000 + math.Ln2},
+	} {
+		if math.Abs(c.got-c.want) > 1e-13*math.Max(1, math.Abs(c.want)) {
+			t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
 		}
 	}
 }

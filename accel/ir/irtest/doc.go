@@ -4,9 +4,13 @@
 //
 // Typical use:
 //
-//	p, err := irtest.OpProgram(ir.OpMul, nil, nil,
-//		irtest.Param(-2, 2, 3), irtest.Const(nil, 1.5))
-//	x := irtest.Point(rng, p, irtest.Param(-2, 2, 3), ...)
+//	args := []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Const(nil, 1.5)}
+//	p, err := irtest.OpProgram(ir.OpMul, nil, nil, args...)
+//	x := irtest.Point(rng, args...)
+//	got := irtest.Output(p, x, irtest.OutputName) // compare with an oracle
 //	irtest.CheckGradient(t, p, x, 1e-6)
 //	irtest.CheckNoAllocs(t, p, x)
+//
+// BuildProgram does the same for a small graph of ops, and FDJacobian
+// differentiates a transform numerically (for log-Jacobian checks).
 package irtest
