@@ -523,7 +523,8 @@ func (c *child) explain(waitErr error) string {
 			if strings.HasPrefix(l, "panic: ") {
 				hint = ", in a goroutine the cell started (recover inside the goroutine to keep the session)"
 			}
-			return strings.TrimSpace(l) + hint + "; " + status
+			l = strings.NewReplacer(" [recovered, repanicked]", "", " [recovered]", "").Replace(strings.TrimSpace(l))
+			return l + hint + "; " + status
 		}
 	}
 	var last []string

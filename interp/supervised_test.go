@@ -108,3 +108,59 @@ func TestMemoryLimitFromEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestSupervisedDisplayAndEvaluate(t *testing.T) {
+	s := newTestSupervised(t, 1<<30)
+	runSteps(t, s, []step{
+		{cell: "import \"github.com/gobayes/gobayes/display\"\nimport \"fmt\"\nfmt.Println(\"before\")\ndisplay.Markdown(\"# hi\")\nh := display.HandleWithID(\"p\")\nh.Update(1)\nh.Update(2)\ndisplay.Clear(false)\nfmt.Println(\"after\")",
+			events: "stdout:before\n|display::new:# hi|display:p:new:1|display:p:update:2|clear|stdout:after\n"},
+		{cell: "v := 20"},
+	})
+	b, err := s.Evaluate(context.Background(), "v * 2 + 2")
+	if err != nil || b.Data["text/plain"] != "42" {
+		t.Errorf("Evaluate = %v, %v; want text/plain 42", b.Data, err)
+	}
+	if _, err := s.Evaluate(context.Background(), "v +"); err == nil {
+		t.Error("Evaluate of a broken expression gave no error")
+	}
+	if got := s.Complete("fmt.Sprin", 9); len(got.Matches) == 0 || got.Start != 4 {
+		t.Errorf("Complete through the worker = %+v", got)
+	}
+	if _, found := s.Inspect("v", 1, 0); !found {
+		t.Error("Inspect through the worker found nothing for v")
+	}
+	if st, _ := s.IsComplete("for {"); st != "incomplete" {
+		t.Errorf("IsComplete through the worker = %q", st)
+	}
+	if err := s.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	runSteps(t, s, []step{{cell: "v", errName: "CompileError", errHas: "undefined: v"}})
+}
+
+// Output must reach the client while the cell still runs, not when it ends.
+func TestStreamsWhileRunning(t *testing.T) {
+	for name, eng := range map[string]Engine{"session": newTestSession(t), "supervised": newTestSupervised(t, 1<<30)} {
+		rec := &recorder{}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Result)
+		go func() {
+			done <- eng.Execute(ctx, "import \"fmt\"\nimport \"time\"\nfmt.Println(\"first\")\ntime.Sleep(time.Hour)", rec)
+		}()
+		seen := false
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if rec.joined() == "stdout:first\n" {
+				seen = true
+				break
+			}
+		}
+		cancel()
+		r := <-done
+		if !seen {
+			t.Errorf("%s: output %q did not arrive while the cell ran", name, rec.joined())
+		}
+		if r.Err == nil || r.Err.Name != "Interrupted" {
+			t.Errorf("%s: %+v, want Interrupted", name, r.Err)
+		}
+	}
+}
