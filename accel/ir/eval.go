@@ -1,6 +1,9 @@
 package ir
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // NewFrame allocates the memory to evaluate p: every later call on the
 // frame runs without allocating. A frame is not safe for concurrent use;
@@ -12,6 +15,7 @@ func NewFrame(p *Program) *Frame {
 	copy(f.V, p.Init)
 	prepareScratch(p, f.V)
 	f.subs = subFrames(p, nil)
+	f.gradSpans = gradSpans(p)
 	f.vals = make([][]float64, len(p.Values))
 	f.adjs = make([][]float64, len(p.Values))
 	for i := range p.Values {
@@ -39,6 +43,28 @@ func subFrames(p *Program, m map[*Program]*Frame) map[*Program]*Frame {
 		}
 	}
 	return m
+}
+
+// gradSpans lists the merged slot ranges [from, to) of the values that
+// carry gradients: the only adjoints a reverse sweep reads, hence the only
+// ones Gradient clears (data can be large).
+func gradSpans(p *Program) [][2]int {
+	var spans [][2]int
+	for _, v := range p.Values {
+		if v.Grad && v.Len > 0 {
+			spans = append(spans, [2]int{v.Off, v.Off + v.Len})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	merged := spans[:0]
+	for _, s := range spans {
+		if n := len(merged); n > 0 && s[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], s[1])
+			continue
+		}
+		merged = append(merged, s)
+	}
+	return merged
 }
 
 // sub returns the frame header for body.
@@ -90,7 +116,9 @@ func (f *Frame) reverse() {
 func (f *Frame) Gradient(x, grad []float64) float64 {
 	lp := f.Forward(x)
 	p := f.P
-	clear(f.Adj)
+	for _, s := range f.gradSpans {
+		clear(f.Adj[s[0]:s[1]])
+	}
 	if p.Target != None {
 		f.Adj[p.Values[p.Target].Off] = 1
 		f.reverse()

@@ -144,6 +144,8 @@ type Frame struct {
 	// vals and adjs are every value's slots in V and Adj, precomputed by
 	// NewFrame (nil in scan body frames, whose V moves from step to step).
 	vals, adjs [][]float64
+	// gradSpans are the adjoint ranges Gradient clears.
+	gradSpans [][2]int
 }
 
 // Val is the slots of value id.
