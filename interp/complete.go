@@ -98,9 +98,10 @@ var goKeywords = []string{"break", "case", "chan", "const", "continue", "default
 	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
 	"return", "select", "struct", "switch", "type", "var"}
 
-var goBuiltins = []string{"any", "append", "bool", "byte", "cap", "clear", "close", "complex", "complex128",
+// min, max and clear (Go 1.21) are left out: yaegi v0.16 lacks them.
+var goBuiltins = []string{"any", "append", "bool", "byte", "cap", "close", "complex", "complex128",
 	"complex64", "copy", "delete", "error", "false", "float32", "float64", "imag", "int", "int16", "int32",
-	"int64", "int8", "iota", "len", "make", "max", "min", "new", "nil", "panic", "print", "println", "real",
+	"int64", "int8", "iota", "len", "make", "new", "nil", "panic", "print", "println", "real",
 	"recover", "rune", "string", "true", "uint", "uint16", "uint32", "uint64", "uint8", "uintptr"}
 
 // Complete returns completions for the identifier before cursor (a count

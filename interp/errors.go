@@ -7,9 +7,13 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gobayes/gobayes/interp/symbols"
 )
 
 // yaegiPos matches a position yaegi puts in an error ("_.go:3:5: " or
@@ -43,7 +47,10 @@ func compileError(cell string, err error) *Error {
 		}
 	}
 	if m := missingPackage.FindStringSubmatch(strings.Join(msgs, "\n")); m != nil {
-		msgs = []string{fmt.Sprintf("%s: package %q is not available in the interpreter; cells can import the standard library (as of Go 1.22), %s", m[1], m[2], importableHint)}
+		msgs = []string{fmt.Sprintf("%s: package %q is not available in the interpreter; cells can import the standard library (as of Go 1.22) and %s", m[1], m[2], importableHint())}
+	}
+	for i := range msgs {
+		msgs[i] = withHint(msgs[i])
 	}
 	if len(msgs) == 0 {
 		msgs = []string{err.Error()}
@@ -61,8 +68,37 @@ func compileError(cell string, err error) *Error {
 // missingPackage matches yaegi's error for an import it has no symbols for.
 var missingPackage = regexp.MustCompile(`^(cell:\d+:\d+): import "([^"]+)" error: unable to find source`)
 
-// importableHint names the compiled packages a cell can import.
-const importableHint = "github.com/gobayes/gobayes/display and gonum.org/v1/gonum/{mat,stat,floats,stat/distuv,optimize}"
+// importableHint names the compiled packages a cell can import besides
+// the standard library.
+func importableHint() string {
+	var paths []string
+	for key := range symbols.Symbols {
+		paths = append(paths, path.Dir(key))
+	}
+	sort.Strings(paths)
+	return strings.Join(paths, ", ")
+}
+
+// hints add what to write instead to yaegi errors about Go features it
+// lacks. Each maps a pattern of the message to advice.
+var hints = []struct {
+	re   *regexp.Regexp
+	hint string
+}{
+	{regexp.MustCompile(`undefined: (min|max)$`), "the min and max builtins (Go 1.21) are not available in the interpreter; use math.Min and math.Max, or compare"},
+	{regexp.MustCompile(`undefined: clear$`), "the clear builtin (Go 1.21) is not available in the interpreter; assign a new map or slice, or delete keys in a loop"},
+	{regexp.MustCompile(`undefined selector: (slices|maps|cmp)\.`), "the generic functions of slices, maps and cmp are not available in the interpreter; use package sort (sort.Ints, sort.Float64s, sort.Slice) or a loop"},
+	{regexp.MustCompile(`cannot use type func`), "if this calls a generic function, write its type arguments explicitly (F[int, string](...)): the interpreter cannot infer several type parameters"},
+}
+
+func withHint(msg string) string {
+	for _, h := range hints {
+		if h.re.MatchString(msg) {
+			return msg + " (" + h.hint + ")"
+		}
+	}
+	return msg
+}
 
 // mapPositions rewrites every yaegi position in msg to a cell position.
 func mapPositions(msg string) string {

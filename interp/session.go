@@ -198,8 +198,8 @@ func (s *Session) eval(ctx context.Context, cell, src string) (v reflect.Value, 
 			}
 		}
 		if strings.Contains(err.Error(), "cannot compile this cell") && strings.Contains(src, "range") {
-			return v, &Error{Name: "UnsupportedSyntax", Value: "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n), write for i := 0; i < n; i++ { ... } instead",
-				Traceback: []string{"interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n), write for i := 0; i < n; i++ { ... } instead"}}
+			const msg = "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n) write for i := 0; i < n; i++ { ... }, and over a function (Go 1.23 iterators) call the function with a callback instead"
+			return v, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: []string{msg}}
 		}
 		return v, compileError(cell, err)
 	}

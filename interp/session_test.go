@@ -129,6 +129,11 @@ func TestExecuteErrors(t *testing.T) {
 		{cell: "w := 1\n\n\nw = \"s\"", errName: "CompileError", errHas: "cell:4:"},
 		{cell: "import \"example.com/nothing\"", errName: "CompileError", errHas: "not available"},
 		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom"},
+		{cell: "min(3, 1)", errName: "CompileError", errHas: "use math.Min"},
+		{cell: "import \"slices\"\nxs := []int{2, 1}\nslices.Sort(xs)", errName: "CompileError", errHas: "sort.Ints"},
+		{cell: "func seq(yield func(int) bool) {\n\tyield(1)\n}\nfor v := range seq {\n\t_ = v\n}", errName: "UnsupportedSyntax", errHas: "callback"},
+		{cell: "func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}\nMap([]int{1}, func(i int) string { return \"a\" })", errName: "CompileError", errHas: "type arguments explicitly"},
+		{cell: "Map[int, string]([]int{1}, func(i int) string { return \"a\" })", value: "[a]"},
 		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
 		{cell: "x + 1", value: "2"},
 	})
