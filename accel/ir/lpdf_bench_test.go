@@ -123,3 +123,49 @@ func BenchmarkPoissonLogHand(b *testing.B) {
 		benchSink += lp
 	}
 }
+
+// Normal likelihood with one sigma per observation (eight schools' form),
+// all three inputs vectors; y data.
+func BenchmarkNormalVecSigmaOp(b *testing.B) {
+	benchOp(b, ir.OpNormalLPDF, irtest.Const([]int{benchN}, benchData(-2, 2)...),
+		irtest.Param(-1, 1, benchN), irtest.Const([]int{benchN}, benchData(0.5, 2)...))
+}
+
+func BenchmarkNormalVecSigmaHand(b *testing.B) {
+	y, mu, sigma := benchData(-2, 2), benchData(-1, 1), benchData(0.5, 2)
+	g := make([]float64, benchN)
+	for b.Loop() {
+		lp := 0.0
+		for i, yi := range y {
+			z := (yi - mu[i]) / sigma[i]
+			lp += -0.5*z*z - math.Log(sigma[i])
+			g[i] = z / sigma[i]
+		}
+		benchSink += lp
+	}
+}
+
+// Student-t likelihood with shared nu and sigma, vector mu.
+func BenchmarkStudentTOp(b *testing.B) {
+	benchOp(b, ir.OpStudentTLPDF, irtest.Const([]int{benchN}, benchData(-2, 2)...),
+		irtest.Param(3, 5), irtest.Param(-1, 1, benchN), irtest.Param(0.5, 2))
+}
+
+func BenchmarkStudentTHand(b *testing.B) {
+	y, mu := benchData(-2, 2), benchData(-1, 1)
+	nu, sigma := 4.0, 1.3
+	g := make([]float64, benchN+2)
+	for b.Loop() {
+		lp, gs, gn := 0.0, 0.0, 0.0
+		for i, yi := range y {
+			z := (yi - mu[i]) / sigma
+			q := nu + z*z
+			lp -= 0.5 * (nu + 1) * math.Log1p(z*z/nu)
+			g[i] = (nu + 1) * z / (sigma * q)
+			gs += ((nu+1)*z*z/q - 1) / sigma
+			gn += -0.5*math.Log1p(z*z/nu) + 0.5*(nu+1)*z*z/(nu*q)
+		}
+		g[benchN], g[benchN+1] = gs, gn
+		benchSink += lp
+	}
+}

@@ -133,14 +133,6 @@ func (c *adjAcc) flush() {
 // isCount reports whether x is a non-negative integer.
 func isCount(x float64) bool { return x >= 0 && x == math.Trunc(x) && !math.IsInf(x, 1) }
 
-// log1pExp is log(1+exp(x)) without overflow (Stan's log1p_exp).
-func log1pExp(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
 // invLogit is 1/(1+exp(-x)) without overflow.
 func invLogit(x float64) float64 {
 	if x >= 0 {

@@ -50,13 +50,13 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 		if half {
 			half0 = ln2
 		}
-		vp, vok, vc := math.NaN(), false, 0.0
+		vp, vok, vc, iv := math.NaN(), false, 0.0, 0.0
 		sp, sok, ls, inv := math.NaN(), false, 0.0, 0.0
 		t := 0.0
 		for i := 0; i < n; i++ {
 			v, s := nu[i*ns], sg[i*ss]
 			if v != vp {
-				vp, vok, vc = v, v > 0, studentTConst(v)+half0
+				vp, vok, vc, iv = v, v > 0, studentTConst(v)+half0, 1/v
 			}
 			if s != sp {
 				sp, sok, ls, inv = s, s > 0, math.Log(s), 1/s
@@ -65,7 +65,7 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 			yi := y[i*ys]
 			if vok && sok && (!half || yi >= 0) {
 				z := (yi - mu[i*ms]) * inv
-				e = vc - ls - 0.5*(v+1)*math.Log1p(z*z/v)
+				e = vc - ls - 0.5*(v+1)*math.Log1p(z*z*iv)
 			}
 			if pw {
 				out[i] = e
@@ -89,25 +89,33 @@ func studentTBackward(half bool) func(f *Frame, in *Instr) {
 		if muID != None {
 			am = newAcc(f, muID)
 		}
-		vp, dc := math.NaN(), 0.0
+		vp, dc, iv := math.NaN(), 0.0, 0.0
+		sp, is := math.NaN(), 0.0
+		needNu := an.on()
 		for i := 0; i < n; i++ {
 			v, s, yi := nu[i*ns], sg[i*ss], y[i*ys]
 			if !(v > 0) || !(s > 0) || half && !(yi >= 0) {
 				continue
 			}
+			if s != sp {
+				sp, is = s, 1/s
+			}
+			if v != vp {
+				vp, iv = v, 1/v
+				if needNu {
+					dc = studentTDConst(v)
+				}
+			}
 			gi := g[i*gs]
-			z := (yi - mu[i*ms]) / s
+			z := (yi - mu[i*ms]) * is
 			z2 := z * z
-			q := v + z2
-			dy := -(v + 1) * z / (s * q)
+			r := (v + 1) / (v + z2) // (ν+1)/q
+			dy := -r * z * is
 			ay.add(i, gi*dy)
 			am.add(i, -gi*dy)
-			as.add(i, gi*((v+1)*z2/q-1)/s)
-			if an.on() {
-				if v != vp {
-					vp, dc = v, studentTDConst(v)
-				}
-				an.add(i, gi*(dc-0.5*math.Log1p(z2/v)+0.5*(v+1)*z2/(v*q)))
+			as.add(i, gi*(r*z2-1)*is)
+			if needNu {
+				an.add(i, gi*(dc-0.5*math.Log1p(z2*iv)+0.5*r*z2*iv))
 			}
 		}
 		ay.flush()

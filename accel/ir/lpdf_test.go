@@ -49,9 +49,11 @@ func pts(xs ...float64) [][]float64 {
 }
 
 // scalarCase builds the case of a scalar family from the ranges of its
-// inputs (variate first) and an oracle for one element. It runs three
+// inputs (variate first) and an oracle for one element. It runs these
 // broadcast patterns: every input a vector of 4; a vector variate with
-// scalar parameters; a scalar variate with vector parameters.
+// scalar parameters; a scalar variate with vector parameters; and for
+// continuous families, a constant (observed) variate with a vector first
+// parameter and scalar others.
 func scalarCase(name string, op ir.Op, in []elem, oracle func(x ...float64) float64, outside ...[]float64) lpdfCase {
 	const n = 4
 	arg := func(e elem, vec bool) irtest.Arg {
@@ -75,6 +77,20 @@ func scalarCase(name string, op ir.Op, in []elem, oracle func(x ...float64) floa
 		args := make([]irtest.Arg, len(in))
 		for i, e := range in {
 			args[i] = arg(e, pattern(i))
+		}
+		configs = append(configs, args)
+	}
+	// Observed data: a constant variate, the first parameter a vector, the
+	// others scalars (a regression likelihood, y ~ normal(mu[i], sigma)).
+	if in[0].data == nil && len(in) > 1 {
+		rng := rand.New(rand.NewPCG(uint64(op), 1))
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = in[0].lo + (in[0].hi-in[0].lo)*rng.Float64()
+		}
+		args := []irtest.Arg{irtest.Const([]int{n}, y...)}
+		for i, e := range in[1:] {
+			args = append(args, arg(e, i == 0))
 		}
 		configs = append(configs, args)
 	}
@@ -495,6 +511,33 @@ func TestLKJNormalised(t *testing.T) {
 			if math.Abs(total-1) > 1e-9 {
 				t.Errorf("K=%d η=%v: density integrates to %.12g, want 1", k, eta, total)
 			}
+		}
+	}
+}
+
+// TestLPDFShapeErrors checks that the builder rejects arguments whose
+// shapes do not fit, with an error rather than a panic at run time.
+func TestLPDFShapeErrors(t *testing.T) {
+	P := irtest.Param
+	for _, c := range []struct {
+		name string
+		op   ir.Op
+		ints []int
+		args []irtest.Arg
+	}{
+		{"lengths 3 and 4", ir.OpNormalLPDF, nil, []irtest.Arg{P(0, 1, 3), P(0, 1, 4), P(1, 2)}},
+		{"bad immediate", ir.OpNormalLPDF, []int{2}, []irtest.Arg{P(0, 1, 3), P(0, 1), P(1, 2)}},
+		{"categorical logits rank 3", ir.OpCategoricalLogitLPMF, nil, []irtest.Arg{irtest.Const(nil, 0), P(0, 1, 2, 2, 2)}},
+		{"categorical 3 outcomes, 2 rows", ir.OpCategoricalLogitLPMF, nil, []irtest.Arg{irtest.Const([]int{3}, 0, 1, 0), P(0, 1, 2, 4)}},
+		{"dirichlet K mismatch", ir.OpDirichletLPDF, nil, []irtest.Arg{P(0, 1, 3), P(1, 2, 4)}},
+		{"dirichlet rows mismatch", ir.OpDirichletLPDF, nil, []irtest.Arg{P(0, 1, 2, 3), P(1, 2, 5, 3)}},
+		{"multi-normal factor not K×K", ir.OpMultiNormalCholLPDF, nil, []irtest.Arg{P(0, 1, 3), P(0, 1, 3), P(1, 2, 2, 2)}},
+		{"multi-normal rank-3 variate", ir.OpMultiNormalCholLPDF, nil, []irtest.Arg{P(0, 1, 2, 2, 2), P(0, 1, 2), P(1, 2, 2, 2)}},
+		{"lkj factor not square", ir.OpLKJCorrCholLPDF, nil, []irtest.Arg{P(0, 1, 2, 3), P(1, 2)}},
+		{"lkj vector eta", ir.OpLKJCorrCholLPDF, nil, []irtest.Arg{P(0, 1, 2, 2), P(1, 2, 2)}},
+	} {
+		if _, err := irtest.OpProgram(c.op, c.ints, nil, c.args...); err == nil {
+			t.Errorf("%s: want a shape error", c.name)
 		}
 	}
 }
