@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
@@ -49,14 +50,17 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 		if !r.Silent {
 			k.publish("error", req, map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb})
 		}
+		if stopOnError {
+			if k.cfg.AbortGrace > 0 {
+				time.Sleep(k.cfg.AbortGrace)
+			}
+			k.abortQueued()
+		}
 		k.reply(ch, req, "execute_reply", map[string]any{
 			"status": "error", "execution_count": count,
 			"ename": e.Name, "evalue": e.Value, "traceback": tb,
 			"payload": []any{}, "user_expressions": map[string]any{},
 		})
-		if stopOnError {
-			k.abortQueued()
-		}
 	} else {
 		if res.Value != nil && !r.Silent {
 			data, meta := bundleMaps(*res.Value)

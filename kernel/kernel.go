@@ -47,6 +47,12 @@ type Config struct {
 	Version string
 	// GoVersion is language_info.version; "" means the running Go version.
 	GoVersion string
+	// AbortGrace is how long a failed cell with stop_on_error waits, before
+	// its reply, for execute requests a client sent right after it: those
+	// are aborted with the ones already queued (ipykernel flushes its socket
+	// for the same reason). A client that waits for the reply before
+	// sending is never affected. Zero means 50ms; negative means none.
+	AbortGrace time.Duration
 	// Log receives what the kernel wants a person to know (dropped
 	// messages, send failures); nil means standard error.
 	Log *log.Logger
@@ -100,6 +106,9 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	}
 	if cfg.GoVersion == "" {
 		cfg.GoVersion = strings.TrimPrefix(runtime.Version(), "go")
+	}
+	if cfg.AbortGrace == 0 {
+		cfg.AbortGrace = 50 * time.Millisecond
 	}
 	if cfg.Version == "" {
 		cfg.Version = "devel"

@@ -84,7 +84,7 @@ func newHarness(t *testing.T) *harness {
 	var logbuf bytes.Buffer
 	k, err := New(Config{
 		Engine: eng, Scheme: "hmac-sha256", Key: testKey, Origin: fixedOrigin("kernel"),
-		Version: "0.0.0-test", GoVersion: "1.26.0", Log: log.New(&logbuf, "", 0),
+		Version: "0.0.0-test", GoVersion: "1.26.0", Log: log.New(&logbuf, "", 0), AbortGrace: -1,
 	}, rec)
 	if err != nil {
 		t.Fatal(err)
