@@ -134,3 +134,32 @@ func TestConstantFolding(t *testing.T) {
 		t.Errorf("log density %v, want %v", got, want)
 	}
 }
+
+// TestPointwiseLogLikMultivariate checks one term per event of a
+// multivariate variable, summing to the variables' log densities.
+func TestPointwiseLogLikMultivariate(t *testing.T) {
+	c, err := multivariateModel().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oracle: 4 rows of y, one simplex w, 4 categories c.
+	if c.LogLikLen() != 9 {
+		t.Fatalf("LogLikLen = %d, want 9", c.LogLikLen())
+	}
+	x := []float64{0.1, -0.2, 0.3, 0.4, -0.5, 0.6}
+	out := make([]float64, 9)
+	if err := c.PointwiseLogLik(x, out); err != nil { // identity transforms: draw = x
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, v := range out {
+		sum += v
+	}
+	prior := 0.0
+	for _, v := range x {
+		prior += lnNormal(v, 0, 1)
+	}
+	if want := multivariateLogDensity(x) - prior; math.Abs(sum-want) > 1e-10 {
+		t.Errorf("pointwise terms sum to %v, want %v", sum, want)
+	}
+}

@@ -212,6 +212,61 @@ func gpLogDensity(x []float64) float64 {
 	return lp
 }
 
+var (
+	mvY = [][]float64{{0.5, -1, 2}, {1.5, 0.2, 0.3}, {-0.7, 0.4, 1.1}, {0, 0, 0.5}}
+	mvL = [][]float64{{1.2, 0, 0}, {0.3, 0.8, 0}, {-0.4, 0.5, 1.5}}
+	mvW = []float64{0.2, 0.3, 0.5}
+	mvC = []int{0, 2, 1, 2}
+)
+
+func multivariateModel() *Model {
+	m := NewModel("mv")
+	mu := m.Normal("mu", 0, 1, Size(3))
+	a := m.Normal("a", 0, 1, Size(3))
+	m.MultiNormalChol("y", mu, mvL).Observe(mvY)
+	m.Dirichlet("w", Exp(a)).Observe(mvW)
+	m.Categorical("c", mu).Observe(mvC)
+	return m
+}
+
+func multivariateLogDensity(x []float64) float64 {
+	mu, a := x[:3], x[3:6]
+	lp := 0.0
+	for i := range 3 {
+		lp += lnNormal(mu[i], 0, 1) + lnNormal(a[i], 0, 1)
+	}
+	// Multivariate normal through its Cholesky factor: solve L z = y - mu,
+	// then -½|z|² - Σ log L_ii - (K/2) log 2π.
+	for _, y := range mvY {
+		var z [3]float64
+		for i := range 3 {
+			s := y[i] - mu[i]
+			for j := range i {
+				s -= mvL[i][j] * z[j]
+			}
+			z[i] = s / mvL[i][i]
+			lp += -0.5*z[i]*z[i] - math.Log(mvL[i][i]) - 0.5*math.Log(2*math.Pi)
+		}
+	}
+	// Dirichlet: log Γ(Σα) - Σ log Γ(α_i) + Σ (α_i - 1) log w_i.
+	sa := 0.0
+	for i := range 3 {
+		al := math.Exp(a[i])
+		sa += al
+		lg, _ := math.Lgamma(al)
+		lp += -lg + (al-1)*math.Log(mvW[i])
+	}
+	lgs, _ := math.Lgamma(sa)
+	lp += lgs
+	// Categorical over softmax(mu).
+	mx := math.Max(mu[0], math.Max(mu[1], mu[2]))
+	lse := mx + math.Log(math.Exp(mu[0]-mx)+math.Exp(mu[1]-mx)+math.Exp(mu[2]-mx))
+	for _, c := range mvC {
+		lp += mu[c] - lse
+	}
+	return lp
+}
+
 // TestModelsAgainstHandWritten compares the compiled log densities of
 // models using scans, expression bounds, mixtures, simplexes and Cholesky
 // factors with their hand-written densities, and checks their gradients
@@ -228,6 +283,7 @@ func TestModelsAgainstHandWritten(t *testing.T) {
 		{"hmm forward algorithm (scan, simplexes)", []ir.Op{ir.OpScan, ir.OpDirichletLPDF, ir.OpSimplexFwd, ir.OpPosOrderedFwd}, hmmModel, 4, hmmLogDensity},
 		{"two-component mixture", []ir.Op{ir.OpLogMix, ir.OpBetaLPDF, ir.OpOrderedFwd}, mixModel, 5, mixLogDensity},
 		{"three-component mixture", []ir.Op{ir.OpLogMix, ir.OpDirichletLPDF}, mix3Model, 5, mix3LogDensity},
+		{"multivariate normal, Dirichlet and categorical data", []ir.Op{ir.OpMultiNormalCholLPDF, ir.OpDirichletLPDF, ir.OpCategoricalLogitLPMF}, multivariateModel, 6, multivariateLogDensity},
 		{"gp_pois_regr (Cholesky)", []ir.Op{ir.OpCholesky, ir.OpCovExpQuad, ir.OpPoissonLogLPMF, ir.OpGammaLPDF}, gpModel, 6, gpLogDensity},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
