@@ -123,3 +123,21 @@ func ExampleCompiled_PriorPredictive() {
 	// Output:
 	// 1000 1000 3
 }
+
+// A model describes itself, one variable per line.
+func ExampleModel_String() {
+	m := ppl.NewModel("eight_schools")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	z := m.Normal("theta_tilde", 0, 1, ppl.Size(8))
+	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+	m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
+	fmt.Print(m)
+	// Output:
+	// model eight_schools
+	//   mu ~ Normal(0, 5)  (parameter)
+	//   tau ~ HalfCauchy(5)  (parameter)
+	//   theta_tilde[8] ~ Normal(0, 1)  (parameter)
+	//   y[8] ~ Normal(theta, data[8])  (observed)
+	//   theta[8] = Add(mu, Mul(tau, theta_tilde))  (deterministic)
+}
