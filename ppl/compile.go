@@ -143,10 +143,12 @@ func layout(r *RV, off int) latent {
 			l.upper = r.params[sup.Upper]
 		}
 	case dist.Simplex:
-		if len(r.n.shape) != 1 {
-			m.failf(r.name, "a simplex parameter must be one vector, not shape %v", r.n.shape)
+		// One simplex [K], or one per row [N K].
+		if len(r.n.shape) < 1 || len(r.n.shape) > 2 || r.n.shape[len(r.n.shape)-1] < 2 {
+			m.failf(r.name, "a simplex parameter is a vector [K] or rows [N K] with K ≥ 2, not shape %v", r.n.shape)
 		}
-		l.tr, l.ulen = tSimplex, r.n.Len()-1
+		k := r.n.shape[len(r.n.shape)-1]
+		l.tr, l.ulen = tSimplex, r.n.Len()/k*(k-1)
 		return l
 	case dist.CholeskyCorr:
 		k := r.n.shape[0]
@@ -197,7 +199,9 @@ func (e *emitter) constTree(n *node) bool {
 	}
 	v := true
 	switch n.kind {
-	case kRV, kInput:
+	case kRV:
+		v = n.rv.observed && !e.constrained
+	case kInput:
 		v = false
 	case kOp:
 		if n.op == ir.OpScan {
@@ -323,6 +327,9 @@ func (e *emitter) rvValue(r *RV) ir.ID {
 	if l.tr == tSimplex || l.tr == tCholCorr {
 		ushape = []int{l.ulen}
 	}
+	if l.tr == tSimplex && len(shape) == 2 {
+		return e.simplexRows(r, l)
+	}
 	x := e.b.ParamSlice(l.off, ushape)
 	var in []ir.ID
 	var fwd, logj ir.Op
@@ -351,6 +358,21 @@ func (e *emitter) rvValue(r *RV) ir.ID {
 	e.terms = append(e.terms, e.emitOp(logj, in, nil))
 	e.termNames = append(e.termNames, "jacobian("+r.name+")")
 	return v
+}
+
+// simplexRows maps N rows of K-1 unconstrained slots to N simplexes [N K].
+func (e *emitter) simplexRows(r *RV, l *latent) ir.ID {
+	n, k := r.n.shape[0], r.n.shape[1]
+	rows := make([]ir.ID, n)
+	jac := make([]ir.ID, n)
+	for i := range n {
+		x := e.b.ParamSlice(l.off+i*(k-1), []int{k - 1})
+		rows[i] = e.emitOp(ir.OpSimplexFwd, []ir.ID{x}, nil)
+		jac[i] = e.emitOp(ir.OpSimplexLogJ, []ir.ID{x}, nil)
+	}
+	e.terms = append(e.terms, e.emitOp(ir.OpAddN, jac, nil))
+	e.termNames = append(e.termNames, "jacobian("+r.name+")")
+	return e.emitOp(ir.OpConcat, rows, []int{n, k})
 }
 
 // logDensity emits the log density of random variable r at its value:

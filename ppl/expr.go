@@ -123,6 +123,17 @@ func asNode(v any) (*node, error) {
 			d[i] = float64(v)
 		}
 		return constNode(d, []int{len(x)}), nil
+	case []bool:
+		if len(x) == 0 {
+			return nil, fmt.Errorf("got an empty slice")
+		}
+		d := make([]float64, len(x))
+		for i, v := range x {
+			if v {
+				d[i] = 1
+			}
+		}
+		return constNode(d, []int{len(x)}), nil
 	case [][]float64:
 		if len(x) == 0 || len(x[0]) == 0 {
 			return nil, fmt.Errorf("got an empty matrix")

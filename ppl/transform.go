@@ -133,10 +133,15 @@ func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error)
 		case tPosOrdered:
 			ir.PosOrderedInverse(y, u)
 		case tSimplex:
-			if msg := checkSupport(y, dist.Simplex, 0, 1); msg != "" {
-				return nil, &Error{Var: r.name, Msg: "value " + msg}
+			k := r.n.shape[len(r.n.shape)-1]
+			for row := range len(y) / k {
+				if msg := checkSupport(y[row*k:(row+1)*k], dist.Simplex, 0, 1); msg != "" {
+					return nil, &Error{Var: r.name, Msg: fmt.Sprintf("row %d: value %s", row, msg)}
+				}
 			}
-			ir.SimplexInverse(y, u)
+			for row := range len(y) / k {
+				ir.SimplexInverse(y[row*k:(row+1)*k], u[row*(k-1):(row+1)*(k-1)])
+			}
 		case tCholCorr:
 			ir.CholCorrInverse(y, u)
 		}

@@ -21,6 +21,7 @@ func everyTransform() *Model {
 	m.Flat("beta1", Bounds(0, Sub(1, alpha1)))
 	m.Dirichlet("g", []float64{1, 2, 3})
 	m.LKJCorrChol("h", 3, 2)
+	m.Dirichlet("rows", []float64{1, 1, 1}, Size(2))
 	return m
 }
 
@@ -34,7 +35,7 @@ func TestTransformRoundTrip(t *testing.T) {
 	}
 	// Oracle: the unconstrained lengths follow from the bijectors' domains
 	// (simplex of 3: 2; 3×3 correlation Cholesky factor: 3).
-	wantLen := map[string]int{"a": 1, "b": 1, "c": 1, "d": 1, "e": 3, "f": 3, "alpha1": 1, "beta1": 1, "g": 2, "h": 3}
+	wantLen := map[string]int{"a": 1, "b": 1, "c": 1, "d": 1, "e": 3, "f": 3, "alpha1": 1, "beta1": 1, "g": 2, "h": 3, "rows": 4}
 	dim := 0
 	for _, p := range c.Params() {
 		if p.Len != wantLen[p.Name] {
@@ -82,6 +83,11 @@ func TestTransformRoundTrip(t *testing.T) {
 		}
 		if g := vals["g"]; math.Abs(g[0]+g[1]+g[2]-1) > 1e-12 {
 			t.Errorf("g = %v does not sum to 1", g)
+		}
+		for row := range 2 {
+			if r := vals["rows"][3*row : 3*row+3]; math.Abs(r[0]+r[1]+r[2]-1) > 1e-12 {
+				t.Errorf("row %d of rows = %v does not sum to 1", row, r)
+			}
 		}
 		h := vals["h"]
 		for i := range 3 {
