@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
 
 // everyTransform is a model with one parameter per bijector.
@@ -170,5 +171,23 @@ func TestUnconstrainAt(t *testing.T) {
 			t.Errorf("x = %v, want %v", x, want)
 			break
 		}
+	}
+}
+
+// TestEveryTransformGradient checks the gradient of a model using every
+// bijector (Jacobians and bound expressions included) against finite
+// differences.
+func TestEveryTransformGradient(t *testing.T) {
+	c, err := everyTransform().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 5 {
+		x := make([]float64, c.Dim())
+		for i := range x {
+			x[i] = 2*rng.Float64() - 1
+		}
+		irtest.CheckGradient(t, c.Program(), x, 1e-6)
 	}
 }
