@@ -6,14 +6,14 @@ import (
 	"html"
 	"math"
 	"math/rand/v2"
-	"reflect"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/optim"
 	"github.com/gobayes/gobayes/ppl/posterior"
+	"github.com/gobayes/gobayes/ppl/vi"
 )
 
 // SampleOption is a setting of Model.Sample.
@@ -21,6 +21,7 @@ type SampleOption func(*sampleSettings)
 
 type sampleSettings struct {
 	cfg      infer.Config
+	fullRank bool
 	init     map[string]any
 	ctx      context.Context
 	progress func([]infer.ChainProgress)
@@ -82,6 +83,9 @@ func Progress(f func([]infer.ChainProgress)) SampleOption {
 	return func(s *sampleSettings) { s.progress = f }
 }
 
+// FullRank makes ADVI fit a full-rank normal instead of a mean-field one.
+func FullRank() SampleOption { return func(s *sampleSettings) { s.fullRank = true } }
+
 // LiveProgress turns the notebook's live progress table on or off (on by
 // default when a notebook displays the output).
 func LiveProgress(on bool) SampleOption { return func(s *sampleSettings) { s.live = &on } }
@@ -93,20 +97,176 @@ func LiveProgress(on bool) SampleOption { return func(s *sampleSettings) { s.liv
 // no finite starting point, bad options) panic with an *Error.
 func (m *Model) Sample(opts ...SampleOption) *posterior.Posterior {
 	p, err := m.sample(opts...)
-	if err != nil {
-		if e, ok := err.(*Error); ok {
-			panic(e)
+	orPanic(err)
+	return p
+}
+
+// MAP finds the posterior mode on the unconstrained scale by L-BFGS (see
+// package optim for what that mode is). Seed and Init choose the start.
+func (m *Model) MAP(opts ...SampleOption) *optim.Result {
+	s := settings(opts)
+	c, err := m.Compile()
+	orPanic(err)
+	o := optim.Options{Seed: s.cfg.Seed}
+	if s.init != nil {
+		xs, err := c.initialPositions(s.init, infer.Config{Chains: 1, Seed: s.cfg.Seed})
+		orPanic(err)
+		o.Init = xs[0]
+	}
+	r, err := optim.MAP(c, o)
+	orPanic(err)
+	return r
+}
+
+// ADVI fits a normal approximation to the posterior by variational
+// inference (mean-field, or full-rank with FullRank()); Seed, Draws and
+// Context apply. Its Posterior field holds draws from the approximation.
+func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
+	s := settings(opts)
+	c, err := m.Compile()
+	orPanic(err)
+	o := vi.Options{Seed: s.cfg.Seed, Draws: s.cfg.Draws, Method: vi.MeanField}
+	if s.fullRank {
+		o.Method = vi.FullRank
+	}
+	r, err := vi.ADVI(s.ctx, c, o)
+	orPanic(err)
+	return r
+}
+
+// PriorPredictive draws n times from the prior: every parameter,
+// deterministic quantity and observed variable, as one chain. Seed applies.
+func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterior {
+	s := settings(opts)
+	c, err := m.Compile()
+	orPanic(err)
+	draws, err := c.PriorPredictive(rand.New(rand.NewPCG(s.cfg.Seed, 0x9a10)), n)
+	orPanic(err)
+	vars := append(c.Vars(), c.Observed()...)
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "prior predictive"}
+	ch := posterior.Chain{}
+	for _, v := range vars {
+		d, ok := draws[v.Name]
+		if !ok {
+			continue
 		}
-		panic(&Error{Msg: strings.TrimPrefix(err.Error(), "infer: ")})
+		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Deterministic: v.Deterministic, Start: len(p.Columns)})
+		cols := infer.ColumnNames(v.Name, v.Shape)
+		p.Columns = append(p.Columns, cols...)
+		for j := range cols {
+			col := make([]float64, n)
+			for i := range col {
+				col[i] = d[i][j]
+			}
+			ch.Values = append(ch.Values, col)
+		}
+	}
+	p.Chains = []posterior.Chain{ch}
+	return p
+}
+
+// PosteriorPredictive draws replicated data for every draw of fit (a
+// posterior of this model, not a selection of it): the observed variables,
+// chains and draws as in fit. Seed applies; the same seed gives the same
+// replications.
+func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
+	s := settings(opts)
+	c, err := m.Compile()
+	orPanic(err)
+	if len(fit.Columns) != c.VarLen() {
+		orPanic(&Error{Msg: fmt.Sprintf("PosteriorPredictive: the posterior has %d columns, model %s records %d: pass the whole posterior of this model, not a selection", len(fit.Columns), c.Name(), c.VarLen())})
+	}
+	obs := c.Observed()
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "posterior predictive", Warmup: fit.Warmup, Seconds: fit.Seconds}
+	for _, v := range obs {
+		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Start: len(p.Columns)})
+		p.Columns = append(p.Columns, infer.ColumnNames(v.Name, v.Shape)...)
+	}
+	n := fit.Draws()
+	row := make([]float64, len(fit.Columns))
+	for ci, fc := range fit.Chains {
+		rng := rand.New(rand.NewPCG(s.cfg.Seed, 0x99d0+uint64(ci)))
+		ch := posterior.Chain{Values: make([][]float64, len(p.Columns))}
+		for j := range ch.Values {
+			ch.Values[j] = make([]float64, n)
+		}
+		for i := 0; i < n; i++ {
+			for j := range row {
+				row[j] = fc.Values[j][i]
+			}
+			rep, err := c.PosteriorPredictive(rng, row)
+			orPanic(err)
+			for _, v := range p.Vars {
+				for k, x := range rep[v.Name] {
+					ch.Values[v.Start+k][i] = x
+				}
+			}
+		}
+		p.Chains = append(p.Chains, ch)
 	}
 	return p
 }
 
-func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
+// LogLik is the pointwise log-likelihood of every observed element at every
+// draw of fit, as a posterior with one variable "log_lik" (for LOO and
+// WAIC): log_lik[k] is the k-th observed element, in the order of the
+// observed variables.
+func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
+	c, err := m.Compile()
+	orPanic(err)
+	if len(fit.Columns) != c.VarLen() {
+		orPanic(&Error{Msg: fmt.Sprintf("LogLik: the posterior has %d columns, model %s records %d: pass the whole posterior of this model", len(fit.Columns), c.Name(), c.VarLen())})
+	}
+	k := c.LogLikLen()
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "log-likelihood", Warmup: fit.Warmup, Seconds: fit.Seconds,
+		Vars: []posterior.Var{{Name: "log_lik", Shape: []int{k}}}, Columns: infer.ColumnNames("log_lik", []int{k})}
+	n := fit.Draws()
+	row := make([]float64, len(fit.Columns))
+	out := make([]float64, k)
+	for _, fc := range fit.Chains {
+		ch := posterior.Chain{Values: make([][]float64, k)}
+		for j := range ch.Values {
+			ch.Values[j] = make([]float64, n)
+		}
+		for i := 0; i < n; i++ {
+			for j := range row {
+				row[j] = fc.Values[j][i]
+			}
+			orPanic(c.PointwiseLogLik(row, out))
+			for j, v := range out {
+				ch.Values[j][i] = v
+			}
+		}
+		p.Chains = append(p.Chains, ch)
+	}
+	return p
+}
+
+func settings(opts []SampleOption) sampleSettings {
 	s := sampleSettings{ctx: context.Background()}
 	for _, o := range opts {
 		o(&s)
 	}
+	return s
+}
+
+// orPanic panics with err as an *Error (keeping one that is already).
+func orPanic(err error) {
+	if err == nil {
+		return
+	}
+	if e, ok := err.(*Error); ok {
+		panic(e)
+	}
+	msg := err.Error()
+	for _, p := range []string{"infer: ", "optim: ", "vi: ", "ppl: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	panic(&Error{Msg: msg})
+}
+
+func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
+	s := settings(opts)
 	c, err := m.Compile()
 	if err != nil {
 		return nil, err
@@ -199,147 +359,25 @@ func (t *progressTable) HTML() string {
 }
 
 // initialPositions turns constrained initial values into one unconstrained
-// position per chain; parameters not given start uniformly in (-2, 2).
+// position per chain; parameters not given start uniformly in (-2, 2), as
+// without Init.
 func (c *Compiled) initialPositions(values map[string]any, cfg infer.Config) ([][]float64, error) {
 	chains := cfg.Chains
 	if chains == 0 {
 		chains = 4
 	}
-	params := c.Params()
-	byName := map[string]Param{}
-	for _, p := range params {
-		byName[p.Name] = p
-	}
-	names := make([]string, 0, len(values))
-	for n := range values {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	want := map[string][]float64{}
-	for _, n := range names {
-		p, ok := byName[n]
-		if !ok {
-			known := make([]string, len(params))
-			for i, q := range params {
-				known[i] = q.Name
-			}
-			return nil, &Error{Var: n, Msg: fmt.Sprintf("Init names no free parameter of the model (its parameters: %s)", strings.Join(known, ", "))}
-		}
-		v, err := floatsOf(values[n])
-		if err != nil {
-			return nil, &Error{Var: n, Msg: "Init: " + err.Error()}
-		}
-		size := 1
-		for _, d := range p.Shape {
-			size *= d
-		}
-		if len(v) == 1 && size > 1 {
-			v = repeat(v[0], size)
-		}
-		if len(v) != size {
-			return nil, &Error{Var: n, Msg: fmt.Sprintf("Init gives %d values; the parameter has %d", len(v), size)}
-		}
-		switch p.Transform {
-		case "identity", "lower", "upper", "interval":
-		default:
-			return nil, &Error{Var: n, Msg: fmt.Sprintf("Init supports parameters with elementwise supports; this one is %s: leave it out and it starts at random", p.Transform)}
-		}
-		want[n] = v
-	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x1417))
 	out := make([][]float64, chains)
 	for k := range out {
-		x := make([]float64, c.Dim())
-		for i := range x {
-			x[i] = 4*rng.Float64() - 2
+		x0 := make([]float64, c.Dim())
+		for i := range x0 {
+			x0[i] = 4*rng.Float64() - 2
 		}
-		if err := c.solveInit(x, want); err != nil {
+		x, err := c.UnconstrainAt(x0, values)
+		if err != nil {
 			return nil, err
 		}
 		out[k] = x
 	}
 	return out, nil
-}
-
-// solveInit sets the unconstrained slots of the named parameters so that
-// their constrained values match want. Elementwise transforms are monotone
-// in their own slot, so each slot is found by bisection; bounds that depend
-// on other parameters are settled by sweeping a few times.
-func (c *Compiled) solveInit(x []float64, want map[string][]float64) error {
-	start := map[string]int{}
-	k := 0
-	for _, v := range c.Vars() {
-		start[v.Name] = k
-		n := 1
-		for _, d := range v.Shape {
-			n *= d
-		}
-		k += n
-	}
-	out := make([]float64, c.VarLen())
-	d := c.NewDensity()
-	at := func(slot, col int, u float64) float64 {
-		x[slot] = u
-		d.Constrained(x, out)
-		return out[col]
-	}
-	for sweep := 0; sweep < 4; sweep++ {
-		for _, p := range c.Params() {
-			target, ok := want[p.Name]
-			if !ok {
-				continue
-			}
-			for i, t := range target {
-				slot, col := p.Offset+i, start[p.Name]+i
-				lo, hi := -40.0, 40.0
-				flo, fhi := at(slot, col, lo)-t, at(slot, col, hi)-t
-				if math.IsNaN(flo) || math.IsNaN(fhi) || flo*fhi > 0 {
-					return &Error{Var: p.Name, Msg: fmt.Sprintf("Init value %g is outside the parameter's support (%s): give a value inside it", t, p.Transform)}
-				}
-				for it := 0; it < 200 && hi-lo > 1e-12; it++ {
-					mid := 0.5 * (lo + hi)
-					fm := at(slot, col, mid) - t
-					if (fm < 0) == (flo < 0) {
-						lo, flo = mid, fm
-					} else {
-						hi = mid
-					}
-				}
-				x[slot] = 0.5 * (lo + hi)
-			}
-		}
-	}
-	return nil
-}
-
-func repeat(v float64, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
-
-// floatsOf reads a number or a slice of numbers.
-func floatsOf(v any) ([]float64, error) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Float64, reflect.Float32:
-		return []float64{rv.Float()}, nil
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Int16, reflect.Int8:
-		return []float64{float64(rv.Int())}, nil
-	case reflect.Uint, reflect.Uint64, reflect.Uint32, reflect.Uint16, reflect.Uint8:
-		return []float64{float64(rv.Uint())}, nil
-	case reflect.Slice, reflect.Array:
-		out := make([]float64, rv.Len())
-		for i := range out {
-			e, err := floatsOf(rv.Index(i).Interface())
-			if err != nil || len(e) != 1 {
-				return nil, fmt.Errorf("element %d of the initial value is not a number", i)
-			}
-			out[i] = e[0]
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("initial value of type %T: give a number or a slice of numbers", v)
 }

@@ -128,3 +128,69 @@ func TestInitValues(t *testing.T) {
 		}
 	}
 }
+
+func colMeanSD(x []float64) (float64, float64) {
+	m := 0.0
+	for _, v := range x {
+		m += v / float64(len(x))
+	}
+	s := 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(s / float64(len(x)-1))
+}
+
+// TestMAP: mu's posterior is normal, so its mode is its mean; for sigma ~
+// HalfNormal(2) the unconstrained density of u = log sigma is
+// ∝ sigma·exp(-sigma²/8), whose mode is sigma = 2.
+func TestMAP(t *testing.T) {
+	m, mean, _ := conjugate()
+	r := m.MAP(Seed(1))
+	if math.Abs(r.Values["mu"][0]-mean) > 1e-5 || math.Abs(r.Values["sigma"][0]-2) > 1e-5 {
+		t.Errorf("MAP mu %g sigma %g, want %g and 2", r.Values["mu"][0], r.Values["sigma"][0], mean)
+	}
+}
+
+func TestADVI(t *testing.T) {
+	m, mean, sd := conjugate()
+	for _, opts := range [][]SampleOption{{Seed(2)}, {Seed(2), FullRank()}} {
+		r := m.ADVI(opts...)
+		mu, musd := colMeanSD(r.Posterior.Flat("mu"))
+		// For a normal posterior ADVI is exact in expectation, but with
+		// Stan's default stopping rule (relative ELBO change below 1%) the
+		// stochastic optimum stops a fraction of an sd away (Yao et al.
+		// 2018): a band of 30% of an sd on both.
+		if math.Abs(mu-mean) > 0.3*sd || math.Abs(musd-sd) > 0.3*sd {
+			t.Errorf("%s: mu mean %.3f sd %.3f, want %.3f and %.3f", r.Method, mu, musd, mean, sd)
+		}
+	}
+}
+
+func TestPredictive(t *testing.T) {
+	m, mean, sd := conjugate()
+	// Prior: mu ~ N(0, 10), y[i] | mu ~ N(mu, 1), so y[i] ~ N(0, sqrt(101)).
+	prior := m.PriorPredictive(4000, Seed(3))
+	ym, ysd := colMeanSD(prior.Flat("y[2]"))
+	if math.Abs(ym) > 4*math.Sqrt(101/4000.0) || math.Abs(ysd-math.Sqrt(101)) > 0.1*math.Sqrt(101) {
+		t.Errorf("prior predictive y[2]: mean %.3f sd %.3f, want 0 and %.3f", ym, ysd, math.Sqrt(101))
+	}
+	// Posterior: y_rep[i] ~ N(mean, sqrt(1 + sd²)).
+	fit := m.Sample(Seed(4), LiveProgress(false))
+	rep := m.PosteriorPredictive(fit, Seed(5))
+	if rep.Draws() != fit.Draws() || len(rep.Chains) != 4 || rep.Column("y[5]") < 0 {
+		t.Fatalf("posterior predictive: %d chains × %d draws, columns %v", len(rep.Chains), rep.Draws(), rep.Columns)
+	}
+	rm, rsd := colMeanSD(rep.Flat("y[1]"))
+	want := math.Sqrt(1 + sd*sd)
+	if math.Abs(rm-mean) > 4*want/math.Sqrt(4000)*1.5 || math.Abs(rsd-want) > 0.1*want {
+		t.Errorf("posterior predictive y[1]: mean %.3f sd %.3f, want %.3f and %.3f", rm, rsd, mean, want)
+	}
+	// Pointwise log-likelihood: log N(y[1] = 1.2 | mu, 1) at each draw.
+	ll := m.LogLik(fit)
+	mu := fit.Chains[2].Values[fit.Column("mu")][17]
+	got := ll.Chains[2].Values[0][17]
+	if w := -0.5*(1.2-mu)*(1.2-mu) - 0.5*math.Log(2*math.Pi); math.Abs(got-w) > 1e-9 {
+		t.Errorf("log_lik[1] = %g, want %g", got, w)
+	}
+}
