@@ -43,13 +43,14 @@ type Session struct {
 
 	run sync.Mutex // held while a cell runs
 
-	mu      sync.Mutex // guards the fields below
-	it      *yaegi.Interpreter
-	imports map[string]string // local name → import path, as the cells imported them
-	defs    map[string]string // identifier defined by a cell → "var", "func", "type", "const"
-	types   map[string]string // type name → the source of its definition
-	index   *packageIndex     // importable packages when Options.Symbols adds any
-	defSrc  map[string]string // func or type name → its declaration (signature and doc), for Inspect
+	mu            sync.Mutex // guards the fields below
+	it            *yaegi.Interpreter
+	imports       map[string]string // local name → import path, as the cells imported them
+	defs          map[string]string // identifier defined by a cell → "var", "func", "type", "const"
+	types         map[string]string // type name → the source of its definition
+	index         *packageIndex     // importable packages when Options.Symbols adds any
+	defSrc        map[string]string // func or type name → its declaration (signature and doc), for Inspect
+	probeDeclared bool              // renderProbe is declared in it
 }
 
 var _ Engine = (*Session)(nil)
@@ -98,6 +99,7 @@ func (s *Session) reset() error {
 	s.defs = map[string]string{}
 	s.types = map[string]string{}
 	s.defSrc = map[string]string{}
+	s.probeDeclared = false
 	s.mu.Unlock()
 	return nil
 }
@@ -176,8 +178,11 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 			return Result{Err: err}
 		}
 		s.record(src, r.Kind)
-		if last && r.Kind == kindStmt && isValueExpr(code[r.Items[len(r.Items)-1].Start:r.End], s.importedAs("fmt")) {
+		if expr := code[r.Items[len(r.Items)-1].Start:r.End]; last && r.Kind == kindStmt && isValueExpr(expr, s.importedAs("fmt")) {
 			res.Value = renderValue(v)
+			if res.Value != nil && s.mayBeCellType(v) {
+				s.renderCellType(ctx, expr, res.Value)
+			}
 		}
 	}
 	return res
@@ -255,6 +260,86 @@ func renderValue(v reflect.Value) *display.Bundle {
 }
 
 var voidType = reflect.TypeOf((*any)(nil))
+
+// mayBeCellType reports whether v may be of a type a cell defined: yaegi
+// builds such types with reflect, without their methods.
+func (s *Session) mayBeCellType(v reflect.Value) bool {
+	s.mu.Lock()
+	n := len(s.types)
+	s.mu.Unlock()
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return n > 0 && t.PkgPath() == "" && v.Type().NumMethod() == 0
+}
+
+// renderProbe asks the interpreter which render methods the value of an
+// expression has, since yaegi's reflection does not show methods of types
+// defined in cells. It is declared once per interpreter. (yaegi v0.16
+// mishandles "x, ok := v.(T)" on such values, type switches in function
+// literals, and checks a type switch's cases against the argument's type
+// when it compiles a call, so each method has its own function, and a call
+// that does not compile means the method is absent.)
+const renderProbe = `func _gobayesHTML(v interface{}) (s string) { switch x := v.(type) { case interface{ HTML() string }: s = x.HTML() }; return }
+func _gobayesMarkdown(v interface{}) (s string) { switch x := v.(type) { case interface{ Markdown() string }: s = x.Markdown() }; return }
+func _gobayesSVG(v interface{}) (s string) { switch x := v.(type) { case interface{ SVG() string }: s = x.SVG() }; return }
+func _gobayesString(v interface{}) (s string) { switch x := v.(type) { case interface{ String() string }: s = x.String() }; return }`
+
+// probes are the functions of renderProbe and the MIME type each gives.
+var probes = []struct{ fn, mime string }{
+	{"_gobayesHTML", display.MIMEHTML},
+	{"_gobayesMarkdown", display.MIMEMarkdown},
+	{"_gobayesSVG", display.MIMESVG},
+	{"_gobayesString", display.MIMEText},
+}
+
+// renderCellType adds the representations a cell-defined type's methods
+// give to b. The expression is evaluated a second time, so only
+// expressions without calls or channel receives are probed.
+func (s *Session) renderCellType(ctx context.Context, expr string, b *display.Bundle) {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return
+	}
+	pure := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr, *ast.FuncLit:
+			pure = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				pure = false
+			}
+		}
+		return pure
+	})
+	if !pure {
+		return
+	}
+	s.mu.Lock()
+	it, declared := s.it, s.probeDeclared
+	s.mu.Unlock()
+	if !declared {
+		if _, err := it.Eval(renderProbe); err != nil {
+			return
+		}
+		s.mu.Lock()
+		s.probeDeclared = true
+		s.mu.Unlock()
+	}
+	for _, p := range probes {
+		prog, err := compile(it, p.fn+"("+expr+")")
+		if err != nil {
+			continue
+		}
+		v, err := it.ExecuteWithContext(ctx, prog)
+		if err != nil || !v.IsValid() || v.Kind() != reflect.String || v.String() == "" {
+			continue
+		}
+		b.Data[p.mime] = v.String()
+	}
+}
 
 // undefinedError finds the first name a statement run uses that nothing
 // defines, for yaegi's misleading "constant definition loop".

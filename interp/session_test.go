@@ -174,6 +174,19 @@ func TestMagics(t *testing.T) {
 	}
 }
 
+// A type defined in a cell renders through its own methods.
+func TestCellTypeRenders(t *testing.T) {
+	s := newTestSession(t)
+	cell := "type Temp float64\nfunc (t Temp) String() string { return \"warm\" }\nfunc (t Temp) HTML() string { return \"<b>warm</b>\" }\nv := Temp(30)\nv"
+	r := s.Execute(context.Background(), cell, nil)
+	if r.Err != nil || r.Value == nil {
+		t.Fatalf("got %+v", r)
+	}
+	if r.Value.Data[display.MIMEText] != "warm" || r.Value.Data[display.MIMEHTML] != "<b>warm</b>" {
+		t.Errorf("bundle %v, want text/plain warm and text/html <b>warm</b>", r.Value.Data)
+	}
+}
+
 func TestGeneratedPackages(t *testing.T) {
 	runSteps(t, newTestSession(t), []step{
 		{cell: "import \"gonum.org/v1/gonum/floats\"\nfloats.Sum([]float64{1, 2, 3.5})", value: "6.5"},
