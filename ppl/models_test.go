@@ -103,7 +103,9 @@ func TestPosteriordbModels(t *testing.T) {
 			d := p.compiled.NewDensity().(*ppl.Density)
 			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
 			dim := p.compiled.Dim()
-			near := nearReference(t, p.compiled, loadCaseRef(t, name))
+			ref := loadCaseRef(t, name)
+			checkRecordsReference(t, p.compiled, ref)
+			near := nearReference(t, p.compiled, ref)
 			var lp0, hp0 float64
 			for k := 0; k < 6; k++ {
 				x := make([]float64, dim)
@@ -135,6 +137,7 @@ func TestPosteriordbModels(t *testing.T) {
 						t.Errorf("at %v: lp - lp(x0) = %v, hand-written %v (constant offsets %v and %v)", x, got, want, lp-hp, lp0-hp0)
 					}
 				}
+				p.checkValues(t, x)
 				want := p.handGradient(x)
 				if e, at := handwritten.GradientMismatch(g, want); !(e < 1e-6) {
 					t.Errorf("at %v: gradient[%d] (%s) = %v, hand-written %v (relative error %.2g)", x, at, paramAt(p.compiled, at), g[at], want[at], e)
@@ -204,4 +207,59 @@ func nearReference(t testing.TB, comp *ppl.Compiled, c *posteriordb.Case) []floa
 		t.Fatalf("unconstraining the reference means %v: %v", values, err)
 	}
 	return x
+}
+
+// checkValues compares what a draw records at x (the constrained
+// parameters and the deterministic quantities) with the hand-written
+// model's values.
+func (p *modelPair) checkValues(t *testing.T, x []float64) {
+	t.Helper()
+	got, err := p.compiled.Constrain(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.hand.Values(p.handPoint(x))
+	for name, g := range got {
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("the compiled model records %s, the hand-written one has no such value", name)
+			continue
+		}
+		if len(g) != len(w) {
+			t.Errorf("%s has %d values, hand-written %d", name, len(g), len(w))
+			continue
+		}
+		for i := range g {
+			if math.Abs(g[i]-w[i]) > 1e-10*math.Max(1, math.Abs(w[i])) {
+				t.Errorf("at %v: %s[%d] = %v, hand-written %v", x, name, i+1, g[i], w[i])
+			}
+		}
+	}
+}
+
+// checkRecordsReference checks that a draw of the compiled model records
+// every scalar the reference reports, under the same name ("theta[3]").
+func checkRecordsReference(t *testing.T, comp *ppl.Compiled, c *posteriordb.Case) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	recorded := map[string]bool{}
+	for _, v := range comp.Vars() {
+		n := 1
+		for _, d := range v.Shape {
+			n *= d
+		}
+		if len(v.Shape) == 0 {
+			recorded[v.Name] = true
+		}
+		for i := 1; len(v.Shape) == 1 && i <= n; i++ {
+			recorded[fmt.Sprintf("%s[%d]", v.Name, i)] = true
+		}
+	}
+	for _, s := range c.Reference {
+		if !recorded[s.Name] {
+			t.Errorf("the reference reports %s but a draw does not record it (vars %v)", s.Name, comp.Vars())
+		}
+	}
 }

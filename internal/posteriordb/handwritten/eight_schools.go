@@ -46,7 +46,15 @@ func newEightSchoolsNoncentered(c *posteriordb.Case) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withGrad(NewEightSchoolsNoncentered(y, sigma), []string{"mu", "tau", "theta_tilde"}, []int{1, 1, len(y)}), nil
+	m := withGrad(NewEightSchoolsNoncentered(y, sigma), spec("mu", 1, Identity), spec("tau", 1, Positive), spec("theta_tilde", len(y), Identity))
+	m.derive = func(x []float64, v map[string][]float64) {
+		theta := make([]float64, len(y))
+		for j := range theta {
+			theta[j] = x[0] + math.Exp(x[1])*x[2+j]
+		}
+		v["theta"] = theta
+	}
+	return m, nil
 }
 
 // LogDensityGrad returns the log density at x and writes its gradient.
@@ -82,7 +90,7 @@ func newEightSchoolsCentered(c *posteriordb.Case) (*Model, error) {
 		return nil, err
 	}
 	J := len(y)
-	bs, dim := layout([]string{"mu", "tau", "theta"}, []int{1, 1, J})
+	bs, dim := layout(spec("mu", 1, Identity), spec("tau", 1, Positive), spec("theta", J, Identity))
 	return &Model{Dim: dim, Blocks: bs, LogDensity: func(x []float64) float64 {
 		mu := x[0]
 		tau, lp := positive(x[1])

@@ -63,7 +63,7 @@ func newGPRegr(c *posteriordb.Case) (*Model, error) {
 	}
 	L := make([]float64, n*n)
 	z := make([]float64, n)
-	bs, dim := layout([]string{"rho", "alpha", "sigma"}, []int{1, 1, 1})
+	bs, dim := layout(spec("rho", 1, Positive), spec("alpha", 1, Positive), spec("sigma", 1, Positive))
 	return &Model{Dim: dim, Blocks: bs, LogDensity: func(p []float64) float64 {
 		rho, lj0 := positive(p[0])
 		alpha, lj1 := positive(p[1])
@@ -135,7 +135,13 @@ func newGPPoisRegr(c *posteriordb.Case) (*Model, error) {
 		return nil, fmt.Errorf("%d values of x, %d of k", len(v[0]), len(v[1]))
 	}
 	n := len(v[0])
-	return withGrad(NewGPPoisRegr(v[0], v[1]), []string{"rho", "alpha", "f_tilde"}, []int{1, 1, n}), nil
+	g := NewGPPoisRegr(v[0], v[1])
+	m := withGrad(g, spec("rho", 1, Positive), spec("alpha", 1, Positive), spec("f_tilde", n, Identity))
+	m.derive = func(x []float64, vals map[string][]float64) {
+		g.LogDensityGrad(x, make([]float64, len(x))) // leaves f = L·f_tilde in g.f
+		vals["f"] = append([]float64(nil), g.f...)
+	}
+	return m, nil
 }
 
 // LogDensityGrad returns the log density at p and writes its gradient.

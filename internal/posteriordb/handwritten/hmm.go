@@ -43,7 +43,7 @@ func newHMM(c *posteriordb.Case) (*Model, error) {
 	if len(y) == 0 {
 		return nil, fmt.Errorf("no observations")
 	}
-	return withGrad(NewHMM(y), []string{"theta1", "theta2", "mu"}, []int{1, 1, 2}), nil
+	return withGrad(NewHMM(y), spec("theta1", 1, Simplex), spec("theta2", 1, Simplex), spec("mu", 2, PositiveOrdered)), nil
 }
 
 // LogDensityGrad returns the log density at x and writes its gradient.

@@ -72,5 +72,5 @@ func newLogistic(c *posteriordb.Case) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withGrad(m, []string{"beta"}, []int{m.D}), nil
+	return withGrad(m, spec("beta", m.D, Identity)), nil
 }

@@ -14,7 +14,7 @@ func newGaussMix(c *posteriordb.Case) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs, dim := layout([]string{"mu", "sigma", "theta"}, []int{2, 2, 1})
+	bs, dim := layout(spec("mu", 2, Ordered), spec("sigma", 2, Positive), spec("theta", 1, UnitInterval))
 	return &Model{Dim: dim, Blocks: bs, LogDensity: func(x []float64) float64 {
 		var mu [2]float64
 		lp := ordered(x[0:2], mu[:])

@@ -7,12 +7,29 @@ import (
 	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
-// Block is one parameter's slots in the unconstrained position:
-// x[Off : Off+Len].
+// Block is one parameter's slots in the unconstrained position,
+// x[Off : Off+Len], and the bijector that maps them to its value.
 type Block struct {
-	Name     string
-	Off, Len int
+	Name      string
+	Off, Len  int
+	Transform Transform
 }
+
+// Transform is a block's bijector.
+type Transform int
+
+const (
+	Identity        Transform = iota
+	Positive                  // exp
+	UnitInterval              // logistic
+	Ordered                   // y1 = x1, yk = y(k-1) + exp(xk)
+	PositiveOrdered           // y1 = exp(x1), yk = y(k-1) + exp(xk)
+	Simplex                   // stick-breaking, K-1 slots → K values
+	Dependent                 // a bound depending on other parameters: Derive sets it
+)
+
+// spec describes a block before layout.
+func spec(name string, n int, tr Transform) Block { return Block{Name: name, Len: n, Transform: tr} }
 
 // Model is a log density on the unconstrained scale.
 type Model struct {
@@ -25,6 +42,48 @@ type Model struct {
 	// LogDensityGrad is LogDensity that also writes the gradient into
 	// grad; nil for the models without a hand-written gradient.
 	LogDensityGrad func(x, grad []float64) float64
+	// derive adds the derived quantities (and Dependent parameters) to
+	// the values of Values; nil when there are none.
+	derive func(x []float64, v map[string][]float64)
+}
+
+// Values maps the unconstrained position x to the value of every
+// parameter and derived quantity, by name (what a draw records).
+func (m *Model) Values(x []float64) map[string][]float64 {
+	v := map[string][]float64{}
+	for _, b := range m.Blocks {
+		u := x[b.Off : b.Off+b.Len]
+		var out []float64
+		switch b.Transform {
+		case Identity:
+			out = append(out, u...)
+		case Positive:
+			for _, ui := range u {
+				out = append(out, math.Exp(ui))
+			}
+		case UnitInterval:
+			for _, ui := range u {
+				y, _ := interval(ui, 0, 1)
+				out = append(out, y)
+			}
+		case Ordered:
+			out = make([]float64, len(u))
+			ordered(u, out)
+		case PositiveOrdered:
+			out = make([]float64, len(u))
+			positiveOrdered(u, out)
+		case Simplex:
+			out = make([]float64, len(u)+1)
+			simplex(u, out)
+		case Dependent:
+			continue
+		}
+		v[b.Name] = out
+	}
+	if m.derive != nil {
+		m.derive(x, v)
+	}
+	return v
 }
 
 // Block returns the block called name.
@@ -42,15 +101,14 @@ type gradModel interface {
 	LogDensityGrad(x, grad []float64) float64
 }
 
-// layout lays out blocks of the given sizes one after the other.
-func layout(names []string, sizes []int) ([]Block, int) {
-	bs := make([]Block, len(names))
+// layout lays the blocks out one after the other.
+func layout(specs ...Block) ([]Block, int) {
 	off := 0
-	for i, n := range names {
-		bs[i] = Block{Name: n, Off: off, Len: sizes[i]}
-		off += sizes[i]
+	for i := range specs {
+		specs[i].Off = off
+		off += specs[i].Len
 	}
-	return bs, off
+	return specs, off
 }
 
 // New returns the hand-written model of case c (a posteriordb case or
@@ -90,8 +148,8 @@ var builders = map[string]func(c *posteriordb.Case) (*Model, error){
 }
 
 // withGrad wraps a model with a gradient into a Model.
-func withGrad(g gradModel, names []string, sizes []int) *Model {
-	bs, dim := layout(names, sizes)
+func withGrad(g gradModel, specs ...Block) *Model {
+	bs, dim := layout(specs...)
 	grad := make([]float64, dim)
 	return &Model{
 		Dim:            dim,

@@ -123,7 +123,7 @@ func regressionModel(X [][]float64, y []float64, beta []NormalPrior, sigma Scale
 	if err != nil {
 		return nil, err
 	}
-	return withGrad(m, []string{"beta", "sigma"}, []int{m.D, 1}), nil
+	return withGrad(m, spec("beta", m.D, Identity), spec("sigma", 1, Positive)), nil
 }
 
 // columns stacks columns into the rows of a design matrix.
@@ -291,5 +291,5 @@ func newKilpisjarvi(c *posteriordb.Case) (*Model, error) {
 		return nil, err
 	}
 	// The parameters are two scalars here, not a vector beta.
-	return withGrad(m, []string{"alpha", "beta", "sigma"}, []int{1, 1, 1}), nil
+	return withGrad(m, spec("alpha", 1, Identity), spec("beta", 1, Identity), spec("sigma", 1, Positive)), nil
 }

@@ -22,7 +22,7 @@ func newArK(c *posteriordb.Case) (*Model, error) {
 	if K < 1 || K >= len(y) {
 		return nil, fmt.Errorf("K = %d with %d values of y", K, len(y))
 	}
-	bs, dim := layout([]string{"alpha", "beta", "sigma"}, []int{1, K, 1})
+	bs, dim := layout(spec("alpha", 1, Identity), spec("beta", K, Identity), spec("sigma", 1, Positive))
 	return &Model{Dim: dim, Blocks: bs, LogDensity: func(x []float64) float64 {
 		alpha, beta := x[0], x[1:1+K]
 		sigma, lp := positive(x[1+K])
@@ -65,7 +65,7 @@ func newArma11(c *posteriordb.Case) (*Model, error) {
 	if len(y) < 2 {
 		return nil, fmt.Errorf("%d values of y; want 2 or more", len(y))
 	}
-	return withGrad(NewArma11(y), []string{"mu", "phi", "theta", "sigma"}, []int{1, 1, 1, 1}), nil
+	return withGrad(NewArma11(y), spec("mu", 1, Identity), spec("phi", 1, Identity), spec("theta", 1, Identity), spec("sigma", 1, Positive)), nil
 }
 
 // LogDensityGrad returns the log density at x and writes its gradient.
@@ -121,8 +121,13 @@ func newGarch11(c *posteriordb.Case) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs, dim := layout([]string{"mu", "alpha0", "alpha1", "beta1"}, []int{1, 1, 1, 1})
-	return &Model{Dim: dim, Blocks: bs, LogDensity: func(x []float64) float64 {
+	bs, dim := layout(spec("mu", 1, Identity), spec("alpha0", 1, Positive), spec("alpha1", 1, UnitInterval), spec("beta1", 1, Dependent))
+	derive := func(x []float64, v map[string][]float64) {
+		alpha1, _ := interval(x[2], 0, 1)
+		beta1, _ := interval(x[3], 0, 1-alpha1)
+		v["beta1"] = []float64{beta1}
+	}
+	return &Model{Dim: dim, Blocks: bs, derive: derive, LogDensity: func(x []float64) float64 {
 		mu := x[0]
 		alpha0, lj0 := positive(x[1])
 		alpha1, lj1 := interval(x[2], 0, 1)
