@@ -13,11 +13,11 @@ import (
 const essLimit = 12
 
 // essSteps is the number of draw counts at which ESS evaluates.
-const essSteps = 16
+const essSteps = 12
 
 // ESS draws how the bulk and tail effective sample sizes of every
 // selected scalar grow with the number of draws (the first n draws of
-// every selected chain, n from a sixteenth of the run to all of it),
+// every selected chain, n from a twelfth of the run to all of it),
 // with a line at 400, the ESS above which R-hat and the ESS estimates
 // themselves are reliable (Vehtari et al. 2021). ESS that grows linearly
 // means the run is long enough to estimate it; ESS that stalls means the
@@ -45,22 +45,30 @@ func ESS(fit any, args ...any) *Figure {
 	}
 	bulkStyle := draw.LineStyle{Color: oiBlue, Width: f.sty.line}
 	tailStyle := draw.LineStyle{Color: oiOrange, Width: f.sty.line}
-	for i, col := range sel.columns {
-		pn := f.panel(i/cols, i%cols, sel.name(col), "total draws", "ESS")
+	// The estimates dominate the cost: compute the columns in parallel.
+	type curve struct{ bx, by, tx, ty []float64 }
+	curves := make([]curve, len(sel.columns))
+	parallelFor(len(sel.columns), func(i int) {
+		col := sel.columns[i]
 		chains := make([][]float64, len(sel.chains))
-		var bx, by, tx, ty []float64
+		var cv curve
 		for _, m := range counts {
 			for k, c := range sel.chains {
 				chains[k] = sel.values(c, col)[:m]
 			}
 			total := float64(m * len(sel.chains))
 			if b := diag.ESSBulk(chains); !math.IsNaN(b) {
-				bx, by = append(bx, total), append(by, b)
+				cv.bx, cv.by = append(cv.bx, total), append(cv.by, b)
 			}
 			if t := diag.ESSTail(chains); !math.IsNaN(t) {
-				tx, ty = append(tx, total), append(ty, t)
+				cv.tx, cv.ty = append(cv.tx, total), append(cv.ty, t)
 			}
 		}
+		curves[i] = cv
+	})
+	for i, col := range sel.columns {
+		pn := f.panel(i/cols, i%cols, sel.name(col), "total draws", "ESS")
+		bx, by, tx, ty := curves[i].bx, curves[i].by, curves[i].tx, curves[i].ty
 		pn.add("line", "bulk ESS", len(bx), xyLine(bx, by, bulkStyle), points(bx, by, draw.GlyphStyle{Color: oiBlue, Radius: 2, Shape: draw.CircleGlyph{}}))
 		pn.add("line", "tail ESS", len(tx), xyLine(tx, ty, tailStyle), points(tx, ty, draw.GlyphStyle{Color: oiOrange, Radius: 2, Shape: draw.SquareGlyph{}}))
 		pn.add("rule", "ESS 400", 1, hrule{y: 400, style: draw.LineStyle{Color: noteColor, Width: 0.8, Dashes: []vg.Length{4, 3}}})

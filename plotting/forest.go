@@ -142,22 +142,26 @@ func Forest(fit any, args ...any) *Figure {
 	}
 	for gi, grp := range diagGroups {
 		var bx, by, tx, ty, rx, ry []float64
-		for i, col := range sel.columns {
-			chains := grp.chains(sel.name(col))
-			if chains == nil {
-				continue
+		type stats struct{ bulk, tail, rhat float64 }
+		st := make([]stats, len(sel.columns))
+		parallelFor(len(sel.columns), func(i int) {
+			st[i] = stats{math.NaN(), math.NaN(), math.NaN()}
+			if chains := grp.chains(sel.name(sel.columns[i])); chains != nil {
+				st[i] = stats{diag.ESSBulk(chains), diag.ESSTail(chains), diag.Rhat(chains)}
 			}
+		})
+		for i := range sel.columns {
 			y := float64(rows - 1 - i)
 			if len(diagGroups) > 1 {
 				y += span/2 - span*float64(gi)/float64(len(diagGroups)-1)
 			}
-			if b := diag.ESSBulk(chains); !math.IsNaN(b) {
+			if b := st[i].bulk; !math.IsNaN(b) {
 				bx, by = append(bx, b), append(by, y)
 			}
-			if t := diag.ESSTail(chains); !math.IsNaN(t) {
+			if t := st[i].tail; !math.IsNaN(t) {
 				tx, ty = append(tx, t), append(ty, y)
 			}
-			if r := diag.Rhat(chains); !math.IsNaN(r) {
+			if r := st[i].rhat; !math.IsNaN(r) {
 				rx, ry = append(rx, r), append(ry, y)
 				rhatMax = math.Max(rhatMax, r)
 			}

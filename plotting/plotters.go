@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // The small plotters below draw what gonum/plot's own do not: ticks along
@@ -196,17 +197,27 @@ func (cl cloud) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (cl cloud) Plot(c draw.Canvas, p *plot.Plot) {
-	dpi := 144.0
-	if d, ok := c.Canvas.(interface{ DPI() float64 }); ok {
-		dpi = d.DPI()
+	// On a PNG canvas the dots go straight into its image; on vector
+	// canvases into an image of the panel (at 144 DPI, fine enough to
+	// zoom a little) that the canvas embeds.
+	img, scale, direct := pixels(c)
+	var w, h int
+	var offX, offY float64 // pixel of the panel's top-left corner
+	var clip image.Rectangle
+	if direct {
+		clip = pixelRect(c, img, scale)
+		offX, offY = float64(c.Min.X)*scale, float64(img.Rect.Dy())-float64(c.Max.Y)*scale
+		h = int(math.Ceil(float64(c.Max.Y-c.Min.Y) * scale))
+	} else {
+		scale = 2
+		w = int(math.Ceil(float64(c.Max.X-c.Min.X) * scale))
+		h = int(math.Ceil(float64(c.Max.Y-c.Min.Y) * scale))
+		if w <= 0 || h <= 0 {
+			return
+		}
+		img = image.NewRGBA(image.Rect(0, 0, w, h))
+		clip = img.Rect
 	}
-	scale := dpi / 72 // pixels per point
-	w := int(math.Ceil(float64(c.Max.X-c.Min.X) * scale))
-	h := int(math.Ceil(float64(c.Max.Y-c.Min.Y) * scale))
-	if w <= 0 || h <= 0 {
-		return
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	trX, trY := p.Transforms(&c)
 	r := int(math.Max(1, math.Round(float64(cl.size)*scale/2)))
 	a := float64(cl.color.A) / 255
@@ -215,15 +226,15 @@ func (cl cloud) Plot(c draw.Canvas, p *plot.Plot) {
 		if !finite(cl.x[i]) || !finite(cl.y[i]) {
 			continue
 		}
-		px := int(float64(trX(cl.x[i])-c.Min.X) * scale)
-		py := h - 1 - int(float64(trY(cl.y[i])-c.Min.Y)*scale)
+		px := int(offX + float64(trX(cl.x[i])-c.Min.X)*scale)
+		py := int(offY + float64(h) - float64(trY(cl.y[i])-c.Min.Y)*scale)
 		for dy := -r + 1; dy < r; dy++ {
 			for dx := -r + 1; dx < r; dx++ {
 				if dx*dx+dy*dy > r*r {
 					continue
 				}
 				x, y := px+dx, py+dy
-				if x < 0 || y < 0 || x >= w || y >= h {
+				if x < clip.Min.X || y < clip.Min.Y || x >= clip.Max.X || y >= clip.Max.Y {
 					continue
 				}
 				o := img.PixOffset(x, y)
@@ -236,18 +247,66 @@ func (cl cloud) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 		}
 	}
-	c.DrawImage(c.Rectangle, img)
+	if !direct {
+		c.DrawImage(c.Rectangle, img)
+	}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // xyLine makes a line through (x[i], y[i]).
-func xyLine(x, y []float64, sty draw.LineStyle) *plotter.Line {
-	xys := make(plotter.XYs, len(x))
-	for i := range x {
-		xys[i].X, xys[i].Y = x[i], y[i]
+func xyLine(x, y []float64, sty draw.LineStyle) polyline {
+	return polyline{x: x, y: y, style: sty}
+}
+
+// polyline is a line through points, stroked in short pieces: the PNG
+// rasteriser's time grows faster than linearly with a path's length, so
+// a 1000-draw trace as one path takes a hundred times longer than as
+// sixteen.
+type polyline struct {
+	x, y  []float64
+	style draw.LineStyle
+}
+
+// polylinePiece is the number of points per stroked piece.
+const polylinePiece = 64
+
+func (l polyline) Plot(c draw.Canvas, p *plot.Plot) {
+	if _, ok := baseCanvas(c).(*vgimg.Canvas); ok && len(l.x) >= rasterLineMin && len(l.style.Dashes) == 0 {
+		l.raster(c, p)
+		return
 	}
-	return &plotter.Line{XYs: xys, LineStyle: sty}
+	trX, trY := p.Transforms(&c)
+	pts := make([]vg.Point, 0, len(l.x))
+	flush := func() {
+		if len(pts) > 1 {
+			for start := 0; start < len(pts)-1; start += polylinePiece - 1 {
+				end := min(start+polylinePiece, len(pts))
+				c.StrokeLines(l.style, c.ClipLinesXY(pts[start:end])...)
+			}
+		}
+		pts = pts[:0]
+	}
+	for i := range l.x {
+		if !finite(l.x[i]) || !finite(l.y[i]) {
+			flush()
+			continue
+		}
+		pts = append(pts, vg.Point{X: trX(l.x[i]), Y: trY(l.y[i])})
+	}
+	flush()
+}
+
+func (l polyline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for i := range l.x {
+		if finite(l.x[i]) && finite(l.y[i]) {
+			xmin, xmax = math.Min(xmin, l.x[i]), math.Max(xmax, l.x[i])
+			ymin, ymax = math.Min(ymin, l.y[i]), math.Max(ymax, l.y[i])
+		}
+	}
+	return
 }
 
 // points makes glyphs at (x[i], y[i]).
@@ -361,4 +420,134 @@ func (integerTicks) Ticks(min, max float64) []plot.Tick {
 		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return out
+}
+
+// rasterLineMin is the number of points from which a line on a PNG
+// canvas is drawn by raster (Xiaolin Wu's antialiased lines) into an
+// image composited onto the panel, instead of through the vector
+// rasteriser: a trace of 1000 draws then costs a millisecond, not forty.
+const rasterLineMin = 300
+
+func (l polyline) raster(c draw.Canvas, p *plot.Plot) {
+	img, scale, ok := pixels(c)
+	if !ok {
+		return
+	}
+	r, g, b, a := l.style.Color.RGBA() // premultiplied, 16 bit
+	if a == 0 {
+		return
+	}
+	col := [4]float64{float64(r) / 65535, float64(g) / 65535, float64(b) / 65535, float64(a) / 65535}
+	width := float64(l.style.Width) * scale
+	clip := pixelRect(c, img, scale)
+	trX, trY := p.Transforms(&c)
+	H := float64(img.Rect.Dy())
+	px := func(i int) (float64, float64) {
+		return float64(trX(l.x[i])) * scale, H - float64(trY(l.y[i]))*scale
+	}
+	for i := 1; i < len(l.x); i++ {
+		if !finite(l.x[i]) || !finite(l.y[i]) || !finite(l.x[i-1]) || !finite(l.y[i-1]) {
+			continue
+		}
+		x0, y0 := px(i - 1)
+		x1, y1 := px(i)
+		wuLine(img, clip, x0, y0, x1, y1, width, col)
+	}
+}
+
+// pixels returns the RGBA image behind a PNG canvas and its pixels per
+// point, so dense data can be drawn straight into it.
+func pixels(c draw.Canvas) (*image.RGBA, float64, bool) {
+	v, ok := baseCanvas(c).(*vgimg.Canvas)
+	if !ok {
+		return nil, 0, false
+	}
+	img, ok := v.Image().(*image.RGBA)
+	if !ok {
+		return nil, 0, false
+	}
+	return img, v.DPI() / 72, true
+}
+
+// pixelRect is a canvas's rectangle in the image's pixels.
+func pixelRect(c draw.Canvas, img *image.RGBA, scale float64) image.Rectangle {
+	H := float64(img.Rect.Dy())
+	return image.Rect(
+		int(math.Floor(float64(c.Min.X)*scale)), int(math.Floor(H-float64(c.Max.Y)*scale)),
+		int(math.Ceil(float64(c.Max.X)*scale)), int(math.Ceil(H-float64(c.Min.Y)*scale)),
+	).Intersect(img.Rect)
+}
+
+// wuLine draws an antialiased line of about width pixels (at most 3)
+// from (x0, y0) to (x1, y1) in a premultiplied colour, blending over
+// what is there.
+func wuLine(img *image.RGBA, clip image.Rectangle, x0, y0, x1, y1, width float64, col [4]float64) {
+	steep := math.Abs(y1-y0) > math.Abs(x1-x0)
+	if steep {
+		x0, y0, x1, y1 = y0, x0, y1, x1
+	}
+	if x0 > x1 {
+		x0, x1, y0, y1 = x1, x0, y1, y0
+	}
+	dx, dy := x1-x0, y1-y0
+	grad := 1.0
+	if dx > 1e-9 {
+		grad = dy / dx
+	}
+	// A line's thickness across its direction is width; measured along
+	// the minor axis it is width·sqrt(1+grad²).
+	thick := math.Max(1, width*math.Sqrt(1+grad*grad))
+	plot := func(x int, yc float64) {
+		top := yc - thick/2
+		bottom := yc + thick/2
+		for y := int(math.Floor(top)); y <= int(math.Floor(bottom)); y++ {
+			cover := math.Min(bottom, float64(y+1)) - math.Max(top, float64(y))
+			if cover <= 0 {
+				continue
+			}
+			cover *= math.Min(1, width)
+			if steep {
+				blendPixel(img, clip, y, x, cover, col)
+			} else {
+				blendPixel(img, clip, x, y, cover, col)
+			}
+		}
+	}
+	xs, xe := int(math.Round(x0)), int(math.Round(x1))
+	if xs == xe {
+		plot(xs, (y0+y1)/2)
+		return
+	}
+	for x := xs; x <= xe; x++ {
+		plot(x, y0+grad*(float64(x)-x0))
+	}
+}
+
+// blendPixel composites a premultiplied colour with coverage over the
+// pixel at (x, y).
+func blendPixel(img *image.RGBA, clip image.Rectangle, x, y int, cover float64, col [4]float64) {
+	if x < clip.Min.X || y < clip.Min.Y || x >= clip.Max.X || y >= clip.Max.Y {
+		return
+	}
+	o := img.PixOffset(x, y)
+	px := img.Pix[o : o+4 : o+4]
+	a := col[3] * cover
+	k := 1 - a
+	px[0] = uint8(math.Min(255, col[0]*cover*255+float64(px[0])*k))
+	px[1] = uint8(math.Min(255, col[1]*cover*255+float64(px[1])*k))
+	px[2] = uint8(math.Min(255, col[2]*cover*255+float64(px[2])*k))
+	px[3] = uint8(math.Min(255, a*255+float64(px[3])*k))
+}
+
+// baseCanvas unwraps the draw.Canvas layers gonum/plot nests around the
+// backend's canvas.
+func baseCanvas(c draw.Canvas) vg.Canvas {
+	var v vg.Canvas = c.Canvas
+	for {
+		d, ok := v.(draw.Canvas)
+		if !ok {
+			return v
+		}
+		v = d.Canvas
+	}
 }

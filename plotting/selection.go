@@ -2,8 +2,10 @@ package plotting
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -193,3 +195,31 @@ func (s selection) divergent(c int) []int {
 
 // chainLabel is the legend name of chain index c.
 func chainLabel(c int) string { return fmt.Sprintf("chain %d", c+1) }
+
+// parallelFor runs fn(0) … fn(n-1) on as many goroutines as there are
+// processors; fn must only write its own index's results.
+func parallelFor(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

@@ -20,7 +20,11 @@ func Trace(fit any, args ...any) *Figure {
 		return errorFigure("Trace", err)
 	}
 	rows := len(sel.columns)
-	f := newFigure("Trace", set, rows, 2, 800, 60+170*rows)
+	rowHeight := 170
+	if rows > 4 {
+		rowHeight = 140
+	}
+	f := newFigure("Trace", set, rows, 2, 800, 60+rowHeight*rows)
 	f.colWeights = []float64{1, 2}
 	f.note = sel.note
 	ndiv := 0
