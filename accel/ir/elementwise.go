@@ -391,19 +391,33 @@ func init() {
 			}
 		})
 
+	// LogMix leaves in its scratch e = exp(min(a,b) - max(a,b)) per
+	// element; with D = t + (1-t)e when a ≥ b (else t·e + 1-t), y = max +
+	// log D, and the partials are ratios of e and D.
 	register(OpLogMix, OpDef{
 		Name: "log_mix", Arity: 3, Shape: broadcastShape,
+		Scratch: func(p *Program, in *Instr) int { return p.Values[in.Out].Len },
 		Forward: func(f *Frame, in *Instr) {
-			y := f.Val(in.Out)
+			y, e := f.Val(in.Out), f.Val(in.Scratch)
 			t, st := bval(f, in.In[0])
 			a, sa := bval(f, in.In[1])
 			b, sb := bval(f, in.In[2])
 			for i := range y {
-				y[i] = logMix(t[i*st], a[i*sa], b[i*sb])
+				ti, ai, bi := t[i*st], a[i*sa], b[i*sb]
+				switch {
+				case math.IsInf(ai, -1) && math.IsInf(bi, -1):
+					e[i], y[i] = 0, math.Inf(-1)
+				case ai >= bi:
+					e[i] = math.Exp(bi - ai)
+					y[i] = ai + math.Log(ti+(1-ti)*e[i])
+				default:
+					e[i] = math.Exp(ai - bi)
+					y[i] = bi + math.Log(ti*e[i]+1-ti)
+				}
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {
-			y, g := f.Val(in.Out), f.AdjOf(in.Out)
+			y, e, g := f.Val(in.Out), f.Val(in.Scratch), f.AdjOf(in.Out)
 			t, st := bval(f, in.In[0])
 			a, sa := bval(f, in.In[1])
 			b, sb := bval(f, in.In[2])
@@ -413,7 +427,14 @@ func init() {
 					continue
 				}
 				ti := t[i*st]
-				ea, eb := math.Exp(a[i*sa]-y[i]), math.Exp(b[i*sb]-y[i])
+				var ea, eb float64 // exp(a-y), exp(b-y)
+				if a[i*sa] >= b[i*sb] {
+					d := ti + (1-ti)*e[i]
+					ea, eb = 1/d, e[i]/d
+				} else {
+					d := ti*e[i] + 1 - ti
+					ea, eb = e[i]/d, 1/d
+				}
 				if gt != nil {
 					gt[i*st] += g[i] * (ea - eb)
 				}
@@ -426,15 +447,6 @@ func init() {
 			}
 		},
 	})
-}
-
-// logMix is log(t·exp(a) + (1-t)·exp(b)), shifted by the larger exponent.
-func logMix(t, a, b float64) float64 {
-	m := math.Max(a, b)
-	if math.IsInf(m, -1) {
-		return m
-	}
-	return m + math.Log(t*math.Exp(a-m)+(1-t)*math.Exp(b-m))
 }
 
 // bval returns a broadcast input and its stride (0 for a scalar).

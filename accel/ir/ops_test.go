@@ -110,6 +110,9 @@ func elementwiseCases() []opCase {
 		bin("pow const exponent", ir.OpPow, P(0.2, 3, 4), C(nil, 3), func(a, b float64) float64 { return a * a * a }),
 		{name: "log_mix", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 4), P(-5, 5, 4), P(-5, 5, 4)},
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
+		// Far apart components: the naive form would underflow to log 0.
+		{name: "log_mix far apart", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 3), P(-800, -790, 3), P(-5, 5, 3)},
+			want: each(func(x ...float64) float64 { return math.Log(1-x[0]) + x[2] + math.Log1p(x[0]/(1-x[0])*math.Exp(x[1]-x[2])) })},
 		{name: "log_mix scalar theta", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95), P(-5, 5, 4), C(nil, -1)},
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
 	}
@@ -141,6 +144,15 @@ func reductionCases() []opCase {
 				}
 				return math.Log(s)
 			})},
+		{name: "log_sum_exp of two", op: ir.OpLogSumExp, args: []irtest.Arg{P(-5, 5, 2)},
+			want: scalar(func(v [][]float64) float64 { return math.Log(math.Exp(v[0][0]) + math.Exp(v[0][1])) })},
+		// An element at -Inf (an impossible mixture component) drops out.
+		{name: "log_sum_exp with -Inf", covers: []ir.Op{ir.OpLogSumExp}, args: []irtest.Arg{P(-5, 5, 2), C(nil, math.Inf(-1))},
+			build: func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				c, _ := b.Emit(ir.OpConcat, in, nil, -1)
+				return b.Emit(ir.OpLogSumExp, []ir.ID{c}, nil, -1)
+			},
+			want: scalar(func(v [][]float64) float64 { return math.Log(math.Exp(v[0][0]) + math.Exp(v[0][1])) })},
 		{name: "addn", op: ir.OpAddN, args: []irtest.Arg{P(-3, 3), C(nil, 2), P(-3, 3)},
 			want: scalar(func(v [][]float64) float64 { return v[0][0] + v[1][0] + v[2][0] })},
 	}
@@ -236,10 +248,27 @@ func TestSpecialValues(t *testing.T) {
 		{"softplus(800)", ir.Softplus(800), 800},
 		{"softplus(-40)", ir.Softplus(-40), math.Exp(-40)},
 		// log Σ exp over values near 1000 does not overflow.
+		// exp(-40) + exp(0): log(1 + e^-40) must not round to 0.
+		{"log_sum_exp tiny term", lse(-40, 0) / math.Exp(-40), 1},
 		{"log_sum_exp large", ir.LogSumExp([]float64{1000, 1000}), 1000 + math.Ln2},
 	} {
 		if math.Abs(c.got-c.want) > 1e-13*math.Max(1, math.Abs(c.want)) {
 			t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
 		}
 	}
+}
+
+// lse evaluates the log_sum_exp op on constants.
+func lse(x ...float64) float64 {
+	b := ir.NewBuilder(0)
+	y, err := b.Emit(ir.OpLogSumExp, []ir.ID{b.Const(x, []int{len(x)})}, nil, -1)
+	if err != nil {
+		panic(err)
+	}
+	b.AddOutput("y", y)
+	p, err := b.Finalize(ir.None)
+	if err != nil {
+		panic(err)
+	}
+	return irtest.Output(p, nil, "y")[0]
 }

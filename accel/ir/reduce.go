@@ -80,21 +80,70 @@ func init() {
 	})
 	register(OpLogSumExp, OpDef{
 		Name: "log_sum_exp", Arity: 1,
-		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) { return nil, nil },
+		Shape:   func(p *Program, in *Instr, args [][]int) ([]int, error) { return nil, nil },
+		Scratch: func(p *Program, in *Instr) int { return p.Values[in.In[0]].Len },
+		// Forward leaves exp(x_i - max) in the scratch (1 at the maximum),
+		// so the reverse sweep needs no exponential: ∂y/∂x_i = e_i / Σe.
 		Forward: func(f *Frame, in *Instr) {
-			f.Val(in.Out)[0] = LogSumExp(f.Val(in.In[0]))
+			x, e := f.Val(in.In[0]), f.Val(in.Scratch)
+			f.Val(in.Out)[0] = logSumExpInto(x, e)
 		},
 		Backward: func(f *Frame, in *Instr) {
 			y, g := f.Val(in.Out)[0], f.AdjOf(in.Out)[0]
 			if math.IsInf(y, 0) || math.IsNaN(y) {
 				return
 			}
-			x, gx := f.Val(in.In[0]), f.AdjOf(in.In[0])
-			for i, v := range x {
-				gx[i] += g * math.Exp(v-y)
+			e, gx := f.Val(in.Scratch), f.AdjOf(in.In[0])
+			s := 0.0
+			for _, v := range e {
+				s += v
+			}
+			r := g / s
+			gx = gx[:len(e)]
+			for i, v := range e {
+				gx[i] += r * v
 			}
 		},
 	})
+}
+
+// logSumExpInto is LogSumExp that leaves exp(x_i - max) in e: the maximum
+// needs no exponential, and with two elements it costs one exp and one
+// log1p.
+func logSumExpInto(x, e []float64) float64 {
+	m, im := math.Inf(-1), -1
+	for i, v := range x {
+		if v > m || math.IsNaN(v) {
+			m, im = v, i
+		}
+	}
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	e = e[:len(x)]
+	s := 0.0
+	for i, v := range x {
+		if i == im {
+			e[i] = 1
+			continue
+		}
+		e[i] = math.Exp(v - m)
+		s += e[i]
+	}
+	return m + log1p(s)
+}
+
+// log1p is log(1+x) for x ≥ 0 through the hardware-backed math.Log, with
+// Goldberg's correction log(u)·x/(u-1), u = 1+x, which keeps it within a
+// few ulps for small x (Goldberg 1991, "What every computer scientist
+// should know about floating-point arithmetic", Theorem 4); math.Log1p is
+// pure Go and costs twice as much.
+func log1p(x float64) float64 {
+	u := 1 + x
+	if u == 1 {
+		return x
+	}
+	return math.Log(u) * x / (u - 1)
 }
 
 // LogSumExp is log(Σ exp(x[i])), shifted by the maximum so that it neither
