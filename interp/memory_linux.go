@@ -15,9 +15,20 @@ const addressSpaceSlack = 256 << 20
 // it has reserved so far plus limit: the Go runtime reserves far more
 // address space than it uses (1.6 GB at start measured on Go 1.26), so a cap
 // of limit alone would stop it at once.
+//
+// Only the soft limit is lowered: a helper process the worker starts (a GPU
+// backend, whose driver reserves huge address ranges) inherits it and may
+// raise it back to the hard limit.
 func limitAddressSpace(limit int64) {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &old); err != nil {
+		return
+	}
 	l := uint64(limit) + uint64(virtualSize()) + addressSpaceSlack
-	_ = syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: l, Max: l})
+	if l > old.Max {
+		l = old.Max
+	}
+	_ = syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: l, Max: old.Max})
 }
 
 // virtualSize is the process's current address space in bytes (VmSize).
