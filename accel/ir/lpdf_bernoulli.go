@@ -49,20 +49,21 @@ func bernoulliBackward(f *Frame, in *Instr) {
 	n := batchLen(y, pr)
 	ys, ps := stride(y), stride(pr)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ap := newAcc(f, in.In[1])
-	if !ap.on() {
+	ap, apVec := gradOf(f, in.In[1])
+	var apSum float64
+	if ap == nil {
 		return
 	}
 	for i := 0; i < n; i++ {
 		yi, p := y[i*ys], pr[i*ps]
 		switch {
 		case yi == 1 && p > 0 && p <= 1:
-			ap.add(i, g[i*gs]/p)
+			apSum = acc(ap, apVec, i, g[i*gs]/p, apSum)
 		case yi == 0 && p >= 0 && p < 1:
-			ap.add(i, -g[i*gs]/(1-p))
+			apSum = acc(ap, apVec, i, -g[i*gs]/(1-p), apSum)
 		}
 	}
-	ap.flush()
+	flushAcc(ap, apVec, apSum)
 }
 
 func bernoulliLogitForward(f *Frame, in *Instr) {
@@ -105,8 +106,9 @@ func bernoulliLogitBackward(f *Frame, in *Instr) {
 	n := batchLen(y, th)
 	ys, ts := stride(y), stride(th)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	at := newAcc(f, in.In[1])
-	if !at.on() {
+	at, atVec := gradOf(f, in.In[1])
+	var atSum float64
+	if at == nil {
 		return
 	}
 	_, _, ex := lpdfScratchParts(f, in, 0)
@@ -120,7 +122,7 @@ func bernoulliLogitBackward(f *Frame, in *Instr) {
 		if x < 0 {
 			p = em * p
 		}
-		at.add(i, g[i*gs]*(yi-p))
+		atSum = acc(at, atVec, i, g[i*gs]*(yi-p), atSum)
 	}
-	at.flush()
+	flushAcc(at, atVec, atSum)
 }

@@ -45,8 +45,11 @@ func betaBackward(f *Frame, in *Instr) {
 	n := batchLen(y, al, be)
 	ys, as, bs := stride(y), stride(al), stride(be)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, aa, ab := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
-	needPsi := aa.on() || ab.on()
+	ay, ayVec := gradOf(f, in.In[0])
+	aa, aaVec := gradOf(f, in.In[1])
+	ab, abVec := gradOf(f, in.In[2])
+	var aySum, aaSum, abSum float64
+	needPsi := aa != nil || ab != nil
 	ap, bp, da, db := math.NaN(), math.NaN(), 0.0, 0.0
 	for i := 0; i < n; i++ {
 		a, b, yi := al[i*as], be[i*bs], y[i*ys]
@@ -54,17 +57,17 @@ func betaBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		ay.add(i, gi*((a-1)/yi-(b-1)/(1-yi)))
+		aySum = acc(ay, ayVec, i, gi*((a-1)/yi-(b-1)/(1-yi)), aySum)
 		if needPsi {
 			if a != ap || b != bp {
 				pab := mathext.Digamma(a + b)
 				ap, bp, da, db = a, b, pab-mathext.Digamma(a), pab-mathext.Digamma(b)
 			}
-			aa.add(i, gi*(math.Log(yi)+da))
-			ab.add(i, gi*(math.Log1p(-yi)+db))
+			aaSum = acc(aa, aaVec, i, gi*(math.Log(yi)+da), aaSum)
+			abSum = acc(ab, abVec, i, gi*(math.Log1p(-yi)+db), abSum)
 		}
 	}
-	ay.flush()
-	aa.flush()
-	ab.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(aa, aaVec, aaSum)
+	flushAcc(ab, abVec, abSum)
 }

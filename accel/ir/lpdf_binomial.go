@@ -78,8 +78,9 @@ func binomialBackward(f *Frame, in *Instr) {
 	n := batchLen(y, nn, pr)
 	ys, ns, ps := stride(y), stride(nn), stride(pr)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ap := newAcc(f, in.In[2])
-	if !ap.on() {
+	ap, apVec := gradOf(f, in.In[2])
+	var apSum float64
+	if ap == nil {
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -94,9 +95,9 @@ func binomialBackward(f *Frame, in *Instr) {
 		if ni > yi {
 			d -= (ni - yi) / (1 - p)
 		}
-		ap.add(i, g[i*gs]*d)
+		apSum = acc(ap, apVec, i, g[i*gs]*d, apSum)
 	}
-	ap.flush()
+	flushAcc(ap, apVec, apSum)
 }
 
 func binomialLogitForward(f *Frame, in *Instr) {
@@ -135,8 +136,9 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 	n := batchLen(y, nn, th)
 	ys, ns, ts := stride(y), stride(nn), stride(th)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	at := newAcc(f, in.In[2])
-	if !at.on() {
+	at, atVec := gradOf(f, in.In[2])
+	var atSum float64
+	if at == nil {
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -144,7 +146,7 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 		if !validBinomial(yi, ni) || math.IsNaN(x) {
 			continue
 		}
-		at.add(i, g[i*gs]*(yi-ni*invLogit(x)))
+		atSum = acc(at, atVec, i, g[i*gs]*(yi-ni*invLogit(x)), atSum)
 	}
-	at.flush()
+	flushAcc(at, atVec, atSum)
 }

@@ -41,7 +41,10 @@ func cauchyBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sg)
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	am, amVec := gradOf(f, in.In[1])
+	as, asVec := gradOf(f, in.In[2])
+	var aySum, amSum, asSum float64
 	for i := 0; i < n; i++ {
 		s := sg[i*ss]
 		if !(s > 0) {
@@ -51,11 +54,11 @@ func cauchyBackward(f *Frame, in *Instr) {
 		inv := 1 / s
 		z := (y[i*ys] - mu[i*ms]) * inv
 		r := gi * inv / (1 + z*z)
-		ay.add(i, -2*z*r)
-		am.add(i, 2*z*r)
-		as.add(i, (z*z-1)*r)
+		aySum = acc(ay, ayVec, i, -2*z*r, aySum)
+		amSum = acc(am, amVec, i, 2*z*r, amSum)
+		asSum = acc(as, asVec, i, (z*z-1)*r, asSum)
 	}
-	ay.flush()
-	am.flush()
-	as.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(am, amVec, amSum)
+	flushAcc(as, asVec, asSum)
 }

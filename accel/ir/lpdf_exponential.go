@@ -40,16 +40,18 @@ func exponentialBackward(f *Frame, in *Instr) {
 	n := batchLen(y, rate)
 	ys, rs := stride(y), stride(rate)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, al := newAcc(f, in.In[0]), newAcc(f, in.In[1])
+	ay, ayVec := gradOf(f, in.In[0])
+	al, alVec := gradOf(f, in.In[1])
+	var aySum, alSum float64
 	for i := 0; i < n; i++ {
 		l, yi := rate[i*rs], y[i*ys]
 		if !(l > 0) || !(yi >= 0) {
 			continue
 		}
 		gi := g[i*gs]
-		ay.add(i, -gi*l)
-		al.add(i, gi*(1/l-yi))
+		aySum = acc(ay, ayVec, i, -gi*l, aySum)
+		alSum = acc(al, alVec, i, gi*(1/l-yi), alSum)
 	}
-	ay.flush()
-	al.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(al, alVec, alSum)
 }

@@ -49,7 +49,10 @@ func gammaBackward(f *Frame, in *Instr) {
 	n := batchLen(y, al, be)
 	ys, as, bs := stride(y), stride(al), stride(be)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, aa, ab := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	aa, aaVec := gradOf(f, in.In[1])
+	ab, abVec := gradOf(f, in.In[2])
+	var aySum, aaSum, abSum float64
 	ap, dga := math.NaN(), 0.0
 	for i := 0; i < n; i++ {
 		a, b, yi := al[i*as], be[i*bs], y[i*ys]
@@ -57,16 +60,16 @@ func gammaBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		ay.add(i, gi*((a-1)/yi-b))
-		ab.add(i, gi*(a/b-yi))
-		if aa.on() {
+		aySum = acc(ay, ayVec, i, gi*((a-1)/yi-b), aySum)
+		abSum = acc(ab, abVec, i, gi*(a/b-yi), abSum)
+		if aa != nil {
 			if a != ap {
 				ap, dga = a, mathext.Digamma(a)
 			}
-			aa.add(i, gi*(math.Log(b)-dga+math.Log(yi)))
+			aaSum = acc(aa, aaVec, i, gi*(math.Log(b)-dga+math.Log(yi)), aaSum)
 		}
 	}
-	ay.flush()
-	aa.flush()
-	ab.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(aa, aaVec, aaSum)
+	flushAcc(ab, abVec, abSum)
 }

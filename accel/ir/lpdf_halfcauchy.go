@@ -41,7 +41,9 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 	n := batchLen(y, sg)
 	ys, ss := stride(y), stride(sg)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, as := newAcc(f, in.In[0]), newAcc(f, in.In[1])
+	ay, ayVec := gradOf(f, in.In[0])
+	as, asVec := gradOf(f, in.In[1])
+	var aySum, asSum float64
 	for i := 0; i < n; i++ {
 		s, yi := sg[i*ss], y[i*ys]
 		if !(s > 0) || !(yi >= 0) {
@@ -50,9 +52,9 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 		inv := 1 / s
 		z := yi * inv
 		r := g[i*gs] * inv / (1 + z*z)
-		ay.add(i, -2*z*r)
-		as.add(i, (z*z-1)*r)
+		aySum = acc(ay, ayVec, i, -2*z*r, aySum)
+		asSum = acc(as, asVec, i, (z*z-1)*r, asSum)
 	}
-	ay.flush()
-	as.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(as, asVec, asSum)
 }

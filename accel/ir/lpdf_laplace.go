@@ -40,7 +40,10 @@ func laplaceBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sc)
 	ys, ms, ss := stride(y), stride(mu), stride(sc)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, am, ab := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	am, amVec := gradOf(f, in.In[1])
+	ab, abVec := gradOf(f, in.In[2])
+	var aySum, amSum, abSum float64
 	for i := 0; i < n; i++ {
 		b := sc[i*ss]
 		if !(b > 0) {
@@ -54,11 +57,11 @@ func laplaceBackward(f *Frame, in *Instr) {
 		} else if d < 0 {
 			sgn = -1
 		}
-		ay.add(i, -sgn*r)
-		am.add(i, sgn*r)
-		ab.add(i, (math.Abs(d)/b-1)*r)
+		aySum = acc(ay, ayVec, i, -sgn*r, aySum)
+		amSum = acc(am, amVec, i, sgn*r, amSum)
+		abSum = acc(ab, abVec, i, (math.Abs(d)/b-1)*r, abSum)
 	}
-	ay.flush()
-	am.flush()
-	ab.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(am, amVec, amSum)
+	flushAcc(ab, abVec, abSum)
 }

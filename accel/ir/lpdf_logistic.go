@@ -43,7 +43,10 @@ func logisticBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sc)
 	ys, ms, ss := stride(y), stride(mu), stride(sc)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	am, amVec := gradOf(f, in.In[1])
+	as, asVec := gradOf(f, in.In[2])
+	var aySum, amSum, asSum float64
 	for i := 0; i < n; i++ {
 		s := sc[i*ss]
 		if !(s > 0) {
@@ -52,11 +55,11 @@ func logisticBackward(f *Frame, in *Instr) {
 		r := g[i*gs] / s
 		z := (y[i*ys] - mu[i*ms]) / s
 		tz := -math.Tanh(0.5 * z)
-		ay.add(i, tz*r)
-		am.add(i, -tz*r)
-		as.add(i, -(1+z*tz)*r)
+		aySum = acc(ay, ayVec, i, tz*r, aySum)
+		amSum = acc(am, amVec, i, -tz*r, amSum)
+		asSum = acc(as, asVec, i, -(1+z*tz)*r, asSum)
 	}
-	ay.flush()
-	am.flush()
-	as.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(am, amVec, amSum)
+	flushAcc(as, asVec, asSum)
 }

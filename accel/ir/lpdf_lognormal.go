@@ -43,7 +43,10 @@ func logNormalBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sg)
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	am, amVec := gradOf(f, in.In[1])
+	as, asVec := gradOf(f, in.In[2])
+	var aySum, amSum, asSum float64
 	for i := 0; i < n; i++ {
 		s, yi := sg[i*ss], y[i*ys]
 		if !(s > 0) || !(yi > 0) {
@@ -52,11 +55,11 @@ func logNormalBackward(f *Frame, in *Instr) {
 		gi := g[i*gs]
 		inv := 1 / s
 		z := (math.Log(yi) - mu[i*ms]) * inv
-		ay.add(i, -gi*(1+z*inv)/yi)
-		am.add(i, gi*z*inv)
-		as.add(i, gi*(z*z-1)*inv)
+		aySum = acc(ay, ayVec, i, -gi*(1+z*inv)/yi, aySum)
+		amSum = acc(am, amVec, i, gi*z*inv, amSum)
+		asSum = acc(as, asVec, i, gi*(z*z-1)*inv, asSum)
 	}
-	ay.flush()
-	am.flush()
-	as.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(am, amVec, amSum)
+	flushAcc(as, asVec, asSum)
 }

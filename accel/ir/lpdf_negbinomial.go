@@ -58,7 +58,9 @@ func negBinomialBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, ph)
 	ys, ms, ps := stride(y), stride(mu), stride(ph)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	am, ap := newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	am, amVec := gradOf(f, in.In[1])
+	ap, apVec := gradOf(f, in.In[2])
+	var amSum, apSum float64
 	pp, dgp := math.NaN(), 0.0
 	for i := 0; i < n; i++ {
 		yi, m, p := y[i*ys], mu[i*ms], ph[i*ps]
@@ -67,14 +69,14 @@ func negBinomialBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		r := 1 / (m + p)
-		am.add(i, gi*(yi/m-(yi+p)*r))
-		if ap.on() {
+		amSum = acc(am, amVec, i, gi*(yi/m-(yi+p)*r), amSum)
+		if ap != nil {
 			if p != pp {
 				pp, dgp = p, mathext.Digamma(p)
 			}
-			ap.add(i, gi*(mathext.Digamma(yi+p)-dgp-math.Log1p(m/p)+(m-yi)*r))
+			apSum = acc(ap, apVec, i, gi*(mathext.Digamma(yi+p)-dgp-math.Log1p(m/p)+(m-yi)*r), apSum)
 		}
 	}
-	am.flush()
-	ap.flush()
+	flushAcc(am, amVec, amSum)
+	flushAcc(ap, apVec, apSum)
 }

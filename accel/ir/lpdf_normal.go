@@ -64,9 +64,12 @@ func normalBackward(f *Frame, in *Instr) {
 	n := batchLen(y, mu, sg)
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, am, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	am, amVec := gradOf(f, in.In[1])
+	as, asVec := gradOf(f, in.In[2])
+	var aySum, amSum, asSum float64
 	if ss == 0 && gs == 0 {
-		normalBackwardShared(y, mu, sg[0], n, g[0], &ay, &am, &as)
+		normalBackwardShared(y, mu, sg[0], n, g[0], ay, am, as)
 		return
 	}
 	sp, inv := math.NaN(), 0.0
@@ -81,18 +84,18 @@ func normalBackward(f *Frame, in *Instr) {
 		gi := g[i*gs]
 		z := (y[i*ys] - mu[i*ms]) * inv
 		d := gi * z * inv
-		ay.add(i, -d)
-		am.add(i, d)
-		as.add(i, gi*(z*z-1)*inv)
+		aySum = acc(ay, ayVec, i, -d, aySum)
+		amSum = acc(am, amVec, i, d, amSum)
+		asSum = acc(as, asVec, i, gi*(z*z-1)*inv, asSum)
 	}
-	ay.flush()
-	am.flush()
-	as.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(am, amVec, amSum)
+	flushAcc(as, asVec, asSum)
 }
 
 // normalBackwardShared is the backward sweep of the summed density with
 // one σ: ∂y_i = -g(y_i-μ_i)/σ², ∂μ_i = -∂y_i, ∂σ = g(Σ(y-μ)²/σ² - n)/σ.
-func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, as *adjAcc) {
+func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, as []float64) {
 	if !(s > 0) {
 		return
 	}
@@ -101,25 +104,27 @@ func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, 
 	r := g * inv * inv
 	q := 0.0
 	switch {
-	case ys == 1 && ms == 1 && ay.a == nil && am.s == 1:
+	case ys == 1 && ms == 1 && ay == nil && len(am) > 1:
 		// Data y, a parameter μ per observation (regression).
-		y, mu, a := y[:n], mu[:n], am.a[:n]
+		y, mu, a := y[:n], mu[:n], am[:n]
 		for i, v := range y {
 			d := v - mu[i]
 			q += d * d
 			a[i] += r * d
 		}
 	default:
+		ayVec, amVec := len(ay) > 1, len(am) > 1
+		var aySum, amSum float64
 		for i := 0; i < n; i++ {
 			d := y[i*ys] - mu[i*ms]
 			q += d * d
-			ay.add(i, -r*d)
-			am.add(i, r*d)
+			aySum = acc(ay, ayVec, i, -r*d, aySum)
+			amSum = acc(am, amVec, i, r*d, amSum)
 		}
-		ay.flush()
-		am.flush()
+		flushAcc(ay, ayVec, aySum)
+		flushAcc(am, amVec, amSum)
 	}
-	if as.a != nil {
-		as.a[0] += g * inv * (q*inv*inv - float64(n))
+	if as != nil {
+		as[0] += g * inv * (q*inv*inv - float64(n))
 	}
 }

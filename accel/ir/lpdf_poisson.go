@@ -72,8 +72,9 @@ func poissonBackward(f *Frame, in *Instr) {
 	n := batchLen(y, la)
 	ys, ls := stride(y), stride(la)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	al := newAcc(f, in.In[1])
-	if !al.on() {
+	al, alVec := gradOf(f, in.In[1])
+	var alSum float64
+	if al == nil {
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -85,9 +86,9 @@ func poissonBackward(f *Frame, in *Instr) {
 		if yi > 0 {
 			d += yi / l
 		}
-		al.add(i, g[i*gs]*d)
+		alSum = acc(al, alVec, i, g[i*gs]*d, alSum)
 	}
-	al.flush()
+	flushAcc(al, alVec, alSum)
 }
 
 func poissonLogForward(f *Frame, in *Instr) {
@@ -129,8 +130,9 @@ func poissonLogBackward(f *Frame, in *Instr) {
 	n := batchLen(y, eta)
 	ys, es := stride(y), stride(eta)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ae := newAcc(f, in.In[1])
-	if !ae.on() {
+	ae, aeVec := gradOf(f, in.In[1])
+	var aeSum float64
+	if ae == nil {
 		return
 	}
 	_, _, ex := lpdfScratchParts(f, in, 1)
@@ -139,7 +141,7 @@ func poissonLogBackward(f *Frame, in *Instr) {
 		if !isCount(yi) || math.IsNaN(x) || math.IsInf(x, 1) {
 			continue
 		}
-		ae.add(i, g[i*gs]*(yi-ex[i]))
+		aeSum = acc(ae, aeVec, i, g[i*gs]*(yi-ex[i]), aeSum)
 	}
-	ae.flush()
+	flushAcc(ae, aeVec, aeSum)
 }

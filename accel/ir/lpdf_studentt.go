@@ -84,14 +84,18 @@ func studentTBackward(half bool) func(f *Frame, in *Instr) {
 		n := batchLen(y, nu, mu, sg)
 		ys, ns, ms, ss := stride(y), stride(nu), stride(mu), stride(sg)
 		g, gs := f.AdjOf(in.Out), outStride(in)
-		ay, an, as := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[len(in.In)-1])
-		var am adjAcc
+		ay, ayVec := gradOf(f, in.In[0])
+		an, anVec := gradOf(f, in.In[1])
+		as, asVec := gradOf(f, in.In[len(in.In)-1])
+		var am []float64
+		var amVec bool
 		if muID != None {
-			am = newAcc(f, muID)
+			am, amVec = gradOf(f, muID)
 		}
+		var aySum, anSum, asSum, amSum float64
 		vp, dc, iv := math.NaN(), 0.0, 0.0
 		sp, is := math.NaN(), 0.0
-		needNu := an.on()
+		needNu := an != nil
 		for i := 0; i < n; i++ {
 			v, s, yi := nu[i*ns], sg[i*ss], y[i*ys]
 			if !(v > 0) || !(s > 0) || half && !(yi >= 0) {
@@ -111,16 +115,16 @@ func studentTBackward(half bool) func(f *Frame, in *Instr) {
 			z2 := z * z
 			r := (v + 1) / (v + z2) // (ν+1)/q
 			dy := -r * z * is
-			ay.add(i, gi*dy)
-			am.add(i, -gi*dy)
-			as.add(i, gi*(r*z2-1)*is)
+			aySum = acc(ay, ayVec, i, gi*dy, aySum)
+			amSum = acc(am, amVec, i, -gi*dy, amSum)
+			asSum = acc(as, asVec, i, gi*(r*z2-1)*is, asSum)
 			if needNu {
-				an.add(i, gi*(dc-0.5*math.Log1p(z2*iv)+0.5*r*z2*iv))
+				anSum = acc(an, anVec, i, gi*(dc-0.5*math.Log1p(z2*iv)+0.5*r*z2*iv), anSum)
 			}
 		}
-		ay.flush()
-		am.flush()
-		as.flush()
-		an.flush()
+		flushAcc(ay, ayVec, aySum)
+		flushAcc(am, amVec, amSum)
+		flushAcc(as, asVec, asSum)
+		flushAcc(an, anVec, anSum)
 	}
 }

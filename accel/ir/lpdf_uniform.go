@@ -37,16 +37,18 @@ func uniformBackward(f *Frame, in *Instr) {
 	n := batchLen(y, lo, hi)
 	ys, ls, hs := stride(y), stride(lo), stride(hi)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	al, ah := newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	al, alVec := gradOf(f, in.In[1])
+	ah, ahVec := gradOf(f, in.In[2])
+	var alSum, ahSum float64
 	for i := 0; i < n; i++ {
 		a, b, yi := lo[i*ls], hi[i*hs], y[i*ys]
 		if !(a < b && yi >= a && yi <= b) {
 			continue
 		}
 		r := g[i*gs] / (b - a)
-		al.add(i, r)
-		ah.add(i, -r)
+		alSum = acc(al, alVec, i, r, alSum)
+		ahSum = acc(ah, ahVec, i, -r, ahSum)
 	}
-	al.flush()
-	ah.flush()
+	flushAcc(al, alVec, alSum)
+	flushAcc(ah, ahVec, ahSum)
 }

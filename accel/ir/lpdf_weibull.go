@@ -46,7 +46,10 @@ func weibullBackward(f *Frame, in *Instr) {
 	n := batchLen(y, ks, ls)
 	ys, kst, lst := stride(y), stride(ks), stride(ls)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	ay, ak, al := newAcc(f, in.In[0]), newAcc(f, in.In[1]), newAcc(f, in.In[2])
+	ay, ayVec := gradOf(f, in.In[0])
+	ak, akVec := gradOf(f, in.In[1])
+	al, alVec := gradOf(f, in.In[2])
+	var aySum, akSum, alSum float64
 	for i := 0; i < n; i++ {
 		k, l, yi := ks[i*kst], ls[i*lst], y[i*ys]
 		if !(k > 0) || !(l > 0) || !(yi > 0) {
@@ -55,11 +58,11 @@ func weibullBackward(f *Frame, in *Instr) {
 		gi := g[i*gs]
 		L := math.Log(yi / l)
 		u := math.Exp(k * L)
-		ay.add(i, gi*(k-1-k*u)/yi)
-		ak.add(i, gi*(1/k+L*(1-u)))
-		al.add(i, gi*k*(u-1)/l)
+		aySum = acc(ay, ayVec, i, gi*(k-1-k*u)/yi, aySum)
+		akSum = acc(ak, akVec, i, gi*(1/k+L*(1-u)), akSum)
+		alSum = acc(al, alVec, i, gi*k*(u-1)/l, alSum)
 	}
-	ay.flush()
-	ak.flush()
-	al.flush()
+	flushAcc(ay, ayVec, aySum)
+	flushAcc(ak, akVec, akSum)
+	flushAcc(al, alVec, alSum)
 }
