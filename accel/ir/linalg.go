@@ -32,7 +32,7 @@ func init() {
 			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 			k := len(v)
 			for i := range y {
-				y[i] = floats.Dot(a[i*k:(i+1)*k], v)
+				y[i] = dot(a[i*k:(i+1)*k], v)
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {
@@ -41,13 +41,13 @@ func init() {
 			if f.Grad(in.In[0]) {
 				ga := f.AdjOf(in.In[0])
 				for i, gi := range g {
-					floats.AddScaled(ga[i*k:(i+1)*k], gi, v)
+					axpy(ga[i*k:(i+1)*k], gi, v)
 				}
 			}
 			if f.Grad(in.In[1]) {
 				gv := f.AdjOf(in.In[1])
 				for i, gi := range g {
-					floats.AddScaled(gv, gi, a[i*k:(i+1)*k])
+					axpy(gv, gi, a[i*k:(i+1)*k])
 				}
 			}
 		},
@@ -69,7 +69,7 @@ func init() {
 			for i := range n {
 				yr := y[i*m : (i+1)*m]
 				for l := range k {
-					floats.AddScaled(yr, a[i*k+l], b[l*m:(l+1)*m])
+					axpy(yr, a[i*k+l], b[l*m:(l+1)*m])
 				}
 			}
 		},
@@ -83,10 +83,10 @@ func init() {
 				for l := range k {
 					br := b[l*m : (l+1)*m]
 					if ga != nil {
-						ga[i*k+l] += floats.Dot(gr, br)
+						ga[i*k+l] += dot(gr, br)
 					}
 					if gb != nil {
-						floats.AddScaled(gb[l*m:(l+1)*m], a[i*k+l], gr)
+						axpy(gb[l*m:(l+1)*m], a[i*k+l], gr)
 					}
 				}
 			}
@@ -326,6 +326,35 @@ func init() {
 			}
 		},
 	})
+}
+
+// Below this length a plain loop beats the call into gonum's assembly
+// kernels.
+const kernelMin = 16
+
+// dot is Σ a·b over len(a) (b at least as long).
+func dot(a, b []float64) float64 {
+	if len(a) >= kernelMin {
+		return floats.Dot(a, b[:len(a)])
+	}
+	b = b[:len(a)]
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// axpy adds alpha·x into y (len(x) elements).
+func axpy(y []float64, alpha float64, x []float64) {
+	if len(x) >= kernelMin {
+		floats.AddScaled(y[:len(x)], alpha, x)
+		return
+	}
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
 }
 
 // cholesky writes the lower Cholesky factor of the n×n matrix whose lower

@@ -71,6 +71,18 @@ func linalgCases() []opCase {
 				y.MulVec(mat.NewDense(3, 4, v[0]), mat.NewVecDense(4, v[1]))
 				return y.RawVector().Data
 			}},
+		{name: "matvec long rows", op: ir.OpMatVec, args: []irtest.Arg{P(-2, 2, 3, 20), P(-2, 2, 20)},
+			want: func(v [][]float64) []float64 {
+				var y mat.VecDense
+				y.MulVec(mat.NewDense(3, 20, v[0]), mat.NewVecDense(20, v[1]))
+				return y.RawVector().Data
+			}},
+		{name: "matmul wide", op: ir.OpMatMul, args: []irtest.Arg{P(-2, 2, 2, 3), P(-2, 2, 3, 17)},
+			want: func(v [][]float64) []float64 {
+				var y mat.Dense
+				y.Mul(mat.NewDense(2, 3, v[0]), mat.NewDense(3, 17, v[1]))
+				return y.RawMatrix().Data
+			}},
 		{name: "matmul", op: ir.OpMatMul, args: []irtest.Arg{P(-2, 2, 3, 4), P(-2, 2, 4, 2)},
 			want: func(v [][]float64) []float64 {
 				var y mat.Dense

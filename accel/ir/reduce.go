@@ -3,8 +3,6 @@ package ir
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 func scalarShape(p *Program, in *Instr, args [][]int) ([]int, error) {
@@ -65,16 +63,16 @@ func init() {
 			return nil, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			f.Val(in.Out)[0] = floats.Dot(f.Val(in.In[0]), f.Val(in.In[1]))
+			f.Val(in.Out)[0] = dot(f.Val(in.In[0]), f.Val(in.In[1]))
 		},
 		Backward: func(f *Frame, in *Instr) {
 			g := f.AdjOf(in.Out)[0]
 			a, b := f.Val(in.In[0]), f.Val(in.In[1])
 			if f.Grad(in.In[0]) {
-				floats.AddScaled(f.AdjOf(in.In[0]), g, b)
+				axpy(f.AdjOf(in.In[0]), g, b)
 			}
 			if f.Grad(in.In[1]) {
-				floats.AddScaled(f.AdjOf(in.In[1]), g, a)
+				axpy(f.AdjOf(in.In[1]), g, a)
 			}
 		},
 	})
