@@ -74,7 +74,8 @@ func DenseMetric() SampleOption { return func(s *sampleSettings) { s.cfg.Dense =
 func Init(values map[string]any) SampleOption { return func(s *sampleSettings) { s.init = values } }
 
 // Context makes the run stop when ctx is cancelled, keeping the draws made
-// so far.
+// so far. By default a run watches the notebook cell's context
+// (display.Context), so interrupting the cell stops it the same way.
 func Context(ctx context.Context) SampleOption { return func(s *sampleSettings) { s.ctx = ctx } }
 
 // Progress receives every chain's progress a few times a second (instead
@@ -243,7 +244,8 @@ func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
 }
 
 func settings(opts []SampleOption) sampleSettings {
-	s := sampleSettings{ctx: context.Background()}
+	// The running cell's context: a notebook interrupt stops the chains.
+	s := sampleSettings{ctx: display.Context()}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -281,7 +283,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	s.cfg.Progress = s.progress
 	var h *display.Handle
 	var table *progressTable
-	live := notebookActive()
+	live := display.Active()
 	if s.live != nil {
 		live = *s.live
 	}
@@ -294,14 +296,6 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		}
 	}
 	return infer.Run(s.ctx, c, s.cfg)
-}
-
-// notebookActive reports whether display output goes to a notebook (a
-// publisher is set) rather than to standard output.
-func notebookActive() bool {
-	prev := display.SetPublisher(nil)
-	display.SetPublisher(prev)
-	return prev != nil
 }
 
 // progressTable is the live display of a run: one row per chain.

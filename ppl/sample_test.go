@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -90,6 +91,13 @@ func TestSampleOptionsAndErrors(t *testing.T) {
 	cancel()
 	if q := m.Sample(Context(ctx), LiveProgress(false)); !q.Interrupted || q.Draws() != 0 {
 		t.Errorf("cancelled run: interrupted %v, %d draws", q.Interrupted, q.Draws())
+	}
+	// Interrupting the notebook cell (display's cell context) stops it too.
+	prev := display.SetContext(ctx)
+	q := m.Sample(LiveProgress(false))
+	display.SetContext(prev)
+	if !q.Interrupted {
+		t.Error("run not interrupted by the cell's cancelled context")
 	}
 	// A bad option panics with a *ppl.Error saying what to do.
 	func() {
