@@ -27,6 +27,10 @@
 // Model.LogDensity adds a term to the log density (Stan's target +=).
 // Index and At take 0-based Go indices.
 //
+// Finite mixtures are Model.Mixture with Comp/NormalComp components; LogPDF
+// gives a family's pointwise log density as an expression for hand-written
+// likelihoods. A Model prints itself (String, HTML) one variable per line.
+//
 // Recurrences (AR, GARCH, the forward algorithm of a hidden Markov model)
 // are written with Scan: its step function is called once, with
 // placeholders, to trace the body into a sub-program that the compiled
@@ -52,10 +56,18 @@
 // log-Jacobians, every variable's log density (observed and latent) and
 // the explicit terms, summed into the target, with the constrained values
 // and deterministic quantities as outputs; a second, forward-only program
-// gives those outputs without the log density. A Compiled model
+// gives those outputs without the log density. Expressions of data alone
+// (observed variables included) are folded into constants at compile
+// time, so the programs recompute only what depends on the position. A
+// Scan's step is traced into a body program whose inputs are its carries,
+// the current rows of its sequences, and the outer values it uses. A Compiled model
 // implements infer.Model: its Density evaluates the program with its own
 // ir.Frame, without allocating. Program exposes the log-density program to
 // the backends (batches of positions, data shards of observed terms).
+//
+// Data sharding (splitting observed variables' terms across workers) is
+// left to the backends: each observed variable's log density is one
+// instruction of Program over its data, which a backend can split by rows.
 //
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over

@@ -279,3 +279,6 @@ func familyOf(f any) *dist.Family {
 	}
 	panic(&Error{Var: "LogPDF", Msg: fmt.Sprintf("family %v: want a family name such as \"Normal\" or a *dist.Family", f)})
 }
+
+// Digamma is ψ(x), the derivative of Lgamma, elementwise.
+func Digamma(x any) Expr { return unary("Digamma", ir.OpDigamma, x) }
