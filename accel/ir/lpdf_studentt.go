@@ -12,11 +12,15 @@ import (
 //
 //	∂y = -(ν+1) z / (σ q), ∂μ = -∂y, ∂σ = ((ν+1) z²/q - 1)/σ,
 //	∂ν = ½ψ((ν+1)/2) - ½ψ(ν/2) - 1/(2ν) - ½ log(1+z²/ν) + (ν+1) z²/(2ν q).
+//
+// Forward leaves log(1+z²/ν) in scratch for Backward's ∂ν. The half
+// family (y, nu, sigma) shares these loops with a zero location and adds
+// log 2 for y ≥ 0.
 func init() {
 	register(OpStudentTLPDF, OpDef{Name: "student_t_lpdf", Arity: 4, Shape: lpdfShape,
-		Forward: studentTForward(false), Backward: studentTBackward(false)})
+		Forward: studentTForward(false), Backward: studentTBackward(false), Scratch: lpdfScratch(0, true)})
 	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: studentTForward(true), Backward: studentTBackward(true)})
+		Forward: studentTForward(true), Backward: studentTBackward(true), Scratch: lpdfScratch(0, true)})
 }
 
 // studentTConst is the part of the log density that depends on ν only.
@@ -46,6 +50,7 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 		n := batchLen(y, nu, mu, sg)
 		ys, ns, ms, ss := stride(y), stride(nu), stride(mu), stride(sg)
 		out, pw := f.Val(in.Out), isPointwise(in)
+		_, _, l1p := lpdfScratchParts(f, in, 0)
 		half0 := 0.0
 		if half {
 			half0 = ln2
@@ -65,7 +70,9 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 			yi := y[i*ys]
 			if vok && sok && (!half || yi >= 0) {
 				z := (yi - mu[i*ms]) * inv
-				e = vc - ls - 0.5*(v+1)*math.Log1p(z*z*iv)
+				l := math.Log1p(z * z * iv)
+				l1p[i] = l
+				e = vc - ls - 0.5*(v+1)*l
 			}
 			if pw {
 				out[i] = e
@@ -96,6 +103,7 @@ func studentTBackward(half bool) func(f *Frame, in *Instr) {
 		vp, dc, iv := math.NaN(), 0.0, 0.0
 		sp, is := math.NaN(), 0.0
 		needNu := an != nil
+		_, _, l1p := lpdfScratchParts(f, in, 0)
 		for i := 0; i < n; i++ {
 			v, s, yi := nu[i*ns], sg[i*ss], y[i*ys]
 			if !(v > 0) || !(s > 0) || half && !(yi >= 0) {
@@ -119,7 +127,7 @@ func studentTBackward(half bool) func(f *Frame, in *Instr) {
 			amSum = acc(am, amVec, i, -gi*dy, amSum)
 			asSum = acc(as, asVec, i, gi*(r*z2-1)*is, asSum)
 			if needNu {
-				anSum = acc(an, anVec, i, gi*(dc-0.5*math.Log1p(z2*iv)+0.5*r*z2*iv), anSum)
+				anSum = acc(an, anVec, i, gi*(dc-0.5*l1p[i]+0.5*r*z2*iv), anSum)
 			}
 		}
 		flushAcc(ay, ayVec, aySum)
