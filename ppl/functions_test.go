@@ -1,0 +1,115 @@
+package ppl
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"gonum.org/v1/gonum/mathext"
+)
+
+// TestFunctions checks that each expression function computes its
+// mathematical definition (oracle: package math) on parameters, and that
+// its gradient matches finite differences.
+func TestFunctions(t *testing.T) {
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	unary := []struct {
+		name string
+		f    func(any) Expr
+		want func(float64) float64
+	}{
+		{"Neg", Neg, func(x float64) float64 { return -x }},
+		{"Exp", Exp, math.Exp},
+		{"Log", Log, math.Log},
+		{"Log1p", Log1p, math.Log1p},
+		{"Expm1", Expm1, math.Expm1},
+		{"Sqrt", Sqrt, math.Sqrt},
+		{"Square", Square, func(x float64) float64 { return x * x }},
+		{"Logistic", Logistic, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }},
+		{"Logit", Logit, func(x float64) float64 { return math.Log(x / (1 - x)) }},
+		{"Softplus", Softplus, func(x float64) float64 { return math.Log1p(math.Exp(x)) }},
+		{"Lgamma", Lgamma, lg},
+		{"Abs", Abs, math.Abs},
+		{"Tanh", Tanh, math.Tanh},
+		{"Inv", Inv, func(x float64) float64 { return 1 / x }},
+		{"Digamma", Digamma, mathext.Digamma},
+	}
+	xs := []float64{0.2, 0.5, 0.7} // inside every function's domain
+	for _, tc := range unary {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewModel(tc.name)
+			x := m.Flat("x", Size(3))
+			m.LogDensity("f", Sum(tc.f(x)))
+			c, err := m.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0.0
+			for _, v := range xs {
+				want += tc.want(v)
+			}
+			if got := c.LogDensity(xs); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("Sum(%s(x)) = %v, want %v", tc.name, got, want)
+			}
+			irtest.CheckGradient(t, c.Program(), xs, 1e-6)
+		})
+	}
+	binary := []struct {
+		name string
+		f    func(a, b any) Expr
+		want func(a, b float64) float64
+	}{
+		{"Add", Add, func(a, b float64) float64 { return a + b }},
+		{"Sub", Sub, func(a, b float64) float64 { return a - b }},
+		{"Mul", Mul, func(a, b float64) float64 { return a * b }},
+		{"Div", Div, func(a, b float64) float64 { return a / b }},
+		{"Pow", Pow, math.Pow},
+	}
+	for _, tc := range binary {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewModel(tc.name)
+			a := m.Flat("a", Size(3))
+			b := m.Flat("b")
+			m.LogDensity("f", Sum(tc.f(a, b)))
+			c, err := m.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := append(append([]float64(nil), xs...), 1.3)
+			want := 0.0
+			for _, v := range xs {
+				want += tc.want(v, 1.3)
+			}
+			if got := c.LogDensity(x); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("Sum(%s(a, b)) = %v, want %v", tc.name, got, want)
+			}
+			irtest.CheckGradient(t, c.Program(), x, 1e-6)
+		})
+	}
+	// Reductions and structure, against sums written out.
+	m := NewModel("structure")
+	a := m.Flat("a", Size(3))
+	m.LogDensity("lse", LogSumExp(a))
+	m.LogDensity("dot", Dot(a, []float64{1, 2, 3}))
+	m.LogDensity("index", Sum(Index(a, []int{2, 2, 0})))
+	m.LogDensity("slice", Sum(Slice(a, 1, 3)))
+	m.LogDensity("at", Mul(At(a, 1), 10))
+	m.LogDensity("mix", LogMix(0.25, At(a, 0), At(a, 2)))
+	m.LogDensity("fill", Sum(Fill(At(a, 0), 2, 2)))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := []float64{0.2, 0.5, 0.7}
+	want := math.Log(math.Exp(v[0])+math.Exp(v[1])+math.Exp(v[2])) +
+		v[0] + 2*v[1] + 3*v[2] +
+		2*v[2] + v[0] +
+		v[1] + v[2] +
+		10*v[1] +
+		math.Log(0.25*math.Exp(v[0])+0.75*math.Exp(v[2])) +
+		4*v[0]
+	if got := c.LogDensity(v); math.Abs(got-want) > 1e-12 {
+		t.Errorf("structure: %v, want %v", got, want)
+	}
+	irtest.CheckGradient(t, c.Program(), v, 1e-6)
+}
