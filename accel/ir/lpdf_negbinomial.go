@@ -23,7 +23,7 @@ func negBinomialForward(f *Frame, in *Instr) {
 	ys, ms, ps := stride(y), stride(mu), stride(ph)
 	out, pw := f.Val(in.Out), isPointwise(in)
 	flag, cache, _ := lpdfScratchParts(f, in, 1)
-	lg := countLgamma(flag, cache, y)
+	lg, _ := countLgamma(flag, cache, y)
 	pp, lgp := math.NaN(), 0.0
 	t := 0.0
 	for i := 0; i < n; i++ {

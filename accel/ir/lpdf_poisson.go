@@ -18,17 +18,24 @@ func init() {
 }
 
 // countLgamma returns the cached lgamma(y+1) per element (nil when y is
-// not a constant).
-func countLgamma(flag, cache, y []float64) []float64 {
-	if cache != nil && flag[0] == 0 {
+// not a constant) and whether every y is a count, so that loops over
+// constant data skip the check. flag[0] is 1 once filled with valid data,
+// 2 once filled with some invalid.
+func countLgamma(flag, cache, y []float64) (lg []float64, allValid bool) {
+	if cache == nil {
+		return nil, false
+	}
+	if flag[0] == 0 {
+		flag[0] = 1
 		for i := range cache {
 			if isCount(y[i]) {
 				cache[i] = lgamma(y[i] + 1)
+			} else {
+				flag[0] = 2
 			}
 		}
-		flag[0] = 1
 	}
-	return cache
+	return cache, flag[0] == 1
 }
 
 func poissonForward(f *Frame, in *Instr) {
@@ -37,7 +44,7 @@ func poissonForward(f *Frame, in *Instr) {
 	ys, ls := stride(y), stride(la)
 	out, pw := f.Val(in.Out), isPointwise(in)
 	flag, cache, _ := lpdfScratchParts(f, in, 1)
-	lg := countLgamma(flag, cache, y)
+	lg, _ := countLgamma(flag, cache, y)
 	lp, ll := math.NaN(), 0.0
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -97,14 +104,15 @@ func poissonLogForward(f *Frame, in *Instr) {
 	ys, es := stride(y), stride(eta)
 	out, pw := f.Val(in.Out), isPointwise(in)
 	flag, cache, ex := lpdfScratchParts(f, in, 1)
-	lg := countLgamma(flag, cache, y)
+	lg, valid := countLgamma(flag, cache, y)
 	t := 0.0
 	for i := 0; i < n; i++ {
 		yi, x := y[i*ys], eta[i*es]
 		l := math.Exp(x)
 		ex[i] = l
 		e := negInf
-		if isCount(yi) && !math.IsNaN(x) && !math.IsInf(x, 1) {
+		// x ≤ MaxFloat64 rejects NaN and +Inf.
+		if (valid || isCount(yi)) && x <= math.MaxFloat64 {
 			if lg != nil {
 				e = -lg[i*ys]
 			} else {
@@ -135,10 +143,11 @@ func poissonLogBackward(f *Frame, in *Instr) {
 	if ae == nil {
 		return
 	}
-	_, _, ex := lpdfScratchParts(f, in, 1)
+	flag, _, ex := lpdfScratchParts(f, in, 1)
+	valid := flag[0] == 1
 	for i := 0; i < n; i++ {
 		yi, x := y[i*ys], eta[i*es]
-		if !isCount(yi) || math.IsNaN(x) || math.IsInf(x, 1) {
+		if !(valid || isCount(yi)) || !(x <= math.MaxFloat64) {
 			continue
 		}
 		aeSum = acc(ae, aeVec, i, g[i*gs]*(yi-ex[i]), aeSum)
