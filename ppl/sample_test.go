@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -201,4 +202,17 @@ func TestPredictive(t *testing.T) {
 	if w := -0.5*(1.2-mu)*(1.2-mu) - 0.5*math.Log(2*math.Pi); math.Abs(got-w) > 1e-9 {
 		t.Errorf("log_lik[1] = %g, want %g", got, w)
 	}
+}
+
+// Sampling a model: four chains of NUTS, reproducible from the seed. The
+// posterior of mu is normal with mean 6.5/5.01 ≈ 1.30.
+func ExampleModel_Sample() {
+	m := NewModel("conjugate")
+	mu := m.Normal("mu", 0, 10)
+	m.Normal("y", mu, 1).Observe([]float64{1.2, 0.4, 2.2, 1.9, 0.8})
+	fit := m.Sample(Seed(1), LiveProgress(false))
+	row := fit.Summary("mu").Rows[0]
+	fmt.Printf("mu: mean %.1f, sd %.1f, R-hat below 1.01: %v, divergences: %d\n", row.Mean, row.SD, row.Rhat < 1.01, fit.Divergences())
+	// Output:
+	// mu: mean 1.3, sd 0.4, R-hat below 1.01: true, divergences: 0
 }
