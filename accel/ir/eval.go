@@ -22,6 +22,7 @@ func NewFrame(p *Program) *Frame {
 		f.vals[i] = p.Val(f.V, ID(i))
 		f.adjs[i] = p.Val(f.Adj, ID(i))
 	}
+	f.steps = scanStepViews(p, f.V)
 	return f
 }
 

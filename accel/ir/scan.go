@@ -98,6 +98,52 @@ func prepareScratch(p *Program, buf []float64) {
 	}
 }
 
+// stepViews are a scan's body values as views into each step frame (vals,
+// per step) and into its adjoint frame (adjs), so that body ops find their
+// slots without recomputing them. Only the scans of a top-level frame get
+// them, and only when T × (body values) is moderate; other body frames
+// compute their views on the fly.
+type stepViews struct {
+	vals [][][]float64
+	adjs [][]float64
+}
+
+// maxStepViews caps T × (body values) for precomputed views (6 MiB of
+// slice headers); a variable so that tests can force the other path.
+var maxStepViews = 1 << 18
+
+func scanStepViews(p *Program, buf []float64) map[*Instr]*stepViews {
+	var m map[*Instr]*stepViews
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != OpScan {
+			continue
+		}
+		body, t := in.Body, in.Ints[0]
+		nv, n := len(body.Values), body.Size
+		if t*nv > maxStepViews {
+			continue
+		}
+		w := p.Val(buf, in.Scratch)
+		sv := &stepViews{vals: make([][][]float64, t), adjs: make([][]float64, nv)}
+		for k := range t {
+			step := w[k*n : (k+1)*n]
+			sv.vals[k] = make([][]float64, nv)
+			for id := range nv {
+				sv.vals[k][id] = body.Val(step, ID(id))
+			}
+		}
+		for id := range nv {
+			sv.adjs[id] = body.Val(w[t*n:(t+1)*n], ID(id))
+		}
+		if m == nil {
+			m = map[*Instr]*stepViews{}
+		}
+		m[in] = sv
+	}
+	return m
+}
+
 func scanForward(f *Frame, in *Instr) {
 	t, c, s := scanDims(in)
 	body := in.Body
@@ -106,8 +152,14 @@ func scanForward(f *Frame, in *Instr) {
 	w := f.Val(in.Scratch)
 	out := f.Val(in.Out)
 	e := body.Values[body.Outputs[c].ID].Len
+	sv := f.steps[in]
+	bf.adjs = nil
 	for k := range t {
 		bf.V = w[k*n : (k+1)*n]
+		bf.vals = nil
+		if sv != nil {
+			bf.vals = sv.vals[k]
+		}
 		for i, a := range in.In {
 			dst := bf.Val(body.Inputs[i])
 			switch {
@@ -138,8 +190,16 @@ func scanBackward(f *Frame, in *Instr) {
 	ab := w[t*n : (t+1)*n]
 	ca := w[(t+1)*n:] // adjoints of the carries entering the later step
 	clear(ca)
+	sv := f.steps[in]
+	bf.vals, bf.adjs = nil, nil
+	if sv != nil {
+		bf.adjs = sv.adjs
+	}
 	for k := t - 1; k >= 0; k-- {
 		bf.V, bf.Adj = w[k*n:(k+1)*n], ab
+		if sv != nil {
+			bf.vals = sv.vals[k]
+		}
 		clear(ab)
 		off := 0
 		for i := range c {

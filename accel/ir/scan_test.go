@@ -287,3 +287,34 @@ func ExampleOpScan() {
 	fmt.Println(f.Val(p.Output("sums")))
 	// Output: [1 3 6 10]
 }
+
+// TestScanWithoutStepViews evaluates the GARCH and HMM programs with and
+// without precomputed step views: the two paths must agree exactly.
+func TestScanWithoutStepViews(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	y := make([]float64, 20)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	for _, p := range []*ir.Program{garchProgram(y, 0.8), hmmProgram(2, 15)} {
+		x := make([]float64, p.Dim)
+		for i := range x {
+			x[i] = rng.Float64() - 0.5
+		}
+		g1, g2 := make([]float64, p.Dim), make([]float64, p.Dim)
+		lp1 := ir.NewFrame(p).Gradient(x, g1)
+		restore := ir.SetMaxStepViews(0)
+		f := ir.NewFrame(p)
+		restore()
+		lp2 := f.Gradient(x, g2)
+		if lp1 != lp2 {
+			t.Errorf("log density %v with views, %v without", lp1, lp2)
+		}
+		for i := range g1 {
+			if g1[i] != g2[i] {
+				t.Errorf("gradient[%d] %v with views, %v without", i, g1[i], g2[i])
+			}
+		}
+		irtest.CheckGradient(t, p, x, 1e-6)
+	}
+}
