@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -112,4 +113,50 @@ func TestFunctions(t *testing.T) {
 		t.Errorf("structure: %v, want %v", got, want)
 	}
 	irtest.CheckGradient(t, c.Program(), v, 1e-6)
+}
+
+// TestLinearAlgebra checks the matrix functions against gonum's mat on
+// parameter-dependent matrices, with gradients.
+func TestLinearAlgebra(t *testing.T) {
+	m := NewModel("linalg")
+	a := m.Flat("a", Shape(2, 2))
+	b := m.Flat("b", Size(2))
+	L := AddDiag(Mul(a, [][]float64{{0, 0}, {1, 0}}), Exp(b)) // lower triangular, positive diagonal
+	m.LogDensity("trisolve", Sum(TriSolve(L, []float64{1, 2})))
+	m.LogDensity("matmul", Sum(MatMul(a, Reshape(Concat(b, b), 2, 2))))
+	m.LogDensity("llt", Sum(Log(Abs(LowerMulT(L)))))
+	m.LogDensity("chol", Sum(Cholesky(AddDiag(LowerMulT(L), 0.5))))
+	m.LogDensity("stack", Dot(Stack(b, b), [][]float64{{1, 2}, {3, 4}}))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0.3, -0.4, 0.8, 0.1, -0.2, 0.6}
+	A := mat.NewDense(2, 2, x[:4])
+	bv := x[4:]
+	Lm := mat.NewTriDense(2, mat.Lower, []float64{math.Exp(bv[0]), 0, x[2], math.Exp(bv[1])})
+	var sol mat.VecDense
+	if err := sol.SolveVec(Lm, mat.NewVecDense(2, []float64{1, 2})); err != nil {
+		t.Fatal(err)
+	}
+	want := mat.Sum(&sol)
+	var mm mat.Dense
+	mm.Mul(A, mat.NewDense(2, 2, []float64{bv[0], bv[1], bv[0], bv[1]}))
+	want += mat.Sum(&mm)
+	var llt mat.Dense
+	llt.Mul(Lm, Lm.T())
+	for _, v := range llt.RawMatrix().Data {
+		want += math.Log(math.Abs(v))
+	}
+	S := mat.NewSymDense(2, []float64{llt.At(0, 0) + 0.5, llt.At(0, 1), llt.At(1, 0), llt.At(1, 1) + 0.5})
+	var ch mat.Cholesky
+	ch.Factorize(S)
+	var cl mat.TriDense
+	ch.LTo(&cl)
+	want += mat.Sum(&cl)
+	want += bv[0] + 2*bv[1] + 3*bv[0] + 4*bv[1]
+	if got := c.LogDensity(x); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+	irtest.CheckGradient(t, c.Program(), x, 1e-6)
 }
