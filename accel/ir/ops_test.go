@@ -112,7 +112,9 @@ func elementwiseCases() []opCase {
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
 		// Far apart components: the naive form would underflow to log 0.
 		{name: "log_mix far apart", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 3), P(-800, -790, 3), P(-5, 5, 3)},
-			want: each(func(x ...float64) float64 { return math.Log(1-x[0]) + x[2] + math.Log1p(x[0]/(1-x[0])*math.Exp(x[1]-x[2])) })},
+			want: each(func(x ...float64) float64 {
+				return math.Log(1-x[0]) + x[2] + math.Log1p(x[0]/(1-x[0])*math.Exp(x[1]-x[2]))
+			})},
 		{name: "log_mix scalar theta", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95), P(-5, 5, 4), C(nil, -1)},
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
 	}
