@@ -5,30 +5,57 @@ import (
 	"math"
 
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gobayes/gobayes/ppl/vi"
 )
 
-// ELBO draws the history of a variational fit's evidence lower bound,
-// one value per iteration: the whole run, with a running mean, and —
-// for runs of 40 iterations or more — the last half on its own scale,
-// where convergence (a flat, noisy band) shows.
+// ELBO draws the history of a variational fit's evidence lower bound:
+// the whole run, with a running mean, and — for histories of 50 values
+// or more — the last half on its own scale, where convergence (a flat,
+// noisy band) shows. The history is a *vi.Result (its ELBO at its
+// ELBOIter iterations) or a []float64 with one value per iteration.
 //
-//	plotting.ELBO(vi.History)
-func ELBO(history []float64, args ...any) *Figure {
+//	fit := m.ADVI()
+//	plotting.ELBO(fit)
+func ELBO(history any, args ...any) *Figure {
 	_, set, err := parseArgs("ELBO", args)
 	if err != nil {
 		return errorFigure("ELBO", err)
 	}
+	var values []float64
+	var iters []int
+	switch h := history.(type) {
+	case []float64:
+		values = h
+	case *vi.Result:
+		if h == nil {
+			return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a nil *vi.Result; pass the result of m.ADVI()"))
+		}
+		values, iters = h.ELBO, h.ELBOIter
+	case vi.Result:
+		values, iters = h.ELBO, h.ELBOIter
+	default:
+		return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a %T; pass the result of m.ADVI() or a []float64 of ELBO values, one per iteration", history))
+	}
 	var it, v []float64
-	for i, x := range history {
+	for i, x := range values {
 		if finite(x) {
-			it, v = append(it, float64(i+1)), append(v, x)
+			at := float64(i + 1)
+			if len(iters) == len(values) {
+				at = float64(iters[i])
+			}
+			it, v = append(it, at), append(v, x)
 		}
 	}
+	total := len(values)
+	if len(iters) > 0 && len(iters) == len(values) {
+		total = iters[len(iters)-1]
+	}
 	if len(v) == 0 {
-		return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a history of %d values and none is finite; pass the ELBO of every iteration of a variational fit", len(history)))
+		return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a history of %d values and none is finite; pass the result of m.ADVI() or the ELBO of every iteration", len(values)))
 	}
 	cols := 1
-	if len(v) >= 40 {
+	if len(v) >= 50 {
 		cols = 2
 	}
 	f := newFigure("ELBO", set, 1, cols, 800, 360)
@@ -37,8 +64,15 @@ func ELBO(history []float64, args ...any) *Figure {
 	raw := draw.LineStyle{Color: withAlpha(oiBlue, 150), Width: 0.7}
 	smooth := draw.LineStyle{Color: oiOrange, Width: 1.8}
 	all := f.panel(0, 0, "all iterations", "iteration", "ELBO")
-	all.add("line", "ELBO", len(v), xyLine(it, v, raw))
-	all.add("line", "running mean", len(mean), xyLine(it, mean, smooth))
+	if len(v) < 50 {
+		// A short history (ADVI records the ELBO every 100 iterations):
+		// its points, joined, and no smoothing.
+		raw = draw.LineStyle{Color: oiBlue, Width: 1.5}
+		all.add("line", "ELBO", len(v), xyLine(it, v, raw), points(it, v, draw.GlyphStyle{Color: oiBlue, Radius: 3, Shape: draw.CircleGlyph{}}))
+	} else {
+		all.add("line", "ELBO", len(v), xyLine(it, v, raw))
+		all.add("line", "running mean", len(mean), xyLine(it, mean, smooth))
+	}
 	// Early iterations can be orders of magnitude below the rest: clip
 	// the view to the range of the last 90%.
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -49,17 +83,17 @@ func ELBO(history []float64, args ...any) *Figure {
 		pad := 0.05 * (hi - lo)
 		all.p.Y.Min, all.p.Y.Max = lo-pad, hi+pad
 	}
+	f.addLegend("ELBO", "line", oiBlue)
 	if cols == 2 {
+		f.addLegend(fmt.Sprintf("running mean (%d iterations)", window), "line", oiOrange)
 		h := len(v) / 2
 		tail := f.panel(0, 1, "last half", "iteration", "")
 		tail.add("line", "ELBO", len(v)-h, xyLine(it[h:], v[h:], raw))
 		tail.add("line", "running mean", len(v)-h, xyLine(it[h:], mean[h:], smooth))
 	}
-	f.addLegend("ELBO", "line", oiBlue)
-	f.addLegend(fmt.Sprintf("running mean (%d iterations)", window), "line", oiOrange)
 	f.title = set.Title
 	if f.title == "" {
-		f.title = fmt.Sprintf("ELBO over %d iterations (last: %s)", len(history), num(v[len(v)-1]))
+		f.title = fmt.Sprintf("ELBO over %d iterations (last: %s)", total, num(v[len(v)-1]))
 	}
 	return f
 }

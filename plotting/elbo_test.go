@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gobayes/gobayes/ppl/vi"
 )
 
 func TestELBO(t *testing.T) {
@@ -44,5 +46,22 @@ func TestRunningMean(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("runningMean = %v, want %v", got, want)
 		}
+	}
+}
+
+func TestELBOFromResult(t *testing.T) {
+	r := &vi.Result{ELBO: []float64{-50, -40, -35}, ELBOIter: []int{100, 200, 300}}
+	f := ELBO(r)
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(f.Title(), "300 iterations") || !strings.Contains(f.Title(), "last: -35") {
+		t.Errorf("title %q", f.Title())
+	}
+	if got := f.Panels()[0].Points("line", "ELBO"); got != 3 {
+		t.Errorf("%d points, want 3", got)
+	}
+	if err := ELBO("x").Err(); err == nil || !strings.Contains(err.Error(), "m.ADVI()") {
+		t.Errorf("wrong type: %v", err)
 	}
 }

@@ -9,11 +9,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gobayes/gobayes/ppl/diag"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // PPC draws a predictive check: the observed data against draws of
-// replicated data (each draws[i] is one replicated data set, from the
-// posterior or the prior predictive distribution). Continuous data show
+// replicated data, from the posterior or the prior predictive
+// distribution. draws is a [][]float64 (each draws[i] one replicated data
+// set) or a *posterior.Posterior of predictive draws, such as
+// m.PosteriorPredictive(fit) returns, in which every draw of every chain
+// is one replicated data set made of the columns named in args (all
+// columns when none is named). Continuous data show
 // the density of each of up to MaxDraws (default 50) replicated sets as
 // thin lines, their pooled density dashed, and the observed density in
 // black. Counts (data that are all integers over a range of at most 60
@@ -21,25 +26,40 @@ import (
 // replicated frequencies' median and 90% interval. The first of Labels
 // names the predictive distribution (default "posterior predictive").
 //
-//	plotting.PPC(y, yrep)
-//	plotting.PPC(y, prior, plotting.Labels("prior predictive"))
-func PPC(observed []float64, draws [][]float64, args ...any) *Figure {
-	_, set, err := parseArgs("PPC", args)
+//	plotting.PPC(y, m.PosteriorPredictive(fit))
+//	plotting.PPC(y, yrep, plotting.Labels("prior predictive"))
+func PPC(observed []float64, draws any, args ...any) *Figure {
+	names, set, err := parseArgs("PPC", args)
 	if err != nil {
 		return errorFigure("PPC", err)
+	}
+	var sets [][]float64
+	switch d := draws.(type) {
+	case [][]float64:
+		sets = d
+	case *posterior.Posterior, posterior.Posterior, posteriorHolder:
+		p, _, err := parseFit("PPC", d, false)
+		if err != nil {
+			return errorFigure("PPC", err)
+		}
+		if sets, err = replicates(p, names); err != nil {
+			return errorFigure("PPC", err)
+		}
+	default:
+		return errorFigure("PPC", fmt.Errorf("plotting: PPC got predictive draws of type %T; pass m.PosteriorPredictive(fit) or a [][]float64 with one replicated data set per row", draws))
 	}
 	obs := finiteSorted(observed)
 	if len(obs) == 0 {
 		return errorFigure("PPC", fmt.Errorf("plotting: PPC got no finite observed data (%d values); pass the data the model observed as a []float64", len(observed)))
 	}
 	var reps [][]float64
-	for _, d := range draws {
+	for _, d := range sets {
 		if s := finiteSorted(d); len(s) > 0 {
 			reps = append(reps, s)
 		}
 	}
 	if len(reps) == 0 {
-		return errorFigure("PPC", fmt.Errorf("plotting: PPC got %d predictive draws and none holds finite values; pass draws[i] = one replicated data set, from the model's posterior or prior predictive", len(draws)))
+		return errorFigure("PPC", fmt.Errorf("plotting: PPC got %d predictive draws and none holds finite values; pass m.PosteriorPredictive(fit), or draws[i] = one replicated data set", len(sets)))
 	}
 	label := "posterior predictive"
 	if len(set.Labels) > 0 {
@@ -60,6 +80,29 @@ func PPC(observed []float64, draws [][]float64, args ...any) *Figure {
 		f.title = fmt.Sprintf("%s check (%d draws, %d observations)", capitalise(label), len(reps), len(obs))
 	}
 	return f
+}
+
+// replicates turns a posterior of predictive draws into one data set per
+// draw of every chain, made of the named columns (all when none is named).
+func replicates(p *posterior.Posterior, names []string) ([][]float64, error) {
+	if err := checkPosterior("PPC", p); err != nil {
+		return nil, err
+	}
+	cols, _, err := selectColumns("PPC", p, names, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]float64
+	for _, ch := range p.Chains {
+		for i := 0; i < p.Draws(); i++ {
+			row := make([]float64, len(cols))
+			for k, c := range cols {
+				row[k] = ch.Values[c][i]
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
 }
 
 // isCounts is true when every value is an integer and the values span at

@@ -3,6 +3,8 @@ package plotting
 import (
 	"strings"
 	"testing"
+
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 func TestPPC(t *testing.T) {
@@ -45,5 +47,38 @@ func TestPPC(t *testing.T) {
 	}
 	if err := PPC(obsN, nil).Err(); err == nil || !strings.Contains(err.Error(), "predictive draws") {
 		t.Errorf("no draws: %v", err)
+	}
+}
+
+func TestPPCFromPosterior(t *testing.T) {
+	// A predictive posterior of 2 chains × 3 draws of y[1..2] and one
+	// other column: six replicated data sets of the two y columns.
+	rep := &posterior.Posterior{
+		Vars:    []posterior.Var{{Name: "y", Shape: []int{2}}, {Name: "z", Start: 2}},
+		Columns: []string{"y[1]", "y[2]", "z"},
+	}
+	for c := 0; c < 2; c++ {
+		rep.Chains = append(rep.Chains, posterior.Chain{Values: [][]float64{{1, 2, 3}, {2, 3, 4}, {9, 9, 9}}})
+	}
+	sets, err := replicates(rep, []string{"y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 6 || len(sets[0]) != 2 || sets[1][0] != 2 || sets[1][1] != 3 {
+		t.Errorf("replicates = %v, want six rows of (y[1], y[2]) per draw", sets)
+	}
+	f := PPC([]float64{1, 2, 3}, rep, "y")
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// Integers over 1..4: counts, one bar per value.
+	if got := f.Panels()[0].Points("bars", "observed"); got != 4 {
+		t.Errorf("%d bars, want 4", got)
+	}
+	if err := PPC([]float64{1}, rep, "w").Err(); err == nil || !strings.Contains(err.Error(), `"w"`) {
+		t.Errorf("unknown predictive variable: %v", err)
+	}
+	if err := PPC([]float64{1}, 3).Err(); err == nil || !strings.Contains(err.Error(), "PosteriorPredictive") {
+		t.Errorf("wrong draws type: %v", err)
 	}
 }
