@@ -75,6 +75,14 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 		wg.Add(1)
 		go func(c int) {
 			defer wg.Done()
+			// A panic in a goroutine would end the whole process (the
+			// notebook's kernel): turn one in the model into an error.
+			defer func() {
+				if r := recover(); r != nil {
+					errs[c] = fmt.Errorf("infer: chain %d: the model's log density panicked: %v", c+1, r)
+					stop.Store(true)
+				}
+			}()
 			made[c], errs[c] = runChain(model, cfg, c, len(cols), &post.Chains[c], &post.Seconds[c], &stop, &progress[c])
 		}(c)
 	}
@@ -107,14 +115,24 @@ type chainStatus struct {
 	iter, div atomic.Int64
 	eps       atomic.Uint64 // float64 bits
 	done      atomic.Bool
-	warmup    int
 	total     int
 }
 
 func reportProgress(cfg Config, st []chainStatus, done <-chan struct{}, finished chan<- struct{}) {
 	defer close(finished)
 	snap := make([]ChainProgress, len(st))
+	broken := false
 	send := func() {
+		if broken {
+			return
+		}
+		// The callback may be a notebook's code: a panic in it stops the
+		// reports, not the process.
+		defer func() {
+			if recover() != nil {
+				broken = true
+			}
+		}()
 		for i := range st {
 			it := int(st[i].iter.Load())
 			snap[i] = ChainProgress{

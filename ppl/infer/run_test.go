@@ -205,3 +205,30 @@ func TestColumnNames(t *testing.T) {
 		}
 	}
 }
+
+// panicModel's density panics on its 50th evaluation, as a buggy model
+// might; Run must return an error instead of ending the process.
+type panicModel struct{ halfModel }
+
+func (panicModel) NewDensity() Density { return &panicDensity{} }
+
+type panicDensity struct {
+	halfDensity
+	n int
+}
+
+func (d *panicDensity) LogDensityGrad(x, g []float64) float64 {
+	d.n++
+	if d.n == 50 {
+		panic("index out of range [3] with length 3")
+	}
+	g[0] = -x[0]
+	return -0.5 * x[0] * x[0]
+}
+
+func TestPanicsBecomeErrors(t *testing.T) {
+	_, err := Run(context.Background(), panicModel{}, Config{Seed: 1, Progress: func([]ChainProgress) { panic("bad callback") }, ProgressInterval: 1})
+	if err == nil || !strings.Contains(err.Error(), "panicked: index out of range") {
+		t.Fatalf("error %v, want one reporting the panic", err)
+	}
+}
