@@ -36,6 +36,9 @@ func scanShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 		return nil, fmt.Errorf("scan: Ints = %v, want [steps, carries, sequences]", in.Ints)
 	}
 	t, c, s := scanDims(in)
+	if body.Dim != 0 {
+		return nil, fmt.Errorf("scan: the body reads a position of %d slots; build it with NewBuilder(0) and pass parameters as static arguments", body.Dim)
+	}
 	if len(body.Inputs) != len(args) {
 		return nil, fmt.Errorf("scan: body takes %d inputs, scan has %d arguments", len(body.Inputs), len(args))
 	}

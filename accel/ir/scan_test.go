@@ -252,6 +252,14 @@ func TestScanShapeErrors(t *testing.T) {
 	b := ir.NewBuilder(0)
 	one := b.Scalar(1)
 	seq := b.Const(make([]float64, 5), []int{5})
+	withParams := ir.NewBuilder(1)
+	wp, err := withParams.Finalize(ir.None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ir.NewBuilder(0).EmitBody(ir.OpScan, []ir.ID{0}, []int{1, 0, 0}, -1, wp); err == nil {
+		t.Error("body with a position: want an error")
+	}
 	for _, c := range []struct {
 		name string
 		in   []ir.ID
@@ -316,5 +324,37 @@ func TestScanWithoutStepViews(t *testing.T) {
 			}
 		}
 		irtest.CheckGradient(t, p, x, 1e-6)
+	}
+}
+
+// TestConcurrentFrames evaluates one program from several goroutines, each
+// with its own frame: results must match the sequential ones (run with
+// -race to check that frames share nothing mutable).
+func TestConcurrentFrames(t *testing.T) {
+	p := hmmProgram(3, 10)
+	x := make([]float64, p.Dim)
+	for i := range x {
+		x[i] = 0.1 * float64(i%5)
+	}
+	want := make([]float64, p.Dim)
+	wantLP := ir.NewFrame(p).Gradient(x, want)
+	errs := make(chan string, 4)
+	for range 4 {
+		go func() {
+			f := ir.NewFrame(p)
+			g := make([]float64, p.Dim)
+			for range 50 {
+				if lp := f.Gradient(x, g); lp != wantLP || g[0] != want[0] || g[len(g)-1] != want[len(g)-1] {
+					errs <- fmt.Sprintf("concurrent evaluation gives %v, sequential %v", lp, wantLP)
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
 	}
 }
