@@ -1,7 +1,6 @@
 package ppl_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -32,14 +31,10 @@ func loadCase(t testing.TB, name string, n, d int) *posteriordb.Case {
 }
 
 // pair compiles case c's ppl model and matches its parameters to the
-// hand-written model's blocks by name. A model that waits for a piece of
-// ppl is skipped, naming the piece.
+// hand-written model's blocks by name.
 func pair(t testing.TB, c *posteriordb.Case) *modelPair {
 	t.Helper()
 	m, err := posteriordb.Model(c.Name, c)
-	if errors.Is(err, posteriordb.ErrPending) {
-		t.Skip(err)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

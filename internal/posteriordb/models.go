@@ -1,16 +1,11 @@
 package posteriordb
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/gobayes/gobayes/ppl"
 )
-
-// ErrPending is wrapped by Model's error for a case whose model needs a
-// piece of package ppl that does not exist yet; the error names the piece.
-var ErrPending = errors.New("model pending")
 
 // Model writes the model of case c (a posteriordb case, or
 // SimulatedLogistic's) with package ppl. name is the case's name, usually
@@ -27,12 +22,9 @@ func Model(name string, c *Case) (m *ppl.Model, err error) {
 	}
 	defer ppl.Catch(&err)
 	d := &dataReader{c: c}
-	m, pending := build(d)
+	m = build(d)
 	if d.err != nil {
 		return nil, d.err
-	}
-	if pending != "" {
-		return nil, fmt.Errorf("posteriordb: %s: %w: %s", name, ErrPending, pending)
 	}
 	if err := m.Err(); err != nil {
 		return nil, err
@@ -40,9 +32,9 @@ func Model(name string, c *Case) (m *ppl.Model, err error) {
 	return m, nil
 }
 
-// A builder writes one model; a non-empty pending says which piece of
-// ppl it still waits for.
-type builder func(d *dataReader) (m *ppl.Model, pending string)
+// A builder writes one model from the case's data; it returns nil when
+// the data cannot be read (d.err says why).
+type builder func(d *dataReader) *ppl.Model
 
 var modelBuilders = map[string]builder{
 	"eight_schools-eight_schools_noncentered": eightSchoolsNoncentered,
@@ -145,10 +137,10 @@ func times(a, b []float64) []float64 {
 // eight_schools-eight_schools_noncentered: the school effects are
 // theta = mu + tau·theta_tilde with standard normal theta_tilde, which
 // removes the funnel between tau and theta.
-func eightSchoolsNoncentered(d *dataReader) (*ppl.Model, string) {
+func eightSchoolsNoncentered(d *dataReader) *ppl.Model {
 	y, sigma := d.floats("y"), d.floats("sigma")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("eight_schools_noncentered")
 	mu := m.Normal("mu", 0, 5)
@@ -156,119 +148,120 @@ func eightSchoolsNoncentered(d *dataReader) (*ppl.Model, string) {
 	thetaTilde := m.Normal("theta_tilde", 0, 1, ppl.Size(len(y)))
 	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, thetaTilde)))
 	m.Normal("y", theta, sigma).Observe(y)
-	return m, ""
+	return m
 }
 
 // eight_schools-eight_schools_centered: the same model written directly;
 // NUTS meets the funnel and reports divergences.
-func eightSchoolsCentered(d *dataReader) (*ppl.Model, string) {
+func eightSchoolsCentered(d *dataReader) *ppl.Model {
 	y, sigma := d.floats("y"), d.floats("sigma")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("eight_schools_centered")
 	mu := m.Normal("mu", 0, 5)
 	tau := m.HalfCauchy("tau", 5)
 	theta := m.Normal("theta", mu, tau, ppl.Size(len(y)))
 	m.Normal("y", theta, sigma).Observe(y)
-	return m, ""
+	return m
 }
 
 // sblrc-blr: Bayesian linear regression, y ~ Normal(X·beta, sigma).
-func blr(d *dataReader) (*ppl.Model, string) {
+func blr(d *dataReader) *ppl.Model {
 	X, y := d.matrix("X"), d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("blr")
 	beta := m.Normal("beta", 0, 10, ppl.Size(len(X[0])))
 	sigma := m.HalfNormal("sigma", 10)
 	m.Normal("y", ppl.MatVec(X, beta), sigma).Observe(y)
-	return m, ""
-}
-
-// linearRegression is y ~ Normal(X·beta, sigma) with flat priors on beta
-// and the given prior on sigma (nil: flat on (0, ∞)).
-func linearRegression(name string, X [][]float64, y []float64, sigmaPrior func(m *ppl.Model) *ppl.RV) *ppl.Model {
-	m := ppl.NewModel(name)
-	beta := m.Flat("beta", ppl.Size(len(X[0])))
-	var sigma *ppl.RV
-	if sigmaPrior != nil {
-		sigma = sigmaPrior(m)
-	} else {
-		sigma = m.HalfFlat("sigma")
-	}
-	m.Normal("y", ppl.MatVec(X, beta), sigma).Observe(y)
 	return m
 }
 
-func halfCauchySigma(scale float64) func(m *ppl.Model) *ppl.RV {
-	return func(m *ppl.Model) *ppl.RV { return m.HalfCauchy("sigma", scale) }
-}
-
 // kidiq-kidscore_momhs: kid_score ~ Normal(beta[1] + beta[2]·mom_hs, sigma).
-func kidscoreMomhs(d *dataReader) (*ppl.Model, string) {
+func kidscoreMomhs(d *dataReader) *ppl.Model {
 	score, hs := d.floats("kid_score"), d.floats("mom_hs")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	X := designMatrix(constant(len(hs), 1), hs)
-	return linearRegression("kidscore_momhs", X, score, halfCauchySigma(2.5)), ""
+	m := ppl.NewModel("kidscore_momhs")
+	beta := m.Flat("beta", ppl.Size(2))
+	sigma := m.HalfCauchy("sigma", 2.5)
+	m.Normal("kid_score", ppl.MatVec(X, beta), sigma).Observe(score)
+	return m
 }
 
 // kidiq-kidscore_interaction: the mother's IQ, her high school and their
 // interaction as predictors.
-func kidscoreInteraction(d *dataReader) (*ppl.Model, string) {
+func kidscoreInteraction(d *dataReader) *ppl.Model {
 	score, hs, iq := d.floats("kid_score"), d.floats("mom_hs"), d.floats("mom_iq")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	X := designMatrix(constant(len(hs), 1), hs, iq, times(hs, iq))
-	return linearRegression("kidscore_interaction", X, score, halfCauchySigma(2.5)), ""
+	m := ppl.NewModel("kidscore_interaction")
+	beta := m.Flat("beta", ppl.Size(4))
+	sigma := m.HalfCauchy("sigma", 2.5)
+	m.Normal("kid_score", ppl.MatVec(X, beta), sigma).Observe(score)
+	return m
 }
 
 // earnings-earn_height: earn ~ Normal(beta[1] + beta[2]·height, sigma).
-func earnHeight(d *dataReader) (*ppl.Model, string) {
+func earnHeight(d *dataReader) *ppl.Model {
 	earn, height := d.floats("earn"), d.floats("height")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	X := designMatrix(constant(len(height), 1), height)
-	return linearRegression("earn_height", X, earn, nil), ""
+	m := ppl.NewModel("earn_height")
+	beta := m.Flat("beta", ppl.Size(2))
+	sigma := m.HalfFlat("sigma")
+	m.Normal("earn", ppl.MatVec(X, beta), sigma).Observe(earn)
+	return m
 }
 
 // earnings-logearn_interaction: log earnings on height, sex and their
 // interaction.
-func logearnInteraction(d *dataReader) (*ppl.Model, string) {
+func logearnInteraction(d *dataReader) *ppl.Model {
 	earn, height, male := d.floats("earn"), d.floats("height"), d.floats("male")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	X := designMatrix(constant(len(height), 1), height, male, times(height, male))
-	return linearRegression("logearn_interaction", X, logs(earn), nil), ""
+	m := ppl.NewModel("logearn_interaction")
+	beta := m.Flat("beta", ppl.Size(4))
+	sigma := m.HalfFlat("sigma")
+	m.Normal("log_earn", ppl.MatVec(X, beta), sigma).Observe(logs(earn))
+	return m
 }
 
 // mesquite-logmesquite: log weight on the logs of the shrubs' sizes and
 // on their group.
-func logmesquite(d *dataReader) (*ppl.Model, string) {
+func logmesquite(d *dataReader) *ppl.Model {
 	weight := d.floats("weight")
 	diam1, diam2 := d.floats("diam1"), d.floats("diam2")
 	canopy, total := d.floats("canopy_height"), d.floats("total_height")
 	density, group := d.floats("density"), d.floats("group")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	X := designMatrix(constant(len(weight), 1), logs(diam1), logs(diam2), logs(canopy), logs(total), logs(density), group)
-	return linearRegression("logmesquite", X, logs(weight), nil), ""
+	m := ppl.NewModel("logmesquite")
+	beta := m.Flat("beta", ppl.Size(7))
+	sigma := m.HalfFlat("sigma")
+	m.Normal("log_weight", ppl.MatVec(X, beta), sigma).Observe(logs(weight))
+	return m
 }
 
 // nes2000-nes: party identification on ideology, race, age group,
 // education, gender and income.
-func nes(d *dataReader) (*ppl.Model, string) {
+func nes(d *dataReader) *ppl.Model {
 	party, ideo, race := d.floats("partyid7"), d.floats("real_ideo"), d.floats("race_adj")
 	age, educ, gender, income := d.floats("age_discrete"), d.floats("educ1"), d.floats("gender"), d.floats("income")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	ageIs := func(level float64) []float64 {
 		out := make([]float64, len(age))
@@ -280,33 +273,37 @@ func nes(d *dataReader) (*ppl.Model, string) {
 		return out
 	}
 	X := designMatrix(constant(len(age), 1), ideo, race, ageIs(2), ageIs(3), ageIs(4), educ, gender, income)
-	return linearRegression("nes", X, party, nil), ""
+	m := ppl.NewModel("nes")
+	beta := m.Flat("beta", ppl.Size(9))
+	sigma := m.HalfFlat("sigma")
+	m.Normal("partyid7", ppl.MatVec(X, beta), sigma).Observe(party)
+	return m
 }
 
 // kilpisjarvi_mod-kilpisjarvi: a linear trend in the summer temperature,
 // with informative priors.
-func kilpisjarvi(d *dataReader) (*ppl.Model, string) {
+func kilpisjarvi(d *dataReader) *ppl.Model {
 	x, y := d.floats("x"), d.floats("y")
 	pmualpha, psalpha := d.float("pmualpha"), d.float("psalpha")
 	pmubeta, psbeta := d.float("pmubeta"), d.float("psbeta")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("kilpisjarvi")
 	alpha := m.Normal("alpha", pmualpha, psalpha)
 	beta := m.Normal("beta", pmubeta, psbeta)
 	sigma := m.HalfFlat("sigma")
 	m.Normal("y", ppl.Add(alpha, ppl.Mul(beta, x)), sigma).Observe(y)
-	return m, ""
+	return m
 }
 
 // arK-arK: an autoregression of order K. The lagged values are data, so
 // the means are a matrix–vector product: row t of the lag matrix holds
 // y[t-1], …, y[t-K].
-func arK(d *dataReader) (*ppl.Model, string) {
+func arK(d *dataReader) *ppl.Model {
 	K, y := d.int("K"), d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	lags := make([][]float64, len(y)-K)
 	for t := K; t < len(y); t++ {
@@ -320,7 +317,7 @@ func arK(d *dataReader) (*ppl.Model, string) {
 	beta := m.Normal("beta", 0, 10, ppl.Size(K))
 	sigma := m.HalfCauchy("sigma", 2.5)
 	m.Normal("y", ppl.Add(alpha, ppl.MatVec(lags, beta)), sigma).Observe(y[K:])
-	return m, ""
+	return m
 }
 
 // arma-arma11: the moving-average part makes each error depend on the
@@ -328,10 +325,10 @@ func arK(d *dataReader) (*ppl.Model, string) {
 //
 //	err[1] = y[1] - (mu + phi·mu)
 //	err[t] = y[t] - (mu + phi·y[t-1] + theta·err[t-1]),  t = 2..T
-func arma11(d *dataReader) (*ppl.Model, string) {
+func arma11(d *dataReader) *ppl.Model {
 	y := d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	T := len(y)
 	m := ppl.NewModel("arma11")
@@ -349,17 +346,17 @@ func arma11(d *dataReader) (*ppl.Model, string) {
 		return []ppl.Expr{e}, e
 	})
 	m.LogDensity("err", ppl.LogPDF("Normal", ppl.Concat(err1, errs), 0, sigma))
-	return m, ""
+	return m
 }
 
 // garch-garch11: the volatility is a recurrence,
 // s[t] = sqrt(alpha0 + alpha1·(y[t-1]-mu)² + beta1·s[t-1]²), and beta1's
 // upper bound is an expression of alpha1. The priors are flat over the
 // support.
-func garch11(d *dataReader) (*ppl.Model, string) {
+func garch11(d *dataReader) *ppl.Model {
 	y, sigma1 := d.floats("y"), d.float("sigma1")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	T := len(y)
 	m := ppl.NewModel("garch11")
@@ -374,15 +371,15 @@ func garch11(d *dataReader) (*ppl.Model, string) {
 		return []ppl.Expr{st}, st
 	})
 	m.Normal("y", mu, ppl.Concat(sigma1, s)).Observe(y)
-	return m, ""
+	return m
 }
 
 // gp_pois_regr-gp_regr: a Gaussian process regression with the
 // covariance's Cholesky factor computed from the parameters.
-func gpRegr(d *dataReader) (*ppl.Model, string) {
+func gpRegr(d *dataReader) *ppl.Model {
 	x, y := d.floats("x"), d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("gp_regr")
 	rho := m.Gamma("rho", 25, 4)
@@ -390,15 +387,15 @@ func gpRegr(d *dataReader) (*ppl.Model, string) {
 	sigma := m.HalfNormal("sigma", 1)
 	K := ppl.AddDiag(ppl.CovExpQuad(x, alpha, rho), sigma) // sigma, not sigma², as in the posteriordb model
 	m.MultiNormalChol("y", constant(len(x), 0), ppl.Cholesky(K)).Observe(y)
-	return m, ""
+	return m
 }
 
 // gp_pois_regr-gp_pois_regr: a latent Gaussian process f = L·f_tilde
 // (non-centred) with Poisson counts of log-rate f.
-func gpPoisRegr(d *dataReader) (*ppl.Model, string) {
+func gpPoisRegr(d *dataReader) *ppl.Model {
 	x, k := d.floats("x"), d.floats("k")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("gp_pois_regr")
 	rho := m.Gamma("rho", 25, 4)
@@ -407,15 +404,15 @@ func gpPoisRegr(d *dataReader) (*ppl.Model, string) {
 	L := ppl.Cholesky(ppl.AddDiag(ppl.CovExpQuad(x, alpha, rho), 1e-10))
 	f := m.Deterministic("f", ppl.MatVec(L, fTilde))
 	m.PoissonLog("k", f).Observe(k)
-	return m, ""
+	return m
 }
 
 // low_dim_gauss_mix: a two-component normal mixture; ordering mu
 // identifies the components.
-func lowDimGaussMix(d *dataReader) (*ppl.Model, string) {
+func lowDimGaussMix(d *dataReader) *ppl.Model {
 	y := d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("low_dim_gauss_mix")
 	mu := m.Normal("mu", 0, 2, ppl.Size(2), ppl.Ordered())
@@ -425,7 +422,7 @@ func lowDimGaussMix(d *dataReader) (*ppl.Model, string) {
 		ppl.NormalComp(ppl.At(mu, 0), ppl.At(sigma, 0)),
 		ppl.NormalComp(ppl.At(mu, 1), ppl.At(sigma, 1)),
 	}).Observe(y)
-	return m, ""
+	return m
 }
 
 // hmm_example: a two-state hidden Markov model. theta1 and theta2 are
@@ -435,14 +432,14 @@ func lowDimGaussMix(d *dataReader) (*ppl.Model, string) {
 // g[t], the log probability of y[1..t] ending in each state:
 //
 //	g[t,k] = logsumexp_j(g[t-1,j] + log theta_j[k]) + log Normal(y[t] | mu[k], 1)
-func hmmExample(d *dataReader) (*ppl.Model, string) {
+func hmmExample(d *dataReader) *ppl.Model {
 	y, K := d.floats("y"), d.int("K")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	if K != 2 {
 		d.err = fmt.Errorf("posteriordb: hmm_example: K = %d; the model's priors on mu are written for 2 states", K)
-		return nil, ""
+		return nil
 	}
 	N := len(y)
 	m := ppl.NewModel("hmm_example")
@@ -466,18 +463,18 @@ func hmmExample(d *dataReader) (*ppl.Model, string) {
 	})
 	// g stacks the steps' values row by row, [N-1 K]: its last row is g[N].
 	m.LogDensity("forward", ppl.LogSumExp(ppl.Slice(g, K*(N-2), K*(N-1))))
-	return m, ""
+	return m
 }
 
 // logistic_regression (simulated): beta ~ Normal(0, 1),
 // y ~ Bernoulli(logistic(X·beta)).
-func logisticRegression(d *dataReader) (*ppl.Model, string) {
+func logisticRegression(d *dataReader) *ppl.Model {
 	X, y := d.matrix("X"), d.floats("y")
 	if d.failed() {
-		return nil, ""
+		return nil
 	}
 	m := ppl.NewModel("logistic_regression")
 	beta := m.Normal("beta", 0, 1, ppl.Size(len(X[0])))
 	m.BernoulliLogit("y", ppl.MatVec(X, beta)).Observe(y)
-	return m, ""
+	return m
 }

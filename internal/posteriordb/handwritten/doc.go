@@ -16,9 +16,10 @@
 //	x := make([]float64, m.Dim) // laid out as m.Blocks says
 //	lp := m.LogDensity(x)
 //
-// The benchmark models (eight schools non-centred, sblrc-blr, the kidiq
-// and other linear regressions, gp_pois_regr, hmm_example, the logistic
-// regression) also have an analytic gradient, written for speed with no
+// The benchmark models (eight schools non-centred, sblrc-blr and the other
+// linear regressions, gp_pois_regr, hmm_example, the logistic regression)
+// and arma11 also have an analytic gradient, written for speed with no
 // allocation per call: that is the bar the compiled models are measured
-// against.
+// against. Values gives what a draw records (constrained parameters and
+// derived quantities such as eight schools' theta) at a position.
 package handwritten
