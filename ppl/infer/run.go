@@ -208,11 +208,12 @@ func runChain(model Model, cfg Config, c, ncols int, out *posterior.Chain, secon
 		return 0, err
 	}
 
-	// Warm-up.
+	// Step-size heuristic (also without warm-up, as Stan runs it), then
+	// warm-up.
+	if err := sampler.TuneStepSize(st); err != nil {
+		return 0, fmt.Errorf("infer: chain %d: %v", c+1, err)
+	}
 	if cfg.Warmup > 0 {
-		if err := sampler.TuneStepSize(st); err != nil {
-			return 0, fmt.Errorf("infer: chain %d: %v", c+1, err)
-		}
 		w := adapt.New(dim, cfg.Warmup, adapt.Options{TargetAccept: cfg.TargetAccept, Dense: cfg.Dense})
 		w.Init(sampler.StepSize())
 		metric := sampler.Metric()
