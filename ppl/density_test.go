@@ -316,3 +316,30 @@ func TestModelsAgainstHandWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedScan runs a scan inside a scan's step: the outer steps over
+// the rows of a matrix, the inner accumulates a·x over a row, carrying the
+// running total across rows.
+func TestNestedScan(t *testing.T) {
+	data := [][]float64{{1, 2, 3}, {4, 5, 6}}
+	m := NewModel("nested")
+	a := m.Flat("a")
+	totals := Scan(2, []any{0.0}, []any{data}, func(c, row []Expr) ([]Expr, Expr) {
+		inner := Scan(3, []any{c[0]}, []any{row[0]}, func(ci, x []Expr) ([]Expr, Expr) {
+			n := Add(ci[0], Mul(a, x[0]))
+			return []Expr{n}, n
+		})
+		last := At(inner, 2)
+		return []Expr{last}, last
+	})
+	m.LogDensity("t", Sum(totals))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oracle: the totals are 6a and 21a, summing to 27a.
+	if got := c.LogDensity([]float64{0.5}); math.Abs(got-13.5) > 1e-12 {
+		t.Errorf("log density %v, want 13.5", got)
+	}
+	irtest.CheckGradient(t, c.Program(), []float64{0.5}, 1e-6)
+}
