@@ -6,7 +6,39 @@ import "math"
 // Partials: ∂y = -z/σ, ∂μ = z/σ, ∂σ = (z²-1)/σ. σ ≤ 0 gives -Inf.
 func init() {
 	register(OpNormalLPDF, OpDef{Name: "normal_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: normalForward, Backward: normalBackward})
+		Forward: normalForward, Backward: normalBackward, Scratch: normalScratch})
+}
+
+// normalScratch caches, when σ is constant data with one value per
+// element (measurement errors, as in eight schools), -log σ - log √(2π)
+// and 1/σ per element: slot 0 flags them as filled, then n of each.
+func normalScratch(p *Program, in *Instr) int {
+	if v := &p.Values[in.In[2]]; v.Kind == Const && v.Len > 1 {
+		return 1 + 2*v.Len
+	}
+	return 0
+}
+
+// normalSigmaCache returns the cached constant terms and inverse scales,
+// or nils when σ is not constant data.
+func normalSigmaCache(f *Frame, in *Instr, sg []float64) (c, inv []float64) {
+	if in.Scratch == None {
+		return nil, nil
+	}
+	s := f.Val(in.Scratch)
+	n := len(sg)
+	c, inv = s[1:1+n], s[1+n:1+2*n]
+	if s[0] == 0 {
+		for i, v := range sg {
+			if v > 0 {
+				c[i], inv[i] = -math.Log(v)-lnSqrt2Pi, 1/v
+			} else {
+				c[i], inv[i] = negInf, 0
+			}
+		}
+		s[0] = 1
+	}
+	return c, inv
 }
 
 func normalForward(f *Frame, in *Instr) {
@@ -35,6 +67,21 @@ func normalForward(f *Frame, in *Instr) {
 			}
 		}
 		out[0] = -0.5*q/(s*s) - float64(n)*(math.Log(s)+lnSqrt2Pi)
+		return
+	}
+	if cc, ci := normalSigmaCache(f, in, sg); cc != nil {
+		t := 0.0
+		for i := 0; i < n; i++ {
+			z := (y[i*ys] - mu[i*ms]) * ci[i]
+			e := cc[i] - 0.5*z*z
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
 		return
 	}
 	sp, ok, c, inv := math.NaN(), false, 0.0, 0.0
@@ -72,13 +119,16 @@ func normalBackward(f *Frame, in *Instr) {
 		normalBackwardShared(y, mu, sg[0], n, g[0], ay, am, as)
 		return
 	}
+	_, ci := normalSigmaCache(f, in, sg)
 	sp, inv := math.NaN(), 0.0
 	for i := 0; i < n; i++ {
 		s := sg[i*ss]
 		if !(s > 0) {
 			continue
 		}
-		if s != sp {
+		if ci != nil {
+			inv = ci[i]
+		} else if s != sp {
 			sp, inv = s, 1/s
 		}
 		gi := g[i*gs]

@@ -53,7 +53,8 @@ func pts(xs ...float64) [][]float64 {
 // broadcast patterns: every input a vector of 4; a vector variate with
 // scalar parameters; a scalar variate with vector parameters; and for
 // continuous families, a constant (observed) variate with a vector first
-// parameter and scalar others.
+// parameter and scalar others, and a vector variate with constant vector
+// parameters.
 func scalarCase(name string, op ir.Op, in []elem, oracle func(x ...float64) float64, outside ...[]float64) lpdfCase {
 	const n = 4
 	arg := func(e elem, vec bool) irtest.Arg {
@@ -91,6 +92,24 @@ func scalarCase(name string, op ir.Op, in []elem, oracle func(x ...float64) floa
 		args := []irtest.Arg{irtest.Const([]int{n}, y...)}
 		for i, e := range in[1:] {
 			args = append(args, arg(e, i == 0))
+		}
+		configs = append(configs, args)
+	}
+	// Known parameters: a vector variate with constant vector parameters
+	// (ops may cache terms of constant parameters).
+	if in[0].data == nil && len(in) > 1 {
+		rng := rand.New(rand.NewPCG(uint64(op), 2))
+		args := []irtest.Arg{arg(in[0], true)}
+		for _, e := range in[1:] {
+			if e.data != nil {
+				args = append(args, arg(e, true))
+				continue
+			}
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = e.lo + (e.hi-e.lo)*rng.Float64()
+			}
+			args = append(args, irtest.Const([]int{n}, v...))
 		}
 		configs = append(configs, args)
 	}
@@ -538,6 +557,42 @@ func TestLPDFShapeErrors(t *testing.T) {
 	} {
 		if _, err := irtest.OpProgram(c.op, c.ints, nil, c.args...); err == nil {
 			t.Errorf("%s: want a shape error", c.name)
+		}
+	}
+}
+
+// TestLPDFConstantOutside checks -Inf where constant data (which ops
+// cache per frame) put an element outside the support: a zero σ among
+// normal measurement errors, a non-integer count.
+func TestLPDFConstantOutside(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		op   ir.Op
+		args []irtest.Arg
+	}{
+		{"normal σ = 0", ir.OpNormalLPDF, []irtest.Arg{irtest.Param(0, 1, 2), irtest.Param(0, 1), irtest.Const([]int{2}, 1, 0)}},
+		{"poisson_log y = 1.5", ir.OpPoissonLogLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, 1.5), irtest.Param(0, 1, 2)}},
+		{"neg_binomial_2 y = -1", ir.OpNegBinomialLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, -1), irtest.Param(1, 2), irtest.Param(1, 2)}},
+		{"binomial y > n", ir.OpBinomialLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, 5), irtest.Const([]int{2}, 3, 4), irtest.Param(0.2, 0.8)}},
+	} {
+		p, err := irtest.OpProgram(c.op, []int{1}, nil, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := irtest.Point(rand.New(rand.NewPCG(1, 1)), c.args...)
+		f := ir.NewFrame(p)
+		g := make([]float64, p.Dim)
+		for range 2 { // the second pass reads the cache
+			f.Gradient(x, g)
+			out := f.Val(p.Output(irtest.OutputName))
+			if math.IsInf(out[0], 0) || math.IsNaN(out[0]) || !math.IsInf(out[1], -1) {
+				t.Errorf("%s: terms %v, want [finite -Inf]", c.name, out)
+			}
+			for i, v := range g {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s: gradient[%d] = %v", c.name, i, v)
+				}
+			}
 		}
 	}
 }
