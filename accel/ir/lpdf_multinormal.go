@@ -26,6 +26,9 @@ func multiNormalShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 		return nil, err
 	}
 	k := args[0][len(args[0])-1]
+	if k == 0 {
+		return nil, fmt.Errorf("multi_normal_cholesky: the variate has no components")
+	}
 	if l := args[2]; len(l) != 2 || l[0] != k || l[1] != k {
 		return nil, fmt.Errorf("multi_normal_cholesky: the Cholesky factor has shape %v, want [%d×%d] to match the variate", l, k, k)
 	}

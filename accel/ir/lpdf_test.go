@@ -596,3 +596,20 @@ func TestLPDFConstantOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestLPDFCoverage fails for any log-density op that is not implemented
+// or that the suite above does not exercise.
+func TestLPDFCoverage(t *testing.T) {
+	covered := map[ir.Op]bool{}
+	for _, c := range allLPDFCases() {
+		covered[c.op] = true
+	}
+	for op := ir.OpNormalLPDF; op < ir.NumOps; op++ {
+		if ir.Def(op).Forward == nil {
+			t.Errorf("%v has no implementation", op)
+		}
+		if !covered[op] {
+			t.Errorf("%v is not in the log-density suite", op)
+		}
+	}
+}
