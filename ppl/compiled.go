@@ -31,13 +31,15 @@ type Compiled struct {
 	valueIDs  []ir.ID
 	pool      sync.Pool // of *Density, for the convenience methods
 
-	predOnce sync.Once
-	pred     *predictive
-	predErr  error
-	llOnce   sync.Once
-	ll       *ir.Program
-	llIDs    []ir.ID
-	llErr    error
+	predOnce   sync.Once
+	pred       *predictive
+	predErr    error
+	predFrames sync.Pool
+	llOnce     sync.Once
+	ll         *ir.Program
+	llIDs      []ir.ID
+	llErr      error
+	llFrames   sync.Pool
 }
 
 var _ infer.Model = (*Compiled)(nil)

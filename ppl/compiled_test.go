@@ -163,3 +163,26 @@ func TestPointwiseLogLikMultivariate(t *testing.T) {
 		t.Errorf("pointwise terms sum to %v, want %v", sum, want)
 	}
 }
+
+// TestPointwiseLogLikReusesMemory checks that evaluating the pointwise
+// log-likelihood does not allocate a frame (as large as the data) per draw.
+func TestPointwiseLogLikReusesMemory(t *testing.T) {
+	y := make([]float64, 1000)
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 1)
+	m.Normal("y", mu, 1).Observe(y)
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, c.LogLikLen())
+	draw := []float64{0.5}
+	c.PointwiseLogLik(draw, out)
+	if a := testing.AllocsPerRun(20, func() { c.PointwiseLogLik(draw, out) }); a > 1 {
+		t.Errorf("PointwiseLogLik allocates %v times per draw, want at most 1", a)
+	}
+	// Oracle: N(0 | 0.5, 1) for every element.
+	if want := lnNormal(0, 0.5, 1); math.Abs(out[999]-want) > 1e-12 {
+		t.Errorf("term = %v, want %v", out[999], want)
+	}
+}

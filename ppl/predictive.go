@@ -29,7 +29,14 @@ type predictive struct {
 }
 
 func (c *Compiled) predictiveProgram() (*predictive, error) {
-	c.predOnce.Do(func() { c.pred, c.predErr = c.buildPredictive() })
+	c.predOnce.Do(func() {
+		c.pred, c.predErr = c.buildPredictive()
+		if c.predErr == nil {
+			// Frames are reused across calls: a frame of a large data set
+			// is as large as the data.
+			c.predFrames.New = func() any { return ir.NewFrame(c.pred.p) }
+		}
+	})
 	return c.pred, c.predErr
 }
 
@@ -253,7 +260,8 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	f := ir.NewFrame(pr.p)
+	f := c.predFrames.Get().(*ir.Frame)
+	defer c.predFrames.Put(f)
 	if err := c.fill(pr, f.V, draw); err != nil {
 		return nil, err
 	}
@@ -295,12 +303,18 @@ func (c *Compiled) obsTerms(r *RV) int {
 // the order of Observed, row-major) at one posterior draw (in the layout
 // of Vars) into out (len LogLikLen), for LOO and WAIC.
 func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
-	c.llOnce.Do(func() { c.ll, c.llIDs, c.llErr = c.buildLogLik() })
+	c.llOnce.Do(func() {
+		c.ll, c.llIDs, c.llErr = c.buildLogLik()
+		if c.llErr == nil {
+			c.llFrames.New = func() any { return ir.NewFrame(c.ll) }
+		}
+	})
 	if c.llErr != nil {
 		return c.llErr
 	}
 	pr, _ := c.predictiveProgram()
-	f := ir.NewFrame(c.ll)
+	f := c.llFrames.Get().(*ir.Frame)
+	defer c.llFrames.Put(f)
 	if err := c.fill(pr, f.V, draw); err != nil {
 		return err
 	}
