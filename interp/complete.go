@@ -177,7 +177,7 @@ func (s *Session) selectorCandidates(recv string) []string {
 	it := s.it
 	s.mu.Unlock()
 	if isDef && kind != "type" {
-		if v, ok := it.Globals()[recv]; ok {
+		if v, ok := globals(it)[recv]; ok {
 			return valueMembers(v)
 		}
 	}

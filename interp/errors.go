@@ -149,27 +149,26 @@ func quoteLine(cell string, line, col int) []string {
 	return out
 }
 
-// panicError describes a panic in a cell, with the cell lines of the
-// frames yaegi reported while it unwound (innermost first).
-func panicError(cell string, value any, frames []panicFrame) *Error {
+// panicError describes a panic in a cell: the statement it happened in
+// (line, col) and the cell functions yaegi reported while it unwound
+// (innermost first).
+func panicError(cell string, value any, frames []panicFrame, line, col int) *Error {
 	msg := fmt.Sprint(value)
 	if err, ok := value.(error); ok {
 		msg = err.Error()
 	}
-	e := &Error{Name: "panic", Value: msg}
-	if len(frames) > 0 {
-		f := frames[0]
-		e.Value = fmt.Sprintf("%s (cell:%d:%d)", msg, cellLine(f.Line), f.Col)
-	}
+	e := &Error{Name: "panic", Value: fmt.Sprintf("%s (cell:%d:%d)", msg, line, col)}
 	e.Traceback = append(e.Traceback, "\x1b[0;31mpanic: "+msg+"\x1b[0m")
 	for _, f := range frames {
-		fn := strings.TrimPrefix(f.Func, "main.")
-		if f.Func == "main" {
-			fn = "cell"
+		if f.Func == "main" || cellLine(f.Line) < 1 {
+			continue // the top level: its statement is shown below
 		}
+		fn := strings.TrimPrefix(f.Func, "main.")
 		e.Traceback = append(e.Traceback, fmt.Sprintf("  in %s at cell:%d:%d", fn, cellLine(f.Line), f.Col))
 		e.Traceback = append(e.Traceback, quoteLine(cell, cellLine(f.Line), f.Col)...)
 	}
+	e.Traceback = append(e.Traceback, fmt.Sprintf("  in the cell at cell:%d:%d", line, col))
+	e.Traceback = append(e.Traceback, quoteLine(cell, line, col)...)
 	return e
 }
 

@@ -77,7 +77,7 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 	s.mu.Unlock()
 
 	if isDef && (kind == "var" || kind == "const") {
-		v, ok := it.Globals()[parts[0]]
+		v, ok := globals(it)[parts[0]]
 		if !ok {
 			return display.Bundle{}, false
 		}

@@ -41,7 +41,7 @@ type Session struct {
 	opts Options
 	out  *output
 
-	run sync.Mutex // held while a cell runs
+	cell sync.Mutex // held while a cell runs
 
 	mu            sync.Mutex // guards the fields below
 	it            *yaegi.Interpreter
@@ -106,8 +106,8 @@ func (s *Session) reset() error {
 
 // Reset drops every variable, function, type and import.
 func (s *Session) Reset() error {
-	s.run.Lock()
-	defer s.run.Unlock()
+	s.cell.Lock()
+	defer s.cell.Unlock()
 	return s.reset()
 }
 
@@ -117,8 +117,8 @@ func (s *Session) Close() error { return nil }
 
 // Execute runs one cell. See Engine.
 func (s *Session) Execute(ctx context.Context, code string, ev Events) Result {
-	s.run.Lock()
-	defer s.run.Unlock()
+	s.cell.Lock()
+	defer s.cell.Unlock()
 	if ev == nil {
 		ev = discardEvents{}
 	}
@@ -139,8 +139,8 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	if _, err := parser.ParseExpr(expr); err != nil {
 		return display.Bundle{}, &Error{Name: "SyntaxError", Value: "interp: not an expression: " + err.Error()}
 	}
-	s.run.Lock()
-	defer s.run.Unlock()
+	s.cell.Lock()
+	defer s.cell.Unlock()
 	s.out.setEvents(discardEvents{})
 	defer s.out.setEvents(nil)
 	r := s.execute(ctx, expr)
@@ -162,54 +162,116 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 	var res Result
 	for i, r := range runs {
 		last := i == len(runs)-1
-		src := runSource(code, r)
-		if r.Kind == kindImport {
-			if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
-				continue
+		if r.Kind != kindStmt {
+			src := runSource(code, r)
+			if r.Kind == kindImport {
+				if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
+					continue
+				}
 			}
-		}
-		if r.Kind == kindDecl {
-			if err := s.checkTypeRedefinition(code, src); err != nil {
+			if r.Kind == kindDecl {
+				if err := s.checkTypeRedefinition(code, src); err != nil {
+					return Result{Err: err}
+				}
+			}
+			prog, err := s.compile(code, src)
+			if err != nil {
 				return Result{Err: err}
 			}
+			if _, err := s.run(ctx, code, prog, r.Items[0]); err != nil {
+				return Result{Err: err}
+			}
+			s.record(src, r.Kind)
+			continue
 		}
-		v, err := s.eval(ctx, code, src)
-		if err != nil {
-			return Result{Err: err}
+		// Statements compile together (a compile error anywhere runs
+		// nothing), then run one by one, so that a panic names its
+		// statement's line: yaegi reports runtime panics at the start of
+		// the code it was given.
+		progs := make([]*yaegi.Program, len(r.Items))
+		for j, it := range r.Items {
+			prog, err := s.compile(code, itemSource(code, it))
+			if err != nil {
+				return Result{Err: err}
+			}
+			progs[j] = prog
 		}
-		s.record(src, r.Kind)
-		if expr := code[r.Items[len(r.Items)-1].Start:r.End]; last && r.Kind == kindStmt && isValueExpr(expr, s.importedAs("fmt")) {
-			res.Value = renderValue(v)
-			if res.Value != nil && s.mayBeCellType(v) {
-				s.renderCellType(ctx, expr, res.Value)
+		finalExpr := ""
+		if e := code[r.Items[len(r.Items)-1].Start:r.End]; last && isValueExpr(e, s.importedAs("fmt")) && s.hasValue(e) {
+			finalExpr = e
+		}
+		for j, prog := range progs {
+			v, err := s.run(ctx, code, prog, r.Items[j])
+			if err != nil {
+				return Result{Err: err}
+			}
+			if j == len(progs)-1 && finalExpr != "" {
+				res.Value = renderValue(v)
+				if res.Value != nil && s.mayBeCellType(v) {
+					s.renderCellType(ctx, finalExpr, res.Value)
+				}
 			}
 		}
+		s.record(runSource(code, r), r.Kind)
 	}
 	return res
 }
 
-// eval compiles and runs one run's source, mapping errors to cell lines.
-func (s *Session) eval(ctx context.Context, cell, src string) (v reflect.Value, cellErr *Error) {
+// itemSource is one item's text placed as runSource places a run.
+func itemSource(cell string, it item) string {
+	return runSource(cell, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
+}
+
+// hasValue reports whether an expression statement yields a value: a call
+// of a function without results does not (yaegi then returns whatever its
+// frame held), which a trial compile of "_ = expr" tells.
+func (s *Session) hasValue(expr string) bool {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return false
+	}
+	if _, isCall := ast.Unparen(e).(*ast.CallExpr); !isCall {
+		return true
+	}
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
+	_, err = compile(it, "_ = "+expr)
+	return err == nil || strings.Contains(err.Error(), "mismatch")
+}
 
+// compile compiles one run or item, mapping errors to cell lines.
+func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
+	s.mu.Lock()
+	it := s.it
+	s.mu.Unlock()
 	prog, err := compile(it, src)
-	if err != nil {
-		if strings.Contains(err.Error(), "constant definition loop") {
-			// yaegi's message for an undefined name in a statement.
-			if e := s.undefinedError(cell, src); e != nil {
-				return v, e
-			}
-		}
-		if strings.Contains(err.Error(), "cannot compile this cell") && strings.Contains(src, "range") {
-			const msg = "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n) write for i := 0; i < n; i++ { ... }, and over a function (Go 1.23 iterators) call the function with a callback instead"
-			return v, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: []string{msg}}
-		}
-		return v, compileError(cell, err)
+	if err == nil {
+		return prog, nil
 	}
+	if strings.Contains(err.Error(), "constant definition loop") {
+		// yaegi's message for an undefined name in a statement.
+		if e := s.undefinedError(cell, src); e != nil {
+			return nil, e
+		}
+	}
+	if strings.Contains(err.Error(), "cannot compile this cell") && strings.Contains(src, "range") {
+		const msg = "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n) write for i := 0; i < n; i++ { ... }, and over a function (Go 1.23 iterators) call the function with a callback instead"
+		return nil, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: []string{msg}}
+	}
+	return nil, compileError(cell, err)
+}
+
+// run executes a compiled run or item; a panic is reported at the
+// position of the item it happened in (yaegi's own position for the
+// top-level frame is the start of the code) and of the cell functions it
+// went through.
+func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at item) (reflect.Value, *Error) {
+	s.mu.Lock()
+	it := s.it
+	s.mu.Unlock()
 	s.out.takeFrames()
-	v, err = it.ExecuteWithContext(ctx, prog)
+	v, err := it.ExecuteWithContext(ctx, prog)
 	if err == nil {
 		return v, nil
 	}
@@ -219,9 +281,22 @@ func (s *Session) eval(ctx context.Context, cell, src string) (v reflect.Value, 
 	}
 	var p yaegi.Panic
 	if errors.As(err, &p) {
-		return v, panicError(cell, p.Value, s.out.takeFrames())
+		line := 1 + strings.Count(cell[:at.Start], "\n")
+		col := at.Start - (strings.LastIndex(cell[:at.Start], "\n") + 1) + 1
+		return v, panicError(cell, p.Value, s.out.takeFrames(), line, col)
 	}
 	return v, compileError(cell, err)
+}
+
+// globals is it.Globals(), which panics after a failed compile defined
+// names it never ran (their frame slots do not exist yet); then it is empty.
+func globals(it *yaegi.Interpreter) (g map[string]reflect.Value) {
+	defer func() {
+		if recover() != nil {
+			g = map[string]reflect.Value{}
+		}
+	}()
+	return it.Globals()
 }
 
 // compile runs yaegi's compiler, turning a panic inside yaegi (it has a few
@@ -359,7 +434,7 @@ func (s *Session) undefinedError(cell, src string) *Error {
 		known[k] = true
 	}
 	s.mu.Unlock()
-	for k := range it.Globals() {
+	for k := range globals(it) {
 		known[k] = true
 	}
 	for _, id := range f.Unresolved {

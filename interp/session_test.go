@@ -109,6 +109,8 @@ func TestExecuteState(t *testing.T) {
 		{cell: `"str"`, value: `"str"`},
 		{cell: "var e error\ne"},
 		{cell: "func h() {}\nh()"},
+		{cell: "name := \"gobayes\"\nname", value: `"gobayes"`},
+		{cell: "h()"}, // a call without results has no value, whatever yaegi's frame holds
 		{cell: "s := []int{1, 2}\ns = append(s, 3)\nlen(s)", value: "3"},
 		{cell: "s", value: "[1 2 3]"},
 		{cell: "import \"os\"\nfmt.Fprintln(os.Stdout, \"out\")\nfmt.Fprintln(os.Stderr, \"err\")\nfmt.Println(\"out2\")", events: "stdout:out\n|stderr:err\n|stdout:out2\n"},
@@ -121,7 +123,9 @@ func TestExecuteErrors(t *testing.T) {
 		{cell: "x := 1"},
 		{cell: "y := undefinedThing + 1", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
 		{cell: "\n\nvar z []int\nz[3] = 1", errName: "panic", errHas: "cell:4:1"},
-		{cell: "func g() { var p *int; *p = 1 }\n\ng()", errName: "panic", errHas: "cell:1:"},
+		{cell: "func g() { var p *int; *p = 1 }\n\ng()", errName: "panic", errHas: "cell:3:1"},
+		{cell: "chains := 0\nn := 10 / chains", errName: "panic", errHas: "cell:2:1"},
+		{cell: "a := 1\nb := 2\nc := a + b + missing", errName: "CompileError", errHas: "cell:3:14: undefined: missing"},
 		{cell: "x", value: "1"}, // state survives the errors
 		{cell: "for i := range 3 {\n\t_ = i\n}", errName: "UnsupportedSyntax", errHas: "for i := 0; i < n; i++"},
 		{cell: "n := 3\nfor i := range n {\n\t_ = i\n}", errName: "UnsupportedSyntax", errHas: "for i := 0; i < n; i++"},
