@@ -64,6 +64,14 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
 	})
+	b.Run("scan hmm fused K=3 T=100", func(b *testing.B) {
+		p := hmmFusedProgram(3, 100)
+		x := make([]float64, p.Dim)
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+		benchGradient(b, p, x, 100)
+	})
 	b.Run("scan hmm K=3 T=100", func(b *testing.B) {
 		p := hmmProgram(3, 100)
 		x := make([]float64, p.Dim)

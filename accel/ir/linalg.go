@@ -328,6 +328,95 @@ func init() {
 	})
 }
 
+func logMatMulExpDims(f *Frame, in *Instr) (n, k, m int) {
+	sa, sb := f.P.Values[in.In[0]].Shape, f.P.Values[in.In[1]].Shape
+	k, m = sb[0], sb[1]
+	n = 1
+	if len(sa) == 2 {
+		n = sa[0]
+	}
+	return n, k, m
+}
+
+func init() {
+	register(OpLogMatMulExp, OpDef{
+		Name: "log_mat_mul_exp", Arity: 2,
+		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) {
+			a, b := args[0], args[1]
+			if len(b) != 2 || len(a) < 1 || len(a) > 2 || a[len(a)-1] != b[0] {
+				return nil, fmt.Errorf("log_mat_mul_exp: shapes %v and %v do not match (want [k] or [n×k], and [k×m])", a, b)
+			}
+			if len(a) == 1 {
+				return []int{b[1]}, nil
+			}
+			return []int{a[0], b[1]}, nil
+		},
+		// The scratch keeps the weights exp(A_il + B_lj - out_ij) for the
+		// reverse sweep, at ((i·m)+j)·k + l.
+		Scratch: func(p *Program, in *Instr) int {
+			return p.Values[in.Out].Len * p.Values[in.In[1]].Shape[0]
+		},
+		Forward: func(f *Frame, in *Instr) {
+			a, b, y, w := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.Val(in.Scratch)
+			n, k, m := logMatMulExpDims(f, in)
+			for i := range n {
+				ai := a[i*k : (i+1)*k]
+				for j := range m {
+					wij := w[(i*m+j)*k : (i*m+j+1)*k]
+					mx, im := math.Inf(-1), -1
+					for l, v := range ai {
+						if t := v + b[l*m+j]; t > mx || math.IsNaN(t) {
+							mx, im = t, l
+						}
+					}
+					if math.IsInf(mx, 0) || math.IsNaN(mx) {
+						clear(wij)
+						y[i*m+j] = mx
+						continue
+					}
+					s := 0.0
+					for l, v := range ai {
+						if l == im {
+							wij[l] = 1
+							continue
+						}
+						wij[l] = math.Exp(v + b[l*m+j] - mx)
+						s += wij[l]
+					}
+					y[i*m+j] = mx + log1p(s)
+					r := 1 / (1 + s)
+					for l := range wij {
+						wij[l] *= r
+					}
+				}
+			}
+		},
+		Backward: func(f *Frame, in *Instr) {
+			g, w := f.AdjOf(in.Out), f.Val(in.Scratch)
+			ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1])
+			n, k, m := logMatMulExpDims(f, in)
+			for i := range n {
+				for j := range m {
+					gij := g[i*m+j]
+					if gij == 0 {
+						continue
+					}
+					wij := w[(i*m+j)*k : (i*m+j+1)*k]
+					for l, v := range wij {
+						d := gij * v
+						if ga != nil {
+							ga[i*k+l] += d
+						}
+						if gb != nil {
+							gb[l*m+j] += d
+						}
+					}
+				}
+			}
+		},
+	})
+}
+
 // Below this length a plain loop beats the call into gonum's assembly
 // kernels.
 const kernelMin = 16

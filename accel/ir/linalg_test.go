@@ -136,6 +136,23 @@ func linalgCases() []opCase {
 			want: func(v [][]float64) []float64 { return covExpQuad(v[0], 1, v[1][0], v[2][0]) }},
 		{name: "cov_exp_quad 2-D", op: ir.OpCovExpQuad, args: []irtest.Arg{P(-2, 2, 3, 2), P(0.5, 2), P(0.5, 2)},
 			want: func(v [][]float64) []float64 { return covExpQuad(v[0], 2, v[1][0], v[2][0]) }},
+		// Oracle: the definition log Σ_l exp(A_il + B_lj), summed naively.
+		{name: "log_mat_mul_exp vector", op: ir.OpLogMatMulExp, args: []irtest.Arg{P(-3, 3, 3), P(-3, 3, 3, 2)},
+			want: func(v [][]float64) []float64 { return logMatMulExp(v[0], v[1], 1, 3, 2) }},
+		{name: "log_mat_mul_exp matrix", op: ir.OpLogMatMulExp, args: []irtest.Arg{P(-3, 3, 2, 3), P(-3, 3, 3, 4)},
+			want: func(v [][]float64) []float64 { return logMatMulExp(v[0], v[1], 2, 3, 4) }},
+		{name: "log_mat_mul_exp far apart", op: ir.OpLogMatMulExp, args: []irtest.Arg{P(-900, -890, 2), C([]int{2, 2}, 0, -1, 900, 901)}, tol: 1e-11,
+			want: func(v [][]float64) []float64 {
+				a, b := v[0], v[1]
+				// Each sum is dominated by the l = 1 term; add the other
+				// exactly through log1p.
+				out := make([]float64, 2)
+				for j := range 2 {
+					hi, lo := a[1]+b[2+j], a[0]+b[j]
+					out[j] = hi + math.Log1p(math.Exp(lo-hi))
+				}
+				return out
+			}},
 		{name: "add_diag scalar", op: ir.OpAddDiag, args: []irtest.Arg{P(-2, 2, 3, 3), P(-2, 2)},
 			want: func(v [][]float64) []float64 {
 				y := append([]float64(nil), v[0]...)
@@ -199,4 +216,18 @@ func covExpQuad(x []float64, d int, alpha, rho float64) []float64 {
 		}
 	}
 	return k
+}
+
+func logMatMulExp(a, b []float64, n, k, m int) []float64 {
+	out := make([]float64, n*m)
+	for i := range n {
+		for j := range m {
+			s := 0.0
+			for l := range k {
+				s += math.Exp(a[i*k+l] + b[l*m+j])
+			}
+			out[i*m+j] = math.Log(s)
+		}
+	}
+	return out
 }

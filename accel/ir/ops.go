@@ -75,6 +75,11 @@ const (
 	OpCovExpQuad  // x [n] or [n×d], alpha (scalar), rho (scalar) → K [n×n], K_ij = α² exp(-|x_i-x_j|²/(2ρ²)) (no jitter: use OpAddDiag)
 	OpAddDiag     // A [n×n], d (scalar or [n]) → A with d added to its diagonal
 	OpMulLowerTTr // L [n×n] (lower) → L·Lᵀ [n×n]
+	// A [k] or [n×k], B [k×m] → log(exp(A)·exp(B)), [m] or [n×m]:
+	// out_ij = log Σ_l exp(A_il + B_lj), stable (Pyro's logmatmulexp; one
+	// step of an HMM's forward algorithm in log space is
+	// logmatmulexp(α, log Γ) + log emission).
+	OpLogMatMulExp
 
 	// Recurrence: In = [carry inits (C)…, sequences (S), leading axis T…,
 	// statics…], Ints = [T, C, S], Body = the step's sub-program → the

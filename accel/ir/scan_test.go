@@ -145,6 +145,35 @@ func hmmProgram(K, T int) *ir.Program {
 	return p
 }
 
+// hmmFusedProgram is hmmProgram with the step written as
+// logmatmulexp(α, log Γ) + e_t: one op instead of K gathers and sums.
+func hmmFusedProgram(K, T int) *ir.Program {
+	b := ir.NewBuilder(K + K*K + T*K)
+	logPi := b.ParamSlice(0, []int{K})
+	logGamma := b.ParamSlice(K, []int{K, K})
+	logE := b.ParamSlice(K+K*K, []int{T, K})
+	alpha1 := emit(b, ir.OpAdd, logPi, must(b.Emit(ir.OpSlice, []ir.ID{logE}, []int{0, K}, -1)))
+	rest := must(b.Reshape(must(b.Emit(ir.OpSlice, []ir.ID{logE}, []int{K, (T - 1) * K}, -1)), []int{T - 1, K}))
+	bb := ir.NewBuilder(0)
+	a := bb.Input([]int{K})
+	e := bb.Input([]int{K})
+	lg := bb.Input([]int{K, K})
+	next := emit(bb, ir.OpAdd, emit(bb, ir.OpLogMatMulExp, a, lg), e)
+	bb.AddOutput("alpha", next)
+	bb.AddOutput("marginal", emit(bb, ir.OpLogSumExp, next))
+	body, err := bb.Finalize(ir.None)
+	if err != nil {
+		panic(err)
+	}
+	marg := must(b.EmitBody(ir.OpScan, []ir.ID{alpha1, rest, logGamma}, []int{T - 1, 1, 1}, -1, body))
+	last := must(b.Reshape(must(b.Emit(ir.OpSlice, []ir.ID{marg}, []int{T - 2, 1}, -1)), nil))
+	p, err := b.Finalize(last)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
 // hmmLogLik is the forward algorithm in plain Go, in probability space
 // with rescaling (a different route from the program's log space).
 func hmmLogLik(K, T int, x []float64) float64 {
@@ -178,8 +207,13 @@ func hmmLogLik(K, T int, x []float64) float64 {
 
 func TestScanHMM(t *testing.T) {
 	const K, T = 3, 12
+	for _, p := range []*ir.Program{hmmProgram(K, T), hmmFusedProgram(K, T)} {
+		testHMM(t, p, K, T)
+	}
+}
+
+func testHMM(t *testing.T, p *ir.Program, K, T int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	p := hmmProgram(K, T)
 	for range 3 {
 		x := make([]float64, p.Dim)
 		for i := range x {
