@@ -93,24 +93,42 @@ func (p *Program) Output(name string) ID {
 	return None
 }
 
-// String dumps the program, one instruction per line, for debugging.
+// String dumps the program, one instruction per line, for debugging; scan
+// bodies follow their instruction, indented.
 func (p *Program) String() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "program dim=%d size=%d target=%%%d\n", p.Dim, p.Size, p.Target)
+	p.dump(&sb, "")
+	return sb.String()
+}
+
+func (p *Program) dump(sb *strings.Builder, indent string) {
+	fmt.Fprintf(sb, "%sprogram dim=%d size=%d target=%%%d", indent, p.Dim, p.Size, p.Target)
+	if len(p.Inputs) > 0 {
+		fmt.Fprintf(sb, " inputs=%v", p.Inputs)
+	}
+	for _, o := range p.Outputs {
+		fmt.Fprintf(sb, " %s=%%%d", o.Name, o.ID)
+	}
+	sb.WriteByte('\n')
 	for _, in := range p.Instrs {
-		fmt.Fprintf(&sb, "  %%%d%v = %s", in.Out, p.Values[in.Out].Shape, in.Op)
+		fmt.Fprintf(sb, "%s  %%%d%v = %s", indent, in.Out, p.Values[in.Out].Shape, in.Op)
 		for _, a := range in.In {
-			fmt.Fprintf(&sb, " %%%d", a)
+			fmt.Fprintf(sb, " %%%d", a)
 		}
 		if len(in.Ints) > 0 {
-			fmt.Fprintf(&sb, " ints=%v", in.Ints)
+			fmt.Fprintf(sb, " ints=%v", in.Ints)
 		}
 		if in.Table >= 0 {
-			fmt.Fprintf(&sb, " table=%d", in.Table)
+			fmt.Fprintf(sb, " table=%d", in.Table)
+		}
+		if in.Scratch != None {
+			fmt.Fprintf(sb, " scratch=%d", p.Values[in.Scratch].Len)
 		}
 		sb.WriteByte('\n')
+		if in.Body != nil {
+			in.Body.dump(sb, indent+"    ")
+		}
 	}
-	return sb.String()
 }
 
 // ShapeLen is the number of elements of a shape (1 for a scalar).

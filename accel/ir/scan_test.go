@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -389,6 +390,15 @@ func TestConcurrentFrames(t *testing.T) {
 	for range 4 {
 		if e := <-errs; e != "" {
 			t.Error(e)
+		}
+	}
+}
+
+func TestProgramString(t *testing.T) {
+	s := hmmFusedProgram(2, 4).String()
+	for _, want := range []string{"= scan", "ints=[3 1 1]", "    program dim=0", "= log_mat_mul_exp", "alpha=%"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("dump lacks %q:\n%s", want, s)
 		}
 	}
 }
