@@ -2,7 +2,9 @@ package ppl_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
 )
@@ -11,7 +13,7 @@ import (
 // each runs compiled (ppl) and hand-written (plain Go) in the same run.
 // Print the ratio table with
 //
-//	go test -run '^$' -bench Models ./ppl/ | go run ./internal/posteriordb/benchratio
+//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./internal/posteriordb/benchratio
 var benchModels = []struct{ bench, name string }{
 	{"eight_schools_noncentered", "eight_schools-eight_schools_noncentered"},
 	{"sblrc_blr", "sblrc-blr"},
@@ -21,17 +23,23 @@ var benchModels = []struct{ bench, name string }{
 	{"logistic_N10000_D50", posteriordb.LogisticName},
 }
 
+// benchPoint is the position the benchmarks evaluate (compiled layout).
+func benchPoint(dim int) []float64 {
+	rng := rand.New(rand.NewPCG(3, 5))
+	x := make([]float64, dim)
+	for i := range x {
+		x[i] = rng.Float64() - 0.5
+	}
+	return x
+}
+
 // BenchmarkModels measures one log density with its gradient. The
 // compiled evaluations must report 0 allocs/op.
 func BenchmarkModels(b *testing.B) {
 	for _, bm := range benchModels {
 		b.Run(bm.bench, func(b *testing.B) {
 			p := pair(b, loadCase(b, bm.name, 10000, 50))
-			rng := rand.New(rand.NewPCG(3, 5))
-			x := make([]float64, p.compiled.Dim())
-			for i := range x {
-				x[i] = rng.Float64() - 0.5
-			}
+			x := benchPoint(p.compiled.Dim())
 			g := make([]float64, len(x))
 			b.Run("compiled", func(b *testing.B) {
 				d := p.compiled.NewDensity()
@@ -51,6 +59,55 @@ func BenchmarkModels(b *testing.B) {
 					f(h, g)
 				}
 			})
+		})
+	}
+}
+
+// BenchmarkModelRatio runs the compiled and the hand-written evaluation
+// alternately, in chunks of about 100 µs each, and reports the median of
+// the chunks' time ratios (compiled/hand-written): on a machine shared
+// with other work, a paired ratio is steadier than two separate
+// benchmarks. Its ns/op is the time of one pair of chunks; the metrics
+// compiled-ns/op and handwritten-ns/op are per evaluation.
+func BenchmarkModelRatio(b *testing.B) {
+	for _, bm := range benchModels {
+		b.Run(bm.bench, func(b *testing.B) {
+			p := pair(b, loadCase(b, bm.name, 10000, 50))
+			x := benchPoint(p.compiled.Dim())
+			h := p.handPoint(x)
+			g := make([]float64, len(x))
+			d := p.compiled.NewDensity()
+			hand := p.hand.LogDensityGrad
+			if hand == nil {
+				b.Skip("no hand-written gradient")
+			}
+			// Calls per chunk: about 100 µs of hand-written work.
+			start := time.Now()
+			for range 10 {
+				hand(h, g)
+			}
+			k := max(1, int(100*time.Microsecond/(time.Since(start)/10+1)))
+			var ratios []float64
+			var tc, th time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				for range k {
+					d.LogDensityGrad(x, g)
+				}
+				t1 := time.Now()
+				for range k {
+					hand(h, g)
+				}
+				t2 := time.Now()
+				tc += t1.Sub(t0)
+				th += t2.Sub(t1)
+				ratios = append(ratios, float64(t1.Sub(t0))/float64(t2.Sub(t1)))
+			}
+			slices.Sort(ratios)
+			n := float64(b.N * k)
+			b.ReportMetric(float64(tc)/n, "compiled-ns/op")
+			b.ReportMetric(float64(th)/n, "handwritten-ns/op")
+			b.ReportMetric(ratios[len(ratios)/2], "ratio")
 		})
 	}
 }

@@ -1,18 +1,22 @@
-// Command benchratio reads the output of ppl's BenchmarkModels on stdin
-// and prints, per model, the time of the compiled and of the hand-written
-// log density with gradient, their ratio against the target of 1.5, and
-// the compiled evaluation's allocations:
+// Command benchratio reads the output of ppl's BenchmarkModels and
+// BenchmarkModelRatio on stdin and prints, per model, the time of the
+// compiled and of the hand-written log density with gradient, their ratio,
+// the paired ratio (BenchmarkModelRatio's median of alternating chunks),
+// the compiled evaluation's allocations, and whether the target of 1.5×
+// and zero allocations is met:
 //
-//	go test -run '^$' -bench Models -count 5 ./ppl/ | go run ./internal/posteriordb/benchratio
+//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./internal/posteriordb/benchratio
 //
 // With several counts it keeps each sub-benchmark's fastest run, the one
-// least disturbed by other work on the machine.
+// least disturbed by other work on the machine, and the smallest paired
+// ratio. The verdict uses the paired ratio when there is one.
 package main
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -31,9 +35,13 @@ type result struct {
 	seen   bool
 }
 
+// pairedLine matches "BenchmarkModelRatio/<model>-<procs> ... <r> ratio".
+var pairedLine = regexp.MustCompile(`^BenchmarkModelRatio/([^/\s]+?)(?:-\d+)?\s.*?\s([0-9.]+) ratio`)
+
 type row struct {
 	model                 string
 	compiled, handwritten result
+	paired                float64 // 0 when not measured
 }
 
 func main() {
@@ -55,7 +63,27 @@ func read(r io.Reader) ([]*row, error) {
 	var rows []*row
 	byModel := map[string]*row{}
 	sc := bufio.NewScanner(r)
+	get := func(model string) *row {
+		rw := byModel[model]
+		if rw == nil {
+			rw = &row{model: model}
+			byModel[model] = rw
+			rows = append(rows, rw)
+		}
+		return rw
+	}
 	for sc.Scan() {
+		if m := pairedLine.FindStringSubmatch(sc.Text()); m != nil {
+			q, err := strconv.ParseFloat(m[2], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %v", sc.Text(), err)
+			}
+			rw := get(m[1])
+			if rw.paired == 0 || q < rw.paired {
+				rw.paired = q
+			}
+			continue
+		}
 		m := line.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
@@ -68,12 +96,7 @@ func read(r io.Reader) ([]*row, error) {
 		if m[4] != "" {
 			allocs, _ = strconv.Atoi(m[4])
 		}
-		rw := byModel[m[1]]
-		if rw == nil {
-			rw = &row{model: m[1]}
-			byModel[m[1]] = rw
-			rows = append(rows, rw)
-		}
+		rw := get(m[1])
 		res := &rw.compiled
 		if m[2] == "handwritten" {
 			res = &rw.handwritten
@@ -92,27 +115,34 @@ func read(r io.Reader) ([]*row, error) {
 func write(w io.Writer, rows []*row) bool {
 	ok := true
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\tcompiled ns/op\thandwritten ns/op\tratio\tallocs/op\t≤1.5×\t")
+	fmt.Fprintln(tw, "model\tcompiled ns/op\thandwritten ns/op\tratio\tpaired ratio\tallocs/op\t≤1.5×\t")
 	for _, r := range rows {
 		c, h := "—", "—"
-		ratio, verdict := "—", "?"
+		ratio, paired, verdict := "—", "—", "?"
 		if r.compiled.seen {
 			c = strconv.FormatFloat(r.compiled.ns, 'f', 0, 64)
 		}
 		if r.handwritten.seen {
 			h = strconv.FormatFloat(r.handwritten.ns, 'f', 0, 64)
 		}
+		q := math.NaN()
 		if r.compiled.seen && r.handwritten.seen {
-			q := r.compiled.ns / r.handwritten.ns
+			q = r.compiled.ns / r.handwritten.ns
 			ratio = strconv.FormatFloat(q, 'f', 2, 64)
-			verdict = "yes"
-			if q > target || r.compiled.allocs != 0 {
-				verdict, ok = "NO", false
-			}
-		} else {
-			ok = false
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t\n", r.model, c, h, ratio, r.compiled.allocs, verdict)
+		if r.paired > 0 {
+			q = r.paired
+			paired = strconv.FormatFloat(q, 'f', 2, 64)
+		}
+		switch {
+		case math.IsNaN(q) || !r.compiled.seen:
+			ok = false
+		case q > target || r.compiled.allocs != 0:
+			verdict, ok = "NO", false
+		default:
+			verdict = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.model, c, h, ratio, paired, r.compiled.allocs, verdict)
 	}
 	tw.Flush()
 	return ok
