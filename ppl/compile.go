@@ -66,7 +66,7 @@ func (m *Model) Compile() (*Compiled, error) {
 
 func compile(m *Model) (c *Compiled, err error) {
 	defer Catch(&err)
-	c = &Compiled{m: m, name: m.name}
+	c = &Compiled{m: m, name: m.name, version: m.version}
 	// Layout of the unconstrained position, in declaration order.
 	for _, r := range m.rvs {
 		if r.observed {

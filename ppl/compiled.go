@@ -17,6 +17,7 @@ import (
 // Density).
 type Compiled struct {
 	m         *Model
+	version   int // the model's version when compiled
 	name      string
 	dim       int
 	latents   []latent
@@ -43,6 +44,15 @@ type Compiled struct {
 }
 
 var _ infer.Model = (*Compiled)(nil)
+
+// stale reports a model changed since it was compiled: the programs built
+// lazily (predictive, log-likelihood) would no longer match the layout.
+func (c *Compiled) stale() error {
+	if c.m.version != c.version {
+		return &Error{Var: c.name, Msg: "the model changed after it was compiled; compile it again"}
+	}
+	return nil
+}
 
 // Name is the model's name.
 func (c *Compiled) Name() string { return c.name }

@@ -3,6 +3,7 @@ package ppl
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -184,5 +185,24 @@ func TestPointwiseLogLikReusesMemory(t *testing.T) {
 	// Oracle: N(0 | 0.5, 1) for every element.
 	if want := lnNormal(0, 0.5, 1); math.Abs(out[999]-want) > 1e-12 {
 		t.Errorf("term = %v, want %v", out[999], want)
+	}
+}
+
+// TestStaleCompiled checks that a model changed after compiling is not
+// sampled through the old layout.
+func TestStaleCompiled(t *testing.T) {
+	m := NewModel("t")
+	m.Normal("a", 0, 1)
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Normal("b", 0, 1)
+	if _, err := c.PosteriorPredictive(nil, []float64{0}); err == nil || !strings.Contains(err.Error(), "compile it again") {
+		t.Errorf("stale PosteriorPredictive: %v, want an error saying to compile again", err)
+	}
+	c2, err := m.Compile()
+	if err != nil || c2 == c || c2.Dim() != 2 {
+		t.Errorf("recompiled: %v (dim %d), want a new model of dimension 2", err, c2.Dim())
 	}
 }

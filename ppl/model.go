@@ -25,6 +25,7 @@ type Model struct {
 	err      *Error
 	compiled *Compiled
 	cerr     error
+	version  int // counts changes, so a stale Compiled can tell
 }
 
 // term is an explicit log-density term (Stan's target +=).
@@ -51,7 +52,7 @@ func (m *Model) Err() error {
 }
 
 // changed drops a cached compilation: the model grew.
-func (m *Model) changed() { m.compiled, m.cerr = nil, nil }
+func (m *Model) changed() { m.compiled, m.cerr, m.version = nil, nil, m.version+1 }
 
 // claim reserves name for v, failing when it is empty, malformed or taken.
 func (m *Model) claim(name string, v any) {

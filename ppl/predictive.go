@@ -29,6 +29,9 @@ type predictive struct {
 }
 
 func (c *Compiled) predictiveProgram() (*predictive, error) {
+	if err := c.stale(); err != nil {
+		return nil, err
+	}
 	c.predOnce.Do(func() {
 		c.pred, c.predErr = c.buildPredictive()
 		if c.predErr == nil {
@@ -303,6 +306,9 @@ func (c *Compiled) obsTerms(r *RV) int {
 // the order of Observed, row-major) at one posterior draw (in the layout
 // of Vars) into out (len LogLikLen), for LOO and WAIC.
 func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
+	if err := c.stale(); err != nil {
+		return err
+	}
 	c.llOnce.Do(func() {
 		c.ll, c.llIDs, c.llErr = c.buildLogLik()
 		if c.llErr == nil {
