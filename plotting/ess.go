@@ -13,11 +13,11 @@ import (
 const essLimit = 12
 
 // essSteps is the number of draw counts at which ESS evaluates.
-const essSteps = 12
+const essSteps = 10
 
 // ESS draws how the bulk and tail effective sample sizes of every
 // selected scalar grow with the number of draws (the first n draws of
-// every selected chain, n from a twelfth of the run to all of it),
+// every selected chain, n from a tenth of the run to all of it),
 // with a line at 400, the ESS above which R-hat and the ESS estimates
 // themselves are reliable (Vehtari et al. 2021). ESS that grows linearly
 // means the run is long enough to estimate it; ESS that stalls means the

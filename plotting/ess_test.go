@@ -13,7 +13,7 @@ func TestESS(t *testing.T) {
 		t.Fatalf("%d panels, want 2", len(ps))
 	}
 	for _, p := range ps {
-		// 200 draws in 12 steps of 16.7: 12 distinct counts ≥ 8.
+		// 200 draws in 10 steps of 20: 10 distinct counts ≥ 8.
 		if got := p.Points("line", "bulk ESS"); got != essSteps {
 			t.Errorf("panel %q: %d bulk points, want %d", p.Title, got, essSteps)
 		}
