@@ -22,6 +22,7 @@ func Autocorr(fit any, args ...any) *Figure {
 	if err != nil {
 		return errorFigure("Autocorr", err)
 	}
+	sel.capChains(set)
 	maxLag := set.MaxLag
 	if maxLag == 0 {
 		maxLag = 100

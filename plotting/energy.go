@@ -28,6 +28,8 @@ func Energy(fit any, args ...any) *Figure {
 	if err != nil {
 		return errorFigure("Energy", err)
 	}
+	sel.note = "" // Energy draws no columns
+	sel.capChains(set)
 	var marginal, transition []float64
 	bfmi := make([]float64, len(sel.chains))
 	for k, c := range sel.chains {
@@ -50,6 +52,7 @@ func Energy(fit any, args ...any) *Figure {
 	}
 	f := newFigure("Energy", set, 1, 2, 800, 380)
 	f.colWeights = []float64{2.3, 1}
+	f.note = sel.note
 	de := f.panel(0, 0, "energy distributions", "energy − mean energy", "density")
 	dm, dt := kde(marginal), kde(transition)
 	de.add("band", "marginal energy", len(dm.X), filledCurve{x: dm.X, y: dm.Y, color: withAlpha(oiBlue, 0x50)})

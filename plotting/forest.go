@@ -39,6 +39,9 @@ func Forest(fit any, args ...any) *Figure {
 	if err != nil {
 		return errorFigure("Forest", err)
 	}
+	if !models {
+		sel.capChains(set)
+	}
 	for _, p := range fits[1:] {
 		if err := checkPosterior("Forest", p); err != nil {
 			return errorFigure("Forest", err)

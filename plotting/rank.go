@@ -26,6 +26,7 @@ func Rank(fit any, args ...any) *Figure {
 	if err != nil {
 		return errorFigure("Rank", err)
 	}
+	sel.capChains(set)
 	if len(sel.chains) < 2 {
 		return errorFigure("Rank", fmt.Errorf("plotting: Rank needs at least two chains to compare; this selection has %d chain — sample with ppl.Chains(4) (or select more with plotting.Chains), or look at plotting.Trace", len(sel.chains)))
 	}

@@ -223,3 +223,23 @@ func parallelFor(n int, fn func(i int)) {
 	close(next)
 	wg.Wait()
 }
+
+// chainLimit is how many chains a plot with one line or bar per chain
+// draws when no chains are chosen: a many-chain sampler's thousands
+// would be a smear and a legend longer than the figure.
+const chainLimit = 8
+
+// capChains keeps the first chainLimit chains unless the caller chose
+// chains, and notes it.
+func (s *selection) capChains(set Settings) {
+	if len(set.Chains) > 0 || len(s.chains) <= chainLimit {
+		return
+	}
+	note := fmt.Sprintf("showing chains 1–%d of %d; choose others with plotting.Chains(...)", chainLimit, len(s.chains))
+	s.chains = s.chains[:chainLimit]
+	if s.note != "" {
+		s.note += "; " + note
+	} else {
+		s.note = note
+	}
+}

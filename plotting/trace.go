@@ -19,6 +19,7 @@ func Trace(fit any, args ...any) *Figure {
 	if err != nil {
 		return errorFigure("Trace", err)
 	}
+	sel.capChains(set)
 	rows := len(sel.columns)
 	rowHeight := 170
 	if rows > 4 {

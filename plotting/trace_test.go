@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +72,32 @@ func TestTraceDivergences(t *testing.T) {
 		}
 	}
 	checkRenders(t, f)
+}
+
+func TestManyChains(t *testing.T) {
+	fit := fixture()
+	for len(fit.Chains) < 12 {
+		fit.Chains = append(fit.Chains, fit.Chains[len(fit.Chains)%4])
+	}
+	tests := []struct {
+		fig   *Figure
+		lines int
+	}{
+		{Trace(fit, "mu"), chainLimit},
+		{Rank(fit, "mu"), chainLimit},
+		{Autocorr(fit, "mu"), chainLimit},
+		{Trace(fit, "mu", Chains(1, 12)), 2},
+	}
+	for _, tc := range tests {
+		p := tc.fig.Panels()[0]
+		if got := p.Count("line", ""); got != tc.lines {
+			t.Errorf("%s: %d lines, want %d", tc.fig, got, tc.lines)
+		}
+	}
+	if note := Trace(fit, "mu").Note(); !strings.Contains(note, "chains 1–8 of 12") {
+		t.Errorf("note %q does not say which chains are shown", note)
+	}
+	if got := Energy(fit).Panels()[1].Count("bars", ""); got != chainLimit {
+		t.Errorf("energy: %d bars, want %d", got, chainLimit)
+	}
 }
