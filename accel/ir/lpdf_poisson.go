@@ -147,7 +147,8 @@ func poissonLogBackward(f *Frame, in *Instr) {
 	valid := flag[0] == 1
 	for i := 0; i < n; i++ {
 		yi, x := y[i*ys], eta[i*es]
-		if !(valid || isCount(yi)) || !(x <= math.MaxFloat64) {
+		// An overflowed rate made the term -Inf: no gradient.
+		if !(valid || isCount(yi)) || !(x <= math.MaxFloat64) || math.IsInf(ex[i], 1) {
 			continue
 		}
 		aeSum = acc(ae, aeVec, i, g[i*gs]*(yi-ex[i]), aeSum)

@@ -194,7 +194,7 @@ func scalarCases() []lpdfCase {
 			[]float64{-1, 2, 1}, []float64{1, 0, 1}, []float64{1, 2, -1}),
 		scalarCase("weibull", ir.OpWeibullLPDF, []elem{par(0.1, 4), par(0.5, 4), par(0.5, 3)},
 			func(x ...float64) float64 { return distuv.Weibull{K: x[1], Lambda: x[2]}.LogProb(x[0]) },
-			[]float64{-1, 2, 1}, []float64{1, 0, 1}, []float64{1, 2, -1}),
+			[]float64{-1, 2, 1}, []float64{1, 0, 1}, []float64{1, 2, -1}, []float64{1e5, 100, 1}),
 		scalarCase("beta", ir.OpBetaLPDF, []elem{par(0.05, 0.95), par(0.5, 5), par(0.5, 5)},
 			func(x ...float64) float64 { return distuv.Beta{Alpha: x[1], Beta: x[2]}.LogProb(x[0]) },
 			[]float64{0, 2, 2}, []float64{1, 2, 2}, []float64{1.5, 2, 2}, []float64{0.5, -1, 2}, []float64{0.5, 2, 0}),
@@ -229,7 +229,7 @@ func discreteCases() []lpdfCase {
 			[]float64{-1, 1}, []float64{1.5, 1}, []float64{1, -1}, []float64{1, 0}),
 		scalarCase("poisson_log", ir.OpPoissonLogLPMF, []elem{dat(0, 3, 1, 12), par(-2, 2.5)},
 			func(x ...float64) float64 { return distuv.Poisson{Lambda: math.Exp(x[1])}.LogProb(x[0]) },
-			[]float64{-1, 1}, []float64{1.5, 1}, []float64{1, nan}),
+			[]float64{-1, 1}, []float64{1.5, 1}, []float64{1, nan}, []float64{1, 800}),
 		scalarCase("neg_binomial_2", ir.OpNegBinomialLPMF, []elem{dat(0, 3, 1, 12), par(0.2, 8), par(0.3, 10)},
 			func(x ...float64) float64 {
 				y, mu, phi := x[0], x[1], x[2]

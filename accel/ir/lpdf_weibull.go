@@ -58,6 +58,9 @@ func weibullBackward(f *Frame, in *Instr) {
 		gi := g[i*gs]
 		L := math.Log(yi / l)
 		u := math.Exp(k * L)
+		if math.IsInf(u, 1) { // the term overflowed to -Inf: no gradient
+			continue
+		}
 		aySum = acc(ay, ayVec, i, gi*(k-1-k*u)/yi, aySum)
 		akSum = acc(ak, akVec, i, gi*(1/k+L*(1-u)), akSum)
 		alSum = acc(al, alVec, i, gi*k*(u-1)/l, alSum)
