@@ -8,8 +8,24 @@
 // exactly one instruction. Forward runs the instructions in order;
 // Gradient then sweeps them in reverse, each op adding its contribution
 // into the adjoints of the inputs that depend on the position. Nothing is
-// allocated per evaluation: a Frame owns all the memory.
+// allocated per evaluation: a Frame owns all the memory, scratch included.
 //
 // Build programs with a Builder: it checks shapes as it goes, so a model
 // error is reported when the model is built, not when it is sampled.
+//
+//	b := ir.NewBuilder(2)
+//	x := b.ParamSlice(0, []int{2})
+//	y, _ := b.Emit(ir.OpExp, []ir.ID{x}, nil, -1)
+//	s, _ := b.Emit(ir.OpSum, []ir.ID{y}, nil, -1)
+//	p, _ := b.Finalize(s)
+//	f := ir.NewFrame(p) // one per goroutine
+//	lp := f.Gradient([]float64{0.1, 0.2}, grad)
+//
+// The op list and each op's inputs, immediates and output are in ops.go;
+// each file registers the semantics of a family of ops: elementwise.go
+// (unary, broadcasting binary, log_mix), reduce.go, structure.go,
+// linalg.go, scan.go (recurrences, with the body's calling convention),
+// bijectors.go (constraining transforms, their log-Jacobians and the
+// exported inverses), lpdf_*.go (log densities). Package irtest checks ops
+// and programs against finite differences.
 package ir
