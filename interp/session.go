@@ -51,6 +51,7 @@ type Session struct {
 	index         *packageIndex     // importable packages when Options.Symbols adds any
 	defSrc        map[string]string // func or type name → its declaration (signature and doc), for Inspect
 	probeDeclared bool              // renderProbe is declared in it
+	funcResults   map[string]int    // cell function → number of results
 }
 
 var _ Engine = (*Session)(nil)
@@ -100,6 +101,7 @@ func (s *Session) reset() error {
 	s.types = map[string]string{}
 	s.defSrc = map[string]string{}
 	s.probeDeclared = false
+	s.funcResults = map[string]int{}
 	s.mu.Unlock()
 	return nil
 }
@@ -230,14 +232,62 @@ func (s *Session) hasValue(expr string) bool {
 	if err != nil {
 		return false
 	}
-	if _, isCall := ast.Unparen(e).(*ast.CallExpr); !isCall {
+	call, isCall := ast.Unparen(e).(*ast.CallExpr)
+	if !isCall {
 		return true
+	}
+	if n, known := s.resultCount(call.Fun); known {
+		return n > 0
 	}
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
 	_, err = compile(it, "_ = "+expr)
 	return err == nil || strings.Contains(err.Error(), "mismatch")
+}
+
+// resultCount is the number of results of the function fun names, when
+// it is a compiled package's function, a cell's function or a method of a
+// session variable's compiled type.
+func (s *Session) resultCount(fun ast.Expr) (n int, known bool) {
+	s.mu.Lock()
+	imports, it := s.imports, s.it
+	cellFunc, isCellFunc := -1, false
+	if id, ok := fun.(*ast.Ident); ok {
+		cellFunc, isCellFunc = s.funcResults[id.Name]
+	}
+	var pkgPath string
+	var sel *ast.SelectorExpr
+	if x, ok := fun.(*ast.SelectorExpr); ok {
+		sel = x
+		if id, ok := x.X.(*ast.Ident); ok {
+			pkgPath = imports[id.Name]
+		}
+	}
+	s.mu.Unlock()
+	if isCellFunc {
+		return cellFunc, true
+	}
+	if sel == nil {
+		return 0, false
+	}
+	if pkgPath != "" {
+		if f, ok := s.importable().byPath[pkgPath][sel.Sel.Name]; ok && f.Kind() == reflect.Func {
+			return f.Type().NumOut(), true
+		}
+		return 0, false
+	}
+	if id, ok := sel.X.(*ast.Ident); ok {
+		if v, ok := globals(it)[id.Name]; ok && v.IsValid() {
+			if m, ok := v.Type().MethodByName(sel.Sel.Name); ok {
+				return m.Type.NumOut(), true
+			}
+			if m, ok := reflect.PointerTo(v.Type()).MethodByName(sel.Sel.Name); ok {
+				return m.Type.NumOut(), true
+			}
+		}
+	}
+	return 0, false
 }
 
 // compile compiles one run or item, mapping errors to cell lines.
@@ -602,6 +652,7 @@ func (s *Session) record(src string, kind itemKind) {
 					end = d.Body.Lbrace
 				}
 				s.defSrc[d.Name.Name] = docPrefix(d.Doc) + text(d.Pos(), end)
+				s.funcResults[d.Name.Name] = d.Type.Results.NumFields()
 			}
 		case *ast.GenDecl:
 			addGen(d)

@@ -111,6 +111,9 @@ func TestExecuteState(t *testing.T) {
 		{cell: "func h() {}\nh()"},
 		{cell: "name := \"gobayes\"\nname", value: `"gobayes"`},
 		{cell: "h()"}, // a call without results has no value, whatever yaegi's frame holds
+		{cell: "import \"github.com/gobayes/gobayes/display\"\ndisplay.Clear(false)"},
+		{cell: "import \"strings\"\nvar sb strings.Builder\nsb.Reset()"},
+		{cell: "sb.WriteString(\"abc\")\nsb.Len()", value: "3"},
 		{cell: "s := []int{1, 2}\ns = append(s, 3)\nlen(s)", value: "3"},
 		{cell: "s", value: "[1 2 3]"},
 		{cell: "import \"os\"\nfmt.Fprintln(os.Stdout, \"out\")\nfmt.Fprintln(os.Stderr, \"err\")\nfmt.Println(\"out2\")", events: "stdout:out\n|stderr:err\n|stdout:out2\n"},
