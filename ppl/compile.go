@@ -189,6 +189,8 @@ type emitter struct {
 	// isConst memoises constTree.
 	noFold  bool
 	isConst map[*node]bool
+	// cse maps an instruction (op, inputs, immediates) to its value.
+	cse map[string]ir.ID
 }
 
 // constTree reports whether n depends on no random variable and no scan
@@ -291,12 +293,23 @@ func (e *emitter) emit(n *node) ir.ID {
 		for i, a := range n.args {
 			in[i] = e.emit(a)
 		}
+		// Equal instructions over equal inputs are emitted once (two
+		// calls of Exp(a) in a model give one value).
+		key := fmt.Sprint(n.op, in, n.ints, n.table)
+		if prev, ok := e.cse[key]; ok {
+			id = prev
+			break
+		}
 		table := -1
 		if n.table != nil {
 			table = e.b.Table(n.table)
 		}
 		var err error
 		id, err = e.b.Emit(n.op, in, n.ints, table)
+		if e.cse == nil {
+			e.cse = map[string]ir.ID{}
+		}
+		e.cse[key] = id
 		if err != nil {
 			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", n.describe(), err)})
 		}

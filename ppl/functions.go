@@ -282,3 +282,30 @@ func familyOf(f any) *dist.Family {
 
 // Digamma is ψ(x), the derivative of Lgamma, elementwise.
 func Digamma(x any) Expr { return unary("Digamma", ir.OpDigamma, x) }
+
+// Row is row i (0-based) of the matrix x, a vector.
+func Row(x any, i int) Expr {
+	ns := args("Row", x)
+	n := ns[0]
+	if len(n.shape) != 2 || i < 0 || i >= n.shape[0] {
+		modelOf("Row", n).failf(exprLabel("Row", n), "row %d of shape %v: want a matrix and a 0-based row inside it", i, n.shape)
+	}
+	c := n.shape[1]
+	return opNode("Row", ir.OpSlice, []int{c}, ns, []int{i * c, c}, nil)
+}
+
+// Col is column j (0-based) of the matrix x, a vector.
+func Col(x any, j int) Expr {
+	ns := args("Col", x)
+	n := ns[0]
+	if len(n.shape) != 2 || j < 0 || j >= n.shape[1] {
+		modelOf("Col", n).failf(exprLabel("Col", n), "column %d of shape %v: want a matrix and a 0-based column inside it", j, n.shape)
+	}
+	r, c := n.shape[0], n.shape[1]
+	idx := make([]int, r)
+	for i := range idx {
+		idx[i] = i*c + j
+	}
+	flat := &node{kind: kReshape, fn: "Col", shape: []int{r * c}, args: ns, model: n.model}
+	return opNode("Col", ir.OpGather, []int{r}, []*node{flat}, nil, idx)
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
@@ -159,4 +160,36 @@ func TestLinearAlgebra(t *testing.T) {
 		t.Errorf("log density %v, want %v", got, want)
 	}
 	irtest.CheckGradient(t, c.Program(), x, 1e-6)
+}
+
+// TestRowColAndSharing checks Row and Col of a parameter matrix, and that
+// an expression written twice is computed once.
+func TestRowColAndSharing(t *testing.T) {
+	m := NewModel("rowcol")
+	a := m.Flat("a", Shape(2, 3))
+	m.LogDensity("row", Dot(Row(a, 1), []float64{1, 2, 3}))
+	m.LogDensity("col", Dot(Col(a, 2), []float64{10, 20}))
+	m.LogDensity("twice", Add(Sum(Exp(a)), Sum(Exp(a))))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
+	want := 0.4 + 2*0.5 + 3*0.6 + 10*0.3 + 20*0.6
+	for _, v := range x {
+		want += 2 * math.Exp(v)
+	}
+	if got := c.LogDensity(x); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+	irtest.CheckGradient(t, c.Program(), x, 1e-6)
+	exps := 0
+	for _, in := range c.Program().Instrs {
+		if in.Op == ir.OpExp {
+			exps++
+		}
+	}
+	if exps != 1 {
+		t.Errorf("Exp(a) written twice is computed %d times, want once", exps)
+	}
 }
