@@ -582,6 +582,16 @@ func (r *RV) checkData(d []float64) {
 	if msg := checkSupport(d, kind, lo, hi); msg != "" {
 		m.failf(r.name, "observed value %s", msg)
 	}
+	// Counts against per-element trials (Binomial's n given as data).
+	if sup.Kind == dist.BoundedInt && sup.Upper >= 0 && r.fam != nil {
+		if n := r.params[sup.Upper]; n.isConst() && n.Len() == len(d) && len(d) > 1 {
+			for i, v := range d {
+				if v > n.data[i] {
+					m.failf(r.name, "observed value %v at index %d exceeds its %s = %v", v, i, paramName(r.fam, sup.Upper), n.data[i])
+				}
+			}
+		}
+	}
 }
 
 // constParam is the value of parameter i when it is a constant scalar,

@@ -37,6 +37,7 @@ func TestBuildErrors(t *testing.T) {
 		{"non-integer counts", func(m *Model) { m.Poisson("k", 3).Observe([]float64{1, 1.5}) }, "k", []string{"1.5", "whole number"}},
 		{"Bernoulli outcome 2", func(m *Model) { m.Bernoulli("b", 0.5).Observe([]int{0, 2}) }, "b", []string{"0 or 1"}},
 		{"negative data for a positive family", func(m *Model) { m.Exponential("w", 1).Observe([]float64{-1}) }, "w", []string{"-1"}},
+		{"more successes than trials", func(m *Model) { m.Binomial("s", []int{3, 4}, 0.5).Observe([]int{2, 5}) }, "s", []string{"index 1", "exceeds", "n = 4"}},
 		{"probability above one", func(m *Model) { m.Bernoulli("b", 1.5) }, "b", []string{"p", "1.5"}},
 		{"duplicate name", func(m *Model) { m.Normal("a", 0, 1); m.Normal("a", 0, 1) }, "a", []string{"already used"}},
 		{"unknown name", func(m *Model) { m.Normal("a", 0, 1); m.Lookup("b") }, "b", []string{"no variable", "a"}},
