@@ -34,6 +34,9 @@ func bernoulliForward(f *Frame, in *Instr) {
 				e = math.Log1p(-p)
 			}
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}
@@ -89,6 +92,9 @@ func bernoulliLogitForward(f *Frame, in *Instr) {
 			e = negInf
 		}
 		if math.IsNaN(x) {
+			e = negInf
+		}
+		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if pw {

@@ -30,6 +30,9 @@ func betaForward(f *Frame, in *Instr) {
 		if yi := y[i*ys]; ok && yi > 0 && yi < 1 {
 			e = (a-1)*math.Log(yi) + (b-1)*math.Log1p(-yi) - lb
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

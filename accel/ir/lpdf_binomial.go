@@ -63,6 +63,9 @@ func binomialForward(f *Frame, in *Instr) {
 				e += (ni - yi) * l1p
 			}
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}
@@ -120,6 +123,9 @@ func binomialLogitForward(f *Frame, in *Instr) {
 			// y log logistic(x) + (n-y) log logistic(-x)
 			// = -n log1p(exp(-|x|)) - y max(-x,0) - (n-y) max(x,0).
 			e -= ni*math.Log1p(math.Exp(-math.Abs(x))) + yi*math.Max(-x, 0) + (ni-yi)*math.Max(x, 0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
 		}
 		if pw {
 			out[i] = e

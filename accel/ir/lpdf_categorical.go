@@ -95,6 +95,9 @@ func categoricalForward(f *Frame, in *Instr) {
 			}
 			e = row[c] - lse
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -26,6 +26,9 @@ func cauchyForward(f *Frame, in *Instr) {
 			z := (y[i*ys] - mu[i*ms]) * inv
 			e = c - math.Log1p(z*z)
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -110,6 +110,9 @@ func dirichletForward(f *Frame, in *Instr) {
 		if math.IsNaN(e) {
 			e = negInf
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -25,6 +25,9 @@ func exponentialForward(f *Frame, in *Instr) {
 		if yi := y[i*ys]; ok && yi >= 0 {
 			e = ll - l*yi
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

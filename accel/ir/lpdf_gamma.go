@@ -34,6 +34,9 @@ func gammaForward(f *Frame, in *Instr) {
 		if yi := y[i*ys]; aok && bok && yi > 0 {
 			e = a*lb - lga + (a-1)*math.Log(yi) - b*yi
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -26,6 +26,9 @@ func halfCauchyForward(f *Frame, in *Instr) {
 			z := yi * inv
 			e = c - math.Log1p(z*z)
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

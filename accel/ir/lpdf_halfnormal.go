@@ -26,6 +26,9 @@ func halfNormalForward(f *Frame, in *Instr) {
 			z := yi * inv
 			e = c - 0.5*z*z
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -25,6 +25,9 @@ func laplaceForward(f *Frame, in *Instr) {
 		if ok {
 			e = c - math.Abs(y[i*ys]-mu[i*ms])*inv
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -28,6 +28,9 @@ func logisticForward(f *Frame, in *Instr) {
 			z := math.Abs(y[i*ys]-mu[i*ms]) * inv
 			e = -z - ls - 2*math.Log1p(math.Exp(-z))
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -28,6 +28,9 @@ func logNormalForward(f *Frame, in *Instr) {
 			z := (ly - mu[i*ms]) * inv
 			e = c - 0.5*z*z - ly
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -96,6 +96,9 @@ func multiNormalForward(f *Frame, in *Instr) {
 			}
 			e = c - 0.5*q
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -9,7 +9,7 @@ import (
 // neg_binomial_2_lpmf(y, mu, phi) (Stan's neg_binomial_2: mean μ,
 // variance μ + μ²/φ) = lgamma(y+φ) - lgamma(y+1) - lgamma(φ)
 // + y log(μ/(μ+φ)) + φ log(φ/(μ+φ)) for counts y, μ > 0, φ > 0.
-// Partials: ∂μ = y/μ - (y+φ)/(μ+φ),
+// Partials: ∂μ = y/μ - (y+φ)/(μ+φ) = φ(y-μ)/(μ(μ+φ)),
 // ∂φ = ψ(y+φ) - ψ(φ) - log1p(μ/φ) + (μ-y)/(μ+φ).
 // y is data; lgamma(y+1) is cached when it is a constant.
 func init() {
@@ -43,6 +43,9 @@ func negBinomialForward(f *Frame, in *Instr) {
 				e += yi * (math.Log(m) - math.Log(m+p))
 			}
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}
@@ -69,7 +72,9 @@ func negBinomialBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		r := 1 / (m + p)
-		amSum = acc(am, amVec, i, gi*(yi/m-(yi+p)*r), amSum)
+		// y/μ - (y+φ)/(μ+φ), written without the difference of two
+		// large terms.
+		amSum = acc(am, amVec, i, gi*p*r*(yi-m)/m, amSum)
 		if ap != nil {
 			if p != pp {
 				pp, dgp = p, mathext.Digamma(p)

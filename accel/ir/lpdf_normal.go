@@ -66,7 +66,12 @@ func normalForward(f *Frame, in *Instr) {
 				q += d * d
 			}
 		}
-		out[0] = -0.5*q/(s*s) - float64(n)*(math.Log(s)+lnSqrt2Pi)
+		inv := 1 / s
+		e := -0.5*(q*inv)*inv - float64(n)*(math.Log(s)+lnSqrt2Pi)
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		out[0] = e
 		return
 	}
 	if cc, ci := normalSigmaCache(f, in, sg); cc != nil {
@@ -74,6 +79,9 @@ func normalForward(f *Frame, in *Instr) {
 		for i := 0; i < n; i++ {
 			z := (y[i*ys] - mu[i*ms]) * ci[i]
 			e := cc[i] - 0.5*z*z
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
 			if pw {
 				out[i] = e
 			}
@@ -95,6 +103,9 @@ func normalForward(f *Frame, in *Instr) {
 		if ok {
 			z := (y[i*ys] - mu[i*ms]) * inv
 			e = c - 0.5*z*z
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
 		}
 		if pw {
 			out[i] = e
@@ -151,7 +162,7 @@ func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, 
 	}
 	ys, ms := stride(y), stride(mu)
 	inv := 1 / s
-	r := g * inv * inv
+	r := g * inv // times (y-μ)/σ, not (y-μ)·g/σ², which overflows for tiny σ
 	q := 0.0
 	switch {
 	case ys == 1 && ms == 1 && ay == nil && len(am) > 1:
@@ -160,7 +171,7 @@ func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, 
 		for i, v := range y {
 			d := v - mu[i]
 			q += d * d
-			a[i] += r * d
+			a[i] += r * (d * inv)
 		}
 	default:
 		ayVec, amVec := len(ay) > 1, len(am) > 1
@@ -168,13 +179,13 @@ func normalBackwardShared(y, mu []float64, s float64, n int, g float64, ay, am, 
 		for i := 0; i < n; i++ {
 			d := y[i*ys] - mu[i*ms]
 			q += d * d
-			aySum = acc(ay, ayVec, i, -r*d, aySum)
-			amSum = acc(am, amVec, i, r*d, amSum)
+			aySum = acc(ay, ayVec, i, -r*(d*inv), aySum)
+			amSum = acc(am, amVec, i, r*(d*inv), amSum)
 		}
 		flushAcc(ay, ayVec, aySum)
 		flushAcc(am, amVec, amSum)
 	}
 	if as != nil {
-		as[0] += g * inv * (q*inv*inv - float64(n))
+		as[0] += g * inv * ((q*inv)*inv - float64(n))
 	}
 }

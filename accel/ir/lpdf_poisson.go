@@ -64,6 +64,9 @@ func poissonForward(f *Frame, in *Instr) {
 				e += yi * ll
 			}
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}
@@ -122,6 +125,9 @@ func poissonLogForward(f *Frame, in *Instr) {
 			if yi > 0 {
 				e += yi * x
 			}
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
 		}
 		if pw {
 			out[i] = e

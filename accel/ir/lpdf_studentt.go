@@ -74,6 +74,9 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 				l1p[i] = l
 				e = vc - ls - 0.5*(v+1)*l
 			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
 			if pw {
 				out[i] = e
 			}

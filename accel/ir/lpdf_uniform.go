@@ -22,6 +22,9 @@ func uniformForward(f *Frame, in *Instr) {
 		if a < b && yi >= a && yi <= b {
 			e = -math.Log(b - a)
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}

@@ -31,6 +31,9 @@ func weibullForward(f *Frame, in *Instr) {
 			L := math.Log(yi) - ll
 			e = lk - ll + (k-1)*L - math.Exp(k*L)
 		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
 		if pw {
 			out[i] = e
 		}
