@@ -164,7 +164,7 @@ func init() {
 			ub, su := bval(f, in.In[2])
 			s := 0.0
 			for i, v := range x {
-				s += math.Log(ub[i*su]-lb[i*sl]) - Softplus(-v) - Softplus(v)
+				s += math.Log(ub[i*su]-lb[i*sl]) + logisticLogJ(v)
 			}
 			f.Val(in.Out)[0] = s
 		},
@@ -176,7 +176,7 @@ func init() {
 			gx, gl, gu := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
 			for i, v := range x {
 				if gx != nil {
-					gx[i] += g * (Logistic(-v) - Logistic(v))
+					gx[i] += g * (1 - 2*Logistic(v))
 				}
 				d := g / (ub[i*su] - lb[i*sl])
 				if gl != nil {
@@ -274,7 +274,7 @@ func init() {
 			lp, logS := 0.0, 0.0
 			for k, v := range x {
 				a := v - math.Log(float64(km1-k))
-				lp += logS - Softplus(-a) - Softplus(a)
+				lp += logS + logisticLogJ(a)
 				logS -= Softplus(a)
 			}
 			f.Val(in.Out)[0] = lp

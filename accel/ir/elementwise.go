@@ -65,9 +65,16 @@ func logisticDeriv(x float64) float64 {
 // Softplus is log(1+exp(x)) without overflow or cancellation.
 func Softplus(x float64) float64 {
 	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
+		return x + log1p(math.Exp(-x))
 	}
-	return math.Log1p(math.Exp(x))
+	return log1p(math.Exp(x))
+}
+
+// logisticLogJ is log σ(x) + log(1-σ(x)) = -|x| - 2·log(1+e^{-|x|}),
+// the log-Jacobian of the logistic map, with one exponential.
+func logisticLogJ(x float64) float64 {
+	a := math.Abs(x)
+	return -a - 2*log1p(math.Exp(-a))
 }
 
 // Logit is log(x/(1-x)).
