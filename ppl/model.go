@@ -229,7 +229,12 @@ func (r *RV) node() *node {
 	return r.n
 }
 
-func (r *RV) String() string { return r.name }
+// String describes the variable as its model's listing does:
+// "theta_tilde[8] ~ Normal(0, 1)".
+func (r *RV) String() string {
+	l := r.m.line(r)
+	return l[0] + " " + l[1] + " " + l[2]
+}
 
 // Var adds a random variable of any distribution family: fam's parameters
 // in the order fam.Params lists them. The methods named after the

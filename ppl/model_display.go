@@ -42,45 +42,7 @@ func shapeSuffix(s []int) string {
 // lines describes the model one statement per line, in declaration order.
 func (m *Model) lines() (rows [][4]string) {
 	for _, r := range m.rvs {
-		var dist string
-		if r.mix != nil {
-			comps := make([]string, len(r.mix.comps))
-			for k, c := range r.mix.comps {
-				ps := make([]string, len(c.params))
-				for i, p := range c.params {
-					ps[i] = formula(p, 3)
-				}
-				comps[k] = c.fam.Name + "(" + strings.Join(ps, ", ") + ")"
-			}
-			dist = fmt.Sprintf("Mixture(%s; %s)", formula(r.mix.weights, 3), strings.Join(comps, ", "))
-		} else {
-			ps := make([]string, len(r.params))
-			for i, p := range r.params {
-				ps[i] = formula(p, 3)
-			}
-			dist = r.fam.Name + "(" + strings.Join(ps, ", ") + ")"
-		}
-		var notes []string
-		if r.lower != nil {
-			notes = append(notes, "lower "+formula(r.lower, 3))
-		}
-		if r.upper != nil {
-			notes = append(notes, "upper "+formula(r.upper, 3))
-		}
-		switch r.order {
-		case ordered:
-			notes = append(notes, "ordered")
-		case positiveOrdered:
-			notes = append(notes, "positive ordered")
-		}
-		role := "parameter"
-		if r.observed {
-			role = "observed"
-		}
-		if len(notes) > 0 {
-			role += ", " + strings.Join(notes, ", ")
-		}
-		rows = append(rows, [4]string{r.name + shapeSuffix(r.n.shape), "~", dist, role})
+		rows = append(rows, m.line(r))
 	}
 	for _, d := range m.dets {
 		rows = append(rows, [4]string{d.det + shapeSuffix(d.shape), "=", formula(d.args[0], 4), "deterministic"})
@@ -89,6 +51,49 @@ func (m *Model) lines() (rows [][4]string) {
 		rows = append(rows, [4]string{"target", "+=", formula(t.n, 4), t.name})
 	}
 	return rows
+}
+
+// line describes one random variable: name, "~", distribution, role.
+func (m *Model) line(r *RV) [4]string {
+	var dist string
+	if r.mix != nil {
+		comps := make([]string, len(r.mix.comps))
+		for k, c := range r.mix.comps {
+			ps := make([]string, len(c.params))
+			for i, p := range c.params {
+				ps[i] = formula(p, 3)
+			}
+			comps[k] = c.fam.Name + "(" + strings.Join(ps, ", ") + ")"
+		}
+		dist = fmt.Sprintf("Mixture(%s; %s)", formula(r.mix.weights, 3), strings.Join(comps, ", "))
+	} else {
+		ps := make([]string, len(r.params))
+		for i, p := range r.params {
+			ps[i] = formula(p, 3)
+		}
+		dist = r.fam.Name + "(" + strings.Join(ps, ", ") + ")"
+	}
+	var notes []string
+	if r.lower != nil {
+		notes = append(notes, "lower "+formula(r.lower, 3))
+	}
+	if r.upper != nil {
+		notes = append(notes, "upper "+formula(r.upper, 3))
+	}
+	switch r.order {
+	case ordered:
+		notes = append(notes, "ordered")
+	case positiveOrdered:
+		notes = append(notes, "positive ordered")
+	}
+	role := "parameter"
+	if r.observed {
+		role = "observed"
+	}
+	if len(notes) > 0 {
+		role += ", " + strings.Join(notes, ", ")
+	}
+	return [4]string{r.name + shapeSuffix(r.n.shape), "~", dist, role}
 }
 
 // String describes the model one variable per line, as a notebook shows
