@@ -80,7 +80,7 @@ func scanScratch(p *Program, in *Instr) int {
 	for _, id := range body.Inputs[:c] {
 		carry += body.Values[id].Len
 	}
-	return (t+1)*body.Size + carry
+	return max(1, (t+1)*body.Size+carry) // at least one slot, so Scratch is never None
 }
 
 // prepareScratch writes the constants of every scan body into its step
