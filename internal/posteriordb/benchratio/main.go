@@ -142,7 +142,11 @@ func write(w io.Writer, rows []*row) bool {
 		default:
 			verdict = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", r.model, c, h, ratio, paired, r.compiled.allocs, verdict)
+		allocs := "—"
+		if r.compiled.seen && r.compiled.allocs >= 0 {
+			allocs = strconv.Itoa(r.compiled.allocs)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, c, h, ratio, paired, allocs, verdict)
 	}
 	tw.Flush()
 	return ok
