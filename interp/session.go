@@ -246,6 +246,12 @@ func (s *Session) hasValue(expr string) bool {
 	return err == nil || strings.Contains(err.Error(), "mismatch")
 }
 
+// builtinResults is the number of results of Go's builtin functions.
+var builtinResults = map[string]int{
+	"append": 1, "cap": 1, "complex": 1, "imag": 1, "len": 1, "make": 1, "new": 1, "real": 1, "recover": 1,
+	"close": 0, "copy": 1, "delete": 0, "panic": 0, "print": 0, "println": 0,
+}
+
 // resultCount is the number of results of the function fun names, when
 // it is a compiled package's function, a cell's function or a method of a
 // session variable's compiled type.
@@ -267,6 +273,11 @@ func (s *Session) resultCount(fun ast.Expr) (n int, known bool) {
 	s.mu.Unlock()
 	if isCellFunc {
 		return cellFunc, true
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		if n, ok := builtinResults[id.Name]; ok {
+			return n, true
+		}
 	}
 	if sel == nil {
 		return 0, false

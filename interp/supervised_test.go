@@ -27,7 +27,7 @@ func TestSupervisedState(t *testing.T) {
 		{cell: "import \"fmt\"\nx := 1\nfmt.Println(\"hi\", x)\nx+1", value: "2", events: "stdout:hi 1\n"},
 		{cell: "x * 10", value: "10"},
 		{cell: "y := undefinedThing", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
-		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom"},
+		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom", events: "-"}, // nothing printed
 		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
 		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "panic", errHas: "fatal"},
 		{cell: "x", value: "1"},

@@ -2,10 +2,12 @@ package interp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -29,6 +31,9 @@ func WorkerMain() int {
 		fmt.Fprintln(os.Stderr, "interp: the worker must be started by the kernel (it reads requests on fd 3)")
 		return 2
 	}
+	// yaegi reports some unsupported syntax with log.Panic, which the
+	// session recovers and explains; the log line itself is noise.
+	log.SetOutput(yaegiLogFilter{os.Stderr})
 	s, err := NewSession(Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -50,6 +55,17 @@ func WorkerMain() int {
 func applyMemoryLimit(limit int64) {
 	debug.SetMemoryLimit(limit / 10 * 9)
 	limitAddressSpace(limit)
+}
+
+// yaegiLogFilter drops the lines yaegi logs before the panics the session
+// turns into errors ("nil type", "nil reflect type").
+type yaegiLogFilter struct{ w io.Writer }
+
+func (f yaegiLogFilter) Write(p []byte) (int, error) {
+	if bytes.HasSuffix(p, []byte(" nil type\n")) || bytes.HasSuffix(p, []byte(" nil reflect type\n")) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
 }
 
 type worker struct {
