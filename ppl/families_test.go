@@ -1,0 +1,114 @@
+package ppl
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"github.com/gobayes/gobayes/ppl/dist"
+)
+
+// paramFor is a valid parameter value for a support (and the family's
+// bounds: Uniform's lower and upper).
+func paramFor(fam *dist.Family, i int) any {
+	switch fam.Name {
+	case "Dirichlet":
+		return []float64{1, 2, 3}
+	case "MultiNormalChol":
+		if i == 0 {
+			return []float64{0.5, -0.5}
+		}
+		return [][]float64{{1, 0}, {0.5, 1}}
+	case "CategoricalLogit":
+		return []float64{0.1, 0.2, -0.3}
+	case "Uniform":
+		return []float64{-1, 2}[i]
+	}
+	switch fam.ParamSupport[i].Kind {
+	case dist.Positive:
+		return 1.5
+	case dist.UnitInterval:
+		return 0.3
+	case dist.NonNegInt:
+		return 10
+	}
+	return 0.5
+}
+
+// TestEveryFamily compiles every family of package dist through its Model
+// method: continuous families as parameters (the bijector chosen from the
+// support, the gradient checked at random points, the values inside the
+// support), discrete ones observed at draws of their own sampler.
+func TestEveryFamily(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, fam := range dist.Families() {
+		t.Run(fam.Name, func(t *testing.T) {
+			params := make([]any, len(fam.Params))
+			for i := range params {
+				params[i] = paramFor(fam, i)
+			}
+			m := NewModel(fam.Name)
+			var opts []Option
+			switch {
+			case fam.Name == "LKJCorrChol":
+				opts = append(opts, Shape(3, 3))
+			case fam.EventRank == 0 && !fam.Discrete:
+				opts = append(opts, Size(3))
+			}
+			m.Var("v", fam, params, opts...)
+			if fam.Discrete {
+				if _, err := m.Compile(); err == nil {
+					t.Fatalf("a latent %s compiled; want an error", fam.Name)
+				}
+				// Draw data from the family itself, then observe it.
+				m = NewModel(fam.Name)
+				n := 5
+				data := make([]float64, n)
+				ps := make([][]float64, len(params))
+				for i, p := range params {
+					nd, _ := asNode(p)
+					ps[i] = nd.data
+				}
+				fam.Sample(rng, ps, data)
+				m.Var("v", fam, params, Observed(data))
+			}
+			c, err := m.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fam.Discrete || c.Dim() == 0 {
+				if lp := c.LogDensity(nil); math.IsInf(lp, 0) || math.IsNaN(lp) {
+					t.Errorf("log density of observed draws = %v", lp)
+				}
+				return
+			}
+			x := make([]float64, c.Dim())
+			for range 3 {
+				for i := range x {
+					x[i] = 2*rng.Float64() - 1
+				}
+				irtest.CheckGradient(t, c.Program(), x, 1e-6)
+				v, err := c.Constrain(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				vals := v["v"]
+				var msg string
+				switch fam.Support.Kind {
+				case dist.Positive:
+					msg = checkSupport(vals, dist.Positive, 0, 0)
+				case dist.UnitInterval:
+					msg = checkSupport(vals, dist.UnitInterval, 0, 1)
+				case dist.Bounded:
+					msg = checkSupport(vals, dist.Bounded, -1, 2)
+				case dist.Simplex:
+					msg = checkSupport(vals, dist.Simplex, 0, 1)
+				}
+				if msg != "" {
+					t.Errorf("constrained value %v %s", vals, msg)
+				}
+			}
+		})
+	}
+}
