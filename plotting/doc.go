@@ -9,10 +9,13 @@
 //	fit := m.Sample(ppl.NUTS(), ppl.Chains(4))
 //	plotting.Trace(fit, "mu", "tau")                  // last expression of a cell: inline PNG
 //	plotting.Pair(fit, "mu", "tau", "theta")          // theta expands to theta[1] … theta[8]
+//	plotting.Pair(fit, "tau", "theta[1]", plotting.Log("tau")) // the funnel on the log scale
 //	plotting.Posterior(fit, "mu", plotting.Ref(0), plotting.ROPE(-1, 1))
 //	plotting.Forest(fit, "theta", plotting.Prob(0.9))
 //	fig := plotting.Rank(fit, plotting.Chains(1, 2), plotting.Size(1000, 600))
 //	fig.Save("rank.svg")                               // format from the extension: .png .svg .pdf
+//	plotting.PPC(y, m.PosteriorPredictive(fit))        // observed data against replications
+//	plotting.ELBO(m.ADVI())                            // a variational fit's ELBO history
 //
 // The posterior argument is a *posterior.Posterior, a posterior.Posterior,
 // or any value with a method Posterior() *posterior.Posterior. A variable
@@ -21,7 +24,7 @@
 // a plot shows every recorded variable, up to a limit it notes in the
 // figure's text. Options are the functions of type Option (Size, DPI,
 // Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,
-// Labels, MaxDraws) or a *Settings, where nil means the defaults. Chains
+// Labels, MaxDraws, Log) or a *Settings, where nil means the defaults. Chains
 // are numbered from 1, as the legends number them.
 //
 // # Errors

@@ -54,9 +54,14 @@ func Pair(fit any, args ...any) *Figure {
 	for k := range vals {
 		lims[k] = paddedRange(vals[k])
 	}
-	pointAlpha := uint8(70)
-	if len(vals[0]) > 3000 {
-		pointAlpha = 45
+	// Fainter dots for more draws and smaller panels, so dense regions
+	// still show their density.
+	pointAlpha := uint8(110)
+	if len(vals[0]) > 2000 {
+		pointAlpha = 70
+	}
+	if n > 4 {
+		pointAlpha = pointAlpha * 2 / 3
 	}
 	divGlyph := draw.GlyphStyle{Color: divergentColor, Radius: 2.2, Shape: draw.CircleGlyph{}}
 	if n >= 5 {
@@ -85,7 +90,7 @@ func Pair(fit any, args ...any) *Figure {
 					pn.p.Title.Text, pn.desc.Title = xname, xname
 				}
 			} else {
-				pn.add("points", "draws", len(vals[c]), cloud{x: vals[c], y: vals[r], color: withStraightAlpha(drawColor, pointAlpha), size: 2.2})
+				pn.add("points", "draws", len(vals[c]), cloud{x: vals[c], y: vals[r], color: withStraightAlpha(drawColor, pointAlpha), size: 1.8})
 				if len(divs[c]) > 0 {
 					pn.add("points", "divergent", len(divs[c]), points(divs[c], divs[r], divGlyph))
 				}

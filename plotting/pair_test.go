@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,29 @@ func TestPair(t *testing.T) {
 	checkRenders(t, f)
 	if err := Pair(fit, "mu").Err(); err == nil || !strings.Contains(err.Error(), "at least two") {
 		t.Errorf("Pair of one scalar: error %v, want 'at least two'", err)
+	}
+}
+
+func TestLogScale(t *testing.T) {
+	fit := fixture()
+	f := Pair(fit, "mu", "tau", Log("tau"))
+	ps := f.Panels()
+	if got := ps[len(ps)-1].XLabel; got != "log(tau)" {
+		t.Errorf("x label %q, want log(tau)", got)
+	}
+	// The original posterior is untouched.
+	if fit.Columns[1] != "tau" || fit.Chains[0].Values[1][0] <= 0 {
+		t.Errorf("Log changed the posterior: %v", fit.Columns)
+	}
+	q, err := logColumns("Pair", fit, []string{"tau"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// log(e^x) = x: the fixture draws tau as exp(ltau).
+	if got, want := q.Chains[2].Values[1][7], math.Log(fit.Chains[2].Values[1][7]); got != want {
+		t.Errorf("log column %g, want %g", got, want)
+	}
+	if err := Pair(fit, "mu", "tau", Log("mu")).Err(); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Errorf("log of a signed variable: %v", err)
 	}
 }

@@ -219,7 +219,8 @@ func (cl cloud) Plot(c draw.Canvas, p *plot.Plot) {
 		clip = img.Rect
 	}
 	trX, trY := p.Transforms(&c)
-	r := int(math.Max(1, math.Round(float64(cl.size)*scale/2)))
+	rad := math.Max(0.5, float64(cl.size)*scale/2)
+	r := int(math.Ceil(rad))
 	a := float64(cl.color.A) / 255
 	sr, sg, sb := float64(cl.color.R)*a, float64(cl.color.G)*a, float64(cl.color.B)*a
 	for i := range cl.x {
@@ -228,9 +229,9 @@ func (cl cloud) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		px := int(offX + float64(trX(cl.x[i])-c.Min.X)*scale)
 		py := int(offY + float64(h) - float64(trY(cl.y[i])-c.Min.Y)*scale)
-		for dy := -r + 1; dy < r; dy++ {
-			for dx := -r + 1; dx < r; dx++ {
-				if dx*dx+dy*dy > r*r {
+		for dy := -r; dy <= r; dy++ {
+			for dx := -r; dx <= r; dx++ {
+				if float64(dx*dx+dy*dy) > rad*rad {
 					continue
 				}
 				x, y := px+dx, py+dy

@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
 	"strings"
@@ -164,7 +165,43 @@ func prepare(plot string, fit any, args []any, limit int) (selection, Settings, 
 	if err != nil {
 		return selection{}, set, err
 	}
+	if len(set.Log) > 0 && plot != "Forest" {
+		if p, err = logColumns(plot, p, set.Log); err != nil {
+			return selection{}, set, err
+		}
+	}
 	return selection{fit: p, columns: cols, chains: chains, note: note}, set, nil
+}
+
+// logColumns returns a copy of p in which the named columns hold their
+// logarithms and are named "log(tau)"; the draws of other columns and the
+// statistics are shared, not copied.
+func logColumns(plot string, p *posterior.Posterior, names []string) (*posterior.Posterior, error) {
+	cols, _, err := selectColumns(plot, p, names, 0)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Columns = append([]string(nil), p.Columns...)
+	q.Chains = make([]posterior.Chain, len(p.Chains))
+	for c := range p.Chains {
+		q.Chains[c] = p.Chains[c]
+		q.Chains[c].Values = append([][]float64(nil), p.Chains[c].Values...)
+	}
+	for _, col := range cols {
+		for c, ch := range p.Chains {
+			logs := make([]float64, len(ch.Values[col]))
+			for i, v := range ch.Values[col] {
+				if !(v > 0) {
+					return nil, fmt.Errorf("plotting: %s: Log(%q) needs positive values, but chain %d draw %d of %s is %g; drop it from plotting.Log", plot, p.Columns[col], c+1, i, p.Columns[col], v)
+				}
+				logs[i] = math.Log(v)
+			}
+			q.Chains[c].Values[col] = logs
+		}
+		q.Columns[col] = "log(" + p.Columns[col] + ")"
+	}
+	return &q, nil
 }
 
 // values returns the draws of column col in chain c.

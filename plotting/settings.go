@@ -45,6 +45,10 @@ type Settings struct {
 	Labels []string
 	// MaxDraws is how many predictive draws a PPC overlays; 0 means 50.
 	MaxDraws int
+	// Log names variables or columns drawn as their logarithm (a
+	// positive scale such as tau: a funnel's neck opens up on the log
+	// scale). Forest ignores it.
+	Log []string
 }
 
 // Option changes one setting. The functions below make them.
@@ -102,6 +106,11 @@ func MaxLag(n int) Option { return func(s *Settings) { s.MaxLag = n } }
 // Labels names the models of a forest across models.
 func Labels(names ...string) Option {
 	return func(s *Settings) { s.Labels = append([]string(nil), names...) }
+}
+
+// Log draws the named variables or columns as their logarithm.
+func Log(names ...string) Option {
+	return func(s *Settings) { s.Log = append(s.Log, names...) }
 }
 
 // MaxDraws sets how many predictive draws a PPC overlays.
@@ -234,6 +243,7 @@ func mergeSettings(a, b Settings) Settings {
 	if b.MaxDraws != 0 {
 		a.MaxDraws = b.MaxDraws
 	}
+	a.Log = append(a.Log, b.Log...)
 	return a
 }
 

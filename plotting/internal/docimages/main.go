@@ -110,6 +110,7 @@ func figures(synthetic bool) ([]named, error) {
 		{"trace_noncentred", plotting.Trace(nc, three...)},
 		{"pair_centred", plotting.Pair(c, three...)},
 		{"pair_noncentred", plotting.Pair(nc, three...)},
+		{"pair_centred_logtau", plotting.Pair(c, "tau", "theta[1]", plotting.Log("tau"))},
 		{"forest_centred", plotting.Forest(c, "mu", "tau", "theta")},
 		{"forest_models", plotting.Forest([]*posterior.Posterior{c, nc}, "mu", "tau", "theta", plotting.Labels("centred", "non-centred"))},
 		{"posterior_centred", plotting.Posterior(c, with(plotting.Ref(0), plotting.ROPE(-1, 1))...)},
