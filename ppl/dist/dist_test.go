@@ -338,3 +338,18 @@ func TestSampleMixture(t *testing.T) {
 		t.Errorf("mixture variance %.4f, want %.4f ± %.2g", v, vr, 5*se)
 	}
 }
+
+// TestMultiNormalRowsPerEvent checks that a mean per event places each
+// event's draws around its own row (a near-zero covariance).
+func TestMultiNormalRowsPerEvent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	mu := []float64{1, 2, -3, -4, 10, 20}
+	l := []float64{1e-9, 0, 0, 1e-9}
+	out := make([]float64, 6)
+	dist.MultiNormalChol.Sample(rng, [][]float64{mu, l}, out)
+	for i := range out {
+		if math.Abs(out[i]-mu[i]) > 1e-6 {
+			t.Errorf("draw %d = %v, want about %v", i, out[i], mu[i])
+		}
+	}
+}

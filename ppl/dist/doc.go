@@ -17,9 +17,10 @@
 // parameters in Family.Params order (accel/ir's ops.go). Scalar families
 // broadcast: every parameter has one value or one per element. In Sample,
 // a multivariate family (EventRank ≥ 1) takes the parameters of one event
-// (Dirichlet α [K], MultiNormalChol μ [K] and L [K×K], CategoricalLogit
-// logits [K]) shared by every event written to out; to draw events with
-// different parameters, call Sample once per event. LKJCorrChol writes one
+// (Dirichlet α [K], CategoricalLogit logits [K]) shared by every event
+// written to out; to draw events with different parameters, call Sample
+// once per event. MultiNormalChol takes L [K×K] and μ [K] or one row per
+// event [N×K]. LKJCorrChol writes one
 // K×K factor, K = √len(out).
 //
 // Flat and HalfFlat are improper: their Op is ir.OpNop, the compiler adds
