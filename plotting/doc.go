@@ -42,9 +42,11 @@
 // it shows as one image in the figure's format — PNG by default, SVG with
 // Format("svg") — with its String as the text form. (It deliberately has
 // no SVG() string method: the kernel would then add an SVG to every
-// bundle, and notebooks prefer SVG over PNG.) PNG() ([]byte, error) is
-// display.PNGer; SVG() (string, error), Render(format) and Save(path)
-// produce any format whatever the setting.
+// bundle, and notebooks prefer SVG over PNG. Being a display.PNGer too,
+// an SVG figure's bundle also carries a PNG, which notebooks ignore in
+// favour of the SVG.) PNG() ([]byte, error) is display.PNGer; SVG()
+// (string, error), Render(format) and Save(path) produce any format
+// whatever the setting.
 //
 // # Inspection
 //

@@ -5,8 +5,11 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gobayes/gobayes/display"
 )
 
 // checkRenders renders a figure as PNG and SVG and checks both decode.
@@ -152,5 +155,33 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("String() = %q, want the error", tc.fig.String())
 			}
 		})
+	}
+}
+
+// The kernel renders a cell's value with display.Render: a figure must
+// give exactly one image and its text.
+func TestDisplayRender(t *testing.T) {
+	fit := fixture()
+	tests := []struct {
+		name string
+		fig  *Figure
+		want []string
+	}{
+		{"png", Trace(fit, "mu"), []string{"image/png", "text/plain"}},
+		{"svg", Trace(fit, "mu", Format("svg")), []string{"image/png", "image/svg+xml", "text/plain"}},
+		{"error", Trace(fit, "nope"), []string{"text/plain"}},
+	}
+	for _, tc := range tests {
+		b := display.Render(tc.fig)
+		got := keys(b.Data)
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s: bundle has %v, want %v", tc.name, got, tc.want)
+		}
+		if tc.name == "error" {
+			if txt, _ := b.Data["text/plain"].(string); !strings.Contains(txt, `unknown variable "nope"`) {
+				t.Errorf("error bundle text %q", txt)
+			}
+		}
 	}
 }
