@@ -128,6 +128,7 @@ func TestLinearAlgebra(t *testing.T) {
 	m.LogDensity("llt", Sum(Log(Abs(LowerMulT(L)))))
 	m.LogDensity("chol", Sum(Cholesky(AddDiag(LowerMulT(L), 0.5))))
 	m.LogDensity("stack", Dot(Stack(b, b), [][]float64{{1, 2}, {3, 4}}))
+	m.LogDensity("diag", Add(Dot(DiagPreMultiply(b, a), [][]float64{{1, 2}, {3, 4}}), Dot(DiagPostMultiply(a, b), [][]float64{{5, 6}, {7, 8}})))
 	c, err := m.Compile()
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +157,9 @@ func TestLinearAlgebra(t *testing.T) {
 	ch.LTo(&cl)
 	want += mat.Sum(&cl)
 	want += bv[0] + 2*bv[1] + 3*bv[0] + 4*bv[1]
+	// diag(b)·A weighted by [[1 2] [3 4]], then A·diag(b) by [[5 6] [7 8]].
+	want += bv[0]*(x[0]+2*x[1]) + bv[1]*(3*x[2]+4*x[3])
+	want += bv[0]*(5*x[0]+7*x[2]) + bv[1]*(6*x[1]+8*x[3])
 	if got := c.LogDensity(x); math.Abs(got-want) > 1e-12 {
 		t.Errorf("log density %v, want %v", got, want)
 	}

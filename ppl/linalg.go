@@ -87,3 +87,37 @@ func AddDiag(a, d any) Expr {
 	}
 	return opNode("AddDiag", ir.OpAddDiag, []int{n, n}, ns, nil, nil)
 }
+
+// DiagPreMultiply is diag(v)·A: row i of A [n k] scaled by v[i], Stan's
+// diag_pre_multiply (a covariance's Cholesky factor from scales and a
+// correlation factor: DiagPreMultiply(tau, Lcorr)).
+func DiagPreMultiply(v, a any) Expr {
+	ns := args("DiagPreMultiply", v, a)
+	V, A := ns[0], ns[1]
+	if len(A.shape) != 2 || len(V.shape) != 1 || V.shape[0] != A.shape[0] {
+		modelOf("DiagPreMultiply", ns...).failf(exprLabel("DiagPreMultiply", ns...), "shapes %v and %v; want a vector [n] and a matrix [n k]", V.shape, A.shape)
+	}
+	n, k := A.shape[0], A.shape[1]
+	idx := make([]int, n*k)
+	for i := range idx {
+		idx[i] = i / k
+	}
+	rows := opNode("DiagPreMultiply", ir.OpGather, []int{n * k}, []*node{V}, nil, idx)
+	return Mul(Reshape(rows, n, k), A)
+}
+
+// DiagPostMultiply is A·diag(v): column j of A [n k] scaled by v[j].
+func DiagPostMultiply(a, v any) Expr {
+	ns := args("DiagPostMultiply", a, v)
+	A, V := ns[0], ns[1]
+	if len(A.shape) != 2 || len(V.shape) != 1 || V.shape[0] != A.shape[1] {
+		modelOf("DiagPostMultiply", ns...).failf(exprLabel("DiagPostMultiply", ns...), "shapes %v and %v; want a matrix [n k] and a vector [k]", A.shape, V.shape)
+	}
+	n, k := A.shape[0], A.shape[1]
+	idx := make([]int, n*k)
+	for i := range idx {
+		idx[i] = i % k
+	}
+	cols := opNode("DiagPostMultiply", ir.OpGather, []int{n * k}, []*node{V}, nil, idx)
+	return Mul(A, Reshape(cols, n, k))
+}
