@@ -212,7 +212,9 @@ func (f *Figure) Bundle() display.Bundle {
 		return b
 	}
 	b.Data[display.MIMEPNG] = base64.StdEncoding.EncodeToString(png)
-	b.Metadata[display.MIMEPNG] = map[string]any{"width": f.width, "height": f.height}
+	// Notebooks lay the image out at 96 DPI: a figure drawn at 192 DPI
+	// shows at half its pixel size, sharp on a high-density screen.
+	b.Metadata[display.MIMEPNG] = map[string]any{"width": f.width * 96 / f.dpi, "height": f.height * 96 / f.dpi}
 	return b
 }
 

@@ -185,3 +185,12 @@ func TestDisplayRender(t *testing.T) {
 		}
 	}
 }
+
+func TestBundleDisplaySize(t *testing.T) {
+	// 1600×1200 px at 192 DPI lays out as 800×600 CSS px (96 DPI).
+	b := Trace(fixture(), "mu", Size(1600, 1200), DPI(192)).Bundle()
+	md, _ := b.Metadata["image/png"].(map[string]any)
+	if md["width"] != 800 || md["height"] != 600 {
+		t.Errorf("PNG metadata %v, want width 800, height 600", md)
+	}
+}

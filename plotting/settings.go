@@ -13,8 +13,10 @@ type Settings struct {
 	// Width and Height are the figure's size in pixels; 0 lets the plot
 	// choose from its number of panels (800 px wide by default).
 	Width, Height int
-	// DPI is the resolution, in dots per inch, at which points become
-	// pixels; 0 means 96.
+	// DPI is the resolution, in dots per inch, at which points (text,
+	// lines) become pixels; 0 means 96. A notebook shows the image at
+	// Width·96/DPI CSS pixels, so Size(1600, 1200) with DPI(192) is an
+	// 800×600 figure, sharp on a high-density screen.
 	DPI int
 	// Format is the image format the figure offers to a notebook: "png"
 	// (the default) or "svg".
