@@ -225,6 +225,9 @@ func (r *RV) IsObserved() bool { return r.observed }
 func (r *RV) Family() *dist.Family { return r.fam }
 
 func (r *RV) node() *node {
+	if r == nil {
+		return nil
+	}
 	r.used = true
 	return r.n
 }

@@ -47,6 +47,10 @@ func TestBuildErrors(t *testing.T) {
 		{"Ordered scalar", func(m *Model) { m.Normal("o", 0, 1, Ordered()) }, "o", []string{"vectors"}},
 		{"lower above upper", func(m *Model) { m.Normal("u", 0, 1, Bounds(2, 1)) }, "u", []string{"not below"}},
 		{"wrong parameter count", func(m *Model) { m.Var("v", family("Normal"), []any{1.0}) }, "v", []string{"takes 2 parameters"}},
+		{"nil variable", func(m *Model) {
+			var r *RV
+			m.Normal("n", r, 1)
+		}, "n", []string{"nil"}},
 		{"unsupported data type", func(m *Model) { m.Normal("s", "zero", 1) }, "s", []string{"string"}},
 		{"Add of mismatched shapes", func(m *Model) {
 			x := m.Normal("x", 0, 1, Size(3))
