@@ -58,12 +58,16 @@
 // and deterministic quantities as outputs; a second, forward-only program
 // gives those outputs without the log density. Expressions of data alone
 // (observed variables included) are folded into constants at compile
-// time, so the programs recompute only what depends on the position. A
+// time, and an instruction written twice over the same inputs is emitted
+// once, so the programs recompute only what depends on the position. A
 // Scan's step is traced into a body program whose inputs are its carries,
-// the current rows of its sequences, and the outer values it uses. A Compiled model
-// implements infer.Model: its Density evaluates the program with its own
-// ir.Frame, without allocating. Program exposes the log-density program to
-// the backends (batches of positions, data shards of observed terms).
+// the current rows of its sequences, and the outer values it uses.
+//
+// A Compiled model implements infer.Model: its Density evaluates the
+// program with its own ir.Frame, without allocating, one position at a
+// time or a batch (Density.Batch). Program exposes the log-density program
+// to the backends. Model.Sample and its relatives (sample.go) compile the
+// model and run the samplers of package infer on it.
 //
 // Data sharding (splitting observed variables' terms across workers) is
 // left to the backends: each observed variable's log density is one
