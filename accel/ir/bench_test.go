@@ -112,3 +112,20 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/instr")
 }
+
+// BenchmarkScanGARCH runs the GARCH(1,1) likelihood (T = 200) with scalar
+// bodies on the fast path and through the registered semantics.
+func BenchmarkScanGARCH(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := make([]float64, 200)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	x := []float64{0.1, -1, -2, -1}
+	for _, c := range []struct {
+		name string
+		p    *ir.Program
+	}{{"fast", garchProgram(y, 0.8)}, {"registered", ir.WithoutFastPath(garchProgram(y, 0.8))}} {
+		b.Run(c.name, func(b *testing.B) { benchGradient(b, c.p, x, len(y)) })
+	}
+}

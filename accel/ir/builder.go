@@ -225,6 +225,7 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	for a, s := range b.aliasOf {
 		p.Values[a].Grad = p.Values[s].Grad
 	}
+	p.fast = fastInstrs(&p)
 	b.p = Program{}
 	return &p, nil
 }

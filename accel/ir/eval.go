@@ -94,6 +94,18 @@ func (f *Frame) Forward(x []float64) float64 {
 // run executes the instructions in order over f.V.
 func (f *Frame) run() {
 	p := f.P
+	if p.fast != nil {
+		fast := p.fast[:len(p.Instrs)]
+		for i := range p.Instrs {
+			if t := &fast[i]; t.op != OpNop {
+				t.forward(f.V)
+				continue
+			}
+			in := &p.Instrs[i]
+			defs[in.Op].Forward(f, in)
+		}
+		return
+	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
 		defs[in.Op].Forward(f, in)
@@ -106,9 +118,14 @@ func (f *Frame) reverse() {
 	p := f.P
 	for i := len(p.Instrs) - 1; i >= 0; i-- {
 		in := &p.Instrs[i]
-		if p.Values[in.Out].Grad {
-			defs[in.Op].Backward(f, in)
+		if !p.Values[in.Out].Grad {
+			continue
 		}
+		if p.fast != nil && p.fast[i].op != OpNop {
+			p.fast[i].backward(f.V, f.Adj)
+			continue
+		}
+		defs[in.Op].Backward(f, in)
 	}
 }
 

@@ -10,3 +10,22 @@ func SetMaxStepViews(n int) (restore func()) {
 
 // Log1pFast exposes the Goldberg log1p for an accuracy test.
 var Log1pFast = log1p
+
+// WithoutFastPath returns a copy of p that runs every instruction through
+// its registered semantics.
+func WithoutFastPath(p *Program) *Program {
+	q := *p
+	q.fast = nil
+	return &q
+}
+
+// FastPathLen counts the instructions of p on the scalar fast path.
+func FastPathLen(p *Program) int {
+	n := 0
+	for _, t := range p.fast {
+		if t.op != OpNop {
+			n++
+		}
+	}
+	return n
+}

@@ -286,3 +286,53 @@ func TestLog1pFast(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPath runs every elementwise case on scalars through the scalar
+// fast path and through the registered semantics: values and gradients
+// must be identical, and the gradient right.
+func TestFastPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	seen := map[ir.Op]bool{}
+	for _, c := range elementwiseCases() {
+		if c.op == ir.OpLogMix {
+			continue // three operands: not on the fast path
+		}
+		args := make([]irtest.Arg, len(c.args))
+		for i, a := range c.args {
+			if a.IsParam() {
+				args[i] = irtest.Param(a.Lo, a.Hi)
+			} else {
+				args[i] = irtest.Const(nil, a.Data[0])
+			}
+		}
+		p, err := irtest.OpProgram(c.op, nil, nil, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ir.FastPathLen(p) != 1 {
+			t.Errorf("%s: scalar op not on the fast path", c.name)
+			continue
+		}
+		seen[c.op] = true
+		slow := ir.WithoutFastPath(p)
+		for range 3 {
+			x := irtest.Point(rng, args...)
+			g1, g2 := make([]float64, p.Dim), make([]float64, p.Dim)
+			lp1, lp2 := ir.NewFrame(p).Gradient(x, g1), ir.NewFrame(slow).Gradient(x, g2)
+			if lp1 != lp2 {
+				t.Errorf("%s at %v: fast path %v, registered %v", c.name, x, lp1, lp2)
+			}
+			for i := range g1 {
+				if g1[i] != g2[i] {
+					t.Errorf("%s at %v: gradient[%d] fast path %v, registered %v", c.name, x, i, g1[i], g2[i])
+				}
+			}
+			irtest.CheckGradient(t, p, x, 1e-6)
+		}
+	}
+	for op := ir.OpNeg; op <= ir.OpPow; op++ {
+		if !seen[op] {
+			t.Errorf("%v has no scalar fast-path case", op)
+		}
+	}
+}

@@ -75,6 +75,10 @@ type Program struct {
 	// Inputs are values set from outside before each run, in order: the
 	// arguments of a scan body (see OpScan). Empty for a model program.
 	Inputs []ID
+
+	// fast holds, per instruction, its scalar form when it is an
+	// elementwise op on scalars (see fast.go); set by Builder.Finalize.
+	fast []fastInstr
 }
 
 // Val returns the slots of value id inside the frame buffer buf.

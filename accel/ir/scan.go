@@ -154,31 +154,43 @@ func scanForward(f *Frame, in *Instr) {
 	n := body.Size
 	w := f.Val(in.Scratch)
 	out := f.Val(in.Out)
-	e := body.Values[body.Outputs[c].ID].Len
+	ev := &body.Values[body.Outputs[c].ID]
+	e := ev.Len
 	sv := f.steps[in]
 	bf.adjs = nil
 	for k := range t {
-		bf.V = w[k*n : (k+1)*n]
+		step := w[k*n : (k+1)*n]
+		bf.V = step
 		bf.vals = nil
 		if sv != nil {
 			bf.vals = sv.vals[k]
 		}
 		for i, a := range in.In {
-			dst := bf.Val(body.Inputs[i])
+			dv := &body.Values[body.Inputs[i]]
+			var src []float64
 			switch {
 			case i < c && k == 0:
-				copy(dst, f.Val(a))
+				src = f.Val(a)
 			case i < c:
-				prev := w[(k-1)*n : k*n]
-				copy(dst, body.Val(prev, body.Outputs[i].ID))
+				ov := &body.Values[body.Outputs[i].ID]
+				src = w[(k-1)*n+ov.Off : (k-1)*n+ov.Off+ov.Len]
 			case i < c+s:
-				copy(dst, f.Val(a)[k*len(dst):])
+				src = f.Val(a)[k*dv.Len : (k+1)*dv.Len]
 			default:
-				copy(dst, f.Val(a))
+				src = f.Val(a)
+			}
+			if dv.Len == 1 {
+				step[dv.Off] = src[0]
+			} else {
+				copy(step[dv.Off:dv.Off+dv.Len], src)
 			}
 		}
 		bf.run()
-		copy(out[k*e:(k+1)*e], bf.Val(body.Outputs[c].ID))
+		if e == 1 {
+			out[k] = step[ev.Off]
+		} else {
+			copy(out[k*e:(k+1)*e], step[ev.Off:ev.Off+e])
+		}
 	}
 }
 
@@ -189,7 +201,8 @@ func scanBackward(f *Frame, in *Instr) {
 	n := body.Size
 	w := f.Val(in.Scratch)
 	g := f.AdjOf(in.Out)
-	e := body.Values[body.Outputs[c].ID].Len
+	ev := &body.Values[body.Outputs[c].ID]
+	e := ev.Len
 	ab := w[t*n : (t+1)*n]
 	ca := w[(t+1)*n:] // adjoints of the carries entering the later step
 	clear(ca)
@@ -206,37 +219,40 @@ func scanBackward(f *Frame, in *Instr) {
 		clear(ab)
 		off := 0
 		for i := range c {
-			dst := bf.AdjOf(body.Outputs[i].ID)
+			ov := &body.Values[body.Outputs[i].ID]
+			dst := ab[ov.Off : ov.Off+ov.Len]
 			for j := range dst {
 				dst[j] += ca[off+j]
 			}
-			off += len(dst)
+			off += ov.Len
 		}
-		ge := bf.AdjOf(body.Outputs[c].ID)
-		for j, v := range g[k*e : (k+1)*e] {
-			ge[j] += v
+		if e == 1 {
+			ab[ev.Off] += g[k]
+		} else {
+			ge := ab[ev.Off : ev.Off+e]
+			for j, v := range g[k*e : (k+1)*e] {
+				ge[j] += v
+			}
 		}
 		bf.reverse()
 		off = 0
 		for i, a := range in.In {
-			src := bf.AdjOf(body.Inputs[i])
+			dv := &body.Values[body.Inputs[i]]
+			src := ab[dv.Off : dv.Off+dv.Len]
 			switch {
 			case i < c:
 				copy(ca[off:], src)
 				off += len(src)
+			case !f.Grad(a):
 			case i < c+s:
-				if f.Grad(a) {
-					dst := f.AdjOf(a)[k*len(src):]
-					for j, v := range src {
-						dst[j] += v
-					}
+				dst := f.AdjOf(a)[k*len(src):]
+				for j, v := range src {
+					dst[j] += v
 				}
 			default:
-				if f.Grad(a) {
-					dst := f.AdjOf(a)
-					for j, v := range src {
-						dst[j] += v
-					}
+				dst := f.AdjOf(a)
+				for j, v := range src {
+					dst[j] += v
 				}
 			}
 		}
