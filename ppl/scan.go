@@ -164,9 +164,8 @@ func (e *emitter) emitScan(n *node) ir.ID {
 	for _, s := range d.statics {
 		be.ids[s] = b.Input(s.shape)
 	}
-	for i, nx := range d.next {
+	for _, nx := range d.next {
 		b.AddOutput("carry", be.emit(nx))
-		_ = i
 	}
 	b.AddOutput("emit", be.emit(d.emit))
 	body, err := b.Finalize(ir.None)
