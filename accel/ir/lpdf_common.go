@@ -15,13 +15,15 @@ import (
 // devirtualised). Quantities that depend on one parameter only (log σ,
 // lgamma(α)) are memoised on that parameter's value, so a broadcast scalar
 // parameter costs one transcendental call per evaluation, not one per
-// element. Elements outside the support give -Inf in the forward pass and
-// contribute nothing to the gradient.
+// element. Terms that depend only on constant data (lgamma(y+1), log σ of
+// known measurement errors, the validity of observed counts) are computed
+// once per frame into the instruction's scratch. Elements outside the
+// support — and NaN from infinite inputs — give -Inf in the forward pass
+// and contribute nothing to the gradient.
 
 const (
 	lnSqrt2Pi = 0.91893853320467274178 // log(√(2π))
 	lnPi      = 1.14472988584940017414 // log(π)
-	lnSqrtPi  = 0.57236494292470008707 // log(√π)
 	ln2       = math.Ln2
 )
 
@@ -145,12 +147,12 @@ func lchoose(n, k float64) float64 {
 	return lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1)
 }
 
-// lpdfScratch sizes the scratch of a discrete family. Layout: slot 0
-// flags the data cache as filled; then the data cache, one per-element
-// constant term (lgamma(y+1), log(n choose y)) computed once per frame when
+// lpdfScratch sizes the scratch of a log-density op. Layout: slot 0 flags
+// the data cache as filled; then the data cache, one per-element constant
+// term (lgamma(y+1), log(n choose y), 2y-1) computed once per frame when
 // the first nData inputs (the integer data) are all constants, else no
 // slots; then, when perElem, one slot per element where Forward leaves a
-// value for Backward (exp(η) for instance).
+// value for Backward (exp(η), log1p(z²/ν)).
 func lpdfScratch(nData int, perElem bool) func(p *Program, in *Instr) int {
 	return func(p *Program, in *Instr) int {
 		n := 1
