@@ -6,15 +6,15 @@ import (
 )
 
 func TestDist(t *testing.T) {
-	xs := []float64{1, 2, 2, 3, 3, 3, 4, 4, 5}
+	xs := []float64{1.1, 2.1, 2.2, 3, 3.1, 3.2, 4, 4.1, 5.2}
 	f := Dist(xs, "score", Median(), Ref(2.5))
 	ps := f.Panels()
 	if len(ps) != 1 {
 		t.Fatalf("%d panels, want 1", len(ps))
 	}
 	p := ps[0]
-	// Median of the nine values is 3; three of them lie below 2.5.
-	for _, frag := range []string{"score", "median 3", "33.3% < 2.5 < 66.7%"} {
+	// Median of the nine values is 3.1; three of them lie below 2.5.
+	for _, frag := range []string{"score", "median 3.1", "33.3% < 2.5 < 66.7%"} {
 		if !strings.Contains(p.Title, frag) {
 			t.Errorf("title %q lacks %q", p.Title, frag)
 		}
@@ -25,5 +25,16 @@ func TestDist(t *testing.T) {
 	checkRenders(t, f)
 	if err := Dist(nil).Err(); err == nil || !strings.Contains(err.Error(), "finite") {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestDistIntegers(t *testing.T) {
+	// Counts 0..4: one bar per value, no density curve.
+	p := Dist([]float64{0, 1, 1, 2, 2, 2, 3, 4}).Panels()[0]
+	if got := p.Points("bars", "probability"); got != 5 {
+		t.Errorf("%d bars, want 5 (values 0..4)", got)
+	}
+	if p.Count("line", "density") != 0 {
+		t.Error("integer draws drawn as a density")
 	}
 }

@@ -59,5 +59,5 @@ func ExampleDist() {
 	// Distribution of score (9 values)
 	//   legend: 94% HDI
 	//   legend: median
-	//   panel (0,0) "score\nmedian 3, 94% HDI [1, 5]": band[94% HDI] line[density] rule[median]
+	//   panel (0,0) "score\nmedian 3, 94% HDI [1, 5]": bars[probability] band[94% HDI] rule[median]
 }

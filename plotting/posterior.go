@@ -78,7 +78,25 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 		pn.add("band", "ROPE", 2, vband{x0: set.ROPE[0], x1: set.ROPE[1], color: ropeColor})
 		f.addLegend(fmt.Sprintf("ROPE [%s, %s]", num(set.ROPE[0]), num(set.ROPE[1])), "band", ropeColor)
 	}
-	if set.Histogram {
+	discrete := isIntegers(sorted) && sorted[len(sorted)-1]-sorted[0] <= 60
+	if discrete {
+		// Integer draws (a count, an index): the probability of each
+		// value, not a smoothed density.
+		lo0 := sorted[0]
+		mass := make([]float64, int(sorted[len(sorted)-1]-lo0)+1)
+		for _, v := range sorted {
+			mass[int(v-lo0)]++
+		}
+		for k, m := range mass {
+			if m > 0 {
+				pn.p.Add(bar{x: lo0 + float64(k), y: m / float64(len(sorted)), width: 0.7, color: withAlpha(drawColor, 150)})
+			}
+		}
+		pn.desc.Elements = append(pn.desc.Elements, Element{Kind: "bars", Label: "probability", N: len(mass)})
+		pn.add("band", hdiLabel, 2, hdiBar{lo: lo, hi: hi, color: drawColor})
+		pn.p.X.Tick.Marker = integerTicks{}
+		pn.p.Y.Label.Text, pn.desc.YLabel = "probability", "probability"
+	} else if set.Histogram {
 		bins := set.Bins
 		if bins == 0 {
 			bins = histogramBins(len(sorted))
@@ -96,7 +114,7 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 		pn.add("band", hdiLabel, 2, area{x: d.X, y: d.Y, x0: lo, x1: hi, color: hdiColor})
 		pn.add("line", "density", len(d.X), xyLine(d.X, d.Y, draw.LineStyle{Color: drawColor, Width: f.sty.line * 1.3}))
 	}
-	if set.Histogram {
+	if set.Histogram || discrete {
 		f.addLegend(hdiLabel, "line", drawColor)
 	} else {
 		f.addLegend(hdiLabel, "band", hdiColor)
@@ -148,4 +166,14 @@ func histogramBins(n int) int {
 type hdiBar struct {
 	lo, hi float64
 	color  color.Color
+}
+
+// isIntegers is true when every value is a whole number.
+func isIntegers(xs []float64) bool {
+	for _, v := range xs {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
 }
