@@ -309,3 +309,32 @@ func Col(x any, j int) Expr {
 	flat := &node{kind: kReshape, fn: "Col", shape: []int{r * c}, args: ns, model: n.model}
 	return opNode("Col", ir.OpGather, []int{r}, []*node{flat}, nil, idx)
 }
+
+// Mean is the mean of the elements of x, a scalar.
+func Mean(x any) Expr {
+	ns := args("Mean", x)
+	return Div(Sum(ns[0]), float64(ns[0].Len()))
+}
+
+// LogSoftmax is x - LogSumExp(x): log probabilities from logits.
+func LogSoftmax(x any) Expr {
+	ns := args("LogSoftmax", x)
+	return Sub(ns[0], LogSumExp(ns[0]))
+}
+
+// Softmax is exp(LogSoftmax(x)): probabilities from logits.
+func Softmax(x any) Expr { return Exp(LogSoftmax(x)) }
+
+// CumSum is the running sum of the vector x: out[i] = x[0] + … + x[i] (a
+// random walk from its increments), traced as a Scan.
+func CumSum(x any) Expr {
+	ns := args("CumSum", x)
+	n := ns[0]
+	if len(n.shape) != 1 {
+		modelOf("CumSum", n).failf(exprLabel("CumSum", n), "shape %v; want a vector", n.shape)
+	}
+	return Scan(n.shape[0], []any{0.0}, []any{n}, func(c, x []Expr) ([]Expr, Expr) {
+		s := Add(c[0], x[0])
+		return []Expr{s}, s
+	})
+}

@@ -197,3 +197,28 @@ func TestRowColAndSharing(t *testing.T) {
 		t.Errorf("Exp(a) written twice is computed %d times, want once", exps)
 	}
 }
+
+// TestHelpers checks Mean, LogSoftmax, Softmax and CumSum against their
+// definitions written out.
+func TestHelpers(t *testing.T) {
+	m := NewModel("helpers")
+	a := m.Flat("a", Size(3))
+	m.LogDensity("mean", Mul(Mean(a), 3))
+	m.LogDensity("lsm", Dot(LogSoftmax(a), []float64{1, 0, 2}))
+	m.LogDensity("sm", Dot(Softmax(a), []float64{0, 5, 0}))
+	m.LogDensity("cumsum", Dot(CumSum(a), []float64{1, 10, 100}))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0.2, -0.4, 0.9}
+	lse := math.Log(math.Exp(x[0]) + math.Exp(x[1]) + math.Exp(x[2]))
+	want := (x[0] + x[1] + x[2]) +
+		(x[0] - lse) + 2*(x[2]-lse) +
+		5*math.Exp(x[1]-lse) +
+		x[0] + 10*(x[0]+x[1]) + 100*(x[0]+x[1]+x[2])
+	if got := c.LogDensity(x); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+	irtest.CheckGradient(t, c.Program(), x, 1e-6)
+}
