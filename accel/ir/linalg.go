@@ -28,9 +28,26 @@ func init() {
 			}
 			return []int{a[0]}, nil
 		},
+		// A data matrix with short rows (a regression's design matrix) is
+		// worked column by column, as a hand-written regression does: the
+		// scratch keeps a flag and Aᵀ, filled on the first evaluation.
+		Scratch: func(p *Program, in *Instr) int {
+			if matVecByColumn(p, in) {
+				return 1 + p.Values[in.In[0]].Len
+			}
+			return 0
+		},
 		Forward: func(f *Frame, in *Instr) {
 			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 			k := len(v)
+			if in.Scratch != None {
+				at := transposedData(f, in, a, len(y), k)
+				clear(y)
+				for l, vl := range v {
+					axpy(y, vl, at[l*len(y):(l+1)*len(y)])
+				}
+				return
+			}
 			for i := range y {
 				y[i] = dot(a[i*k:(i+1)*k], v)
 			}
@@ -38,6 +55,15 @@ func init() {
 		Backward: func(f *Frame, in *Instr) {
 			a, v, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
 			k := len(v)
+			if in.Scratch != None {
+				// A is data: only v gets a gradient, gv_l = Σ_i A_il g_i.
+				at := f.Val(in.Scratch)[1:]
+				gv := f.AdjOf(in.In[1])
+				for l := range gv {
+					gv[l] += dot(at[l*len(g):(l+1)*len(g)], g)
+				}
+				return
+			}
 			if f.Grad(in.In[0]) {
 				ga := f.AdjOf(in.In[0])
 				for i, gi := range g {
@@ -415,6 +441,30 @@ func init() {
 			}
 		},
 	})
+}
+
+// matVecByColumn reports whether matvec works on columns: a constant
+// matrix whose rows are too short for the vector kernels while its columns
+// are long enough.
+func matVecByColumn(p *Program, in *Instr) bool {
+	a := p.Values[in.In[0]]
+	return a.Kind == Const && a.Shape[1] < kernelMin && a.Shape[0] >= kernelMin
+}
+
+// transposedData returns Aᵀ (k×n) from the instruction's scratch, filling
+// it on first use (the data never changes within a frame).
+func transposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
+	w := f.Val(in.Scratch)
+	at := w[1:]
+	if w[0] == 0 {
+		for i := range n {
+			for l := range k {
+				at[l*n+i] = a[i*k+l]
+			}
+		}
+		w[0] = 1
+	}
+	return at
 }
 
 // Below this length a plain loop beats the call into gonum's assembly

@@ -71,6 +71,13 @@ func linalgCases() []opCase {
 				y.MulVec(mat.NewDense(3, 4, v[0]), mat.NewVecDense(4, v[1]))
 				return y.RawVector().Data
 			}},
+		// A data matrix with short rows: worked by columns.
+		{name: "matvec data by column", op: ir.OpMatVec, args: []irtest.Arg{C([]int{20, 3}, seq(60, 0.37)...), P(-2, 2, 3)},
+			want: func(v [][]float64) []float64 {
+				var y mat.VecDense
+				y.MulVec(mat.NewDense(20, 3, v[0]), mat.NewVecDense(3, v[1]))
+				return y.RawVector().Data
+			}},
 		{name: "matvec long rows", op: ir.OpMatVec, args: []irtest.Arg{P(-2, 2, 3, 20), P(-2, 2, 20)},
 			want: func(v [][]float64) []float64 {
 				var y mat.VecDense
@@ -230,4 +237,13 @@ func logMatMulExp(a, b []float64, n, k, m int) []float64 {
 		}
 	}
 	return out
+}
+
+// seq is n deterministic values in [-1, 1): sin of multiples of step.
+func seq(n int, step float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = math.Sin(float64(i+1) * step)
+	}
+	return x
 }
