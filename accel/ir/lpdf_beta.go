@@ -11,7 +11,7 @@ import (
 // ∂α = log y - ψ(α) + ψ(α+β), ∂β = log(1-y) - ψ(β) + ψ(α+β).
 func init() {
 	register(OpBetaLPDF, OpDef{Name: "beta_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: betaForward, Backward: betaBackward})
+		Forward: betaForward, Backward: betaBackward, Scratch: variateLogScratch(true)})
 }
 
 func betaForward(f *Frame, in *Instr) {
@@ -20,6 +20,7 @@ func betaForward(f *Frame, in *Instr) {
 	ys, as, bs := stride(y), stride(al), stride(be)
 	out, pw := f.Val(in.Out), isPointwise(in)
 	ap, bp, ok, lb := math.NaN(), math.NaN(), false, 0.0
+	ly, l1m := variateLogs(f, in, y)
 	t := 0.0
 	for i := 0; i < n; i++ {
 		a, b := al[i*as], be[i*bs]
@@ -28,7 +29,13 @@ func betaForward(f *Frame, in *Instr) {
 		}
 		e := negInf
 		if yi := y[i*ys]; ok && yi > 0 && yi < 1 {
-			e = (a-1)*math.Log(yi) + (b-1)*math.Log1p(-yi) - lb
+			var l, m float64
+			if ly != nil {
+				l, m = ly[i*ys], l1m[i*ys]
+			} else {
+				l, m = math.Log(yi), math.Log1p(-yi)
+			}
+			e = (a-1)*l + (b-1)*m - lb
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -54,6 +61,7 @@ func betaBackward(f *Frame, in *Instr) {
 	var aySum, aaSum, abSum float64
 	needPsi := aa != nil || ab != nil
 	ap, bp, da, db := math.NaN(), math.NaN(), 0.0, 0.0
+	ly, l1m := variateLogs(f, in, y)
 	for i := 0; i < n; i++ {
 		a, b, yi := al[i*as], be[i*bs], y[i*ys]
 		if !(a > 0) || !(b > 0) || !(yi > 0 && yi < 1) {
@@ -66,8 +74,14 @@ func betaBackward(f *Frame, in *Instr) {
 				pab := mathext.Digamma(a + b)
 				ap, bp, da, db = a, b, pab-mathext.Digamma(a), pab-mathext.Digamma(b)
 			}
-			aaSum = acc(aa, aaVec, i, gi*(math.Log(yi)+da), aaSum)
-			abSum = acc(ab, abVec, i, gi*(math.Log1p(-yi)+db), abSum)
+			var l, m float64
+			if ly != nil {
+				l, m = ly[i*ys], l1m[i*ys]
+			} else {
+				l, m = math.Log(yi), math.Log1p(-yi)
+			}
+			aaSum = acc(aa, aaVec, i, gi*(l+da), aaSum)
+			abSum = acc(ab, abVec, i, gi*(m+db), abSum)
 		}
 	}
 	flushAcc(ay, ayVec, aySum)

@@ -11,7 +11,7 @@ import (
 // ∂α = log β - ψ(α) - log y, ∂β = α/β - 1/y.
 func init() {
 	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: invGammaForward, Backward: invGammaBackward})
+		Forward: invGammaForward, Backward: invGammaBackward, Scratch: variateLogScratch(false)})
 }
 
 func invGammaForward(f *Frame, in *Instr) {
@@ -21,6 +21,7 @@ func invGammaForward(f *Frame, in *Instr) {
 	out, pw := f.Val(in.Out), isPointwise(in)
 	ap, aok, lga := math.NaN(), false, 0.0
 	bp, bok, lb := math.NaN(), false, 0.0
+	ly, _ := variateLogs(f, in, y)
 	t := 0.0
 	for i := 0; i < n; i++ {
 		a, b := al[i*as], be[i*bs]
@@ -32,7 +33,13 @@ func invGammaForward(f *Frame, in *Instr) {
 		}
 		e := negInf
 		if yi := y[i*ys]; aok && bok && yi > 0 {
-			e = a*lb - lga - (a+1)*math.Log(yi) - b/yi
+			var l float64
+			if ly != nil {
+				l = ly[i*ys]
+			} else {
+				l = math.Log(yi)
+			}
+			e = a*lb - lga - (a+1)*l - b/yi
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -57,6 +64,7 @@ func invGammaBackward(f *Frame, in *Instr) {
 	ab, abVec := gradOf(f, in.In[2])
 	var aySum, aaSum, abSum float64
 	ap, dga := math.NaN(), 0.0
+	ly, _ := variateLogs(f, in, y)
 	for i := 0; i < n; i++ {
 		a, b, yi := al[i*as], be[i*bs], y[i*ys]
 		if !(a > 0) || !(b > 0) || !(yi > 0) {
@@ -70,7 +78,13 @@ func invGammaBackward(f *Frame, in *Instr) {
 			if a != ap {
 				ap, dga = a, mathext.Digamma(a)
 			}
-			aaSum = acc(aa, aaVec, i, gi*(math.Log(b)-dga-math.Log(yi)), aaSum)
+			var l float64
+			if ly != nil {
+				l = ly[i*ys]
+			} else {
+				l = math.Log(yi)
+			}
+			aaSum = acc(aa, aaVec, i, gi*(math.Log(b)-dga-l), aaSum)
 		}
 	}
 	flushAcc(ay, ayVec, aySum)

@@ -7,7 +7,7 @@ import "math"
 // ∂σ = (z²-1)/σ.
 func init() {
 	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: logNormalForward, Backward: logNormalBackward})
+		Forward: logNormalForward, Backward: logNormalBackward, Scratch: variateLogScratch(false)})
 }
 
 func logNormalForward(f *Frame, in *Instr) {
@@ -16,6 +16,7 @@ func logNormalForward(f *Frame, in *Instr) {
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
 	out, pw := f.Val(in.Out), isPointwise(in)
 	sp, ok, c, inv := math.NaN(), false, 0.0, 0.0
+	lys, _ := variateLogs(f, in, y)
 	t := 0.0
 	for i := 0; i < n; i++ {
 		s := sg[i*ss]
@@ -24,7 +25,12 @@ func logNormalForward(f *Frame, in *Instr) {
 		}
 		e := negInf
 		if yi := y[i*ys]; ok && yi > 0 {
-			ly := math.Log(yi)
+			var ly float64
+			if lys != nil {
+				ly = lys[i*ys]
+			} else {
+				ly = math.Log(yi)
+			}
 			z := (ly - mu[i*ms]) * inv
 			e = c - 0.5*z*z - ly
 		}
@@ -50,6 +56,7 @@ func logNormalBackward(f *Frame, in *Instr) {
 	am, amVec := gradOf(f, in.In[1])
 	as, asVec := gradOf(f, in.In[2])
 	var aySum, amSum, asSum float64
+	lys, _ := variateLogs(f, in, y)
 	for i := 0; i < n; i++ {
 		s, yi := sg[i*ss], y[i*ys]
 		if !(s > 0) || !(yi > 0) {
@@ -57,7 +64,13 @@ func logNormalBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		inv := 1 / s
-		z := (math.Log(yi) - mu[i*ms]) * inv
+		var ly float64
+		if lys != nil {
+			ly = lys[i*ys]
+		} else {
+			ly = math.Log(yi)
+		}
+		z := (ly - mu[i*ms]) * inv
 		aySum = acc(ay, ayVec, i, -gi*(1+z*inv)/yi, aySum)
 		amSum = acc(am, amVec, i, gi*z*inv, amSum)
 		asSum = acc(as, asVec, i, gi*(z*z-1)*inv, asSum)

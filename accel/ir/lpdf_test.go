@@ -563,7 +563,8 @@ func TestLPDFShapeErrors(t *testing.T) {
 
 // TestLPDFConstantOutside checks -Inf where constant data (which ops
 // cache per frame) put an element outside the support: a zero σ among
-// normal measurement errors, a non-integer count.
+// normal measurement errors, a non-integer count, observations outside a
+// continuous support.
 func TestLPDFConstantOutside(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -573,6 +574,9 @@ func TestLPDFConstantOutside(t *testing.T) {
 		{"normal σ = 0", ir.OpNormalLPDF, []irtest.Arg{irtest.Param(0, 1, 2), irtest.Param(0, 1), irtest.Const([]int{2}, 1, 0)}},
 		{"poisson_log y = 1.5", ir.OpPoissonLogLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, 1.5), irtest.Param(0, 1, 2)}},
 		{"neg_binomial_2 y = -1", ir.OpNegBinomialLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, -1), irtest.Param(1, 2), irtest.Param(1, 2)}},
+		{"gamma y = 0", ir.OpGammaLPDF, []irtest.Arg{irtest.Const([]int{2}, 1, 0), irtest.Param(1, 2), irtest.Param(1, 2)}},
+		{"beta y = 1", ir.OpBetaLPDF, []irtest.Arg{irtest.Const([]int{2}, 0.5, 1), irtest.Param(1, 2), irtest.Param(1, 2)}},
+		{"lognormal y = -1", ir.OpLogNormalLPDF, []irtest.Arg{irtest.Const([]int{2}, 0.5, -1), irtest.Param(1, 2), irtest.Param(1, 2)}},
 		{"binomial y > n", ir.OpBinomialLPMF, []irtest.Arg{irtest.Const([]int{2}, 1, 5), irtest.Const([]int{2}, 3, 4), irtest.Param(0.2, 0.8)}},
 	} {
 		p, err := irtest.OpProgram(c.op, []int{1}, nil, c.args...)

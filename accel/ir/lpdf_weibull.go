@@ -7,7 +7,7 @@ import "math"
 // ∂k = 1/k + L(1-u), ∂λ = k(u-1)/λ.
 func init() {
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape,
-		Forward: weibullForward, Backward: weibullBackward})
+		Forward: weibullForward, Backward: weibullBackward, Scratch: variateLogScratch(false)})
 }
 
 func weibullForward(f *Frame, in *Instr) {
@@ -17,6 +17,7 @@ func weibullForward(f *Frame, in *Instr) {
 	out, pw := f.Val(in.Out), isPointwise(in)
 	kp, kok, lk := math.NaN(), false, 0.0
 	lp, lok, ll := math.NaN(), false, 0.0
+	ly, _ := variateLogs(f, in, y)
 	t := 0.0
 	for i := 0; i < n; i++ {
 		k, l := ks[i*kst], ls[i*lst]
@@ -28,7 +29,12 @@ func weibullForward(f *Frame, in *Instr) {
 		}
 		e := negInf
 		if yi := y[i*ys]; kok && lok && yi > 0 {
-			L := math.Log(yi) - ll
+			var L float64
+			if ly != nil {
+				L = ly[i*ys] - ll
+			} else {
+				L = math.Log(yi) - ll
+			}
 			e = lk - ll + (k-1)*L - math.Exp(k*L)
 		}
 		if e != e { // NaN from infinite inputs
@@ -53,13 +59,23 @@ func weibullBackward(f *Frame, in *Instr) {
 	ak, akVec := gradOf(f, in.In[1])
 	al, alVec := gradOf(f, in.In[2])
 	var aySum, akSum, alSum float64
+	ly, _ := variateLogs(f, in, y)
+	lp, ll := math.NaN(), 0.0
 	for i := 0; i < n; i++ {
 		k, l, yi := ks[i*kst], ls[i*lst], y[i*ys]
 		if !(k > 0) || !(l > 0) || !(yi > 0) {
 			continue
 		}
 		gi := g[i*gs]
-		L := math.Log(yi / l)
+		if l != lp {
+			lp, ll = l, math.Log(l)
+		}
+		var L float64
+		if ly != nil {
+			L = ly[i*ys] - ll
+		} else {
+			L = math.Log(yi) - ll
+		}
 		u := math.Exp(k * L)
 		if math.IsInf(u, 1) { // the term overflowed to -Inf: no gradient
 			continue
