@@ -418,3 +418,23 @@ func TestLKJModel(t *testing.T) {
 		irtest.CheckGradient(t, c.Program(), x, 1e-6)
 	}
 }
+
+// TestScanWithoutSequences runs a pure recurrence: x_t = 2·x_{t-1}.
+func TestScanWithoutSequences(t *testing.T) {
+	m := NewModel("doubling")
+	a := m.Flat("a")
+	xs := Scan(3, []any{a}, nil, func(c, _ []Expr) ([]Expr, Expr) {
+		n := Mul(2, c[0])
+		return []Expr{n}, n
+	})
+	m.LogDensity("t", Sum(xs))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oracle: 2a + 4a + 8a.
+	if got := c.LogDensity([]float64{0.5}); got != 7 {
+		t.Errorf("log density %v, want 7", got)
+	}
+	irtest.CheckGradient(t, c.Program(), []float64{0.5}, 1e-6)
+}
