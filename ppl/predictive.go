@@ -200,7 +200,8 @@ func (c *Compiled) sampleMixture(rng *rand.Rand, r *RV, ps [][]float64, out []fl
 // random variable (observed ones too, ignoring their data) and every
 // deterministic quantity. Result[name][i] is draw i of the variable,
 // row-major. Improper priors (Flat without bounds) have no draws: an error
-// names them.
+// names them. Explicit LogDensity terms cannot be drawn from and are left
+// out: forward sampling follows the variables' own distributions.
 func (c *Compiled) PriorPredictive(rng *rand.Rand, n int) (map[string][][]float64, error) {
 	pr, err := c.predictiveProgram()
 	if err != nil {
