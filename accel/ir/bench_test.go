@@ -113,8 +113,9 @@ func BenchmarkDispatch(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/instr")
 }
 
-// BenchmarkScanGARCH runs the GARCH(1,1) likelihood (T = 200) with scalar
-// bodies on the fast path and through the registered semantics.
+// BenchmarkScanGARCH runs the GARCH(1,1) likelihood (T = 200) as a scan
+// (its scalar body on the fast path, and through the registered
+// semantics) and as one linear_recurrence.
 func BenchmarkScanGARCH(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	y := make([]float64, 200)
@@ -125,7 +126,11 @@ func BenchmarkScanGARCH(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		p    *ir.Program
-	}{{"fast", garchProgram(y, 0.8)}, {"registered", ir.WithoutFastPath(garchProgram(y, 0.8))}} {
+	}{
+		{"scan", garchProgram(y, 0.8)},
+		{"scan registered", ir.WithoutFastPath(garchProgram(y, 0.8))},
+		{"linear_recurrence", garchLinearProgram(y, 0.8)},
+	} {
 		b.Run(c.name, func(b *testing.B) { benchGradient(b, c.p, x, len(y)) })
 	}
 }

@@ -86,6 +86,11 @@ const (
 	// values the body emits at each step stacked, [T] ++ emitted shape.
 	// See scan.go for the body's calling convention.
 	OpScan
+	// x0 (scalar), a, b (each [T] or a scalar) → x [T] with
+	// x_t = a_t + b_t·x_{t-1}, x_{-1} = x0: a first-order linear
+	// recurrence in one op (GARCH(1,1) variances, ARMA(1,1) errors, AR(1)
+	// states, random walks) at the cost of a hand-written loop.
+	OpLinearRecurrence
 
 	// Bijectors (unconstrained → constrained) and their log-Jacobians
 	// (same inputs, scalar log |det J|; see bijectors.go for formulas and

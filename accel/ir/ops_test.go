@@ -162,7 +162,7 @@ func reductionCases() []opCase {
 
 func allCases() []opCase {
 	var cs []opCase
-	for _, f := range []func() []opCase{elementwiseCases, reductionCases, structureCases, linalgCases} {
+	for _, f := range []func() []opCase{elementwiseCases, reductionCases, structureCases, linalgCases, recurrenceCases} {
 		cs = append(cs, f()...)
 	}
 	return cs

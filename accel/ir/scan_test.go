@@ -402,3 +402,76 @@ func TestProgramString(t *testing.T) {
 		}
 	}
 }
+
+// linearRecurrence is x_t = a_t + b_t·x_{t-1} in plain Go: the oracle.
+func linearRecurrence(v [][]float64) []float64 {
+	n := max(len(v[1]), len(v[2]))
+	x := make([]float64, n)
+	prev := v[0][0]
+	for t := range x {
+		a, b := v[1][0], v[2][0]
+		if len(v[1]) > 1 {
+			a = v[1][t]
+		}
+		if len(v[2]) > 1 {
+			b = v[2][t]
+		}
+		prev = a + b*prev
+		x[t] = prev
+	}
+	return x
+}
+
+func recurrenceCases() []opCase {
+	return []opCase{
+		{name: "linear_recurrence", op: ir.OpLinearRecurrence, args: []irtest.Arg{P(-1, 1), P(-1, 1, 12), P(-0.9, 0.9, 12)}, want: linearRecurrence},
+		{name: "linear_recurrence scalar b", op: ir.OpLinearRecurrence, args: []irtest.Arg{P(-1, 1), P(-1, 1, 12), P(-0.9, 0.9)}, want: linearRecurrence},
+		{name: "linear_recurrence scalar a", op: ir.OpLinearRecurrence, args: []irtest.Arg{P(-1, 1), P(-1, 1), P(-0.9, 0.9, 12)}, want: linearRecurrence},
+		{name: "linear_recurrence random walk", op: ir.OpLinearRecurrence, args: []irtest.Arg{C(nil, 0), P(-1, 1, 7), C(nil, 1)}, want: linearRecurrence},
+	}
+}
+
+// garchLinearProgram is garchProgram with the variances computed by one
+// linear_recurrence instead of a scan.
+func garchLinearProgram(y []float64, sigma1 float64) *ir.Program {
+	T := len(y)
+	b := ir.NewBuilder(4)
+	mu := b.ParamSlice(0, nil)
+	omega := emit(b, ir.OpExp, b.ParamSlice(1, nil))
+	alpha := emit(b, ir.OpExp, b.ParamSlice(2, nil))
+	beta := emit(b, ir.OpExp, b.ParamSlice(3, nil))
+	yprev := b.Const(y[:T-1], []int{T - 1})
+	a := emit(b, ir.OpAdd, omega, emit(b, ir.OpMul, alpha, emit(b, ir.OpSquare, emit(b, ir.OpSub, yprev, mu))))
+	s1 := b.Scalar(sigma1 * sigma1)
+	s2 := emit(b, ir.OpLinearRecurrence, s1, a, beta)
+	all := must(b.Emit(ir.OpConcat, []ir.ID{s1, s2}, nil, -1))
+	r := emit(b, ir.OpSub, b.Const(y, []int{T}), mu)
+	terms := emit(b, ir.OpAdd, emit(b, ir.OpLog, all), emit(b, ir.OpDiv, emit(b, ir.OpSquare, r), all))
+	p, err := b.Finalize(emit(b, ir.OpMul, b.Scalar(-0.5), emit(b, ir.OpSum, terms)))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestGARCHAsLinearRecurrence writes the GARCH(1,1) variances as one
+// linear_recurrence (σ²_t = ω + α(y_{t-1}-μ)² + β σ²_{t-1}) and checks it
+// against the scan version.
+func TestGARCHAsLinearRecurrence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	y := make([]float64, 30)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	p := garchLinearProgram(y, 0.8)
+	scan := garchProgram(y, 0.8)
+	for range 3 {
+		x := []float64{rng.Float64() - 0.5, -1 - rng.Float64(), -2 + rng.Float64(), -0.5 - rng.Float64()}
+		got, want := ir.NewFrame(p).Forward(x), ir.NewFrame(scan).Forward(x)
+		if math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("linear_recurrence GARCH %v, scan GARCH %v", got, want)
+		}
+		irtest.CheckGradient(t, p, x, 1e-6)
+	}
+	irtest.CheckNoAllocs(t, p, []float64{0.1, -1, -2, -1})
+}
