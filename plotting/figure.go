@@ -118,7 +118,7 @@ func newFigure(kind string, set Settings, rows, cols, width, height int) *Figure
 		f.format = strings.ToLower(set.Format)
 	}
 	f.cells = make([]*panel, rows*cols)
-	f.sty = newStyle(rows, cols)
+	f.sty = newStyle(f.width/cols, (f.height-70)/rows)
 	return f
 }
 

@@ -67,6 +67,10 @@ func Pair(fit any, args ...any) *Figure {
 	if n >= 5 {
 		divGlyph.Radius = 1.6
 	}
+	ticks := 0 // niceTicks' default
+	if n >= 6 {
+		ticks = 3 // narrow panels: fewer, so labels do not collide
+	}
 	for r := 0; r < n; r++ {
 		for c := 0; c <= r; c++ {
 			xname, yname := sel.name(sel.columns[c]), sel.name(sel.columns[r])
@@ -78,13 +82,15 @@ func Pair(fit any, args ...any) *Figure {
 				yl = yname
 			}
 			pn := f.panel(r, c, "", xl, yl)
+			pn.p.X.Tick.Marker = niceTicks{n: ticks}
+			pn.p.Y.Tick.Marker = niceTicks{n: ticks}
 			if r == c {
 				d := kde(vals[r])
 				pn.add("line", "density", len(d.X), xyLine(d.X, d.Y, draw.LineStyle{Color: drawColor, Width: f.sty.line * 1.2}))
 				if len(divs[r]) > 0 {
 					pn.add("ticks", "divergent", len(divs[r]), rug{xs: divs[r], color: divergentColor, size: 5})
 				}
-				pn.p.Y.Tick.Marker = blankTicks{}
+				pn.p.Y.Tick.Marker = blankTicks{n: ticks}
 				pn.p.Y.Min = 0
 				if n <= 4 {
 					pn.p.Title.Text, pn.desc.Title = xname, xname
@@ -96,12 +102,12 @@ func Pair(fit any, args ...any) *Figure {
 				}
 				pn.p.Y.Min, pn.p.Y.Max = lims[r][0], lims[r][1]
 				if c > 0 {
-					pn.p.Y.Tick.Marker = blankTicks{}
+					pn.p.Y.Tick.Marker = blankTicks{n: ticks}
 				}
 			}
 			pn.p.X.Min, pn.p.X.Max = lims[c][0], lims[c][1]
 			if r < n-1 {
-				pn.p.X.Tick.Marker = blankTicks{}
+				pn.p.X.Tick.Marker = blankTicks{n: ticks}
 			}
 		}
 	}

@@ -321,10 +321,12 @@ func points(x, y []float64, g draw.GlyphStyle) *plotter.Scatter {
 
 // blankTicks keeps the default tick positions (and so the grid lines)
 // but drops the labels, for inner panels of a matrix.
-type blankTicks struct{}
+type blankTicks struct {
+	n int // as niceTicks
+}
 
-func (blankTicks) Ticks(min, max float64) []plot.Tick {
-	ts := niceTicks{}.Ticks(min, max)
+func (b blankTicks) Ticks(min, max float64) []plot.Tick {
+	ts := niceTicks{n: b.n}.Ticks(min, max)
 	for i := range ts {
 		ts[i].Label = ""
 	}
@@ -359,15 +361,21 @@ func gridShape(n, cols int) (int, int) {
 	return (n + cols - 1) / cols, cols
 }
 
-// niceTicks puts about five ticks at multiples of 1, 2 or 5 × 10^k and
+// niceTicks puts about five (or n) ticks at multiples of 1, 2 or 5 × 10^k and
 // labels them with as few decimals as the step needs.
-type niceTicks struct{}
+type niceTicks struct {
+	n int // about how many ticks; 0 means 5
+}
 
-func (niceTicks) Ticks(min, max float64) []plot.Tick {
+func (t niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || !finite(min) || !finite(max) {
 		return plot.DefaultTicks{}.Ticks(min, max)
 	}
-	raw := (max - min) / 5
+	n := t.n
+	if n == 0 {
+		n = 5
+	}
+	raw := (max - min) / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {

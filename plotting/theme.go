@@ -53,18 +53,18 @@ type style struct {
 	line                               vg.Length
 }
 
-func newStyle(rows, cols int) style {
+// newStyle chooses text sizes from the size of one panel in pixels:
+// width matters more than height, since a wide, short panel (a trace)
+// still has room for its labels.
+func newStyle(panelWidth, panelHeight int) style {
 	s := style{title: 11, label: 10, tick: 9, legend: 10, header: 13, line: 1.2}
-	dense := rows
-	if cols > dense {
-		dense = cols
-	}
+	d := min(panelWidth, panelHeight*8/5)
 	switch {
-	case dense >= 7:
+	case d < 110:
 		s.title, s.label, s.tick, s.line = 8, 7.5, 6.5, 0.8
-	case dense >= 5:
+	case d < 150:
 		s.title, s.label, s.tick, s.line = 9, 8.5, 7.5, 1
-	case dense >= 4:
+	case d < 200:
 		s.title, s.label, s.tick = 10, 9, 8
 	}
 	return s

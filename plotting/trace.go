@@ -25,7 +25,7 @@ func Trace(fit any, args ...any) *Figure {
 	if rows > 4 {
 		rowHeight = 140
 	}
-	f := newFigure("Trace", set, rows, 2, 800, 60+rowHeight*rows)
+	f := newFigure("Trace", set, rows, 2, 800, max(300, 60+rowHeight*rows))
 	f.colWeights = []float64{1, 2}
 	f.note = sel.note
 	ndiv := 0
