@@ -65,6 +65,11 @@ func (m *Model) Compile() (*Compiled, error) {
 }
 
 func compile(m *Model) (c *Compiled, err error) {
+	defer func() {
+		if err != nil {
+			c = nil
+		}
+	}()
 	defer Catch(&err)
 	c = &Compiled{m: m, name: m.name, version: m.version}
 	// Layout of the unconstrained position, in declaration order.
@@ -117,6 +122,9 @@ func layout(r *RV, off int) latent {
 	switch r.order {
 	case ordered:
 		l.tr = tOrdered
+		if r.support().Kind == dist.Positive {
+			l.tr = tPosOrdered // an ordered vector of a positive family
+		}
 		return l
 	case positiveOrdered:
 		l.tr = tPosOrdered

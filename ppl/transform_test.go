@@ -150,6 +150,18 @@ func TestUnconstrainErrors(t *testing.T) {
 
 // TestUnconstrainAt checks partial initial values: given parameters are
 // set, the others keep their place in x0.
+func TestOrderedPositiveFamily(t *testing.T) {
+	m := NewModel("t")
+	m.HalfNormal("s", 1, Size(3), Ordered())
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := c.Params()[0].Transform; tr != "positive_ordered" {
+		t.Errorf("an ordered HalfNormal vector uses %s, want positive_ordered", tr)
+	}
+}
+
 func TestUnconstrainAt(t *testing.T) {
 	m := NewModel("t")
 	m.Normal("mu", 0, 1)
