@@ -58,7 +58,7 @@ func (s *Session) executeMagic(ctx context.Context, code string) Result {
 			return Result{Err: magicError("%doc takes one name, as in %doc fmt.Println")}
 		}
 		return s.docResult(fields[1])
-	case "%time":
+	case "%time", "%%time":
 		start := time.Now()
 		r := s.execute(ctx, rest)
 		s.out.flush()

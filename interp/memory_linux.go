@@ -62,3 +62,15 @@ func physicalMemory() int64 {
 func childProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
+
+// peakRSS is the most memory an ended process held, in bytes; 0 when
+// unknown.
+func peakRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10 // kilobytes on Linux
+	}
+	return 0
+}

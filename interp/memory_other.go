@@ -2,7 +2,10 @@
 
 package interp
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // limitAddressSpace is a no-op where RLIMIT_AS is not available; the
 // garbage collector's soft limit still applies.
@@ -12,3 +15,5 @@ func limitAddressSpace(limit int64) {}
 func physicalMemory() int64 { return 0 }
 
 func childProcAttr() *syscall.SysProcAttr { return nil }
+
+func peakRSS(ps *os.ProcessState) int64 { return 0 }

@@ -52,6 +52,7 @@ type Session struct {
 	defSrc        map[string]string // func or type name → its declaration (signature and doc), for Inspect
 	probeDeclared bool              // renderProbe is declared in it
 	funcResults   map[string]int    // cell function → number of results
+	dotImport     bool              // a cell imported a package with "."
 }
 
 var _ Engine = (*Session)(nil)
@@ -102,6 +103,7 @@ func (s *Session) reset() error {
 	s.defSrc = map[string]string{}
 	s.probeDeclared = false
 	s.funcResults = map[string]int{}
+	s.dotImport = false
 	s.mu.Unlock()
 	return nil
 }
@@ -186,35 +188,36 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 			s.record(src, r.Kind)
 			continue
 		}
-		// Statements compile together (a compile error anywhere runs
-		// nothing), then run one by one, so that a panic names its
-		// statement's line: yaegi reports runtime panics at the start of
-		// the code it was given.
-		progs := make([]*yaegi.Program, len(r.Items))
-		for j, it := range r.Items {
-			prog, err := s.compile(code, itemSource(code, it))
+		// Statements compile and run one by one, as a notebook user expects
+		// (what ran before an error keeps its effect), and so that a panic
+		// names its statement's line: yaegi reports runtime panics at the
+		// start of the code it was given. Compiling one statement ahead
+		// would be worse: a failed compile leaves the names the compiled
+		// statements declared without values.
+		for j, at := range r.Items {
+			src := itemSource(code, at)
+			if err := s.undefinedError(code, src); err != nil {
+				return Result{Err: err}
+			}
+			prog, err := s.compile(code, src)
 			if err != nil {
 				return Result{Err: err}
 			}
-			progs[j] = prog
-		}
-		finalExpr := ""
-		if e := code[r.Items[len(r.Items)-1].Start:r.End]; last && isValueExpr(e, s.importedAs("fmt")) && s.hasValue(e) {
-			finalExpr = e
-		}
-		for j, prog := range progs {
-			v, err := s.run(ctx, code, prog, r.Items[j])
+			final := last && j == len(r.Items)-1
+			expr := code[at.Start:at.End]
+			wantValue := final && isValueExpr(expr, s.importedAs("fmt")) && s.hasValue(expr)
+			v, err := s.run(ctx, code, prog, at)
 			if err != nil {
 				return Result{Err: err}
 			}
-			if j == len(progs)-1 && finalExpr != "" {
+			s.record(src, kindStmt)
+			if wantValue {
 				res.Value = renderValue(v)
 				if res.Value != nil && s.mayBeCellType(v) {
-					s.renderCellType(ctx, finalExpr, res.Value)
+					s.renderCellType(ctx, expr, res.Value)
 				}
 			}
 		}
-		s.record(runSource(code, r), r.Kind)
 	}
 	return res
 }
@@ -477,8 +480,10 @@ func (s *Session) renderCellType(ctx context.Context, expr string, b *display.Bu
 	}
 }
 
-// undefinedError finds the first name a statement run uses that nothing
-// defines, for yaegi's misleading "constant definition loop".
+// undefinedError finds the first name a statement uses that nothing
+// defines. It runs before yaegi compiles the statement, since a failed
+// compile leaves the names the statement declares without their values,
+// and it replaces yaegi's misleading "constant definition loop".
 func (s *Session) undefinedError(cell, src string) *Error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
@@ -486,7 +491,7 @@ func (s *Session) undefinedError(cell, src string) *Error {
 		return nil
 	}
 	s.mu.Lock()
-	it := s.it
+	it, dot := s.it, s.dotImport
 	known := map[string]bool{}
 	for k := range s.defs {
 		known[k] = true
@@ -495,6 +500,9 @@ func (s *Session) undefinedError(cell, src string) *Error {
 		known[k] = true
 	}
 	s.mu.Unlock()
+	if dot {
+		return nil // names of a dot-imported package are not tracked
+	}
 	for k := range globals(it) {
 		known[k] = true
 	}
@@ -616,7 +624,11 @@ func (s *Session) record(src string, kind itemKind) {
 	defer s.mu.Unlock()
 	for _, spec := range f.Imports {
 		path, _ := strconv.Unquote(spec.Path.Value)
-		if name := importName(spec, path); name != "_" && name != "." {
+		switch name := importName(spec, path); name {
+		case "_":
+		case ".":
+			s.dotImport = true
+		default:
 			s.imports[name] = path
 		}
 	}

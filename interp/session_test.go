@@ -143,6 +143,14 @@ func TestExecuteErrors(t *testing.T) {
 		{cell: "Map[int, string]([]int{1}, func(i int) string { return \"a\" })", value: "[a]"},
 		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
 		{cell: "x + 1", value: "2"},
+		// A failed statement leaves what ran before it, and the variables it
+		// would have redefined, intact.
+		{cell: "x := 5\ny := x + undefinedVar", errName: "CompileError", errHas: "cell:2:10: undefined: undefinedVar"},
+		{cell: "x", value: "5"},
+		{cell: "x := 7\nx = \"not an int\"", errName: "CompileError", errHas: "cell:2:5"},
+		{cell: "x", value: "7"},
+		{cell: "type P struct{ A int }\np := P{A: 1}\np.A", value: "1"},
+		{cell: "import . \"math\"\nSqrt(4)", value: "2"},
 	})
 }
 

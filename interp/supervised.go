@@ -514,7 +514,11 @@ func (c *child) explain(waitErr error) string {
 	}
 	for _, l := range append([]string{c.crash}, c.tail...) {
 		if strings.Contains(l, "out of memory") || strings.Contains(l, "cannot allocate memory") {
-			return fmt.Sprintf("out of memory: the cell needed more than the interpreter's limit of %s; set %s (e.g. %s=75%%) to change it", formatBytes(c.limit), MemoryLimitEnv, MemoryLimitEnv)
+			peak := ""
+			if rss := peakRSS(c.cmd.ProcessState); rss > 0 {
+				peak = fmt.Sprintf(" (it held %s at most)", formatBytes(rss))
+			}
+			return fmt.Sprintf("out of memory: the cell needed more than the interpreter's limit of %s%s; set %s (e.g. %s=75%%) to change it", formatBytes(c.limit), peak, MemoryLimitEnv, MemoryLimitEnv)
 		}
 	}
 	for _, l := range append([]string{c.crash}, c.tail...) {

@@ -44,6 +44,7 @@ func TestSupervisedCrashes(t *testing.T) {
 	}{
 		{"goroutine panic", "import \"time\"\ngo func() { panic(\"in the background\") }()\ntime.Sleep(5 * time.Second)", "in the background"},
 		{"runaway allocation", "x := make([]byte, 0)\nfor {\n\tx = append(x, make([]byte, 1<<26)...)\n}", "out of memory"},
+		{"one huge allocation", "b := make([]byte, 1<<36)\nb[0] = 1", "out of memory"},
 		{"nil map write in goroutine", "import \"time\"\ngo func() { var m map[string]int; m[\"a\"] = 1 }()\ntime.Sleep(5 * time.Second)", "panic"},
 	}
 	s := newTestSupervised(t, 512<<20)
