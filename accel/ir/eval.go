@@ -94,8 +94,8 @@ func (f *Frame) Forward(x []float64) float64 {
 // run executes the instructions in order over f.V.
 func (f *Frame) run() {
 	p := f.P
-	if p.fast != nil {
-		fast := p.fast[:len(p.Instrs)]
+	if len(p.fast) == len(p.Instrs) {
+		fast := p.fast
 		for i := range p.Instrs {
 			if t := &fast[i]; t.op != OpNop {
 				t.forward(f.V)
@@ -121,7 +121,7 @@ func (f *Frame) reverse() {
 		if !p.Values[in.Out].Grad {
 			continue
 		}
-		if p.fast != nil && p.fast[i].op != OpNop {
+		if len(p.fast) == len(p.Instrs) && p.fast[i].op != OpNop {
 			p.fast[i].backward(f.V, f.Adj)
 			continue
 		}

@@ -62,7 +62,8 @@ type Output struct {
 // Program is a model's log density as a flat list of instructions over one
 // float64 buffer (a frame). Slots [0, Dim) hold the unconstrained position.
 // A Program is immutable once finalized and safe to share between
-// goroutines; each goroutine evaluates it with its own Frame.
+// goroutines; each goroutine evaluates it with its own Frame. Build a new
+// program rather than editing one (Finalize derives private tables from it).
 type Program struct {
 	Dim     int
 	Values  []Value
