@@ -165,6 +165,13 @@ func TestShapes(t *testing.T) {
 		{"CovExpQuad", CovExpQuad([]float64{1, 2, 3}, a, 1), []int{3, 3}},
 		{"Cholesky", Cholesky(AddDiag(CovExpQuad(w, 1, 1), 1e-9)), []int{3, 3}},
 		{"LogPDF", LogPDF("Normal", w, a, 1), []int{3}},
+		{"MultiNormalChol with Size", m.MultiNormalChol("mvn", []float64{0, 0}, [][]float64{{1, 0}, {0, 1}}, Size(5)), []int{5, 2}},
+		{"Dirichlet rows", m.Dirichlet("rows", []float64{1, 1, 1}, Size(4)), []int{4, 3}},
+		{"LKJ", m.LKJCorrChol("L", 3, 1), []int{3, 3}},
+		{"Categorical over rows of logits", m.Categorical("cat", [][]float64{{0, 1}, {1, 0}, {0, 0}}), []int{3}},
+		{"Row", Row(mat, 1), []int{3}},
+		{"Col", Col(mat, 2), []int{2}},
+		{"DiagPreMultiply", DiagPreMultiply([]float64{1, 2}, mat), []int{2, 3}},
 		{"Scan", Scan(4, []any{a}, []any{v}, func(c, x []Expr) ([]Expr, Expr) {
 			n := Add(c[0], x[0])
 			return []Expr{n}, Stack(n, n)
