@@ -96,18 +96,21 @@ func init() {
 		sign := c.sign
 		register(c.fwd, OpDef{
 			Name: c.name, Arity: 2, Shape: boundedShape(false),
+			// The scratch keeps exp(x) for the reverse sweep.
+			Scratch: func(p *Program, in *Instr) int { return p.Values[in.In[0]].Len },
 			Forward: func(f *Frame, in *Instr) {
-				x, y := f.Val(in.In[0]), f.Val(in.Out)
+				x, y, e := f.Val(in.In[0]), f.Val(in.Out), f.Val(in.Scratch)
 				b, sb := bval(f, in.In[1])
 				for i := range y {
-					y[i] = b[i*sb] + sign*math.Exp(x[i])
+					e[i] = math.Exp(x[i])
+					y[i] = b[i*sb] + sign*e[i]
 				}
 			},
 			Backward: func(f *Frame, in *Instr) {
-				x, g := f.Val(in.In[0]), f.AdjOf(in.Out)
+				e, g := f.Val(in.Scratch), f.AdjOf(in.Out)
 				if gx := gradOrNil(f, in.In[0]); gx != nil {
 					for i := range gx {
-						gx[i] += sign * g[i] * math.Exp(x[i])
+						gx[i] += sign * g[i] * e[i]
 					}
 				}
 				_, sb := bval(f, in.In[1])
