@@ -617,3 +617,41 @@ func TestLPDFCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestPoissonLogOverflow covers the fast loop of observed counts with a
+// log rate per count: an overflowing rate makes the sum -Inf (not NaN) and
+// the gradient stays finite, while an underflowing one (rate 0) leaves a
+// zero count's term finite.
+func TestPoissonLogOverflow(t *testing.T) {
+	for _, c := range []struct {
+		eta    []float64
+		finite bool
+	}{
+		{[]float64{0.5, 800}, false},
+		{[]float64{math.Inf(-1), 0.5}, true},
+	} {
+		args := []irtest.Arg{irtest.Const([]int{2}, 0, 3), irtest.Param(0, 0, 2)}
+		p, err := irtest.OpProgram(ir.OpPoissonLogLPMF, nil, nil, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ir.NewFrame(p)
+		g := make([]float64, 2)
+		for range 2 {
+			lp := f.Gradient(c.eta, g)
+			if c.finite {
+				// log p(0 | rate 0) = 0; log p(3 | e^0.5) = 1.5 - e^0.5 - log 6.
+				if w := 1.5 - math.Exp(0.5) - math.Log(6); math.Abs(lp-w) > 1e-12 {
+					t.Errorf("eta %v: log density %v, want %v", c.eta, lp, w)
+				}
+			} else if !math.IsInf(lp, -1) {
+				t.Errorf("eta %v: log density %v, want -Inf", c.eta, lp)
+			}
+			for i, v := range g {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("eta %v: gradient[%d] = %v", c.eta, i, v)
+				}
+			}
+		}
+	}
+}
