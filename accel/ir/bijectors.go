@@ -146,12 +146,12 @@ func init() {
 			ub, su := bval(f, in.In[2])
 			gx, gl, gu := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
 			for i, gi := range g {
+				s, sc := logisticPair(x[i])
 				if gx != nil {
-					gx[i] += gi * (ub[i*su] - lb[i*sl]) * logisticDeriv(x[i])
+					gx[i] += gi * (ub[i*su] - lb[i*sl]) * s * sc
 				}
-				s := Logistic(x[i])
 				if gl != nil {
-					gl[i*sl] += gi * Logistic(-x[i])
+					gl[i*sl] += gi * sc
 				}
 				if gu != nil {
 					gu[i*su] += gi * s

@@ -56,6 +56,17 @@ func Logistic(x float64) float64 {
 	return e / (1 + e)
 }
 
+// logisticPair is (σ(x), σ(-x)) = (σ(x), 1-σ(x)) from one exponential,
+// both accurate in the tails.
+func logisticPair(x float64) (s, sc float64) {
+	e := math.Exp(-math.Abs(x))
+	a, b := 1/(1+e), e/(1+e)
+	if x >= 0 {
+		return a, b
+	}
+	return b, a
+}
+
 // logisticDeriv is Logistic'(x) = e^{-|x|}/(1+e^{-|x|})², accurate in both tails.
 func logisticDeriv(x float64) float64 {
 	e := math.Exp(-math.Abs(x))
