@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/gobayes/gobayes/install"
 	"github.com/gobayes/gobayes/interp"
@@ -122,6 +124,25 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// watchParent stops the kernel when the process that started it exits, as
+// ipykernel does: jupyter_client names itself in JPY_PARENT_PID, and a
+// kernel whose client died without shutting it down must not linger.
+func watchParent(stop func(), lg *log.Logger) {
+	parent, err := strconv.Atoi(os.Getenv("JPY_PARENT_PID"))
+	if err != nil || parent <= 1 || os.Getppid() != parent {
+		return
+	}
+	go func() {
+		for range time.Tick(time.Second) {
+			if os.Getppid() != parent {
+				lg.Printf("the process that started the kernel (pid %d) is gone; stopping", parent)
+				stop()
+				return
+			}
+		}
+	}()
+}
+
 func runKernel(args []string) int {
 	fs := flag.NewFlagSet("kernel", flag.ContinueOnError)
 	file := fs.String("f", "", "the connection `FILE` Jupyter writes")
@@ -170,6 +191,7 @@ func runKernel(args []string) int {
 			cancel()
 		}
 	}()
+	watchParent(cancel, lg)
 	if err := k.Serve(ctx, info); err != nil {
 		lg.Print(err)
 		return 1

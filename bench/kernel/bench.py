@@ -1,0 +1,179 @@
+"""Kernel benchmark: gobayes against Debian's ipykernel, through jupyter_client,
+in the same run.
+
+  start      launching the kernel process → its first kernel_info_reply
+  first cell launching → the idle status after the first `1+1` (the
+             interpreter's start included)
+  round trip execute_request of `1+1` → the idle status of that request,
+             over --runs requests on a warm kernel (p50, p99)
+  kernel_info kernel_info_request → its idle status: the protocol and the
+             client alone, a floor under any kernel's round trip
+
+Targets (issue 2): gobayes start ≤ 1/4 of ipykernel's, p50 round trip ≤ 1/5.
+
+  /usr/bin/python3 bench/kernel/bench.py [--runs 500] [--starts 10]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from queue import Empty
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def install_gobayes(tmp):
+    exe = os.environ.get("GOBAYES_BIN") or os.path.join(ROOT, "bin", "gobayes")
+    if not os.access(exe, os.X_OK):
+        sys.exit("bench/kernel: %s is missing; run make build" % exe)
+    prefix = os.path.join(tmp, "prefix")
+    subprocess.run([exe, "install", "--prefix", prefix], check=True, stdout=subprocess.DEVNULL)
+    os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
+    os.environ["JUPYTER_RUNTIME_DIR"] = os.path.join(tmp, "runtime")
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+
+
+def wait_idle(kc, msg_id, timeout=60):
+    deadline = time.perf_counter() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.001, deadline - time.perf_counter()))
+        if (m["msg_type"] == "status" and m["content"]["execution_state"] == "idle"
+                and m["parent_header"].get("msg_id") == msg_id):
+            return
+
+
+def wait_reply(kc, msg_id, timeout=60):
+    deadline = time.perf_counter() + timeout
+    while True:
+        m = kc.get_shell_msg(timeout=max(0.001, deadline - time.perf_counter()))
+        if m["parent_header"].get("msg_id") == msg_id:
+            return m
+
+
+def launch(name):
+    """Starts a kernel; returns (km, kc, seconds to the first kernel_info_reply)."""
+    from jupyter_client.manager import KernelManager
+
+    km = KernelManager(kernel_name=name)
+    t0 = time.perf_counter()
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    asked = set()
+    while True:
+        asked.add(kc.kernel_info())
+        try:
+            m = kc.get_shell_msg(timeout=0.5)
+        except Empty:
+            continue
+        if m["parent_header"].get("msg_id") in asked:  # any of the requests
+            return km, kc, time.perf_counter() - t0, t0
+
+
+def stop(km, kc):
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+def measure_starts(names, starts):
+    """Median start and first-cell times per kernel over starts launches,
+    alternating kernels so that both see the same machine load (after one
+    launch each to warm the page cache and jupyter_client)."""
+    for name in names:
+        stop(*launch(name)[:2])
+    start = {n: [] for n in names}
+    first = {n: [] for n in names}
+    for _ in range(starts):
+        for name in names:
+            km, kc, s, t0 = launch(name)
+            start[name].append(s)
+            # The iopub subscription may lag the first reply: make sure it
+            # is live before timing the first cell (as wait_for_ready does).
+            kc.wait_for_ready(timeout=60)
+            msg_id = kc.execute("1+1")
+            wait_idle(kc, msg_id)
+            first[name].append(time.perf_counter() - t0)
+            wait_reply(kc, msg_id)
+            stop(km, kc)
+    return {n: (statistics.median(start[n]), statistics.median(first[n])) for n in names}
+
+
+def round_trip(kc, request):
+    t0 = time.perf_counter()
+    msg_id = request()
+    wait_idle(kc, msg_id)
+    t = time.perf_counter() - t0
+    reply = wait_reply(kc, msg_id)
+    assert reply["content"]["status"] == "ok", reply
+    return t
+
+
+def percentiles(times):
+    times = sorted(times)
+    return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+def measure_round_trips(names, runs, block=50):
+    """p50 and p99 of `1+1` (execute → idle) and of kernel_info (request →
+    idle: the protocol alone, no interpreter) per kernel. Both kernels run
+    at once and take turns in blocks, so that load on the machine falls on
+    both alike."""
+    kernels = {}
+    try:
+        for name in names:
+            km, kc, _, _ = launch(name)
+            kc.wait_for_ready(timeout=60)
+            kernels[name] = (km, kc)
+            for _ in range(20):  # warm up: the first cells compile and allocate
+                round_trip(kc, lambda: kc.execute("1+1"))
+        execute = {n: [] for n in names}
+        info = {n: [] for n in names}
+        done = 0
+        while done < runs:
+            n = min(block, runs - done)
+            for name in names:
+                kc = kernels[name][1]
+                for _ in range(n):
+                    execute[name].append(round_trip(kc, lambda: kc.execute("1+1")))
+                for _ in range(max(1, n // 5)):
+                    info[name].append(round_trip(kc, kc.kernel_info))
+            done += n
+    finally:
+        for km, kc in kernels.values():
+            stop(km, kc)
+    return {n: percentiles(execute[n]) + percentiles(info[n]) for n in names}
+
+
+def ms(s):
+    return "%8.2f ms" % (s * 1000)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=500, help="1+1 round trips per kernel")
+    ap.add_argument("--starts", type=int, default=10, help="launches per kernel")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        install_gobayes(tmp)
+        names = ("gobayes", "python3")
+        starts = measure_starts(names, args.starts)
+        trips = measure_round_trips(names, args.runs)
+    g, p = starts["gobayes"] + trips["gobayes"], starts["python3"] + trips["python3"]
+    print("kernel benchmark: %d launches, %d round trips of 1+1 per kernel (jupyter_client %s)" % (
+        args.starts, args.runs, __import__("jupyter_client").__version__))
+    print("%-22s %12s %12s %12s" % ("", "gobayes", "ipykernel", "ratio"))
+    labels = ("start (median)", "first cell (median)", "1+1 round trip p50", "1+1 round trip p99",
+              "kernel_info p50", "kernel_info p99")
+    for i, label in enumerate(labels):
+        print("%-22s %12s %12s %12.3f" % (label, ms(g[i]), ms(p[i]), g[i] / p[i]))
+    start_ok = g[0] <= p[0] / 4
+    rt_ok = g[2] <= p[2] / 5
+    print("target start <= 1/4 of ipykernel: %s (%.3f)" % ("met" if start_ok else "MISSED", g[0] / p[0]))
+    print("target p50 round trip <= 1/5 of ipykernel: %s (%.3f)" % ("met" if rt_ok else "MISSED", g[2] / p[2]))
+
+
+if __name__ == "__main__":
+    main()
