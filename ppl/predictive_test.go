@@ -138,3 +138,49 @@ func TestPriorPredictiveImproper(t *testing.T) {
 	}
 	checkMoments(t, "u", column(d["u"], 0), 3, 4.0/12)
 }
+
+// TestPriorPredictiveMultivariate draws multivariate variables and checks
+// their supports and the moments of a Dirichlet (mean α/Σα).
+func TestPriorPredictiveMultivariate(t *testing.T) {
+	m := NewModel("mv")
+	w := m.Dirichlet("w", []float64{1, 2, 3}, Size(2))
+	L := m.LKJCorrChol("L", 3, 2)
+	m.MultiNormalChol("y", []float64{0, 0, 0}, L, Size(4))
+	m.Categorical("c", Log(Row(w, 0)), Observed([]int{0, 1, 2, 0, 1}))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 4000
+	d, err := c.PriorPredictive(rand.New(rand.NewPCG(17, 18)), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		ws := d["w"][i]
+		for r := range 2 {
+			if s := ws[3*r] + ws[3*r+1] + ws[3*r+2]; math.Abs(s-1) > 1e-12 {
+				t.Fatalf("draw %d: row %d of w sums to %v", i, r, s)
+			}
+		}
+		l := d["L"][i]
+		for r := range 3 {
+			if s := l[3*r]*l[3*r] + l[3*r+1]*l[3*r+1] + l[3*r+2]*l[3*r+2]; math.Abs(s-1) > 1e-12 {
+				t.Fatalf("draw %d: row %d of L has squared norm %v", i, r, s)
+			}
+		}
+		if len(d["y"][i]) != 12 || len(d["c"][i]) != 5 {
+			t.Fatalf("draw %d: y has %d values, c %d; want 12 and 5", i, len(d["y"][i]), len(d["c"][i]))
+		}
+		for _, v := range d["c"][i] {
+			if v != 0 && v != 1 && v != 2 {
+				t.Fatalf("draw %d: category %v", i, v)
+			}
+		}
+	}
+	// Oracle: Dirichlet(1, 2, 3) has mean (1, 2, 3)/6 and variance
+	// α_k(α0-α_k)/(α0²(α0+1)).
+	checkMoments(t, "w[0,2]", column(d["w"], 2), 0.5, 3.0*3/(36*7))
+	// A y element is a standard normal (unit diagonal covariance).
+	checkMoments(t, "y[3,1]", column(d["y"], 10), 0, 1)
+}
