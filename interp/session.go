@@ -163,6 +163,9 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		return Result{Err: err}
 	}
 	runs := groupRuns(splitCell(code))
+	if err := s.precheckUndefined(code, runs); err != nil {
+		return Result{Err: err} // nothing runs when a name is undefined
+	}
 	var res Result
 	for i, r := range runs {
 		last := i == len(runs)-1
@@ -480,16 +483,133 @@ func (s *Session) renderCellType(ctx context.Context, expr string, b *display.Bu
 	}
 }
 
-// undefinedError finds the first name a statement uses that nothing
-// defines. It runs before yaegi compiles the statement, since a failed
-// compile leaves the names the statement declares without their values,
-// and it replaces yaegi's misleading "constant definition loop".
-func (s *Session) undefinedError(cell, src string) *Error {
+// precheckUndefined reports the first name a statement of the cell uses
+// that neither the session nor the cell defines, before anything runs.
+func (s *Session) precheckUndefined(cell string, runs []run) *Error {
+	s.mu.Lock()
+	if s.dotImport {
+		s.mu.Unlock()
+		return nil
+	}
+	known := map[string]bool{}
+	for k := range s.defs {
+		known[k] = true
+	}
+	for k := range s.imports {
+		known[k] = true
+	}
+	it := s.it
+	s.mu.Unlock()
+	for k := range globals(it) {
+		known[k] = true
+	}
+	for _, r := range runs {
+		src := runSource(cell, r)
+		if r.Kind == kindStmt {
+			if e := undefinedIn(cell, src, known); e != nil {
+				return e
+			}
+		}
+		names, dot := declaredNames(src, r.Kind)
+		if dot {
+			return nil
+		}
+		for _, n := range names {
+			known[n] = true
+		}
+	}
+	return nil
+}
+
+// declaredNames lists the names a run declares at the top level (and
+// whether it dot-imports a package).
+func declaredNames(src string, kind itemKind) (names []string, dot bool) {
+	var f *ast.File
+	var err error
+	if kind == kindStmt {
+		f, err = parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+src+"\n}", parser.SkipObjectResolution)
+	} else {
+		f, err = parser.ParseFile(token.NewFileSet(), "", "package main;"+src, parser.SkipObjectResolution)
+	}
+	if err != nil {
+		return nil, false
+	}
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		if n := importName(spec, path); n == "." {
+			dot = true
+		} else {
+			names = append(names, n)
+		}
+	}
+	gen := func(d *ast.GenDecl) {
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					names = append(names, n.Name)
+				}
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			gen(d)
+		case *ast.FuncDecl:
+			if kind != kindStmt {
+				if d.Recv == nil {
+					names = append(names, d.Name.Name)
+				}
+				continue
+			}
+			for _, st := range d.Body.List {
+				switch st := st.(type) {
+				case *ast.AssignStmt:
+					if st.Tok == token.DEFINE {
+						for _, l := range st.Lhs {
+							if id, ok := l.(*ast.Ident); ok {
+								names = append(names, id.Name)
+							}
+						}
+					}
+				case *ast.DeclStmt:
+					if g, ok := st.Decl.(*ast.GenDecl); ok {
+						gen(g)
+					}
+				}
+			}
+		}
+	}
+	return names, dot
+}
+
+// undefinedIn reports the first identifier of a statement run that the
+// parser cannot resolve and that is neither known nor predeclared.
+func undefinedIn(cell, src string, known map[string]bool) *Error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
 	if err != nil {
 		return nil
 	}
+	for _, id := range f.Unresolved {
+		if known[id.Name] || types.Universe.Lookup(id.Name) != nil {
+			continue
+		}
+		p := fset.Position(id.Pos())
+		msg := fmt.Sprintf("cell:%d:%d: undefined: %s", cellLine(p.Line), p.Column, id.Name)
+		return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+	}
+	return nil
+}
+
+// undefinedError finds the first name a statement uses that nothing
+// defines. It runs before yaegi compiles the statement, since a failed
+// compile leaves the names the statement declares without their values,
+// and it replaces yaegi's misleading "constant definition loop".
+func (s *Session) undefinedError(cell, src string) *Error {
 	s.mu.Lock()
 	it, dot := s.it, s.dotImport
 	known := map[string]bool{}
@@ -506,15 +626,7 @@ func (s *Session) undefinedError(cell, src string) *Error {
 	for k := range globals(it) {
 		known[k] = true
 	}
-	for _, id := range f.Unresolved {
-		if known[id.Name] || types.Universe.Lookup(id.Name) != nil {
-			continue
-		}
-		p := fset.Position(id.Pos())
-		msg := fmt.Sprintf("cell:%d:%d: undefined: %s", cellLine(p.Line), p.Column, id.Name)
-		return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
-	}
-	return nil
+	return undefinedIn(cell, src, known)
 }
 
 // isValueExpr reports whether the last item of a cell is an expression

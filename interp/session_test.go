@@ -146,7 +146,10 @@ func TestExecuteErrors(t *testing.T) {
 		// A failed statement leaves what ran before it, and the variables it
 		// would have redefined, intact.
 		{cell: "x := 5\ny := x + undefinedVar", errName: "CompileError", errHas: "cell:2:10: undefined: undefinedVar"},
-		{cell: "x", value: "5"},
+		{cell: "x", value: "1"}, // nothing ran: an undefined name stops the whole cell
+		{cell: "import \"fmt\"\nx := 5\nfmt.Println(\"ran\")\nfunc later() {}\ny := x + undefinedVar", errName: "CompileError", errHas: "cell:5:10: undefined: undefinedVar", events: "-"},
+		{cell: "x := 5\nx = \"s\"", errName: "CompileError", errHas: "cell:2:5"},
+		{cell: "x", value: "5"}, // what ran before a type error keeps its effect
 		{cell: "x := 7\nx = \"not an int\"", errName: "CompileError", errHas: "cell:2:5"},
 		{cell: "x", value: "7"},
 		{cell: "type P struct{ A int }\np := P{A: 1}\np.A", value: "1"},
