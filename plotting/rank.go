@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -14,11 +15,11 @@ const rankLimit = 12
 
 // Rank draws rank histograms: the draws of all selected chains are ranked
 // together, and each chain's ranks are counted in bins (Bins, default
-// 20) and drawn as a step line in the chain's colour. Chains that mix
-// well have flat, overlapping histograms within the shaded band (the
-// 95% range of a bin count under uniform ranks); a chain stuck in part
-// of the posterior sits high in some bins and low in others (Vehtari et
-// al. 2021). Rank needs at least two chains.
+// 20) and drawn as bars in the chain's colour, one row per chain, beside
+// the height of a uniform histogram (dashed) and its 95% band (shaded).
+// Chains that mix well have flat histograms within the band; a chain
+// stuck in part of the posterior has tall bars at one end and short ones
+// at the other (Vehtari et al. 2021). Rank needs at least two chains.
 //
 //	plotting.Rank(fit, "tau")
 func Rank(fit any, args ...any) *Figure {
@@ -35,52 +36,79 @@ func Rank(fit any, args ...any) *Figure {
 		bins = 20
 	}
 	rows, cols := gridShape(len(sel.columns), 3)
-	f := newFigure("Rank", set, rows, cols, 800, 70+220*rows)
+	k := len(sel.chains)
+	f := newFigure("Rank", set, rows, cols, 800, 70+max(200, 40*k+60)*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
-		f.width, f.height = 600, 360
+		f.width, f.height = 600, max(320, 50*k+90)
 	}
 	f.note = sel.note
 	n := sel.fit.Draws()
-	total := n * len(sel.chains)
+	total := n * k
 	// Under uniform ranks a bin's count is Binomial(n, 1/bins): its mean
-	// and a normal-approximation 95% band.
+	// and a normal-approximation 95% band. A row is one unit high; a
+	// uniform bar reaches rowFill of it.
+	const rowFill = 0.45
 	pb := 1 / float64(bins)
 	mean := float64(n) * pb
 	half := 1.96 * math.Sqrt(float64(n)*pb*(1-pb))
+	width := float64(total) / float64(bins)
+	ticks := make([]plot.Tick, k)
+	for j, c := range sel.chains {
+		ticks[j] = plot.Tick{Value: float64(k-1-j) + rowFill, Label: fmt.Sprint(c + 1)}
+	}
 	for i, col := range sel.columns {
-		pn := f.panel(i/cols, i%cols, sel.name(col), "rank (all chains)", "count")
+		pn := f.panel(i/cols, i%cols, sel.name(col), "rank (all chains)", "chain")
 		ranks := poolRanks(sel, col)
-		pn.add("band", "uniform 95%", 2, hband{y0: mean - half, y1: mean + half, color: color8(0xE8)})
-		pn.add("rule", "uniform", 1, hrule{y: mean, style: draw.LineStyle{Color: noteColor, Width: 0.8, Dashes: []vg.Length{4, 3}}})
-		for k, c := range sel.chains {
+		for j, c := range sel.chains {
+			base := float64(k - 1 - j)
+			pn.add("band", "uniform 95%", 2, hband{y0: base + rowFill*(mean-half)/mean, y1: base + rowFill*(mean+half)/mean, color: color8(0xEA)})
 			counts := make([]float64, bins)
-			for _, r := range ranks[k] {
+			for _, r := range ranks[j] {
 				b := int(r * float64(bins) / float64(total))
 				if b >= bins {
 					b = bins - 1
 				}
 				counts[b]++
 			}
-			x := make([]float64, 0, 2*bins)
-			y := make([]float64, 0, 2*bins)
+			bars := make([]plot.Plotter, bins)
 			for b, cnt := range counts {
-				x = append(x, float64(b)*float64(total)/float64(bins), float64(b+1)*float64(total)/float64(bins))
-				y = append(y, cnt, cnt)
+				bars[b] = rankBar{x0: float64(b) * width, x1: float64(b+1) * width, y0: base, y1: base + rowFill*cnt/mean, color: chainColor(c)}
 			}
-			pn.add("line", chainLabel(c), bins, xyLine(x, y, f.sty.lineStyle(chainColor(c))))
+			pn.add("bars", chainLabel(c), bins, bars...)
+			pn.add("rule", "uniform", 1, segments{x0: []float64{0}, x1: []float64{float64(total)}, y0: []float64{base + rowFill}, y1: []float64{base + rowFill}, style: draw.LineStyle{Color: noteColor, Width: 0.8, Dashes: []vg.Length{4, 3}}})
 		}
-		pn.p.Y.Min = 0
+		pn.p.Y.Min, pn.p.Y.Max = 0, float64(k)-0.05
 		pn.p.X.Min, pn.p.X.Max = 0, float64(total)
+		pn.p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+		pn.p.Y.Tick.Length = 0
+		if i%cols != 0 {
+			pn.p.Y.Label.Text, pn.desc.YLabel = "", ""
+		}
 	}
 	for _, c := range sel.chains {
-		f.addLegend(chainLabel(c), "line", chainColor(c))
+		f.addLegend(chainLabel(c), "band", chainColor(c))
 	}
+	f.addLegend("uniform", "dashed", noteColor)
 	f.addLegend("uniform ± 95%", "band", color8(0xD8))
 	f.title = set.Title
 	if f.title == "" {
 		f.title = "Rank histograms of " + columnList(sel)
 	}
 	return f
+}
+
+// rankBar is one bar of a rank histogram, from y0 up to y1.
+type rankBar struct {
+	x0, x1, y0, y1 float64
+	color          colorLike
+}
+
+func (b rankBar) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	// A hair of white between bars keeps them apart.
+	x0, x1 := trX(b.x0)+0.3, trX(b.x1)-0.3
+	y0, y1 := trY(b.y0), trY(b.y1)
+	c.FillPolygon(b.color, c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
 }
 
 // poolRanks ranks the draws of column col over the selected chains

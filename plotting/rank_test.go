@@ -14,19 +14,18 @@ func TestRank(t *testing.T) {
 		t.Errorf("grid %d×%d, want 2×3", rows, cols)
 	}
 	for _, p := range ps {
-		if got := p.Count("line", ""); got != 4 {
-			t.Errorf("panel %q: %d lines, want one per chain (4)", p.Title, got)
+		if got := p.Count("bars", ""); got != 4 {
+			t.Errorf("panel %q: %d bar sets, want one per chain (4)", p.Title, got)
 		}
-		// Each step line has one point pair per bin.
-		if got := p.Points("line", "chain 1"); got != 10 {
+		if got := p.Points("bars", "chain 1"); got != 10 {
 			t.Errorf("panel %q: chain 1 has %d bins, want 10", p.Title, got)
 		}
-		if p.Count("band", "uniform 95%") != 1 || p.Count("rule", "uniform") != 1 {
-			t.Errorf("panel %q lacks the uniform reference", p.Title)
+		if p.Count("band", "uniform 95%") != 4 || p.Count("rule", "uniform") != 4 {
+			t.Errorf("panel %q lacks a uniform reference per chain", p.Title)
 		}
 	}
-	if got := Rank(fit, "mu", Chains(2, 4)).Panels()[0].Count("line", ""); got != 2 {
-		t.Errorf("two chains selected: %d lines", got)
+	if got := Rank(fit, "mu", Chains(2, 4)).Panels()[0].Count("bars", ""); got != 2 {
+		t.Errorf("two chains selected: %d bar sets", got)
 	}
 	checkRenders(t, f)
 }

@@ -81,17 +81,18 @@ func TestManyChains(t *testing.T) {
 	}
 	tests := []struct {
 		fig   *Figure
+		kind  string
 		lines int
 	}{
-		{Trace(fit, "mu"), chainLimit},
-		{Rank(fit, "mu"), chainLimit},
-		{Autocorr(fit, "mu"), chainLimit},
-		{Trace(fit, "mu", Chains(1, 12)), 2},
+		{Trace(fit, "mu"), "line", chainLimit},
+		{Rank(fit, "mu"), "bars", chainLimit},
+		{Autocorr(fit, "mu"), "line", chainLimit},
+		{Trace(fit, "mu", Chains(1, 12)), "line", 2},
 	}
 	for _, tc := range tests {
 		p := tc.fig.Panels()[0]
-		if got := p.Count("line", ""); got != tc.lines {
-			t.Errorf("%s: %d lines, want %d", tc.fig, got, tc.lines)
+		if got := p.Count(tc.kind, ""); got != tc.lines {
+			t.Errorf("%s: %d %s, want %d", tc.fig, got, tc.kind, tc.lines)
 		}
 	}
 	if note := Trace(fit, "mu").Note(); !strings.Contains(note, "chains 1–8 of 12") {
