@@ -19,6 +19,11 @@ type Op uint16
 //   - A bijector op maps unconstrained slots to constrained values; its
 //     …LogJ partner takes the same inputs and gives the scalar log
 //     absolute Jacobian determinant.
+//   - Backward runs after Forward on the same frame and adds only into the
+//     adjoints of inputs for which Frame.Grad is true. An op may keep
+//     values from Forward for Backward in its Scratch (exp(x) of a bound,
+//     the weights of log_sum_exp, a scan's step frames), or cache data
+//     there once per frame.
 const (
 	OpNop Op = iota
 
