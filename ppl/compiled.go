@@ -87,6 +87,32 @@ func (c *Compiled) Observed() []infer.Var {
 // observed variables' terms of this program.
 func (c *Compiled) Program() *ir.Program { return c.density }
 
+// Term is one summand of the log density in Program.
+type Term struct {
+	// Name is the variable's name for its log density, "jacobian(name)"
+	// for a bijector's log-Jacobian, or the name of a LogDensity term.
+	Name string
+	// ID is the term's scalar value in Program.
+	ID ir.ID
+	// Observed marks an observed variable's log-likelihood: the terms over
+	// data that a backend may split into shards.
+	Observed bool
+}
+
+// Terms lists the summands of the log density, in the order they are
+// added.
+func (c *Compiled) Terms() []Term {
+	obs := map[string]bool{}
+	for _, r := range c.observed {
+		obs[r.name] = true
+	}
+	ts := make([]Term, len(c.termIDs))
+	for i, id := range c.termIDs {
+		ts[i] = Term{Name: c.termNames[i], ID: id, Observed: obs[c.termNames[i]]}
+	}
+	return ts
+}
+
 // Density evaluates a compiled model at unconstrained positions with its
 // own scratch memory: not safe for concurrent use, never allocating.
 type Density struct {

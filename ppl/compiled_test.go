@@ -206,3 +206,25 @@ func TestStaleCompiled(t *testing.T) {
 		t.Errorf("recompiled: %v (dim %d), want a new model of dimension 2", err, c2.Dim())
 	}
 }
+
+// TestTerms checks the list of log-density terms a backend sees.
+func TestTerms(t *testing.T) {
+	c, err := eightSchools().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, term := range c.Terms() {
+		names = append(names, term.Name)
+		if term.Observed != (term.Name == "y") {
+			t.Errorf("term %s: Observed = %v", term.Name, term.Observed)
+		}
+		if c.Program().Values[term.ID].Len != 1 {
+			t.Errorf("term %s is not a scalar", term.Name)
+		}
+	}
+	want := []string{"jacobian(tau)", "mu", "tau", "theta_tilde", "y"}
+	if !slices.Equal(names, want) {
+		t.Errorf("terms %v, want %v", names, want)
+	}
+}

@@ -71,7 +71,8 @@
 //
 // Data sharding (splitting observed variables' terms across workers) is
 // left to the backends: each observed variable's log density is one
-// instruction of Program over its data, which a backend can split by rows.
+// instruction of Program over its data (Compiled.Terms marks them), which
+// a backend can split by rows.
 //
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over
