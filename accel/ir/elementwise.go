@@ -279,9 +279,8 @@ func init() {
 			}
 		})
 
-	// Binary ops: the reverse loop gets the adjoint-accumulation targets
-	// ga, gb (nil when that input carries no gradient) and the strides sa,
-	// sb (0 for a broadcast scalar, 1 otherwise).
+	// Arithmetic: one loop per broadcast case (both full, a scalar, b
+	// scalar); the reverse loops are below.
 	register(OpAdd, OpDef{
 		Name: "add", Arity: 2, Shape: broadcastShape,
 		Forward: func(f *Frame, in *Instr) {
@@ -386,6 +385,9 @@ func init() {
 		},
 		Backward: divBackward,
 	})
+	// pow through the generic broadcasting driver: the reverse loop gets
+	// the adjoint targets ga, gb (nil when that input carries no gradient)
+	// and the strides sa, sb (0 for a broadcast scalar, 1 otherwise).
 	binary(OpPow, "pow",
 		func(a, b, y []float64, sa, sb int) {
 			for i := range y {
