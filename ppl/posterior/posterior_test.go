@@ -202,8 +202,11 @@ func TestWarnings(t *testing.T) {
 	for i := range e {
 		e[i] = float64(i) // a trend: tiny changes against a large variance
 	}
+	for i := range p.Chains[3].Stats.AcceptStat {
+		p.Chains[3].Stats.AcceptStat[i] = 0
+	}
 	got := strings.Join(p.Warnings(), "\n")
-	for _, w := range []string{"50 of 2000 draws (2.5%) hit the maximum tree depth 10", "E-BFMI below 0.3 (chain 2:"} {
+	for _, w := range []string{"50 of 2000 draws (2.5%) hit the maximum tree depth 10", "E-BFMI below 0.3 (chain 2:", "chain 4 (mean acceptance 0, step size 0.7) barely moved"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("warnings %q lack %q", got, w)
 		}

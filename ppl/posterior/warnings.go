@@ -25,6 +25,22 @@ func (p *Posterior) Warnings() []string {
 		w = append(w, fmt.Sprintf("%d of %d draws (%.1f%%) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Reparameterise (for a hierarchical model, the non-centred form) or raise the target acceptance, e.g. ppl.TargetAccept(0.95).",
 			d, total, 100*float64(d)/float64(total)))
 	}
+	var stuck []string
+	for c, ch := range p.Chains {
+		if a := ch.Stats.AcceptStat; len(a) > 0 {
+			m := 0.0
+			for _, v := range a {
+				m += v / float64(len(a))
+			}
+			if m < 0.01 {
+				stuck = append(stuck, fmt.Sprintf("chain %d (mean acceptance %.3g, step size %.3g)", c+1, m, ch.Adaptation.StepSize))
+			}
+		}
+	}
+	if len(stuck) > 0 {
+		w = append(w, fmt.Sprintf("%s barely moved: it started where the density is extremely steep and never left. Give initial values near the bulk (ppl.Init) or reparameterise; the other diagnostics below are dominated by this.",
+			strings.Join(stuck, ", ")))
+	}
 	var highRhat, lowESS []string
 	worst := 1.0
 	for _, name := range p.Columns {
