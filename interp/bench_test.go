@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/gobayes/gobayes/interp/symbols"
 )
 
 // BenchmarkNewSession measures an interpreter's start: loading the standard
@@ -51,5 +53,15 @@ func BenchmarkExecute(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLoadDocIndex measures decoding the embedded documentation
+// index, which the first Inspect or %doc pays.
+func BenchmarkLoadDocIndex(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := symbols.LoadDocIndex(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
