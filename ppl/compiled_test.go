@@ -228,3 +228,43 @@ func TestTerms(t *testing.T) {
 		t.Errorf("terms %v, want %v", names, want)
 	}
 }
+
+// TestConcurrentUse evaluates one compiled model from several goroutines
+// (each with its own Density, and through the pooled convenience methods);
+// run with -race.
+func TestConcurrentUse(t *testing.T) {
+	c, err := eightSchools().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, c.Dim())
+	want := eightSchoolsLogDensity(x)
+	errs := make(chan string, 8)
+	done := make(chan bool)
+	for w := range 4 {
+		go func() {
+			d := c.NewDensity()
+			g := make([]float64, c.Dim())
+			for range 200 {
+				var lp float64
+				if w%2 == 0 {
+					lp = d.LogDensityGrad(x, g)
+				} else {
+					lp = c.LogDensityGrad(x, g)
+				}
+				if math.Abs(lp-want) > 1e-10 {
+					errs <- "a concurrent evaluation differs"
+					break
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
