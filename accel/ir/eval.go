@@ -57,9 +57,12 @@ func gradSpans(p *Program) [][2]int {
 		}
 	}
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	// Spans closer than a cache line or two are merged: clearing a few
+	// data slots costs less than another call.
+	const gap = 16
 	merged := spans[:0]
 	for _, s := range spans {
-		if n := len(merged); n > 0 && s[0] <= merged[n-1][1] {
+		if n := len(merged); n > 0 && s[0] <= merged[n-1][1]+gap {
 			merged[n-1][1] = max(merged[n-1][1], s[1])
 			continue
 		}
