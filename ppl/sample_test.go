@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gobayes/gobayes/display"
@@ -215,4 +216,52 @@ func ExampleModel_Sample() {
 	fmt.Printf("mu: mean %.1f, sd %.1f, R-hat below 1.01: %v, divergences: %d\n", row.Mean, row.SD, row.Rhat < 1.01, fit.Divergences())
 	// Output:
 	// mu: mean 1.3, sd 0.4, R-hat below 1.01: true, divergences: 0
+}
+
+// recorder is a display.Publisher that keeps what it is sent.
+type recorder struct {
+	mu      sync.Mutex
+	bundles []display.Bundle
+	ids     []string
+	updates []bool
+}
+
+func (r *recorder) Display(b display.Bundle, id string, update bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.bundles, r.ids, r.updates = append(r.bundles, b), append(r.ids, id), append(r.updates, update)
+}
+func (r *recorder) Clear(bool) {}
+
+// TestLiveProgress runs Sample as in a notebook and checks the progress
+// table: one display id, shown then updated, ending with every chain done.
+func TestLiveProgress(t *testing.T) {
+	rec := &recorder{}
+	prev := display.SetPublisher(rec)
+	defer display.SetPublisher(prev)
+	m, _, _ := conjugate()
+	m.Sample(Seed(1), Chains(3), Warmup(200), Draws(200))
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	n := len(rec.bundles)
+	if n == 0 {
+		t.Fatal("no progress display")
+	}
+	for i, id := range rec.ids {
+		if id == "" || id != rec.ids[0] {
+			t.Fatalf("display %d has id %q, want the handle's id %q every time", i, id, rec.ids[0])
+		}
+		if rec.updates[i] != (i > 0) {
+			t.Errorf("display %d: update = %v", i, rec.updates[i])
+		}
+	}
+	last := rec.bundles[n-1]
+	html, _ := last.Data["text/html"].(string)
+	text, _ := last.Data["text/plain"].(string)
+	if strings.Count(html, "<tr><td>") != 3 || strings.Count(html, ">done<") != 3 || !strings.Contains(html, "400 / 400") {
+		t.Errorf("final progress HTML: %s", html)
+	}
+	if !strings.Contains(text, "done") {
+		t.Errorf("final progress text: %s", text)
+	}
 }
