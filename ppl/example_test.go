@@ -141,3 +141,44 @@ func ExampleModel_String() {
 	//   y[8] ~ Normal(theta, data[8])  (observed)
 	//   theta[8] = Add(mu, Mul(tau, theta_tilde))  (deterministic)
 }
+
+// A two-component normal mixture with ordered means (which identifies
+// the components).
+func ExampleModel_Mixture() {
+	y := []float64{-1.9, -2.3, 2.1, 1.7, 2.4}
+	m := ppl.NewModel("mixture")
+	mu := m.Normal("mu", 0, 3, ppl.Size(2), ppl.Ordered())
+	theta := m.Beta("theta", 2, 2)
+	m.Mixture("y", theta, []ppl.Component{
+		ppl.NormalComp(ppl.At(mu, 0), 1),
+		ppl.NormalComp(ppl.At(mu, 1), 1),
+	}).Observe(y)
+	fmt.Print(m)
+	c, _ := m.Compile()
+	for _, p := range c.Params() {
+		fmt.Println(p.Name, p.Transform)
+	}
+	// Output:
+	// model mixture
+	//   mu[2] ~ Normal(0, 3)  (parameter, ordered)
+	//   theta ~ Beta(2, 2)  (parameter)
+	//   y[5] ~ Mixture(theta; Normal(At(mu), 1), Normal(At(mu), 1))  (observed)
+	// mu ordered
+	// theta interval
+}
+
+// A hand-written likelihood: a Student-t regression's terms summed into
+// the log density (Stan's target += student_t_lpdf(...)).
+func ExampleLogPDF() {
+	x := []float64{0, 1, 2, 3}
+	y := []float64{0.1, 1.2, 1.9, 3.2}
+	m := ppl.NewModel("robust")
+	b := m.Normal("b", 0, 1)
+	m.LogDensity("lik", ppl.Sum(ppl.LogPDF("StudentT", y, 4, ppl.Mul(b, x), 0.5)))
+	c, _ := m.Compile()
+	// At b = 1: log N(1 | 0, 1) + Σ log t₄(y | x, 0.5), as gonum's distuv
+	// computes it.
+	fmt.Printf("%.4f\n", c.LogDensity([]float64{1}))
+	// Output:
+	// -2.8155
+}
