@@ -80,3 +80,14 @@ func (halfDensity) NonFinite(x []float64) []string {
 	}
 	return nil
 }
+
+// constModel has no parameters, only a deterministic constant.
+type constModel struct{}
+
+func (constModel) Name() string                          { return "const" }
+func (constModel) Dim() int                              { return 0 }
+func (constModel) Vars() []Var                           { return []Var{{Name: "c", Deterministic: true}} }
+func (constModel) NewDensity() Density                   { return constModel{} }
+func (constModel) LogDensityGrad(x, g []float64) float64 { return 0 }
+func (constModel) Constrained(x, out []float64)          { out[0] = 42 }
+func (constModel) NonFinite([]float64) []string          { return nil }

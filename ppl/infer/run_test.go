@@ -232,3 +232,17 @@ func TestPanicsBecomeErrors(t *testing.T) {
 		t.Fatalf("error %v, want one reporting the panic", err)
 	}
 }
+
+// TestNoParameters: a model without parameters still runs and records its
+// deterministic quantities.
+func TestNoParameters(t *testing.T) {
+	for _, s := range []string{"NUTS", "HMC", "RWMH"} {
+		p, err := Run(context.Background(), constModel{}, Config{Seed: 1, Sampler: s, Warmup: 50, Draws: 10})
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if v := p.Chains[0].Values[0][9]; v != 42 {
+			t.Errorf("%s: c = %g, want 42", s, v)
+		}
+	}
+}

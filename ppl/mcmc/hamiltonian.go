@@ -53,7 +53,8 @@ func (h *hamiltonian) leapfrog(z *point, eps float64) {
 
 // tuneStepSize is Stan's base_hmc::init_stepsize.
 func (h *hamiltonian) tuneStepSize(st *State) error {
-	if h.eps == 0 || h.eps > 1e7 || math.IsNaN(h.eps) {
+	if h.eps == 0 || h.eps > 1e7 || math.IsNaN(h.eps) || len(st.Position) == 0 {
+		// Nothing to tune (a model without parameters moves nowhere).
 		return nil
 	}
 	z := &h.zInit
