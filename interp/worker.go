@@ -27,7 +27,7 @@ const workerMemoryEnv = "GOBAYES_WORKER_MEMORY_LIMIT"
 func WorkerMain() int {
 	in := os.NewFile(workerRequestFD, "requests")
 	out := os.NewFile(workerReplyFD, "replies")
-	if in == nil || out == nil {
+	if _, err := in.Stat(); err != nil {
 		fmt.Fprintln(os.Stderr, "interp: the worker must be started by the kernel (it reads requests on fd 3)")
 		return 2
 	}

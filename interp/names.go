@@ -1,0 +1,360 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// precheckUndefined reports the first name a statement of the cell uses
+// that neither the session nor the cell defines, before anything runs.
+func (s *Session) precheckUndefined(cell string, runs []run) *Error {
+	s.mu.Lock()
+	if s.dotImport {
+		s.mu.Unlock()
+		return nil
+	}
+	known := map[string]bool{}
+	for k := range s.defs {
+		known[k] = true
+	}
+	for k := range s.imports {
+		known[k] = true
+	}
+	it := s.it
+	s.mu.Unlock()
+	for k := range globals(it) {
+		known[k] = true
+	}
+	for _, r := range runs {
+		src := runSource(cell, r)
+		if r.Kind == kindStmt {
+			if e := undefinedIn(cell, src, known); e != nil {
+				return e
+			}
+		}
+		names, dot := declaredNames(src, r.Kind)
+		if dot {
+			return nil
+		}
+		for _, n := range names {
+			known[n] = true
+		}
+	}
+	return nil
+}
+
+// declaredNames lists the names a run declares at the top level (and
+// whether it dot-imports a package).
+func declaredNames(src string, kind itemKind) (names []string, dot bool) {
+	var f *ast.File
+	var err error
+	if kind == kindStmt {
+		f, err = parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+src+"\n}", parser.SkipObjectResolution)
+	} else {
+		f, err = parser.ParseFile(token.NewFileSet(), "", "package main;"+src, parser.SkipObjectResolution)
+	}
+	if err != nil {
+		return nil, false
+	}
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		if n := importName(spec, path); n == "." {
+			dot = true
+		} else {
+			names = append(names, n)
+		}
+	}
+	gen := func(d *ast.GenDecl) {
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					names = append(names, n.Name)
+				}
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			gen(d)
+		case *ast.FuncDecl:
+			if kind != kindStmt {
+				if d.Recv == nil {
+					names = append(names, d.Name.Name)
+				}
+				continue
+			}
+			for _, st := range d.Body.List {
+				switch st := st.(type) {
+				case *ast.AssignStmt:
+					if st.Tok == token.DEFINE {
+						for _, l := range st.Lhs {
+							if id, ok := l.(*ast.Ident); ok {
+								names = append(names, id.Name)
+							}
+						}
+					}
+				case *ast.DeclStmt:
+					if g, ok := st.Decl.(*ast.GenDecl); ok {
+						gen(g)
+					}
+				}
+			}
+		}
+	}
+	return names, dot
+}
+
+// undefinedIn reports the first identifier of a statement run that the
+// parser cannot resolve and that is neither known nor predeclared.
+func undefinedIn(cell, src string, known map[string]bool) *Error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	if err != nil {
+		return nil
+	}
+	for _, id := range f.Unresolved {
+		if known[id.Name] || types.Universe.Lookup(id.Name) != nil {
+			continue
+		}
+		p := fset.Position(id.Pos())
+		msg := fmt.Sprintf("cell:%d:%d: undefined: %s", cellLine(p.Line), p.Column, id.Name)
+		return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+	}
+	return nil
+}
+
+// undefinedError finds the first name a statement uses that nothing
+// defines. It runs before yaegi compiles the statement, since a failed
+// compile leaves the names the statement declares without their values,
+// and it replaces yaegi's misleading "constant definition loop".
+func (s *Session) undefinedError(cell, src string) *Error {
+	s.mu.Lock()
+	it, dot := s.it, s.dotImport
+	known := map[string]bool{}
+	for k := range s.defs {
+		known[k] = true
+	}
+	for k := range s.imports {
+		known[k] = true
+	}
+	s.mu.Unlock()
+	if dot {
+		return nil // names of a dot-imported package are not tracked
+	}
+	for k := range globals(it) {
+		known[k] = true
+	}
+	return undefinedIn(cell, src, known)
+}
+
+// dropReimports blanks out import specs the session already has under the
+// same name, since yaegi rejects a second import of a package; a
+// declaration whose specs are all known is blanked whole. Blanking (rather
+// than deleting) keeps every other position in place.
+func (s *Session) dropReimports(src string) string {
+	const prefix = "package main;"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", prefix+src, parser.ImportsOnly)
+	if err != nil {
+		return src // let yaegi report the syntax error
+	}
+	b := []byte(src)
+	blank := func(from, to token.Pos) {
+		for i := fset.Position(from).Offset - len(prefix); i < fset.Position(to).Offset-len(prefix); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		var known []*ast.ImportSpec
+		for _, sp := range g.Specs {
+			spec := sp.(*ast.ImportSpec)
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if s.imports[importName(spec, path)] == path {
+				known = append(known, spec)
+			}
+		}
+		if len(known) == len(g.Specs) {
+			blank(g.Pos(), g.End())
+			continue
+		}
+		for _, spec := range known {
+			blank(spec.Pos(), spec.End())
+		}
+	}
+	return string(b)
+}
+
+func importName(spec *ast.ImportSpec, path string) string {
+	if spec.Name != nil {
+		return spec.Name.Name
+	}
+	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// record notes the names a run defined and imported, for completion.
+func (s *Session) record(src string, kind itemKind) {
+	fset := token.NewFileSet()
+	var f *ast.File
+	var err error
+	if kind == kindStmt {
+		f, err = parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	} else {
+		f, err = parser.ParseFile(fset, "", "package main;"+src, parser.ParseComments)
+	}
+	if err != nil {
+		return
+	}
+	text := func(from, to token.Pos) string {
+		off := len("package main;")
+		a, b := fset.Position(from).Offset-off, fset.Position(to).Offset-off
+		if a < 0 || b > len(src) || a > b {
+			return ""
+		}
+		return strings.TrimSpace(src[a:b])
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		switch name := importName(spec, path); name {
+		case "_":
+		case ".":
+			s.dotImport = true
+		default:
+			s.imports[name] = path
+		}
+	}
+	addGen := func(d *ast.GenDecl) {
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					s.defs[n.Name] = d.Tok.String()
+				}
+			case *ast.TypeSpec:
+				s.defs[sp.Name.Name] = "type"
+				s.types[sp.Name.Name] = typeSource(fset, src, sp, kind)
+				if kind != kindStmt {
+					s.defSrc[sp.Name.Name] = docPrefix(d.Doc) + "type " + text(sp.Pos(), sp.End())
+				}
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if kind == kindStmt {
+				for _, st := range d.Body.List {
+					switch st := st.(type) {
+					case *ast.AssignStmt:
+						if st.Tok == token.DEFINE {
+							for _, l := range st.Lhs {
+								if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+									s.defs[id.Name] = "var"
+								}
+							}
+						}
+					case *ast.DeclStmt:
+						if g, ok := st.Decl.(*ast.GenDecl); ok {
+							addGen(g)
+						}
+					}
+				}
+			} else if d.Recv == nil {
+				s.defs[d.Name.Name] = "func"
+				end := d.End()
+				if d.Body != nil {
+					end = d.Body.Lbrace
+				}
+				s.defSrc[d.Name.Name] = docPrefix(d.Doc) + text(d.Pos(), end)
+				s.funcResults[d.Name.Name] = d.Type.Results.NumFields()
+			}
+		case *ast.GenDecl:
+			addGen(d)
+		}
+	}
+}
+
+// docPrefix is a declaration's doc comment as comment lines.
+func docPrefix(g *ast.CommentGroup) string {
+	if g == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(g.Text()), "\n") {
+		b.WriteString("// " + line + "\n")
+	}
+	return b.String()
+}
+
+// typeSource is the text of a type spec, white space normalised.
+func typeSource(fset *token.FileSet, src string, sp *ast.TypeSpec, kind itemKind) string {
+	off := len("package main;")
+	if kind == kindStmt {
+		off = len("package main; func main() {")
+	}
+	from, to := fset.Position(sp.Pos()).Offset-off, fset.Position(sp.End()).Offset-off
+	if from < 0 || to > len(src) {
+		return ""
+	}
+	return strings.Join(strings.Fields(src[from:to]), " ")
+}
+
+// checkTypeRedefinition refuses a type defined again with a different
+// definition: yaegi would silently keep the old one.
+func (s *Session) checkTypeRedefinition(cell, src string) *Error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main;"+src, 0)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range g.Specs {
+			ts := sp.(*ast.TypeSpec)
+			old, had := s.types[ts.Name.Name]
+			if had && old != typeSource(fset, src, ts, kindDecl) {
+				p := fset.Position(ts.Pos())
+				msg := fmt.Sprintf("cell:%d:%d: type %s is already defined with another definition; the interpreter cannot change a type: give the new type another name, or run %%reset and the cells again", cellLine(p.Line), p.Column, ts.Name.Name)
+				return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+			}
+		}
+	}
+	return nil
+}
+
+// definedNames lists what the cells defined, sorted.
+func (s *Session) definedNames() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.defs)+len(s.imports))
+	for k, v := range s.defs {
+		out[k] = v
+	}
+	for k := range s.imports {
+		out[k] = "package"
+	}
+	return out
+}
