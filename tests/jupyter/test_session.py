@@ -169,6 +169,33 @@ class Session_(KernelCase):
                 self.assertNotEqual(m["parent_header"].get("session"), None)
 
 
+class TwoClients(KernelCase):
+    def test_second_client_shares_the_session(self):
+        # As `jupyter console --existing` beside a notebook: a second client
+        # on the same connection file sees the same variables, gets its own
+        # replies, and both see every cell's output on iopub.
+        # A client of its own, from the connection file, as console --existing
+        # makes (km.client() would share this client's session and identity).
+        from jupyter_client.blocking import BlockingKernelClient
+        other = BlockingKernelClient(connection_file=self.km.connection_file)
+        other.load_connection_file()
+        other.start_channels()
+        self.addCleanup(other.stop_channels)
+        other.wait_for_ready(timeout=TIMEOUT)
+        self.assertOK(self.run_cell("shared := 6"))
+        msg_id = other.execute('import "fmt"\nfmt.Println(shared * 7)')
+        reply = other.get_shell_msg(timeout=TIMEOUT)
+        self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+        self.assertEqual(reply["content"]["status"], "ok")
+        seen = ""
+        deadline = time.monotonic() + TIMEOUT
+        while "42" not in seen and time.monotonic() < deadline:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":
+                seen += m["content"]["text"]
+        self.assertEqual(seen, "42\n", "the first client did not see the second client's output")
+
+
 class Restart(KernelCase):
     def test_restart_gives_a_fresh_session(self):
         self.assertOK(self.run_cell("old := 1"))
