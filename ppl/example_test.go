@@ -162,7 +162,7 @@ func ExampleModel_Mixture() {
 	// model mixture
 	//   mu[2] ~ Normal(0, 3)  (parameter, ordered)
 	//   theta ~ Beta(2, 2)  (parameter)
-	//   y[5] ~ Mixture(theta; Normal(At(mu), 1), Normal(At(mu), 1))  (observed)
+	//   y[5] ~ Mixture(theta; Normal(mu[0], 1), Normal(mu[1], 1))  (observed)
 	// mu ordered
 	// theta interval
 }

@@ -21,6 +21,14 @@ func formula(n *node, depth int) string {
 	case n.op == 0:
 		return n.fn
 	}
+	switch n.fn {
+	case "At":
+		return fmt.Sprintf("%s[%d]", formula(n.args[0], depth-1), n.ints[0])
+	case "Slice":
+		return fmt.Sprintf("%s[%d:%d]", formula(n.args[0], depth-1), n.ints[0], n.ints[0]+n.ints[1])
+	case "Row":
+		return fmt.Sprintf("%s[%d,:]", formula(n.args[0], depth-1), n.ints[0]/n.ints[1])
+	}
 	args := n.args
 	if n.scan != nil {
 		args = args[:n.scan.nCarry+n.scan.nSeq]
