@@ -345,7 +345,7 @@ func (s *Session) checkTypeRedefinition(cell, src string) *Error {
 	return nil
 }
 
-// definedNames lists what the cells defined, sorted.
+// definedNames maps what the cells defined (and imported) to its kind.
 func (s *Session) definedNames() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -57,6 +57,7 @@ type Supervised struct {
 	mu     sync.Mutex
 	child  *child
 	closed bool
+	notice string // a crash between cells, told with the next cell's output
 }
 
 var _ Engine = (*Supervised)(nil)
@@ -132,6 +133,9 @@ func (s *Supervised) current() (*child, error) {
 	if s.child != nil && !s.child.exited() {
 		return s.child, nil
 	}
+	if s.child != nil && !s.child.wasReported() {
+		s.notice = "the interpreter crashed after the previous cell (" + s.child.reason() + "); its state was reset — run the cells you need again\n"
+	}
 	c, err := startChild(s.opts, s.limit)
 	if err != nil {
 		return nil, err
@@ -154,11 +158,22 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 	if err != nil {
 		return wireReply{}, &Error{Name: "InterpreterUnavailable", Value: err.Error()}
 	}
+	s.mu.Lock()
+	notice := s.notice
+	if ev != nil {
+		s.notice = ""
+	}
+	s.mu.Unlock()
+	if notice != "" && ev != nil {
+		ev.Stream("stderr", notice)
+	}
 	req.ID = s.ids.Add(1)
 	replies := c.register(req.ID, ev)
 	defer c.unregister(req.ID)
 	if err := c.send(req); err != nil {
 		<-c.dead
+		c.markReported()
+		s.restartInBackground(c)
 		return wireReply{}, crashError(c.reason())
 	}
 	done := ctx.Done()
@@ -190,6 +205,7 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 				}
 				break
 			}
+			c.markReported()
 			s.restartInBackground(c)
 			return wireReply{}, crashError(c.reason())
 		}
@@ -323,6 +339,19 @@ type child struct {
 	dead     chan struct{}
 	deadOnce sync.Once
 	why      string
+	reported bool // a cell was told of its death, or it was stopped on purpose
+}
+
+func (c *child) markReported() {
+	c.mu.Lock()
+	c.reported = true
+	c.mu.Unlock()
+}
+
+func (c *child) wasReported() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reported || c.killMsg != ""
 }
 
 // tailLines is how many of the child's last stderr lines explain a crash.

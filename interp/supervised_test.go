@@ -64,6 +64,30 @@ func TestSupervisedCrashes(t *testing.T) {
 	}
 }
 
+// A crash between cells (a goroutine a cell left behind) is told with the
+// next cell's output, which runs in a fresh interpreter.
+func TestSupervisedCrashBetweenCells(t *testing.T) {
+	s := newTestSupervised(t, 1<<30)
+	runSteps(t, s, []step{{cell: "import \"time\"\nx := 1\ngo func() {\n\ttime.Sleep(100 * time.Millisecond)\n\tpanic(\"late\")\n}()"}})
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		s.mu.Lock()
+		dead := s.child.exited()
+		s.mu.Unlock()
+		if dead {
+			break
+		}
+	}
+	rec := &recorder{}
+	r := s.Execute(context.Background(), "1 + 1", rec)
+	if r.Err != nil || r.Value == nil || r.Value.Data["text/plain"] != "2" {
+		t.Errorf("cell after the crash: %+v", r)
+	}
+	if !strings.Contains(rec.joined(), "stderr:the interpreter crashed after the previous cell (panic: late") {
+		t.Errorf("no notice of the crash: %q", rec.joined())
+	}
+	runSteps(t, s, []step{{cell: "x", errName: "CompileError", errHas: "undefined: x", events: "-"}})
+}
+
 func TestSupervisedInterrupt(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
 	runSteps(t, s, []step{{cell: "x := 41"}})
