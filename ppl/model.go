@@ -521,6 +521,9 @@ func (r *RV) Observe(data any) *RV {
 	if r.observed {
 		m.failf(r.name, "already observed; call Observe once")
 	}
+	if r.lower != nil || r.upper != nil || r.order != unordered {
+		m.failf(r.name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood write it with LogPDF in a LogDensity term)")
+	}
 	n, err := asNode(data)
 	if err != nil {
 		m.failf(r.name, "observed data: %v", err)
