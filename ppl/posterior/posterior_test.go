@@ -237,3 +237,18 @@ func TestSelect(t *testing.T) {
 	}()
 	p.Select("sigma")
 }
+
+func TestDiagnostics(t *testing.T) {
+	p := fake(300, func(c int) float64 { return 2 * float64(c) }, 7)
+	d := p.Diagnostics()
+	if d.Divergences != 7 || d.TreeDepthHits != 0 || len(d.EBFMI) != 4 {
+		t.Errorf("divergences %d, tree-depth hits %d, %d E-BFMI values", d.Divergences, d.TreeDepthHits, len(d.EBFMI))
+	}
+	// mu and d = 2·mu are shifted per chain; theta is not.
+	if d.MaxRhat < 1.1 || (d.WorstRhat != "mu" && d.WorstRhat != "d") {
+		t.Errorf("max R-hat %g at %s, want > 1.1 at mu or d", d.MaxRhat, d.WorstRhat)
+	}
+	if !(d.MinESSBulk < 100) || (d.WorstESS != "mu" && d.WorstESS != "d") {
+		t.Errorf("min ESS %g at %s, want < 100 at mu or d", d.MinESSBulk, d.WorstESS)
+	}
+}
