@@ -1,0 +1,246 @@
+package accel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// Backend compiles model programs for one kind of hardware. A Backend is
+// safe for concurrent use.
+type Backend interface {
+	// Name is the backend's registered name ("cpu", "cuda").
+	Name() string
+	// Compile prepares p for evaluation. p must be finalized and must not
+	// change afterwards.
+	Compile(p *ir.Program) (Compiled, error)
+}
+
+// Compiled is a program ready to run on a backend. Its methods may be
+// called from one goroutine at a time; they do not allocate after the
+// first call with a given batch size.
+type Compiled interface {
+	// Dim is the length of a position.
+	Dim() int
+	// LogDensityGrad evaluates the log density at B = len(lps) positions
+	// laid out row by row in xs [B×Dim], writing lps [B] and the gradients
+	// row by row into grads [B×Dim]. With grads nil only the log densities
+	// are computed. A log density that is not finite is -Inf.
+	LogDensityGrad(xs, lps, grads []float64) error
+	// Leapfrog runs one trajectory per chain of t (see Trajectories).
+	Leapfrog(t *Trajectories) error
+	// Close releases the program's memory (device memory on a GPU).
+	Close() error
+}
+
+// Trajectories is a batch of B leapfrog trajectories, one per chain, all
+// of the same number of steps: what lockstep HMC samplers (ChEES, MEADS)
+// run per iteration. Each step is
+//
+//	p ← p + ε/2 · ∇log π(q)
+//	q ← q + ε · M⁻¹ p
+//	p ← p + ε/2 · ∇log π(q)
+//
+// with the chain's step size ε and the diagonal inverse metric M⁻¹. Q, P,
+// Grad and LogDensity are updated in place. A chain whose log density
+// becomes non-finite stops at that step (its Q, Grad and LogDensity are
+// those of the non-finite point, LogDensity -Inf): the sampler rejects
+// it. Steps[b] reports the steps chain b completed.
+type Trajectories struct {
+	Q, P []float64 // [B×D] positions and momenta
+	// Grad [B×D] and LogDensity [B] are the gradient and log density at
+	// Q: they must be current on entry and are current on return.
+	Grad       []float64
+	LogDensity []float64
+	StepSize   []float64 // [B] step size of each chain
+	// InvMetric is the diagonal inverse metric: [D] shared by every
+	// chain, or [B×D] one per chain.
+	InvMetric []float64
+	N         int   // number of leapfrog steps
+	Steps     []int // [B] out: steps completed (N unless stopped)
+}
+
+// Check reports whether t's slices have consistent lengths for dimension d.
+func (t *Trajectories) Check(d int) error {
+	b := len(t.LogDensity)
+	switch {
+	case len(t.Q) != b*d || len(t.P) != b*d || len(t.Grad) != b*d:
+		return fmt.Errorf("accel: trajectories: Q, P and Grad have %d, %d and %d values, want %d chains × %d = %d",
+			len(t.Q), len(t.P), len(t.Grad), b, d, b*d)
+	case len(t.StepSize) != b || len(t.Steps) != b:
+		return fmt.Errorf("accel: trajectories: StepSize and Steps have %d and %d values, want one per chain (%d)",
+			len(t.StepSize), len(t.Steps), b)
+	case len(t.InvMetric) != d && len(t.InvMetric) != b*d:
+		return fmt.Errorf("accel: trajectories: InvMetric has %d values, want %d (shared) or %d (per chain)",
+			len(t.InvMetric), d, b*d)
+	case t.N < 0:
+		return fmt.Errorf("accel: trajectories: %d steps; want at least 0", t.N)
+	}
+	return nil
+}
+
+// CheckBatch reports whether xs, lps and grads have consistent lengths
+// for dimension d.
+func CheckBatch(d int, xs, lps, grads []float64) error {
+	b := len(lps)
+	if len(xs) != b*d {
+		return fmt.Errorf("accel: batch of %d log densities but %d position values, want %d × %d", b, len(xs), b, d)
+	}
+	if grads != nil && len(grads) != b*d {
+		return fmt.Errorf("accel: batch of %d log densities but %d gradient values, want %d × %d", b, len(grads), b, d)
+	}
+	return nil
+}
+
+// Finite maps a log density that is NaN or +Inf to -Inf, as every
+// backend reports it.
+func Finite(lp float64) float64 {
+	if math.IsNaN(lp) || math.IsInf(lp, 1) {
+		return math.Inf(-1)
+	}
+	return lp
+}
+
+// Factory makes a backend; it returns an error the user can act on when
+// the hardware or the worker is missing.
+type Factory func() (Backend, error)
+
+var (
+	mu        sync.Mutex
+	factories = map[string]Factory{}
+	made      = map[string]Backend{}
+	failed    = map[string]error{} // backends that did not start: not retried
+)
+
+// Register makes a backend available under name. Variants call it from
+// their init; a second registration of a name panics (programmer error).
+func Register(name string, f Factory) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, ok := factories[name]; ok {
+		panic("accel: backend " + name + " registered twice")
+	}
+	factories[name] = f
+}
+
+// Names lists the registered backends.
+func Names() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var ns []string
+	for n := range factories {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// ErrUnavailable wraps the reason a backend cannot start.
+var ErrUnavailable = errors.New("accel: backend unavailable")
+
+// ByName returns the backend registered as name, starting it on first use.
+func ByName(name string) (Backend, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if b, ok := made[name]; ok {
+		return b, nil
+	}
+	f, ok := factories[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: no backend %q (registered: %v); import its package, e.g. _ \"github.com/gobayes/gobayes/accel/cpu\"",
+			ErrUnavailable, name, namesLocked())
+	}
+	if err, ok := failed[name]; ok {
+		return nil, err
+	}
+	b, err := f()
+	if err != nil {
+		failed[name] = err
+		return nil, err
+	}
+	made[name] = b
+	return b, nil
+}
+
+func namesLocked() []string {
+	var ns []string
+	for n := range factories {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Default returns the backend named by the environment variable
+// GOBAYES_ACCEL, or "cpu". When the named backend cannot start, Default
+// falls back to the CPU and reports why through Notice. It panics when no
+// CPU backend is linked in (import accel/cpu): a programming error.
+func Default() Backend {
+	name := os.Getenv("GOBAYES_ACCEL")
+	if name == "" || name == "auto" {
+		name = "cpu"
+	}
+	b, err := ByName(name)
+	if err == nil {
+		return b
+	}
+	Notice(fmt.Sprintf("accel: %v; using the CPU", err))
+	b, err = ByName("cpu")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Notice receives the messages of automatic fallbacks (the GPU worker did
+// not start, …). It writes to standard error by default; the kernel
+// replaces it to show them in the notebook.
+var Notice = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+
+// Workload describes a call site for Choose: how many chains evaluate at
+// once and how much work one log density costs.
+type Workload struct {
+	Chains int
+	// Slots is the program's frame size (ir.Program.Size): data plus
+	// temporaries, a proxy for the work of one evaluation.
+	Slots int
+}
+
+// GPU thresholds of Choose. A kernel launch and the copies around it cost
+// tens of microseconds, which a CPU spends on thousands of small-model
+// evaluations: the GPU pays only when a batch holds enough work.
+// These are the rule's first values, derived from launch latency and
+// not yet measured on hardware; bench/README.md gives the command that
+// measures the crossover on a GPU machine.
+var (
+	GPUMinChains = 1024    // lockstep batches at least this wide
+	GPUMinWork   = 1 << 22 // or Chains × Slots at least this (large data)
+)
+
+// Choose picks a backend for w: the registered "cuda" backend when it
+// starts and w.Chains ≥ GPUMinChains or w.Chains·w.Slots ≥ GPUMinWork;
+// the CPU otherwise (on a CPU-only machine, always the CPU). GOBAYES_ACCEL
+// set to a backend name overrides the rule.
+func Choose(w Workload) Backend {
+	if name := os.Getenv("GOBAYES_ACCEL"); name != "" && name != "auto" {
+		return Default()
+	}
+	if w.Chains >= GPUMinChains || w.Chains*w.Slots >= GPUMinWork {
+		mu.Lock()
+		_, ok := factories["cuda"]
+		mu.Unlock()
+		if ok {
+			if b, err := ByName("cuda"); err == nil {
+				return b
+			} else {
+				Notice(fmt.Sprintf("accel: %v; using the CPU", err))
+			}
+		}
+	}
+	return Default()
+}

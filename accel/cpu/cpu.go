@@ -1,0 +1,190 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+var (
+	_ accel.Backend  = (*Backend)(nil)
+	_ accel.Compiled = (*Compiled)(nil)
+)
+
+func init() {
+	accel.Register("cpu", func() (accel.Backend, error) { return New(0), nil })
+}
+
+// Backend evaluates programs on Workers goroutines.
+type Backend struct {
+	Workers int
+}
+
+// New returns a backend with the given number of workers (0 or less:
+// GOMAXPROCS at compile time).
+func New(workers int) *Backend { return &Backend{Workers: workers} }
+
+// Name is "cpu".
+func (b *Backend) Name() string { return "cpu" }
+
+// Compile starts the workers of p, each with its own frame.
+func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
+	if p == nil {
+		return nil, fmt.Errorf("cpu: Compile of a nil program")
+	}
+	n := b.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	c := &Compiled{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n)}
+	for range n {
+		c.frames = append(c.frames, ir.NewFrame(p))
+	}
+	for _, f := range c.frames {
+		go c.work(f)
+	}
+	return c, nil
+}
+
+// blocksPerWorker splits a batch finer than one block per worker so that
+// uneven blocks (chains that stop early, slow regions) balance out.
+const blocksPerWorker = 4
+
+// task is a block [lo, hi) of a batch call; one of eval or traj is set.
+type task struct {
+	lo, hi int
+	eval   *evalCall
+	traj   *accel.Trajectories
+	wg     *sync.WaitGroup
+}
+
+type evalCall struct{ xs, lps, grads []float64 }
+
+// Compiled is a program on the CPU backend.
+type Compiled struct {
+	p      *ir.Program
+	own    *ir.Frame // the caller's frame for batches of one
+	frames []*ir.Frame
+	tasks  chan task
+	wg     sync.WaitGroup
+	call   evalCall
+	once   sync.Once
+}
+
+// Dim is the position length.
+func (c *Compiled) Dim() int { return c.p.Dim }
+
+// Close stops the workers. The Compiled must not be used afterwards.
+func (c *Compiled) Close() error {
+	c.once.Do(func() { close(c.tasks) })
+	return nil
+}
+
+func (c *Compiled) work(f *ir.Frame) {
+	for t := range c.tasks {
+		if t.eval != nil {
+			c.evalBlock(f, t.eval, t.lo, t.hi)
+		} else {
+			c.trajBlock(f, t.traj, t.lo, t.hi)
+		}
+		t.wg.Done()
+	}
+}
+
+// split runs blocks of [0, b) on the workers and waits; batches of one
+// run on the caller's goroutine.
+func (c *Compiled) split(b int, eval *evalCall, traj *accel.Trajectories) {
+	if b == 1 || len(c.frames) == 1 {
+		if eval != nil {
+			c.evalBlock(c.own, eval, 0, b)
+		} else {
+			c.trajBlock(c.own, traj, 0, b)
+		}
+		return
+	}
+	nb := min(b, blocksPerWorker*len(c.frames))
+	c.wg.Add(nb)
+	for i := range nb {
+		c.tasks <- task{lo: i * b / nb, hi: (i + 1) * b / nb, eval: eval, traj: traj, wg: &c.wg}
+	}
+	c.wg.Wait()
+}
+
+// LogDensityGrad evaluates a batch (see accel.Compiled).
+func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
+	if err := accel.CheckBatch(c.p.Dim, xs, lps, grads); err != nil {
+		return err
+	}
+	if len(lps) == 0 {
+		return nil
+	}
+	c.call = evalCall{xs, lps, grads}
+	c.split(len(lps), &c.call, nil)
+	c.call = evalCall{}
+	return nil
+}
+
+func (c *Compiled) evalBlock(f *ir.Frame, e *evalCall, lo, hi int) {
+	d := c.p.Dim
+	for i := lo; i < hi; i++ {
+		x := e.xs[i*d : (i+1)*d]
+		if e.grads == nil {
+			e.lps[i] = accel.Finite(f.Forward(x))
+			continue
+		}
+		e.lps[i] = accel.Finite(f.Gradient(x, e.grads[i*d:(i+1)*d]))
+	}
+}
+
+// Leapfrog runs a batch of trajectories (see accel.Trajectories).
+func (c *Compiled) Leapfrog(t *accel.Trajectories) error {
+	if err := t.Check(c.p.Dim); err != nil {
+		return err
+	}
+	if len(t.LogDensity) == 0 {
+		return nil
+	}
+	c.split(len(t.LogDensity), nil, t)
+	return nil
+}
+
+func (c *Compiled) trajBlock(f *ir.Frame, t *accel.Trajectories, lo, hi int) {
+	d := c.p.Dim
+	shared := len(t.InvMetric) == d
+	for b := lo; b < hi; b++ {
+		q, p, g := t.Q[b*d:(b+1)*d], t.P[b*d:(b+1)*d], t.Grad[b*d:(b+1)*d]
+		m := t.InvMetric
+		if !shared {
+			m = m[b*d : (b+1)*d]
+		}
+		t.Steps[b] = Trajectory(f, q, p, g, &t.LogDensity[b], t.StepSize[b], m, t.N)
+	}
+}
+
+// Trajectory runs n leapfrog steps of size eps from (q, p) with gradient g
+// and log density *lp current at q, in place, on frame f; it returns the
+// steps completed (fewer than n when the log density becomes non-finite).
+// It is the reference loop of accel.Trajectories.
+func Trajectory(f *ir.Frame, q, p, g []float64, lp *float64, eps float64, invMetric []float64, n int) int {
+	h := eps / 2
+	for s := range n {
+		for i := range p {
+			p[i] += h * g[i]
+		}
+		for i := range q {
+			q[i] += eps * invMetric[i] * p[i]
+		}
+		*lp = accel.Finite(f.Gradient(q, g))
+		if math.IsInf(*lp, -1) {
+			return s + 1
+		}
+		for i := range p {
+			p[i] += h * g[i]
+		}
+	}
+	return n
+}

@@ -1,0 +1,21 @@
+// Package accel is the compute-backend contract of gobayes: a backend
+// compiles a model program (package accel/ir) and evaluates it for a batch
+// of positions at once, or runs a batch of leapfrog trajectories without a
+// round trip per step.
+//
+// Variants live in subpackages and register themselves when imported:
+// accel/cpu (every core, always built) and the CUDA worker (accel/cuda,
+// built with `make cuda`, reached through a pipe by the client in this
+// package). Pick one with Default, ByName or Choose:
+//
+//	import _ "github.com/gobayes/gobayes/accel/cpu"
+//
+//	b := accel.Default()                  // the CPU unless GOBAYES_ACCEL says otherwise
+//	c, err := b.Compile(program)          // once per model
+//	defer c.Close()
+//	err = c.LogDensityGrad(xs, lps, grads) // xs [B×D] → lps [B], grads [B×D]
+//
+// Choose applies the automatic rule (see Choose): the GPU only for many
+// chains or large data, the CPU otherwise. Package accel/conformance is the
+// one test suite every backend passes.
+package accel
