@@ -5,8 +5,11 @@
 // until the client asks for shutdown:
 //
 //	info, err := kernel.ReadConnectionFile(path)
-//	k, err := kernel.New(kernel.Config{Engine: engine, Key: info.Key, Scheme: info.SignatureScheme})
-//	err = k.Serve(ctx, info)
+//	k, err := kernel.New(kernel.Config{Engine: engine, Scheme: info.SignatureScheme, Key: info.Key}, nil)
+//	err = k.Serve(ctx, info) // returns after a shutdown_request
+//
+// Engine is an interp.Engine (interp.NewSupervised in the gobayes binary).
+// Interrupt cancels the running cell (the binary calls it on SIGINT).
 //
 // The package is built in layers, each talking only to its neighbour:
 //

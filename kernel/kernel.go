@@ -3,8 +3,8 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -115,7 +115,7 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	}
 	lg := cfg.Log
 	if lg == nil {
-		lg = log.New(io.Discard, "", 0)
+		lg = log.New(os.Stderr, "", log.LstdFlags)
 	}
 	return &Kernel{
 		engine: cfg.Engine, signer: s, origin: cfg.Origin, cfg: cfg, log: lg, sink: sink,
@@ -353,8 +353,8 @@ func (k *Kernel) abortExecute(req *Message) {
 	})
 }
 
-// decodeOrReply decodes req's content into v; when it fails it logs and
-// returns false.
+// decode decodes req's content into v; when that fails it logs why and
+// returns false, and the request goes unanswered.
 func (k *Kernel) decode(req *Message, v any) bool {
 	if err := req.decodeContent(v); err != nil {
 		k.log.Print(err)
