@@ -297,29 +297,35 @@ func (e *emitter) emit(n *node) ir.ID {
 			id = e.b.Const(e.fold(n), n.shape)
 			break
 		}
-		in := make([]ir.ID, len(n.args))
-		for i, a := range n.args {
+		src := n
+		if n.op == ir.OpSum && n.args[0].fn == "LogPDF" {
+			// Sum(LogPDF(…)): the log density op sums its terms itself,
+			// without writing them out.
+			src = &node{kind: kOp, op: n.args[0].op, fn: "LogPDF", args: n.args[0].args, model: n.model}
+		}
+		in := make([]ir.ID, len(src.args))
+		for i, a := range src.args {
 			in[i] = e.emit(a)
 		}
 		// Equal instructions over equal inputs are emitted once (two
 		// calls of Exp(a) in a model give one value).
-		key := fmt.Sprint(n.op, in, n.ints, n.table)
+		key := fmt.Sprint(src.op, in, src.ints, src.table)
 		if prev, ok := e.cse[key]; ok {
 			id = prev
 			break
 		}
 		table := -1
-		if n.table != nil {
-			table = e.b.Table(n.table)
+		if src.table != nil {
+			table = e.b.Table(src.table)
 		}
 		var err error
-		id, err = e.b.Emit(n.op, in, n.ints, table)
+		id, err = e.b.Emit(src.op, in, src.ints, table)
 		if e.cse == nil {
 			e.cse = map[string]ir.ID{}
 		}
 		e.cse[key] = id
 		if err != nil {
-			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", n.describe(), err)})
+			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", src.describe(), err)})
 		}
 	}
 	e.ids[n] = id

@@ -268,3 +268,24 @@ func TestConcurrentUse(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestSumOfLogPDF checks that Sum(LogPDF(…)) compiles to one summing log
+// density instruction.
+func TestSumOfLogPDF(t *testing.T) {
+	m := NewModel("t")
+	mu := m.Flat("mu")
+	m.LogDensity("lik", LogPDF("Normal", []float64{1, 2, 3}, mu, 2))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range c.Program().Instrs {
+		if in.Op == ir.OpSum || in.Op == ir.OpNormalLPDF && len(in.Ints) > 0 && in.Ints[0] == 1 {
+			t.Errorf("program has %s%v; want one summing normal_lpdf:\n%v", in.Op, in.Ints, c.Program())
+		}
+	}
+	want := lnNormal(1, 0.5, 2) + lnNormal(2, 0.5, 2) + lnNormal(3, 0.5, 2)
+	if got := c.LogDensity([]float64{0.5}); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+}
