@@ -289,3 +289,19 @@ func TestSumOfLogPDF(t *testing.T) {
 		t.Errorf("log density %v, want %v", got, want)
 	}
 }
+
+// TestObserveExpressionOfData checks that data may be given as an
+// expression of data alone.
+func TestObserveExpressionOfData(t *testing.T) {
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 1)
+	m.Normal("logy", mu, 1).Observe(Log([]float64{1, math.E}))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lnNormal(0.5, 0, 1) + lnNormal(0, 0.5, 1) + lnNormal(1, 0.5, 1)
+	if got := c.LogDensity([]float64{0.5}); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+}

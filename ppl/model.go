@@ -513,7 +513,8 @@ func (m *Model) boundNode(r *RV, what string, v any) *node {
 
 // Observe gives the variable data: its log density at the data becomes
 // part of the model's, and it is no longer a parameter. data is a float64,
-// int, []float64, []int, [][]float64 or [][]int, of the variable's shape;
+// int, []float64, []int, []bool, [][]float64 or [][]int (or an expression
+// of data alone, such as Log(y)), of the variable's shape;
 // a variable whose parameters are all scalars takes the data's shape.
 // Discrete families need whole numbers in their support.
 func (r *RV) Observe(data any) *RV {
@@ -529,7 +530,7 @@ func (r *RV) Observe(data any) *RV {
 		m.failf(r.name, "observed data: %v", err)
 	}
 	if n.kind != kConst {
-		m.failf(r.name, "observed data must be Go values ([]float64, []int, …), not an expression of the model")
+		n = m.evalData(r.name, n)
 	}
 	r.checkData(n.data)
 	want := r.n.shape
@@ -621,4 +622,15 @@ func (r *RV) support() dist.Support {
 		return r.fam.Support
 	}
 	return r.mix.comps[0].fam.Support
+}
+
+// evalData computes an expression of data alone (Log(y), say) now, for
+// use as observed data; an expression of parameters is an error.
+func (m *Model) evalData(name string, n *node) *node {
+	e := &emitter{c: &Compiled{m: m}, ids: map[*node]ir.ID{}, ctx: name}
+	if !e.constTree(n) || n.model != nil && n.model != m {
+		m.failf(name, "observed data must be data (Go values, or expressions of data alone), not an expression of the model's parameters")
+	}
+	d := e.fold(n)
+	return constNode(d, slices.Clone(n.shape))
 }

@@ -45,6 +45,10 @@ func TestBuildErrors(t *testing.T) {
 		{"bracket in a name", func(m *Model) { m.Normal("a[1]", 0, 1) }, "a[1]", []string{"brackets"}},
 		{"observed twice", func(m *Model) { m.Normal("y", 0, 1).Observe(1.0).Observe(2.0) }, "y", []string{"already observed"}},
 		{"bounds on observed data", func(m *Model) { m.Normal("y", 0, 1, Lower(0)).Observe([]float64{1}) }, "y", []string{"truncated"}},
+		{"parameters as data", func(m *Model) {
+			a := m.Normal("a", 0, 1)
+			m.Normal("y", 0, 1).Observe(Mul(a, 2))
+		}, "y", []string{"not an expression of the model's parameters"}},
 		{"Ordered scalar", func(m *Model) { m.Normal("o", 0, 1, Ordered()) }, "o", []string{"vectors"}},
 		{"lower above upper", func(m *Model) { m.Normal("u", 0, 1, Bounds(2, 1)) }, "u", []string{"not below"}},
 		{"wrong parameter count", func(m *Model) { m.Var("v", family("Normal"), []any{1.0}) }, "v", []string{"takes 2 parameters"}},
