@@ -124,6 +124,10 @@ func (s *Session) Complete(code string, cursor int) Completion {
 		return Completion{Matches: matches, Start: cursor - utf8.RuneCountInString(prefix), End: cursor}
 	}
 
+	if inLiteralOrComment(code, off) {
+		return Completion{Start: cursor, End: cursor}
+	}
+
 	start := len(before)
 	for start > 0 {
 		r, size := utf8.DecodeLastRuneInString(before[:start])
@@ -215,6 +219,42 @@ func valueMembers(v reflect.Value) []string {
 		}
 	}
 	return out
+}
+
+// inLiteralOrComment reports whether byte offset off of code lies inside
+// a string, rune literal or comment, where identifiers do not complete.
+func inLiteralOrComment(code string, off int) bool {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(code))
+	var sc scanner.Scanner
+	sc.Init(file, []byte(code), func(token.Position, string) {}, scanner.ScanComments)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return false
+		}
+		start := file.Offset(pos)
+		if start >= off {
+			return false
+		}
+		if tok == token.STRING || tok == token.CHAR || tok == token.COMMENT {
+			end := start + len(lit)
+			// An unterminated literal runs to the end; a line comment
+			// includes the cursor at its end.
+			if off < end || (off == end && (tok == token.COMMENT && strings.HasPrefix(lit, "//") || !closed(tok, lit))) {
+				return true
+			}
+		}
+	}
+}
+
+// closed reports whether a string or rune literal has its closing quote.
+func closed(tok token.Token, lit string) bool {
+	if len(lit) < 2 {
+		return false
+	}
+	q := lit[0]
+	return lit[len(lit)-1] == q && (tok != token.STRING || q == '`' || !strings.HasSuffix(lit, "\\"+string(q)) || strings.HasSuffix(lit, "\\\\"+string(q)))
 }
 
 // identBefore returns the identifier that ends text, "" when there is none.

@@ -37,6 +37,9 @@ func TestComplete(t *testing.T) {
 		{"import (\n\t\"enc|\"\n)", []string{"encoding/json"}, "", "enc"},
 		{"résumé := 1\nrés|", []string{"résumé"}, "", "rés"},
 		{"fmt.Println(velo|)", []string{"velocity"}, "", "velo"},
+		{"fmt.Println(\"velo|", nil, "velocity", ""},
+		{"x := 1 // velo|", nil, "velocity", ""},
+		{"s := `velo|`", nil, "velocity", ""},
 	}
 	for _, c := range cases {
 		cursorBytes := len(c.code[:indexOf(c.code, "|")])

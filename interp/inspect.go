@@ -118,6 +118,12 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 			}
 		}
 	}
+	if len(out) == 0 && len(parts) == 1 && !isDef {
+		// A predeclared identifier: len, append, error, ...
+		if e, ok := idx["builtin"].Entries[parts[0]]; ok {
+			out = append(out, entryText("builtin", e))
+		}
+	}
 	if len(out) == 0 {
 		return display.Bundle{}, false
 	}

@@ -33,6 +33,7 @@ func TestInspect(t *testing.T) {
 		{"Twice|", true, []string{"// Twice doubles n.", "func Twice(n int) int"}},
 		{"Pair|", true, []string{"type Pair struct{ A, B int }"}},
 		{"d.Dims|", true, []string{"func (m *Dense) Dims() (r, c int)"}},
+		{"append|", true, []string{"func append(slice []Type, elems ...Type) []Type", "appends elements"}},
 		{"nosuchname|", false, nil},
 		{"fmt.NoSuch|", false, nil},
 	}

@@ -44,6 +44,9 @@ func buildDocIndex(pkgs []string) ([]byte, error) {
 	for _, p := range pkgs {
 		exported[p] = nil // every exported name
 	}
+	// The predeclared identifiers (len, append, error, ...) are documented
+	// in the pseudo-package builtin.
+	exported["builtin"] = nil
 	paths := make([]string, 0, len(exported))
 	for p := range exported {
 		paths = append(paths, p)
@@ -114,12 +117,17 @@ func documentPackage(importPath string, files []string, keep map[string]bool) (s
 		}
 		parsed = append(parsed, af)
 	}
-	d, err := doc.NewFromFiles(fset, parsed, importPath)
+	var mode doc.Mode
+	if importPath == "builtin" {
+		mode = doc.AllDecls // its names are lower case
+	}
+	d, err := doc.NewFromFiles(fset, parsed, importPath, mode)
 	if err != nil {
 		return symbols.DocPackage{}, fmt.Errorf("documenting %s: %w", importPath, err)
 	}
 	dp := symbols.DocPackage{Name: d.Name, Doc: d.Doc, Entries: map[string]symbols.DocEntry{}}
 	wanted := func(name string) bool { return keep == nil || keep[name] }
+
 	addValues := func(values []*doc.Value) {
 		for _, v := range values {
 			decl := nodeText(fset, v.Decl)
