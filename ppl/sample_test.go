@@ -203,6 +203,12 @@ func TestPredictive(t *testing.T) {
 	if w := -0.5*(1.2-mu)*(1.2-mu) - 0.5*math.Log(2*math.Pi); math.Abs(got-w) > 1e-9 {
 		t.Errorf("log_lik[1] = %g, want %g", got, w)
 	}
+	// LOO of this model: 5 observations, all reliable, p_loo near the one
+	// parameter the data inform.
+	loo := ll.LOO()
+	if len(loo.Pointwise) != 5 || loo.P < 0.5 || loo.P > 1.5 {
+		t.Errorf("LOO %v", loo)
+	}
 }
 
 // Sampling a model: four chains of NUTS, reproducible from the seed. The

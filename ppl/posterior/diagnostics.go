@@ -52,3 +52,26 @@ func (p *Posterior) Diagnostics() Diagnostics {
 	}
 	return d
 }
+
+// pointwise stacks the draws of every chain as loglik[draw][column].
+func (p *Posterior) pointwise() [][]float64 {
+	var out [][]float64
+	for _, ch := range p.Chains {
+		for i := 0; i < p.Draws(); i++ {
+			row := make([]float64, len(p.Columns))
+			for j := range row {
+				row[j] = ch.Values[j][i]
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// LOO estimates the expected log predictive density by PSIS-LOO, reading
+// every column as one observation's log-likelihood: call it on the
+// posterior ppl's Model.LogLik returns (m.LogLik(fit).LOO()).
+func (p *Posterior) LOO() *diag.ModelCheck { return diag.LOO(p.pointwise()) }
+
+// WAIC is LOO's cheaper, less reliable cousin, on the same input.
+func (p *Posterior) WAIC() *diag.ModelCheck { return diag.WAIC(p.pointwise()) }
