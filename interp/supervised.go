@@ -447,10 +447,15 @@ func (c *child) readReplies(r io.Reader) {
 			return
 		}
 		c.mu.Lock()
-		ch := c.waiting[rep.ID]
+		ch, late := c.waiting[rep.ID], c.events
 		c.mu.Unlock()
-		if ch != nil {
+		switch {
+		case ch != nil:
 			ch <- rep
+		case rep.Kind != replyDone:
+			// Output of a goroutine that outlived its cell goes where the
+			// latest cell's output goes, as in IPython.
+			deliver(late, rep)
 		}
 	}
 }

@@ -88,6 +88,23 @@ func TestSupervisedCrashBetweenCells(t *testing.T) {
 	runSteps(t, s, []step{{cell: "x", errName: "CompileError", errHas: "undefined: x", events: "-"}})
 }
 
+// Output of a goroutine that outlives its cell reaches the latest cell.
+func TestSupervisedLateOutput(t *testing.T) {
+	s := newTestSupervised(t, 1<<30)
+	rec := &recorder{}
+	r := s.Execute(context.Background(), "import \"fmt\"\nimport \"time\"\ngo func() {\n\ttime.Sleep(200 * time.Millisecond)\n\tfmt.Println(\"late\")\n}()", rec)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	seen := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !seen; time.Sleep(10 * time.Millisecond) {
+		seen = rec.joined() == "stdout:late\n"
+	}
+	if !seen {
+		t.Errorf("late output %q, want stdout:late", rec.joined())
+	}
+}
+
 func TestSupervisedInterrupt(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
 	runSteps(t, s, []step{{cell: "x := 41"}})
