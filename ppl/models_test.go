@@ -258,3 +258,19 @@ func checkRecordsReference(t *testing.T, comp *ppl.Compiled, c *posteriordb.Case
 		}
 	}
 }
+
+// TestPosteriordbModelsDoNotAllocate checks the promise of the compiled
+// programs (DESIGN §4): no allocation per log density and gradient.
+func TestPosteriordbModelsDoNotAllocate(t *testing.T) {
+	for _, name := range append(posteriordb.Cases(), posteriordb.LogisticName) {
+		t.Run(name, func(t *testing.T) {
+			p := pair(t, loadCase(t, name, 200, 5))
+			d := p.compiled.NewDensity()
+			x := benchPoint(p.compiled.Dim())
+			g := make([]float64, len(x))
+			if n := testing.AllocsPerRun(20, func() { d.LogDensityGrad(x, g) }); n != 0 {
+				t.Errorf("%v allocations per log density and gradient; want 0", n)
+			}
+		})
+	}
+}
