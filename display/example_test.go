@@ -29,3 +29,25 @@ func ExampleHTML() {
 	// Hello, world
 	// 3.0 °C
 }
+
+// A handle keeps one display that later calls replace; outside a notebook
+// each update prints its text form.
+func ExampleNewHandle() {
+	h := display.NewHandle()
+	for _, done := range []int{0, 50, 100} {
+		h.Update(fmt.Sprintf("sampling: %d%%", done))
+	}
+	// Output:
+	// "sampling: 0%"
+	// "sampling: 50%"
+	// "sampling: 100%"
+}
+
+// JSON shows a value as a JSON tree in the notebook, indented JSON as text.
+func ExampleJSON() {
+	display.JSON(map[string]float64{"mu": 1.5})
+	// Output:
+	// {
+	//   "mu": 1.5
+	// }
+}
