@@ -108,7 +108,8 @@ func TestSupervisedLateOutput(t *testing.T) {
 func TestSupervisedInterrupt(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
 	runSteps(t, s, []step{{cell: "x := 41"}})
-	for _, cell := range []string{"for {\n}", "import \"time\"\ntime.Sleep(time.Hour)", "c := make(chan int)\n<-c"} {
+	for _, cell := range []string{"for {\n}", "import \"time\"\ntime.Sleep(time.Hour)", "c := make(chan int)\n<-c",
+		"import \"sync\"\nvar wg sync.WaitGroup\nwg.Add(1)\nwg.Wait()"} { // blocked in compiled code
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			time.Sleep(200 * time.Millisecond)
