@@ -114,8 +114,9 @@ func BenchmarkDispatch(b *testing.B) {
 }
 
 // BenchmarkScanGARCH runs the GARCH(1,1) likelihood (T = 200) as a scan
-// (its scalar body on the fast path, and through the registered
-// semantics) and as one linear_recurrence.
+// (its scalar body through the dedicated scalar loop, and through the
+// general path with the registered semantics) and as one
+// linear_recurrence.
 func BenchmarkScanGARCH(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	y := make([]float64, 200)

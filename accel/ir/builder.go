@@ -226,6 +226,7 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 		p.Values[a].Grad = p.Values[s].Grad
 	}
 	p.fast = fastInstrs(&p)
+	p.scalarBody = isScalarBody(&p)
 	b.p = Program{}
 	return &p, nil
 }

@@ -16,6 +16,12 @@ var Log1pFast = log1p
 func WithoutFastPath(p *Program) *Program {
 	q := *p
 	q.fast = nil
+	q.Instrs = append([]Instr(nil), p.Instrs...)
+	for i, in := range q.Instrs {
+		if in.Body != nil {
+			q.Instrs[i].Body = WithoutFastPath(in.Body)
+		}
+	}
 	return &q
 }
 

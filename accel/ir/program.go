@@ -80,6 +80,10 @@ type Program struct {
 	// fast holds, per instruction, its scalar form when it is an
 	// elementwise op on scalars (see fast.go); set by Builder.Finalize.
 	fast []fastInstr
+	// scalarBody is set when every instruction is on the fast path and
+	// every input and output is a scalar: a scan runs such a body through
+	// a dedicated loop (scanScalar).
+	scalarBody bool
 }
 
 // Val returns the slots of value id inside the frame buffer buf.

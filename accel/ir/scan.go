@@ -148,6 +148,10 @@ func scanStepViews(p *Program, buf []float64) map[*Instr]*stepViews {
 }
 
 func scanForward(f *Frame, in *Instr) {
+	if in.Body.scalarBody && len(in.Body.fast) == len(in.Body.Instrs) {
+		scanScalarForward(f, in)
+		return
+	}
 	t, c, s := scanDims(in)
 	body := in.Body
 	bf := f.sub(body)
@@ -195,6 +199,10 @@ func scanForward(f *Frame, in *Instr) {
 }
 
 func scanBackward(f *Frame, in *Instr) {
+	if in.Body.scalarBody && len(in.Body.fast) == len(in.Body.Instrs) {
+		scanScalarBackward(f, in)
+		return
+	}
 	t, c, s := scanDims(in)
 	body := in.Body
 	bf := f.sub(body)
@@ -267,6 +275,110 @@ func scanBackward(f *Frame, in *Instr) {
 			}
 		}
 		off += l
+	}
+}
+
+// maxScalarArgs bounds the inputs and outputs of a scalar body (the fixed
+// arrays of scanScalar…).
+const maxScalarArgs = 16
+
+// scanScalarForward runs a scan whose body is scalar arithmetic only (an
+// AR, ARMA or GARCH step): the same step frames as the general path, but
+// one loop over the steps with the slot offsets resolved once.
+func scanScalarForward(f *Frame, in *Instr) {
+	t, c, s := scanDims(in)
+	body := in.Body
+	n := body.Size
+	w := f.Val(in.Scratch)
+	out := f.Val(in.Out)
+	fast := body.fast
+	nin := len(in.In)
+	var inOff, carryOff [maxScalarArgs]int
+	var seqs [maxScalarArgs][]float64
+	var vals [maxScalarArgs]float64 // carry inits and statics
+	for i, a := range in.In {
+		inOff[i] = body.Values[body.Inputs[i]].Off
+		if i < c {
+			carryOff[i] = body.Values[body.Outputs[i].ID].Off
+		}
+		if i >= c && i < c+s {
+			seqs[i] = f.Val(a)
+		} else {
+			vals[i] = f.Val(a)[0]
+		}
+	}
+	emitOff := body.Values[body.Outputs[c].ID].Off
+	for k := range t {
+		step := w[k*n : (k+1)*n]
+		for i := range nin {
+			switch {
+			case i < c && k > 0:
+				step[inOff[i]] = w[(k-1)*n+carryOff[i]]
+			case i >= c && i < c+s:
+				step[inOff[i]] = seqs[i][k]
+			default:
+				step[inOff[i]] = vals[i]
+			}
+		}
+		for j := range fast {
+			fast[j].forward(step)
+		}
+		out[k] = step[emitOff]
+	}
+}
+
+func scanScalarBackward(f *Frame, in *Instr) {
+	t, c, s := scanDims(in)
+	body := in.Body
+	n := body.Size
+	w := f.Val(in.Scratch)
+	g := f.AdjOf(in.Out)
+	fast := body.fast
+	nin := len(in.In)
+	ab := w[t*n : (t+1)*n]
+	var inOff, carryOff [maxScalarArgs]int
+	var seqAdj [maxScalarArgs][]float64
+	var acc [maxScalarArgs]float64 // carry adjoints, then static adjoints
+	for i, a := range in.In {
+		inOff[i] = body.Values[body.Inputs[i]].Off
+		if i < c {
+			carryOff[i] = body.Values[body.Outputs[i].ID].Off
+		}
+		if i >= c && i < c+s && f.Grad(a) {
+			seqAdj[i] = f.AdjOf(a)
+		}
+	}
+	emitOff := body.Values[body.Outputs[c].ID].Off
+	for k := t - 1; k >= 0; k-- {
+		step := w[k*n : (k+1)*n]
+		clear(ab)
+		for i := range c {
+			ab[carryOff[i]] += acc[i]
+		}
+		ab[emitOff] += g[k]
+		for j := len(fast) - 1; j >= 0; j-- {
+			if fast[j].gout {
+				fast[j].backward(step, ab)
+			}
+		}
+		for i := range nin {
+			d := ab[inOff[i]]
+			switch {
+			case i < c:
+				acc[i] = d
+			case i < c+s:
+				if seqAdj[i] != nil {
+					seqAdj[i][k] += d
+				}
+			default:
+				acc[i] += d
+			}
+		}
+	}
+	for i, a := range in.In {
+		if (i < c || i >= c+s) && f.Grad(a) {
+			f.AdjOf(a)[0] += acc[i]
+		}
 	}
 }
 
