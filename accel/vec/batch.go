@@ -1,0 +1,374 @@
+package vec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// Batch evaluates one program for B chains in lockstep.
+type Batch struct {
+	P *ir.Program
+	B int
+	// V and Adj hold every value: a value that depends on the position
+	// (and every instruction's scratch) takes Len·B slots, element i of
+	// chain c at off+i·B+c; a value that does not takes Len slots, shared.
+	// The position comes first: slot j of chain c at j·B+c.
+	V, Adj []float64
+	// LP is the log density of each chain after an evaluation (-Inf where
+	// it is not finite).
+	LP []float64
+
+	loc     []operand // per value
+	perLen  int       // slots of the per-chain region [0, perLen)
+	plan    []step    // per instruction
+	fb      *ir.Frame // fallback: one chain at a time through package ir
+	scratch []bool    // values that are some instruction's scratch
+}
+
+// operand locates a value: element i of chain c at off + i·es + c·cs.
+// es is B and cs 1 for a per-chain value, es 1 and cs 0 for a shared one.
+type operand struct {
+	off, es, cs int
+	n           int
+	per         bool // per-chain
+	grad        bool // the reverse sweep propagates into it (ir.Value.Grad)
+}
+
+// kernel is how an instruction runs.
+type kernel uint8
+
+const (
+	kSkip     kernel = iota // output does not depend on the position: computed once in New
+	kFallback               // per chain through ir.Def
+	kUnary
+	kBinary
+	kSum
+	kAddN
+	kLogSumExp
+	kNormal
+)
+
+type step struct {
+	k kernel
+}
+
+// New prepares the evaluation of p for b chains; it allocates all the
+// memory the evaluations use.
+func New(p *ir.Program, b int) *Batch {
+	if b < 1 {
+		panic(fmt.Sprintf("vec: %d chains: want at least 1", b))
+	}
+	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
+	bt.scratch = make([]bool, len(p.Values))
+	for _, in := range p.Instrs {
+		if in.Scratch != ir.None {
+			bt.scratch[in.Scratch] = true
+		}
+	}
+	// Values may alias (a view shares its source's slots), so the layout
+	// is decided per frame slot: a slot is per-chain when a value over it
+	// is, and a value over a per-chain slot is per-chain in all its slots
+	// (to a fixed point). Per-chain slots keep their frame order, so the
+	// position [0, Dim) comes first; shared slots follow.
+	perSlot := make([]bool, p.Size)
+	for i, v := range p.Values {
+		if v.Kind == ir.Param || v.Grad || bt.scratch[i] {
+			for s := v.Off; s < v.Off+v.Len; s++ {
+				perSlot[s] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, v := range p.Values {
+			some, all := false, true
+			for s := v.Off; s < v.Off+v.Len; s++ {
+				some = some || perSlot[s]
+				all = all && perSlot[s]
+			}
+			if some && !all {
+				for s := v.Off; s < v.Off+v.Len; s++ {
+					perSlot[s] = true
+				}
+				changed = true
+			}
+		}
+	}
+	index := make([]int, p.Size+1)
+	nPer := 0
+	for s, per := range perSlot {
+		if per {
+			index[s] = nPer
+			nPer++
+		}
+	}
+	nShared := 0
+	for s, per := range perSlot {
+		if !per {
+			index[s] = nPer*b + nShared
+			nShared++
+		}
+	}
+	for i, v := range p.Values {
+		switch {
+		case v.Len == 0:
+			bt.loc[i] = operand{}
+		case perSlot[v.Off]:
+			bt.loc[i] = operand{off: index[v.Off] * b, es: b, cs: 1, n: v.Len, per: true, grad: v.Grad}
+		default:
+			bt.loc[i] = operand{off: index[v.Off], es: 1, n: v.Len}
+		}
+	}
+	bt.perLen = nPer * b
+	off := bt.perLen + nShared
+	bt.V = make([]float64, off)
+	bt.Adj = make([]float64, bt.perLen)
+	// A fresh frame's scratch (prepared by ir.NewFrame) is every chain's
+	// initial scratch; one forward pass then gives the shared values.
+	bt.fb = ir.NewFrame(p)
+	for i := range p.Values {
+		if bt.loc[i].per {
+			bt.scatter(ir.ID(i), bt.fb.V, bt.V, -1)
+		}
+	}
+	bt.fb.Forward(make([]float64, p.Dim))
+	for i := range p.Values {
+		if l := bt.loc[i]; !l.per {
+			copy(bt.V[l.off:l.off+l.n], bt.fb.Val(ir.ID(i)))
+		}
+	}
+	for k := range p.Instrs {
+		bt.plan[k] = step{k: bt.kernelOf(&p.Instrs[k])}
+	}
+	return bt
+}
+
+// scatter copies value id of a frame buffer fv into chain c of the batch
+// buffer bv (every chain when c < 0).
+func (b *Batch) scatter(id ir.ID, fv, bv []float64, c int) {
+	v, l := &b.P.Values[id], b.loc[id]
+	src := fv[v.Off : v.Off+v.Len]
+	if c < 0 {
+		for i, x := range src {
+			for k := 0; k < b.B; k++ {
+				bv[l.off+i*l.es+k*l.cs] = x
+			}
+		}
+		return
+	}
+	for i, x := range src {
+		bv[l.off+i*l.es+c*l.cs] = x
+	}
+}
+
+// gather copies chain c of value id from the batch buffer bv into the
+// frame buffer fv.
+func (b *Batch) gather(id ir.ID, bv, fv []float64, c int) {
+	v, l := &b.P.Values[id], b.loc[id]
+	dst := fv[v.Off : v.Off+v.Len]
+	for i := range dst {
+		dst[i] = bv[l.off+i*l.es+c*l.cs]
+	}
+}
+
+func (b *Batch) kernelOf(in *ir.Instr) kernel {
+	p := b.P
+	if !b.loc[in.Out].per {
+		return kSkip
+	}
+	if !p.Values[in.Out].Grad {
+		return kFallback
+	}
+	switch in.Op {
+	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpSquare, ir.OpSqrt:
+		return kUnary
+	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv:
+		return kBinary
+	case ir.OpSum:
+		return kSum
+	case ir.OpAddN:
+		return kAddN
+	case ir.OpLogSumExp:
+		if in.Scratch != ir.None && p.Values[in.Scratch].Len == p.Values[in.In[0]].Len {
+			return kLogSumExp
+		}
+	case ir.OpNormalLPDF:
+		return kNormal
+	}
+	return kFallback
+}
+
+// X is the position region of V: slot j of chain c at j·B+c.
+func (b *Batch) X() []float64 { return b.V[:b.P.Dim*b.B] }
+
+// Grad is the gradient region of Adj after Gradient, laid out as X.
+func (b *Batch) Grad() []float64 { return b.Adj[:b.P.Dim*b.B] }
+
+// Forward evaluates the log density of every chain at the positions in X
+// into LP.
+func (b *Batch) Forward() {
+	for k := range b.P.Instrs {
+		in := &b.P.Instrs[k]
+		switch b.plan[k].k {
+		case kSkip:
+		case kUnary:
+			b.unaryForward(in)
+		case kBinary:
+			b.binaryForward(in)
+		case kSum:
+			b.sumForward(in)
+		case kAddN:
+			b.addNForward(in)
+		case kLogSumExp:
+			b.logSumExpForward(in)
+		case kNormal:
+			b.normalForward(in)
+		default:
+			b.fallbackForward(in)
+		}
+	}
+	p := b.P
+	if p.Target == ir.None {
+		clear(b.LP)
+		return
+	}
+	t := b.loc[p.Target]
+	for c := range b.LP {
+		lp := b.V[t.off+c*t.cs]
+		if math.IsNaN(lp) {
+			lp = math.Inf(-1)
+		}
+		b.LP[c] = lp
+	}
+}
+
+// Gradient evaluates the log density into LP and its gradient with
+// respect to the position into Grad.
+func (b *Batch) Gradient() {
+	b.Forward()
+	p := b.P
+	clear(b.Adj)
+	if p.Target == ir.None {
+		return
+	}
+	t := b.loc[p.Target]
+	if !t.per {
+		return
+	}
+	for c := 0; c < b.B; c++ {
+		b.Adj[t.off+c] = 1
+	}
+	for k := len(p.Instrs) - 1; k >= 0; k-- {
+		in := &p.Instrs[k]
+		if !p.Values[in.Out].Grad {
+			continue
+		}
+		switch b.plan[k].k {
+		case kSkip:
+		case kUnary:
+			b.unaryBackward(in)
+		case kBinary:
+			b.binaryBackward(in)
+		case kSum:
+			b.sumBackward(in)
+		case kAddN:
+			b.addNBackward(in)
+		case kLogSumExp:
+			b.logSumExpBackward(in)
+		case kNormal:
+			b.normalBackward(in)
+		default:
+			b.fallbackBackward(in)
+		}
+	}
+}
+
+// LogDensity evaluates chain-major positions xs (chain c at c·Dim) into
+// lps.
+func (b *Batch) LogDensity(xs, lps []float64) {
+	b.load(xs)
+	b.Forward()
+	copy(lps, b.LP)
+}
+
+// LogDensityGrad evaluates chain-major positions xs into lps and their
+// gradients into grads (chain-major, like xs).
+func (b *Batch) LogDensityGrad(xs, lps, grads []float64) {
+	b.load(xs)
+	b.Gradient()
+	copy(lps, b.LP)
+	d, g := b.P.Dim, b.Grad()
+	for c := 0; c < b.B; c++ {
+		for j := 0; j < d; j++ {
+			grads[c*d+j] = g[j*b.B+c]
+		}
+	}
+}
+
+func (b *Batch) load(xs []float64) {
+	d, x := b.P.Dim, b.X()
+	if len(xs) != d*b.B {
+		panic(fmt.Sprintf("vec: %d position values for %d chains of dimension %d", len(xs), b.B, d))
+	}
+	for c := 0; c < b.B; c++ {
+		for j := 0; j < d; j++ {
+			x[j*b.B+c] = xs[c*d+j]
+		}
+	}
+}
+
+// fallbackForward runs in through its reference semantics one chain at a
+// time in the fallback frame, whose shared values are already in place.
+func (b *Batch) fallbackForward(in *ir.Instr) {
+	def, f := ir.Def(in.Op), b.fb
+	for c := 0; c < b.B; c++ {
+		for _, a := range in.In {
+			if b.loc[a].per {
+				b.gather(a, b.V, f.V, c)
+			}
+		}
+		if in.Scratch != ir.None {
+			b.gather(in.Scratch, b.V, f.V, c)
+		}
+		def.Forward(f, in)
+		b.scatter(in.Out, f.V, b.V, c)
+		if in.Scratch != ir.None {
+			b.scatter(in.Scratch, f.V, b.V, c)
+			b.scatter(in.Scratch, f.Adj, b.Adj, c)
+		}
+	}
+}
+
+// fallbackBackward runs the reverse sweep of in one chain at a time; the
+// adjoints of its inputs go through the frame so that it adds into them.
+func (b *Batch) fallbackBackward(in *ir.Instr) {
+	def, f := ir.Def(in.Op), b.fb
+	for c := 0; c < b.B; c++ {
+		for _, a := range in.In {
+			if b.loc[a].per {
+				b.gather(a, b.V, f.V, c)
+				b.gather(a, b.Adj, f.Adj, c)
+			}
+		}
+		// Shared inputs get no adjoint; ir's ops add only into inputs
+		// with Grad, which are all per-chain.
+		if in.Scratch != ir.None {
+			b.gather(in.Scratch, b.V, f.V, c)
+			b.gather(in.Scratch, b.Adj, f.Adj, c)
+		}
+		b.gather(in.Out, b.V, f.V, c)
+		b.gather(in.Out, b.Adj, f.Adj, c)
+		def.Backward(f, in)
+		for _, a := range in.In {
+			if b.loc[a].per {
+				b.scatter(a, f.Adj, b.Adj, c)
+			}
+		}
+		if in.Scratch != ir.None {
+			b.scatter(in.Scratch, f.V, b.V, c)
+			b.scatter(in.Scratch, f.Adj, b.Adj, c)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package vec_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/vec"
+	"github.com/gobayes/gobayes/internal/posteriordb"
+	"github.com/gobayes/gobayes/ppl"
+)
+
+// agree reports whether got matches the reference want to 1e-12 relative
+// (absolute near zero), infinities and NaN alike.
+func agree(got, want float64) bool {
+	if got == want || (math.IsNaN(got) && math.IsNaN(want)) {
+		return true
+	}
+	return math.Abs(got-want) <= 1e-12*math.Max(1, math.Abs(want))
+}
+
+// checkAgainstFrame evaluates p for chains positions, lockstep and with
+// ir.Frame one at a time (the reference semantics), and compares log
+// densities and gradients.
+func checkAgainstFrame(t *testing.T, name string, p *ir.Program, chains int, radius float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, uint64(chains)))
+	d := p.Dim
+	xs := make([]float64, chains*d)
+	for i := range xs {
+		xs[i] = radius * (2*rng.Float64() - 1)
+	}
+	b := vec.New(p, chains)
+	lps, grads := make([]float64, chains), make([]float64, chains*d)
+	// Twice: the second call must not see state left by the first.
+	for rep := 0; rep < 2; rep++ {
+		b.LogDensityGrad(xs, lps, grads)
+	}
+	lpsOnly := make([]float64, chains)
+	b.LogDensity(xs, lpsOnly)
+	f := ir.NewFrame(p)
+	g := make([]float64, d)
+	finite := 0
+	for c := 0; c < chains; c++ {
+		want := f.Gradient(xs[c*d:(c+1)*d], g)
+		if !agree(lps[c], want) || !agree(lpsOnly[c], want) {
+			t.Errorf("%s chain %d: log density %v (forward only %v), ir.Frame %v", name, c, lps[c], lpsOnly[c], want)
+			continue
+		}
+		if math.IsInf(want, 0) {
+			continue
+		}
+		finite++
+		for j := 0; j < d; j++ {
+			if !agree(grads[c*d+j], g[j]) {
+				t.Errorf("%s chain %d: gradient[%d] %v, ir.Frame %v", name, c, j, grads[c*d+j], g[j])
+				break
+			}
+		}
+	}
+	if finite == 0 {
+		t.Errorf("%s: no chain had a finite log density: the comparison tested nothing", name)
+	}
+}
+
+// Every posteriordb model, lockstep against the reference, at random
+// positions in (-1, 1) on the unconstrained scale.
+func TestPosteriordbAgainstFrame(t *testing.T) {
+	for _, name := range posteriordb.Cases() {
+		t.Run(name, func(t *testing.T) {
+			c := posteriordb.Require(t, name)
+			m, err := posteriordb.Model(name, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cm, err := m.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAgainstFrame(t, name, cm.Program(), 7, 1)
+		})
+	}
+}
+
+// Small models that exercise each lockstep kernel, with scalars
+// broadcasting against vectors and data against parameters.
+func TestKernelsAgainstFrame(t *testing.T) {
+	data := []float64{0.3, -1.2, 2.5, 0.7}
+	models := map[string]func(m *ppl.Model){
+		"normal scalar params": func(m *ppl.Model) {
+			mu := m.Normal("mu", 0, 2)
+			s := m.HalfNormal("s", 1)
+			m.Normal("y", mu, s, ppl.Observed(data))
+		},
+		"normal vector params": func(m *ppl.Model) {
+			mu := m.Normal("mu", 0, 1, ppl.Size(4))
+			s := m.LogNormal("s", 0, 1)
+			m.Normal("y", ppl.Add(mu, 1), s, ppl.Observed(data))
+		},
+		"elementwise": func(m *ppl.Model) {
+			x := m.Normal("x", 0, 1, ppl.Size(4))
+			z := m.Normal("z", 0, 1)
+			m.LogDensity("t1", ppl.Sum(ppl.Mul(ppl.Exp(ppl.Neg(ppl.Square(x))), data)))
+			m.LogDensity("t2", ppl.Sum(ppl.Div(ppl.Sub(x, z), ppl.Add(ppl.Exp(z), 1))))
+			m.LogDensity("t3", ppl.Log(ppl.Add(ppl.Sqrt(ppl.Exp(z)), 2)))
+			m.LogDensity("t4", ppl.Sum(ppl.Div(data, ppl.Add(ppl.Square(x), 1))))
+		},
+		"mixture": func(m *ppl.Model) {
+			x := m.Flat("x")
+			m.LogDensity("mix", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, []float64{-2, 0, 3.2, 2.5}, []float64{1.2, 1, 5, 2.8}),
+				[]float64{math.Log(0.2), math.Log(0.3), math.Log(0.1), math.Log(0.4)})))
+		},
+		"fallback ops": func(m *ppl.Model) {
+			x := m.Normal("x", 0, 1, ppl.Size(3))
+			m.Gamma("y", ppl.Softplus(x), ppl.Logistic(ppl.At(x, 0)), ppl.Observed([]float64{1, 2, 3}))
+		},
+	}
+	for name, build := range models {
+		m := ppl.NewModel(name)
+		build(m)
+		cm, err := m.Compile()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, chains := range []int{1, 5} {
+			checkAgainstFrame(t, name, cm.Program(), chains, 2)
+		}
+	}
+}
+
+// No allocation per evaluation.
+func TestNoAllocation(t *testing.T) {
+	m := ppl.NewModel("alloc")
+	mu := m.Normal("mu", 0, 1, ppl.Size(2))
+	m.Gamma("y", ppl.Softplus(mu), 1, ppl.Observed([]float64{1, 2}))
+	cm, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := vec.New(cm.Program(), 16)
+	if n := testing.AllocsPerRun(10, b.Gradient); n != 0 {
+		t.Errorf("Gradient allocates %v times per call", n)
+	}
+}

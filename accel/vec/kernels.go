@@ -1,0 +1,365 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// The lockstep kernels. Each loops over elements, then over chains, with
+// the formulas of package ir's reference semantics; an input of length 1
+// broadcasts (element stride 0), a shared input has chain stride 0.
+
+// elem returns the operand of input id for an elementwise op with n
+// output elements: a scalar input broadcasts.
+func (b *Batch) elem(id ir.ID) operand {
+	l := b.loc[id]
+	if l.n == 1 {
+		l.es = 0
+	}
+	return l
+}
+
+func (b *Batch) unaryForward(in *ir.Instr) {
+	v, o, x := b.V, b.loc[in.Out], b.elem(in.In[0])
+	for i := 0; i < o.n; i++ {
+		oo, xo := o.off+i*b.B, x.off+i*x.es
+		out := v[oo : oo+b.B]
+		if x.cs == 0 {
+			xv := v[xo]
+			for c := range out {
+				out[c] = unary(in.Op, xv)
+			}
+			continue
+		}
+		xs := v[xo : xo+b.B]
+		switch in.Op {
+		case ir.OpNeg:
+			for c, a := range xs {
+				out[c] = -a
+			}
+		case ir.OpExp:
+			for c, a := range xs {
+				out[c] = math.Exp(a)
+			}
+		case ir.OpLog:
+			for c, a := range xs {
+				out[c] = math.Log(a)
+			}
+		case ir.OpSquare:
+			for c, a := range xs {
+				out[c] = a * a
+			}
+		default:
+			for c, a := range xs {
+				out[c] = unary(in.Op, a)
+			}
+		}
+	}
+}
+
+func unary(op ir.Op, a float64) float64 {
+	switch op {
+	case ir.OpNeg:
+		return -a
+	case ir.OpExp:
+		return math.Exp(a)
+	case ir.OpLog:
+		return math.Log(a)
+	case ir.OpSquare:
+		return a * a
+	case ir.OpSqrt:
+		return math.Sqrt(a)
+	}
+	panic("vec: unary op without a kernel: " + op.String())
+}
+
+// unaryBackward adds g·f'(x) into x's adjoint, f' from the output where
+// that is cheaper (exp, sqrt).
+func (b *Batch) unaryBackward(in *ir.Instr) {
+	v, a, o, x := b.V, b.Adj, b.loc[in.Out], b.elem(in.In[0])
+	if !x.grad {
+		return
+	}
+	for i := 0; i < o.n; i++ {
+		oo, xo := o.off+i*b.B, x.off+i*x.es
+		for c := 0; c < b.B; c++ {
+			g, y, xv := a[oo+c], v[oo+c], v[xo+c]
+			var d float64
+			switch in.Op {
+			case ir.OpNeg:
+				d = -g
+			case ir.OpExp:
+				d = g * y
+			case ir.OpLog:
+				d = g / xv
+			case ir.OpSquare:
+				d = 2 * g * xv
+			case ir.OpSqrt:
+				d = g / (2 * y)
+			}
+			a[xo+c] += d
+		}
+	}
+}
+
+func (b *Batch) binaryForward(in *ir.Instr) {
+	v, o, x, y := b.V, b.loc[in.Out], b.elem(in.In[0]), b.elem(in.In[1])
+	for i := 0; i < o.n; i++ {
+		oo, xo, yo := o.off+i*b.B, x.off+i*x.es, y.off+i*y.es
+		out := v[oo : oo+b.B]
+		switch {
+		case x.cs == 1 && y.cs == 1:
+			xs, ys := v[xo:xo+b.B], v[yo:yo+b.B]
+			switch in.Op {
+			case ir.OpAdd:
+				for c := range out {
+					out[c] = xs[c] + ys[c]
+				}
+			case ir.OpSub:
+				for c := range out {
+					out[c] = xs[c] - ys[c]
+				}
+			case ir.OpMul:
+				for c := range out {
+					out[c] = xs[c] * ys[c]
+				}
+			case ir.OpDiv:
+				for c := range out {
+					out[c] = xs[c] / ys[c]
+				}
+			}
+		case x.cs == 1:
+			xs, yv := v[xo:xo+b.B], v[yo]
+			for c := range out {
+				out[c] = binary(in.Op, xs[c], yv)
+			}
+		case y.cs == 1:
+			xv, ys := v[xo], v[yo:yo+b.B]
+			for c := range out {
+				out[c] = binary(in.Op, xv, ys[c])
+			}
+		default:
+			r := binary(in.Op, v[xo], v[yo])
+			for c := range out {
+				out[c] = r
+			}
+		}
+	}
+}
+
+func binary(op ir.Op, x, y float64) float64 {
+	switch op {
+	case ir.OpAdd:
+		return x + y
+	case ir.OpSub:
+		return x - y
+	case ir.OpMul:
+		return x * y
+	}
+	return x / y
+}
+
+func (b *Batch) binaryBackward(in *ir.Instr) {
+	v, a, o, x, y := b.V, b.Adj, b.loc[in.Out], b.elem(in.In[0]), b.elem(in.In[1])
+	for i := 0; i < o.n; i++ {
+		oo, xo, yo := o.off+i*b.B, x.off+i*x.es, y.off+i*y.es
+		for c := 0; c < b.B; c++ {
+			g := a[oo+c]
+			xv, yv := v[xo+c*x.cs], v[yo+c*y.cs]
+			var dx, dy float64
+			switch in.Op {
+			case ir.OpAdd:
+				dx, dy = g, g
+			case ir.OpSub:
+				dx, dy = g, -g
+			case ir.OpMul:
+				dx, dy = g*yv, g*xv
+			case ir.OpDiv:
+				dx = g / yv
+				dy = -dx * xv / yv
+			}
+			if x.grad {
+				a[xo+c] += dx
+			}
+			if y.grad {
+				a[yo+c] += dy
+			}
+		}
+	}
+}
+
+func (b *Batch) sumForward(in *ir.Instr) {
+	v, o, x := b.V, b.loc[in.Out], b.loc[in.In[0]]
+	out := v[o.off : o.off+b.B]
+	clear(out)
+	for i := 0; i < x.n; i++ {
+		xs := v[x.off+i*b.B : x.off+(i+1)*b.B]
+		for c := range out {
+			out[c] += xs[c]
+		}
+	}
+}
+
+func (b *Batch) sumBackward(in *ir.Instr) {
+	a, o, x := b.Adj, b.loc[in.Out], b.loc[in.In[0]]
+	g := a[o.off : o.off+b.B]
+	for i := 0; i < x.n; i++ {
+		xs := a[x.off+i*b.B : x.off+(i+1)*b.B]
+		for c := range xs {
+			xs[c] += g[c]
+		}
+	}
+}
+
+func (b *Batch) addNForward(in *ir.Instr) {
+	v, o := b.V, b.loc[in.Out]
+	out := v[o.off : o.off+b.B]
+	clear(out)
+	for _, id := range in.In {
+		x := b.loc[id]
+		if x.cs == 0 {
+			for c := range out {
+				out[c] += v[x.off]
+			}
+			continue
+		}
+		xs := v[x.off : x.off+b.B]
+		for c := range out {
+			out[c] += xs[c]
+		}
+	}
+}
+
+func (b *Batch) addNBackward(in *ir.Instr) {
+	a, o := b.Adj, b.loc[in.Out]
+	g := a[o.off : o.off+b.B]
+	for _, id := range in.In {
+		x := b.loc[id]
+		if !x.grad {
+			continue
+		}
+		xs := a[x.off : x.off+b.B]
+		for c := range xs {
+			xs[c] += g[c]
+		}
+	}
+}
+
+// logSumExpForward leaves exp(x_i - max) in the scratch for the reverse
+// sweep, as ir does.
+func (b *Batch) logSumExpForward(in *ir.Instr) {
+	v, o, x, e := b.V, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.Scratch]
+	n := x.n
+	for c := 0; c < b.B; c++ {
+		m, im := math.Inf(-1), -1
+		for i := 0; i < n; i++ {
+			if xv := v[x.off+i*x.es+c*x.cs]; xv > m || math.IsNaN(xv) {
+				m, im = xv, i
+			}
+		}
+		if math.IsInf(m, 0) || math.IsNaN(m) {
+			v[o.off+c] = m
+			continue
+		}
+		s := 0.0
+		for i := 0; i < n; i++ {
+			if i == im {
+				v[e.off+i*b.B+c] = 1
+				continue
+			}
+			t := math.Exp(v[x.off+i*x.es+c*x.cs] - m)
+			v[e.off+i*b.B+c] = t
+			s += t
+		}
+		v[o.off+c] = m + math.Log1p(s)
+	}
+}
+
+func (b *Batch) logSumExpBackward(in *ir.Instr) {
+	v, a, o, x, e := b.V, b.Adj, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.Scratch]
+	if !x.grad {
+		return
+	}
+	n := x.n
+	for c := 0; c < b.B; c++ {
+		y := v[o.off+c]
+		if math.IsInf(y, 0) || math.IsNaN(y) {
+			continue
+		}
+		s := 0.0
+		for i := 0; i < n; i++ {
+			s += v[e.off+i*b.B+c]
+		}
+		r := a[o.off+c] / s
+		for i := 0; i < n; i++ {
+			a[x.off+i*b.B+c] += r * v[e.off+i*b.B+c]
+		}
+	}
+}
+
+const lnSqrt2Pi = 0.91893853320467274178032973640561763986139747363778 // log √(2π)
+
+// normalForward is normal_lpdf(y, μ, σ): summed, or one term per element
+// with Ints[0] == 1.
+func (b *Batch) normalForward(in *ir.Instr) {
+	v, o := b.V, b.loc[in.Out]
+	y, mu, sg := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(y.n, mu.n, sg.n)
+	pw := len(in.Ints) > 0 && in.Ints[0] == 1
+	if !pw {
+		clear(v[o.off : o.off+b.B])
+	}
+	for i := 0; i < n; i++ {
+		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
+		for c := 0; c < b.B; c++ {
+			s := v[so+c*sg.cs]
+			e := math.Inf(-1)
+			if s > 0 {
+				z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) / s
+				e = -0.5*z*z - math.Log(s) - lnSqrt2Pi
+			}
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				v[o.off+i*b.B+c] = e
+			} else {
+				v[o.off+c] += e
+			}
+		}
+	}
+}
+
+func (b *Batch) normalBackward(in *ir.Instr) {
+	v, a, o := b.V, b.Adj, b.loc[in.Out]
+	y, mu, sg := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(y.n, mu.n, sg.n)
+	pw := len(in.Ints) > 0 && in.Ints[0] == 1
+	for i := 0; i < n; i++ {
+		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
+		gOff := o.off
+		if pw {
+			gOff += i * b.B
+		}
+		for c := 0; c < b.B; c++ {
+			s := v[so+c*sg.cs]
+			if !(s > 0) {
+				continue
+			}
+			g := a[gOff+c]
+			inv := 1 / s
+			z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) * inv
+			d := g * z * inv
+			if y.grad {
+				a[yo+c] -= d
+			}
+			if mu.grad {
+				a[mo+c] += d
+			}
+			if sg.grad {
+				a[so+c] += g * (z*z - 1) * inv
+			}
+		}
+	}
+}
