@@ -3,6 +3,7 @@ package posterior
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -250,5 +251,34 @@ func TestDiagnostics(t *testing.T) {
 	}
 	if !(d.MinESSBulk < 100) || (d.WorstESS != "mu" && d.WorstESS != "d") {
 		t.Errorf("min ESS %g at %s, want < 100 at mu or d", d.MinESSBulk, d.WorstESS)
+	}
+}
+
+// TestDisplayCap: a posterior of 100 scalars shows 40 rows and says how
+// many it left out.
+func TestDisplayCap(t *testing.T) {
+	p := &Posterior{Model: "wide"}
+	for j := 0; j < 100; j++ {
+		p.Columns = append(p.Columns, fmt.Sprintf("x[%d]", j+1))
+	}
+	p.Vars = []Var{{Name: "x", Shape: []int{100}}}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for c := 0; c < 2; c++ {
+		ch := Chain{}
+		for j := 0; j < 100; j++ {
+			col := make([]float64, 50)
+			for i := range col {
+				col[i] = rng.NormFloat64()
+			}
+			ch.Values = append(ch.Values, col)
+		}
+		p.Chains = append(p.Chains, ch)
+	}
+	h := p.HTML()
+	if n := strings.Count(h, "<tr>") - 1; n != DisplayRows || !strings.Contains(h, "60 more scalars") {
+		t.Errorf("display shows %d rows; want %d and a note of 60 more", n, DisplayRows)
+	}
+	if n := len(p.Summary().Rows); n != 100 {
+		t.Errorf("Summary has %d rows, want 100", n)
 	}
 }

@@ -21,6 +21,13 @@ type Summary struct {
 	Seconds  float64 // wall time of the run (the slowest chain)
 	Rows     []SummaryRow
 	Warnings []string
+	// Hidden counts scalars left out of the table (a posterior's own
+	// display shows DisplayRows of them).
+	Hidden int
+}
+
+func (s *Summary) hiddenNote() string {
+	return fmt.Sprintf("… and %d more scalars: Summary() lists them all, Summary(\"name\") some.", s.Hidden)
 }
 
 // SummaryRow is one scalar's line of the summary.
@@ -174,6 +181,9 @@ func (s *Summary) String() string {
 		}
 		b.WriteByte('\n')
 	}
+	if s.Hidden > 0 {
+		b.WriteString(s.hiddenNote() + "\n")
+	}
 	for _, w := range s.Warnings {
 		b.WriteString("warning: ")
 		b.WriteString(w)
@@ -208,6 +218,9 @@ func (s *Summary) HTML() string {
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</tbody></table>")
+	if s.Hidden > 0 {
+		b.WriteString("<p>" + html.EscapeString(s.hiddenNote()) + "</p>")
+	}
 	for _, w := range s.Warnings {
 		b.WriteString(`<p style="color:#b00">⚠ ` + html.EscapeString(w) + "</p>")
 	}
@@ -215,9 +228,24 @@ func (s *Summary) HTML() string {
 	return b.String()
 }
 
+// DisplayRows is how many scalars a posterior's own display shows; the
+// rest are counted in a note (Summary shows every one).
+const DisplayRows = 40
+
+// display is the summary a posterior shows of itself: its first
+// DisplayRows scalars, warnings over all of them.
+func (p *Posterior) display() *Summary {
+	if len(p.Columns) <= DisplayRows {
+		return p.Summary()
+	}
+	s := p.Summary(p.Columns[:DisplayRows]...)
+	s.Hidden = len(p.Columns) - DisplayRows
+	return s
+}
+
 // String renders the posterior's summary as text.
-func (p *Posterior) String() string { return p.Summary().String() }
+func (p *Posterior) String() string { return p.display().String() }
 
 // HTML renders the posterior's summary as an HTML table (the notebook's
 // display of a posterior).
-func (p *Posterior) HTML() string { return p.Summary().HTML() }
+func (p *Posterior) HTML() string { return p.display().HTML() }
