@@ -1,0 +1,21 @@
+// Package lockstep runs many chains of one model in lockstep: random-walk
+// Metropolis with streaming statistics, ChEES-HMC (Hoffman, Radul and
+// Sountsov 2021) and MEADS (Hoffman and Sountsov 2022). Chains are split
+// in blocks evaluated by package accel/vec on every core; every random
+// number is a pure function of (seed, chain, step) through package
+// internal/philox, so a run is reproducible from its seed on any number of
+// cores.
+//
+//	res, err := lockstep.Run(ctx, compiled, lockstep.Config{Sampler: "ChEES", Chains: 1024})
+//	post := res.Posterior // the kept chains, for summaries and plots
+//	res.Moments.Mean      // moments over every draw of every chain
+//
+// With many chains the posterior keeps a documented subset: the first
+// Config.Keep chains (default 16), every draw of them, constrained like
+// any posterior. Result.Moments holds per-chain Welford moments of all
+// chains on the unconstrained scale, O(chains) memory whatever the number
+// of draws. Config.StoreAll keeps every chain in the posterior instead.
+//
+// ppl's m.Sample(ppl.ChEES()), ppl.MEADS() and ppl.RWMH() with
+// ppl.Lockstep() route here.
+package lockstep

@@ -1,0 +1,332 @@
+package lockstep
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gobayes/gobayes/accel/vec"
+	"github.com/gobayes/gobayes/internal/philox"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+// block is the state of chains [first, first+n), struct-of-arrays: slot j
+// of chain c at j·n+c.
+type block struct {
+	first, n int
+	x, g     []float64 // position and gradient (gradient only for HMC)
+	lp       []float64
+	// Per-chain Welford moments of the draws on the unconstrained scale.
+	mean, m2 []float64
+	// Scratch of one transition, for the samplers that reduce across
+	// chains between proposing and accepting.
+	xp, gp, p, pp, lpp, alpha, u []float64
+}
+
+// bytes is the memory the block holds.
+func (b *block) bytes() int {
+	n := 0
+	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u} {
+		n += 8 * cap(s)
+	}
+	return n
+}
+
+// worker is one goroutine's evaluators and buffers.
+type worker struct {
+	batches map[int]*vec.Batch
+	dens    infer.Density
+	xc, row []float64
+}
+
+func (w *worker) batch(e *ensemble, n int) *vec.Batch {
+	b, ok := w.batches[n]
+	if !ok {
+		b = vec.New(e.model.Program(), n)
+		w.batches[n] = b
+	}
+	return b
+}
+
+// ensemble is every chain of a run.
+type ensemble struct {
+	cfg     Config
+	model   Model
+	dim     int
+	blocks  []*block
+	workers []*worker
+	// draws is the number of draws in the Welford moments.
+	draws int
+	// kept are the posterior's chains; ncols their columns.
+	kept  []posterior.Chain
+	ncols int
+}
+
+func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
+	e := &ensemble{cfg: cfg, model: m, dim: m.Dim()}
+	d := e.dim
+	for first := 0; first < cfg.Chains; first += cfg.Block {
+		n := min(cfg.Block, cfg.Chains-first)
+		b := &block{first: first, n: n, x: make([]float64, d*n), lp: make([]float64, n),
+			mean: make([]float64, d*n), m2: make([]float64, d*n), u: make([]float64, n)}
+		if hmc {
+			b.g, b.xp, b.gp = make([]float64, d*n), make([]float64, d*n), make([]float64, d*n)
+			b.p, b.pp = make([]float64, d*n), make([]float64, d*n)
+			b.lpp, b.alpha = make([]float64, n), make([]float64, n)
+		}
+		e.blocks = append(e.blocks, b)
+	}
+	nw := cfg.Workers
+	if nw <= 0 {
+		nw = runtime.GOMAXPROCS(0)
+	}
+	nw = min(nw, len(e.blocks))
+	for i := 0; i < nw; i++ {
+		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d)})
+	}
+	return e
+}
+
+// stateBytes is the memory of the chains' state: O(chains), whatever the
+// number of draws.
+func (e *ensemble) stateBytes() int {
+	n := 0
+	for _, b := range e.blocks {
+		n += b.bytes()
+	}
+	return n
+}
+
+// parallel runs f on every block, blocks shared out to the workers. A
+// panic in the model becomes an error.
+func (e *ensemble) parallel(f func(w *worker, b *block)) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, len(e.workers))
+	for i, w := range e.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = fmt.Errorf("lockstep: the model's log density panicked: %v", r)
+				}
+			}()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(e.blocks) {
+					return
+				}
+				f(w, e.blocks[k])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// initStep is the step number of the initial positions' random numbers
+// (steps of the run count from 0).
+const initStep = math.MaxUint32
+
+// initialise draws every chain's start uniformly in (-r, r) on the
+// unconstrained scale, redrawing chains whose log density is not finite.
+func (e *ensemble) initialise(grad bool) error {
+	r := e.cfg.InitRadius
+	var bad atomic.Int64
+	err := e.parallel(func(w *worker, b *block) {
+		bt := w.batch(e, b.n)
+		x := bt.X()
+		for c := 0; c < b.n; c++ {
+			st := philox.New(e.cfg.Seed, uint64(b.first+c), initStep)
+			for j := 0; j < e.dim; j++ {
+				x[j*b.n+c] = r * (2*st.Uniform() - 1)
+			}
+		}
+		for try := 0; ; try++ {
+			if grad {
+				bt.Gradient()
+			} else {
+				bt.Forward()
+			}
+			redo := 0
+			for c := 0; c < b.n; c++ {
+				ok := !math.IsInf(bt.LP[c], 0) && !math.IsNaN(bt.LP[c])
+				if grad {
+					for j := 0; j < e.dim && ok; j++ {
+						g := bt.Grad()[j*b.n+c]
+						ok = !math.IsInf(g, 0) && !math.IsNaN(g)
+					}
+				}
+				if ok {
+					continue
+				}
+				redo++
+				// Redraw from the chain's initial stream, further along.
+				st := philox.New(e.cfg.Seed, uint64(b.first+c), initStep-1-uint64(try))
+				for j := 0; j < e.dim; j++ {
+					x[j*b.n+c] = r * (2*st.Uniform() - 1)
+				}
+			}
+			if redo == 0 || try == 100 {
+				bad.Add(int64(redo))
+				break
+			}
+		}
+		copy(b.x, x)
+		copy(b.lp, bt.LP)
+		if grad {
+			copy(b.g, bt.Grad())
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if n := bad.Load(); n > 0 {
+		return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale: check the priors' supports and the data, or sample with NUTS and ppl.Init", n, r, r)
+	}
+	return nil
+}
+
+// record adds the current state of b's chains to the Welford moments (the
+// caller counts e.draws) and, for kept chains, to the posterior's draws
+// at index i.
+func (e *ensemble) record(w *worker, b *block, i int, draws int, stats func(c int, s *posterior.Stats)) {
+	nf := float64(draws)
+	for k := range b.x {
+		x := b.x[k]
+		d := x - b.mean[k]
+		b.mean[k] += d / nf
+		b.m2[k] += d * (x - b.mean[k])
+	}
+	for c := 0; c < b.n && b.first+c < len(e.kept); c++ {
+		ch := &e.kept[b.first+c]
+		for j := 0; j < e.dim; j++ {
+			w.xc[j] = b.x[j*b.n+c]
+		}
+		w.dens.Constrained(w.xc, w.row)
+		for j, v := range w.row {
+			ch.Values[j][i] = v
+		}
+		ch.Stats.LP[i] = b.lp[c]
+		stats(c, &ch.Stats)
+	}
+}
+
+// allocKept makes room for the kept chains' draws.
+func (e *ensemble) allocKept(ncols, draws int, hmc bool) {
+	e.ncols = ncols
+	e.kept = make([]posterior.Chain, e.cfg.Keep)
+	for k := range e.kept {
+		ch := &e.kept[k]
+		ch.Values = make([][]float64, ncols)
+		for j := range ch.Values {
+			ch.Values[j] = make([]float64, draws)
+		}
+		s := &ch.Stats
+		s.LP, s.AcceptStat, s.StepSize = make([]float64, draws), make([]float64, draws), make([]float64, draws)
+		if hmc {
+			s.NLeapfrog, s.Divergent, s.Energy = make([]int, draws), make([]bool, draws), make([]float64, draws)
+		}
+	}
+	for _, w := range e.workers {
+		w.row = make([]float64, ncols)
+	}
+}
+
+// Moments are the moments of every draw of every chain on the
+// unconstrained scale, kept by Welford's method in O(chains·dim) memory.
+type Moments struct {
+	Chains, Dim, Draws int
+	// Mean and Var are per unconstrained coordinate over all draws of all
+	// chains (Var with divisor draws·chains − 1).
+	Mean, Var []float64
+	// chainMean and chainM2 are per chain, chain-major.
+	chainMean, chainM2 []float64
+}
+
+// ChainMean is chain c's mean of coordinate j.
+func (m *Moments) ChainMean(c, j int) float64 { return m.chainMean[c*m.Dim+j] }
+
+// ChainVar is chain c's variance of coordinate j (divisor draws − 1).
+func (m *Moments) ChainVar(c, j int) float64 {
+	if m.Draws < 2 {
+		return math.NaN()
+	}
+	return m.chainM2[c*m.Dim+j] / float64(m.Draws-1)
+}
+
+// moments merges the per-chain Welford states (Chan et al.'s parallel
+// formula with equal counts).
+func (e *ensemble) moments() *Moments {
+	d, n := e.dim, e.draws
+	m := &Moments{Chains: e.cfg.Chains, Dim: d, Draws: n, Mean: make([]float64, d), Var: make([]float64, d),
+		chainMean: make([]float64, e.cfg.Chains*d), chainM2: make([]float64, e.cfg.Chains*d)}
+	for _, b := range e.blocks {
+		for c := 0; c < b.n; c++ {
+			for j := 0; j < d; j++ {
+				m.chainMean[(b.first+c)*d+j] = b.mean[j*b.n+c]
+				m.chainM2[(b.first+c)*d+j] = b.m2[j*b.n+c]
+			}
+		}
+	}
+	if n == 0 {
+		for j := range m.Mean {
+			m.Mean[j], m.Var[j] = math.NaN(), math.NaN()
+		}
+		return m
+	}
+	for j := 0; j < d; j++ {
+		mean, within := 0.0, 0.0
+		for c := 0; c < e.cfg.Chains; c++ {
+			mean += m.chainMean[c*d+j]
+			within += m.chainM2[c*d+j]
+		}
+		mean /= float64(e.cfg.Chains)
+		between := 0.0
+		for c := 0; c < e.cfg.Chains; c++ {
+			dm := m.chainMean[c*d+j] - mean
+			between += dm * dm
+		}
+		m.Mean[j] = mean
+		m.Var[j] = (within + float64(n)*between) / float64(n*e.cfg.Chains-1)
+	}
+	return m
+}
+
+// crossChain returns the mean and variance across chains of each
+// coordinate of the current positions.
+func (e *ensemble) crossChain(mean, variance []float64) {
+	d := e.dim
+	clear(mean)
+	clear(variance)
+	for _, b := range e.blocks {
+		for j := 0; j < d; j++ {
+			for _, v := range b.x[j*b.n : (j+1)*b.n] {
+				mean[j] += v
+			}
+		}
+	}
+	n := float64(e.cfg.Chains)
+	for j := range mean {
+		mean[j] /= n
+	}
+	for _, b := range e.blocks {
+		for j := 0; j < d; j++ {
+			for _, v := range b.x[j*b.n : (j+1)*b.n] {
+				variance[j] += (v - mean[j]) * (v - mean[j])
+			}
+		}
+	}
+	for j := range variance {
+		variance[j] /= math.Max(1, n-1)
+	}
+}

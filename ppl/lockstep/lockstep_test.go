@@ -1,0 +1,146 @@
+package lockstep_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+)
+
+func stdNormal(t testing.TB, dim int) *ppl.Compiled {
+	m := ppl.NewModel("std_normal")
+	m.Normal("x", 0, 1, ppl.Size(dim))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// correlated is a bivariate normal with unit variances and correlation
+// 0.9, written as x ~ N(0, 1), y | x ~ N(0.9x, √(1-0.81)).
+func correlated(t testing.TB) *ppl.Compiled {
+	m := ppl.NewModel("correlated")
+	x := m.Normal("x", 0, 1)
+	m.Normal("y", ppl.Mul(0.9, x), math.Sqrt(1-0.81))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The ensemble moments of every sampler on a standard normal and on a
+// correlated normal (exact: mean 0, variance 1) against their Monte Carlo
+// standard errors. The draws of different chains are independent, so the
+// MCSE of the mean is sd/√(chains·ESS per chain); we bound ESS per chain
+// from below by draws/τ with a generous τ per sampler.
+func TestMomentsWithinMCSE(t *testing.T) {
+	if testing.Short() {
+		t.Skip("statistical test")
+	}
+	cases := []struct {
+		sampler string
+		model   *ppl.Compiled
+		tau     float64 // upper bound of the integrated autocorrelation time
+	}{
+		{"RWMH", stdNormal(t, 2), 20},
+		{"ChEES", stdNormal(t, 5), 3},
+		{"MEADS", stdNormal(t, 5), 20},
+		{"RWMH", correlated(t), 60},
+		{"ChEES", correlated(t), 6},
+		{"MEADS", correlated(t), 40},
+	}
+	for _, c := range cases {
+		cfg := lockstep.Config{Sampler: c.sampler, Chains: 512, Warmup: 500, Draws: 500, Seed: 11}
+		res, err := lockstep.Run(context.Background(), c.model, cfg)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.sampler, c.model.Name(), err)
+		}
+		mo := res.Moments
+		ess := float64(cfg.Chains*cfg.Draws) / c.tau
+		for j := 0; j < mo.Dim; j++ {
+			seMean := 1 / math.Sqrt(ess)
+			seVar := math.Sqrt(2 / ess)
+			if math.Abs(mo.Mean[j]) > 4*seMean || math.Abs(mo.Var[j]-1) > 4*seVar {
+				t.Errorf("%s %s coordinate %d: mean %.4f (±%.4f), variance %.4f (1 ± %.4f)",
+					c.sampler, c.model.Name(), j, mo.Mean[j], 4*seMean, mo.Var[j], 4*seVar)
+			}
+		}
+		if got := len(res.Posterior.Chains); got != 16 {
+			t.Errorf("%s: posterior keeps %d chains, want 16", c.sampler, got)
+		}
+	}
+}
+
+// The same seed gives the same draws whatever the number of workers and
+// the block size; another seed gives others.
+func TestReproducible(t *testing.T) {
+	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+		run := func(seed uint64, workers, block int) []float64 {
+			cfg := lockstep.Config{Sampler: sampler, Chains: 40, Warmup: 30, Draws: 20, Seed: seed, Workers: workers, Block: block, Keep: 3}
+			res, err := lockstep.Run(context.Background(), correlated(t), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []float64
+			for _, ch := range res.Posterior.Chains {
+				out = append(out, ch.Values[1]...)
+			}
+			return append(out, res.Moments.Mean...)
+		}
+		a, b, other := run(5, 1, 40), run(5, 3, 7), run(6, 2, 16)
+		same := true
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: value %d differs between 1 worker/1 block (%v) and 3 workers/blocks of 7 (%v)", sampler, i, a[i], b[i])
+			}
+			same = same && a[i] == other[i]
+		}
+		if same {
+			t.Errorf("%s: seeds 5 and 6 give the same draws", sampler)
+		}
+	}
+}
+
+// Cancelling keeps the draws made so far, the same number in every kept
+// chain, and says so.
+func TestInterruptionKeepsDraws(t *testing.T) {
+	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg := lockstep.Config{Sampler: sampler, Chains: 64, Warmup: 100, Draws: 100_000, Seed: 1}
+		cfg.Progress = func(ps []infer.ChainProgress) {
+			if ps[0].Iteration > 300 {
+				cancel()
+			}
+		}
+		cfg.ProgressInterval = time.Millisecond
+		res, err := lockstep.Run(ctx, stdNormal(t, 2), cfg)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Posterior
+		n := p.Draws()
+		if !p.Interrupted || n == 0 || n >= cfg.Draws {
+			t.Fatalf("%s: interrupted %v with %d draws of %d", sampler, p.Interrupted, n, cfg.Draws)
+		}
+		for k, ch := range p.Chains {
+			for j, col := range ch.Values {
+				if len(col) != n || len(ch.Stats.LP) != n {
+					t.Fatalf("%s chain %d column %d: %d draws, want %d", sampler, k, j, len(col), n)
+				}
+			}
+			if ch.Values[0][n-1] == 0 && ch.Values[0][0] == 0 {
+				t.Errorf("%s chain %d: the kept draws are zeros", sampler, k)
+			}
+		}
+		if res.Moments.Draws != n {
+			t.Errorf("%s: moments over %d draws, posterior has %d", sampler, res.Moments.Draws, n)
+		}
+	}
+}

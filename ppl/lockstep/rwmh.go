@@ -1,0 +1,112 @@
+package lockstep
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/gobayes/gobayes/internal/philox"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+// runRWMH is random-walk Metropolis with a normal proposal of standard
+// deviation scale_j per coordinate. Without Config.Scale, warm-up adapts
+// scale_j = λ·sd_j, sd_j the spread of coordinate j across chains and λ
+// (from 2.38/√dim) by the mean acceptance against the target. Blocks run
+// whole segments of steps between synchronisations, so a block's state
+// stays in cache. Returns the draws made.
+func runRWMH(e *ensemble, ctl *control) (int, error) {
+	cfg, d := e.cfg, e.dim
+	if err := e.initialise(false); err != nil {
+		return 0, err
+	}
+	scale, sd := make([]float64, d), make([]float64, d)
+	mean, variance := make([]float64, d), make([]float64, d)
+	lambda := 2.38 / math.Sqrt(float64(d))
+	for j := range scale {
+		scale[j], sd[j] = lambda, 1
+		if cfg.Scale > 0 {
+			scale[j] = cfg.Scale
+		}
+	}
+	ctl.eps.Store(math.Float64bits(scale[0]))
+	total := cfg.Warmup + cfg.Draws
+	made := 0
+	var accepted atomic.Int64
+	for s0 := 0; s0 < total && !ctl.stopped(); {
+		end, seg := total, 100
+		if s0 < cfg.Warmup {
+			end, seg = cfg.Warmup, 20
+		}
+		s1 := min(s0+seg, end)
+		accepted.Store(0)
+		err := e.parallel(func(w *worker, b *block) {
+			bt := w.batch(e, b.n)
+			x, n := bt.X(), b.n
+			acc := 0
+			for s := s0; s < s1; s++ {
+				for c := 0; c < n; c++ {
+					st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
+					for j := 0; j < d; j++ {
+						x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+					}
+					b.u[c] = st.Uniform()
+				}
+				bt.Forward()
+				for c, lp := range bt.LP[:n] {
+					ok := math.Log(b.u[c]) < lp-b.lp[c]
+					b.u[c] = 0
+					if ok {
+						b.u[c] = 1
+						acc++
+						b.lp[c] = lp
+						for j := 0; j < d; j++ {
+							b.x[j*n+c] = x[j*n+c]
+						}
+					}
+				}
+				if s >= cfg.Warmup {
+					i := s - cfg.Warmup
+					e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
+						st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
+					})
+				}
+			}
+			accepted.Add(int64(acc))
+		})
+		if err != nil {
+			return 0, err
+		}
+		if s1 > cfg.Warmup {
+			made = s1 - cfg.Warmup
+			e.draws = made
+		}
+		if s1 <= cfg.Warmup && cfg.Scale <= 0 {
+			rate := float64(accepted.Load()) / float64(cfg.Chains*(s1-s0))
+			lambda *= math.Exp(2 * (rate - cfg.TargetAccept))
+			e.crossChain(mean, variance)
+			for j := range scale {
+				if v := variance[j]; v > 0 && !math.IsInf(v, 0) {
+					sd[j] = math.Sqrt(v)
+				}
+				scale[j] = lambda * sd[j]
+			}
+			ctl.eps.Store(math.Float64bits(scale[0]))
+		}
+		ctl.gradEvals += s1 - s0
+		ctl.iter.Store(int64(s1))
+		s0 = s1
+	}
+	ctl.adaptations = make([]posterior.Adaptation, cfg.Keep)
+	for k := range ctl.adaptations {
+		ctl.adaptations[k] = posterior.Adaptation{StepSize: scale[0], InvMetric: squares(scale)}
+	}
+	return made, nil
+}
+
+func squares(s []float64) []float64 {
+	out := make([]float64, len(s))
+	for i, v := range s {
+		out[i] = v * v
+	}
+	return out
+}
