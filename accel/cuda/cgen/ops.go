@@ -1,0 +1,423 @@
+package cgen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// unaryOps are the elementwise unary ops: forward y from X, and the
+// increment of the input's adjoint from G (out adjoint), X and Y, written
+// as the ir reference writes them.
+var unaryOps = map[ir.Op][2]string{
+	ir.OpNeg:      {"-X", "-G"},
+	ir.OpExp:      {"exp(X)", "G * Y"},
+	ir.OpLog:      {"log(X)", "G / X"},
+	ir.OpLog1p:    {"log1p(X)", "G / (1 + X)"},
+	ir.OpExpm1:    {"expm1(X)", "G * exp(X)"},
+	ir.OpSqrt:     {"sqrt(X)", "G * 0.5 / Y"},
+	ir.OpSquare:   {"X * X", "2 * G * X"},
+	ir.OpLogistic: {"gb_logistic(X)", "G * gb_logistic_deriv(X)"},
+	ir.OpSoftplus: {"gb_softplus(X)", "G * gb_logistic(X)"},
+	ir.OpLgamma:   {"gb_lgamma(X)", "G * gb_digamma(X)"},
+	ir.OpAbs:      {"fabs(X)", "(X > 0 ? G : (X < 0 ? -G : 0.0))"},
+	ir.OpLogit:    {"gb_logit(X)", "G / (X * (1 - X))"},
+	ir.OpTanh:     {"tanh(X)", "G * (1 - Y * Y)"},
+	ir.OpInv:      {"1 / X", "-(G * Y * Y)"},
+}
+
+// binaryOps: forward from A and B; increments of a's and b's adjoints
+// from G, A, B and Y.
+var binaryOps = map[ir.Op][3]string{
+	ir.OpAdd: {"A + B", "G", "G"},
+	ir.OpSub: {"A - B", "G", "-G"},
+	ir.OpMul: {"A * B", "G * B", "G * A"},
+	ir.OpDiv: {"A / B", "G / B", "-(G * Y / B)"},
+	ir.OpPow: {"pow(A, B)", "(B != 0 ? G * B * pow(A, B - 1) : 0.0)", "(Y != 0 ? G * Y * log(A) : 0.0)"},
+}
+
+// scalarLPDFs are the elementwise log densities with a device function
+// pair gb_<name>_lpdf and gb_<name>_grad; the bool says whether the first
+// input (the variate) is data only (no partial).
+var scalarLPDFs = map[ir.Op]string{
+	ir.OpNormalLPDF:     "normal",
+	ir.OpHalfNormalLPDF: "half_normal",
+	ir.OpHalfCauchyLPDF: "half_cauchy",
+	ir.OpGammaLPDF:      "gamma",
+	ir.OpBetaLPDF:       "beta",
+	ir.OpPoissonLogLPMF: "poisson_log",
+}
+
+var otherOps = []ir.Op{
+	ir.OpLogMix, ir.OpSum, ir.OpDot, ir.OpLogSumExp, ir.OpAddN,
+	ir.OpGather, ir.OpGatherRow, ir.OpConcat, ir.OpSlice, ir.OpFill,
+	ir.OpMatVec, ir.OpCholesky, ir.OpCovExpQuad, ir.OpAddDiag,
+	ir.OpScan,
+	ir.OpLowerFwd, ir.OpLowerLogJ, ir.OpUpperFwd, ir.OpUpperLogJ,
+	ir.OpIntervalFwd, ir.OpIntervalLogJ, ir.OpOrderedFwd, ir.OpOrderedLogJ,
+	ir.OpPosOrderedFwd, ir.OpPosOrderedLogJ, ir.OpSimplexFwd, ir.OpSimplexLogJ,
+	ir.OpDirichletLPDF, ir.OpMultiNormalCholLPDF,
+}
+
+func supported(op ir.Op) bool {
+	if _, ok := unaryOps[op]; ok {
+		return true
+	}
+	if _, ok := binaryOps[op]; ok {
+		return true
+	}
+	if _, ok := scalarLPDFs[op]; ok {
+		return true
+	}
+	for _, o := range otherOps {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// Supported lists the names of the ops the generator covers.
+func Supported() []string {
+	var s []string
+	for op := ir.Op(1); op < ir.NumOps; op++ {
+		if supported(op) {
+			s = append(s, op.String())
+		}
+	}
+	sort.Strings(s)
+	return s
+}
+
+// Unsupported lists the ops of p (scan bodies included) that the
+// generator does not cover, nil when it covers them all.
+func Unsupported(p *ir.Program) []string {
+	seen := map[string]bool{}
+	var walk func(p *ir.Program)
+	walk = func(p *ir.Program) {
+		for i := range p.Instrs {
+			in := &p.Instrs[i]
+			if !supported(in.Op) {
+				seen[in.Op.String()] = true
+			}
+			if in.Body != nil {
+				walk(in.Body)
+			}
+		}
+	}
+	walk(p)
+	var s []string
+	for k := range seen {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+func subst(tmpl string, kv ...string) string {
+	return strings.NewReplacer(kv...).Replace(tmpl)
+}
+
+// forward writes the forward code of one instruction.
+func (pr *prog) forward(in *ir.Instr) error {
+	out := pr.v(in.Out)
+	n := pr.n(in.Out)
+	if t, ok := unaryOps[in.Op]; ok {
+		x := pr.v(in.In[0])
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s;\n", n, out, subst(t[0], "X", x+"[i]"))
+		return nil
+	}
+	if t, ok := binaryOps[in.Op]; ok {
+		a, b := in.In[0], in.In[1]
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s;\n", n, out,
+			subst(t[0], "A", pr.v(a)+"["+idx(pr.st(a))+"]", "B", pr.v(b)+"["+idx(pr.st(b))+"]"))
+		return nil
+	}
+	if name, ok := scalarLPDFs[in.Op]; ok {
+		return pr.lpdfForward(in, name)
+	}
+	switch in.Op {
+	case ir.OpLogMix:
+		t, a, b := in.In[0], in.In[1], in.In[2]
+		pr.w("\tfor (long long i = 0; i < %d; i++) {\n", n)
+		pr.w("\t\tdouble ti = %s[%s], ai = %s[%s], bi = %s[%s], *e = %s + i, *y = %s + i;\n",
+			pr.v(t), idx(pr.st(t)), pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)), pr.v(in.Scratch), out)
+		pr.w("\t\tif (ai == -GB_INF && bi == -GB_INF) { *e = 0; *y = -GB_INF; }\n")
+		pr.w("\t\telse if (ai >= bi) { *e = exp(bi - ai); *y = ai + log(ti + (1 - ti) * *e); }\n")
+		pr.w("\t\telse { *e = exp(ai - bi); *y = bi + log(ti * *e + 1 - ti); }\n\t}\n")
+	case ir.OpSum:
+		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+	case ir.OpDot:
+		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i] * %s[i]; %s[0] = s; }\n",
+			pr.n(in.In[0]), pr.v(in.In[0]), pr.v(in.In[1]), out)
+	case ir.OpLogSumExp:
+		pr.w("\t%s[0] = gb_logsumexp(%s, %s, %d);\n", out, pr.v(in.In[0]), pr.v(in.Scratch), pr.n(in.In[0]))
+	case ir.OpAddN:
+		terms := make([]string, len(in.In))
+		for i, a := range in.In {
+			terms[i] = pr.v(a) + "[0]"
+		}
+		pr.w("\t{ double s = 0; ")
+		for _, t := range terms {
+			pr.w("s += %s; ", t)
+		}
+		pr.w("%s[0] = s; }\n", out)
+	case ir.OpGather:
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[TB%d_%d[i]];\n", n, out, pr.v(in.In[0]), pr.id, in.Table)
+	case ir.OpGatherRow:
+		k := pr.p.Values[in.In[0]].Shape[1]
+		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) %s[i*%d+j] = %s[TB%d_%d[i]*%d+j];\n",
+			n/max(k, 1), k, out, k, pr.v(in.In[0]), pr.id, in.Table, k)
+	case ir.OpConcat:
+		off := 0
+		for _, a := range in.In {
+			pr.w("\tfor (long long i = 0; i < %d; i++) %s[%d+i] = %s[i];\n", pr.n(a), out, off, pr.v(a))
+			off += pr.n(a)
+		}
+	case ir.OpSlice:
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[%d+i];\n", n, out, pr.v(in.In[0]), in.Ints[0])
+	case ir.OpFill:
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[0];\n", n, out, pr.v(in.In[0]))
+	case ir.OpMatVec:
+		k := pr.n(in.In[1])
+		pr.w("\tfor (long long i = 0; i < %d; i++) { double s = 0; for (long long l = 0; l < %d; l++) s += %s[i*%d+l] * %s[l]; %s[i] = s; }\n",
+			n, k, pr.v(in.In[0]), k, pr.v(in.In[1]), out)
+	case ir.OpCholesky:
+		m := pr.p.Values[in.Out].Shape[0]
+		pr.w("\tif (!gb_cholesky(%s, %s, %d)) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
+	case ir.OpCovExpQuad:
+		m := pr.p.Values[in.In[0]].Shape[0]
+		d := pr.n(in.In[0]) / m
+		x := pr.v(in.In[0])
+		pr.w("\t{ double al = %s[0], rho = %s[0], a2 = al * al, c = -0.5 / (rho * rho);\n", pr.v(in.In[1]), pr.v(in.In[2]))
+		pr.w("\tfor (long long i = 0; i < %d; i++) { %s[i*%d+i] = a2; for (long long j = 0; j < i; j++) {\n", m, out, m)
+		pr.w("\t\tdouble s = 0; for (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e; }\n", d, x, d, x, d)
+		pr.w("\t\tdouble v = a2 * exp(c * s); %s[i*%d+j] = v; %s[j*%d+i] = v; } } }\n", out, m, out, m)
+	case ir.OpAddDiag:
+		m := pr.p.Values[in.Out].Shape[0]
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[i];\n", n, out, pr.v(in.In[0]))
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i*%d+i] += %s[%s];\n", m, out, m, pr.v(in.In[1]), idx(pr.st(in.In[1])))
+	case ir.OpScan:
+		return pr.scanForward(in)
+	case ir.OpLowerFwd, ir.OpUpperFwd:
+		sign := "+"
+		if in.Op == ir.OpUpperFwd {
+			sign = "-"
+		}
+		b := in.In[1]
+		pr.w("\tfor (long long i = 0; i < %d; i++) { double e = exp(%s[i]); %s[i] = e; %s[i] = %s[%s] %s e; }\n",
+			n, pr.v(in.In[0]), pr.v(in.Scratch), out, pr.v(b), idx(pr.st(b)), sign)
+	case ir.OpLowerLogJ, ir.OpUpperLogJ, ir.OpPosOrderedLogJ:
+		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+	case ir.OpOrderedLogJ:
+		pr.w("\t{ double s = 0; for (long long i = 1; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+	case ir.OpIntervalFwd:
+		lb, ub := in.In[1], in.In[2]
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = gb_interval_fwd(%s[i], %s[%s], %s[%s]);\n",
+			n, out, pr.v(in.In[0]), pr.v(lb), idx(pr.st(lb)), pr.v(ub), idx(pr.st(ub)))
+	case ir.OpIntervalLogJ:
+		lb, ub := in.In[1], in.In[2]
+		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += log(%s[%s] - %s[%s]) + gb_logistic_logj(%s[i]); %s[0] = s; }\n",
+			pr.n(in.In[0]), pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)), pr.v(in.In[0]), out)
+	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
+		x := pr.v(in.In[0])
+		first := x + "[0]"
+		if in.Op == ir.OpPosOrderedFwd {
+			first = "exp(" + x + "[0])"
+		}
+		pr.w("\t%s[0] = %s; for (long long k = 1; k < %d; k++) %s[k] = %s[k-1] + exp(%s[k]);\n", out, first, n, out, out, x)
+	case ir.OpSimplexFwd:
+		km1 := pr.n(in.In[0])
+		pr.w("\t{ double s = 1; for (long long k = 0; k < %d; k++) { double z = gb_logistic(%s[k] - log((double)(%d - k))); %s[k] = s * z; s -= %s[k]; } %s[%d] = s; }\n",
+			km1, pr.v(in.In[0]), km1, out, out, out, km1)
+	case ir.OpSimplexLogJ:
+		km1 := pr.n(in.In[0])
+		pr.w("\t{ double lp = 0, ls = 0; for (long long k = 0; k < %d; k++) { double a = %s[k] - log((double)(%d - k)); lp += ls + gb_logistic_logj(a); ls -= gb_softplus(a); } %s[0] = lp; }\n",
+			km1, pr.v(in.In[0]), km1, out)
+	case ir.OpDirichletLPDF:
+		return pr.dirichlet(in, false)
+	case ir.OpMultiNormalCholLPDF:
+		return pr.multiNormal(in, false)
+	default:
+		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
+	}
+	return nil
+}
+
+// backward writes the reverse code of one instruction.
+func (pr *prog) backward(in *ir.Instr) error {
+	g := pr.a(in.Out)
+	n := pr.n(in.Out)
+	if t, ok := unaryOps[in.Op]; ok {
+		pr.accumulate(pr.a(in.In[0]), 1, n, subst(t[1], "G", g+"[i]", "X", pr.v(in.In[0])+"[i]", "Y", pr.v(in.Out)+"[i]"))
+		return nil
+	}
+	if t, ok := binaryOps[in.Op]; ok {
+		a, b := in.In[0], in.In[1]
+		kv := []string{"G", g + "[i]", "A", pr.v(a) + "[" + idx(pr.st(a)) + "]", "B", pr.v(b) + "[" + idx(pr.st(b)) + "]", "Y", pr.v(in.Out) + "[i]"}
+		pr.accumulate(pr.a(a), pr.st(a), n, subst(t[1], kv...))
+		pr.accumulate(pr.a(b), pr.st(b), n, subst(t[2], kv...))
+		return nil
+	}
+	if name, ok := scalarLPDFs[in.Op]; ok {
+		return pr.lpdfBackward(in, name)
+	}
+	switch in.Op {
+	case ir.OpLogMix:
+		t, a, b := in.In[0], in.In[1], in.In[2]
+		pr.w("\tfor (long long i = 0; i < %d; i++) {\n", n)
+		pr.w("\t\tdouble y = %s[i], e = %s[i], gi = %s[i], ti = %s[%s], ea, eb;\n", pr.v(in.Out), pr.v(in.Scratch), g, pr.v(t), idx(pr.st(t)))
+		pr.w("\t\tif (y == -GB_INF || gi == 0) continue;\n")
+		pr.w("\t\tif (%s[%s] >= %s[%s]) { double d = ti + (1 - ti) * e; ea = 1 / d; eb = e / d; }\n", pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)))
+		pr.w("\t\telse { double d = ti * e + 1 - ti; ea = e / d; eb = 1 / d; }\n")
+		if d := pr.a(t); d != "" {
+			pr.w("\t\t%s[%s] += gi * (ea - eb);\n", d, idx(pr.st(t)))
+		}
+		if d := pr.a(a); d != "" {
+			pr.w("\t\t%s[%s] += gi * ti * ea;\n", d, idx(pr.st(a)))
+		}
+		if d := pr.a(b); d != "" {
+			pr.w("\t\t%s[%s] += gi * (1 - ti) * eb;\n", d, idx(pr.st(b)))
+		}
+		pr.w("\t}\n")
+	case ir.OpSum, ir.OpLowerLogJ, ir.OpUpperLogJ, ir.OpPosOrderedLogJ:
+		pr.accumulate(pr.a(in.In[0]), 1, pr.n(in.In[0]), g+"[0]")
+	case ir.OpOrderedLogJ:
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tfor (long long i = 1; i < %d; i++) %s[i] += %s[0];\n", pr.n(in.In[0]), d, g)
+		}
+	case ir.OpDot:
+		a, b := in.In[0], in.In[1]
+		pr.accumulate(pr.a(a), 1, pr.n(a), g+"[0] * "+pr.v(b)+"[i]")
+		pr.accumulate(pr.a(b), 1, pr.n(b), g+"[0] * "+pr.v(a)+"[i]")
+	case ir.OpLogSumExp:
+		pr.w("\t{ double y = %s[0], gy = %s[0]; if (!(y == GB_INF || y == -GB_INF || y != y)) {\n", pr.v(in.Out), g)
+		pr.w("\t\tdouble s = 0; for (long long i = 0; i < %d; i++) s += %s[i];\n", pr.n(in.In[0]), pr.v(in.Scratch))
+		pr.w("\t\tdouble r = gy / s; for (long long i = 0; i < %d; i++) %s[i] += r * %s[i]; } }\n", pr.n(in.In[0]), pr.a(in.In[0]), pr.v(in.Scratch))
+	case ir.OpAddN:
+		for _, a := range in.In {
+			if d := pr.a(a); d != "" {
+				pr.w("\t%s[0] += %s[0];\n", d, g)
+			}
+		}
+	case ir.OpGather:
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[TB%d_%d[i]] += %s[i];\n", n, pr.a(in.In[0]), pr.id, in.Table, g)
+	case ir.OpGatherRow:
+		k := pr.p.Values[in.In[0]].Shape[1]
+		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) %s[TB%d_%d[i]*%d+j] += %s[i*%d+j];\n",
+			n/max(k, 1), k, pr.a(in.In[0]), pr.id, in.Table, k, g, k)
+	case ir.OpConcat:
+		off := 0
+		for _, a := range in.In {
+			if d := pr.a(a); d != "" {
+				pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] += %s[%d+i];\n", pr.n(a), d, g, off)
+			}
+			off += pr.n(a)
+		}
+	case ir.OpSlice:
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[%d+i] += %s[i];\n", n, pr.a(in.In[0]), in.Ints[0], g)
+	case ir.OpFill:
+		pr.accumulate(pr.a(in.In[0]), 0, n, g+"[i]")
+	case ir.OpMatVec:
+		k := pr.n(in.In[1])
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) %s[i*%d+l] += %s[i] * %s[l];\n", n, k, d, k, g, pr.v(in.In[1]))
+		}
+		if d := pr.a(in.In[1]); d != "" {
+			// Σ_i A_il g_i per l, accumulated in the order of ir's
+			// column-wise data path.
+			pr.w("\tfor (long long l = 0; l < %d; l++) { double s = 0; for (long long i = 0; i < %d; i++) s += %s[i*%d+l] * %s[i]; %s[l] += s; }\n",
+				k, n, pr.v(in.In[0]), k, g, d)
+		}
+	case ir.OpCholesky:
+		m := pr.p.Values[in.Out].Shape[0]
+		pr.w("\tgb_cholesky_reverse(%s, %s, %s, %s, %d);\n", pr.v(in.Out), g, pr.a(in.In[0]), pr.v(in.Scratch), m)
+	case ir.OpCovExpQuad:
+		m := pr.p.Values[in.In[0]].Shape[0]
+		d := pr.n(in.In[0]) / m
+		x, k := pr.v(in.In[0]), pr.v(in.Out)
+		gx := pr.a(in.In[0])
+		pr.w("\t{ double al = %s[0], rho = %s[0], ir2 = 1 / (rho * rho), sa = 0, sr = 0;\n", pr.v(in.In[1]), pr.v(in.In[2]))
+		pr.w("\tfor (long long i = 0; i < %d; i++) { sa += %s[i*%d+i] * %s[i*%d+i]; for (long long j = 0; j < i; j++) {\n", m, g, m, k, m)
+		pr.w("\t\tdouble gk = (%s[i*%d+j] + %s[j*%d+i]) * %s[i*%d+j], s = 0; sa += gk;\n", g, m, g, m, k, m)
+		pr.w("\t\tfor (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e;", d, x, d, x, d)
+		if gx != "" {
+			pr.w(" %s[i*%d+t] -= gk * e * ir2; %s[j*%d+t] += gk * e * ir2;", gx, d, gx, d)
+		}
+		pr.w(" }\n\t\tsr += gk * s; } }\n")
+		if d := pr.a(in.In[1]); d != "" {
+			pr.w("\t%s[0] += 2 * sa / al;\n", d)
+		}
+		if d := pr.a(in.In[2]); d != "" {
+			pr.w("\t%s[0] += sr * ir2 / rho;\n", d)
+		}
+		pr.w("\t}\n")
+	case ir.OpAddDiag:
+		m := pr.p.Values[in.Out].Shape[0]
+		pr.accumulate(pr.a(in.In[0]), 1, n, g+"[i]")
+		if d := pr.a(in.In[1]); d != "" {
+			pr.w("\tfor (long long i = 0; i < %d; i++) %s[%s] += %s[i*%d+i];\n", m, d, idx(pr.st(in.In[1])), g, m)
+		}
+	case ir.OpScan:
+		return pr.scanBackward(in)
+	case ir.OpLowerFwd, ir.OpUpperFwd:
+		sign := ""
+		if in.Op == ir.OpUpperFwd {
+			sign = "-"
+		}
+		pr.accumulate(pr.a(in.In[0]), 1, n, sign+g+"[i] * "+pr.v(in.Scratch)+"[i]")
+		pr.accumulate(pr.a(in.In[1]), pr.st(in.In[1]), n, g+"[i]")
+	case ir.OpIntervalFwd:
+		x, lb, ub := in.In[0], in.In[1], in.In[2]
+		pr.w("\tfor (long long i = 0; i < %d; i++) { double s, sc, gi = %s[i]; gb_logistic_pair(%s[i], &s, &sc);", n, g, pr.v(x))
+		if d := pr.a(x); d != "" {
+			pr.w(" %s[i] += gi * (%s[%s] - %s[%s]) * s * sc;", d, pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)))
+		}
+		if d := pr.a(lb); d != "" {
+			pr.w(" %s[%s] += gi * sc;", d, idx(pr.st(lb)))
+		}
+		if d := pr.a(ub); d != "" {
+			pr.w(" %s[%s] += gi * s;", d, idx(pr.st(ub)))
+		}
+		pr.w(" }\n")
+	case ir.OpIntervalLogJ:
+		x, lb, ub := in.In[0], in.In[1], in.In[2]
+		pr.w("\tfor (long long i = 0; i < %d; i++) { double gi = %s[0], d = gi / (%s[%s] - %s[%s]);", pr.n(x), g, pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)))
+		if d := pr.a(x); d != "" {
+			pr.w(" %s[i] += gi * (1 - 2 * gb_logistic(%s[i]));", d, pr.v(x))
+		}
+		if d := pr.a(lb); d != "" {
+			pr.w(" %s[%s] -= d;", d, idx(pr.st(lb)))
+		}
+		if d := pr.a(ub); d != "" {
+			pr.w(" %s[%s] += d;", d, idx(pr.st(ub)))
+		}
+		pr.w(" (void)d; }\n")
+	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
+		first := "s"
+		if in.Op == ir.OpPosOrderedFwd {
+			first = fmt.Sprintf("s * exp(%s[0])", pr.v(in.In[0]))
+		}
+		pr.w("\t{ double s = 0; for (long long k = %d; k >= 0; k--) { s += %s[k]; %s[k] += (k == 0 ? %s : s * exp(%s[k])); } }\n",
+			n-1, g, pr.a(in.In[0]), first, pr.v(in.In[0]))
+	case ir.OpSimplexFwd:
+		km1 := pr.n(in.In[0])
+		x, y := pr.v(in.In[0]), pr.v(in.Out)
+		pr.w("\t{ double s = %s[%d], sb = %s[%d]; for (long long k = %d; k >= 0; k--) {\n", y, km1, g, km1, km1-1)
+		pr.w("\t\tdouble sk = s + %s[k], a = %s[k] - log((double)(%d - k)), z = gb_logistic(a), zb = (%s[k] - sb) * sk;\n", y, x, km1, g)
+		pr.w("\t\tsb = %s[k] * z + sb * (1 - z); %s[k] += zb * gb_logistic_deriv(a); s = sk; } }\n", g, pr.a(in.In[0]))
+	case ir.OpSimplexLogJ:
+		km1 := pr.n(in.In[0])
+		pr.w("\tfor (long long j = 0; j < %d; j++) { double z = gb_logistic(%s[j] - log((double)(%d - j))); %s[j] += %s[0] * (1 - 2 * z - z * (double)(%d - 1 - j)); }\n",
+			km1, pr.v(in.In[0]), km1, pr.a(in.In[0]), g, km1)
+	case ir.OpDirichletLPDF:
+		return pr.dirichlet(in, true)
+	case ir.OpMultiNormalCholLPDF:
+		return pr.multiNormal(in, true)
+	default:
+		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
+	}
+	return nil
+}
