@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -255,11 +256,17 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	it := s.it
 	s.mu.Unlock()
 	s.out.takeFrames()
+	interrupted := &Error{Name: "Interrupted", Value: "interp: the cell was interrupted; variables keep the values they had when it stopped",
+		Traceback: []string{"Interrupted: the cell was interrupted"}}
+	if ctx.Err() != nil {
+		return reflect.Value{}, interrupted
+	}
 	v, err := it.ExecuteWithContext(ctx, prog)
 	if err == nil {
 		return v, nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		settle(it)
 		return v, &Error{Name: "Interrupted", Value: "interp: the cell was interrupted; variables keep the values they had when it stopped",
 			Traceback: []string{"Interrupted: the cell was interrupted"}}
 	}
@@ -270,6 +277,26 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 		return v, panicError(cell, p.Value, s.out.takeFrames(), line, col)
 	}
 	return v, compileError(cell, err)
+}
+
+// settleDelay is how long an interrupted run may take to reach yaegi's
+// check of the stop signal; see settle.
+const settleDelay = 10 * time.Millisecond
+
+// settle stops, once more, a program yaegi started after its run was
+// cancelled. ExecuteWithContext returns at once on cancel, but when the
+// cancel came before its goroutine began, that goroutine still starts the
+// program later, stamped with the new run id, and nothing would stop it.
+// A second stop after a short delay ends such a straggler.
+func settle(it *yaegi.Interpreter) {
+	time.Sleep(settleDelay)
+	prog, err := it.Compile("_ = 0")
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _ = it.ExecuteWithContext(ctx, prog)
 }
 
 // globals is it.Globals(), which panics after a failed compile defined
