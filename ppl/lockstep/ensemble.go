@@ -24,6 +24,7 @@ type block struct {
 	// Scratch of one transition, for the samplers that reduce across
 	// chains between proposing and accepting.
 	xp, gp, p, pp, lpp, alpha, u []float64
+	div                          []bool
 }
 
 // bytes is the memory the block holds.
@@ -75,7 +76,7 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 		if hmc {
 			b.g, b.xp, b.gp = make([]float64, d*n), make([]float64, d*n), make([]float64, d*n)
 			b.p, b.pp = make([]float64, d*n), make([]float64, d*n)
-			b.lpp, b.alpha = make([]float64, n), make([]float64, n)
+			b.lpp, b.alpha, b.div = make([]float64, n), make([]float64, n), make([]bool, n)
 		}
 		e.blocks = append(e.blocks, b)
 	}

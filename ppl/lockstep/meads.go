@@ -1,0 +1,227 @@
+package lockstep
+
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/internal/philox"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+// runMEADS is MEADS (Hoffman and Sountsov 2022, "Tuning-free generalized
+// Hamiltonian Monte Carlo", AISTATS): generalised HMC, one leapfrog step
+// per iteration with partial momentum refreshment, chains split in folds.
+// At iteration s fold s mod K stands still and its chains set the others'
+// parameters, so each moving chain's kernel depends only on chains that do
+// not move with it: the diagonal preconditioner σ is the held fold's
+// spread, the step size 0.5/√λ with λ the largest-eigenvalue estimate
+// tr(C²)/tr(C) of the held fold's preconditioned gradients' second-moment
+// matrix C, and the damping γ = max(ε/√λₓ, 1/(s+1)) with λₓ the same
+// estimate for its standardised positions. Momentum is kept in whitened
+// coordinates and flipped on rejection. The paper's persistent slice
+// variable for the accept test is replaced by a fresh uniform (plain
+// generalised HMC), a simplification.
+func runMEADS(e *ensemble, ctl *control) (int, error) {
+	cfg, d := e.cfg, e.dim
+	if err := e.initialise(true); err != nil {
+		return 0, err
+	}
+	k := cfg.Folds
+	sigma, mean := make([]float64, d), make([]float64, d)
+	var eps float64
+	var ga, ya []float64 // the held fold's rows: preconditioned gradients, standardised positions
+	total := cfg.Warmup + cfg.Draws
+	made := 0
+	for s := 0; s < total && !ctl.stopped(); s++ {
+		held := s % k
+		// The held fold's statistics, in chain order.
+		clear(mean)
+		nh := 0
+		for _, b := range e.blocks {
+			for c := 0; c < b.n; c++ {
+				if (b.first+c)%k != held {
+					continue
+				}
+				nh++
+				for j := 0; j < d; j++ {
+					mean[j] += b.x[j*b.n+c]
+				}
+			}
+		}
+		for j := range mean {
+			mean[j] /= float64(nh)
+		}
+		clear(sigma)
+		for _, b := range e.blocks {
+			for c := 0; c < b.n; c++ {
+				if (b.first+c)%k != held {
+					continue
+				}
+				for j := 0; j < d; j++ {
+					u := b.x[j*b.n+c] - mean[j]
+					sigma[j] += u * u
+				}
+			}
+		}
+		for j := range sigma {
+			sigma[j] = math.Sqrt(sigma[j] / float64(max(1, nh-1)))
+			if !(sigma[j] > 1e-10) || math.IsInf(sigma[j], 0) {
+				sigma[j] = 1
+			}
+		}
+		ga, ya = ga[:0], ya[:0]
+		for _, b := range e.blocks {
+			for c := 0; c < b.n; c++ {
+				if (b.first+c)%k != held {
+					continue
+				}
+				for j := 0; j < d; j++ {
+					ga = append(ga, sigma[j]*b.g[j*b.n+c])
+					ya = append(ya, (b.x[j*b.n+c]-mean[j])/sigma[j])
+				}
+			}
+		}
+		eps = 0.5 / math.Sqrt(largestEigen(ga, nh, d))
+		if math.IsNaN(eps) || math.IsInf(eps, 0) || eps == 0 {
+			eps = 0.1
+		}
+		gamma := math.Max(eps/math.Sqrt(largestEigen(ya, nh, d)), 1/float64(s+1))
+		if math.IsNaN(gamma) {
+			gamma = 1
+		}
+		a := math.Exp(-gamma)
+		refresh := math.Sqrt(1 - a*a)
+		warm := s < cfg.Warmup
+		err := e.parallel(func(w *worker, b *block) {
+			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma)
+			if warm {
+				return
+			}
+			i := s - cfg.Warmup
+			e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
+				st.AcceptStat[i], st.StepSize[i], st.NLeapfrog[i], st.Divergent[i] = b.alpha[c], eps, 1, b.div[c]
+				st.Energy[i] = b.lpp[c]
+			})
+		})
+		if err != nil {
+			return 0, err
+		}
+		ctl.gradEvals++
+		if !warm {
+			made = s - cfg.Warmup + 1
+			e.draws = made
+			div := 0
+			for i := range e.kept {
+				if e.kept[i].Stats.Divergent[made-1] {
+					div++
+				}
+			}
+			ctl.div.Add(int64(div))
+		}
+		ctl.eps.Store(math.Float64bits(eps))
+		ctl.iter.Store(int64(s + 1))
+	}
+	ctl.adaptations = make([]posterior.Adaptation, cfg.Keep)
+	for i := range ctl.adaptations {
+		ctl.adaptations[i] = posterior.Adaptation{StepSize: eps, InvMetric: squares(sigma)}
+	}
+	return made, nil
+}
+
+// ghmcStep is one generalised HMC step of the chains of b not in the held
+// fold, in whitened coordinates q (position x + ε σ∘q): refresh q, one
+// leapfrog step, accept or flip q. alpha and div record the step; lpp the
+// energy after it (for the posterior's statistics).
+func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh float64, sigma []float64) {
+	bt := w.batch(e, b.n)
+	x, n, d, k := bt.X(), b.n, e.dim, e.cfg.Folds
+	for c := 0; c < n; c++ {
+		st := philox.New(e.cfg.Seed, uint64(b.first+c), uint64(s))
+		for j := 0; j < d; j++ {
+			q := &b.p[j*n+c]
+			*q = a**q + refresh*st.Normal()
+		}
+		b.u[c] = st.Uniform()
+	}
+	for j := 0; j < d; j++ {
+		for c := 0; c < n; c++ {
+			i := j*n + c
+			b.pp[i] = b.p[i] + 0.5*eps*sigma[j]*b.g[i]
+			x[i] = b.x[i] + eps*sigma[j]*b.pp[i]
+		}
+	}
+	bt.Gradient()
+	g := bt.Grad()
+	for j := 0; j < d; j++ {
+		for c := 0; c < n; c++ {
+			i := j*n + c
+			b.pp[i] += 0.5 * eps * sigma[j] * g[i]
+		}
+	}
+	for c := 0; c < n; c++ {
+		k0, k1 := 0.0, 0.0
+		for j := 0; j < d; j++ {
+			k0 += b.p[j*n+c] * b.p[j*n+c]
+			k1 += b.pp[j*n+c] * b.pp[j*n+c]
+		}
+		h0, h1 := -b.lp[c]+0.5*k0, -bt.LP[c]+0.5*k1
+		dh := h1 - h0
+		b.div[c] = !(dh < divergence)
+		al := math.Min(1, math.Exp(-dh))
+		if math.IsNaN(al) || b.div[c] {
+			al = 0
+		}
+		if (b.first+c)%k == held {
+			// A held chain keeps its position; its momentum was refreshed,
+			// itself a move that leaves the target invariant.
+			b.alpha[c], b.div[c], b.lpp[c] = 1, false, h0
+			continue
+		}
+		b.alpha[c] = al
+		if b.u[c] < al {
+			b.lp[c], b.lpp[c] = bt.LP[c], h1
+			for j := 0; j < d; j++ {
+				i := j*n + c
+				b.x[i], b.g[i], b.p[i] = x[i], g[i], b.pp[i]
+			}
+		} else {
+			b.lpp[c] = h0
+			for j := 0; j < d; j++ {
+				b.p[j*n+c] = -b.p[j*n+c]
+			}
+		}
+	}
+}
+
+// largestEigen estimates the largest eigenvalue of C = AᵀA/n for the n×d
+// rows A by tr(C²)/tr(C), which lies between the mean and the largest
+// eigenvalue and reaches the largest when one dominates (MEADS's
+// estimator). It uses the d×d matrix or the n×n Gram matrix, whichever is
+// smaller.
+func largestEigen(rows []float64, n, d int) float64 {
+	tr, tr2 := 0.0, 0.0
+	for _, v := range rows {
+		tr += v * v
+	}
+	if d <= n {
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				s := 0.0
+				for r := 0; r < n; r++ {
+					s += rows[r*d+i] * rows[r*d+j]
+				}
+				tr2 += s * s
+			}
+		}
+	} else {
+		for r := 0; r < n; r++ {
+			for q := 0; q < n; q++ {
+				s := 0.0
+				for i := 0; i < d; i++ {
+					s += rows[r*d+i] * rows[q*d+i]
+				}
+				tr2 += s * s
+			}
+		}
+	}
+	return (tr2 / float64(n*n)) / (tr / float64(n))
+}
