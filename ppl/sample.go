@@ -295,6 +295,9 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 			h.Update(table)
 		}
 	}
+	if usesLockstep(s.cfg) {
+		return sampleLockstep(s.ctx, c, s.cfg)
+	}
 	return infer.Run(s.ctx, c, s.cfg)
 }
 

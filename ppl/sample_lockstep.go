@@ -1,0 +1,45 @@
+package ppl
+
+import (
+	"context"
+
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+// lockstepChains is the number of chains from which RWMH runs in lockstep
+// (package lockstep) rather than one goroutine per chain.
+const lockstepChains = 64
+
+// ChEES samples with ChEES-HMC: many chains in lockstep (1024 unless
+// Chains says otherwise) whose trajectory length, step size and diagonal
+// metric adapt from the spread across chains. The posterior keeps 16
+// chains; see package lockstep.
+func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "ChEES" } }
+
+// MEADS samples with MEADS, generalised HMC tuned from folds of many
+// chains in lockstep (1024 unless Chains says otherwise). The posterior
+// keeps 16 chains; see package lockstep.
+func MEADS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "MEADS" } }
+
+// usesLockstep reports whether a run goes to package lockstep: ChEES,
+// MEADS, and RWMH with many chains.
+func usesLockstep(cfg infer.Config) bool {
+	return cfg.Sampler == "ChEES" || cfg.Sampler == "MEADS" || (cfg.Sampler == "RWMH" && cfg.Chains >= lockstepChains)
+}
+
+// sampleLockstep runs cfg's sampler on c with every chain in lockstep.
+// Initial values (Init) are not used: chains start uniformly in (-2, 2)
+// on the unconstrained scale.
+func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config) (*posterior.Posterior, error) {
+	lc := lockstep.Config{
+		Sampler: cfg.Sampler, Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, NoWarmup: cfg.NoWarmup,
+		Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, Progress: cfg.Progress, ProgressInterval: cfg.ProgressInterval,
+	}
+	res, err := lockstep.Run(ctx, c, lc)
+	if err != nil {
+		return nil, err
+	}
+	return res.Posterior, nil
+}
