@@ -465,28 +465,39 @@ func (c *child) readReplies(r io.Reader) {
 // stderr lines to explain a crash. Once stderr shows the Go runtime's crash
 // report, the rest is kept for the reason but not shown.
 func (c *child) readRaw(r io.Reader, name string) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		c.mu.Lock()
-		if name == "stderr" {
-			if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
-				if !c.crashed {
-					c.crash = line
-				}
-				c.crashed = true
-			}
-			c.tail = append(c.tail, line)
-			if len(c.tail) > tailLines {
-				c.tail = c.tail[len(c.tail)-tailLines:]
-			}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			// A line longer than the buffer arrives in pieces; each is
+			// passed on at once so the child never blocks on a full pipe.
+			c.rawLine(name, string(chunk))
 		}
-		ev, quiet := c.events, c.crashed && name == "stderr"
-		c.mu.Unlock()
-		if ev != nil && !quiet {
-			ev.Stream(name, line+"\n")
+		if err != nil && err != bufio.ErrBufferFull {
+			return
 		}
+	}
+}
+
+func (c *child) rawLine(name, text string) {
+	c.mu.Lock()
+	if name == "stderr" {
+		line := strings.TrimRight(text, "\n")
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			if !c.crashed {
+				c.crash = line
+			}
+			c.crashed = true
+		}
+		c.tail = append(c.tail, line)
+		if len(c.tail) > tailLines {
+			c.tail = c.tail[len(c.tail)-tailLines:]
+		}
+	}
+	ev, quiet := c.events, c.crashed && name == "stderr"
+	c.mu.Unlock()
+	if ev != nil && !quiet {
+		ev.Stream(name, text)
 	}
 }
 

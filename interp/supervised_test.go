@@ -210,3 +210,22 @@ func TestStreamsWhileRunning(t *testing.T) {
 		}
 	}
 }
+
+// Compiled code writing straight to the worker's standard output (here a
+// line far longer than any buffer) reaches the cell and never blocks it.
+func TestSupervisedRawOutput(t *testing.T) {
+	s := newTestSupervised(t, 1<<30)
+	rec := &recorder{}
+	// os.Stdout in a cell is the interpreter's writer; a *os.File made from
+	// descriptor 1 is the process's own standard output.
+	r := s.Execute(context.Background(), "import \"os\"\nimport \"strings\"\nf := os.NewFile(1, \"stdout\")\nf.Write([]byte(strings.Repeat(\"x\", 1<<20) + \"\\n\"))\nf.Write([]byte(\"done\\n\"))", rec)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	want := "stdout:" + strings.Repeat("x", 1<<20) + "\ndone\n"
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && rec.joined() != want; time.Sleep(10 * time.Millisecond) {
+	}
+	if got := rec.joined(); got != want {
+		t.Errorf("raw output: %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-10):], len(want))
+	}
+}
