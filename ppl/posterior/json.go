@@ -1,7 +1,10 @@
 package posterior
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"os"
 	"io"
 	"math"
 	"strconv"
@@ -96,4 +99,24 @@ func (f floats) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return append(b, ']'), nil
+}
+
+// SaveJSON writes the posterior as JSON (see WriteJSON) to the file path.
+func (p *Posterior) SaveJSON(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("posterior: %v", err)
+	}
+	w := bufio.NewWriter(f)
+	err = p.WriteJSON(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("posterior: writing %s: %v", path, err)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -132,6 +133,14 @@ func TestJSON(t *testing.T) {
 	}
 	if v := *got.Chains[3].Draws["theta[2]"][9]; v != p.Chains[3].Values[2][9] {
 		t.Errorf("theta[2] draw 10 of chain 4 = %v, want %v", v, p.Chains[3].Values[2][9])
+	}
+	// SaveJSON writes the same bytes to a file.
+	path := filepath.Join(t.TempDir(), "p.json")
+	if err := p.SaveJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	if saved, err := os.ReadFile(path); err != nil || !bytes.Equal(saved, b.Bytes()) {
+		t.Errorf("SaveJSON wrote %d bytes (%v), WriteJSON %d", len(saved), err, b.Len())
 	}
 }
 
