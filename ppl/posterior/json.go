@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"io"
 	"math"
+	"os"
 	"strconv"
 )
 
