@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gobayes/gobayes/display"
 )
 
@@ -108,6 +110,11 @@ func renderValue(v reflect.Value) *display.Bundle {
 		return nil
 	}
 	b := display.Render(x)
+	if m, ok := x.(mat.Matrix); ok {
+		if _, rich := b.Data[display.MIMEHTML]; !rich {
+			renderMatrix(m, &b)
+		}
+	}
 	return &b
 }
 
