@@ -140,6 +140,16 @@ func Names() []string {
 	return ns
 }
 
+// Forget drops the backends started so far and the remembered failures,
+// so that the next ByName starts them again (tests; after installing a
+// worker). It does not close them.
+func Forget() {
+	mu.Lock()
+	defer mu.Unlock()
+	made = map[string]Backend{}
+	failed = map[string]error{}
+}
+
 // ErrUnavailable wraps the reason a backend cannot start.
 var ErrUnavailable = errors.New("accel: backend unavailable")
 
@@ -189,7 +199,7 @@ func Default() Backend {
 	if err == nil {
 		return b
 	}
-	Notice(fmt.Sprintf("accel: %v; using the CPU", err))
+	Notice(fmt.Sprintf("%v; using the CPU", err))
 	b, err = ByName("cpu")
 	if err != nil {
 		panic(err)
@@ -238,7 +248,7 @@ func Choose(w Workload) Backend {
 			if b, err := ByName("cuda"); err == nil {
 				return b
 			} else {
-				Notice(fmt.Sprintf("accel: %v; using the CPU", err))
+				Notice(fmt.Sprintf("%v; using the CPU", err))
 			}
 		}
 	}

@@ -1,0 +1,203 @@
+package cgen_test
+
+import (
+	"math"
+	"os/exec"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/conformance"
+	"github.com/gobayes/gobayes/accel/cuda/cgen"
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// opCase builds a program over a position of 6 slots whose log density
+// exercises one op (forward and reverse) and sums it to a scalar.
+type opCase struct {
+	name  string
+	build func(b *ir.Builder, x ir.ID) ir.ID
+}
+
+func emit(b *ir.Builder, op ir.Op, ints []int, in ...ir.ID) ir.ID {
+	id, err := b.Emit(op, in, ints, -1)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+func sum(b *ir.Builder, id ir.ID) ir.ID { return emit(b, ir.OpSum, nil, id) }
+
+// pos is exp(x): positive inputs for ops with a restricted domain.
+func pos(b *ir.Builder, x ir.ID) ir.ID { return emit(b, ir.OpExp, nil, x) }
+
+func unaryCase(name string, op ir.Op, positive bool) opCase {
+	return opCase{name, func(b *ir.Builder, x ir.ID) ir.ID {
+		if positive {
+			x = pos(b, x)
+		}
+		return sum(b, emit(b, op, nil, x))
+	}}
+}
+
+var opCases = []opCase{
+	unaryCase("neg", ir.OpNeg, false),
+	unaryCase("exp", ir.OpExp, false),
+	unaryCase("log", ir.OpLog, true),
+	unaryCase("log1p", ir.OpLog1p, true),
+	unaryCase("expm1", ir.OpExpm1, false),
+	unaryCase("sqrt", ir.OpSqrt, true),
+	unaryCase("square", ir.OpSquare, false),
+	unaryCase("logistic", ir.OpLogistic, false),
+	unaryCase("softplus", ir.OpSoftplus, false),
+	unaryCase("lgamma", ir.OpLgamma, true),
+	unaryCase("abs", ir.OpAbs, false),
+	unaryCase("tanh", ir.OpTanh, false),
+	unaryCase("inv", ir.OpInv, true),
+	{"logit", func(b *ir.Builder, x ir.ID) ir.ID {
+		return sum(b, emit(b, ir.OpLogit, nil, emit(b, ir.OpLogistic, nil, x)))
+	}},
+	{"binary ops, broadcast both ways", func(b *ir.Builder, x ir.ID) ir.ID {
+		s := b.ParamSlice(0, nil)
+		var terms []ir.ID
+		for _, op := range []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv} {
+			terms = append(terms, sum(b, emit(b, op, nil, x, s)), sum(b, emit(b, op, nil, s, x)), sum(b, emit(b, op, nil, x, pos(b, x))))
+		}
+		terms = append(terms, sum(b, emit(b, ir.OpPow, nil, pos(b, x), s)), sum(b, emit(b, ir.OpPow, nil, pos(b, s), x)))
+		return emit(b, ir.OpAddN, nil, terms...)
+	}},
+	{"log_mix", func(b *ir.Builder, x ir.ID) ir.ID {
+		t := emit(b, ir.OpLogistic, nil, b.ParamSlice(0, nil))
+		return sum(b, emit(b, ir.OpLogMix, nil, t, x, emit(b, ir.OpSquare, nil, x)))
+	}},
+	{"dot, log_sum_exp", func(b *ir.Builder, x ir.ID) ir.ID {
+		return emit(b, ir.OpAddN, nil, emit(b, ir.OpDot, nil, x, pos(b, x)), emit(b, ir.OpLogSumExp, nil, x))
+	}},
+	{"gather, gather_rows, fill, concat, slice", func(b *ir.Builder, x ir.ID) ir.ID {
+		g, _ := b.Emit(ir.OpGather, []ir.ID{x}, nil, b.Table([]int{5, 0, 0, 3}))
+		m, _ := b.Reshape(x, []int{3, 2})
+		r, _ := b.Emit(ir.OpGatherRow, []ir.ID{m}, nil, b.Table([]int{2, 2, 0}))
+		f := emit(b, ir.OpFill, []int{3}, b.ParamSlice(1, nil))
+		c := emit(b, ir.OpConcat, nil, g, r, f)
+		s := emit(b, ir.OpSlice, []int{2, 9}, c)
+		return emit(b, ir.OpDot, nil, s, emit(b, ir.OpSquare, nil, s))
+	}},
+	{"matvec, add_diag, cholesky", func(b *ir.Builder, x ir.ID) ir.ID {
+		pts := b.Const([]float64{0, 0.5, 1.5}, []int{3})
+		k := emit(b, ir.OpCovExpQuad, nil, pts, pos(b, b.ParamSlice(0, nil)), pos(b, b.ParamSlice(1, nil)))
+		k = emit(b, ir.OpAddDiag, nil, k, pos(b, b.ParamSlice(2, []int{3})))
+		l := emit(b, ir.OpCholesky, nil, k)
+		v := emit(b, ir.OpMatVec, nil, l, b.ParamSlice(3, []int{3}))
+		return emit(b, ir.OpAddN, nil, sum(b, emit(b, ir.OpSquare, nil, v)), sum(b, l))
+	}},
+	{"bijectors", func(b *ir.Builder, x ir.ID) ir.ID {
+		lb, ub := b.ParamSlice(0, nil), b.Scalar(3)
+		var terms []ir.ID
+		for _, op := range []ir.Op{ir.OpLowerFwd, ir.OpUpperFwd} {
+			terms = append(terms, sum(b, emit(b, ir.OpSquare, nil, emit(b, op, nil, x, lb))))
+		}
+		terms = append(terms,
+			emit(b, ir.OpLowerLogJ, nil, x, lb), emit(b, ir.OpUpperLogJ, nil, x, lb),
+			sum(b, emit(b, ir.OpSquare, nil, emit(b, ir.OpIntervalFwd, nil, x, lb, ub))),
+			emit(b, ir.OpIntervalLogJ, nil, x, lb, ub))
+		for _, op := range []ir.Op{ir.OpOrderedFwd, ir.OpPosOrderedFwd, ir.OpSimplexFwd} {
+			y := emit(b, op, nil, x)
+			terms = append(terms, emit(b, ir.OpDot, nil, y, emit(b, ir.OpSquare, nil, y)))
+		}
+		for _, op := range []ir.Op{ir.OpOrderedLogJ, ir.OpPosOrderedLogJ, ir.OpSimplexLogJ} {
+			terms = append(terms, emit(b, op, nil, x))
+		}
+		return emit(b, ir.OpAddN, nil, terms...)
+	}},
+	{"scalar log densities, summed and pointwise", func(b *ir.Builder, x ir.ID) ir.ID {
+		y := b.Const([]float64{0.3, 1.2, 2.5, 0.7, 0.05, 4}, []int{6})
+		u := b.Const([]float64{0.3, 0.2, 0.5, 0.7, 0.05, 0.9}, []int{6})
+		n := b.Const([]float64{0, 1, 2, 7, 3, 12}, []int{6})
+		s := b.ParamSlice(0, nil)
+		ps := pos(b, s)
+		px := pos(b, x)
+		var terms []ir.ID
+		for _, pw := range [][]int{nil, {1}} {
+			w := func(t ir.ID) ir.ID {
+				if pw != nil {
+					return sum(b, t)
+				}
+				return t
+			}
+			terms = append(terms,
+				w(emit(b, ir.OpNormalLPDF, pw, y, x, ps)), w(emit(b, ir.OpNormalLPDF, pw, y, s, px)),
+				w(emit(b, ir.OpNormalLPDF, pw, x, s, ps)),
+				w(emit(b, ir.OpHalfNormalLPDF, pw, y, px)), w(emit(b, ir.OpHalfNormalLPDF, pw, px, ps)),
+				w(emit(b, ir.OpHalfCauchyLPDF, pw, y, px)), w(emit(b, ir.OpHalfCauchyLPDF, pw, px, ps)),
+				w(emit(b, ir.OpGammaLPDF, pw, y, px, ps)), w(emit(b, ir.OpGammaLPDF, pw, px, ps, px)),
+				w(emit(b, ir.OpBetaLPDF, pw, u, px, ps)), w(emit(b, ir.OpBetaLPDF, pw, emit(b, ir.OpLogistic, nil, x), ps, px)),
+				w(emit(b, ir.OpPoissonLogLPMF, pw, n, x)), w(emit(b, ir.OpPoissonLogLPMF, pw, n, s)))
+		}
+		return emit(b, ir.OpAddN, nil, terms...)
+	}},
+	{"dirichlet, multi_normal_cholesky", func(b *ir.Builder, x ir.ID) ir.ID {
+		alpha := pos(b, b.ParamSlice(0, []int{3}))
+		sx := emit(b, ir.OpSimplexFwd, nil, b.ParamSlice(3, []int{2}))
+		ys := b.Const([]float64{0.2, 0.3, 0.5, 0.6, 0.1, 0.3}, []int{2, 3})
+		l := emit(b, ir.OpCholesky, nil, emit(b, ir.OpAddDiag, nil,
+			emit(b, ir.OpCovExpQuad, nil, b.Const([]float64{0, 1, 2}, []int{3}), b.Scalar(1.3), pos(b, b.ParamSlice(5, nil))), b.Scalar(0.5)))
+		yn := b.Const([]float64{0.1, -0.4, 1.1, 0.8, 0.2, -1}, []int{2, 3})
+		return emit(b, ir.OpAddN, nil,
+			emit(b, ir.OpDirichletLPDF, nil, sx, alpha), emit(b, ir.OpDirichletLPDF, nil, ys, alpha),
+			sum(b, emit(b, ir.OpDirichletLPDF, []int{1}, ys, alpha)),
+			emit(b, ir.OpMultiNormalCholLPDF, nil, yn, b.ParamSlice(0, []int{3}), l),
+			sum(b, emit(b, ir.OpMultiNormalCholLPDF, []int{1}, b.ParamSlice(1, []int{3}), yn, l)))
+	}},
+}
+
+// TestOpsGCC checks every op the generator covers, one small program
+// each, compiled with gcc, against the ir reference at random points.
+func TestOpsGCC(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc is not on PATH: the generated CUDA C cannot be checked on the CPU (install gcc)")
+	}
+	for _, tc := range opCases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := ir.NewBuilder(6)
+			x := b.ParamSlice(0, []int{6})
+			p, err := b.Finalize(tc.build(b, x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := cgen.NewGCC().Compile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			const n = 16
+			xs := conformance.Points(n, 6, 3)
+			lps, grads := make([]float64, n), make([]float64, n*6)
+			if err := c.LogDensityGrad(xs, lps, grads); err != nil {
+				t.Fatal(err)
+			}
+			f := ir.NewFrame(p)
+			want := make([]float64, 6)
+			for i := range n {
+				lp := f.Gradient(xs[i*6:(i+1)*6], want)
+				if lp != lp {
+					lp = math.Inf(-1)
+				}
+				if !near(lps[i], lp) {
+					t.Errorf("point %d: log density %v, reference %v", i, lps[i], lp)
+				}
+				for j, w := range want {
+					if !near(grads[i*6+j], w) {
+						t.Errorf("point %d: gradient[%d] = %v, reference %v", i, j, grads[i*6+j], w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// near is agreement to 1e-12 relative (or 1e-13 absolute near zero).
+func near(got, want float64) bool {
+	if math.IsInf(want, 0) || math.IsNaN(want) {
+		return got == want || math.IsNaN(got) && math.IsNaN(want)
+	}
+	return math.Abs(got-want) <= 1e-12*math.Max(math.Abs(want), 0.1)
+}

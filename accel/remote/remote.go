@@ -1,0 +1,324 @@
+package remote
+
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+var (
+	_ accel.Backend  = (*Client)(nil)
+	_ accel.Compiled = (*Program)(nil)
+)
+
+// WorkerName is the CUDA worker binary `make cuda` builds.
+const WorkerName = "gobayes-cuda"
+
+func init() {
+	accel.Register("cuda", func() (accel.Backend, error) { return StartWorker("cuda", WorkerName) })
+}
+
+// Ops of the protocol.
+const (
+	OpHello    = "hello"
+	OpCompile  = "compile"
+	OpEval     = "eval"
+	OpLeapfrog = "leapfrog"
+	OpClose    = "close"
+)
+
+// Request is one call from the client.
+type Request struct {
+	Op      string
+	Handle  int         // the compiled program (OpEval, OpLeapfrog, OpClose)
+	Program *ir.Program // OpCompile
+	B       int         // OpEval: batch size
+	Xs      []float64   // OpEval: positions
+	Grad    bool        // OpEval: gradients wanted
+	Traj    *accel.Trajectories
+}
+
+// Response answers one Request; Err is the backend's error text.
+type Response struct {
+	Err    string
+	Name   string // OpHello: the backend's name
+	Info   string // OpHello: the device, for the notebook's message
+	Handle int
+	Dim    int
+	Lps    []float64
+	Grads  []float64
+	Traj   *accel.Trajectories
+}
+
+// Client is a backend in another process.
+type Client struct {
+	name, info string
+	mu         sync.Mutex // one request at a time on the pipe
+	enc        *gob.Encoder
+	dec        *gob.Decoder
+	closer     io.Closer
+	cmd        *exec.Cmd
+}
+
+// Name is the remote backend's name.
+func (c *Client) Name() string { return c.name }
+
+// Info describes the remote device (from the worker's hello).
+func (c *Client) Info() string { return c.info }
+
+// FindWorker returns the path of the worker binary name: the environment
+// variable GOBAYES_CUDA_WORKER, a file beside the running executable, or
+// PATH, in that order.
+func FindWorker(name string) (string, error) {
+	if p := os.Getenv("GOBAYES_CUDA_WORKER"); p != "" {
+		return p, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), name)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: the %s worker was not found (GOBAYES_CUDA_WORKER, beside the executable, PATH); build it with `make cuda` on a machine with the CUDA toolkit",
+		accel.ErrUnavailable, name)
+}
+
+// StartWorker starts the worker binary and greets it; the error says why
+// it could not start (no binary, no CUDA driver, no device).
+func StartWorker(backend, name string) (*Client, error) {
+	path, err := FindWorker(name)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: starting %s: %v", accel.ErrUnavailable, path, err)
+	}
+	c, err := NewClient(out, in)
+	if err != nil {
+		in.Close()
+		cmd.Wait()
+		return nil, fmt.Errorf("%w: the %s worker %s did not start: %v; its output: %q",
+			accel.ErrUnavailable, backend, path, err, stderr.String())
+	}
+	c.cmd = cmd
+	return c, nil
+}
+
+// NewClient speaks the protocol over r and w (a worker's stdout and
+// stdin) and greets the server.
+func NewClient(r io.Reader, w io.WriteCloser) (*Client, error) {
+	c := &Client{enc: gob.NewEncoder(w), dec: gob.NewDecoder(r), closer: w}
+	resp, err := c.call(&Request{Op: OpHello})
+	if err != nil {
+		return nil, err
+	}
+	c.name, c.info = resp.Name, resp.Info
+	return c, nil
+}
+
+func (c *Client) call(req *Request) (*Response, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enc.Encode(req); err != nil {
+		return nil, fmt.Errorf("remote: sending %s: %v (the worker has stopped)", req.Op, err)
+	}
+	var resp Response
+	if err := c.dec.Decode(&resp); err != nil {
+		return nil, fmt.Errorf("remote: reading the answer to %s: %v (the worker has stopped)", req.Op, err)
+	}
+	if resp.Err != "" {
+		return nil, errors.New(resp.Err)
+	}
+	return &resp, nil
+}
+
+// Compile sends the program to the worker.
+func (c *Client) Compile(p *ir.Program) (accel.Compiled, error) {
+	resp, err := c.call(&Request{Op: OpCompile, Program: p})
+	if err != nil {
+		return nil, err
+	}
+	return &Program{c: c, handle: resp.Handle, dim: resp.Dim}, nil
+}
+
+// Shutdown closes the pipe and waits for the worker.
+func (c *Client) Shutdown() error {
+	err := c.closer.Close()
+	if c.cmd != nil {
+		err = c.cmd.Wait()
+	}
+	return err
+}
+
+// Program is a program compiled in the worker.
+type Program struct {
+	c      *Client
+	handle int
+	dim    int
+}
+
+// Dim is the position length.
+func (p *Program) Dim() int { return p.dim }
+
+// LogDensityGrad evaluates a batch in the worker.
+func (p *Program) LogDensityGrad(xs, lps, grads []float64) error {
+	if err := accel.CheckBatch(p.dim, xs, lps, grads); err != nil {
+		return err
+	}
+	resp, err := p.c.call(&Request{Op: OpEval, Handle: p.handle, B: len(lps), Xs: xs, Grad: grads != nil})
+	if err != nil {
+		return err
+	}
+	if len(resp.Lps) != len(lps) || grads != nil && len(resp.Grads) != len(grads) {
+		return fmt.Errorf("remote: the worker answered %d log densities and %d gradient values for a batch of %d", len(resp.Lps), len(resp.Grads), len(lps))
+	}
+	copy(lps, resp.Lps)
+	copy(grads, resp.Grads)
+	return nil
+}
+
+// Leapfrog runs the trajectories in the worker.
+func (p *Program) Leapfrog(t *accel.Trajectories) error {
+	if err := t.Check(p.dim); err != nil {
+		return err
+	}
+	resp, err := p.c.call(&Request{Op: OpLeapfrog, Handle: p.handle, Traj: t})
+	if err != nil {
+		return err
+	}
+	r := resp.Traj
+	if r == nil || r.Check(p.dim) != nil || len(r.LogDensity) != len(t.LogDensity) {
+		return fmt.Errorf("remote: the worker answered a malformed trajectory batch")
+	}
+	copy(t.Q, r.Q)
+	copy(t.P, r.P)
+	copy(t.Grad, r.Grad)
+	copy(t.LogDensity, r.LogDensity)
+	copy(t.Steps, r.Steps)
+	return nil
+}
+
+// Close frees the program in the worker.
+func (p *Program) Close() error {
+	_, err := p.c.call(&Request{Op: OpClose, Handle: p.handle})
+	return err
+}
+
+// Serve answers requests from r on w with backend b until r ends; info
+// describes the device in the hello. The worker binary's main calls it
+// with stdin and stdout.
+func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
+	dec, enc := gob.NewDecoder(r), gob.NewEncoder(w)
+	progs := map[int]accel.Compiled{}
+	next := 0
+	defer func() {
+		for _, c := range progs {
+			c.Close()
+		}
+	}()
+	for {
+		var req Request
+		if err := dec.Decode(&req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		var resp Response
+		fail := func(err error) { resp.Err = err.Error() }
+		switch req.Op {
+		case OpHello:
+			resp.Name, resp.Info = b.Name(), info
+		case OpCompile:
+			if req.Program == nil {
+				fail(fmt.Errorf("remote: compile without a program"))
+				break
+			}
+			c, err := b.Compile(req.Program)
+			if err != nil {
+				fail(err)
+				break
+			}
+			next++
+			progs[next] = c
+			resp.Handle, resp.Dim = next, c.Dim()
+		case OpEval, OpLeapfrog, OpClose:
+			c, ok := progs[req.Handle]
+			if !ok {
+				fail(fmt.Errorf("remote: no program %d in the worker", req.Handle))
+				break
+			}
+			switch req.Op {
+			case OpEval:
+				resp.Lps = make([]float64, req.B)
+				if req.Grad {
+					resp.Grads = make([]float64, req.B*c.Dim())
+				}
+				if err := c.LogDensityGrad(req.Xs, resp.Lps, resp.Grads); err != nil {
+					fail(err)
+				}
+			case OpLeapfrog:
+				if req.Traj == nil {
+					fail(fmt.Errorf("remote: leapfrog without trajectories"))
+				} else if err := c.Leapfrog(req.Traj); err != nil {
+					fail(err)
+				} else {
+					resp.Traj = req.Traj
+				}
+			case OpClose:
+				delete(progs, req.Handle)
+				if err := c.Close(); err != nil {
+					fail(err)
+				}
+			}
+		default:
+			fail(fmt.Errorf("remote: unknown request %q", req.Op))
+		}
+		if err := enc.Encode(&resp); err != nil {
+			return err
+		}
+	}
+}
+
+// limitedBuffer keeps the first 4 KiB written to it (a worker's stderr).
+type limitedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := 4096 - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

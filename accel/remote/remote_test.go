@@ -1,0 +1,83 @@
+package remote_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/conformance"
+	"github.com/gobayes/gobayes/accel/cpu"
+	"github.com/gobayes/gobayes/accel/remote"
+)
+
+// pipeBackend serves accel/cpu in a goroutine and returns a client
+// talking to it through in-memory pipes: the worker protocol without a
+// worker process.
+func pipeBackend(t *testing.T) *remote.Client {
+	cr, sw := io.Pipe() // server → client
+	sr, cw := io.Pipe() // client → server
+	done := make(chan error, 1)
+	go func() {
+		done <- remote.Serve(sr, sw, cpu.New(2), "test: accel/cpu behind a pipe")
+		sw.Close()
+	}()
+	c, err := remote.NewClient(cr, cw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cw.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return c
+}
+
+func TestConformanceThroughPipe(t *testing.T) {
+	c := pipeBackend(t)
+	if c.Name() != "cpu" || !strings.Contains(c.Info(), "behind a pipe") {
+		t.Errorf("hello: name %q, info %q", c.Name(), c.Info())
+	}
+	conformance.Run(t, c, conformance.Options{})
+}
+
+func TestMissingWorker(t *testing.T) {
+	t.Setenv("GOBAYES_CUDA_WORKER", "")
+	t.Setenv("PATH", t.TempDir())
+	_, err := remote.StartWorker("cuda", "gobayes-no-such-worker")
+	if !errors.Is(err, accel.ErrUnavailable) || !strings.Contains(err.Error(), "make cuda") {
+		t.Errorf("StartWorker of a missing binary: %v; want ErrUnavailable saying to run make cuda", err)
+	}
+}
+
+func TestBrokenWorker(t *testing.T) {
+	// /bin/false starts and exits at once, as the CUDA worker does when
+	// cu's initialisation finds no driver.
+	t.Setenv("GOBAYES_CUDA_WORKER", "/bin/false")
+	_, err := remote.StartWorker("cuda", remote.WorkerName)
+	if !errors.Is(err, accel.ErrUnavailable) || !strings.Contains(err.Error(), "did not start") {
+		t.Errorf("StartWorker of a worker that exits: %v; want ErrUnavailable saying it did not start", err)
+	}
+}
+
+// TestDefaultFallsBack: asking for the GPU where there is none gives the
+// CPU and a notice that says why.
+func TestDefaultFallsBack(t *testing.T) {
+	t.Setenv("GOBAYES_CUDA_WORKER", "/bin/false")
+	t.Setenv("GOBAYES_ACCEL", "cuda")
+	accel.Forget()
+	defer accel.Forget()
+	var notices []string
+	old := accel.Notice
+	accel.Notice = func(m string) { notices = append(notices, m) }
+	defer func() { accel.Notice = old }()
+	if b := accel.Default(); b.Name() != "cpu" {
+		t.Errorf("Default() = %s, want the cpu fallback", b.Name())
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "using the CPU") {
+		t.Errorf("notices = %q, want one saying the CPU is used", notices)
+	}
+}
