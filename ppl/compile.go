@@ -92,10 +92,13 @@ func compile(m *Model) (c *Compiled, err error) {
 	for _, v := range c.vars {
 		c.varLen += ir.ShapeLen(v.Shape)
 	}
-	if c.density, c.termIDs, c.termNames, err = c.buildDensity(true); err != nil {
+	if c.density, c.termIDs, c.termNames, err = c.buildProgram(true, true, nil); err != nil {
 		return nil, err
 	}
-	if c.values, _, _, err = c.buildDensity(false); err != nil {
+	if c.values, _, _, err = c.buildProgram(false, true, nil); err != nil {
+		return nil, err
+	}
+	if err = c.planShards(); err != nil {
 		return nil, err
 	}
 	c.valueIDs = make([]ir.ID, len(c.vars))
@@ -463,10 +466,12 @@ func (e *emitter) mixtureDensity(r *RV, y ir.ID, pointwise bool) ir.ID {
 	return e.emitOp(ir.OpSum, []ir.ID{acc}, nil)
 }
 
-// buildDensity compiles the program over the unconstrained position:
-// with target, the log density with every term's value as an output
-// (named by termNames); without, only the recorded variables as outputs.
-func (c *Compiled) buildDensity(withTarget bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
+// buildProgram compiles a program over the unconstrained position: with
+// target, the log density (leaving out the log densities of the observed
+// variables in skip, which shards compute) with, when outputs is set,
+// every term's value as an output (named by termNames); with outputs, the
+// recorded variables as outputs.
+func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[*RV]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
 	defer Catch(&err)
 	m := c.m
 	b := ir.NewBuilder(c.dim)
@@ -476,6 +481,9 @@ func (c *Compiled) buildDensity(withTarget bool) (p *ir.Program, termIDs []ir.ID
 	}
 	if withTarget {
 		for _, r := range m.rvs {
+			if skip[r] {
+				continue
+			}
 			if id, ok := e.logDensity(r, false); ok {
 				e.terms = append(e.terms, id)
 				e.termNames = append(e.termNames, r.name)
@@ -487,17 +495,21 @@ func (c *Compiled) buildDensity(withTarget bool) (p *ir.Program, termIDs []ir.ID
 			e.termNames = append(e.termNames, t.name)
 		}
 	}
-	for _, l := range c.latents {
-		b.AddOutput(l.rv.name, e.emit(l.rv.n))
-	}
-	for _, d := range m.dets {
-		e.ctx = d.det
-		b.AddOutput(d.det, e.emit(d))
+	if outputs {
+		for _, l := range c.latents {
+			b.AddOutput(l.rv.name, e.emit(l.rv.n))
+		}
+		for _, d := range m.dets {
+			e.ctx = d.det
+			b.AddOutput(d.det, e.emit(d))
+		}
 	}
 	target := ir.None
 	if withTarget {
 		for i, id := range e.terms {
-			b.AddOutput("term:"+e.termNames[i], id)
+			if outputs {
+				b.AddOutput("term:"+e.termNames[i], id)
+			}
 		}
 		if len(e.terms) == 0 {
 			target = b.Scalar(0)

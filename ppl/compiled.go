@@ -32,6 +32,12 @@ type Compiled struct {
 	valueIDs  []ir.ID
 	pool      sync.Pool // of *Density, for the convenience methods
 
+	// Data sharding (shard.go): the plan, and when sharded the main
+	// program and one program per shard.
+	shardPlan  ShardPlan
+	shardMain  *ir.Program
+	shardProgs []*ir.Program
+
 	predOnce   sync.Once
 	pred       *predictive
 	predErr    error
@@ -116,9 +122,10 @@ func (c *Compiled) Terms() []Term {
 // Density evaluates a compiled model at unconstrained positions with its
 // own scratch memory: not safe for concurrent use, never allocating.
 type Density struct {
-	c *Compiled
-	f *ir.Frame // log density and gradient
-	v *ir.Frame // constrained values
+	c  *Compiled
+	f  *ir.Frame // log density and gradient; for a sharded model built on first need
+	v  *ir.Frame // constrained values
+	sh *shardRun // the shards' frames, nil when the model is not sharded
 }
 
 var _ infer.Density = (*Density)(nil)
@@ -127,18 +134,38 @@ var _ infer.Density = (*Density)(nil)
 func (c *Compiled) NewDensity() infer.Density { return c.newDensity() }
 
 func (c *Compiled) newDensity() *Density {
-	return &Density{c: c, f: ir.NewFrame(c.density), v: ir.NewFrame(c.values)}
+	d := &Density{c: c, v: ir.NewFrame(c.values)}
+	if c.shardProgs != nil {
+		d.sh = newShardRun(c)
+	} else {
+		d.f = ir.NewFrame(c.density)
+	}
+	return d
+}
+
+// full is the frame of the whole log density (every term in one program).
+func (d *Density) full() *ir.Frame {
+	if d.f == nil {
+		d.f = ir.NewFrame(d.c.density)
+	}
+	return d.f
 }
 
 // LogDensity is the log density at x (Jacobians included); -Inf where it
 // is not finite.
 func (d *Density) LogDensity(x []float64) float64 {
+	if d.sh != nil {
+		return finite(d.sh.eval(x, nil))
+	}
 	return finite(d.f.Forward(x))
 }
 
 // LogDensityGrad returns the log density at x and writes its gradient into
-// grad.
+// grad. A sharded model evaluates its shards in parallel and sums them.
 func (d *Density) LogDensityGrad(x, grad []float64) float64 {
+	if d.sh != nil {
+		return finite(d.sh.eval(x, grad))
+	}
 	return finite(d.f.Gradient(x, grad))
 }
 
@@ -178,10 +205,11 @@ func (d *Density) Constrained(x []float64, out []float64) {
 // variable's name for its log density, "jacobian(name)" for a bijector's,
 // and the names of explicit LogDensity terms.
 func (d *Density) NonFinite(x []float64) []string {
-	d.f.Forward(x)
+	f := d.full()
+	f.Forward(x)
 	var bad []string
 	for i, id := range d.c.termIDs {
-		if v := d.f.Val(id)[0]; math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := f.Val(id)[0]; math.IsNaN(v) || math.IsInf(v, 0) {
 			bad = append(bad, d.c.termNames[i])
 		}
 	}

@@ -26,6 +26,7 @@ type Model struct {
 	compiled *Compiled
 	cerr     error
 	version  int // counts changes, so a stale Compiled can tell
+	shards   int // 0: automatic; see Shards
 }
 
 // term is an explicit log-density term (Stan's target +=).
@@ -34,9 +35,14 @@ type term struct {
 	n    *node
 }
 
-// NewModel starts an empty model. The name labels summaries and files.
-func NewModel(name string) *Model {
-	return &Model{name: name, names: map[string]any{}}
+// NewModel starts an empty model. The name labels summaries and files;
+// options (Shards) set how it compiles.
+func NewModel(name string, opts ...ShardOption) *Model {
+	m := &Model{name: name, names: map[string]any{}}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
 }
 
 // Name is the model's name.

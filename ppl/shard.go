@@ -1,0 +1,444 @@
+package ppl
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// Data sharding: the log-likelihood of a large observed variable is a sum
+// over its rows, so it can be split into K shards, each a program over a
+// contiguous block of rows, evaluated in parallel and summed (values and
+// gradients), as TensorFlow Probability's Sharded distributions do.
+//
+// Compile builds, when it shards, one main program (priors, Jacobians,
+// explicit terms and the observed variables left whole) and K shard
+// programs. Each shard program takes the whole position and computes only
+// its rows of every sharded variable's log density: the variable's data and
+// every per-observation expression its parameters are made of (X·β from a
+// data matrix, μ[group] gathered from a hierarchical mean, elementwise
+// arithmetic) are sliced along the observation axis when the program is
+// built; what does not depend on the rows (β, σ, μ) is computed whole in
+// every shard. A parameter whose rows come out of an operation that mixes
+// rows (a Scan, a Cholesky solve, a concatenation) cannot be split this
+// way: the variable stays in the main program and ShardPlan says why.
+
+// ShardOption configures a model's data sharding; see Shards.
+type ShardOption func(*Model)
+
+// Shards splits the log-likelihood of every observed variable with at
+// least n rows into n shards evaluated in parallel. Shards(1) turns
+// sharding off; Shards(0) restores the automatic choice (the default): n
+// is GOMAXPROCS, lowered so that each shard reads at least
+// AutoShardVolume values of data, and the model is not sharded when that
+// leaves fewer than 2.
+//
+// Give it to NewModel, or call Model.SetShards.
+func Shards(n int) ShardOption { return func(m *Model) { m.SetShards(n) } }
+
+// AutoShardVolume is the data volume (elements of observed data and of
+// data per observation, such as the rows of a design matrix) below which
+// the automatic choice does not add a shard: with fewer, the handoff
+// between workers (a few µs) would cost more than the work saved.
+const AutoShardVolume = 50_000
+
+// SetShards sets the number of shards of the observed data (see Shards).
+func (m *Model) SetShards(n int) {
+	if n < 0 {
+		m.failf(m.name, "Shards(%d): want 0 (automatic), 1 (no sharding) or more shards", n)
+	}
+	if n != m.shards {
+		m.shards = n
+		m.changed()
+	}
+}
+
+// ShardPlan says how a compiled model splits its observed data.
+type ShardPlan struct {
+	// Shards is the number of shard programs; 0 when the model is not
+	// sharded.
+	Shards int
+	// Vars describes every observed variable, in declaration order.
+	Vars []ShardVar
+}
+
+// ShardVar is one observed variable in a ShardPlan.
+type ShardVar struct {
+	Name string
+	// Rows is the number of observations along the leading axis.
+	Rows int
+	// Volume is the data its log density reads: data elements along the
+	// rows, per-row data (a design matrix's rows, gather indices)
+	// included.
+	Volume int
+	// Sharded reports the variable's log density is split over the
+	// shards; otherwise Reason says why it is computed whole.
+	Sharded bool
+	Reason  string
+}
+
+// ShardPlan describes how the model's observed data are sharded, with the
+// reason for every observed variable left whole.
+func (c *Compiled) ShardPlan() ShardPlan {
+	p := c.shardPlan
+	p.Vars = slices.Clone(p.Vars)
+	return p
+}
+
+// ShardPrograms returns the programs of a sharded model: main computes
+// everything but the sharded log-likelihoods, each shard program its block
+// of rows of them; every program takes the whole position, and the log
+// density is main's target plus every shard's, likewise the gradients. A
+// backend may place shards on devices of its own. Both are nil when the
+// model is not sharded (Program is then the whole log density).
+func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
+	return c.shardMain, slices.Clone(c.shardProgs)
+}
+
+// planShards decides which observed variables are split and into how
+// many shards, then builds the programs.
+func (c *Compiled) planShards() error {
+	m := c.m
+	want := m.shards
+	if want == 1 || len(c.observed) == 0 {
+		return nil
+	}
+	folds := map[*node][]float64{}
+	vars := make([]ShardVar, len(c.observed))
+	total := 0
+	for i, r := range c.observed {
+		sv := ShardVar{Name: r.name}
+		rows, err := obsRows(r)
+		sv.Rows = rows
+		if err == nil {
+			s := newRowSlicer(c, rows, 0, rows, folds)
+			_, err = s.observedTerm(r)
+			sv.Volume = s.volume
+		}
+		if err != nil {
+			sv.Reason = err.Error()
+		} else {
+			sv.Sharded = true
+			total += sv.Volume
+		}
+		vars[i] = sv
+	}
+	k := want
+	if k == 0 {
+		k = min(runtime.GOMAXPROCS(0), total/AutoShardVolume)
+	}
+	// A variable with fewer rows than shards stays whole, and so does a
+	// small one when the choice is automatic.
+	n := 0
+	for i := range vars {
+		sv := &vars[i]
+		switch {
+		case !sv.Sharded:
+		case sv.Rows < k:
+			sv.Sharded, sv.Reason = false, fmt.Sprintf("%d rows, fewer than the %d shards", sv.Rows, k)
+		case want == 0 && sv.Volume < AutoShardVolume:
+			sv.Sharded, sv.Reason = false, fmt.Sprintf("data volume %d is below AutoShardVolume (%d); force it with Shards(n)", sv.Volume, AutoShardVolume)
+		default:
+			n++
+		}
+	}
+	c.shardPlan = ShardPlan{Vars: vars}
+	if k < 2 || n == 0 {
+		for i := range vars {
+			if vars[i].Sharded {
+				vars[i].Sharded = false
+				if want == 0 {
+					vars[i].Reason = fmt.Sprintf("total data volume %d is below 2×AutoShardVolume (%d) or one core is available; force it with Shards(n)", total, 2*AutoShardVolume)
+				} else {
+					vars[i].Reason = "fewer than 2 shards"
+				}
+			}
+		}
+		return nil
+	}
+	sharded := map[*RV]bool{}
+	for i, r := range c.observed {
+		if vars[i].Sharded {
+			sharded[r] = true
+		}
+	}
+	main, _, _, err := c.buildProgram(true, false, sharded)
+	if err != nil {
+		return err
+	}
+	progs := make([]*ir.Program, k)
+	for j := range k {
+		if progs[j], err = c.buildShard(j, k, sharded, folds); err != nil {
+			return err
+		}
+	}
+	c.shardPlan.Shards = k
+	c.shardMain, c.shardProgs = main, progs
+	return nil
+}
+
+// buildShard compiles shard j of k: rows [j·N/k, (j+1)·N/k) of every
+// sharded variable's log density.
+func (c *Compiled) buildShard(j, k int, sharded map[*RV]bool, folds map[*node][]float64) (p *ir.Program, err error) {
+	defer Catch(&err)
+	b := ir.NewBuilder(c.dim)
+	e := newEmitter(c, b)
+	var terms []ir.ID
+	for _, r := range c.observed {
+		if !sharded[r] {
+			continue
+		}
+		rows, _ := obsRows(r)
+		s := newRowSlicer(c, rows, j*rows/k, (j+1)*rows/k, folds)
+		fr, err := s.observedTerm(r)
+		if err != nil {
+			// The plan's pass over all rows succeeded, so every block
+			// slices the same way.
+			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, r.name, err))
+		}
+		id, ok := e.logDensity(fr, false)
+		if ok {
+			terms = append(terms, id)
+		}
+	}
+	target := b.Scalar(0)
+	if len(terms) > 0 {
+		target = e.emitOp(ir.OpAddN, terms, nil)
+	}
+	p, err = b.Finalize(target)
+	if err != nil {
+		return nil, &Error{Var: c.name, Msg: err.Error()}
+	}
+	return p, nil
+}
+
+// obsRows is the number of observations of an observed variable: the
+// leading axis of its value, which its log density sums over.
+func obsRows(r *RV) (int, error) {
+	shape := r.n.shape
+	if len(shape) == 0 {
+		return 1, fmt.Errorf("a single observation")
+	}
+	if r.fam != nil && r.fam.EventRank == 1 && len(shape) < 2 {
+		return 1, fmt.Errorf("a single %s event of shape %v", r.fam.Name, shape)
+	}
+	if r.fam != nil && r.fam.EventRank > 1 {
+		return 1, fmt.Errorf("%s events do not split by rows", r.fam.Name)
+	}
+	if r.fam != nil && r.fam.Op == ir.OpNop {
+		return 1, fmt.Errorf("%s has no log density to split", r.fam.Name)
+	}
+	return shape[0], nil
+}
+
+// rowSlicer rewrites expressions into their rows [lo, hi) of n
+// observations: a value of length n·r (r elements per observation, in
+// row-major order) becomes its elements [lo·r, hi·r).
+type rowSlicer struct {
+	c      *Compiled
+	n      int
+	lo, hi int
+	ce     *emitter // for constTree and fold
+	folds  map[*node][]float64
+	memo   map[[2]any]*node
+	volume int // data elements read by the sliced expressions
+}
+
+func newRowSlicer(c *Compiled, n, lo, hi int, folds map[*node][]float64) *rowSlicer {
+	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*node{},
+		ce: &emitter{c: c, ids: map[*node]ir.ID{}, ctx: c.name}}
+}
+
+// observedTerm returns a stand-in variable whose log density is the rows
+// [lo, hi) of r's.
+func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
+	yr := r.n.Len() / s.n
+	fr := &RV{m: r.m, name: r.name, fam: r.fam, observed: true, shapeFixed: true}
+	fr.data = r.data[s.lo*yr : s.hi*yr]
+	s.volume += len(fr.data)
+	fr.n = &node{kind: kRV, rv: fr, shape: s.shape(r.n.shape, yr), model: r.m}
+	// args slices one parameter: those of length 1 are shared, those
+	// with a row per observation are sliced; event is the length of one
+	// event for multivariate families (a [K] parameter is shared).
+	arg := func(what string, p *node, event int) (*node, error) {
+		switch l := p.Len(); {
+		case l == 1 || event > 1 && len(p.shape) == 1 && l == event:
+			return p, nil
+		case l == r.n.Len() || event > 1 && l == s.n*event:
+			return s.slice(p, l/s.n)
+		default:
+			return nil, fmt.Errorf("%s has shape %v, not one row per observation", what, p.shape)
+		}
+	}
+	if r.mix != nil {
+		mix := &mixture{weights: r.mix.weights}
+		for _, comp := range r.mix.comps {
+			mc := mixComp{fam: comp.fam}
+			for i, p := range comp.params {
+				q, err := arg(fmt.Sprintf("the %s %s of a component", comp.fam.Name, paramName(comp.fam, i)), p, 0)
+				if err != nil {
+					return nil, err
+				}
+				mc.params = append(mc.params, q)
+			}
+			mix.comps = append(mix.comps, mc)
+		}
+		fr.mix = mix
+		return fr, nil
+	}
+	event := 0
+	switch r.fam.Op {
+	case ir.OpCategoricalLogitLPMF:
+		event = r.params[0].shape[len(r.params[0].shape)-1]
+	case ir.OpDirichletLPDF, ir.OpMultiNormalCholLPDF:
+		event = r.n.shape[1]
+	}
+	for i, p := range r.params {
+		var q *node
+		var err error
+		if r.fam.Op == ir.OpMultiNormalCholLPDF && i == 1 {
+			q = p // the Cholesky factor is shared by every row
+			if p.Len() != event*event {
+				err = fmt.Errorf("L has shape %v", p.shape)
+			}
+		} else {
+			q, err = arg(paramName(r.fam, i), p, event)
+		}
+		if err != nil {
+			return nil, err
+		}
+		fr.params = append(fr.params, q)
+	}
+	return fr, nil
+}
+
+// shape is the shape of rows [lo, hi) of a value of the given shape with
+// r elements per observation: the leading axis shortened when it is the
+// observation axis, otherwise a flat vector.
+func (s *rowSlicer) shape(shape []int, r int) []int {
+	rows := s.hi - s.lo
+	if len(shape) > 0 && shape[0] == s.n && ir.ShapeLen(shape[1:]) == r {
+		return append([]int{rows}, shape[1:]...)
+	}
+	return []int{rows * r}
+}
+
+// slice returns the rows [lo, hi) of n, which has r elements per
+// observation, or says why n's rows cannot be computed apart from the
+// others.
+func (s *rowSlicer) slice(n *node, r int) (*node, error) {
+	key := [2]any{n, r}
+	if q, ok := s.memo[key]; ok {
+		return q, nil
+	}
+	q, err := s.sliceNew(n, r)
+	if err != nil {
+		return nil, err
+	}
+	s.memo[key] = q
+	return q, nil
+}
+
+func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
+	if n.Len() != s.n*r {
+		return nil, fmt.Errorf("%s has %d elements, not %d per observation", n.describe(), n.Len(), r)
+	}
+	from, to := s.lo*r, s.hi*r
+	shape := s.shape(n.shape, r)
+	if n.kind == kConst || n.kind != kInput && s.ce.constTree(n) {
+		d := n.data
+		if n.kind != kConst {
+			var ok bool
+			if d, ok = s.folds[n]; !ok {
+				d = s.ce.fold(n)
+				s.folds[n] = d
+			}
+		}
+		s.volume += to - from
+		return constNode(d[from:to], shape), nil
+	}
+	switch n.kind {
+	case kRV:
+		// A parameter with one element per observation: computed whole
+		// (its bijector is cheap), then cut.
+		return s.cut(n, from, to, shape), nil
+	case kReshape:
+		a, err := s.slice(n.args[0], r)
+		if err != nil {
+			return nil, err
+		}
+		return &node{kind: kReshape, args: []*node{a}, shape: shape, fn: n.fn, model: n.model}, nil
+	case kInput:
+		return nil, fmt.Errorf("%s is a scan placeholder", n.describe())
+	}
+	op := n.op
+	q := &node{kind: kOp, op: op, ints: n.ints, table: n.table, shape: shape, fn: n.fn, model: n.model}
+	elementwise := op >= ir.OpNeg && op <= ir.OpLogMix ||
+		op >= ir.OpNormalLPDF && op <= ir.OpNegBinomialLPMF && len(n.ints) > 0 && n.ints[0] == 1
+	switch {
+	case elementwise:
+		for _, a := range n.args {
+			if a.Len() == 1 {
+				q.args = append(q.args, a)
+				continue
+			}
+			sa, err := s.slice(a, r)
+			if err != nil {
+				return nil, err
+			}
+			q.args = append(q.args, sa)
+		}
+		return q, nil
+	case op == ir.OpMatVec || op == ir.OpMatMul || op == ir.OpLogMatMulExp && len(n.args[0].shape) == 2:
+		// A [rows×k] · B: each output row is one row of A times B.
+		a, b := n.args[0], n.args[1]
+		cols := 1
+		if op != ir.OpMatVec {
+			cols = b.shape[1]
+		}
+		if r%cols != 0 {
+			break
+		}
+		sa, err := s.slice(a, r/cols*a.shape[1])
+		if err != nil {
+			return nil, err
+		}
+		q.args = []*node{sa, b}
+		return q, nil
+	case op == ir.OpGather:
+		q.args, q.table = n.args, n.table[from:to]
+		s.volume += to - from
+		return q, nil
+	case op == ir.OpGatherRow:
+		k := n.args[0].shape[1]
+		if r%k != 0 {
+			break
+		}
+		q.args, q.table = n.args, n.table[from/k:to/k]
+		s.volume += (to - from) / k
+		return q, nil
+	case op == ir.OpSlice:
+		// Rows of a slice are a slice of its source.
+		return s.cut(n.args[0], n.ints[0]+from, n.ints[0]+to, shape), nil
+	}
+	return nil, fmt.Errorf("%s is computed by %s over all rows at once, which does not split by rows", n.describe(), opName(n))
+}
+
+// cut is elements [from, to) of n (read flat), with the given shape.
+func (s *rowSlicer) cut(n *node, from, to int, shape []int) *node {
+	q := &node{kind: kOp, op: ir.OpSlice, args: []*node{n}, ints: []int{from, to - from}, shape: []int{to - from}, fn: "rows", model: n.model}
+	if len(shape) == 1 {
+		return q
+	}
+	return &node{kind: kReshape, args: []*node{q}, shape: shape, fn: "rows", model: n.model}
+}
+
+// opName names the function that made n, for reasons.
+func opName(n *node) string {
+	if n.fn != "" {
+		return n.fn
+	}
+	return n.op.String()
+}

@@ -1,0 +1,134 @@
+package ppl
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// Parallel evaluation of the shards. Every Density of a sharded model
+// owns a frame per shard; a call hands its shards to a pool of helper
+// goroutines shared by the whole process (GOMAXPROCS-1 of them, started on
+// first use) and works through them itself too. Shards are claimed one at
+// a time from an atomic counter, so the caller never waits for a helper
+// that has not started: when the helpers are busy (NUTS runs one chain per
+// core, each with its own Density) the caller computes its shards alone,
+// and sharding costs a few atomic operations rather than oversubscribing
+// the cores. Nothing is allocated and no goroutine is started per call;
+// the values and gradients are summed in shard order, so the result does
+// not depend on which goroutine ran which shard.
+
+// shardRun is one Density's shard frames and the state of its current
+// call.
+type shardRun struct {
+	main   *ir.Frame
+	frames []*ir.Frame
+	lps    []float64
+	grads  [][]float64 // one gradient per shard
+
+	// The current call, written by the caller before next is reset.
+	x        []float64
+	withGrad bool
+
+	next     atomic.Int32 // next shard to claim
+	done     atomic.Int32 // shards finished
+	finished chan struct{}
+}
+
+func newShardRun(c *Compiled) *shardRun {
+	k := len(c.shardProgs)
+	r := &shardRun{main: ir.NewFrame(c.shardMain), frames: make([]*ir.Frame, k), lps: make([]float64, k),
+		grads: make([][]float64, k), finished: make(chan struct{}, 1)}
+	for i, p := range c.shardProgs {
+		r.frames[i] = ir.NewFrame(p)
+		r.grads[i] = make([]float64, c.dim)
+	}
+	r.next.Store(int32(k)) // nothing to claim until a call
+	return r
+}
+
+// shardHelpers is the process's pool of helper goroutines.
+var shardHelpers struct {
+	once sync.Once
+	jobs chan *shardRun
+	n    int
+}
+
+func startShardHelpers() {
+	n := runtime.GOMAXPROCS(0) - 1
+	shardHelpers.n = n
+	if n <= 0 {
+		return // shardHelpers.jobs stays nil: callers work alone
+	}
+	shardHelpers.jobs = make(chan *shardRun, 64*n)
+	for range n {
+		go shardHelper(shardHelpers.jobs)
+	}
+}
+
+func shardHelper(jobs <-chan *shardRun) {
+	for r := range jobs {
+		// A message may arrive after its call ended; it then claims
+		// nothing, or helps the Density's next call.
+		if n := r.work(); n > 0 && int(r.done.Add(int32(n))) == len(r.frames) {
+			r.finished <- struct{}{}
+		}
+	}
+}
+
+// work claims and runs shards until none is left, returning how many it
+// ran.
+func (r *shardRun) work() int {
+	n := 0
+	for {
+		i := int(r.next.Add(1)) - 1
+		if i >= len(r.frames) {
+			return n
+		}
+		if r.withGrad {
+			r.lps[i] = r.frames[i].Gradient(r.x, r.grads[i])
+		} else {
+			r.lps[i] = r.frames[i].Forward(r.x)
+		}
+		n++
+	}
+}
+
+// eval returns the log density at x, summed over the main program and the
+// shards, and with grad non-nil writes the summed gradient into it.
+func (r *shardRun) eval(x, grad []float64) float64 {
+	shardHelpers.once.Do(startShardHelpers)
+	k := len(r.frames)
+	r.x, r.withGrad = x, grad != nil
+	r.done.Store(0)
+	r.next.Store(0) // publishes x to the helpers
+	for range min(k-1, shardHelpers.n) {
+		select {
+		case shardHelpers.jobs <- r:
+		default: // the queue is full: the helpers are busy anyway
+		}
+	}
+	var lp float64
+	if grad != nil {
+		lp = r.main.Gradient(x, grad)
+	} else {
+		lp = r.main.Forward(x)
+	}
+	// Exactly one Add brings done to k; when it is a helper's, that
+	// helper signals finished.
+	if n := r.work(); n == 0 || int(r.done.Add(int32(n))) != k {
+		<-r.finished
+	}
+	for i := range k {
+		lp += r.lps[i]
+		if grad != nil {
+			for j, g := range r.grads[i] {
+				grad[j] += g
+			}
+		}
+	}
+	r.x = nil
+	return lp
+}
