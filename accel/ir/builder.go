@@ -227,6 +227,7 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	}
 	p.fast = fastInstrs(&p)
 	p.scalarBody = isScalarBody(&p)
+	p.plan, p.privSize = buildPlan(&p)
 	b.p = Program{}
 	return &p, nil
 }

@@ -23,6 +23,12 @@ func NewFrame(p *Program) *Frame {
 		f.adjs[i] = p.Val(f.Adj, ID(i))
 	}
 	f.steps = scanStepViews(p, f.V)
+	if p.privSize > 0 {
+		f.priv = make([]float64, p.privSize)
+		for i := range f.priv {
+			f.priv[i] = math.NaN()
+		}
+	}
 	return f
 }
 
@@ -97,6 +103,10 @@ func (f *Frame) Forward(x []float64) float64 {
 // run executes the instructions in order over f.V.
 func (f *Frame) run() {
 	p := f.P
+	if p.plan != nil && !f.Unfused {
+		f.runPlanned()
+		return
+	}
 	if len(p.fast) == len(p.Instrs) {
 		fast := p.fast
 		for i := range p.Instrs {
@@ -119,6 +129,10 @@ func (f *Frame) run() {
 // caller has seeded.
 func (f *Frame) reverse() {
 	p := f.P
+	if p.plan != nil && !f.Unfused {
+		f.reversePlanned()
+		return
+	}
 	for i := len(p.Instrs) - 1; i >= 0; i-- {
 		in := &p.Instrs[i]
 		if !p.Values[in.Out].Grad {
@@ -146,4 +160,42 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	}
 	copy(grad, f.Adj[:p.Dim])
 	return lp
+}
+
+// runPlanned is run following the program's plan.
+func (f *Frame) runPlanned() {
+	p := f.P
+	fast := len(p.fast) == len(p.Instrs)
+	for i := range p.Instrs {
+		st := &p.plan[i]
+		switch {
+		case st.skip:
+		case st.k != nil:
+			st.k.forward(f)
+		case fast && p.fast[i].op != OpNop:
+			p.fast[i].forward(f.V)
+		default:
+			in := &p.Instrs[i]
+			defs[in.Op].Forward(f, in)
+		}
+	}
+}
+
+// reversePlanned is reverse following the program's plan.
+func (f *Frame) reversePlanned() {
+	p := f.P
+	fast := len(p.fast) == len(p.Instrs)
+	for i := len(p.Instrs) - 1; i >= 0; i-- {
+		in := &p.Instrs[i]
+		st := &p.plan[i]
+		switch {
+		case st.skip || !p.Values[in.Out].Grad:
+		case st.k != nil:
+			st.k.backward(f)
+		case fast && p.fast[i].op != OpNop:
+			p.fast[i].backward(f.V, f.Adj)
+		default:
+			defs[in.Op].Backward(f, in)
+		}
+	}
 }

@@ -164,6 +164,13 @@ type Frame struct {
 	// steps are the precomputed views of the step frames of this frame's
 	// own scans (see scan.go); nil in body frames.
 	steps map[*Instr]*stepViews
+	// Unfused makes the frame run every instruction through its registered
+	// semantics, ignoring the program's execution plan (plan.go): for
+	// checking the fused kernels, or to time the plain interpreter.
+	Unfused bool
+	// priv is the fused kernels' private memory (memoised logarithms,
+	// residuals), NaN-initialised by NewFrame.
+	priv []float64
 }
 
 // Val is the slots of value id.

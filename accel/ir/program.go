@@ -84,6 +84,11 @@ type Program struct {
 	// every input and output is a scalar: a scan runs such a body through
 	// a dedicated loop (scanScalar).
 	scalarBody bool
+	// plan is the interpreter's execution plan (see plan.go), nil when no
+	// instruction is fused; privSize is the per-frame memory its kernels
+	// need. Set by Builder.Finalize; Instrs are never changed by it.
+	plan     []planStep
+	privSize int
 }
 
 // Val returns the slots of value id inside the frame buffer buf.

@@ -1,0 +1,462 @@
+package ir
+
+import "math"
+
+// The execution plan: how a Frame runs a program on the CPU. Finalize
+// derives it from the instructions without changing them — Program.Instrs,
+// the ops' semantics and their Scratch layouts stay exactly what other
+// backends (code generators, the lockstep evaluator) read. The plan only
+// replaces, for this interpreter, some instructions or short chains of
+// them by fused kernels that compute the same values with fewer passes,
+// fewer transcendental calls and no dispatch between the chain's links:
+//
+//   - kScalePrior: normal, half-normal or half-Cauchy log density with a
+//     scale that carries no gradient (a prior's constant scale): log σ is
+//     memoised per frame instead of taken on every evaluation.
+//   - kAffineNormal: normal_lpdf(y | a + b·z, σ) written as
+//     mul → add → normal_lpdf (eight schools' theta = mu + tau·theta_tilde),
+//     one loop forward and one backward, no adjoint of the intermediate.
+//   - kRegressionNormal: normal_lpdf(y | X·β, σ) written as
+//     matvec → normal_lpdf with data X and y and one σ: the residuals are
+//     kept and the gradient in β is Xᵀr/σ², as a hand-written regression
+//     does, without the adjoint of X·β.
+//
+// A fused kernel writes every value of the chain it replaces (so outputs
+// read after Forward are unchanged); it does not fill the adjoints of the
+// intermediate values, which no caller reads. Instructions it absorbs are
+// marked skipped. Results agree with the instruction-by-instruction run up
+// to rounding (the sums are associated differently); Frame.Unfused runs
+// the plain instructions instead, for checking.
+
+// kernel is a fused replacement of one instruction (and of the skipped
+// instructions feeding it).
+type kernel interface {
+	forward(f *Frame)
+	backward(f *Frame)
+}
+
+// planStep is the plan of one instruction: run it as registered (k nil,
+// !skip), through kernel k, or not at all (absorbed by a later kernel).
+type planStep struct {
+	k    kernel
+	skip bool
+}
+
+// buildPlan returns the plan of p and the number of private per-frame
+// slots its kernels need, or nil when no instruction is fused. Scan bodies
+// (programs with Inputs) are not planned.
+func buildPlan(p *Program) ([]planStep, int) {
+	if len(p.Inputs) > 0 || len(p.Instrs) == 0 {
+		return nil, 0
+	}
+	// uses counts, per slot offset, the instructions reading a value that
+	// starts there (reshaped views share their source's offset), plus one
+	// for the target and each output that is not a fused chain's own.
+	uses := map[int]int{}
+	for i := range p.Instrs {
+		for _, a := range p.Instrs[i].In {
+			uses[p.Values[a].Off]++
+		}
+	}
+	if p.Target != None {
+		uses[p.Values[p.Target].Off]++
+	}
+	// producer maps an output's offset to its instruction.
+	producer := map[int]int{}
+	for i := range p.Instrs {
+		producer[p.Values[p.Instrs[i].Out].Off] = i
+	}
+	var plan []planStep
+	priv := 0
+	set := func(i int, k kernel, absorbed ...int) {
+		if plan == nil {
+			plan = make([]planStep, len(p.Instrs))
+		}
+		plan[i].k = k
+		for _, j := range absorbed {
+			plan[j].skip = true
+		}
+	}
+	// only reports that value id is produced by an instruction with op
+	// among ops whose output only instruction `by` reads, and returns it.
+	only := func(id ID, by int, ops ...Op) (int, bool) {
+		v := &p.Values[id]
+		j, ok := producer[v.Off]
+		if !ok || j >= by || uses[v.Off] != 1 || p.Values[p.Instrs[j].Out].Len != v.Len {
+			return 0, false
+		}
+		if plan != nil && (plan[j].k != nil || plan[j].skip) {
+			return 0, false
+		}
+		for _, op := range ops {
+			if p.Instrs[j].Op == op {
+				return j, true
+			}
+		}
+		return 0, false
+	}
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if isPointwise(in) {
+			continue
+		}
+		switch in.Op {
+		case OpNormalLPDF:
+			if k, absorbed, ok := affineNormal(p, i, only, &priv); ok {
+				set(i, k, absorbed...)
+				continue
+			}
+			if k, j, ok := regressionNormal(p, i, only, &priv); ok {
+				set(i, k, j)
+				continue
+			}
+			if p.Values[in.In[1]].Len == 1 && scaleIsData(p, in.In[2]) {
+				set(i, &kScalePrior{in: in, memo: alloc(&priv, 2)})
+			}
+		case OpHalfNormalLPDF, OpHalfCauchyLPDF:
+			if scaleIsData(p, in.In[1]) {
+				set(i, &kScalePrior{in: in, memo: alloc(&priv, 2)})
+			}
+		}
+	}
+	return plan, priv
+}
+
+// scaleIsData reports a scalar scale that carries no gradient.
+func scaleIsData(p *Program, id ID) bool {
+	v := &p.Values[id]
+	return v.Len == 1 && !v.Grad
+}
+
+// alloc reserves n private slots and returns their offset.
+func alloc(priv *int, n int) int {
+	off := *priv
+	*priv += n
+	return off
+}
+
+// memoLog is math.Log(s), remembered in the private slots m, m+1 of f.
+func (f *Frame) memoLog(m int, s float64) float64 {
+	if f.priv[m] != s {
+		f.priv[m], f.priv[m+1] = s, math.Log(s)
+	}
+	return f.priv[m+1]
+}
+
+// kScalePrior is a normal (scalar μ), half-normal or half-Cauchy log
+// density, summed, whose scale σ carries no gradient: the registered
+// forward with log σ memoised; the registered backward.
+type kScalePrior struct {
+	in   *Instr
+	memo int
+}
+
+func (k *kScalePrior) forward(f *Frame) {
+	in := k.in
+	y, out := f.Val(in.In[0]), f.Val(in.Out)
+	switch in.Op {
+	case OpNormalLPDF:
+		mu, s := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+		if !(s > 0) {
+			out[0] = negInf
+			return
+		}
+		q := 0.0
+		for _, v := range y {
+			d := v - mu
+			q += d * d
+		}
+		inv := 1 / s
+		e := -0.5*(q*inv)*inv - float64(len(y))*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+		if e != e {
+			e = negInf
+		}
+		out[0] = e
+	case OpHalfNormalLPDF, OpHalfCauchyLPDF:
+		s := f.Val(in.In[1])[0]
+		if !(s > 0) {
+			out[0] = negInf
+			return
+		}
+		ls, inv := f.memoLog(k.memo, s), 1/s
+		t := 0.0
+		if in.Op == OpHalfNormalLPDF {
+			c := ln2 - ls - lnSqrt2Pi
+			for _, yi := range y {
+				e := negInf
+				if yi >= 0 {
+					z := yi * inv
+					e = c - 0.5*z*z
+				}
+				if e != e {
+					e = negInf
+				}
+				t += e
+			}
+		} else {
+			c := ln2 - lnPi - ls
+			for _, yi := range y {
+				e := negInf
+				if yi >= 0 {
+					z := yi * inv
+					e = c - math.Log1p(z*z)
+				}
+				if e != e {
+					e = negInf
+				}
+				t += e
+			}
+		}
+		out[0] = t
+	}
+}
+
+func (k *kScalePrior) backward(f *Frame) { defs[k.in.Op].Backward(f, k.in) }
+
+// only is buildPlan's test for an absorbable producer.
+type onlyFunc func(id ID, by int, ops ...Op) (int, bool)
+
+// affineNormal matches normal_lpdf(y, add(a, mul(b, z)), σ) (either
+// operand order in add and mul) with a and b scalars, z a vector, y and σ
+// carrying no gradient, σ a scalar or one per element.
+func affineNormal(p *Program, i int, only onlyFunc, priv *int) (kernel, []int, bool) {
+	in := &p.Instrs[i]
+	y, t, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
+	n := t.Len
+	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 && (sg.Len != n || sg.Grad) {
+		return nil, nil, false
+	}
+	ja, ok := only(in.In[1], i, OpAdd)
+	if !ok {
+		return nil, nil, false
+	}
+	add := &p.Instrs[ja]
+	a, m := add.In[0], add.In[1]
+	if p.Values[a].Len != 1 {
+		a, m = m, a
+	}
+	if p.Values[a].Len != 1 || p.Values[m].Len != n {
+		return nil, nil, false
+	}
+	jm, ok := only(m, ja, OpMul)
+	if !ok {
+		return nil, nil, false
+	}
+	mul := &p.Instrs[jm]
+	b, z := mul.In[0], mul.In[1]
+	if p.Values[b].Len != 1 {
+		b, z = z, b
+	}
+	if p.Values[b].Len != 1 || p.Values[z].Len != n {
+		return nil, nil, false
+	}
+	if sg.Len == n && in.Scratch == None {
+		return nil, nil, false
+	}
+	k := &kAffineNormal{in: in, add: add, mul: mul, a: a, b: b, z: z, memo: alloc(priv, 3)}
+	return k, []int{ja, jm}, true
+}
+
+// kAffineNormal is Σ normal_lpdf(y_i | a + b·z_i, σ_i); it writes mul's and
+// add's outputs as they would. With one σ, private slot memo+2 keeps
+// Σ(y-t)² for the gradient in σ.
+type kAffineNormal struct {
+	in, add, mul *Instr
+	a, b, z      ID
+	memo         int
+}
+
+func (k *kAffineNormal) forward(f *Frame) {
+	in := k.in
+	y, sg := f.Val(in.In[0]), f.Val(in.In[2])
+	a, b, z := f.Val(k.a)[0], f.Val(k.b)[0], f.Val(k.z)
+	m, t := f.Val(k.mul.Out), f.Val(k.add.Out)
+	n := len(t)
+	y, z, m = y[:n], z[:n], m[:n]
+	out := f.Val(in.Out)
+	if len(sg) == 1 {
+		s := sg[0]
+		q := 0.0
+		for i, zi := range z {
+			mi := b * zi
+			ti := a + mi
+			m[i], t[i] = mi, ti
+			d := y[i] - ti
+			q += d * d
+		}
+		f.priv[k.memo+2] = q
+		if !(s > 0) {
+			out[0] = negInf
+			return
+		}
+		inv := 1 / s
+		e := -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+		if e != e {
+			e = negInf
+		}
+		out[0] = e
+		return
+	}
+	cc, ci := normalSigmaCache(f, in, sg)
+	cc, ci = cc[:n], ci[:n]
+	tot := 0.0
+	for i, zi := range z {
+		mi := b * zi
+		ti := a + mi
+		m[i], t[i] = mi, ti
+		r := (y[i] - ti) * ci[i]
+		e := cc[i] - 0.5*r*r
+		if e != e {
+			e = negInf
+		}
+		tot += e
+	}
+	out[0] = tot
+}
+
+func (k *kAffineNormal) backward(f *Frame) {
+	in := k.in
+	y, sg, t, z := f.Val(in.In[0]), f.Val(in.In[2]), f.Val(k.add.Out), f.Val(k.z)
+	n := len(t)
+	y, z = y[:n], z[:n]
+	g := f.AdjOf(in.Out)[0]
+	b := f.Val(k.b)[0]
+	gz := gradOrNil(f, k.z)
+	var sa, sb float64 // Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
+	if len(sg) == 1 {
+		s := sg[0]
+		if !(s > 0) {
+			return
+		}
+		inv := 1 / s
+		r := g * inv
+		for i, zi := range z {
+			d := r * ((y[i] - t[i]) * inv)
+			sa += d
+			sb += d * zi
+			if gz != nil {
+				gz[i] += d * b
+			}
+		}
+		if f.Grad(in.In[2]) {
+			q := f.priv[k.memo+2]
+			f.AdjOf(in.In[2])[0] += g * inv * ((q*inv)*inv - float64(n))
+		}
+	} else {
+		_, ci := normalSigmaCache(f, in, sg)
+		ci = ci[:n]
+		for i, zi := range z {
+			if !(sg[i] > 0) {
+				continue
+			}
+			inv := ci[i]
+			d := g * ((y[i] - t[i]) * inv) * inv
+			sa += d
+			sb += d * zi
+			if gz != nil {
+				gz[i] += d * b
+			}
+		}
+	}
+	if f.Grad(k.a) {
+		f.AdjOf(k.a)[0] += sa
+	}
+	if f.Grad(k.b) {
+		f.AdjOf(k.b)[0] += sb
+	}
+}
+
+// regressionNormal matches normal_lpdf(y, matvec(X, β), σ) with X and y
+// carrying no gradient, σ a scalar, and matvec working X by columns.
+func regressionNormal(p *Program, i int, only onlyFunc, priv *int) (kernel, int, bool) {
+	in := &p.Instrs[i]
+	y, mu, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
+	n := mu.Len
+	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 {
+		return nil, 0, false
+	}
+	j, ok := only(in.In[1], i, OpMatVec)
+	if !ok {
+		return nil, 0, false
+	}
+	mv := &p.Instrs[j]
+	if mv.Scratch == None || p.Values[mv.In[0]].Grad {
+		return nil, 0, false
+	}
+	return &kRegressionNormal{in: in, mv: mv, resid: alloc(priv, n+1), memo: alloc(priv, 2)}, j, true
+}
+
+// kRegressionNormal is Σ normal_lpdf(y_i | (X·β)_i, σ) with X data worked
+// column by column (matvec's own scratch holds Xᵀ).
+type kRegressionNormal struct {
+	in, mv *Instr
+	resid  int // n+1 private slots: y - X·β, then Σ(y - X·β)²
+	memo   int
+}
+
+func (k *kRegressionNormal) forward(f *Frame) {
+	defs[OpMatVec].Forward(f, k.mv)
+	in := k.in
+	y, mu, s := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])[0]
+	n := len(mu)
+	y = y[:n]
+	r := f.priv[k.resid : k.resid+n]
+	q := 0.0
+	for i, v := range y {
+		d := v - mu[i]
+		r[i] = d
+		q += d * d
+	}
+	f.priv[k.resid+n] = q
+	out := f.Val(in.Out)
+	if !(s > 0) {
+		out[0] = negInf
+		return
+	}
+	inv := 1 / s
+	e := -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+	if e != e {
+		e = negInf
+	}
+	out[0] = e
+}
+
+func (k *kRegressionNormal) backward(f *Frame) {
+	in := k.in
+	s := f.Val(in.In[2])[0]
+	if !(s > 0) {
+		return
+	}
+	n := p0Len(f, in.In[1])
+	r := f.priv[k.resid : k.resid+n]
+	g := f.AdjOf(in.Out)[0]
+	inv := 1 / s
+	c := g * inv * inv
+	beta := k.mv.In[1]
+	if f.Grad(beta) {
+		at := f.Val(k.mv.Scratch)[1:]
+		gb := f.AdjOf(beta)
+		for l := range gb {
+			gb[l] += c * dot(at[l*n:(l+1)*n], r)
+		}
+	}
+	if f.Grad(in.In[2]) {
+		q := f.priv[k.resid+n]
+		f.AdjOf(in.In[2])[0] += g * inv * ((q*inv)*inv - float64(n))
+	}
+}
+
+func p0Len(f *Frame, id ID) int { return f.P.Values[id].Len }
+
+// Fused is the number of instructions the interpreter runs through fused
+// kernels (see plan.go), absorbed instructions not counted: 0 when p runs
+// instruction by instruction.
+func (p *Program) Fused() int {
+	n := 0
+	for _, st := range p.plan {
+		if st.k != nil {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,215 @@
+package ir_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// normalLogPDF is the closed form of the normal log density, the oracle of
+// the fused normal kernels.
+func normalLogPDF(y, mu, sigma float64) float64 {
+	z := (y - mu) / sigma
+	return -0.5*z*z - math.Log(sigma) - 0.5*math.Log(2*math.Pi)
+}
+
+// halfNormalLogPDF and halfCauchyLogPDF are the closed forms for y ≥ 0:
+// log 2 + log N(y|0,σ), and log 2 - log(πσ(1+(y/σ)²)).
+func halfNormalLogPDF(y, sigma float64) float64 { return math.Ln2 + normalLogPDF(y, 0, sigma) }
+func halfCauchyLogPDF(y, sigma float64) float64 {
+	z := y / sigma
+	return math.Ln2 - math.Log(math.Pi*sigma*(1+z*z))
+}
+
+func planSeq(n int, f func(i int) float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = f(i)
+	}
+	return v
+}
+
+// planCase is a small graph that the execution plan fuses, with a plain-Go
+// oracle of its log density computed from the argument values.
+type planCase struct {
+	name   string
+	args   []irtest.Arg
+	build  func(b *ir.Builder, in []ir.ID) (ir.ID, error)
+	oracle func(v [][]float64) float64
+}
+
+func planCases() []planCase {
+	y8 := planSeq(8, func(i int) float64 { return float64(i*7%5) - 1.5 })
+	s8 := planSeq(8, func(i int) float64 { return 0.5 + float64(i%3) })
+	const n, k = 20, 3
+	y20 := planSeq(n, func(i int) float64 { return math.Sin(float64(i)) * 3 })
+	x20 := planSeq(n*k, func(i int) float64 { return math.Cos(float64(i) * 1.3) })
+	affine := func(a, b, z, y, s []float64) float64 {
+		t := 0.0
+		for i := range z {
+			t += normalLogPDF(y[i], a[0]+b[0]*z[i], s[i%len(s)])
+		}
+		return t
+	}
+	regression := func(beta, y, s []float64) float64 {
+		t := 0.0
+		for i := range n {
+			mu := 0.0
+			for l := range k {
+				mu += x20[i*k+l] * beta[l]
+			}
+			t += normalLogPDF(y[i], mu, s[0])
+		}
+		return t
+	}
+	return []planCase{
+		{"normal prior, constant mu and sigma",
+			[]irtest.Arg{irtest.Param(-3, 3, 5), irtest.Const(nil, 0.5), irtest.Const(nil, 2.5)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpNormalLPDF, in, nil, -1) },
+			func(v [][]float64) float64 {
+				t := 0.0
+				for _, x := range v[0] {
+					t += normalLogPDF(x, v[1][0], v[2][0])
+				}
+				return t
+			}},
+		{"normal, parameter mu, constant sigma",
+			[]irtest.Arg{irtest.Const([]int{4}, 1, -2, 0.5, 3), irtest.Param(-1, 1), irtest.Const(nil, 1.5)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpNormalLPDF, in, nil, -1) },
+			func(v [][]float64) float64 {
+				t := 0.0
+				for _, x := range v[0] {
+					t += normalLogPDF(x, v[1][0], v[2][0])
+				}
+				return t
+			}},
+		{"half-normal prior",
+			[]irtest.Arg{irtest.Param(0.1, 4, 3), irtest.Const(nil, 2)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpHalfNormalLPDF, in, nil, -1) },
+			func(v [][]float64) float64 {
+				t := 0.0
+				for _, x := range v[0] {
+					t += halfNormalLogPDF(x, v[1][0])
+				}
+				return t
+			}},
+		{"half-Cauchy prior",
+			[]irtest.Arg{irtest.Param(0.1, 4), irtest.Const(nil, 5)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpHalfCauchyLPDF, in, nil, -1) },
+			func(v [][]float64) float64 { return halfCauchyLogPDF(v[0][0], v[1][0]) }},
+		{"affine mean a + b·z, sigma per element",
+			[]irtest.Arg{irtest.Param(-2, 2), irtest.Param(0.2, 3), irtest.Param(-2, 2, 8), irtest.Const([]int{8}, y8...), irtest.Const([]int{8}, s8...)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				t := emit(b, ir.OpAdd, in[0], emit(b, ir.OpMul, in[1], in[2]))
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{in[3], t, in[4]}, nil, -1)
+			},
+			func(v [][]float64) float64 { return affine(v[0], v[1], v[2], v[3], v[4]) }},
+		{"affine mean z·b + a (operands swapped), one sigma",
+			[]irtest.Arg{irtest.Param(-2, 2), irtest.Param(0.2, 3), irtest.Param(-2, 2, 8), irtest.Const([]int{8}, y8...), irtest.Const(nil, 1.7)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				t := emit(b, ir.OpAdd, emit(b, ir.OpMul, in[2], in[1]), in[0])
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{in[3], t, in[4]}, nil, -1)
+			},
+			func(v [][]float64) float64 { return affine(v[0], v[1], v[2], v[3], v[4]) }},
+		{"affine mean, parameter sigma",
+			[]irtest.Arg{irtest.Param(-2, 2), irtest.Param(0.2, 3), irtest.Param(-2, 2, 8), irtest.Const([]int{8}, y8...), irtest.Param(0.5, 2)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				t := emit(b, ir.OpAdd, in[0], emit(b, ir.OpMul, in[1], in[2]))
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{in[3], t, in[4]}, nil, -1)
+			},
+			func(v [][]float64) float64 { return affine(v[0], v[1], v[2], v[3], v[4]) }},
+		{"regression X·beta, parameter sigma",
+			[]irtest.Arg{irtest.Param(-1, 1, k), irtest.Const([]int{n}, y20...), irtest.Param(0.5, 3)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				mu := emit(b, ir.OpMatVec, b.Const(x20, []int{n, k}), in[0])
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{in[1], mu, in[2]}, nil, -1)
+			},
+			func(v [][]float64) float64 { return regression(v[0], v[1], v[2]) }},
+		{"regression X·beta, constant sigma",
+			[]irtest.Arg{irtest.Param(-1, 1, k), irtest.Const([]int{n}, y20...), irtest.Const(nil, 2)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				mu := emit(b, ir.OpMatVec, b.Const(x20, []int{n, k}), in[0])
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{in[1], mu, in[2]}, nil, -1)
+			},
+			func(v [][]float64) float64 { return regression(v[0], v[1], v[2]) }},
+	}
+}
+
+// TestPlanKernels checks every fused kernel of the execution plan: the log
+// density against a closed-form oracle, against the instruction-by-
+// instruction run (value and gradient), gradients against finite
+// differences, and no allocation.
+func TestPlanKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range planCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := irtest.BuildProgram(c.build, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Fused() == 0 {
+				t.Fatalf("the plan fuses nothing in\n%v", p)
+			}
+			for range 5 {
+				x := irtest.Point(rng, c.args...)
+				fused, plain := ir.NewFrame(p), ir.NewFrame(p)
+				plain.Unfused = true
+				g, gp := make([]float64, p.Dim), make([]float64, p.Dim)
+				lp, lpp := fused.Gradient(x, g), plain.Gradient(x, gp)
+				want := c.oracle(irtest.Values(x, c.args...))
+				if !planClose(lp, want, 1e-12) {
+					t.Errorf("log density %v, oracle %v at %v", lp, want, x)
+				}
+				if !planClose(lp, lpp, 1e-13) {
+					t.Errorf("log density %v fused, %v unfused at %v", lp, lpp, x)
+				}
+				for i := range g {
+					if !planClose(g[i], gp[i], 1e-12) {
+						t.Errorf("gradient[%d] %v fused, %v unfused at %v", i, g[i], gp[i], x)
+					}
+				}
+				irtest.CheckGradient(t, p, x, 1e-6)
+				irtest.CheckNoAllocs(t, p, x)
+			}
+		})
+	}
+}
+
+// TestPlanKernelsOutsideSupport checks that the fused kernels give -Inf and
+// a zero gradient where the registered ops do: a scale of zero, a NaN
+// parameter.
+func TestPlanKernelsOutsideSupport(t *testing.T) {
+	for _, c := range planCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := irtest.BuildProgram(c.build, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := irtest.Point(rand.New(rand.NewPCG(1, 1)), c.args...)
+			for _, bad := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+				y := append([]float64(nil), x...)
+				y[len(y)-1] = bad
+				fused, plain := ir.NewFrame(p), ir.NewFrame(p)
+				plain.Unfused = true
+				g, gp := make([]float64, p.Dim), make([]float64, p.Dim)
+				lp, lpp := fused.Gradient(y, g), plain.Gradient(y, gp)
+				if !(lp == lpp || planClose(lp, lpp, 1e-13)) {
+					t.Errorf("at %v: log density %v fused, %v unfused", y, lp, lpp)
+				}
+				for i := range g {
+					if !(g[i] == gp[i] || planClose(g[i], gp[i], 1e-12) || math.IsNaN(g[i]) && math.IsNaN(gp[i])) {
+						t.Errorf("at %v: gradient[%d] %v fused, %v unfused", y, i, g[i], gp[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// planClose reports |a-b| ≤ tol·max(|a|, |b|, 1).
+func planClose(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}

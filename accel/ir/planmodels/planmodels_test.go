@@ -1,0 +1,82 @@
+package planmodels_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/internal/posteriordb"
+)
+
+// TestFusedMatchesUnfused evaluates each posteriordb model's log-density
+// program at random positions with its execution plan and without it
+// (Frame.Unfused): log densities and gradients must agree to 1e-12
+// relative (the fused kernels only associate sums differently), and the
+// fused evaluation must not allocate.
+func TestFusedMatchesUnfused(t *testing.T) {
+	names := append(posteriordb.Cases(), posteriordb.LogisticName)
+	fusedModels := 0
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			var c *posteriordb.Case
+			if name == posteriordb.LogisticName {
+				c = posteriordb.SimulatedLogistic(500, 10, 1)
+			} else {
+				c = posteriordb.Require(t, name)
+			}
+			m, err := posteriordb.Model(name, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comp, err := m.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := comp.Program()
+			if p.Fused() > 0 {
+				fusedModels++
+			}
+			fused, plain := ir.NewFrame(p), ir.NewFrame(p)
+			plain.Unfused = true
+			g, gp := make([]float64, p.Dim), make([]float64, p.Dim)
+			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+			x := make([]float64, p.Dim)
+			for trial := range 5 {
+				for i := range x {
+					x[i] = rng.Float64()*2 - 1
+				}
+				lp, lpp := fused.Gradient(x, g), plain.Gradient(x, gp)
+				if !agree(lp, lpp) {
+					t.Errorf("trial %d: log density %.17g fused, %.17g unfused", trial, lp, lpp)
+				}
+				scale := 0.0
+				for _, v := range gp {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for i := range g {
+					// Relative to the component, with a floor relative to
+					// the whole gradient for components that cancel to
+					// near zero.
+					if d := math.Abs(g[i] - gp[i]); !(d <= 1e-12*math.Max(math.Abs(gp[i]), 1e-3*scale) || g[i] == gp[i]) {
+						t.Errorf("trial %d: gradient[%d] %.17g fused, %.17g unfused", trial, i, g[i], gp[i])
+					}
+				}
+			}
+			if n := testing.AllocsPerRun(10, func() { fused.Gradient(x, g) }); n != 0 {
+				t.Errorf("fused Gradient allocates %v times per call, want 0", n)
+			}
+		})
+	}
+	if fusedModels == 0 {
+		t.Error("no posteriordb model has a fused kernel: the comparison checked nothing")
+	}
+}
+
+// agree reports equal values, or relative difference at most 1e-12.
+func agree(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
+}
