@@ -197,7 +197,19 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 			if err := s.undefinedError(code, src); err != nil {
 				return Result{Err: err}
 			}
+			if rewritten, ok, err := commaOkRewrite(code, at); err != nil {
+				return Result{Err: err}
+			} else if ok {
+				src = rewritten
+			}
 			prog, err := s.compile(code, src)
+			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell")) {
+				if wrapped, ok := wrapInFunc(code, at); ok {
+					if p, werr := s.compile(code, wrapped); werr == nil {
+						prog, err = p, nil
+					}
+				}
+			}
 			if err != nil {
 				return Result{Err: err}
 			}
@@ -220,9 +232,17 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 	return res
 }
 
-// itemSource is one item's text placed as runSource places a run.
+// stmtPrefix starts the source of every statement item. yaegi decides
+// from the first token whether a source holds declarations; a statement
+// starting with "func" (a function literal called at once) would be taken
+// for a program with a main function, which every later cell runs again.
+// An empty statement on the wrapper's line avoids that.
+const stmtPrefix = ";"
+
+// itemSource is one statement item's text placed as runSource places a
+// run, after stmtPrefix.
 func itemSource(cell string, it item) string {
-	return runSource(cell, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
+	return stmtPrefix + runSource(cell, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
 }
 
 // compile compiles one run or item, mapping errors to cell lines.

@@ -121,6 +121,22 @@ func TestExecuteState(t *testing.T) {
 	})
 }
 
+// Forms yaegi mishandles at the top level of a cell work as in Go.
+func TestExecuteTopLevelForms(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"fmt\"\ncounts := map[string]int{\"a\": 2}\nvar x interface{} = 3"},
+		{cell: "if v, ok := counts[\"a\"]; ok {\n\tfmt.Println(\"found\", v)\n}", events: "stdout:found 2\n"},
+		{cell: "switch y := x.(type) {\ncase int:\n\tfmt.Println(\"int\", y)\n}", events: "stdout:int 3\n"},
+		{cell: "v, ok := counts[\"a\"]\nfmt.Println(v, ok)", events: "stdout:2 true\n"},
+		{cell: "v, ok = counts[\"b\"]\nfmt.Println(v, ok)", events: "stdout:0 false\n"},
+		{cell: "n, isInt := x.(int)\ns, isStr := x.(string)\nfmt.Println(n, isInt, s == \"\", isStr)", events: "stdout:3 true true false\n"},
+		{cell: "_, has := counts[\"z\"]\nhas", value: "false"},
+		{cell: "func() {\n\tfmt.Println(\"once\")\n}()", events: "stdout:once\n"},
+		{cell: "fmt.Println(\"next\")", events: "stdout:next\n"}, // the literal above does not run again
+		{cell: "ch := make(chan int, 1)\nch <- 1\nr, open := <-ch", errName: "UnsupportedSyntax", errHas: "inside a function"},
+	})
+}
+
 func TestExecuteErrors(t *testing.T) {
 	runSteps(t, newTestSession(t), []step{
 		{cell: "x := 1"},
