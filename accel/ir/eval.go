@@ -15,7 +15,10 @@ func NewFrame(p *Program) *Frame {
 	copy(f.V, p.Init)
 	prepareScratch(p, f.V)
 	f.subs = subFrames(p, nil)
-	f.gradSpans = gradSpans(p)
+	f.gradSpans = gradSpans(p, nil)
+	if p.plan != nil {
+		f.plannedSpans = gradSpans(p, absorbedSlots(p))
+	}
 	f.vals = make([][]float64, len(p.Values))
 	f.adjs = make([][]float64, len(p.Values))
 	for i := range p.Values {
@@ -55,10 +58,13 @@ func subFrames(p *Program, m map[*Program]*Frame) map[*Program]*Frame {
 // gradSpans lists the merged slot ranges [from, to) of the values that
 // carry gradients: the only adjoints a reverse sweep reads, hence the only
 // ones Gradient clears (data can be large).
-func gradSpans(p *Program) [][2]int {
+//
+// Slots for which skip is true (the outputs of instructions the execution
+// plan absorbs, whose adjoints a planned sweep never reads) are left out.
+func gradSpans(p *Program, skip map[int]bool) [][2]int {
 	var spans [][2]int
 	for _, v := range p.Values {
-		if v.Grad && v.Len > 0 {
+		if v.Grad && v.Len > 0 && !skip[v.Off] {
 			spans = append(spans, [2]int{v.Off, v.Off + v.Len})
 		}
 	}
@@ -151,7 +157,11 @@ func (f *Frame) reverse() {
 func (f *Frame) Gradient(x, grad []float64) float64 {
 	lp := f.Forward(x)
 	p := f.P
-	for _, s := range f.gradSpans {
+	spans := f.gradSpans
+	if p.plan != nil && !f.Unfused {
+		spans = f.plannedSpans
+	}
+	for _, s := range spans {
 		clear(f.Adj[s[0]:s[1]])
 	}
 	if p.Target != None {

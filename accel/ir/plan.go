@@ -122,6 +122,30 @@ func buildPlan(p *Program) ([]planStep, int) {
 	return plan, priv
 }
 
+// absorbedSlots are the offsets of the outputs of absorbed instructions
+// (and of their reshaped views, which share the offset): their adjoints are
+// neither written nor read by a planned reverse sweep.
+func absorbedSlots(p *Program) map[int]bool {
+	m := map[int]bool{}
+	for i, st := range p.plan {
+		if st.skip {
+			m[p.Values[p.Instrs[i].Out].Off] = true
+		}
+	}
+	return m
+}
+
+// isOutput reports whether value id, or a view of it, is a named output.
+func isOutput(p *Program, id ID) bool {
+	off := p.Values[id].Off
+	for _, o := range p.Outputs {
+		if p.Values[o.ID].Off == off {
+			return true
+		}
+	}
+	return false
+}
+
 // scaleIsData reports a scalar scale that carries no gradient.
 func scaleIsData(p *Program, id ID) bool {
 	v := &p.Values[id]
@@ -383,7 +407,8 @@ func regressionNormal(p *Program, i int, only onlyFunc, priv *int) (kernel, int,
 	if mv.Scratch == None || p.Values[mv.In[0]].Grad {
 		return nil, 0, false
 	}
-	return &kRegressionNormal{in: in, mv: mv, resid: alloc(priv, n+1), memo: alloc(priv, 2)}, j, true
+	k := &kRegressionNormal{in: in, mv: mv, resid: alloc(priv, n+1), memo: alloc(priv, 2), writeMu: isOutput(p, mv.Out)}
+	return k, j, true
 }
 
 // kRegressionNormal is Σ normal_lpdf(y_i | (X·β)_i, σ) with X data worked
@@ -392,22 +417,31 @@ type kRegressionNormal struct {
 	in, mv *Instr
 	resid  int // n+1 private slots: y - X·β, then Σ(y - X·β)²
 	memo   int
+	// writeMu is set when X·β is an output: the kernel then writes it,
+	// else it works on the residuals only.
+	writeMu bool
 }
 
 func (k *kRegressionNormal) forward(f *Frame) {
-	defs[OpMatVec].Forward(f, k.mv)
-	in := k.in
+	in, mv := k.in, k.mv
 	y, mu, s := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])[0]
+	beta := f.Val(mv.In[1])
 	n := len(mu)
 	y = y[:n]
+	// r = y - Σ_l β_l·X[:,l], as a hand-written regression does.
+	at := transposedData(f, mv, f.Val(mv.In[0]), n, len(beta))
 	r := f.priv[k.resid : k.resid+n]
-	q := 0.0
-	for i, v := range y {
-		d := v - mu[i]
-		r[i] = d
-		q += d * d
+	copy(r, y)
+	for l, bl := range beta {
+		axpy(r, -bl, at[l*n:(l+1)*n])
 	}
+	q := dot(r, r)
 	f.priv[k.resid+n] = q
+	if k.writeMu {
+		for i, v := range y {
+			mu[i] = v - r[i]
+		}
+	}
 	out := f.Val(in.Out)
 	if !(s > 0) {
 		out[0] = negInf
