@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ func commaOkRewrite(cell string, at item) (src string, ok bool, cellErr *Error) 
 			return "", false, nil
 		}
 		line, col := lineCol(cell, at.Start)
-		msg := "cell:" + itoa(line) + ":" + itoa(col) + ": the interpreter cannot receive with \", ok\" at the top level of a cell; do it inside a function: func() { v, ok := <-ch; ... }()"
+		msg := "cell:" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": the interpreter cannot receive with \", ok\" at the top level of a cell; do it inside a function: func() { v, ok := <-ch; ... }()"
 		return "", true, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{msg}, quoteLine(cell, line, col)...)}
 	default:
 		return "", false, nil
@@ -98,23 +99,4 @@ func parseStmt(text string) (ast.Stmt, int) {
 
 func lineCol(cell string, off int) (line, col int) {
 	return 1 + strings.Count(cell[:off], "\n"), off - (strings.LastIndex(cell[:off], "\n") + 1) + 1
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
 }

@@ -175,28 +175,40 @@ func panicError(cell string, value any, frames []panicFrame, line, col int) *Err
 // checkSupported rejects syntax yaegi v0.16 mishandles, with what to write
 // instead: range over an integer (Go 1.22) and over a function (Go 1.23).
 func checkSupported(cell string) *Error {
-	fset := token.NewFileSet()
-	// Parse the cell as a function body: declarations other than func and
-	// import parse there too; a cell that does not parse this way is left
-	// to yaegi's own errors.
-	f, err := parser.ParseFile(fset, "", "package main; func main() {\n"+cell+"\n}", parser.SkipObjectResolution)
-	if err != nil {
-		return nil
+	unsupported := func(line, col int, msg string) *Error {
+		msg = fmt.Sprintf("cell:%d:%d: %s", line, col, msg)
+		return &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, line, col)...)}
 	}
-	var found *Error
-	ast.Inspect(f, func(n ast.Node) bool {
-		rs, ok := n.(*ast.RangeStmt)
-		if !ok || found != nil {
+	for _, r := range groupRuns(splitCell(cell)) {
+		if r.Kind != kindStmt {
+			continue
+		}
+		fset := token.NewFileSet()
+		// A cell that does not parse is left to yaegi's own errors.
+		f, err := parser.ParseFile(fset, "", "package main; func main() {"+runSource(cell, r)+"\n}", parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		body := f.Decls[0].(*ast.FuncDecl).Body
+		for _, st := range body.List {
+			if d, ok := st.(*ast.DeferStmt); ok {
+				p := fset.Position(d.Pos())
+				return unsupported(cellLine(p.Line), p.Column, "defer at the top level of a cell is not supported by the interpreter; put the cell's code in a function, or call the deferred function at the end of the cell")
+			}
+		}
+		var found *Error
+		ast.Inspect(body, func(n ast.Node) bool {
+			if rs, ok := n.(*ast.RangeStmt); ok && found == nil && isIntExpr(rs.X) {
+				p := fset.Position(rs.Pos())
+				found = unsupported(cellLine(p.Line), p.Column, "range over an integer is not supported by the interpreter; write for i := 0; i < n; i++ { ... } instead")
+			}
 			return found == nil
+		})
+		if found != nil {
+			return found
 		}
-		if isIntExpr(rs.X) {
-			p := fset.Position(rs.Pos())
-			msg := fmt.Sprintf("cell:%d:%d: range over an integer is not supported by the interpreter; write for i := 0; i < n; i++ { ... } instead", p.Line-1, p.Column)
-			found = &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, p.Line-1, p.Column)...)}
-		}
-		return true
-	})
-	return found
+	}
+	return nil
 }
 
 // isIntExpr reports whether e is visibly an integer without type

@@ -134,6 +134,10 @@ func TestExecuteTopLevelForms(t *testing.T) {
 		{cell: "func() {\n\tfmt.Println(\"once\")\n}()", events: "stdout:once\n"},
 		{cell: "fmt.Println(\"next\")", events: "stdout:next\n"}, // the literal above does not run again
 		{cell: "ch := make(chan int, 1)\nch <- 1\nr, open := <-ch", errName: "UnsupportedSyntax", errHas: "inside a function"},
+		{cell: "defer fmt.Println(\"later\")\nfmt.Println(\"now\")", errName: "UnsupportedSyntax", errHas: "cell:1:1: defer at the top level", events: "-"},
+		{cell: "func() {\n\tdefer fmt.Println(\"later\")\n\tfmt.Println(\"now\")\n}()", events: "stdout:now\nlater\n"},
+		{cell: "fmt.Println(\"after\")", events: "stdout:after\n"},
+		{cell: "import \"strings\"\nfor i := range 3 {\n\t_ = i\n}", errName: "UnsupportedSyntax", errHas: "cell:2:1: range over an integer"},
 	})
 }
 
