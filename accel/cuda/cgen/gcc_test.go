@@ -1,12 +1,15 @@
 package cgen_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/conformance"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
 // TestConformanceGCC runs the accel conformance suite on the generated
@@ -31,4 +34,30 @@ func TestConformanceGCC(t *testing.T) {
 			return ""
 		},
 	})
+}
+
+// TestCompilesAsCXX: NVRTC compiles C++, so the generated source of every
+// posteriordb model must also be valid C++ (checked with g++, under the
+// same shim).
+func TestCompilesAsCXX(t *testing.T) {
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not on PATH: cannot check that the generated source is valid C++ as NVRTC needs")
+	}
+	dir := t.TempDir()
+	for _, name := range posteriordb.Cases() {
+		t.Run(name, func(t *testing.T) {
+			p := conformance.Program(t, name)
+			code, _, err := cgen.HostSource(p)
+			if err != nil {
+				t.Skip(err)
+			}
+			file := filepath.Join(dir, name+".cpp")
+			if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("g++", "-x", "c++", "-fsyntax-only", file).CombinedOutput(); err != nil {
+				t.Errorf("g++ rejects the generated source: %v\n%s", err, out)
+			}
+		})
+	}
 }

@@ -6,7 +6,7 @@
 
 /* Log density (and gradient unless wantGrad is 0) of B positions xs
  * [B×GB_DIM] into lps [B] and grads [B×GB_DIM]. */
-__global__ void gb_logdensity(const double *xs, double *lps, double *grads, double *work, const double *K,
+GB_EXTERN_C __global__ void gb_logdensity(const double *xs, double *lps, double *grads, double *work, const double *K,
                               long long B, long long wantGrad) {
 	long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (b >= B) return;
@@ -17,7 +17,7 @@ __global__ void gb_logdensity(const double *xs, double *lps, double *grads, doub
 /* n leapfrog steps of every chain, fused (accel.Trajectories): q, p, g
  * [B×GB_DIM] and lp [B] in place, step sizes eps [B], inverse metric
  * invm [GB_DIM] or, with perChain, [B×GB_DIM]; steps [B] out. */
-__global__ void gb_leapfrog(double *q, double *p, double *g, double *lp, const double *eps, const double *invm,
+GB_EXTERN_C __global__ void gb_leapfrog(double *q, double *p, double *g, double *lp, const double *eps, const double *invm,
                             long long perChain, long long n, long long *steps, double *work, const double *K,
                             long long B) {
 	long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;

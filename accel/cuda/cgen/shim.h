@@ -18,3 +18,4 @@ static gb_dim3 threadIdx, blockIdx, blockDim, gridDim;
 	} while (0)
 #define GB_INF INFINITY
 #define GB_NAN NAN
+#define GB_EXTERN_C
