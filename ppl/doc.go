@@ -69,10 +69,25 @@
 // to the backends. Model.Sample and its relatives (sample.go) compile the
 // model and run the samplers of package infer on it.
 //
-// Data sharding (splitting observed variables' terms across workers) is
-// left to the backends: each observed variable's log density is one
-// instruction of Program over its data (Compiled.Terms marks them), which
-// a backend can split by rows.
+// # Data sharding
+//
+// A large observed variable's log-likelihood is split by rows into shards
+// evaluated in parallel and summed, gradients included (shard.go): Compile
+// slices the data and every per-observation expression of the variable's
+// parameters (X·β, μ[group], elementwise arithmetic) into one program per
+// block of rows, and keeps priors, Jacobians and what cannot be split in a
+// main program. Density.LogDensityGrad hands the shards to a pool of
+// GOMAXPROCS-1 helper goroutines shared by every Density of the process
+// and works through them itself, so chains that already fill the cores
+// just compute their shards alone; nothing is allocated per call. By
+// default a model is sharded only when its data are large
+// (AutoShardVolume values per shard, at most GOMAXPROCS shards);
+// NewModel(name, Shards(n)) or Model.SetShards forces n shards, Shards(1)
+// turns sharding off. Compiled.ShardPlan says which variables are split
+// and why the others are not (a mean computed by a Scan or a Cholesky
+// solve mixes rows); Compiled.ShardPrograms gives the programs to a
+// backend that places shards on devices of its own. Explicit LogDensity
+// terms are not sharded.
 //
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over
