@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/gobayes/gobayes/interp/symbols"
 )
@@ -64,4 +65,30 @@ func BenchmarkLoadDocIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkInterrupt measures the time from cancelling a cell stuck in
+// "for {}" to its answer through the worker.
+func BenchmarkInterrupt(b *testing.B) {
+	sup, err := NewSupervised(SupervisedOptions{Command: []string{os.Args[0]}, Env: append(os.Environ(), testWorkerEnv+"=1"), MemoryLimit: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sup.Close()
+	var stop time.Duration
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancelled := make(chan time.Time, 1)
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			cancelled <- time.Now()
+			cancel()
+		}()
+		r := sup.Execute(ctx, "for {\n}", nil)
+		stop += time.Since(<-cancelled)
+		if r.Err == nil || r.Err.Name != "Interrupted" {
+			b.Fatalf("got %+v", r.Err)
+		}
+	}
+	b.ReportMetric(float64(stop.Microseconds())/float64(b.N), "µs-to-stop/op")
 }
