@@ -12,8 +12,26 @@
 //
 // A cell is split into runs of imports, declarations and statements
 // (yaegi parses a source that starts with a declaration as declarations
-// only) which are evaluated in order; the value of a final expression is
-// the cell's result, rendered by package display. Errors carry cell
-// positions ("cell:LINE:COL"). Magics: %help, %doc NAME (or NAME?), %time,
-// %reset.
+// only). Names a cell uses but nothing defines stop the cell before any of
+// it runs; otherwise declarations are evaluated, and statements compiled
+// and run, one at a time, so a panic names its line. The value of a final
+// expression is the cell's result, rendered by package display (gonum
+// matrices as tables, types defined in cells through their HTML, Markdown,
+// SVG and String methods). Errors carry cell positions ("cell:LINE:COL").
+// Magics: %help, %doc NAME (or NAME?), %time, %reset.
+//
+// The interpreter is yaegi v0.16: its standard library stops at Go 1.22
+// and it lacks min, max, clear, range over integers and functions, and the
+// generic functions of slices and maps; such cells get an error saying
+// what to write instead. Forms yaegi mishandles at a cell's top level
+// (v, ok := m[k]; x.(T) with ok; type switches; function literals called
+// at once) are rewritten into forms it runs; defer at the top level is
+// refused. A type's definition cannot change once a cell declared it.
+//
+// The worker's memory is capped (SupervisedOptions.MemoryLimit, or
+// GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the
+// garbage collector's limit and RLIMIT_AS, so a runaway allocation ends as
+// an "out of memory" crash of the cell, not in the system's OOM killer.
+// Symbol tables of the compiled packages cells may import are generated in
+// interp/symbols.
 package interp
