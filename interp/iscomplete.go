@@ -15,6 +15,12 @@ const indentUnit = "    "
 // "invalid" for a syntax error, "complete" otherwise.
 func isComplete(code string) (status, indent string) {
 	trimmed := strings.TrimSpace(code)
+	if first, rest, _ := strings.Cut(trimmed, "\n"); strings.HasPrefix(first, "%time") || strings.HasPrefix(first, "%%time") {
+		if strings.TrimSpace(rest) == "" {
+			return "complete", ""
+		}
+		return isComplete(rest) // the code %time runs
+	}
 	if trimmed == "" || strings.HasPrefix(trimmed, "%") || helpQuery.MatchString(trimmed) {
 		return "complete", ""
 	}

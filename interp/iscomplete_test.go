@@ -24,6 +24,8 @@ func TestIsComplete(t *testing.T) {
 		{"func f() {}\nf()", "complete", ""},
 		{"x++", "complete", ""},
 		{"%time", "complete", ""},
+		{"%time\nfor {", "incomplete", "    "},
+		{"%time\nx := 1", "complete", ""},
 		{"fmt.Println?", "complete", ""},
 		{"var = 3", "invalid", ""},
 	}
