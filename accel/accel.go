@@ -22,8 +22,9 @@ type Backend interface {
 }
 
 // Compiled is a program ready to run on a backend. Its methods may be
-// called from one goroutine at a time; they do not allocate after the
-// first call with a given batch size.
+// called from one goroutine at a time. accel/cpu does not allocate after
+// the first call; backends in another process (accel/remote) copy the
+// batch through a pipe.
 type Compiled interface {
 	// Dim is the length of a position.
 	Dim() int

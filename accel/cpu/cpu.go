@@ -40,13 +40,17 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	c := &Compiled{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n)}
+	e := &engine{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n)}
 	for range n {
-		c.frames = append(c.frames, ir.NewFrame(p))
+		e.frames = append(e.frames, ir.NewFrame(p))
 	}
-	for _, f := range c.frames {
-		go c.work(f)
+	for _, f := range e.frames {
+		go e.work(f)
 	}
+	c := &Compiled{engine: e}
+	// The workers hold the engine, not c: when c becomes unreachable
+	// without Close, the cleanup stops them.
+	c.cleanup = runtime.AddCleanup(c, func(e *engine) { e.stop() }, e)
 	return c, nil
 }
 
@@ -66,6 +70,12 @@ type evalCall struct{ xs, lps, grads []float64 }
 
 // Compiled is a program on the CPU backend.
 type Compiled struct {
+	*engine
+	cleanup runtime.Cleanup
+}
+
+// engine is the program, its frames and its workers.
+type engine struct {
 	p      *ir.Program
 	own    *ir.Frame // the caller's frame for batches of one
 	frames []*ir.Frame
@@ -80,11 +90,14 @@ func (c *Compiled) Dim() int { return c.p.Dim }
 
 // Close stops the workers. The Compiled must not be used afterwards.
 func (c *Compiled) Close() error {
-	c.once.Do(func() { close(c.tasks) })
+	c.cleanup.Stop()
+	c.stop()
 	return nil
 }
 
-func (c *Compiled) work(f *ir.Frame) {
+func (c *engine) stop() { c.once.Do(func() { close(c.tasks) }) }
+
+func (c *engine) work(f *ir.Frame) {
 	for t := range c.tasks {
 		if t.eval != nil {
 			c.evalBlock(f, t.eval, t.lo, t.hi)
@@ -97,7 +110,7 @@ func (c *Compiled) work(f *ir.Frame) {
 
 // split runs blocks of [0, b) on the workers and waits; batches of one
 // run on the caller's goroutine.
-func (c *Compiled) split(b int, eval *evalCall, traj *accel.Trajectories) {
+func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 	if b == 1 || len(c.frames) == 1 {
 		if eval != nil {
 			c.evalBlock(c.own, eval, 0, b)
@@ -128,7 +141,7 @@ func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
 	return nil
 }
 
-func (c *Compiled) evalBlock(f *ir.Frame, e *evalCall, lo, hi int) {
+func (c *engine) evalBlock(f *ir.Frame, e *evalCall, lo, hi int) {
 	d := c.p.Dim
 	for i := lo; i < hi; i++ {
 		x := e.xs[i*d : (i+1)*d]
@@ -152,7 +165,7 @@ func (c *Compiled) Leapfrog(t *accel.Trajectories) error {
 	return nil
 }
 
-func (c *Compiled) trajBlock(f *ir.Frame, t *accel.Trajectories, lo, hi int) {
+func (c *engine) trajBlock(f *ir.Frame, t *accel.Trajectories, lo, hi int) {
 	d := c.p.Dim
 	shared := len(t.InvMetric) == d
 	for b := lo; b < hi; b++ {
