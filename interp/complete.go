@@ -108,7 +108,13 @@ var goBuiltins = []string{"any", "append", "bool", "byte", "cap", "close", "comp
 // of code points): names the cells defined, imported packages, keywords
 // and builtins; after "pkg." the package's members; after "x." the
 // fields and methods of x's value; inside an import path, import paths.
-func (s *Session) Complete(code string, cursor int) Completion {
+func (s *Session) Complete(code string, cursor int) (c Completion) {
+	defer func() {
+		// As in Inspect: reflection on interpreter values may panic.
+		if recover() != nil {
+			c = Completion{Start: cursor, End: cursor}
+		}
+	}()
 	off := byteOffset(code, cursor)
 	before := code[:off]
 

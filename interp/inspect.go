@@ -25,7 +25,14 @@ func docIndex() (symbols.DocIndex, error) {
 
 // Inspect returns documentation for the name at cursor (or the function
 // whose call the cursor is in, right after its "("). See Engine.
-func (s *Session) Inspect(code string, cursor int, detail int) (display.Bundle, bool) {
+func (s *Session) Inspect(code string, cursor int, detail int) (b display.Bundle, found bool) {
+	defer func() {
+		// Reflection on interpreter values can panic in ways yaegi does
+		// not document; no documentation beats a dead kernel.
+		if recover() != nil {
+			b, found = display.Bundle{}, false
+		}
+	}()
 	name := dottedNameAt(code, byteOffset(code, cursor))
 	if name == "" {
 		return display.Bundle{}, false
@@ -133,6 +140,9 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 // memberDoc documents a field or method of a session variable: from the
 // index when its type comes from a compiled package, else its Go type.
 func (s *Session) memberDoc(v reflect.Value, member string) (display.Bundle, bool) {
+	if !v.IsValid() {
+		return display.Bundle{}, false
+	}
 	t := v.Type()
 	if v.Kind() == reflect.Interface && !v.IsNil() {
 		t = v.Elem().Type()

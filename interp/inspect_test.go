@@ -11,7 +11,7 @@ import (
 
 func TestInspect(t *testing.T) {
 	s := newTestSession(t)
-	cell := "import \"strings\"\nimport \"gonum.org/v1/gonum/mat\"\ncount := 42\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\ntype Pair struct{ A, B int }\nd := mat.NewDense(2, 2, nil)"
+	cell := "import \"strings\"\nimport \"gonum.org/v1/gonum/mat\"\ncount := 42\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\ntype Pair struct{ A, B int }\nd := mat.NewDense(2, 2, nil)\nvar nothing interface{}"
 	if r := s.Execute(context.Background(), cell, nil); r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -35,6 +35,7 @@ func TestInspect(t *testing.T) {
 		{"d.Dims|", true, []string{"func (m *Dense) Dims() (r, c int)"}},
 		{"append|", true, []string{"func append(slice []Type, elems ...Type) []Type", "appends elements"}},
 		{"nosuchname|", false, nil},
+		{"nothing.Method|", false, nil},
 		{"fmt.NoSuch|", false, nil},
 	}
 	for _, c := range cases {
