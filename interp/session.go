@@ -115,9 +115,17 @@ func (s *Session) Reset() error {
 func (s *Session) Close() error { return nil }
 
 // Execute runs one cell. See Engine.
-func (s *Session) Execute(ctx context.Context, code string, ev Events) Result {
+func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Result) {
 	s.cell.Lock()
 	defer s.cell.Unlock()
+	defer func() {
+		// yaegi panics outside the cell's own code (in its compiler or in
+		// reflection) must not end the kernel; the cell reports them.
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("interp: the interpreter failed on this cell (%v); variables may be inconsistent, %%reset starts afresh", r)
+			res = Result{Err: &Error{Name: "InternalError", Value: msg, Traceback: []string{msg}}}
+		}
+	}()
 	if ev == nil {
 		ev = discardEvents{}
 	}
