@@ -20,6 +20,8 @@ import "math"
 //     matvec → normal_lpdf with data X and y and one σ: the residuals are
 //     kept and the gradient in β is Xᵀr/σ², as a hand-written regression
 //     does, without the adjoint of X·β.
+//   - kHMMScan (plan_hmm.go): a scan running an HMM's forward algorithm
+//     with normal emissions, as one loop over the steps.
 //
 // A fused kernel writes every value of the chain it replaces (so outputs
 // read after Forward are unchanged); it does not fill the adjoints of the
@@ -97,10 +99,14 @@ func buildPlan(p *Program) ([]planStep, int) {
 	}
 	for i := range p.Instrs {
 		in := &p.Instrs[i]
-		if isPointwise(in) {
+		if isPointwise(in) && in.Op != OpScan {
 			continue
 		}
 		switch in.Op {
+		case OpScan:
+			if k, ok := hmmScan(p, i, &priv); ok {
+				set(i, k)
+			}
 		case OpNormalLPDF:
 			if k, absorbed, ok := affineNormal(p, i, only, &priv); ok {
 				set(i, k, absorbed...)

@@ -1,0 +1,181 @@
+package ir
+
+import "math"
+
+// kHMMScan replaces a scan that runs the forward algorithm of a hidden
+// Markov model in log space with normal emissions, in the form
+//
+//	α_t[k] = log_sum_exp_j(α_{t-1}[j] + c_k[j]) + normal_lpdf(y_t | μ_k, σ)
+//
+// whose body is, for k = 0..K-1, add(α, c_k) → log_sum_exp, then concat of
+// the K sums, a pointwise normal_lpdf(y_t, μ, σ) with σ a body constant,
+// and their add, emitted and carried (hmm_example as ppl writes it). The
+// kernel keeps the log-sum-exp weights of every step (T·K·K private slots)
+// so that the reverse sweep is K² multiply-adds per step, and writes the
+// scan's output α_0..α_{T-1}; the step frames in the scan's scratch are not
+// used.
+type kHMMScan struct {
+	in      *Instr
+	k       int
+	cols    []ID // statics c_k, [K] each
+	mu      ID   // static μ, [K]
+	sigma   float64
+	weights int // private: T·K·K log-sum-exp weights, then 2K work slots
+	memo    int
+}
+
+// hmmScan matches the scan instruction i against kHMMScan's body.
+func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
+	in := &p.Instrs[i]
+	if in.Op != OpScan || in.Body == nil {
+		return nil, false
+	}
+	t, c, s := scanDims(in)
+	body := in.Body
+	if c != 1 || s != 1 || len(body.Outputs) != 2 || body.Outputs[0].ID != body.Outputs[1].ID {
+		return nil, false
+	}
+	carry, seq := body.Inputs[0], body.Inputs[1]
+	k := body.Values[carry].Len
+	if k < 2 || body.Values[seq].Len != 1 || p.Values[in.In[1]].Grad {
+		return nil, false
+	}
+	// staticOf maps a body input to the instruction's argument.
+	staticOf := map[ID]ID{}
+	for j, id := range body.Inputs[2:] {
+		staticOf[id] = in.In[2+j]
+	}
+	ins := body.Instrs
+	if len(ins) != 2*k+3 {
+		return nil, false
+	}
+	cols := make([]ID, k)
+	lses := make([]ID, k)
+	for j := range k {
+		add, lse := &ins[2*j], &ins[2*j+1]
+		if add.Op != OpAdd || lse.Op != OpLogSumExp || lse.In[0] != add.Out || add.In[0] != carry {
+			return nil, false
+		}
+		col, ok := staticOf[add.In[1]]
+		if !ok || body.Values[add.In[1]].Len != k {
+			return nil, false
+		}
+		cols[j], lses[j] = col, lse.Out
+	}
+	cat, nrm, sum := &ins[2*k], &ins[2*k+1], &ins[2*k+2]
+	if cat.Op != OpConcat || len(cat.In) != k || body.Values[cat.Out].Len != k {
+		return nil, false
+	}
+	for j := range k {
+		if cat.In[j] != lses[j] {
+			return nil, false
+		}
+	}
+	if nrm.Op != OpNormalLPDF || !isPointwise(nrm) || nrm.In[0] != seq || body.Values[nrm.Out].Len != k {
+		return nil, false
+	}
+	mu, ok := staticOf[nrm.In[1]]
+	sv := &body.Values[nrm.In[2]]
+	if !ok || body.Values[nrm.In[1]].Len != k || sv.Kind != Const || sv.Len != 1 {
+		return nil, false
+	}
+	if sum.Op != OpAdd || sum.Out != body.Outputs[0].ID ||
+		!(sum.In[0] == cat.Out && sum.In[1] == nrm.Out || sum.In[0] == nrm.Out && sum.In[1] == cat.Out) {
+		return nil, false
+	}
+	kern := &kHMMScan{in: in, k: k, cols: cols, mu: mu, sigma: body.Init[sv.Off],
+		weights: alloc(priv, t*k*k+2*k), memo: alloc(priv, 2)}
+	return kern, true
+}
+
+func (h *kHMMScan) forward(f *Frame) {
+	in, k := h.in, h.k
+	t := in.Ints[0]
+	init, y, out := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+	mu := f.Val(h.mu)
+	w := f.priv[h.weights : h.weights+t*k*k]
+	x := f.priv[h.weights+t*k*k : h.weights+t*k*k+k]
+	e := f.priv[h.weights+t*k*k+k : h.weights+t*k*k+2*k]
+	s := h.sigma
+	ok, c, inv := s > 0, 0.0, 0.0
+	if ok {
+		c, inv = -f.memoLog(h.memo, s)-lnSqrt2Pi, 1/s
+	}
+	prev := init[:k]
+	for step := range t {
+		yt := y[step]
+		cur := out[step*k : (step+1)*k]
+		for j := range k {
+			col := f.Val(h.cols[j])[:k]
+			for l := range k {
+				x[l] = prev[l] + col[l]
+			}
+			lse := logSumExpInto(x, e)
+			ws := w[(step*k+j)*k : (step*k+j+1)*k]
+			if math.IsInf(lse, 0) || math.IsNaN(lse) {
+				clear(ws)
+			} else {
+				tot := 0.0
+				for _, v := range e {
+					tot += v
+				}
+				r := 1 / tot
+				for l, v := range e {
+					ws[l] = r * v
+				}
+			}
+			em := negInf
+			if ok {
+				z := (yt - mu[j]) * inv
+				em = c - 0.5*z*z
+			}
+			if em != em {
+				em = negInf
+			}
+			cur[j] = lse + em
+		}
+		prev = cur
+	}
+}
+
+func (h *kHMMScan) backward(f *Frame) {
+	in, k := h.in, h.k
+	t := in.Ints[0]
+	y, g := f.Val(in.In[1]), f.AdjOf(in.Out)
+	mu := f.Val(h.mu)
+	w := f.priv[h.weights : h.weights+t*k*k]
+	ca := f.priv[h.weights+t*k*k : h.weights+t*k*k+k]      // carry adjoint into step t
+	nca := f.priv[h.weights+t*k*k+k : h.weights+t*k*k+2*k] // into step t-1
+	clear(ca)
+	gmu := gradOrNil(f, h.mu)
+	s := h.sigma
+	inv := 1 / s
+	for step := t - 1; step >= 0; step-- {
+		clear(nca)
+		for j := range k {
+			b := g[step*k+j] + ca[j]
+			if gmu != nil && s > 0 {
+				z := (y[step] - mu[j]) * inv
+				gmu[j] += b * z * inv
+			}
+			ws := w[(step*k+j)*k : (step*k+j+1)*k]
+			var gc []float64
+			if f.Grad(h.cols[j]) {
+				gc = f.AdjOf(h.cols[j])
+			}
+			for l, v := range ws {
+				d := b * v
+				nca[l] += d
+				if gc != nil {
+					gc[l] += d
+				}
+			}
+		}
+		ca, nca = nca, ca
+	}
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		for l := range k {
+			ga[l] += ca[l]
+		}
+	}
+}
