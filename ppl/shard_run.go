@@ -35,6 +35,11 @@ type shardRun struct {
 	next     atomic.Int32 // next shard to claim
 	done     atomic.Int32 // shards finished
 	finished chan struct{}
+
+	// panicked holds the first panic of a shard in the current call, to
+	// be raised again in the caller's goroutine (a helper must not die).
+	mu       sync.Mutex
+	panicked any
 }
 
 func newShardRun(c *Compiled) *shardRun {
@@ -87,12 +92,38 @@ func (r *shardRun) work() int {
 		if i >= len(r.frames) {
 			return n
 		}
-		if r.withGrad {
-			r.lps[i] = r.frames[i].Gradient(r.x, r.grads[i])
-		} else {
-			r.lps[i] = r.frames[i].Forward(r.x)
-		}
+		r.run(i)
 		n++
+	}
+}
+
+// runMain evaluates the main program, catching a panic: it is raised
+// again once the helpers are done with this call's frames.
+func (r *shardRun) runMain(x, grad []float64) float64 {
+	defer r.catch()
+	if grad != nil {
+		return r.main.Gradient(x, grad)
+	}
+	return r.main.Forward(x)
+}
+
+func (r *shardRun) catch() {
+	if p := recover(); p != nil {
+		r.mu.Lock()
+		if r.panicked == nil {
+			r.panicked = p
+		}
+		r.mu.Unlock()
+	}
+}
+
+// run evaluates shard i, catching a panic for the caller.
+func (r *shardRun) run(i int) {
+	defer r.catch()
+	if r.withGrad {
+		r.lps[i] = r.frames[i].Gradient(r.x, r.grads[i])
+	} else {
+		r.lps[i] = r.frames[i].Forward(r.x)
 	}
 }
 
@@ -110,16 +141,16 @@ func (r *shardRun) eval(x, grad []float64) float64 {
 		default: // the queue is full: the helpers are busy anyway
 		}
 	}
-	var lp float64
-	if grad != nil {
-		lp = r.main.Gradient(x, grad)
-	} else {
-		lp = r.main.Forward(x)
-	}
+	lp := r.runMain(x, grad)
 	// Exactly one Add brings done to k; when it is a helper's, that
 	// helper signals finished.
 	if n := r.work(); n == 0 || int(r.done.Add(int32(n))) != k {
 		<-r.finished
+	}
+	r.x = nil
+	if p := r.panicked; p != nil {
+		r.panicked = nil
+		panic(p)
 	}
 	for i := range k {
 		lp += r.lps[i]
@@ -129,6 +160,5 @@ func (r *shardRun) eval(x, grad []float64) float64 {
 			}
 		}
 	}
-	r.x = nil
 	return lp
 }
