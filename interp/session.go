@@ -202,9 +202,6 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		// statements declared without values.
 		for j, at := range r.Items {
 			src := itemSource(code, at)
-			if err := s.undefinedError(code, src); err != nil {
-				return Result{Err: err}
-			}
 			if rewritten, ok, err := commaOkRewrite(code, at); err != nil {
 				return Result{Err: err}
 			} else if ok {
