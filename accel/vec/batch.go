@@ -25,6 +25,7 @@ type Batch struct {
 	plan    []step    // per instruction
 	fb      *ir.Frame // fallback: one chain at a time through package ir
 	scratch []bool    // values that are some instruction's scratch
+	tmp     []float64 // one value per chain, for kernels
 }
 
 // operand locates a value: element i of chain c at off + i·es + c·cs.
@@ -62,6 +63,7 @@ func New(p *ir.Program, b int) *Batch {
 	}
 	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
 	bt.scratch = make([]bool, len(p.Values))
+	bt.tmp = make([]float64, b)
 	for _, in := range p.Instrs {
 		if in.Scratch != ir.None {
 			bt.scratch[in.Scratch] = true

@@ -21,9 +21,16 @@ func agree(got, want float64) bool {
 }
 
 // checkAgainstFrame evaluates p for chains positions, lockstep and with
-// ir.Frame one at a time (the reference semantics), and compares log
-// densities and gradients.
+// ir.Frame one at a time (the reference semantics, planned and unfused),
+// and compares log densities and gradients.
 func checkAgainstFrame(t *testing.T, name string, p *ir.Program, chains int, radius float64) {
+	t.Helper()
+	for _, unfused := range []bool{false, true} {
+		checkAgainstFrameOnce(t, name, p, chains, radius, unfused)
+	}
+}
+
+func checkAgainstFrameOnce(t *testing.T, name string, p *ir.Program, chains int, radius float64, unfused bool) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, uint64(chains)))
 	d := p.Dim
@@ -40,6 +47,7 @@ func checkAgainstFrame(t *testing.T, name string, p *ir.Program, chains int, rad
 	lpsOnly := make([]float64, chains)
 	b.LogDensity(xs, lpsOnly)
 	f := ir.NewFrame(p)
+	f.Unfused = unfused
 	g := make([]float64, d)
 	finite := 0
 	for c := 0; c < chains; c++ {

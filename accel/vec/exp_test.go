@@ -46,6 +46,44 @@ func TestExpLogAccuracy(t *testing.T) {
 	for _, x := range []float64{0, 1, -1, 0.5, 2, math.Sqrt2, math.Nextafter(math.Sqrt2, 3), expMax, expMin, math.Nextafter(expMin, 0), 1e-300, 1e300, math.SmallestNonzeroFloat64, math.MaxFloat64} {
 		check(x)
 	}
+	// The slice form (AVX2 on amd64) against the scalar one, lengths that
+	// are and are not multiples of 4, one value out of range.
+	for _, n := range []int{1, 4, 7, 64, 1003} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 1400 * (rng.Float64() - 0.5)
+		}
+		for _, outside := range []bool{false, true} {
+			if outside {
+				x[n/2] = -800
+			}
+			dst := make([]float64, n)
+			Exp(dst, x)
+			for i, v := range x {
+				if u := ulps(dst[i], math.Exp(v)); u > 3 {
+					t.Errorf("Exp slice of %d, element %d: %v, math.Exp(%v) = %v (%.1f ulp)", n, i, dst[i], v, math.Exp(v), u)
+				}
+			}
+		}
+	}
+	for _, n := range []int{1, 4, 7, 64, 1003} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Exp(1400 * (rng.Float64() - 0.5))
+		}
+		for _, outside := range []bool{false, true} {
+			if outside {
+				x[n/2] = 0
+			}
+			dst := make([]float64, n)
+			Log(dst, x)
+			for i, v := range x {
+				if u := ulps(dst[i], math.Log(v)); u > 3 {
+					t.Errorf("Log slice of %d, element %d: %v, math.Log(%v) = %v (%.1f ulp)", n, i, dst[i], v, math.Log(v), u)
+				}
+			}
+		}
+	}
 	special := []struct{ got, want float64 }{
 		{ExpScalar(math.Inf(1)), math.Inf(1)},
 		{ExpScalar(math.Inf(-1)), 0},

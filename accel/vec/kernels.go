@@ -131,8 +131,19 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 			}
 		case x.cs == 1:
 			xs, yv := v[xo:xo+b.B], v[yo]
-			for c := range out {
-				out[c] = binary(in.Op, xs[c], yv)
+			switch in.Op {
+			case ir.OpAdd:
+				for c := range out {
+					out[c] = xs[c] + yv
+				}
+			case ir.OpMul:
+				for c := range out {
+					out[c] = xs[c] * yv
+				}
+			default:
+				for c := range out {
+					out[c] = binary(in.Op, xs[c], yv)
+				}
 			}
 		case y.cs == 1:
 			xv, ys := v[xo], v[yo:yo+b.B]
@@ -250,29 +261,45 @@ func (b *Batch) addNBackward(in *ir.Instr) {
 // sweep, as ir does.
 func (b *Batch) logSumExpForward(in *ir.Instr) {
 	v, o, x, e := b.V, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.Scratch]
-	n := x.n
-	for c := 0; c < b.B; c++ {
-		m, im := math.Inf(-1), -1
-		for i := 0; i < n; i++ {
-			if xv := v[x.off+i*x.es+c*x.cs]; xv > m || math.IsNaN(xv) {
-				m, im = xv, i
+	n, nb := x.n, b.B
+	// The maximum of each chain (NaN wins), kept in the output slots.
+	m := v[o.off : o.off+nb]
+	copy(m, v[x.off:x.off+nb])
+	for i := 1; i < n; i++ {
+		xs := v[x.off+i*nb : x.off+(i+1)*nb]
+		for c, xv := range xs {
+			if xv > m[c] || xv != xv {
+				m[c] = xv
 			}
 		}
-		if math.IsInf(m, 0) || math.IsNaN(m) {
-			v[o.off+c] = m
-			continue
-		}
-		s := 0.0
-		for i := 0; i < n; i++ {
-			if i == im {
-				v[e.off+i*b.B+c] = 1
-				continue
+	}
+	// e_i = exp(x_i − max) for every element, the maximum's exactly 1; a
+	// chain whose maximum is not finite gives zeros here and its maximum
+	// as the result.
+	es := v[e.off : e.off+n*nb]
+	for i := 0; i < n; i++ {
+		xs, ei := v[x.off+i*nb:x.off+(i+1)*nb], es[i*nb:(i+1)*nb]
+		for c, xv := range xs {
+			d := xv - m[c]
+			if !(d > expMin) {
+				d = -708 // exp gives 3e-308, nothing beside the maximum's 1; also for a non-finite maximum
 			}
-			t := math.Exp(v[x.off+i*x.es+c*x.cs] - m)
-			v[e.off+i*b.B+c] = t
-			s += t
+			ei[c] = d
 		}
-		v[o.off+c] = m + math.Log1p(s)
+	}
+	Exp(es, es)
+	sum := b.tmp
+	copy(sum, es[:nb])
+	for i := 1; i < n; i++ {
+		for c, t := range es[i*nb : (i+1)*nb] {
+			sum[c] += t
+		}
+	}
+	Log(sum, sum) // every sum is in [1, n]
+	for c, mc := range m {
+		if !math.IsInf(mc, 0) && mc == mc {
+			m[c] = mc + sum[c]
+		}
 	}
 }
 
@@ -312,6 +339,35 @@ func (b *Batch) normalForward(in *ir.Instr) {
 	}
 	for i := 0; i < n; i++ {
 		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
+		if sg.cs == 0 && mu.cs == 0 && y.cs == 1 && v[so] > 0 {
+			// One σ and μ for every chain (data): its constants once.
+			s, m := v[so], v[mo]
+			inv, k := 1/s, -math.Log(s)-lnSqrt2Pi
+			ys := v[yo : yo+b.B]
+			if pw {
+				out := v[o.off+i*b.B : o.off+(i+1)*b.B]
+				for c, yv := range ys {
+					z := (yv - m) * inv
+					out[c] = k - 0.5*z*z
+				}
+				for c, e := range out {
+					if e != e {
+						out[c] = math.Inf(-1)
+					}
+				}
+				continue
+			}
+			out := v[o.off : o.off+b.B]
+			for c, yv := range ys {
+				z := (yv - m) * inv
+				e := k - 0.5*z*z
+				if e != e {
+					e = math.Inf(-1)
+				}
+				out[c] += e
+			}
+			continue
+		}
 		for c := 0; c < b.B; c++ {
 			s := v[so+c*sg.cs]
 			e := math.Inf(-1)

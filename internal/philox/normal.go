@@ -41,8 +41,34 @@ func init() {
 
 // Normal returns a standard normal variate.
 func (s *Stream) Normal() float64 {
-	for {
-		j := int32(s.Uint32())
+	return NormalFrom(s.Uint32(), s)
+}
+
+// NormalFrom returns a standard normal variate from the word w, drawing
+// from s only in the 1.2% of cases where the ziggurat rejects w: callers
+// that lay out their own blocks (one block for two steps of a chain) pay
+// for s only then.
+func NormalFrom(w uint32, s *Stream) float64 {
+	if j := int32(w); absInt32(j) < zigK[j&127] {
+		return float64(j) * zigW[j&127]
+	}
+	return normalSlow(w, s)
+}
+
+// Ziggurat returns the normal variate of word w and true when the
+// ziggurat accepts it outright (98.8% of words); otherwise false, and the
+// caller continues with NormalFrom(w, stream).
+func Ziggurat(w uint32) (float64, bool) {
+	j := int32(w)
+	return float64(j) * zigW[j&127], absInt32(j) < zigK[j&127]
+}
+
+func normalSlow(w uint32, s *Stream) float64 {
+	for first := true; ; first = false {
+		if !first {
+			w = s.Uint32()
+		}
+		j := int32(w)
 		i := j & 127
 		x := float64(j) * zigW[i]
 		if absInt32(j) < zigK[i] {

@@ -48,6 +48,18 @@ func New(seed uint64, chain, step uint64) Stream {
 	}
 }
 
+// Key is the Block key of a seed, as New uses it.
+func Key(seed uint64) [2]uint32 { return [2]uint32{uint32(seed), uint32(seed >> 32)} }
+
+// NewAt is the stream of (seed, chain, step) starting at block index i
+// rather than 0 (New is NewAt(…, 0)): a caller that takes block 0 itself
+// draws further numbers from NewAt(…, 1).
+func NewAt(seed uint64, chain, step uint64, i uint32) Stream {
+	s := New(seed, chain, step)
+	s.ctr[0] = i
+	return s
+}
+
 // Uint32 returns the next 32 random bits.
 func (s *Stream) Uint32() uint32 {
 	if s.next == 4 {

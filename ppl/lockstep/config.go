@@ -42,6 +42,9 @@ type Config struct {
 	// MaxSteps bounds the leapfrog steps of one ChEES trajectory (default
 	// 1024).
 	MaxSteps int
+	// Init, when not nil, is every chain's unconstrained starting position
+	// (length Dim).
+	Init []float64
 	// InitRadius is the half-width of the uniform start on the
 	// unconstrained scale (default 2).
 	InitRadius float64

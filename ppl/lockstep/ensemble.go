@@ -25,6 +25,9 @@ type block struct {
 	// chains between proposing and accepting.
 	xp, gp, p, pp, lpp, alpha, u []float64
 	div                          []bool
+	// words keeps, for one-dimensional RWMH, the two words of a chain's
+	// block left for the next (odd) step.
+	words []uint64
 }
 
 // bytes is the memory the block holds.
@@ -33,6 +36,7 @@ func (b *block) bytes() int {
 	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u} {
 		n += 8 * cap(s)
 	}
+	n += 8*cap(b.words) + cap(b.div)
 	return n
 }
 
@@ -41,6 +45,7 @@ type worker struct {
 	batches map[int]*vec.Batch
 	dens    infer.Density
 	xc, row []float64
+	buf     []float64 // one value per chain of a block
 }
 
 func (w *worker) batch(e *ensemble, n int) *vec.Batch {
@@ -86,7 +91,7 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 	}
 	nw = min(nw, len(e.blocks))
 	for i := 0; i < nw; i++ {
-		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d)})
+		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block)})
 	}
 	return e
 }
@@ -149,6 +154,10 @@ func (e *ensemble) initialise(grad bool) error {
 		for c := 0; c < b.n; c++ {
 			st := philox.New(e.cfg.Seed, uint64(b.first+c), initStep)
 			for j := 0; j < e.dim; j++ {
+				if e.cfg.Init != nil {
+					x[j*b.n+c] = e.cfg.Init[j]
+					continue
+				}
 				x[j*b.n+c] = r * (2*st.Uniform() - 1)
 			}
 		}
@@ -171,13 +180,16 @@ func (e *ensemble) initialise(grad bool) error {
 					continue
 				}
 				redo++
+				if e.cfg.Init != nil {
+					continue
+				}
 				// Redraw from the chain's initial stream, further along.
 				st := philox.New(e.cfg.Seed, uint64(b.first+c), initStep-1-uint64(try))
 				for j := 0; j < e.dim; j++ {
 					x[j*b.n+c] = r * (2*st.Uniform() - 1)
 				}
 			}
-			if redo == 0 || try == 100 {
+			if redo == 0 || try == 100 || e.cfg.Init != nil {
 				bad.Add(int64(redo))
 				break
 			}
@@ -190,6 +202,9 @@ func (e *ensemble) initialise(grad bool) error {
 	})
 	if err != nil {
 		return err
+	}
+	if n := bad.Load(); n > 0 && e.cfg.Init != nil {
+		return fmt.Errorf("lockstep: the log density or its gradient is not finite at the initial values given: change them")
 	}
 	if n := bad.Load(); n > 0 {
 		return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale: check the priors' supports and the data, or sample with NUTS and ppl.Init", n, r, r)

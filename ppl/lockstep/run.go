@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,9 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Init != nil && len(cfg.Init) != m.Dim() {
+		return nil, fmt.Errorf("lockstep: initial position has %d values, the model has %d unconstrained parameters", len(cfg.Init), m.Dim())
 	}
 	start := time.Now()
 	vars, cols := layout(m.Vars())

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -31,6 +32,12 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	ctl.eps.Store(math.Float64bits(scale[0]))
 	total := cfg.Warmup + cfg.Draws
 	made := 0
+	key := philox.Key(cfg.Seed)
+	if d == 1 {
+		for _, b := range e.blocks {
+			b.words = make([]uint64, b.n)
+		}
+	}
 	var accepted atomic.Int64
 	for s0 := 0; s0 < total && !ctl.stopped(); {
 		end, seg := total, 100
@@ -44,16 +51,51 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 			x, n := bt.X(), b.n
 			acc := 0
 			for s := s0; s < s1; s++ {
-				for c := 0; c < n; c++ {
-					st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
-					for j := 0; j < d; j++ {
-						x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+				if d == 1 {
+					// One block of four words serves two steps of a
+					// chain: the normal and the uniform of step 2k from
+					// words 0 and 1, of step 2k+1 from words 2 and 3.
+					for c := 0; c < n; c++ {
+						var wz, wu uint32
+						if s&1 == 0 {
+							ch := uint64(b.first + c)
+							w := philox.Block([4]uint32{0, uint32(s >> 1), uint32(ch), uint32(ch >> 32)}, key)
+							wz, wu = w[0], w[1]
+							b.words[c] = uint64(w[2])<<32 | uint64(w[3])
+						} else {
+							wz, wu = uint32(b.words[c]>>32), uint32(b.words[c])
+						}
+						z, ok := philox.Ziggurat(wz)
+						if !ok {
+							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), 1)
+							z = philox.NormalFrom(wz, &st)
+						}
+						x[c] = b.x[c] + scale[0]*z
+						b.u[c] = philox.Float32Bits(wu)
 					}
-					b.u[c] = st.Uniform()
+				} else {
+					for c := 0; c < n; c++ {
+						st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
+						for j := 0; j < d; j++ {
+							x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+						}
+						b.u[c] = st.Uniform()
+					}
 				}
 				bt.Forward()
+				// Accept when u < exp(min(0, Δ)), the exponentials of the
+				// whole block at once.
+				ratio := w.buf[:n]
 				for c, lp := range bt.LP[:n] {
-					ok := math.Log(b.u[c]) < lp-b.lp[c]
+					dl := lp - b.lp[c]
+					if !(dl > -708) {
+						dl = -708 // exp gives 3e-308, below every u; also NaN
+					}
+					ratio[c] = min(dl, 0)
+				}
+				vec.Exp(ratio, ratio)
+				for c, lp := range bt.LP[:n] {
+					ok := b.u[c] < ratio[c]
 					b.u[c] = 0
 					if ok {
 						b.u[c] = 1

@@ -1,0 +1,56 @@
+package vec
+
+import "math"
+
+// expAVX2 writes e^x for the first len(x) rounded down to a multiple of 4
+// elements, four at a time with AVX2 and FMA, by the algorithm of
+// ExpScalar; x must lie in (expMin, expMax). Implemented in exp_amd64.s.
+//
+//go:noescape
+func expAVX2(dst, x []float64)
+
+// cpuHasAVX2FMA reports AVX2, FMA and the operating system's saving of
+// the YMM registers. Implemented in exp_amd64.s.
+func cpuHasAVX2FMA() bool
+
+var useAVX2 = cpuHasAVX2FMA()
+
+// expConsts are the constants expAVX2 broadcasts, as bits.
+var expConsts [17]uint64
+
+func init() {
+	c := []float64{log2e, round, ln2Hi, ln2Lo, 1,
+		1.0 / 6227020800, 1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
+		1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5}
+	for i, v := range c {
+		expConsts[i] = math.Float64bits(v)
+	}
+}
+
+// expBiasBits is 1023 − bits(round): added to the bits of x·log2e+round
+// it gives k+1023, the biased exponent of 2^k.
+const expBiasBits = 1023 - 0x4338000000000000
+
+var expBias = int64(expBiasBits)
+
+// logAVX2 writes log x for the first len(x) rounded down to a multiple of
+// 4 elements, four at a time, by the algorithm of LogScalar; x must be
+// normal and positive. Implemented in exp_amd64.s.
+//
+//go:noescape
+func logAVX2(dst, x []float64)
+
+// logConsts are the constants logAVX2 broadcasts, as bits.
+var logConsts [22]uint64
+
+func init() {
+	logConsts[0] = 1<<52 - 1
+	logConsts[1] = math.Float64bits(1)
+	logConsts[2] = math.Float64bits(1 << 52)
+	f := []float64{1<<52 + 1023, math.Sqrt2, 0.5, 1, 2,
+		1.0 / 25, 1.0 / 23, 1.0 / 21, 1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3,
+		ln2Hi, ln2Lo}
+	for i, v := range f {
+		logConsts[3+i] = math.Float64bits(v)
+	}
+}
