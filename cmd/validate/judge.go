@@ -28,7 +28,12 @@ var caseSettings = map[string]struct {
 	// metric regularisation adds to every variance swamps beta's 1e-6:
 	// NUTS runs at a small step size with ESS/draw near 0.17, and R-hat
 	// sits near 1.01 with 1000 draws. A Stan user runs longer.
-	"sblrc-blr": {func(c *infer.Config) { c.Draws = 2 * max(c.Draws, 1000) }, "twice the draws (ESS per draw 0.17)"},
+	"sblrc-blr": {func(c *infer.Config) {
+		if c.Draws == 0 {
+			c.Draws = 1000
+		}
+		c.Draws *= 2
+	}, "twice the draws (ESS per draw 0.17)"},
 	// Correlations beyond -0.99 (README): a Stan user picks dense_e.
 	"kidiq-kidscore_interaction":   {func(c *infer.Config) { c.Dense = true }, "dense metric (correlations beyond -0.99)"},
 	"earnings-earn_height":         {func(c *infer.Config) { c.Dense = true }, "dense metric (correlations beyond -0.99)"},
