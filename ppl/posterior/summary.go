@@ -108,6 +108,7 @@ func (p *Posterior) row(j int, seconds float64) SummaryRow {
 	r.ESSBulk = diag.ESSBulk(ch)
 	r.ESSTail = diag.ESSTail(ch)
 	r.Rhat = diag.Rhat(ch)
+	r.ESSBulkPerSecond = math.NaN() // no timing (prior predictive, files)
 	if seconds > 0 {
 		r.ESSBulkPerSecond = r.ESSBulk / seconds
 	}
