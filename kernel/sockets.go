@@ -56,7 +56,9 @@ func (s *sockets) Send(ch Channel, frames [][]byte) error {
 	case Stdin:
 		sock = s.stdin
 	}
-	return sock.Send(zmq4.NewMsgFrom(frames...))
+	// SendMulti writes a message with one writev on PUB sockets, where
+	// Send makes two writes per frame.
+	return sock.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
 func (s *sockets) close() {
