@@ -37,7 +37,7 @@ type term struct {
 
 // NewModel starts an empty model. The name labels summaries and files;
 // options (Shards) set how it compiles.
-func NewModel(name string, opts ...ShardOption) *Model {
+func NewModel(name string, opts ...ModelOption) *Model {
 	m := &Model{name: name, names: map[string]any{}}
 	for _, o := range opts {
 		o(m)

@@ -25,8 +25,8 @@ import (
 // rows (a Scan, a Cholesky solve, a concatenation) cannot be split this
 // way: the variable stays in the main program and ShardPlan says why.
 
-// ShardOption configures a model's data sharding; see Shards.
-type ShardOption func(*Model)
+// ModelOption is a setting of NewModel (Shards).
+type ModelOption func(*Model)
 
 // Shards splits the log-likelihood of every observed variable with at
 // least n rows into n shards evaluated in parallel. Shards(1) turns
@@ -36,7 +36,7 @@ type ShardOption func(*Model)
 // leaves fewer than 2.
 //
 // Give it to NewModel, or call Model.SetShards.
-func Shards(n int) ShardOption { return func(m *Model) { m.SetShards(n) } }
+func Shards(n int) ModelOption { return func(m *Model) { m.SetShards(n) } }
 
 // AutoShardVolume is the data volume (elements of observed data and of
 // data per observation, such as the rows of a design matrix) below which
@@ -267,7 +267,11 @@ func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
 		case l == 1 || event > 1 && len(p.shape) == 1 && l == event:
 			return p, nil
 		case l == r.n.Len() || event > 1 && l == s.n*event:
-			return s.slice(p, l/s.n)
+			q, err := s.slice(p, l/s.n)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", what, err)
+			}
+			return q, nil
 		default:
 			return nil, fmt.Errorf("%s has shape %v, not one row per observation", what, p.shape)
 		}
@@ -423,7 +427,7 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 		// Rows of a slice are a slice of its source.
 		return s.cut(n.args[0], n.ints[0]+from, n.ints[0]+to, shape), nil
 	}
-	return nil, fmt.Errorf("%s is computed by %s over all rows at once, which does not split by rows", n.describe(), opName(n))
+	return nil, fmt.Errorf("%s is computed over all rows at once (by %s), which does not split by rows", n.describe(), opName(n))
 }
 
 // cut is elements [from, to) of n (read flat), with the given shape.

@@ -51,9 +51,9 @@ func simulateRegression(n, d, groups int, seed uint64) regressionData {
 // with the shard option given.
 var shardModels = []struct {
 	name  string
-	build func(opt ppl.ShardOption) *ppl.Model
+	build func(opt ppl.ModelOption) *ppl.Model
 }{
-	{"logistic regression", func(opt ppl.ShardOption) *ppl.Model {
+	{"logistic regression", func(opt ppl.ModelOption) *ppl.Model {
 		c := posteriordb.SimulatedLogistic(1000, 7, 3)
 		m := ppl.NewModel("logistic", opt)
 		beta := m.Normal("beta", 0, 1, ppl.Size(7))
@@ -61,7 +61,7 @@ var shardModels = []struct {
 		m.BernoulliLogit("y", ppl.Add(alpha, ppl.MatVec(c.Data["X"], beta))).Observe(c.Data["y"])
 		return m
 	}},
-	{"linear regression with a gathered hierarchical mean", func(opt ppl.ShardOption) *ppl.Model {
+	{"linear regression with a gathered hierarchical mean", func(opt ppl.ModelOption) *ppl.Model {
 		r := simulateRegression(1001, 4, 12, 5)
 		y := make([]float64, len(r.eta))
 		rng := rand.New(rand.NewPCG(9, 9))
@@ -78,7 +78,7 @@ var shardModels = []struct {
 		m.Normal("y", ppl.Add(ppl.Index(alpha, r.group), ppl.MatVec(r.X, beta)), sigma).Observe(y)
 		return m
 	}},
-	{"Poisson regression", func(opt ppl.ShardOption) *ppl.Model {
+	{"Poisson regression", func(opt ppl.ModelOption) *ppl.Model {
 		r := simulateRegression(998, 3, 1, 11)
 		rng := rand.New(rand.NewPCG(4, 4))
 		y := make([]int, len(r.eta))
