@@ -92,7 +92,7 @@ func BenchmarkExecuteRoundTrip(b *testing.B) {
 	}
 	// The subscription reaches the kernel asynchronously: retry until one
 	// round trip is seen whole.
-	for i := 0; !roundTrip(200*time.Millisecond); i++ {
+	for i := 0; !roundTrip(200 * time.Millisecond); i++ {
 		if i == 50 {
 			b.Fatal("no idle status on iopub")
 		}
