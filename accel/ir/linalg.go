@@ -540,9 +540,8 @@ func choleskyReverse(l, lb, ga, w []float64, n int) {
 			if i == j {
 				sb = wi[i] / (2 * li[i])
 			} else {
-				ljj := l[j*n+j]
-				sb = wi[j] / ljj
-				w[j*n+j] -= wi[j] * li[j] / ljj
+				sb = wi[j] / l[j*n+j]
+				w[j*n+j] -= sb * li[j]
 			}
 			ga[i*n+j] += sb
 			lj, wj := l[j*n:j*n+j], w[j*n:j*n+j]

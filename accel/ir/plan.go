@@ -20,6 +20,8 @@ import "math"
 //     matvec → normal_lpdf with data X and y and one σ: the residuals are
 //     kept and the gradient in β is Xᵀr/σ², as a hand-written regression
 //     does, without the adjoint of X·β.
+//   - kLowerMatVec: matvec(L, v) with L a Cholesky factor works on the
+//     lower triangle only (the registered op when v is not finite).
 //   - kHMMScan (plan_hmm.go): a scan running an HMM's forward algorithm
 //     with normal emissions, as one loop over the steps.
 //
@@ -105,6 +107,10 @@ func buildPlan(p *Program) ([]planStep, int) {
 		switch in.Op {
 		case OpScan:
 			if k, ok := hmmScan(p, i, &priv); ok {
+				set(i, k)
+			}
+		case OpMatVec:
+			if k, ok := lowerMatVec(p, i, producer, &priv); ok {
 				set(i, k)
 			}
 		case OpNormalLPDF:
@@ -499,4 +505,64 @@ func (p *Program) Fused() int {
 		}
 	}
 	return n
+}
+
+// lowerMatVec matches matvec(L, v) with L the output of a cholesky.
+func lowerMatVec(p *Program, i int, producer map[int]int, priv *int) (kernel, bool) {
+	in := &p.Instrs[i]
+	l := &p.Values[in.In[0]]
+	j, ok := producer[l.Off]
+	if !ok || j >= i || p.Instrs[j].Op != OpCholesky || p.Values[p.Instrs[j].Out].Len != l.Len {
+		return nil, false
+	}
+	return &kLowerMatVec{in: in, flag: alloc(priv, 1)}, true
+}
+
+// kLowerMatVec is matvec(L, v) for a lower-triangular L (a Cholesky
+// factor, whose upper triangle is zero): y_i = Σ_{j≤i} L_ij·v_j. The
+// adjoint of L's upper triangle, which the Cholesky's reverse sweep never
+// reads, is not written. When v is not finite (0·∞ would make NaN) it runs
+// the registered op; private slot flag says which ran.
+type kLowerMatVec struct {
+	in   *Instr
+	flag int
+}
+
+func (k *kLowerMatVec) forward(f *Frame) {
+	in := k.in
+	l, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+	n := len(v)
+	for _, x := range v {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			f.priv[k.flag] = 0
+			defs[OpMatVec].Forward(f, in)
+			return
+		}
+	}
+	f.priv[k.flag] = 1
+	for i := range y {
+		y[i] = dot(l[i*n:i*n+i+1], v)
+	}
+}
+
+func (k *kLowerMatVec) backward(f *Frame) {
+	in := k.in
+	if f.priv[k.flag] != 1 {
+		defs[OpMatVec].Backward(f, in)
+		return
+	}
+	l, v, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
+	n := len(v)
+	if f.Grad(in.In[0]) {
+		ga := f.AdjOf(in.In[0])
+		for i, gi := range g {
+			axpy(ga[i*n:i*n+i+1], gi, v)
+		}
+	}
+	if f.Grad(in.In[1]) {
+		gv := f.AdjOf(in.In[1])
+		for i, gi := range g {
+			axpy(gv, gi, l[i*n:i*n+i+1])
+		}
+	}
 }

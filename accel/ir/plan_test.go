@@ -3,6 +3,7 @@ package ir_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -65,7 +66,53 @@ func planCases() []planCase {
 		}
 		return t
 	}
+	pts := []float64{0, 0.4, 1.1, 1.5, 2.6}
+	// gpLatent is L·v with L the Cholesky factor of
+	// α²exp(-(x_i-x_j)²/(2ρ²)) + δ_ij (plain Go, Cholesky–Banachiewicz).
+	gpLatent := func(alpha, rho float64, v []float64) []float64 {
+		m := len(pts)
+		l := make([]float64, m*m)
+		for i := range m {
+			for j := 0; j <= i; j++ {
+				d := pts[i] - pts[j]
+				a := alpha * alpha * math.Exp(-d*d/(2*rho*rho))
+				if i == j {
+					a++
+				}
+				for q := range j {
+					a -= l[i*m+q] * l[j*m+q]
+				}
+				if i == j {
+					l[i*m+i] = math.Sqrt(a)
+				} else {
+					l[i*m+j] = a / l[j*m+j]
+				}
+			}
+		}
+		out := make([]float64, m)
+		for i := range m {
+			for j := 0; j <= i; j++ {
+				out[i] += l[i*m+j] * v[j]
+			}
+		}
+		return out
+	}
 	return []planCase{
+		{"Cholesky factor times a vector",
+			[]irtest.Arg{irtest.Const([]int{len(pts)}, pts...), irtest.Param(0.5, 2), irtest.Param(0.5, 2), irtest.Param(-2, 2, len(pts))},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				k := emit(b, ir.OpCovExpQuad, in[0], in[1], in[2])
+				l := emit(b, ir.OpCholesky, emit(b, ir.OpAddDiag, k, b.Scalar(1)))
+				f := emit(b, ir.OpMatVec, l, in[3])
+				return b.Emit(ir.OpNormalLPDF, []ir.ID{f, b.Scalar(0.3), b.Scalar(2)}, nil, -1)
+			},
+			func(v [][]float64) float64 {
+				t := 0.0
+				for _, fi := range gpLatent(v[1][0], v[2][0], v[3]) {
+					t += normalLogPDF(fi, 0.3, 2)
+				}
+				return t
+			}},
 		{"normal prior, constant mu and sigma",
 			[]irtest.Arg{irtest.Param(-3, 3, 5), irtest.Const(nil, 0.5), irtest.Const(nil, 2.5)},
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpNormalLPDF, in, nil, -1) },
@@ -150,8 +197,12 @@ func TestPlanKernels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Fused() == 0 {
-				t.Fatalf("the plan fuses nothing in\n%v", p)
+			want := 1
+			if strings.HasPrefix(c.name, "Cholesky") {
+				want = 2 // the matvec and the normal prior
+			}
+			if p.Fused() != want {
+				t.Fatalf("the plan fuses %d instructions, want %d, in\n%v", p.Fused(), want, p)
 			}
 			for range 5 {
 				x := irtest.Point(rng, c.args...)
