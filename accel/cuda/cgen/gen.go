@@ -161,9 +161,18 @@ func (pr *prog) compact() {
 	pr.off = map[int]int{}
 	type span struct{ off, n int }
 	var spans []span
+	// The scratch of ops whose C form keeps nothing there (ir's caches
+	// of data-derived terms, the transposed design matrix) is left out.
+	unused := map[ir.ID]bool{}
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Scratch != ir.None && !scratchOps[in.Op] {
+			unused[in.Scratch] = true
+		}
+	}
 	seen := map[int]int{}
-	for _, v := range p.Values {
-		if v.Kind == ir.Const || v.Off < p.Dim {
+	for id, v := range p.Values {
+		if v.Kind == ir.Const || v.Off < p.Dim || unused[ir.ID(id)] {
 			continue
 		}
 		if n, ok := seen[v.Off]; !ok || v.Len > n {
@@ -180,6 +189,13 @@ func (pr *prog) compact() {
 		next += s.n
 	}
 	pr.size = max(next, 1)
+}
+
+// scratchOps are the ops whose generated code uses the instruction's
+// scratch (with ir's layout).
+var scratchOps = map[ir.Op]bool{
+	ir.OpLogMix: true, ir.OpLogSumExp: true, ir.OpCholesky: true,
+	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true,
 }
 
 // constants writes a scan body's constants and every table as device
