@@ -33,7 +33,7 @@ type Compiled struct {
 	pool      sync.Pool // of *Density, for the convenience methods
 
 	// Data sharding (shard.go): the plan, and when sharded the main
-	// program and one program per shard.
+	// program and one program per block of rows.
 	shardPlan  ShardPlan
 	shardMain  *ir.Program
 	shardProgs []*ir.Program

@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 
@@ -57,9 +58,13 @@ func (m *Model) SetShards(n int) {
 
 // ShardPlan says how a compiled model splits its observed data.
 type ShardPlan struct {
-	// Shards is the number of shard programs; 0 when the model is not
-	// sharded.
+	// Shards is the number of workers the observed data are split
+	// across; 0 when the model is not sharded.
 	Shards int
+	// Blocks is the number of shard programs: each shard's rows are
+	// evaluated in blocks of about a megabyte of data, which the workers
+	// claim one at a time.
+	Blocks int
 	// Vars describes every observed variable, in declaration order.
 	Vars []ShardVar
 }
@@ -88,10 +93,11 @@ func (c *Compiled) ShardPlan() ShardPlan {
 }
 
 // ShardPrograms returns the programs of a sharded model: main computes
-// everything but the sharded log-likelihoods, each shard program its block
-// of rows of them; every program takes the whole position, and the log
-// density is main's target plus every shard's, likewise the gradients. A
-// backend may place shards on devices of its own. Both are nil when the
+// everything but the sharded log-likelihoods, each shard program one block
+// of rows of them (ShardPlan().Blocks of them, in row order; consecutive
+// blocks make a shard); every program takes the whole position, and the
+// log density is main's target plus every block's, likewise the
+// gradients. A backend may place blocks on devices of its own. Both are nil when the
 // model is not sharded (Program is then the whole log density).
 func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
 	return c.shardMain, slices.Clone(c.shardProgs)
@@ -168,16 +174,34 @@ func (c *Compiled) planShards() error {
 	if err != nil {
 		return err
 	}
-	progs := make([]*ir.Program, k)
-	for j := range k {
-		if progs[j], err = c.buildShard(j, k, sharded, folds); err != nil {
+	// Each shard is evaluated in blocks of about blockVolume values of
+	// data: a block's rows stay in cache from the forward sweep to the
+	// reverse one, and a worker that finds its partner busy (the machine
+	// is shared, or other chains hold the cores) takes over the blocks
+	// left rather than waiting for a whole shard.
+	vol, rows := 0, math.MaxInt
+	for i := range vars {
+		if vars[i].Sharded {
+			vol += vars[i].Volume
+			rows = min(rows, vars[i].Rows)
+		}
+	}
+	blocks := min(rows, k*max(1, (vol/k+blockVolume-1)/blockVolume))
+	progs := make([]*ir.Program, blocks)
+	for j := range blocks {
+		if progs[j], err = c.buildShard(j, blocks, sharded, folds); err != nil {
 			return err
 		}
 	}
-	c.shardPlan.Shards = k
+	c.shardPlan.Shards, c.shardPlan.Blocks = k, blocks
 	c.shardMain, c.shardProgs = main, progs
 	return nil
 }
+
+// blockVolume is the data volume of one block of a shard (1 MiB of
+// float64: a block's data and adjoints fit a core's L2 cache); a variable
+// for tests.
+var blockVolume = 1 << 17
 
 // buildShard compiles shard j of k: rows [j·N/k, (j+1)·N/k) of every
 // sharded variable's log density.

@@ -9,24 +9,27 @@ import (
 )
 
 // Parallel evaluation of the shards. Every Density of a sharded model
-// owns a frame per shard; a call hands its shards to a pool of helper
-// goroutines shared by the whole process (GOMAXPROCS-1 of them, started on
-// first use) and works through them itself too. Shards are claimed one at
-// a time from an atomic counter, so the caller never waits for a helper
-// that has not started: when the helpers are busy (NUTS runs one chain per
-// core, each with its own Density) the caller computes its shards alone,
-// and sharding costs a few atomic operations rather than oversubscribing
-// the cores. Nothing is allocated and no goroutine is started per call;
-// the values and gradients are summed in shard order, so the result does
-// not depend on which goroutine ran which shard.
+// owns a frame per block of rows (each shard is a few blocks); a call
+// hands the blocks to a pool of helper goroutines shared by the whole
+// process (GOMAXPROCS-1 of them, started on first use; a call wakes at
+// most Shards-1 of them) and works through them itself too. Blocks are
+// claimed one at a time from an atomic counter, so the caller never waits
+// for a helper that has not started and waits for a busy one at most one
+// block: when the helpers are busy (NUTS runs one chain per core, each
+// with its own Density) the caller computes the blocks alone, and
+// sharding costs a few atomic operations rather than oversubscribing the
+// cores. Nothing is allocated and no goroutine is started per call; the
+// values and gradients are summed in block order, so the result does not
+// depend on which goroutine ran which block.
 
 // shardRun is one Density's shard frames and the state of its current
 // call.
 type shardRun struct {
-	main   *ir.Frame
-	frames []*ir.Frame
-	lps    []float64
-	grads  [][]float64 // one gradient per shard
+	workers int // shards: how many goroutines may share a call
+	main    *ir.Frame
+	frames  []*ir.Frame
+	lps     []float64
+	grads   [][]float64 // one gradient per shard
 
 	// The current call, written by the caller before next is reset.
 	x        []float64
@@ -44,7 +47,7 @@ type shardRun struct {
 
 func newShardRun(c *Compiled) *shardRun {
 	k := len(c.shardProgs)
-	r := &shardRun{main: ir.NewFrame(c.shardMain), frames: make([]*ir.Frame, k), lps: make([]float64, k),
+	r := &shardRun{workers: c.shardPlan.Shards, main: ir.NewFrame(c.shardMain), frames: make([]*ir.Frame, k), lps: make([]float64, k),
 		grads: make([][]float64, k), finished: make(chan struct{}, 1)}
 	for i, p := range c.shardProgs {
 		r.frames[i] = ir.NewFrame(p)
@@ -135,7 +138,7 @@ func (r *shardRun) eval(x, grad []float64) float64 {
 	r.x, r.withGrad = x, grad != nil
 	r.done.Store(0)
 	r.next.Store(0) // publishes x to the helpers
-	for range min(k-1, shardHelpers.n) {
+	for range min(r.workers-1, shardHelpers.n) {
 		select {
 		case shardHelpers.jobs <- r:
 		default: // the queue is full: the helpers are busy anyway
