@@ -291,3 +291,33 @@ func TestDisplayCap(t *testing.T) {
 		t.Errorf("Summary has %d rows, want 100", n)
 	}
 }
+
+// TestStanCSVDenseRoundTrip: a dense inverse metric is written as CmdStan
+// writes it (one row per line) and read back whole.
+func TestStanCSVDenseRoundTrip(t *testing.T) {
+	p := fake(20, noShift, 0)
+	p.Settings.Metric = "dense_e"
+	for c := range p.Chains {
+		p.Chains[c].Adaptation.Dense = true
+		p.Chains[c].Adaptation.InvMetric = []float64{2, 0.5, 0.1, 0.5, 3, -0.2, 0.1, -0.2, 1.5}
+	}
+	var b bytes.Buffer
+	if err := p.WriteChainCSV(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "# Elements of inverse mass matrix:\n# 2, 0.5, 0.1\n# 0.5, 3, -0.2\n# 0.1, -0.2, 1.5\n") {
+		t.Errorf("dense metric block not as CmdStan writes it:\n%s", b.String())
+	}
+	files, err := p.WriteStanCSV(filepath.Join(t.TempDir(), "dense"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadStanCSV(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := q.Chains[2].Adaptation
+	if !a.Dense || !reflect.DeepEqual(a.InvMetric, p.Chains[2].Adaptation.InvMetric) || q.Settings.Metric != "dense_e" {
+		t.Errorf("read back dense=%v metric %v (%s)", a.Dense, a.InvMetric, q.Settings.Metric)
+	}
+}
