@@ -138,8 +138,15 @@ func JSON(v any) { Publish(JSONBundle(v)) }
 // Image publishes img as a PNG.
 func Image(img image.Image) { Publish(ImageBundle(img)) }
 
-// Show publishes v as Render shows a final expression.
-func Show(v any) { Publish(Render(v)) }
+// Show publishes v as Render shows a final expression; nil shows as
+// "<nil>", as fmt prints it.
+func Show(v any) {
+	if v == nil {
+		Publish(Bundle{Data: map[string]any{MIMEText: "<nil>"}})
+		return
+	}
+	Publish(Render(v))
+}
 
 // Clear clears the cell's output; with wait true the clearing waits until
 // new output arrives, which avoids flicker in animations.

@@ -202,6 +202,15 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		// statements declared without values.
 		for j, at := range r.Items {
 			src := itemSource(code, at)
+			if arg, ok := s.showCall(code[at.Start:at.End]); ok {
+				shown, err := s.show(ctx, code, at, arg)
+				if err != nil {
+					return Result{Err: err}
+				}
+				if shown {
+					continue
+				}
+			}
 			if rewritten, ok, err := commaOkRewrite(code, at); err != nil {
 				return Result{Err: err}
 			} else if ok {

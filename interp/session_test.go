@@ -225,6 +225,16 @@ func TestCellTypeRenders(t *testing.T) {
 	}
 }
 
+// display.Show renders a type defined in a cell through its methods.
+func TestShowCellType(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"github.com/gobayes/gobayes/display\"\ntype Temp float64\nfunc (t Temp) String() string { return \"warm\" }\nfunc (t Temp) HTML() string { return \"<b>warm</b>\" }"},
+		{cell: "display.Show(Temp(30))\ndisplay.Show(42)", events: "display::new:warm|display::new:42"},
+		{cell: "d := display.Show\nd(7)", events: "display::new:7"}, // not rewritten: compiled Show
+		{cell: "display.Show(nil)", events: "display::new:<nil>"},
+	})
+}
+
 func TestGeneratedPackages(t *testing.T) {
 	runSteps(t, newTestSession(t), []step{
 		{cell: "import \"gonum.org/v1/gonum/floats\"\nfloats.Sum([]float64{1, 2, 3.5})", value: "6.5"},

@@ -67,6 +67,10 @@ func (s *Session) resultCount(fun ast.Expr) (n int, known bool) {
 		if n, ok := builtinResults[id.Name]; ok {
 			return n, true
 		}
+		// A variable holding a function.
+		if v, ok := globals(it)[id.Name]; ok && v.IsValid() && v.Kind() == reflect.Func {
+			return v.Type().NumOut(), true
+		}
 	}
 	if sel == nil {
 		return 0, false
@@ -228,4 +232,65 @@ func (s *Session) importedAs(path string) string {
 		}
 	}
 	return ""
+}
+
+// shownVar holds the value of a display.Show call's argument while the
+// session renders it.
+const shownVar = "_gobayesShown"
+
+// showCall reports whether a statement is display.Show(x) (under the name
+// the cells imported display as) and returns x's text.
+func (s *Session) showCall(stmt string) (arg string, ok bool) {
+	name := s.importedAs("github.com/gobayes/gobayes/display")
+	if name == "" || !strings.Contains(stmt, name+".Show") {
+		return "", false
+	}
+	e, err := parser.ParseExpr(stmt)
+	if err != nil {
+		return "", false
+	}
+	call, isCall := e.(*ast.CallExpr)
+	if !isCall || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	sel, isSel := call.Fun.(*ast.SelectorExpr)
+	if !isSel || sel.Sel.Name != "Show" {
+		return "", false
+	}
+	if id, isIdent := sel.X.(*ast.Ident); !isIdent || id.Name != name {
+		return "", false
+	}
+	return stmt[call.Args[0].Pos()-1 : call.Args[0].End()-1], true
+}
+
+// show runs display.Show(arg) for a type defined in a cell as well as for
+// compiled ones: compiled code cannot see the methods of cell types, so
+// the value is kept in shownVar and rendered as a final value is.
+// It reports false, having run nothing, when the argument cannot be held
+// in a variable (an untyped nil, say); the call then runs as written.
+func (s *Session) show(ctx context.Context, cell string, at item, arg string) (bool, *Error) {
+	line, col := lineCol(cell, at.Start)
+	src := stmtPrefix + strings.Repeat("\n", line) + strings.Repeat(" ", col-1) + shownVar + " := " + arg
+	prog, err := s.compile(cell, src)
+	if err != nil {
+		return false, nil
+	}
+	if _, err := s.run(ctx, cell, prog, at); err != nil {
+		return true, err
+	}
+	s.mu.Lock()
+	it := s.it
+	s.mu.Unlock()
+	v := globals(it)[shownVar]
+	if v.IsValid() && v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	b := renderValue(v)
+	if b == nil {
+		b = &display.Bundle{Data: map[string]any{display.MIMEText: "<nil>"}, Metadata: map[string]any{}}
+	} else if s.mayBeCellType(v) {
+		s.renderCellType(ctx, shownVar, b)
+	}
+	display.Publish(*b)
+	return true, nil
 }
