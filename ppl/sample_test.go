@@ -271,3 +271,17 @@ func TestLiveProgress(t *testing.T) {
 		t.Errorf("final progress text: %s", text)
 	}
 }
+
+// The mode on the unconstrained scale: for mu (unbounded) the posterior
+// mode 6.5/5.01; for sigma ~ HalfNormal(2), sampled as log sigma, the
+// mode of sigma·p(sigma), which is 2.
+func ExampleModel_MAP() {
+	m := NewModel("conjugate")
+	mu := m.Normal("mu", 0, 10)
+	m.HalfNormal("sigma", 2)
+	m.Normal("y", mu, 1).Observe([]float64{1.2, 0.4, 2.2, 1.9, 0.8})
+	r := m.MAP(Seed(1))
+	fmt.Printf("mu %.3f sigma %.3f\n", r.Values["mu"][0], r.Values["sigma"][0])
+	// Output:
+	// mu 1.297 sigma 2.000
+}
