@@ -22,6 +22,8 @@ import "math"
 //     does, without the adjoint of X·β.
 //   - kLowerMatVec: matvec(L, v) with L a Cholesky factor works on the
 //     lower triangle only (the registered op when v is not finite).
+//   - kBoundPair: a lower (upper) bound and its log-Jacobian on the same
+//     inputs, in one pass.
 //   - kHMMScan (plan_hmm.go): a scan running an HMM's forward algorithm
 //     with normal emissions, as one loop over the steps.
 //
@@ -44,6 +46,9 @@ type kernel interface {
 type planStep struct {
 	k    kernel
 	skip bool
+	// adjRead marks a skipped instruction whose output's adjoint the
+	// absorbing kernel reads (so Gradient must still clear it).
+	adjRead bool
 }
 
 // buildPlan returns the plan of p and the number of private per-frame
@@ -105,6 +110,15 @@ func buildPlan(p *Program) ([]planStep, int) {
 			continue
 		}
 		switch in.Op {
+		case OpLowerFwd, OpUpperFwd:
+			if j, ok := boundLogJ(p, i); ok && (plan == nil || !plan[j].skip && plan[j].k == nil) {
+				sign := 1.0
+				if in.Op == OpUpperFwd {
+					sign = -1
+				}
+				set(i, &kBoundPair{fwd: in, logJ: &p.Instrs[j], sign: sign}, j)
+				plan[j].adjRead = true
+			}
 		case OpScan:
 			if k, ok := hmmScan(p, i, &priv); ok {
 				set(i, k)
@@ -140,7 +154,7 @@ func buildPlan(p *Program) ([]planStep, int) {
 func absorbedSlots(p *Program) map[int]bool {
 	m := map[int]bool{}
 	for i, st := range p.plan {
-		if st.skip {
+		if st.skip && !st.adjRead {
 			m[p.Values[p.Instrs[i].Out].Off] = true
 		}
 	}
@@ -565,4 +579,58 @@ func (k *kLowerMatVec) backward(f *Frame) {
 			axpy(gv, gi, l[i*n:i*n+i+1])
 		}
 	}
+}
+
+// boundLogJ finds the log-Jacobian instruction of bound instruction i:
+// the later …LogJ of the same op family on the same inputs.
+func boundLogJ(p *Program, i int) (int, bool) {
+	in := &p.Instrs[i]
+	want := OpLowerLogJ
+	if in.Op == OpUpperFwd {
+		want = OpUpperLogJ
+	}
+	for j := i + 1; j < len(p.Instrs); j++ {
+		o := &p.Instrs[j]
+		if o.Op == want && o.In[0] == in.In[0] && o.In[1] == in.In[1] {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// kBoundPair is y = lb + exp(x) (ub - exp(x) with sign -1) and its
+// log-Jacobian Σx, with exp(x) left in the bound's scratch as the
+// registered op leaves it.
+type kBoundPair struct {
+	fwd, logJ *Instr
+	sign      float64
+}
+
+func (k *kBoundPair) forward(f *Frame) {
+	in := k.fwd
+	x, y, e := f.Val(in.In[0]), f.Val(in.Out), f.Val(in.Scratch)
+	b, sb := bval(f, in.In[1])
+	x, e = x[:len(y)], e[:len(y)]
+	s := 0.0
+	for i, xi := range x {
+		ei := math.Exp(xi)
+		e[i] = ei
+		y[i] = b[i*sb] + k.sign*ei
+		s += xi
+	}
+	f.Val(k.logJ.Out)[0] = s
+}
+
+func (k *kBoundPair) backward(f *Frame) {
+	in := k.fwd
+	e, g := f.Val(in.Scratch), f.AdjOf(in.Out)
+	gj := f.AdjOf(k.logJ.Out)[0]
+	if gx := gradOrNil(f, in.In[0]); gx != nil {
+		gx, e = gx[:len(g)], e[:len(g)]
+		for i, gi := range g {
+			gx[i] += gj + k.sign*gi*e[i]
+		}
+	}
+	_, sb := bval(f, in.In[1])
+	addStrided(gradOrNil(f, in.In[1]), g, sb)
 }

@@ -3,7 +3,6 @@ package ir_test
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -41,6 +40,10 @@ type planCase struct {
 	build  func(b *ir.Builder, in []ir.ID) (ir.ID, error)
 	oracle func(v [][]float64) float64
 }
+
+// planFused is the number of instructions the plan must fuse in a case,
+// when not 1.
+var planFused = map[string]int{"Cholesky factor times a vector": 2} // the matvec and the normal prior
 
 func planCases() []planCase {
 	y8 := planSeq(8, func(i int) float64 { return float64(i*7%5) - 1.5 })
@@ -97,7 +100,31 @@ func planCases() []planCase {
 		}
 		return out
 	}
+	bound := func(op, logJ ir.Op) func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+		return func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+			y := emit(b, op, in[0], in[1])
+			w := planSeq(ir.ShapeLen(b.Shape(y)), func(i int) float64 { return 0.5 + float64(i) })
+			return b.Emit(ir.OpAddN, []ir.ID{emit(b, logJ, in[0], in[1]), emit(b, ir.OpDot, y, b.Const(w, b.Shape(y)))}, nil, -1)
+		}
+	}
+	// boundOracle is Σ x_i + Σ (0.5+i)·(b_i + sign·exp(x_i)): the
+	// log-Jacobian of y = b ± exp(x) plus a weighted sum of y.
+	boundOracle := func(sign float64) func(v [][]float64) float64 {
+		return func(v [][]float64) float64 {
+			t := 0.0
+			for i, x := range v[0] {
+				t += x + (0.5+float64(i))*(v[1][i%len(v[1])]+sign*math.Exp(x))
+			}
+			return t
+		}
+	}
 	return []planCase{
+		{"lower bound and its log-Jacobian, scalar", []irtest.Arg{irtest.Param(-2, 2), irtest.Const(nil, 0)},
+			bound(ir.OpLowerFwd, ir.OpLowerLogJ), boundOracle(1)},
+		{"lower bound, vector, parameter bound", []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Param(-1, 1)},
+			bound(ir.OpLowerFwd, ir.OpLowerLogJ), boundOracle(1)},
+		{"upper bound, vector, per-element bounds", []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Const([]int{3}, 1, 2, 3)},
+			bound(ir.OpUpperFwd, ir.OpUpperLogJ), boundOracle(-1)},
 		{"Cholesky factor times a vector",
 			[]irtest.Arg{irtest.Const([]int{len(pts)}, pts...), irtest.Param(0.5, 2), irtest.Param(0.5, 2), irtest.Param(-2, 2, len(pts))},
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
@@ -198,8 +225,8 @@ func TestPlanKernels(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := 1
-			if strings.HasPrefix(c.name, "Cholesky") {
-				want = 2 // the matvec and the normal prior
+			if n, ok := planFused[c.name]; ok {
+				want = n
 			}
 			if p.Fused() != want {
 				t.Fatalf("the plan fuses %d instructions, want %d, in\n%v", p.Fused(), want, p)
