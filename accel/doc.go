@@ -4,9 +4,11 @@
 // round trip per step.
 //
 // Variants live in subpackages and register themselves when imported:
-// accel/cpu (every core, always built) and the CUDA worker (accel/cuda,
-// built with `make cuda`, reached through a pipe by the client in this
-// package). Pick one with Default, ByName or Choose:
+// accel/cpu (every core, always built) as "cpu", and accel/remote as
+// "cuda": a client that starts the GPU worker (accel/cuda/worker, built
+// with `make cuda`) and talks to it through a pipe, so that the main
+// binary never links the CUDA driver. Pick one with Default, ByName or
+// Choose:
 //
 //	import _ "github.com/gobayes/gobayes/accel/cpu"
 //
