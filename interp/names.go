@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -14,22 +15,13 @@ import (
 // that neither the session nor the cell defines, before anything runs.
 func (s *Session) precheckUndefined(cell string, runs []run) *Error {
 	s.mu.Lock()
-	if s.dotImport {
-		s.mu.Unlock()
+	dot := s.dotImport
+	s.mu.Unlock()
+	if dot {
 		return nil
 	}
-	known := map[string]bool{}
-	for k := range s.defs {
-		known[k] = true
-	}
-	for k := range s.imports {
-		known[k] = true
-	}
-	it := s.it
-	s.mu.Unlock()
-	for k := range globals(it) {
-		known[k] = true
-	}
+	declared := map[string]bool{} // by the cell's runs so far
+	known := s.knownName(declared)
 	for _, r := range runs {
 		src := runSource(cell, r)
 		if r.Kind == kindStmt {
@@ -42,10 +34,35 @@ func (s *Session) precheckUndefined(cell string, runs []run) *Error {
 			return nil
 		}
 		for _, n := range names {
-			known[n] = true
+			declared[n] = true
 		}
 	}
 	return nil
+}
+
+// knownName reports whether a name is defined: in extra, by an earlier
+// cell, or in the interpreter (looked up, once, only when the cheaper
+// sources do not know the name).
+func (s *Session) knownName(extra map[string]bool) func(string) bool {
+	var interpreted map[string]reflect.Value
+	return func(name string) bool {
+		if extra[name] {
+			return true
+		}
+		s.mu.Lock()
+		_, def := s.defs[name]
+		_, imp := s.imports[name]
+		it := s.it
+		s.mu.Unlock()
+		if def || imp {
+			return true
+		}
+		if interpreted == nil {
+			interpreted = globals(it)
+		}
+		_, ok := interpreted[name]
+		return ok
+	}
 }
 
 // declaredNames lists the names a run declares at the top level (and
@@ -115,14 +132,14 @@ func declaredNames(src string, kind itemKind) (names []string, dot bool) {
 
 // undefinedIn reports the first identifier of a statement run that the
 // parser cannot resolve and that is neither known nor predeclared.
-func undefinedIn(cell, src string, known map[string]bool) *Error {
+func undefinedIn(cell, src string, known func(string) bool) *Error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
 	if err != nil {
 		return nil
 	}
 	for _, id := range f.Unresolved {
-		if known[id.Name] || types.Universe.Lookup(id.Name) != nil {
+		if types.Universe.Lookup(id.Name) != nil || known(id.Name) {
 			continue
 		}
 		p := fset.Position(id.Pos())
@@ -138,22 +155,12 @@ func undefinedIn(cell, src string, known map[string]bool) *Error {
 // and it replaces yaegi's misleading "constant definition loop".
 func (s *Session) undefinedError(cell, src string) *Error {
 	s.mu.Lock()
-	it, dot := s.it, s.dotImport
-	known := map[string]bool{}
-	for k := range s.defs {
-		known[k] = true
-	}
-	for k := range s.imports {
-		known[k] = true
-	}
+	dot := s.dotImport
 	s.mu.Unlock()
 	if dot {
 		return nil // names of a dot-imported package are not tracked
 	}
-	for k := range globals(it) {
-		known[k] = true
-	}
-	return undefinedIn(cell, src, known)
+	return undefinedIn(cell, src, s.knownName(nil))
 }
 
 // dropReimports blanks out import specs the session already has under the
