@@ -14,7 +14,10 @@ TIMEOUT = 60
 
 
 def console_cmd():
-    return ["jupyter", "console", "--kernel", gobayes_env.KERNEL]
+    # Debian's jupyter: another Python's jupyter on PATH would not see
+    # Debian's jupyter_console.
+    jupyter = "/usr/bin/jupyter" if os.access("/usr/bin/jupyter", os.X_OK) else "jupyter"
+    return [jupyter, "console", "--kernel", gobayes_env.KERNEL]
 
 
 class PipedConsole(unittest.TestCase):
@@ -32,7 +35,7 @@ class PipedConsole(unittest.TestCase):
 
 @unittest.skipUnless(shutil.which("tmux"), "tmux is not installed (make deps installs it)")
 class TerminalConsole(unittest.TestCase):
-    def setUp(self):
+    def start(self):
         self.name = "gobayes-test-" + uuid.uuid4().hex[:8]
         cmd = " ".join(console_cmd())
         subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "120", "-y", "50",
@@ -60,6 +63,21 @@ class TerminalConsole(unittest.TestCase):
             subprocess.run(["tmux", "send-keys", "-t", self.name, k], check=True)
 
     def test_multi_line_cell_and_completion(self):
+        # jupyter_console 6.4 under prompt_toolkit and nest_asyncio now and
+        # then drops keys with "Unhandled exception in event loop" (with
+        # ipykernel too); one more try in a fresh console tells that apart
+        # from a kernel fault.
+        try:
+            self.start()
+            self.scenario()
+        except AssertionError as first:
+            if "Unhandled exception in event loop" not in str(first):
+                raise
+            print("\n    jupyter_console dropped keys; trying once more", end=" ")
+            self.start()
+            self.scenario()
+
+    def scenario(self):
         self.wait_for("In [1]:")
         # An unfinished func: the console asks is_complete and continues the
         # cell with "...:" instead of running it.
