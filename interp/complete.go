@@ -188,13 +188,33 @@ func (s *Session) selectorCandidates(recv string) []string {
 	s.mu.Unlock()
 	if isDef && kind != "type" {
 		if v, ok := globals(it)[recv]; ok {
-			return valueMembers(v)
+			return append(valueMembers(v), s.cellMethodsOf(recv)...)
 		}
 	}
 	if isImport || !isDef {
 		return s.members(recv)
 	}
 	return nil
+}
+
+// cellMethodsOf lists the methods, declared in cells, that the value of
+// recv has. Reflection does not show them, so each is tried with a trial
+// compile of "_ = recv.Method", which declares nothing.
+func (s *Session) cellMethodsOf(recv string) []string {
+	s.mu.Lock()
+	var names []string
+	for m := range s.methods {
+		names = append(names, m)
+	}
+	it := s.it
+	s.mu.Unlock()
+	var out []string
+	for _, m := range names {
+		if _, err := compile(it, stmtPrefix+"_ = "+recv+"."+m); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // valueMembers lists the exported fields and methods of a value.

@@ -8,7 +8,7 @@ import (
 
 func TestComplete(t *testing.T) {
 	s := newTestSession(t)
-	for _, cell := range []string{"import \"fmt\"\nimport m \"math\"\nvelocity := 3.0\nvar verbose bool", "type Point struct{ X, Y float64 }\np := &Point{1, 2}\nimport \"strings\"\nsb := &strings.Builder{}"} {
+	for _, cell := range []string{"import \"fmt\"\nimport m \"math\"\nvelocity := 3.0\nvar verbose bool", "type Point struct{ X, Y float64 }\nfunc (p *Point) Norm() float64 { return p.X*p.X + p.Y*p.Y }\nfunc (p *Point) Scale(f float64) { p.X *= f }\ntype Other struct{}\nfunc (Other) Unrelated() {}\np := &Point{1, 2}\nimport \"strings\"\nsb := &strings.Builder{}"} {
 		if r := s.Execute(context.Background(), cell, nil); r.Err != nil {
 			t.Fatal(r.Err)
 		}
@@ -30,7 +30,7 @@ func TestComplete(t *testing.T) {
 		{"fo|", []string{"for"}, "", "fo"},
 		{"le|", []string{"len"}, "", "le"},
 		{"sb.W|", []string{"WriteString", "WriteByte"}, "", "W"},
-		{"p.|", []string{"X", "Y"}, "", ""},
+		{"p.|", []string{"X", "Y", "Norm", "Scale"}, "Unrelated", ""},
 		{"stat.Me|", []string{"Mean"}, "", "Me"}, // importable, not yet imported
 		{"floats.Su|", []string{"Sum"}, "", "Su"},
 		{"import \"gonum.org/v1/gonum/st|", []string{"gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/stat/distuv"}, "", "gonum.org/v1/gonum/st"},

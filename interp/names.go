@@ -284,7 +284,9 @@ func (s *Session) record(src string, kind itemKind) {
 						}
 					}
 				}
-			} else if d.Recv == nil {
+			} else if d.Recv != nil {
+				s.methods[d.Name.Name] = true
+			} else {
 				s.defs[d.Name.Name] = "func"
 				end := d.End()
 				if d.Body != nil {

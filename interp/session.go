@@ -48,6 +48,7 @@ type Session struct {
 	probeDeclared bool              // renderProbe is declared in it
 	funcResults   map[string]int    // cell function → number of results
 	dotImport     bool              // a cell imported a package with "."
+	methods       map[string]bool   // names of methods declared in cells
 }
 
 var _ Engine = (*Session)(nil)
@@ -99,6 +100,7 @@ func (s *Session) reset() error {
 	s.probeDeclared = false
 	s.funcResults = map[string]int{}
 	s.dotImport = false
+	s.methods = map[string]bool{}
 	s.mu.Unlock()
 	return nil
 }
