@@ -228,6 +228,7 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	p.fast = fastInstrs(&p)
 	p.scalarBody = isScalarBody(&p)
 	p.plan, p.privSize = buildPlan(&p)
+	p.steps = planOps(&p)
 	b.p = Program{}
 	return &p, nil
 }

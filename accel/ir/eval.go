@@ -174,38 +174,32 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 
 // runPlanned is run following the program's plan.
 func (f *Frame) runPlanned() {
-	p := f.P
-	fast := len(p.fast) == len(p.Instrs)
-	for i := range p.Instrs {
-		st := &p.plan[i]
+	for i := range f.P.steps {
+		st := &f.P.steps[i]
 		switch {
-		case st.skip:
 		case st.k != nil:
 			st.k.forward(f)
-		case fast && p.fast[i].op != OpNop:
-			p.fast[i].forward(f.V)
+		case st.fast != nil:
+			st.fast.forward(f.V)
 		default:
-			in := &p.Instrs[i]
-			defs[in.Op].Forward(f, in)
+			defs[st.in.Op].Forward(f, st.in)
 		}
 	}
 }
 
 // reversePlanned is reverse following the program's plan.
 func (f *Frame) reversePlanned() {
-	p := f.P
-	fast := len(p.fast) == len(p.Instrs)
-	for i := len(p.Instrs) - 1; i >= 0; i-- {
-		in := &p.Instrs[i]
-		st := &p.plan[i]
+	steps := f.P.steps
+	for i := len(steps) - 1; i >= 0; i-- {
+		st := &steps[i]
 		switch {
-		case st.skip || !p.Values[in.Out].Grad:
+		case !st.grad:
 		case st.k != nil:
 			st.k.backward(f)
-		case fast && p.fast[i].op != OpNop:
-			p.fast[i].backward(f.V, f.Adj)
+		case st.fast != nil:
+			st.fast.backward(f.V, f.Adj)
 		default:
-			defs[in.Op].Backward(f, in)
+			defs[st.in.Op].Backward(f, st.in)
 		}
 	}
 }

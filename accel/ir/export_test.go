@@ -12,10 +12,11 @@ func SetMaxStepViews(n int) (restore func()) {
 var Log1pFast = log1p
 
 // WithoutFastPath returns a copy of p that runs every instruction through
-// its registered semantics.
+// its registered semantics (no scalar fast path, no execution plan).
 func WithoutFastPath(p *Program) *Program {
 	q := *p
 	q.fast = nil
+	q.plan, q.steps, q.privSize = nil, nil, 0
 	q.Instrs = append([]Instr(nil), p.Instrs...)
 	for i, in := range q.Instrs {
 		if in.Body != nil {

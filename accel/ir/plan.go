@@ -51,6 +51,37 @@ type planStep struct {
 	adjRead bool
 }
 
+// planOp is one entry of Program.steps: a kernel, a scalar fast-path
+// instruction, or an instruction run through its registered semantics;
+// grad says whether the reverse sweep visits it.
+type planOp struct {
+	k    kernel
+	fast *fastInstr
+	in   *Instr
+	grad bool
+}
+
+// planOps lists the steps of p's plan (nil without a plan).
+func planOps(p *Program) []planOp {
+	if p.plan == nil {
+		return nil
+	}
+	var ops []planOp
+	for i := range p.Instrs {
+		st := &p.plan[i]
+		if st.skip {
+			continue
+		}
+		in := &p.Instrs[i]
+		op := planOp{k: st.k, in: in, grad: p.Values[in.Out].Grad}
+		if st.k == nil && len(p.fast) == len(p.Instrs) && p.fast[i].op != OpNop {
+			op.fast = &p.fast[i]
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
 // buildPlan returns the plan of p and the number of private per-frame
 // slots its kernels need, or nil when no instruction is fused. Scan bodies
 // (programs with Inputs) are not planned.
@@ -261,7 +292,62 @@ func (k *kScalePrior) forward(f *Frame) {
 	}
 }
 
-func (k *kScalePrior) backward(f *Frame) { defs[k.in.Op].Backward(f, k.in) }
+// backward is the registered backward specialised to a scale without
+// gradient: the same arithmetic, without the strides and accumulators of
+// the general case.
+func (k *kScalePrior) backward(f *Frame) {
+	in := k.in
+	y, g := f.Val(in.In[0]), f.AdjOf(in.Out)[0]
+	ay := gradOrNil(f, in.In[0])
+	if ay != nil {
+		ay = ay[:len(y)]
+	}
+	switch in.Op {
+	case OpNormalLPDF:
+		mu, s := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+		if !(s > 0) {
+			return
+		}
+		inv := 1 / s
+		r := g * inv
+		am := 0.0
+		for i, v := range y {
+			t := r * ((v - mu) * inv)
+			if ay != nil {
+				ay[i] -= t
+			}
+			am += t
+		}
+		if f.Grad(in.In[1]) {
+			f.AdjOf(in.In[1])[0] += am
+		}
+	case OpHalfNormalLPDF:
+		s := f.Val(in.In[1])[0]
+		if ay == nil || !(s > 0) {
+			return
+		}
+		inv := 1 / s
+		for i, yi := range y {
+			if yi >= 0 {
+				z := yi * inv
+				ay[i] += -g * z * inv
+			}
+		}
+	case OpHalfCauchyLPDF:
+		s := f.Val(in.In[1])[0]
+		if ay == nil || !(s > 0) {
+			return
+		}
+		inv := 1 / s
+		for i, yi := range y {
+			if yi >= 0 {
+				z := yi * inv
+				r := g * inv / (1 + z*z)
+				ay[i] += -2 * z * r
+			}
+		}
+	}
+}
 
 // only is buildPlan's test for an absorbable producer.
 type onlyFunc func(id ID, by int, ops ...Op) (int, bool)

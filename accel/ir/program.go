@@ -89,6 +89,9 @@ type Program struct {
 	// need. Set by Builder.Finalize; Instrs are never changed by it.
 	plan     []planStep
 	privSize int
+	// steps is the plan as a compact list, in program order, of what a
+	// planned run executes (absorbed instructions left out).
+	steps []planOp
 }
 
 // Val returns the slots of value id inside the frame buffer buf.
