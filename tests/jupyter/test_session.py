@@ -77,6 +77,36 @@ class Session_(KernelCase):
         for s in mimes:
             self.assertIn("text/plain", s)
 
+    def test_json_and_image(self):
+        cell = self.run_cell(DISPLAY + 'import (\n\t"image"\n)\n'
+                             'display.JSON(map[string]any{"chains": 4, "draws": []int{1, 2}})\n'
+                             'display.Image(image.NewGray(image.Rect(0, 0, 3, 2)))')
+        self.assertOK(cell)
+        shown = cell.of("display_data")
+        self.assertEqual(len(shown), 2, cell)
+        self.assertEqual(shown[0]["data"]["application/json"], {"chains": 4, "draws": [1, 2]})
+        self.assertTrue(shown[1]["data"]["image/png"].startswith("iVBORw0KGgo"), "not a base64 PNG: %r" % shown[1])
+
+    def test_value_that_renders_itself(self):
+        # A cell's type with an HTML method shows as HTML when it is the
+        # value of the cell (display.HTMLer), with text/plain beside it.
+        cell = self.run_cell('type badge struct{ Label string }\n'
+                             'func (b badge) HTML() string { return "<span>" + b.Label + "</span>" }\n'
+                             'badge{"converged"}')
+        self.assertOK(cell)
+        data = cell.of("execute_result")[0]["data"]
+        self.assertEqual(data.get("text/html"), "<span>converged</span>", cell)
+        self.assertIn("text/plain", data)
+
+    def test_help_and_reset_magics(self):
+        cell = self.run_cell("%help")
+        self.assertOK(cell)
+        self.assertIn("%time", cell.stdout())
+        self.assertOK(self.run_cell("forgotten := 1"))
+        self.assertOK(self.run_cell("%reset"))
+        self.assertEqual(self.run_cell("forgotten").status, "error")
+        self.assertOK(self.run_cell('import "fmt"\nfmt.Println("after reset")'))
+
     def test_user_expressions(self):
         self.assertOK(self.run_cell("ue := 20"))
         msg_id = self.kc.execute("ue = ue + 1", user_expressions={"double": "ue * 2", "broken": "nosuchname + 1"})
