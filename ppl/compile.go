@@ -468,10 +468,10 @@ func (e *emitter) mixtureDensity(r *RV, y ir.ID, pointwise bool) ir.ID {
 
 // buildProgram compiles a program over the unconstrained position: with
 // target, the log density (leaving out the log densities of the observed
-// variables in skip, which shards compute) with, when outputs is set,
+// variables and the LogDensity terms named in skip, which shards compute) with, when outputs is set,
 // every term's value as an output (named by termNames); with outputs, the
 // recorded variables as outputs.
-func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[*RV]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
+func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
 	defer Catch(&err)
 	m := c.m
 	b := ir.NewBuilder(c.dim)
@@ -481,7 +481,7 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[*RV]bool) (p 
 	}
 	if withTarget {
 		for _, r := range m.rvs {
-			if skip[r] {
+			if skip[r.name] {
 				continue
 			}
 			if id, ok := e.logDensity(r, false); ok {
@@ -490,6 +490,9 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[*RV]bool) (p 
 			}
 		}
 		for _, t := range m.terms {
+			if skip[t.name] {
+				continue
+			}
 			e.ctx = t.name
 			e.terms = append(e.terms, e.emit(t.n))
 			e.termNames = append(e.termNames, t.name)

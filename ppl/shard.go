@@ -65,7 +65,8 @@ type ShardPlan struct {
 	// evaluated in blocks of about a megabyte of data, which the workers
 	// claim one at a time.
 	Blocks int
-	// Vars describes every observed variable, in declaration order.
+	// Vars describes every observed variable, in declaration order, then
+	// every LogDensity term that is a sum over rows (Sum(LogPDF(…))).
 	Vars []ShardVar
 }
 
@@ -82,6 +83,9 @@ type ShardVar struct {
 	// shards; otherwise Reason says why it is computed whole.
 	Sharded bool
 	Reason  string
+	// Term marks a LogDensity term summing over rows rather than an
+	// observed variable.
+	Term bool
 }
 
 // ShardPlan describes how the model's observed data are sharded, with the
@@ -108,7 +112,7 @@ func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
 func (c *Compiled) planShards() error {
 	m := c.m
 	want := m.shards
-	if want == 1 || len(c.observed) == 0 {
+	if want == 1 {
 		return nil
 	}
 	folds := map[*node][]float64{}
@@ -130,6 +134,23 @@ func (c *Compiled) planShards() error {
 			total += sv.Volume
 		}
 		vars[i] = sv
+	}
+	// LogDensity terms that sum over rows (Sum(LogPDF(…)) of a
+	// hand-written likelihood) split like observed variables.
+	for _, t := range m.terms {
+		x, rows, ok := termRows(t)
+		if !ok {
+			continue
+		}
+		sv := ShardVar{Name: t.name, Rows: rows, Term: true}
+		s := newRowSlicer(c, rows, 0, rows, folds)
+		if _, err := s.slice(x, x.Len()/rows); err != nil {
+			sv.Reason = err.Error()
+		} else {
+			sv.Sharded, sv.Volume = true, s.volume
+			total += sv.Volume
+		}
+		vars = append(vars, sv)
 	}
 	k := want
 	if k == 0 {
@@ -164,10 +185,10 @@ func (c *Compiled) planShards() error {
 		}
 		return nil
 	}
-	sharded := map[*RV]bool{}
-	for i, r := range c.observed {
-		if vars[i].Sharded {
-			sharded[r] = true
+	sharded := map[string]bool{}
+	for _, v := range vars {
+		if v.Sharded {
+			sharded[v.Name] = true
 		}
 	}
 	main, _, _, err := c.buildProgram(true, false, sharded)
@@ -205,13 +226,13 @@ var blockVolume = 1 << 17
 
 // buildShard compiles shard j of k: rows [j·N/k, (j+1)·N/k) of every
 // sharded variable's log density.
-func (c *Compiled) buildShard(j, k int, sharded map[*RV]bool, folds map[*node][]float64) (p *ir.Program, err error) {
+func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*node][]float64) (p *ir.Program, err error) {
 	defer Catch(&err)
 	b := ir.NewBuilder(c.dim)
 	e := newEmitter(c, b)
 	var terms []ir.ID
 	for _, r := range c.observed {
-		if !sharded[r] {
+		if !sharded[r.name] {
 			continue
 		}
 		rows, _ := obsRows(r)
@@ -227,6 +248,19 @@ func (c *Compiled) buildShard(j, k int, sharded map[*RV]bool, folds map[*node][]
 			terms = append(terms, id)
 		}
 	}
+	for _, t := range c.m.terms {
+		if !sharded[t.name] {
+			continue
+		}
+		x, rows, _ := termRows(t)
+		s := newRowSlicer(c, rows, j*rows/k, (j+1)*rows/k, folds)
+		sx, err := s.slice(x, x.Len()/rows)
+		if err != nil {
+			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, t.name, err))
+		}
+		e.ctx = t.name
+		terms = append(terms, e.emit(&node{kind: kOp, op: ir.OpSum, args: []*node{sx}, fn: "Sum", model: c.m}))
+	}
 	target := b.Scalar(0)
 	if len(terms) > 0 {
 		target = e.emitOp(ir.OpAddN, terms, nil)
@@ -236,6 +270,17 @@ func (c *Compiled) buildShard(j, k int, sharded map[*RV]bool, folds map[*node][]
 		return nil, &Error{Var: c.name, Msg: err.Error()}
 	}
 	return p, nil
+}
+
+// termRows returns the summand x of a LogDensity term Sum(x) and its
+// number of rows (x's leading axis); ok is false for other terms.
+func termRows(t term) (x *node, rows int, ok bool) {
+	n := t.n
+	if n.kind != kOp || n.op != ir.OpSum || len(n.args[0].shape) == 0 {
+		return nil, 0, false
+	}
+	x = n.args[0]
+	return x, x.shape[0], x.shape[0] > 1
 }
 
 // obsRows is the number of observations of an observed variable: the
