@@ -39,15 +39,27 @@ var binaryOps = map[ir.Op][3]string{
 }
 
 // scalarLPDFs are the elementwise log densities with a device function
-// pair gb_<name>_lpdf and gb_<name>_grad; the bool says whether the first
-// input (the variate) is data only (no partial).
+// pair gb_<name>_lpdf and gb_<name>_grad (partials of every input; those
+// of data are zero).
 var scalarLPDFs = map[ir.Op]string{
-	ir.OpNormalLPDF:     "normal",
-	ir.OpHalfNormalLPDF: "half_normal",
-	ir.OpHalfCauchyLPDF: "half_cauchy",
-	ir.OpGammaLPDF:      "gamma",
-	ir.OpBetaLPDF:       "beta",
-	ir.OpPoissonLogLPMF: "poisson_log",
+	ir.OpNormalLPDF:         "normal",
+	ir.OpHalfNormalLPDF:     "half_normal",
+	ir.OpHalfCauchyLPDF:     "half_cauchy",
+	ir.OpGammaLPDF:          "gamma",
+	ir.OpBetaLPDF:           "beta",
+	ir.OpPoissonLogLPMF:     "poisson_log",
+	ir.OpLogNormalLPDF:      "lognormal",
+	ir.OpExponentialLPDF:    "exponential",
+	ir.OpCauchyLPDF:         "cauchy",
+	ir.OpLaplaceLPDF:        "laplace",
+	ir.OpLogisticLPDF:       "logistic",
+	ir.OpUniformLPDF:        "uniform",
+	ir.OpInvGammaLPDF:       "inv_gamma",
+	ir.OpWeibullLPDF:        "weibull",
+	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
+	ir.OpBinomialLogitLPMF:  "binomial_logit",
+	ir.OpPoissonLPMF:        "poisson",
+	ir.OpNegBinomialLPMF:    "neg_binomial",
 }
 
 var otherOps = []ir.Op{

@@ -201,3 +201,37 @@ func near(got, want float64) bool {
 	}
 	return math.Abs(got-want) <= 1e-12*math.Max(math.Abs(want), 0.1)
 }
+
+func init() {
+	opCases = append(opCases, opCase{"more scalar log densities, summed and pointwise", func(b *ir.Builder, x ir.ID) ir.ID {
+		y := b.Const([]float64{0.3, 1.2, 2.5, 0.7, 0.05, 4}, []int{6})
+		bin := b.Const([]float64{0, 1, 1, 0, 1, 0}, []int{6})
+		n := b.Const([]float64{0, 1, 2, 7, 3, 12}, []int{6})
+		tr := b.Const([]float64{0, 3, 2, 9, 3, 20}, []int{6})
+		s := b.ParamSlice(0, nil)
+		ps, px := pos(b, s), pos(b, x)
+		var terms []ir.ID
+		for _, pw := range [][]int{nil, {1}} {
+			w := func(t ir.ID) ir.ID {
+				if pw != nil {
+					return sum(b, t)
+				}
+				return t
+			}
+			for _, op := range []ir.Op{ir.OpLogNormalLPDF, ir.OpCauchyLPDF, ir.OpLaplaceLPDF, ir.OpLogisticLPDF} {
+				terms = append(terms, w(emit(b, op, pw, y, x, ps)), w(emit(b, op, pw, px, s, px)))
+			}
+			for _, op := range []ir.Op{ir.OpInvGammaLPDF, ir.OpWeibullLPDF} {
+				terms = append(terms, w(emit(b, op, pw, y, px, ps)), w(emit(b, op, pw, px, ps, px)))
+			}
+			terms = append(terms,
+				w(emit(b, ir.OpExponentialLPDF, pw, y, px)), w(emit(b, ir.OpExponentialLPDF, pw, px, ps)),
+				w(emit(b, ir.OpUniformLPDF, pw, emit(b, ir.OpLogistic, nil, x), emit(b, ir.OpNeg, nil, ps), b.Scalar(1))),
+				w(emit(b, ir.OpBernoulliLogitLPMF, pw, bin, x)),
+				w(emit(b, ir.OpBinomialLogitLPMF, pw, n, tr, x)),
+				w(emit(b, ir.OpPoissonLPMF, pw, n, px)), w(emit(b, ir.OpPoissonLPMF, pw, n, ps)),
+				w(emit(b, ir.OpNegBinomialLPMF, pw, n, px, ps)), w(emit(b, ir.OpNegBinomialLPMF, pw, n, ps, px)))
+		}
+		return emit(b, ir.OpAddN, nil, terms...)
+	}})
+}
