@@ -102,6 +102,10 @@ func (h *kHMMScan) forward(f *Frame) {
 		c, inv = -f.memoLog(h.memo, s)-lnSqrt2Pi, 1/s
 	}
 	prev := init[:k]
+	if k == 2 {
+		h.forward2(f, prev, y, out, w, mu, ok, c, inv)
+		return
+	}
 	for step := range t {
 		yt := y[step]
 		cur := out[step*k : (step+1)*k]
@@ -177,5 +181,56 @@ func (h *kHMMScan) backward(f *Frame) {
 		for l := range k {
 			ga[l] += ca[l]
 		}
+	}
+}
+
+// forward2 is forward for two states, with log_sum_exp of two terms
+// written out: the same arithmetic as logSumExpInto and the weights of
+// the general loop, without its loops.
+func (h *kHMMScan) forward2(f *Frame, prev, y, out, w, mu []float64, ok bool, c, inv float64) {
+	c0, c1 := f.Val(h.cols[0])[:2], f.Val(h.cols[1])[:2]
+	mu = mu[:2]
+	p0, p1 := prev[0], prev[1]
+	for step, yt := range y[:len(out)/2] {
+		cur := out[2*step : 2*step+2]
+		ws := w[4*step : 4*step+4]
+		for j, col := range [2][]float64{c0, c1} {
+			a0, a1 := p0+col[0], p1+col[1]
+			m, hi := math.Inf(-1), -1
+			if a0 > m || a0 != a0 {
+				m, hi = a0, 0
+			}
+			if a1 > m || a1 != a1 {
+				m, hi = a1, 1
+			}
+			var lse float64
+			if math.IsInf(m, 0) || m != m {
+				lse = m
+				ws[2*j], ws[2*j+1] = 0, 0
+			} else {
+				lo := a1
+				if hi == 1 {
+					lo = a0
+				}
+				e := math.Exp(lo - m)
+				lse = m + log1p(e)
+				r := 1 / (1 + e)
+				if hi == 0 {
+					ws[2*j], ws[2*j+1] = r, r*e
+				} else {
+					ws[2*j], ws[2*j+1] = r*e, r
+				}
+			}
+			em := negInf
+			if ok {
+				z := (yt - mu[j]) * inv
+				em = c - 0.5*z*z
+			}
+			if em != em {
+				em = negInf
+			}
+			cur[j] = lse + em
+		}
+		p0, p1 = cur[0], cur[1]
 	}
 }
