@@ -53,6 +53,10 @@ const (
 
 type step struct {
 	k kernel
+	// fused steps are computed by a later fused kernel when no gradient
+	// is asked for; mix is that kernel, on a log-sum-exp.
+	fused bool
+	mix   *mixture
 }
 
 // New prepares the evaluation of p for b chains; it allocates all the
@@ -144,6 +148,7 @@ func New(p *ir.Program, b int) *Batch {
 	for k := range p.Instrs {
 		bt.plan[k] = step{k: bt.kernelOf(&p.Instrs[k])}
 	}
+	bt.fuseMixtures()
 	return bt
 }
 
@@ -210,10 +215,23 @@ func (b *Batch) Grad() []float64 { return b.Adj[:b.P.Dim*b.B] }
 
 // Forward evaluates the log density of every chain at the positions in X
 // into LP.
-func (b *Batch) Forward() {
+func (b *Batch) Forward() { b.forward(false) }
+
+// forward runs the instructions; for a gradient, unfused.
+func (b *Batch) forward(grad bool) {
 	for k := range b.P.Instrs {
 		in := &b.P.Instrs[k]
-		switch b.plan[k].k {
+		st := &b.plan[k]
+		if !grad {
+			if st.fused {
+				continue
+			}
+			if st.mix != nil {
+				b.mixtureForward(in, st.mix)
+				continue
+			}
+		}
+		switch st.k {
 		case kSkip:
 		case kUnary:
 			b.unaryForward(in)
@@ -249,7 +267,7 @@ func (b *Batch) Forward() {
 // Gradient evaluates the log density into LP and its gradient with
 // respect to the position into Grad.
 func (b *Batch) Gradient() {
-	b.Forward()
+	b.forward(true)
 	p := b.P
 	clear(b.Adj)
 	if p.Target == ir.None {

@@ -69,6 +69,38 @@ func Exp(dst, x []float64) {
 	}
 }
 
+// ExpInRange is Exp for arguments known to lie in (-708.39, 709.78), the
+// range where e^x is a normal number: no checks, so the assembly kernel
+// runs on the whole slice. Outside the range the results are wrong.
+func ExpInRange(dst, x []float64) {
+	dst = dst[:len(x)]
+	if useAVX2 {
+		expAVX2(dst, x)
+		for i := len(x) &^ 3; i < len(x); i++ {
+			dst[i] = ExpScalar(x[i])
+		}
+		return
+	}
+	for i, v := range x {
+		dst[i] = ExpScalar(v)
+	}
+}
+
+// logInRange is Log for arguments known to be positive normal numbers.
+func logInRange(dst, x []float64) {
+	dst = dst[:len(x)]
+	if useAVX2 {
+		logAVX2(dst, x)
+		for i := len(x) &^ 3; i < len(x); i++ {
+			dst[i] = LogScalar(x[i])
+		}
+		return
+	}
+	for i, v := range x {
+		dst[i] = LogScalar(v)
+	}
+}
+
 // LogScalar is the natural logarithm to within 2 ulp. Zero, negative,
 // subnormal, infinite and NaN arguments defer to math.Log.
 func LogScalar(x float64) float64 {

@@ -287,7 +287,7 @@ func (b *Batch) logSumExpForward(in *ir.Instr) {
 			ei[c] = d
 		}
 	}
-	Exp(es, es)
+	ExpInRange(es, es)
 	sum := b.tmp
 	copy(sum, es[:nb])
 	for i := 1; i < n; i++ {
@@ -295,7 +295,7 @@ func (b *Batch) logSumExpForward(in *ir.Instr) {
 			sum[c] += t
 		}
 	}
-	Log(sum, sum) // every sum is in [1, n]
+	logInRange(sum, sum) // every sum is in [1, n]
 	for c, mc := range m {
 		if !math.IsInf(mc, 0) && mc == mc {
 			m[c] = mc + sum[c]
@@ -346,14 +346,14 @@ func (b *Batch) normalForward(in *ir.Instr) {
 			ys := v[yo : yo+b.B]
 			if pw {
 				out := v[o.off+i*b.B : o.off+(i+1)*b.B]
+				out = out[:len(ys)]
 				for c, yv := range ys {
 					z := (yv - m) * inv
-					out[c] = k - 0.5*z*z
-				}
-				for c, e := range out {
+					e := k - 0.5*z*z
 					if e != e {
-						out[c] = math.Inf(-1)
+						e = math.Inf(-1)
 					}
+					out[c] = e
 				}
 				continue
 			}

@@ -25,9 +25,9 @@ type block struct {
 	// chains between proposing and accepting.
 	xp, gp, p, pp, lpp, alpha, u []float64
 	div                          []bool
-	// words keeps, for one-dimensional RWMH, the two words of a chain's
-	// block left for the next (odd) step.
-	words []uint64
+	// w2 and w3 keep, for one-dimensional RWMH, the two words of each
+	// chain's block left for the next (odd) step.
+	w2, w3 []uint32
 }
 
 // bytes is the memory the block holds.
@@ -36,7 +36,7 @@ func (b *block) bytes() int {
 	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u} {
 		n += 8 * cap(s)
 	}
-	n += 8*cap(b.words) + cap(b.div)
+	n += 4*cap(b.w2) + 4*cap(b.w3) + cap(b.div)
 	return n
 }
 
@@ -46,6 +46,7 @@ type worker struct {
 	dens    infer.Density
 	xc, row []float64
 	buf     []float64 // one value per chain of a block
+	w0, w1  []uint32  // random words, one per chain of a block
 }
 
 func (w *worker) batch(e *ensemble, n int) *vec.Batch {
@@ -91,7 +92,8 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 	}
 	nw = min(nw, len(e.blocks))
 	for i := 0; i < nw; i++ {
-		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block)})
+		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block),
+			w0: make([]uint32, cfg.Block), w1: make([]uint32, cfg.Block)})
 	}
 	return e
 }

@@ -35,7 +35,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	key := philox.Key(cfg.Seed)
 	if d == 1 {
 		for _, b := range e.blocks {
-			b.words = make([]uint64, b.n)
+			b.w2, b.w3 = make([]uint32, b.n), make([]uint32, b.n)
 		}
 	}
 	var accepted atomic.Int64
@@ -55,23 +55,19 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					// One block of four words serves two steps of a
 					// chain: the normal and the uniform of step 2k from
 					// words 0 and 1, of step 2k+1 from words 2 and 3.
+					wz, wu := b.w2, b.w3
+					if s&1 == 0 {
+						wz, wu = w.w0[:n], w.w1[:n]
+						philox.Blocks(key, uint32(s>>1), uint64(b.first), wz, wu, b.w2, b.w3)
+					}
 					for c := 0; c < n; c++ {
-						var wz, wu uint32
-						if s&1 == 0 {
-							ch := uint64(b.first + c)
-							w := philox.Block([4]uint32{0, uint32(s >> 1), uint32(ch), uint32(ch >> 32)}, key)
-							wz, wu = w[0], w[1]
-							b.words[c] = uint64(w[2])<<32 | uint64(w[3])
-						} else {
-							wz, wu = uint32(b.words[c]>>32), uint32(b.words[c])
-						}
-						z, ok := philox.Ziggurat(wz)
+						z, ok := philox.Ziggurat(wz[c])
 						if !ok {
 							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), 1)
-							z = philox.NormalFrom(wz, &st)
+							z = philox.NormalFrom(wz[c], &st)
 						}
 						x[c] = b.x[c] + scale[0]*z
-						b.u[c] = philox.Float32Bits(wu)
+						b.u[c] = philox.Float32Bits(wu[c])
 					}
 				} else {
 					for c := 0; c < n; c++ {
@@ -93,7 +89,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					}
 					ratio[c] = min(dl, 0)
 				}
-				vec.Exp(ratio, ratio)
+				vec.ExpInRange(ratio, ratio)
 				for c, lp := range bt.LP[:n] {
 					ok := b.u[c] < ratio[c]
 					b.u[c] = 0

@@ -1,0 +1,185 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// mixture is a fused forward kernel for the log density of a finite
+// normal mixture of one per-chain scalar y,
+//
+//	log_sum_exp(normal_lpdf(y | μ, σ) pointwise [+ log w]),
+//
+// with μ, σ and log w data: one pass computes every component's term
+// c_k − h_k(y−μ_k)², c_k = log w_k − log σ_k − log √(2π), h_k = 1/(2σ_k²),
+// straight into the log-sum-exp's scratch, skipping the intermediate
+// values. Gradients run the instructions unfused (their reverse sweeps
+// need those values).
+type mixture struct {
+	y       operand
+	c, h, m []float64
+}
+
+// fuseMixtures finds the pattern in p and marks its instructions: the
+// normal and the add are skipped in forward-only evaluation and the
+// log-sum-exp runs the fused kernel.
+func (b *Batch) fuseMixtures() {
+	p := b.P
+	producer := map[ir.ID]int{}
+	uses := map[ir.ID]int{}
+	for k, in := range p.Instrs {
+		producer[in.Out] = k
+		for _, a := range in.In {
+			uses[a]++
+		}
+	}
+	for _, o := range p.Outputs {
+		uses[o.ID]++
+	}
+	uses[p.Target]++
+	private := func(id ir.ID) bool {
+		if uses[id] != 1 {
+			return false
+		}
+		v := p.Values[id]
+		for j, w := range p.Values {
+			if ir.ID(j) != id && w.Len > 0 && w.Off < v.Off+v.Len && v.Off < w.Off+w.Len {
+				return false // another value views these slots
+			}
+		}
+		return true
+	}
+	for k := range p.Instrs {
+		lse := &p.Instrs[k]
+		if b.plan[k].k != kLogSumExp || !private(lse.In[0]) {
+			continue
+		}
+		x := lse.In[0]
+		n := p.Values[x].Len
+		pk, ok := producer[x]
+		if !ok {
+			continue
+		}
+		var logW []float64
+		normalAt, addAt := pk, -1
+		if in := &p.Instrs[pk]; in.Op == ir.OpAdd && b.plan[pk].k == kBinary {
+			a, w := in.In[0], in.In[1]
+			if b.loc[a].per && !b.loc[w].per {
+				// normal + log w
+			} else if b.loc[w].per && !b.loc[a].per {
+				a, w = w, a
+			} else {
+				continue
+			}
+			if !private(a) || p.Values[a].Len != n {
+				continue
+			}
+			lw := b.loc[w]
+			logW = make([]float64, n)
+			for i := range logW {
+				if lw.n == 1 {
+					logW[i] = b.V[lw.off]
+				} else {
+					logW[i] = b.V[lw.off+i]
+				}
+			}
+			normalAt, addAt = producer[a], pk
+			if _, ok := producer[a]; !ok {
+				continue
+			}
+		}
+		nm := &p.Instrs[normalAt]
+		if nm.Op != ir.OpNormalLPDF || len(nm.Ints) == 0 || nm.Ints[0] != 1 || p.Values[nm.Out].Len != n {
+			continue
+		}
+		y, mu, sg := b.loc[nm.In[0]], b.loc[nm.In[1]], b.loc[nm.In[2]]
+		if !y.per || y.n != 1 || mu.per || sg.per {
+			continue
+		}
+		f := &mixture{y: y, c: make([]float64, n), h: make([]float64, n), m: make([]float64, n)}
+		good := true
+		for i := 0; i < n; i++ {
+			mi, si := b.V[mu.off], b.V[sg.off]
+			if mu.n > 1 {
+				mi = b.V[mu.off+i]
+			}
+			if sg.n > 1 {
+				si = b.V[sg.off+i]
+			}
+			if !(si > 0) || math.IsInf(si, 0) || math.IsInf(mi, 0) || math.IsNaN(mi) {
+				good = false
+				break
+			}
+			f.c[i], f.h[i], f.m[i] = -math.Log(si)-lnSqrt2Pi, 0.5/(si*si), mi
+			if logW != nil {
+				f.c[i] += logW[i]
+			}
+		}
+		if !good {
+			continue
+		}
+		b.plan[k].mix = f
+		b.plan[normalAt].fused = true
+		if addAt >= 0 {
+			b.plan[addAt].fused = true
+		}
+	}
+}
+
+// mixtureForward is the fused kernel of the log-sum-exp instruction in.
+func (b *Batch) mixtureForward(in *ir.Instr, f *mixture) {
+	v, o, e := b.V, b.loc[in.Out], b.loc[in.Scratch]
+	nb, n := b.B, len(f.c)
+	m := v[o.off : o.off+nb]
+	ys := v[f.y.off : f.y.off+nb]
+	es := v[e.off : e.off+n*nb]
+	for i := 0; i < n; i++ {
+		ci, hi, mi := f.c[i], f.h[i], f.m[i]
+		ei := es[i*nb : (i+1)*nb]
+		ei = ei[:len(ys)]
+		for c, y := range ys {
+			d := y - mi
+			a := ci - hi*d*d
+			if a != a {
+				a = math.Inf(-1)
+			}
+			ei[c] = a
+		}
+	}
+	copy(m, es[:nb])
+	for i := 1; i < n; i++ {
+		ei := es[i*nb : (i+1)*nb]
+		ei = ei[:len(m)]
+		for c, a := range ei {
+			m[c] = max(m[c], a)
+		}
+	}
+	for i := 0; i < n; i++ {
+		ei := es[i*nb : (i+1)*nb]
+		ei = ei[:len(m)]
+		for c, a := range ei {
+			d := a - m[c]
+			if !(d > -708) {
+				d = -708
+			}
+			ei[c] = d
+		}
+	}
+	ExpInRange(es, es)
+	sum := b.tmp
+	copy(sum, es[:nb])
+	for i := 1; i < n; i++ {
+		ei := es[i*nb : (i+1)*nb]
+		ei = ei[:len(sum)]
+		for c, t := range ei {
+			sum[c] += t
+		}
+	}
+	logInRange(sum, sum)
+	for c, mc := range m {
+		if mc > math.Inf(-1) {
+			m[c] = mc + sum[c]
+		}
+	}
+}
