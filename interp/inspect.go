@@ -91,7 +91,21 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 		if len(parts) == 1 {
 			return textBundle(describeValue(parts[0], v)), true
 		}
-		return s.memberDoc(v, parts[1])
+		if b, ok := s.memberDoc(v, parts[1]); ok {
+			return b, true
+		}
+		// A method declared in a cell, which reflection does not show.
+		s.mu.Lock()
+		src, ok := s.methodSrc[parts[1]]
+		s.mu.Unlock()
+		if ok {
+			for _, m := range s.cellMethodsOf(parts[0]) {
+				if m == parts[1] {
+					return textBundle(src), true
+				}
+			}
+		}
+		return display.Bundle{}, false
 	}
 	if isDef && len(parts) == 1 && src != "" {
 		return textBundle(src), true

@@ -11,7 +11,7 @@ import (
 
 func TestInspect(t *testing.T) {
 	s := newTestSession(t)
-	cell := "import \"strings\"\nimport \"gonum.org/v1/gonum/mat\"\ncount := 42\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\ntype Pair struct{ A, B int }\nd := mat.NewDense(2, 2, nil)\nvar nothing interface{}"
+	cell := "import \"strings\"\nimport \"gonum.org/v1/gonum/mat\"\ncount := 42\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\ntype Pair struct{ A, B int }\nd := mat.NewDense(2, 2, nil)\nvar nothing interface{}\n// Sum adds the pair.\nfunc (p Pair) Sum() int { return p.A + p.B }\npr := Pair{1, 2}"
 	if r := s.Execute(context.Background(), cell, nil); r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -36,6 +36,8 @@ func TestInspect(t *testing.T) {
 		{"append|", true, []string{"func append(slice []Type, elems ...Type) []Type", "appends elements"}},
 		{"nosuchname|", false, nil},
 		{"nothing.Method|", false, nil},
+		{"pr.Sum|", true, []string{"// Sum adds the pair.", "func (p Pair) Sum() int"}},
+		{"pr.A|", true, []string{"field A int"}},
 		{"fmt.NoSuch|", false, nil},
 	}
 	for _, c := range cases {

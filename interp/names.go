@@ -286,6 +286,11 @@ func (s *Session) record(src string, kind itemKind) {
 				}
 			} else if d.Recv != nil {
 				s.methods[d.Name.Name] = true
+				end := d.End()
+				if d.Body != nil {
+					end = d.Body.Lbrace
+				}
+				s.methodSrc[d.Name.Name] = docPrefix(d.Doc) + text(d.Pos(), end)
 			} else {
 				s.defs[d.Name.Name] = "func"
 				end := d.End()

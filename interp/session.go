@@ -49,6 +49,7 @@ type Session struct {
 	funcResults   map[string]int    // cell function → number of results
 	dotImport     bool              // a cell imported a package with "."
 	methods       map[string]bool   // names of methods declared in cells
+	methodSrc     map[string]string // method name → its latest declaration, for Inspect
 }
 
 var _ Engine = (*Session)(nil)
@@ -101,6 +102,7 @@ func (s *Session) reset() error {
 	s.funcResults = map[string]int{}
 	s.dotImport = false
 	s.methods = map[string]bool{}
+	s.methodSrc = map[string]string{}
 	s.mu.Unlock()
 	return nil
 }
