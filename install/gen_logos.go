@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"log"
 	"os"
@@ -18,16 +19,9 @@ func main() {
 		if err := png.Encode(&buf, install.Logo(size)); err != nil {
 			log.Fatal(err)
 		}
-		name := "logo-" + itoa(size) + "x" + itoa(size) + ".png"
+		name := fmt.Sprintf("logo-%dx%d.png", size, size)
 		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
