@@ -247,6 +247,155 @@ __device__ static void gb_poisson_log_grad(double y, double eta, double g, doubl
 	*de = g * (y - l);
 }
 
+__device__ static double gb_lognormal_lpdf(double y, double mu, double s) {
+	if (!(s > 0 && y > 0)) return -GB_INF;
+	double ly = log(y), z = (ly - mu) * (1 / s);
+	return -log(s) - GB_LN_SQRT_2PI - 0.5 * z * z - ly;
+}
+__device__ static void gb_lognormal_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
+	*dy = *dm = *ds = 0;
+	if (!(s > 0) || !(y > 0)) return;
+	double inv = 1 / s, z = (log(y) - mu) * inv;
+	*dy = -g * (1 + z * inv) / y; *dm = g * z * inv; *ds = g * (z * z - 1) * inv;
+}
+
+__device__ static double gb_exponential_lpdf(double y, double l) {
+	if (!(l > 0 && y >= 0)) return -GB_INF;
+	return log(l) - l * y;
+}
+__device__ static void gb_exponential_grad(double y, double l, double g, double *dy, double *dl) {
+	*dy = *dl = 0;
+	if (!(l > 0) || !(y >= 0)) return;
+	*dy = -g * l; *dl = g * (1 / l - y);
+}
+
+__device__ static double gb_cauchy_lpdf(double y, double mu, double s) {
+	if (!(s > 0)) return -GB_INF;
+	double z = (y - mu) * (1 / s);
+	return -log(s) - GB_LN_PI - log1p(z * z);
+}
+__device__ static void gb_cauchy_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
+	*dy = *dm = *ds = 0;
+	if (!(s > 0)) return;
+	double inv = 1 / s, z = (y - mu) * inv, r = g * inv / (1 + z * z);
+	*dy = -2 * z * r; *dm = 2 * z * r; *ds = (z * z - 1) * r;
+}
+
+__device__ static double gb_laplace_lpdf(double y, double mu, double b) {
+	if (!(b > 0)) return -GB_INF;
+	return -GB_LN2 - log(b) - fabs(y - mu) * (1 / b);
+}
+__device__ static void gb_laplace_grad(double y, double mu, double b, double g, double *dy, double *dm, double *db) {
+	*dy = *dm = *db = 0;
+	if (!(b > 0)) return;
+	double r = g / b, d = y - mu, sgn = d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
+	*dy = -sgn * r; *dm = sgn * r; *db = (fabs(d) / b - 1) * r;
+}
+
+__device__ static double gb_logistic_lpdf(double y, double mu, double s) {
+	if (!(s > 0)) return -GB_INF;
+	double z = fabs(y - mu) * (1 / s);
+	return -z - log(s) - 2 * log1p(exp(-z));
+}
+__device__ static void gb_logistic_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
+	*dy = *dm = *ds = 0;
+	if (!(s > 0)) return;
+	double r = g / s, z = (y - mu) / s, tz = -tanh(0.5 * z);
+	*dy = tz * r; *dm = -tz * r; *ds = -(1 + z * tz) * r;
+}
+
+__device__ static double gb_uniform_lpdf(double y, double a, double b) {
+	if (!(a < b && y >= a && y <= b)) return -GB_INF;
+	return -log(b - a);
+}
+__device__ static void gb_uniform_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
+	*dy = *da = *db = 0;
+	if (!(a < b && y >= a && y <= b)) return;
+	double r = g / (b - a);
+	*da = r; *db = -r;
+}
+
+__device__ static double gb_inv_gamma_lpdf(double y, double a, double b) {
+	if (!(a > 0 && b > 0 && y > 0)) return -GB_INF;
+	return a * log(b) - gb_lgamma(a) - (a + 1) * log(y) - b / y;
+}
+__device__ static void gb_inv_gamma_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
+	*dy = *da = *db = 0;
+	if (!(a > 0) || !(b > 0) || !(y > 0)) return;
+	double iy = 1 / y;
+	*dy = g * (b * iy - (a + 1)) * iy;
+	*db = g * (a / b - iy);
+	*da = g * (log(b) - gb_digamma(a) - log(y));
+}
+
+__device__ static double gb_weibull_lpdf(double y, double k, double l) {
+	if (!(k > 0 && l > 0 && y > 0)) return -GB_INF;
+	double ll = log(l), L = log(y) - ll;
+	return log(k) - ll + (k - 1) * L - exp(k * L);
+}
+__device__ static void gb_weibull_grad(double y, double k, double l, double g, double *dy, double *dk, double *dl) {
+	*dy = *dk = *dl = 0;
+	if (!(k > 0) || !(l > 0) || !(y > 0)) return;
+	double L = log(y) - log(l), u = exp(k * L);
+	if (u == GB_INF) return; /* the term overflowed to -Inf: no gradient */
+	*dy = g * (k - 1 - k * u) / y; *dk = g * (1 / k + L * (1 - u)); *dl = g * k * (u - 1) / l;
+}
+
+__device__ static double gb_bernoulli_logit_lpdf(double y, double x) {
+	if (!(y == 0 || y == 1)) return -GB_INF;
+	double s = 2 * y - 1, e = -log1p(exp(-fabs(x))), m = s * x;
+	if (m < 0) e += m;
+	return e;
+}
+__device__ static void gb_bernoulli_logit_grad(double y, double x, double g, double *dy, double *dx) {
+	*dy = *dx = 0;
+	if (!(y == 0 || y == 1) || x != x) return;
+	double em = exp(-fabs(x)), p = 1 / (1 + em);
+	if (x < 0) p = em * p;
+	*dx = g * (y - p);
+}
+
+__device__ static int gb_valid_binomial(double y, double n) { return gb_is_count(y) && gb_is_count(n) && y <= n; }
+
+__device__ static double gb_binomial_logit_lpdf(double y, double n, double x) {
+	if (!gb_valid_binomial(y, n) || x != x) return -GB_INF;
+	double e = gb_lgamma(n + 1) - gb_lgamma(y + 1) - gb_lgamma(n - y + 1);
+	return e - (n * log1p(exp(-fabs(x))) + y * fmax(-x, 0.0) + (n - y) * fmax(x, 0.0));
+}
+__device__ static void gb_binomial_logit_grad(double y, double n, double x, double g, double *dy, double *dn, double *dx) {
+	*dy = *dn = *dx = 0;
+	if (!gb_valid_binomial(y, n) || x != x) return;
+	*dx = g * (y - n * gb_logistic(x));
+}
+
+__device__ static double gb_poisson_lpdf(double y, double l) {
+	if (!(gb_is_count(y) && l >= 0 && l != GB_INF)) return -GB_INF;
+	double e = -gb_lgamma(y + 1) - l;
+	if (y > 0) e += y * log(l);
+	return e;
+}
+__device__ static void gb_poisson_grad(double y, double l, double g, double *dy, double *dl) {
+	*dy = *dl = 0;
+	if (!gb_is_count(y) || !(l >= 0) || l == GB_INF || (l == 0 && y > 0)) return;
+	double d = -1.0;
+	if (y > 0) d += y / l;
+	*dl = g * d;
+}
+
+__device__ static double gb_neg_binomial_lpdf(double y, double m, double p) {
+	if (!(gb_is_count(y) && m > 0 && p > 0 && m != GB_INF && p != GB_INF)) return -GB_INF;
+	double e = -gb_lgamma(y + 1) + gb_lgamma(y + p) - gb_lgamma(p) - p * log1p(m / p);
+	if (y > 0) e += y * (log(m) - log(m + p));
+	return e;
+}
+__device__ static void gb_neg_binomial_grad(double y, double m, double p, double g, double *dy, double *dm, double *dp) {
+	*dy = *dm = *dp = 0;
+	if (!gb_is_count(y) || !(m > 0) || !(p > 0) || m == GB_INF || p == GB_INF) return;
+	double r = 1 / (m + p);
+	*dm = g * p * r * (y - m) / m;
+	*dp = g * (gb_digamma(y + p) - gb_digamma(p) - log1p(m / p) + (m - y) * r);
+}
+
 __device__ static void gb_fwd_0(double *V, const double *K) {
 	/* lower */
 	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
