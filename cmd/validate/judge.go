@@ -91,8 +91,15 @@ func (r *result) line() string {
 func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 	r := &result{name: name}
 	if s, ok := caseSettings[name]; ok {
+		target := cfg.TargetAccept
 		s.apply(&cfg)
 		r.note = s.note
+		if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
+			// A higher target acceptance is a Hamiltonian remedy; for
+			// random-walk Metropolis it only shrinks the steps.
+			cfg.TargetAccept = target
+			r.note = ""
+		}
 	}
 	c, err := posteriordb.Load(name)
 	if err != nil {
