@@ -498,8 +498,15 @@ func axpy(y []float64, alpha float64, x []float64) {
 
 // cholesky writes the lower Cholesky factor of the n×n matrix whose lower
 // triangle is a into l (upper triangle zero). It reports false when a is
-// not positive definite.
+// not positive definite. Up to maxInvDiag rows it multiplies by the
+// inverses of the diagonal, kept on the stack, instead of dividing by it
+// at every element.
 func cholesky(a, l []float64, n int) bool {
+	var invBuf [maxInvDiag]float64
+	var inv []float64
+	if n <= maxInvDiag {
+		inv = invBuf[:n]
+	}
 	for i := range n {
 		for j := 0; j <= i; j++ {
 			s := a[i*n+j]
@@ -512,6 +519,11 @@ func cholesky(a, l []float64, n int) bool {
 					return false
 				}
 				l[i*n+i] = math.Sqrt(s)
+				if inv != nil {
+					inv[i] = 1 / l[i*n+i]
+				}
+			} else if inv != nil {
+				l[i*n+j] = s * inv[j]
 			} else {
 				l[i*n+j] = s / l[j*n+j]
 			}
@@ -523,6 +535,10 @@ func cholesky(a, l []float64, n int) bool {
 	return true
 }
 
+// maxInvDiag bounds the matrices whose inverse diagonal cholesky and
+// choleskyReverse keep on the stack.
+const maxInvDiag = 64
+
 // choleskyReverse adds into ga (lower triangle) the adjoint of A given
 // the adjoint lb of its factor L, by running the factorisation's steps
 // backwards (the unblocked reverse mode of Murray 2016, "Differentiation
@@ -530,6 +546,14 @@ func cholesky(a, l []float64, n int) bool {
 // then L_ii = √s or L_ij = s/L_jj, is undone in the reverse order of the
 // forward pass. w (n×n) holds the working copy of L̄.
 func choleskyReverse(l, lb, ga, w []float64, n int) {
+	var invBuf [maxInvDiag]float64
+	var inv []float64
+	if n <= maxInvDiag {
+		inv = invBuf[:n]
+		for j := range inv {
+			inv[j] = 1 / l[j*n+j]
+		}
+	}
 	for i := range n {
 		copy(w[i*n:i*n+i+1], lb[i*n:i*n+i+1])
 	}
@@ -540,7 +564,11 @@ func choleskyReverse(l, lb, ga, w []float64, n int) {
 			if i == j {
 				sb = wi[i] / (2 * li[i])
 			} else {
-				sb = wi[j] / l[j*n+j]
+				if inv != nil {
+					sb = wi[j] * inv[j]
+				} else {
+					sb = wi[j] / l[j*n+j]
+				}
 				w[j*n+j] -= sb * li[j]
 			}
 			ga[i*n+j] += sb

@@ -22,6 +22,10 @@ import "math"
 //     does, without the adjoint of X·β.
 //   - kLowerMatVec: matvec(L, v) with L a Cholesky factor works on the
 //     lower triangle only (the registered op when v is not finite).
+//   - kGPCholesky: cholesky(add_diag(cov_exp_quad(x, α, ρ), δ)) with data
+//     x and δ, the covariance built straight into the factorisation's
+//     input (lower triangle only) and the reverse sweep going from the
+//     factor's adjoint to α and ρ without the intermediate adjoints.
 //   - kBoundPair: a lower (upper) bound and its log-Jacobian on the same
 //     inputs, in one pass.
 //   - kHMMScan (plan_hmm.go): a scan running an HMM's forward algorithm
@@ -153,6 +157,11 @@ func buildPlan(p *Program) ([]planStep, int) {
 		case OpScan:
 			if k, ok := hmmScan(p, i, &priv); ok {
 				set(i, k)
+			}
+		case OpCholesky:
+			if k, ja, jk, ok := gpCholesky(p, i, only); ok {
+				set(i, k, ja, jk)
+				plan[ja].adjRead = true
 			}
 		case OpMatVec:
 			if k, ok := lowerMatVec(p, i, producer, &priv); ok {
@@ -719,4 +728,98 @@ func (k *kBoundPair) backward(f *Frame) {
 	}
 	_, sb := bval(f, in.In[1])
 	addStrided(gradOrNil(f, in.In[1]), g, sb)
+}
+
+// gpCholesky matches cholesky(add_diag(cov_exp_quad(x, α, ρ), δ)) at
+// instruction i, x and δ carrying no gradient and neither intermediate an
+// output; it returns the add_diag and cov_exp_quad instructions.
+func gpCholesky(p *Program, i int, only onlyFunc) (kernel, int, int, bool) {
+	in := &p.Instrs[i]
+	ja, ok := only(in.In[0], i, OpAddDiag)
+	if !ok || isOutput(p, p.Instrs[ja].Out) {
+		return nil, 0, 0, false
+	}
+	ad := &p.Instrs[ja]
+	jk, ok := only(ad.In[0], ja, OpCovExpQuad)
+	if !ok || isOutput(p, p.Instrs[jk].Out) || p.Values[ad.In[1]].Grad {
+		return nil, 0, 0, false
+	}
+	cov := &p.Instrs[jk]
+	if p.Values[cov.In[0]].Grad {
+		return nil, 0, 0, false
+	}
+	return &kGPCholesky{in: in, ad: ad, cov: cov}, ja, jk, true
+}
+
+// kGPCholesky is the factor L of K + diag(δ), K_ij = α²exp(-|x_i-x_j|²/(2ρ²)).
+// It writes K + δ (lower triangle and diagonal, all the factorisation
+// reads) into add_diag's output and L as cholesky does; cov_exp_quad's
+// output is not written. The reverse sweep leaves K's adjoint (lower
+// triangle) in add_diag's adjoint and adds ∂/∂α, ∂/∂ρ as cov_exp_quad's
+// reverse would.
+type kGPCholesky struct {
+	in, ad, cov *Instr
+}
+
+// sqDist is |x_i - x_j|² for points of d coordinates.
+func sqDist(x []float64, i, j, d int) float64 {
+	s := 0.0
+	for t := range d {
+		e := x[i*d+t] - x[j*d+t]
+		s += e * e
+	}
+	return s
+}
+
+func (k *kGPCholesky) forward(f *Frame) {
+	cov := k.cov
+	x := f.Val(cov.In[0])
+	alpha, rho := f.Val(cov.In[1])[0], f.Val(cov.In[2])[0]
+	a, l := f.Val(k.ad.Out), f.Val(k.in.Out)
+	dg, sd := bval(f, k.ad.In[1])
+	n := f.P.Values[k.in.Out].Shape[0]
+	d := len(x) / n
+	a2, c := alpha*alpha, -0.5/(rho*rho)
+	for i := range n {
+		a[i*n+i] = a2 + dg[i*sd]
+		for j := range i {
+			a[i*n+j] = a2 * math.Exp(c*sqDist(x, i, j, d))
+		}
+	}
+	if !cholesky(a, l, n) {
+		for i := range l {
+			l[i] = math.NaN()
+		}
+	}
+}
+
+func (k *kGPCholesky) backward(f *Frame) {
+	cov := k.cov
+	n := f.P.Values[k.in.Out].Shape[0]
+	l, lb, ga := f.Val(k.in.Out), f.AdjOf(k.in.Out), f.AdjOf(k.ad.Out)
+	choleskyReverse(l, lb, ga, f.Val(k.in.Scratch), n)
+	ga0, gr := f.Grad(cov.In[1]), f.Grad(cov.In[2])
+	if !ga0 && !gr {
+		return
+	}
+	x, a := f.Val(cov.In[0]), f.Val(k.ad.Out)
+	alpha, rho := f.Val(cov.In[1])[0], f.Val(cov.In[2])[0]
+	d := len(x) / n
+	ir2 := 1 / (rho * rho)
+	a2 := alpha * alpha
+	var sa, sr float64 // Σ g·K and Σ g·K·|xi-xj|²
+	for i := range n {
+		sa += ga[i*n+i] * a2
+		for j := range i {
+			gk := ga[i*n+j] * a[i*n+j]
+			sa += gk
+			sr += gk * sqDist(x, i, j, d)
+		}
+	}
+	if ga0 {
+		f.AdjOf(cov.In[1])[0] += 2 * sa / alpha
+	}
+	if gr {
+		f.AdjOf(cov.In[2])[0] += sr * ir2 / rho
+	}
 }
