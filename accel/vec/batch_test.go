@@ -134,6 +134,8 @@ func TestKernelsAgainstFrame(t *testing.T) {
 		for _, chains := range []int{1, 5} {
 			checkAgainstFrame(t, name, cm.Program(), chains, 2)
 		}
+		// Far in the tails (the fused mixture's underflow path).
+		checkAgainstFrame(t, name, cm.Program(), 9, 3000)
 	}
 }
 

@@ -128,42 +128,32 @@ func (b *Batch) fuseMixtures() {
 }
 
 // mixtureForward is the fused kernel of the log-sum-exp instruction in.
+// Every term is at most c_k, so exp(term − max c) never overflows: one
+// pass writes the shifted terms, one vector exp, one sum, one vector log.
+// A chain whose sum underflows (y hundreds of scales from every
+// component), or whose y is not finite, is redone with the maximum
+// subtracted, as log_sum_exp does.
 func (b *Batch) mixtureForward(in *ir.Instr, f *mixture) {
 	v, o, e := b.V, b.loc[in.Out], b.loc[in.Scratch]
 	nb, n := b.B, len(f.c)
-	m := v[o.off : o.off+nb]
+	out := v[o.off : o.off+nb]
 	ys := v[f.y.off : f.y.off+nb]
 	es := v[e.off : e.off+n*nb]
+	shift := math.Inf(-1)
+	for _, c := range f.c {
+		shift = max(shift, c)
+	}
 	for i := 0; i < n; i++ {
-		ci, hi, mi := f.c[i], f.h[i], f.m[i]
+		ci, hi, mi := f.c[i]-shift, f.h[i], f.m[i]
 		ei := es[i*nb : (i+1)*nb]
 		ei = ei[:len(ys)]
 		for c, y := range ys {
 			d := y - mi
 			a := ci - hi*d*d
-			if a != a {
-				a = math.Inf(-1)
+			if !(a > -708) {
+				a = -708 // exp gives 3e-308; also NaN
 			}
 			ei[c] = a
-		}
-	}
-	copy(m, es[:nb])
-	for i := 1; i < n; i++ {
-		ei := es[i*nb : (i+1)*nb]
-		ei = ei[:len(m)]
-		for c, a := range ei {
-			m[c] = max(m[c], a)
-		}
-	}
-	for i := 0; i < n; i++ {
-		ei := es[i*nb : (i+1)*nb]
-		ei = ei[:len(m)]
-		for c, a := range ei {
-			d := a - m[c]
-			if !(d > -708) {
-				d = -708
-			}
-			ei[c] = d
 		}
 	}
 	ExpInRange(es, es)
@@ -176,10 +166,40 @@ func (b *Batch) mixtureForward(in *ir.Instr, f *mixture) {
 			sum[c] += t
 		}
 	}
-	logInRange(sum, sum)
-	for c, mc := range m {
-		if mc > math.Inf(-1) {
-			m[c] = mc + sum[c]
-		}
+	redo := false
+	for _, t := range sum {
+		redo = redo || !(t > 0x1p-900)
 	}
+	logInRange(sum, sum)
+	out = out[:len(sum)]
+	for c, t := range sum {
+		out[c] = shift + t
+	}
+	if !redo {
+		return
+	}
+	for c, y := range ys {
+		if s := sum[c]; s > -900*math.Ln2 && !math.IsNaN(y) && !math.IsInf(y, 0) {
+			continue
+		}
+		out[c] = f.exact(y)
+	}
+}
+
+// exact is one chain's mixture log density with the maximum subtracted.
+func (f *mixture) exact(y float64) float64 {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return math.Inf(-1)
+	}
+	m := math.Inf(-1)
+	for i := range f.c {
+		d := y - f.m[i]
+		m = max(m, f.c[i]-f.h[i]*d*d)
+	}
+	s := 0.0
+	for i := range f.c {
+		d := y - f.m[i]
+		s += math.Exp(f.c[i] - f.h[i]*d*d - m)
+	}
+	return m + math.Log(s)
 }
