@@ -321,3 +321,36 @@ func TestStanCSVDenseRoundTrip(t *testing.T) {
 		t.Errorf("read back dense=%v metric %v (%s)", a.Dense, a.InvMetric, q.Settings.Metric)
 	}
 }
+
+// TestReadStanCSVSaveWarmup reads a file laid out as CmdStan writes it with
+// save_warmup = 1 (warm-up rows before "# Adaptation terminated"): only the
+// sampling rows are draws.
+func TestReadStanCSVSaveWarmup(t *testing.T) {
+	text := `# model = m
+#     num_samples = 2
+#     num_warmup = 3
+#     save_warmup = 1
+#     thin = 1
+lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__,mu
+-1,0.9,1,1,1,0,1,10
+-1,0.9,1,1,1,0,1,11
+-1,0.9,1,1,1,0,1,12
+# Adaptation terminated
+# Step size = 0.5
+# Diagonal elements of inverse mass matrix:
+# 2
+-2,0.8,0.5,2,3,0,2,1
+-2,0.8,0.5,2,3,1,2,2
+`
+	path := filepath.Join(t.TempDir(), "w.csv")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadStanCSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Flat("mu"); !reflect.DeepEqual(got, []float64{1, 2}) || p.Divergences() != 1 || p.Chains[0].Adaptation.StepSize != 0.5 {
+		t.Errorf("mu %v, %d divergences, step size %g; want [1 2], 1, 0.5", got, p.Divergences(), p.Chains[0].Adaptation.StepSize)
+	}
+}

@@ -334,6 +334,14 @@ func (p *Posterior) readChain(r io.Reader, first bool) error {
 	if header == nil {
 		return fmt.Errorf("no header line: not a Stan CSV file")
 	}
+	if sw := cfg["save_warmup"]; sw == "1" || sw == "true" {
+		// CmdStan wrote the warm-up draws first: keep the sampling ones.
+		w, _ := strconv.Atoi(cfg["num_warmup"])
+		if t, _ := strconv.Atoi(cfg["thin"]); t > 1 {
+			w = (w + t - 1) / t
+		}
+		dropWarmup(&ch, w)
+	}
 	p.Chains = append(p.Chains, ch)
 	p.Seconds = append(p.Seconds, ch.Adaptation.WarmupSeconds+ch.Adaptation.SamplingSeconds)
 	return nil
@@ -403,4 +411,28 @@ func (p *Posterior) setLayout(header []string, cfg map[string]string, det map[st
 		p.Vars = append(p.Vars, Var{Name: base, Shape: idx, Deterministic: det[base], Start: j})
 	}
 	return nil
+}
+
+// dropWarmup removes the first w draws of a chain read from a file.
+func dropWarmup(ch *Chain, w int) {
+	for j := range ch.Values {
+		ch.Values[j] = ch.Values[j][min(w, len(ch.Values[j])):]
+	}
+	st := &ch.Stats
+	f := func(x []float64) []float64 {
+		if x == nil {
+			return nil
+		}
+		return x[min(w, len(x)):]
+	}
+	st.LP, st.AcceptStat, st.StepSize, st.Energy = f(st.LP), f(st.AcceptStat), f(st.StepSize), f(st.Energy)
+	if st.TreeDepth != nil {
+		st.TreeDepth = st.TreeDepth[min(w, len(st.TreeDepth)):]
+	}
+	if st.NLeapfrog != nil {
+		st.NLeapfrog = st.NLeapfrog[min(w, len(st.NLeapfrog)):]
+	}
+	if st.Divergent != nil {
+		st.Divergent = st.Divergent[min(w, len(st.Divergent)):]
+	}
 }
