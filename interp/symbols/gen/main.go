@@ -18,10 +18,12 @@ import (
 // and run `make generate`.
 var Packages = []string{
 	"github.com/gobayes/gobayes/display",
+	"github.com/gobayes/gobayes/plotting",
+	"github.com/gobayes/gobayes/ppl",
+	"github.com/gobayes/gobayes/ppl/posterior",
 	"gonum.org/v1/gonum/floats",
 	"gonum.org/v1/gonum/mat",
-	// gonum.org/v1/gonum/optimize is left out: it imports stat/distmv, which
-	// needs golang.org/x/tools, absent from go.mod; add it there first.
+	"gonum.org/v1/gonum/optimize",
 	"gonum.org/v1/gonum/stat",
 	"gonum.org/v1/gonum/stat/distuv",
 }
