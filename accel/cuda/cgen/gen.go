@@ -195,7 +195,7 @@ func (pr *prog) compact() {
 // scratch (with ir's layout).
 var scratchOps = map[ir.Op]bool{
 	ir.OpLogMix: true, ir.OpLogSumExp: true, ir.OpCholesky: true,
-	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true,
+	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true, ir.OpTriSolve: true,
 }
 
 // constants writes a scan body's constants and every table as device

@@ -51,7 +51,7 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("%v (create it with -update)", err)
 	}
 	if src.Code != string(want) {
-		t.Errorf("generated source differs from %s; if the change is intended, run go test -run Golden -update ./accel/cuda/cgen and review the diff", path)
+		t.Errorf("generated source differs from %s; if the change is intended, run go test ./accel/cuda/cgen -run Golden -update and review the diff", path)
 	}
 	if src.Dim != 2 {
 		t.Errorf("Dim = %d, want 2", src.Dim)

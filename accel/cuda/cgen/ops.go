@@ -60,13 +60,15 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpBinomialLogitLPMF:  "binomial_logit",
 	ir.OpPoissonLPMF:        "poisson",
 	ir.OpNegBinomialLPMF:    "neg_binomial",
+	ir.OpStudentTLPDF:       "student_t",
+	ir.OpHalfStudentTLPDF:   "half_student_t",
 }
 
 var otherOps = []ir.Op{
 	ir.OpLogMix, ir.OpSum, ir.OpDot, ir.OpLogSumExp, ir.OpAddN,
 	ir.OpGather, ir.OpGatherRow, ir.OpConcat, ir.OpSlice, ir.OpFill,
 	ir.OpMatVec, ir.OpCholesky, ir.OpCovExpQuad, ir.OpAddDiag,
-	ir.OpScan,
+	ir.OpScan, ir.OpLinearRecurrence, ir.OpMatMul, ir.OpTriSolve, ir.OpMulLowerTTr,
 	ir.OpLowerFwd, ir.OpLowerLogJ, ir.OpUpperFwd, ir.OpUpperLogJ,
 	ir.OpIntervalFwd, ir.OpIntervalLogJ, ir.OpOrderedFwd, ir.OpOrderedLogJ,
 	ir.OpPosOrderedFwd, ir.OpPosOrderedLogJ, ir.OpSimplexFwd, ir.OpSimplexLogJ,
@@ -213,6 +215,27 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i*%d+i] += %s[%s];\n", m, out, m, pr.v(in.In[1]), idx(pr.st(in.In[1])))
 	case ir.OpScan:
 		return pr.scanForward(in)
+	case ir.OpLinearRecurrence:
+		a, b := in.In[1], in.In[2]
+		pr.w("\t{ double prev = %s[0]; for (long long i = 0; i < %d; i++) { prev = %s[%s] + %s[%s] * prev; %s[i] = prev; } }\n",
+			pr.v(in.In[0]), n, pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)), out)
+	case ir.OpMatMul:
+		sa := pr.p.Values[in.In[0]].Shape
+		rows, k := sa[0], sa[1]
+		m := pr.n(in.In[1]) / k
+		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) { double s = 0; for (long long l = 0; l < %d; l++) s += %s[i*%d+l] * %s[l*%d+j]; %s[i*%d+j] = s; }\n",
+			rows, m, k, pr.v(in.In[0]), k, pr.v(in.In[1]), m, out, m)
+	case ir.OpTriSolve:
+		nn := pr.p.Values[in.In[0]].Shape[0]
+		m := pr.n(in.In[1]) / nn
+		L, B := pr.v(in.In[0]), pr.v(in.In[1])
+		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = 0; i < %d; i++) { double s = %s[i*%d+c]; for (long long k = 0; k < i; k++) s -= %s[i*%d+k] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
+			m, nn, B, m, L, nn, out, m, out, m, L, nn)
+	case ir.OpMulLowerTTr:
+		nn := pr.p.Values[in.Out].Shape[0]
+		L := pr.v(in.In[0])
+		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = 0; k <= j; k++) s += %s[i*%d+k] * %s[j*%d+k]; %s[i*%d+j] = s; %s[j*%d+i] = s; }\n",
+			nn, L, nn, L, nn, out, nn, out, nn)
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := "+"
 		if in.Op == ir.OpUpperFwd {
@@ -374,6 +397,49 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 	case ir.OpScan:
 		return pr.scanBackward(in)
+	case ir.OpLinearRecurrence:
+		x0, a, b := in.In[0], in.In[1], in.In[2]
+		pr.w("\t{ double c = 0; for (long long t = %d; t >= 0; t--) { c += %s[t];", n-1, g)
+		if d := pr.a(a); d != "" {
+			pr.w(" %s[t*%d] += c;", d, pr.st(a))
+		}
+		if d := pr.a(b); d != "" {
+			pr.w(" %s[t*%d] += c * (t > 0 ? %s[t-1] : %s[0]);", d, pr.st(b), pr.v(in.Out), pr.v(x0))
+		}
+		pr.w(" c *= %s[t*%d]; }", pr.v(b), pr.st(b))
+		if d := pr.a(x0); d != "" {
+			pr.w(" %s[0] += c;", d)
+		}
+		pr.w(" }\n")
+	case ir.OpMatMul:
+		sa := pr.p.Values[in.In[0]].Shape
+		rows, k := sa[0], sa[1]
+		m := pr.n(in.In[1]) / k
+		A, B := pr.v(in.In[0]), pr.v(in.In[1])
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) { double s = 0; for (long long j = 0; j < %d; j++) s += %s[i*%d+j] * %s[l*%d+j]; %s[i*%d+l] += s; }\n",
+				rows, k, m, g, m, B, m, d, k)
+		}
+		if d := pr.a(in.In[1]); d != "" {
+			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) for (long long j = 0; j < %d; j++) %s[l*%d+j] += %s[i*%d+l] * %s[i*%d+j];\n",
+				rows, k, m, d, m, A, k, g, m)
+		}
+	case ir.OpTriSolve:
+		nn := pr.p.Values[in.In[0]].Shape[0]
+		m := pr.n(in.In[1]) / nn
+		L, X, BB := pr.v(in.In[0]), pr.v(in.Out), pr.v(in.Scratch)
+		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = %d; i >= 0; i--) { double s = %s[i*%d+c]; for (long long k = i + 1; k < %d; k++) s -= %s[k*%d+i] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
+			m, nn-1, g, m, nn, L, nn, BB, m, BB, m, L, nn)
+		pr.accumulate(pr.a(in.In[1]), 1, pr.n(in.In[1]), BB+"[i]")
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long k = 0; k <= i; k++) { double s = 0; for (long long c = 0; c < %d; c++) s += %s[i*%d+c] * %s[k*%d+c]; %s[i*%d+k] -= s; }\n",
+				nn, m, BB, m, X, m, d, nn)
+		}
+	case ir.OpMulLowerTTr:
+		nn := pr.p.Values[in.Out].Shape[0]
+		L := pr.v(in.In[0])
+		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = j; k < %d; k++) s += (%s[i*%d+k] + %s[k*%d+i]) * %s[k*%d+j]; %s[i*%d+j] += s; }\n",
+			nn, nn, g, nn, g, nn, L, nn, pr.a(in.In[0]), nn)
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := ""
 		if in.Op == ir.OpUpperFwd {

@@ -235,3 +235,39 @@ func init() {
 		return emit(b, ir.OpAddN, nil, terms...)
 	}})
 }
+
+func init() {
+	opCases = append(opCases,
+		opCase{"student_t, half_student_t", func(b *ir.Builder, x ir.ID) ir.ID {
+			y := b.Const([]float64{0.3, -1.2, 2.5, 0.7, 0.05, 4}, []int{6})
+			s := b.ParamSlice(0, nil)
+			ps, px := pos(b, s), pos(b, x)
+			var terms []ir.ID
+			for _, pw := range [][]int{nil, {1}} {
+				w := func(t ir.ID) ir.ID {
+					if pw != nil {
+						return sum(b, t)
+					}
+					return t
+				}
+				terms = append(terms,
+					w(emit(b, ir.OpStudentTLPDF, pw, y, px, x, ps)), w(emit(b, ir.OpStudentTLPDF, pw, x, ps, s, px)),
+					w(emit(b, ir.OpHalfStudentTLPDF, pw, emit(b, ir.OpAbs, nil, y), px, ps)), w(emit(b, ir.OpHalfStudentTLPDF, pw, px, ps, px)))
+			}
+			return emit(b, ir.OpAddN, nil, terms...)
+		}},
+		opCase{"linear_recurrence", func(b *ir.Builder, x ir.ID) ir.ID {
+			r1 := emit(b, ir.OpLinearRecurrence, nil, b.ParamSlice(0, nil), x, emit(b, ir.OpTanh, nil, x))
+			r2 := emit(b, ir.OpLinearRecurrence, nil, b.ParamSlice(1, nil), x, emit(b, ir.OpTanh, nil, b.ParamSlice(2, nil)))
+			return emit(b, ir.OpAddN, nil, emit(b, ir.OpDot, nil, r1, r1), emit(b, ir.OpDot, nil, r2, x))
+		}},
+		opCase{"matmul, tri_solve, mul_lower_self_transpose", func(b *ir.Builder, x ir.ID) ir.ID {
+			a, _ := b.Reshape(x, []int{2, 3})
+			at, _ := b.Reshape(emit(b, ir.OpSquare, nil, x), []int{3, 2})
+			m := emit(b, ir.OpMatMul, nil, a, at) // 2×2
+			l := emit(b, ir.OpCholesky, nil, emit(b, ir.OpAddDiag, nil, emit(b, ir.OpMulLowerTTr, nil, m), b.Scalar(3)))
+			v := emit(b, ir.OpTriSolve, nil, l, b.ParamSlice(0, []int{2}))
+			w := emit(b, ir.OpTriSolve, nil, l, m)
+			return emit(b, ir.OpAddN, nil, emit(b, ir.OpDot, nil, v, v), emit(b, ir.OpDot, nil, w, w), sum(b, m))
+		}})
+}
