@@ -290,6 +290,9 @@ func obsRows(r *RV) (int, error) {
 	if len(shape) == 0 {
 		return 1, fmt.Errorf("a single observation")
 	}
+	if r.fam != nil && r.fam.Op == ir.OpCategoricalLogitLPMF {
+		return shape[0], nil // one category per row
+	}
 	if r.fam != nil && r.fam.EventRank == 1 && len(shape) < 2 {
 		return 1, fmt.Errorf("a single %s event of shape %v", r.fam.Name, shape)
 	}

@@ -103,6 +103,36 @@ var shardModels = []struct {
 		m.Poisson("y_rate", ppl.Exp(eta)).Observe(y)
 		return m
 	}},
+	{"categorical regression (logits X·B, one row per outcome)", func(opt ppl.ModelOption) *ppl.Model {
+		r := simulateRegression(600, 3, 1, 17)
+		y := make([]int, len(r.eta))
+		for i := range y {
+			y[i] = i % 4
+		}
+		m := ppl.NewModel("categorical", opt)
+		b := m.Normal("b", 0, 1, ppl.Shape(3, 4))
+		m.Categorical("y", ppl.MatMul(r.X, b)).Observe(y)
+		m.Categorical("y_shared", m.Normal("logits", 0, 1, ppl.Size(4))).Observe(y)
+		return m
+	}},
+	{"multivariate rows: normal [N×K] and Dirichlet [N×K]", func(opt ppl.ModelOption) *ppl.Model {
+		const n, k = 301, 3
+		rng := rand.New(rand.NewPCG(21, 3))
+		y := make([][]float64, n)
+		p := make([][]float64, n)
+		for i := range y {
+			y[i] = []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			a, b := rng.Float64()+0.1, rng.Float64()+0.1
+			p[i] = []float64{a / (a + b + 1), b / (a + b + 1), 1 / (a + b + 1)}
+		}
+		m := ppl.NewModel("multivariate", opt)
+		corr := m.LKJCorrChol("corr", k, 2)
+		mu0 := m.Normal("mu0", 0, 1, ppl.Size(k))
+		m.MultiNormalChol("y", mu0, corr).Observe(y)
+		alpha := m.Gamma("alpha", 2, 1, ppl.Size(k))
+		m.Dirichlet("p", alpha).Observe(p)
+		return m
+	}},
 	{"hand-written likelihood in a LogDensity term", func(opt ppl.ModelOption) *ppl.Model {
 		r := simulateRegression(700, 3, 1, 13)
 		m := ppl.NewModel("handwritten", opt)
