@@ -218,12 +218,12 @@ func (e *ensemble) initialise(grad bool) error {
 // caller counts e.draws) and, for kept chains, to the posterior's draws
 // at index i.
 func (e *ensemble) record(w *worker, b *block, i int, draws int, stats func(c int, s *posterior.Stats)) {
-	nf := float64(draws)
-	for k := range b.x {
-		x := b.x[k]
-		d := x - b.mean[k]
-		b.mean[k] += d / nf
-		b.m2[k] += d * (x - b.mean[k])
+	inv := 1 / float64(draws)
+	mean, m2 := b.mean[:len(b.x)], b.m2[:len(b.x)]
+	for k, x := range b.x {
+		d := x - mean[k]
+		mean[k] += d * inv
+		m2[k] += d * (x - mean[k])
 	}
 	for c := 0; c < b.n && b.first+c < len(e.kept); c++ {
 		ch := &e.kept[b.first+c]
