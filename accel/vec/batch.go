@@ -26,6 +26,7 @@ type Batch struct {
 	fb      *ir.Frame // fallback: one chain at a time through package ir
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
+	tmp2    []float64
 }
 
 // operand locates a value: element i of chain c at off + i·es + c·cs.
@@ -49,6 +50,7 @@ const (
 	kAddN
 	kLogSumExp
 	kNormal
+	kMatVec
 )
 
 type step struct {
@@ -67,7 +69,7 @@ func New(p *ir.Program, b int) *Batch {
 	}
 	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
 	bt.scratch = make([]bool, len(p.Values))
-	bt.tmp = make([]float64, b)
+	bt.tmp, bt.tmp2 = make([]float64, b), make([]float64, b)
 	for _, in := range p.Instrs {
 		if in.Scratch != ir.None {
 			bt.scratch[in.Scratch] = true
@@ -203,6 +205,10 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		}
 	case ir.OpNormalLPDF:
 		return kNormal
+	case ir.OpMatVec:
+		if a, x := b.loc[in.In[0]], b.loc[in.In[1]]; !a.per && x.per && len(p.Values[in.In[0]].Shape) == 2 {
+			return kMatVec
+		}
 	}
 	return kFallback
 }
@@ -245,6 +251,8 @@ func (b *Batch) forward(grad bool) {
 			b.logSumExpForward(in)
 		case kNormal:
 			b.normalForward(in)
+		case kMatVec:
+			b.matVecForward(in)
 		default:
 			b.fallbackForward(in)
 		}
@@ -299,6 +307,8 @@ func (b *Batch) Gradient() {
 			b.logSumExpBackward(in)
 		case kNormal:
 			b.normalBackward(in)
+		case kMatVec:
+			b.matVecBackward(in)
 		default:
 			b.fallbackBackward(in)
 		}

@@ -368,6 +368,31 @@ func (b *Batch) normalForward(in *ir.Instr) {
 			}
 			continue
 		}
+		if sg.n == 1 && sg.cs == 1 {
+			// One σ per chain: its logarithm and inverse once per chain.
+			if i == 0 {
+				for c := 0; c < b.B; c++ {
+					s := v[sg.off+c]
+					b.tmp[c], b.tmp2[c] = math.Inf(1), 0
+					if s > 0 {
+						b.tmp[c], b.tmp2[c] = math.Log(s)+lnSqrt2Pi, 1/s
+					}
+				}
+			}
+			for c := 0; c < b.B; c++ {
+				z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) * b.tmp2[c]
+				e := -0.5*z*z - b.tmp[c]
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					v[o.off+i*b.B+c] = e
+				} else {
+					v[o.off+c] += e
+				}
+			}
+			continue
+		}
 		for c := 0; c < b.B; c++ {
 			s := v[so+c*sg.cs]
 			e := math.Inf(-1)
@@ -404,7 +429,15 @@ func (b *Batch) normalBackward(in *ir.Instr) {
 				continue
 			}
 			g := a[gOff+c]
-			inv := 1 / s
+			var inv float64
+			if sg.n == 1 && sg.cs == 1 {
+				if i == 0 {
+					b.tmp2[c] = 1 / s
+				}
+				inv = b.tmp2[c]
+			} else {
+				inv = 1 / s
+			}
 			z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) * inv
 			d := g * z * inv
 			if y.grad {
@@ -415,6 +448,47 @@ func (b *Batch) normalBackward(in *ir.Instr) {
 			}
 			if sg.grad {
 				a[so+c] += g * (z*z - 1) * inv
+			}
+		}
+	}
+}
+
+// matVecForward is A·v with A data [n×k] and v per chain [k].
+func (b *Batch) matVecForward(in *ir.Instr) {
+	v, o, am, x := b.V, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.In[1]]
+	nb := b.B
+	k := x.n
+	n := o.n
+	for i := 0; i < n; i++ {
+		out := v[o.off+i*nb : o.off+(i+1)*nb]
+		clear(out)
+		row := v[am.off+i*k : am.off+(i+1)*k]
+		for j, aij := range row {
+			xs := v[x.off+j*nb : x.off+(j+1)*nb]
+			xs = xs[:len(out)]
+			for c, xv := range xs {
+				out[c] += aij * xv
+			}
+		}
+	}
+}
+
+// matVecBackward adds Aᵀ·g into v's adjoint.
+func (b *Batch) matVecBackward(in *ir.Instr) {
+	v, a, o, am, x := b.V, b.Adj, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.In[1]]
+	if !x.grad {
+		return
+	}
+	nb := b.B
+	k := x.n
+	for i := 0; i < o.n; i++ {
+		g := a[o.off+i*nb : o.off+(i+1)*nb]
+		row := v[am.off+i*k : am.off+(i+1)*k]
+		for j, aij := range row {
+			gx := a[x.off+j*nb : x.off+(j+1)*nb]
+			gx = gx[:len(g)]
+			for c, gv := range g {
+				gx[c] += aij * gv
 			}
 		}
 	}
