@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gobayes/gobayes/interp"
@@ -85,6 +86,8 @@ type Kernel struct {
 	queue    []queued      // shell requests received, not yet handled
 	queued   chan struct{} // signalled when queue grows
 	received uint64        // sequence number of the last shell request received
+
+	iopubChecked atomic.Bool // the first request has waited for an iopub subscriber
 
 	// Owned by the shell goroutine.
 	executionCount int
@@ -312,6 +315,7 @@ func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
 		k.log.Printf("kernel: on %s: message type %q is not supported; ignored", ch, req.Header.MsgType)
 		return
 	}
+	k.awaitIOPub()
 	k.publishStatus("busy", &req)
 	defer k.publishStatus("idle", &req)
 	defer func() {
@@ -325,6 +329,29 @@ func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
 	} else {
 		h(k, ch, &req)
 	}
+}
+
+// subscriberWaiter is a Sink that can tell when a client listens on iopub.
+type subscriberWaiter interface {
+	WaitSubscriber(d time.Duration) bool
+}
+
+// iopubWait bounds how long the first request waits for a subscriber.
+const iopubWait = 250 * time.Millisecond
+
+// awaitIOPub makes the first request wait, briefly, until a client has
+// subscribed to iopub. A PUB socket drops what it sends before then, and a
+// client's subscription arrives a moment after its first request:
+// jupyter_client would miss the status of its first kernel_info_request and
+// wait 0.2 s or more before asking again. Only the first request waits.
+func (k *Kernel) awaitIOPub() {
+	if k.iopubChecked.Load() {
+		return
+	}
+	if w, ok := k.sink.(subscriberWaiter); ok {
+		w.WaitSubscriber(iopubWait)
+	}
+	k.iopubChecked.Store(true)
 }
 
 func (k *Kernel) aborted(seq uint64) bool {

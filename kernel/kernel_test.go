@@ -498,3 +498,27 @@ func TestIsCompleteReply(t *testing.T) {
 		}
 	}
 }
+
+// waitingRecorder is a recorder that counts how often the kernel waited
+// for an iopub subscriber.
+type waitingRecorder struct {
+	recorder
+	waits int
+}
+
+func (w *waitingRecorder) WaitSubscriber(time.Duration) bool { w.waits++; return true }
+
+func TestOnlyTheFirstRequestWaitsForIOPub(t *testing.T) {
+	h := newHarness(t)
+	w := &waitingRecorder{}
+	h.k.sink = w
+	for i := 0; i < 3; i++ {
+		h.k.Handle(Shell, 0, h.request(t, "kernel_info_request", map[string]any{}))
+	}
+	if w.waits != 1 {
+		t.Errorf("waited for a subscriber %d times, want once (the first request)", w.waits)
+	}
+	if n := len(w.all()); n != 9 {
+		t.Errorf("sent %d messages, want 9 (busy, reply, idle three times)", n)
+	}
+}

@@ -61,6 +61,23 @@ func (s *sockets) Send(ch Channel, frames [][]byte) error {
 	return sock.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
+// WaitSubscriber waits at most d for a client to subscribe to iopub and
+// reports whether one has.
+func (s *sockets) WaitSubscriber(d time.Duration) bool {
+	t, ok := s.iopub.(zmq4.Topics)
+	if !ok {
+		return true
+	}
+	deadline := time.Now().Add(d)
+	for len(t.Topics()) == 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
+}
+
 func (s *sockets) close() {
 	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
 		sock.Close()
