@@ -28,4 +28,14 @@
 // bijectors.go (constraining transforms, their log-Jacobians and the
 // exported inverses), lpdf_*.go (log densities). Package irtest checks ops
 // and programs against finite differences.
+//
+// A Frame runs a program through its execution plan (plan.go, plan_hmm.go),
+// which Finalize derives without touching Program.Instrs: common chains of
+// instructions (a prior with a constant scale, normal_lpdf of a + b·z or of
+// X·β, a bound with its log-Jacobian, covariance → jitter → Cholesky, an
+// HMM's forward-algorithm scan) run as fused kernels that compute the same
+// values in fewer passes. Other backends keep reading Instrs and the ops'
+// semantics; Program.Fused counts the fused kernels and Frame.Unfused runs
+// instruction by instruction. Package planmodels checks both runs agree on
+// every posteriordb model.
 package ir

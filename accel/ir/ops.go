@@ -2,7 +2,9 @@ package ir
 
 import "fmt"
 
-// Op is an instruction code. The list is the whole instruction set; each
+// Op is an instruction code. The list is the whole instruction set (the
+// CPU interpreter's fused kernels, plan.go, are not ops: they replace
+// chains of these ops inside a Frame only); each
 // op's semantics (shape rule, forward, reverse) are registered by the file
 // that implements it, through register, so that a backend can be checked
 // against this reference op by op.
