@@ -8,6 +8,7 @@
 //
 //	go run ./cmd/validate                  # all cases, NUTS, 4 chains
 //	go run ./cmd/validate -cases 'kidiq|blr' -sampler nuts -seed 2
+//	go run ./cmd/validate -json            # one JSON object per case (for bench/)
 //
 // It prints one line per case (worst standardised error, max R-hat, min
 // ESS, settings that differ from the defaults) and ends with

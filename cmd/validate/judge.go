@@ -50,55 +50,57 @@ var caseSettings = map[string]struct {
 	"gp_pois_regr-gp_pois_regr":               {func(c *infer.Config) { c.TargetAccept = 0.99 }, "target acceptance 0.99"},
 }
 
-// result is the verdict on one case.
+// result is the verdict on one case; the exported fields are what -json
+// prints.
 type result struct {
-	name     string
-	pass     bool
-	problems []string
-	worstZ   float64
-	worstCol string
-	worstSD  float64 // relative sd error, worst
-	maxRhat  float64
-	minBulk  float64
-	minTail  float64
-	div      int
-	seconds  float64
-	grads    int
-	note     string
+	Name     string   `json:"case"`
+	Pass     bool     `json:"pass"`
+	Problems []string `json:"problems,omitempty"`
+	WorstZ   float64  `json:"worst_z"`
+	WorstCol string   `json:"worst_column"`
+	WorstSD  float64  `json:"worst_sd_error"` // relative
+	MaxRhat  float64  `json:"max_rhat"`
+	MinBulk  float64  `json:"min_ess_bulk"`
+	MinTail  float64  `json:"min_ess_tail"`
+	Div      int      `json:"divergences"`
+	Seconds  float64  `json:"seconds"` // wall time of warm-up and sampling
+	Grads    int      `json:"gradient_evaluations"`
+	Note     string   `json:"settings,omitempty"`
 	err      error
+	Error    string `json:"error,omitempty"`
 }
 
 func (r *result) line() string {
 	status := "PASS"
-	if !r.pass {
+	if !r.Pass {
 		status = "FAIL"
 	}
 	if r.err != nil {
-		return fmt.Sprintf("%s  %-42s error: %v", status, r.name, r.err)
+		return fmt.Sprintf("%s  %-42s error: %v", status, r.Name, r.err)
 	}
-	s := fmt.Sprintf("%s  %-42s z %5.2f (%s)  sd %4.1f%%  R-hat %.4f  ESS bulk %5.0f tail %5.0f  div %d  %.1fs",
-		status, r.name, r.worstZ, r.worstCol, 100*r.worstSD, r.maxRhat, r.minBulk, r.minTail, r.div, r.seconds)
-	if r.note != "" {
-		s += "  [" + r.note + "]"
+	s := fmt.Sprintf("%s  %-42s z %5.2f (%s)  sd %4.1f%%  R-hat %.4f  ESS bulk %5.0f tail %5.0f  div %d  %.1fs  %.0fk grads",
+		status, r.Name, r.WorstZ, r.WorstCol, 100*r.WorstSD, r.MaxRhat, r.MinBulk, r.MinTail, r.Div, r.Seconds, float64(r.Grads)/1000)
+	if r.Note != "" {
+		s += "  [" + r.Note + "]"
 	}
-	if len(r.problems) > 0 {
-		s += "\n      " + strings.Join(r.problems, "\n      ")
+	if len(r.Problems) > 0 {
+		s += "\n      " + strings.Join(r.Problems, "\n      ")
 	}
 	return s
 }
 
 // runCase samples one case and judges it.
 func runCase(ctx context.Context, name string, cfg infer.Config) *result {
-	r := &result{name: name}
+	r := &result{Name: name}
 	if s, ok := caseSettings[name]; ok {
 		target := cfg.TargetAccept
 		s.apply(&cfg)
-		r.note = s.note
+		r.Note = s.note
 		if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
 			// A higher target acceptance is a Hamiltonian remedy; for
 			// random-walk Metropolis it only shrinks the steps.
 			cfg.TargetAccept = target
-			r.note = ""
+			r.Note = ""
 		}
 	}
 	c, err := posteriordb.Load(name)
@@ -122,9 +124,9 @@ func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 		r.err = err
 		return r
 	}
-	r.seconds = time.Since(start).Seconds()
+	r.Seconds = time.Since(start).Seconds()
 	for _, ch := range p.Chains {
-		r.grads += ch.Adaptation.GradEvals
+		r.Grads += ch.Adaptation.GradEvals
 	}
 	judge(r, c, p)
 	return r
@@ -132,13 +134,13 @@ func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 
 // judge compares the run p with the reference of case c.
 func judge(r *result, c *posteriordb.Case, p *posterior.Posterior) {
-	r.pass = true
-	r.maxRhat, r.minBulk, r.minTail = 0, math.Inf(1), math.Inf(1)
+	r.Pass = true
+	r.MaxRhat, r.MinBulk, r.MinTail = 0, math.Inf(1), math.Inf(1)
 	fail := func(format string, args ...any) {
-		r.pass = false
-		r.problems = append(r.problems, fmt.Sprintf(format, args...))
+		r.Pass = false
+		r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
 	}
-	r.div = p.Divergences()
+	r.Div = p.Divergences()
 	for _, ref := range c.Reference {
 		j := p.Column(ref.Name)
 		if j < 0 {
@@ -153,13 +155,13 @@ func judge(r *result, c *posteriordb.Case, p *posterior.Posterior) {
 		mcse := sd / math.Sqrt(bulk)
 		z := math.Abs(mean-ref.Mean) / math.Sqrt(ref.MCSEMean*ref.MCSEMean+mcse*mcse)
 		sdErr := math.Abs(sd-ref.SD) / ref.SD
-		if z > r.worstZ || math.IsNaN(z) {
-			r.worstZ, r.worstCol = z, ref.Name
+		if z > r.WorstZ || math.IsNaN(z) {
+			r.WorstZ, r.WorstCol = z, ref.Name
 		}
-		r.worstSD = math.Max(r.worstSD, sdErr)
-		r.maxRhat = math.Max(r.maxRhat, rhat)
-		r.minBulk = math.Min(r.minBulk, bulk)
-		r.minTail = math.Min(r.minTail, tail)
+		r.WorstSD = math.Max(r.WorstSD, sdErr)
+		r.MaxRhat = math.Max(r.MaxRhat, rhat)
+		r.MinBulk = math.Min(r.MinBulk, bulk)
+		r.MinTail = math.Min(r.MinTail, tail)
 		if c.Name == centred {
 			continue // judged on its divergences below
 		}
@@ -184,15 +186,15 @@ func judge(r *result, c *posteriordb.Case, p *posterior.Posterior) {
 		}
 	}
 	if c.Name == centred {
-		r.problems = nil
-		r.pass = r.div > 0 && strings.Contains(strings.Join(p.Warnings(), " "), "divergent")
-		if !r.pass {
-			r.problems = append(r.problems, "the funnel's divergences were not reported")
+		r.Problems = nil
+		r.Pass = r.Div > 0 && strings.Contains(strings.Join(p.Warnings(), " "), "divergent")
+		if !r.Pass {
+			r.Problems = append(r.Problems, "the funnel's divergences were not reported")
 		}
 		return
 	}
-	if r.div > 0 {
-		fail("%d divergent transitions", r.div)
+	if r.Div > 0 {
+		fail("%d divergent transitions", r.Div)
 	}
 }
 

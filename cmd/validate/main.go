@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"regexp"
@@ -21,6 +23,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	warmup := flag.Int("warmup", 1000, "warm-up iterations per chain")
 	draws := flag.Int("draws", 1000, "draws per chain")
+	asJSON := flag.Bool("json", false, "print one JSON object per case instead of a line")
 	flag.Parse()
 
 	sel, err := regexp.Compile(*cases)
@@ -48,8 +51,22 @@ func main() {
 			continue
 		}
 		r := runCase(ctx, name, cfg)
-		fmt.Println(r.line())
-		if r.pass {
+		if *asJSON {
+			if r.err != nil {
+				r.Error = r.err.Error()
+			}
+			// JSON has no NaN: undefined statistics print as -1.
+			for _, f := range []*float64{&r.WorstZ, &r.WorstSD, &r.MaxRhat, &r.MinBulk, &r.MinTail} {
+				if math.IsNaN(*f) || math.IsInf(*f, 0) {
+					*f = -1
+				}
+			}
+			b, _ := json.Marshal(r)
+			fmt.Println(string(b))
+		} else {
+			fmt.Println(r.line())
+		}
+		if r.Pass {
 			passed++
 		} else {
 			failed++

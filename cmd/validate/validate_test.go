@@ -21,7 +21,7 @@ func TestFastSubset(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			posteriordb.Require(t, name)
 			r := runCase(context.Background(), name, infer.Config{Seed: 1})
-			if r.err != nil || !r.pass {
+			if r.err != nil || !r.Pass {
 				t.Error(r.line())
 			}
 		})
@@ -52,9 +52,9 @@ func TestJudgeCatchesBias(t *testing.T) {
 			ch.Values[j][i] += 0.5 * ref.SD
 		}
 	}
-	r := &result{name: name}
+	r := &result{Name: name}
 	judge(r, c, p)
-	if r.pass {
+	if r.Pass {
 		t.Fatalf("a run shifted by sd/2 in %s passed: %s", ref.Name, r.line())
 	}
 }
