@@ -10,27 +10,32 @@ import (
 )
 
 // Data sharding: the log-likelihood of a large observed variable is a sum
-// over its rows, so it can be split into K shards, each a program over a
-// contiguous block of rows, evaluated in parallel and summed (values and
-// gradients), as TensorFlow Probability's Sharded distributions do.
+// over its rows, so it can be split into K shards over contiguous rows,
+// evaluated in parallel and summed (values and gradients), as TensorFlow
+// Probability's Sharded distributions do.
 //
 // Compile builds, when it shards, one main program (priors, Jacobians,
-// explicit terms and the observed variables left whole) and K shard
-// programs. Each shard program takes the whole position and computes only
-// its rows of every sharded variable's log density: the variable's data and
-// every per-observation expression its parameters are made of (X·β from a
-// data matrix, μ[group] gathered from a hierarchical mean, elementwise
-// arithmetic) are sliced along the observation axis when the program is
-// built; what does not depend on the rows (β, σ, μ) is computed whole in
-// every shard. A parameter whose rows come out of an operation that mixes
-// rows (a Scan, a Cholesky solve, a concatenation) cannot be split this
-// way: the variable stays in the main program and ShardPlan says why.
+// and the terms left whole) and one program per block of rows: each shard
+// is a few blocks of about a megabyte of data (shard_run.go says why).
+// Each block program takes the whole position and computes only its rows
+// of every sharded log density: the variable's data and every
+// per-observation expression its parameters are made of (X·β from a data
+// matrix, μ[group] gathered from a hierarchical mean, elementwise
+// arithmetic, a parameter with one element per row) are sliced along the
+// observation axis when the program is built; what does not depend on the
+// rows (β, σ, μ) is computed whole in every block. A parameter whose rows
+// come out of an operation that mixes rows (a Scan, a Cholesky solve, a
+// concatenation) cannot be split this way: the variable stays in the main
+// program and ShardPlan says why. LogDensity terms of the form Sum(x),
+// such as Sum(LogPDF(…)) of a hand-written likelihood, split the same way
+// over x's leading axis.
 
 // ModelOption is a setting of NewModel (Shards).
 type ModelOption func(*Model)
 
-// Shards splits the log-likelihood of every observed variable with at
-// least n rows into n shards evaluated in parallel. Shards(1) turns
+// Shards splits the log-likelihood of every observed variable (and
+// LogDensity term summing over rows) with at least n rows into n shards
+// evaluated in parallel. Shards(1) turns
 // sharding off; Shards(0) restores the automatic choice (the default): n
 // is GOMAXPROCS, lowered so that each shard reads at least
 // AutoShardVolume values of data, and the model is not sharded when that
