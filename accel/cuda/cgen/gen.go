@@ -195,7 +195,7 @@ func (pr *prog) compact() {
 // scratch (with ir's layout).
 var scratchOps = map[ir.Op]bool{
 	ir.OpLogMix: true, ir.OpLogSumExp: true, ir.OpCholesky: true,
-	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true, ir.OpTriSolve: true,
+	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true, ir.OpTriSolve: true, ir.OpLogMatMulExp: true,
 }
 
 // constants writes a scan body's constants and every table as device
@@ -313,3 +313,5 @@ func (pr *prog) accumulate(dst string, s, n int, expr string) {
 }
 
 func isPointwise(in *ir.Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

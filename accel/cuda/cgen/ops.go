@@ -62,12 +62,15 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpNegBinomialLPMF:    "neg_binomial",
 	ir.OpStudentTLPDF:       "student_t",
 	ir.OpHalfStudentTLPDF:   "half_student_t",
+	ir.OpBernoulliLPMF:      "bernoulli",
+	ir.OpBinomialLPMF:       "binomial",
 }
 
 var otherOps = []ir.Op{
 	ir.OpLogMix, ir.OpSum, ir.OpDot, ir.OpLogSumExp, ir.OpAddN,
 	ir.OpGather, ir.OpGatherRow, ir.OpConcat, ir.OpSlice, ir.OpFill,
 	ir.OpMatVec, ir.OpCholesky, ir.OpCovExpQuad, ir.OpAddDiag,
+	ir.OpLogMatMulExp, ir.OpCategoricalLogitLPMF,
 	ir.OpScan, ir.OpLinearRecurrence, ir.OpMatMul, ir.OpTriSolve, ir.OpMulLowerTTr,
 	ir.OpLowerFwd, ir.OpLowerLogJ, ir.OpUpperFwd, ir.OpUpperLogJ,
 	ir.OpIntervalFwd, ir.OpIntervalLogJ, ir.OpOrderedFwd, ir.OpOrderedLogJ,
@@ -215,6 +218,10 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i*%d+i] += %s[%s];\n", m, out, m, pr.v(in.In[1]), idx(pr.st(in.In[1])))
 	case ir.OpScan:
 		return pr.scanForward(in)
+	case ir.OpLogMatMulExp:
+		return pr.logMatMulExp(in, false)
+	case ir.OpCategoricalLogitLPMF:
+		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
 		a, b := in.In[1], in.In[2]
 		pr.w("\t{ double prev = %s[0]; for (long long i = 0; i < %d; i++) { prev = %s[%s] + %s[%s] * prev; %s[i] = prev; } }\n",
@@ -397,6 +404,10 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 	case ir.OpScan:
 		return pr.scanBackward(in)
+	case ir.OpLogMatMulExp:
+		return pr.logMatMulExp(in, true)
+	case ir.OpCategoricalLogitLPMF:
+		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
 		x0, a, b := in.In[0], in.In[1], in.In[2]
 		pr.w("\t{ double c = 0; for (long long t = %d; t >= 0; t--) { c += %s[t];", n-1, g)

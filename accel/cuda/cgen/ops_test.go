@@ -228,6 +228,8 @@ func init() {
 				w(emit(b, ir.OpExponentialLPDF, pw, y, px)), w(emit(b, ir.OpExponentialLPDF, pw, px, ps)),
 				w(emit(b, ir.OpUniformLPDF, pw, emit(b, ir.OpLogistic, nil, x), emit(b, ir.OpNeg, nil, ps), b.Scalar(1))),
 				w(emit(b, ir.OpBernoulliLogitLPMF, pw, bin, x)),
+				w(emit(b, ir.OpBernoulliLPMF, pw, bin, emit(b, ir.OpLogistic, nil, x))),
+				w(emit(b, ir.OpBinomialLPMF, pw, n, tr, emit(b, ir.OpLogistic, nil, x))),
 				w(emit(b, ir.OpBinomialLogitLPMF, pw, n, tr, x)),
 				w(emit(b, ir.OpPoissonLPMF, pw, n, px)), w(emit(b, ir.OpPoissonLPMF, pw, n, ps)),
 				w(emit(b, ir.OpNegBinomialLPMF, pw, n, px, ps)), w(emit(b, ir.OpNegBinomialLPMF, pw, n, ps, px)))
@@ -269,5 +271,25 @@ func init() {
 			v := emit(b, ir.OpTriSolve, nil, l, b.ParamSlice(0, []int{2}))
 			w := emit(b, ir.OpTriSolve, nil, l, m)
 			return emit(b, ir.OpAddN, nil, emit(b, ir.OpDot, nil, v, v), emit(b, ir.OpDot, nil, w, w), sum(b, m))
+		}})
+}
+
+func init() {
+	opCases = append(opCases,
+		opCase{"log_mat_mul_exp", func(b *ir.Builder, x ir.ID) ir.ID {
+			m, _ := b.Reshape(x, []int{2, 3})
+			mt, _ := b.Reshape(emit(b, ir.OpSquare, nil, x), []int{3, 2})
+			v := emit(b, ir.OpLogMatMulExp, nil, b.ParamSlice(0, []int{2}), m) // [2]·[2×3] → [3]
+			w := emit(b, ir.OpLogMatMulExp, nil, m, mt)                        // [2×3]·[3×2] → [2×2]
+			return emit(b, ir.OpAddN, nil, emit(b, ir.OpDot, nil, v, v), sum(b, w))
+		}},
+		opCase{"categorical_logit", func(b *ir.Builder, x ir.ID) ir.ID {
+			y := b.Const([]float64{2, 0, 1, 2}, []int{4})
+			rows, _ := b.Reshape(emit(b, ir.OpConcat, nil, x, emit(b, ir.OpSquare, nil, x)), []int{4, 3})
+			return emit(b, ir.OpAddN, nil,
+				emit(b, ir.OpCategoricalLogitLPMF, nil, y, b.ParamSlice(0, []int{3})),
+				sum(b, emit(b, ir.OpCategoricalLogitLPMF, []int{1}, y, b.ParamSlice(2, []int{3}))),
+				emit(b, ir.OpCategoricalLogitLPMF, nil, y, rows),
+				sum(b, emit(b, ir.OpCategoricalLogitLPMF, []int{1}, y, rows)))
 		}})
 }

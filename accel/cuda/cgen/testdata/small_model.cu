@@ -424,6 +424,54 @@ __device__ static void gb_half_student_t_grad(double y, double v, double s, doub
 	gb_student_t_grad(y, v, 0, s, g, dy, dv, &dm, ds);
 }
 
+__device__ static double gb_bernoulli_lpdf(double y, double p) {
+	if (!(p >= 0 && p <= 1)) return -GB_INF;
+	if (y == 1) return log(p);
+	if (y == 0) return log1p(-p);
+	return -GB_INF;
+}
+__device__ static void gb_bernoulli_grad(double y, double p, double g, double *dy, double *dp) {
+	*dy = *dp = 0;
+	if (y == 1 && p > 0 && p <= 1) *dp = g / p;
+	else if (y == 0 && p >= 0 && p < 1) *dp = -g / (1 - p);
+}
+
+__device__ static double gb_binomial_lpdf(double y, double n, double p) {
+	if (!gb_valid_binomial(y, n) || !(p >= 0 && p <= 1)) return -GB_INF;
+	double e = gb_lgamma(n + 1) - gb_lgamma(y + 1) - gb_lgamma(n - y + 1);
+	if (y > 0) e += y * log(p);
+	if (n > y) e += (n - y) * log1p(-p);
+	return e;
+}
+__device__ static void gb_binomial_grad(double y, double n, double p, double g, double *dy, double *dn, double *dp) {
+	*dy = *dn = *dp = 0;
+	if (!gb_valid_binomial(y, n) || !(p >= 0 && p <= 1) || (p == 0 && y > 0) || (p == 1 && n > y)) return;
+	double d = 0;
+	if (y > 0) d += y / p;
+	if (n > y) d -= (n - y) / (1 - p);
+	*dp = g * d;
+}
+
+/* log Σ exp(x) as ir's categorical density computes it (max, then log of
+ * the sum; NaN propagates). */
+__device__ static double gb_lse_plain(const double *x, long long n) {
+	double m = -GB_INF;
+	for (long long i = 0; i < n; i++) {
+		if (x[i] != x[i] || m != m) m = GB_NAN;
+		else if (x[i] > m) m = x[i];
+	}
+	if (gb_isinf(m)) return m;
+	double s = 0;
+	for (long long i = 0; i < n; i++) s += exp(x[i] - m);
+	return m + log(s);
+}
+
+/* Category index of y among k, -1 when y is not one. */
+__device__ static long long gb_category(double y, long long k) {
+	if (!gb_is_count(y) || y >= (double)k) return -1;
+	return (long long)y;
+}
+
 __device__ static void gb_fwd_0(double *V, const double *K) {
 	/* lower */
 	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
