@@ -117,6 +117,7 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 	da.Restart(h.eps)
 	logT := math.Log(h.eps)
 	var adamM, adamV float64
+	adamT := 0
 	const (
 		lr    = 0.025 // Adam's learning rate on log T, as in the paper
 		beta1 = 0.0
@@ -175,7 +176,12 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 					}
 				}
 				grad = grad / sumA * jitter * T
-				t := float64(s + 1)
+			}
+			// Far from the typical set the estimate can overflow; one bad
+			// value must not poison Adam's moments for the rest of the run.
+			if sumA > 0 && math.Abs(grad) < 1e100 {
+				adamT++
+				t := float64(adamT)
 				adamM = beta1*adamM + (1-beta1)*grad
 				adamV = beta2*adamV + (1-beta2)*grad*grad
 				mh, vh := adamM/(1-math.Pow(beta1, t)), adamV/(1-math.Pow(beta2, t))
@@ -184,7 +190,8 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 				}
 			}
 			h.eps = da.Learn(harmonic)
-			logT = math.Min(logT, math.Log(float64(cfg.MaxSteps)*h.eps))
+			// At least one step, at most MaxSteps.
+			logT = math.Max(math.Log(h.eps), math.Min(logT, math.Log(float64(cfg.MaxSteps)*h.eps)))
 		}
 		div := 0
 		err := e.parallel(func(w *worker, b *block) {
