@@ -137,6 +137,12 @@ func runStan(script, dir, name string, set posteriordb.Settings, seed uint64) *r
 	if set.Dense {
 		cmd.Env = append(cmd.Env, "STAN_METRIC=dense_e")
 	}
+	if set.InitRadius > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("STAN_INIT_R=%g", set.InitRadius))
+	}
+	if set.DrawsFactor > 1 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("STAN_DRAWS=%d", 1000*set.DrawsFactor))
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -188,7 +194,8 @@ func runGobayes(name string, set posteriordb.Settings, seed uint64) *run {
 		return r
 	}
 	r.CompileS = time.Since(start).Seconds()
-	cfg := infer.Config{Chains: 4, Warmup: 1000, Draws: 1000, Seed: seed, TargetAccept: set.TargetAccept, Dense: set.Dense}
+	cfg := infer.Config{Chains: 4, Warmup: 1000, Draws: 1000, Seed: seed}
+	set.Apply(&cfg)
 	t0 := time.Now()
 	p, err := infer.Run(context.Background(), compiled, cfg)
 	if err != nil {

@@ -28,6 +28,8 @@ seed <- as.integer(Sys.getenv("BENCH_SEED", "1"))
 # through STAN_ADAPT_DELTA and STAN_METRIC, so both tools run a case alike.
 adapt_delta <- as.numeric(Sys.getenv("STAN_ADAPT_DELTA", "0.8"))
 metric <- Sys.getenv("STAN_METRIC", "diag_e")
+init_r <- as.numeric(Sys.getenv("STAN_INIT_R", "2"))
+draws <- as.integer(Sys.getenv("STAN_DRAWS", "1000"))
 
 for (case in cases) {
   data <- fromJSON(file.path(db, case, "data.json"), simplifyVector = TRUE)
@@ -49,7 +51,7 @@ for (case in cases) {
   }
   ctrl <- list(adapt_delta = adapt_delta, max_treedepth = 10, metric = metric)
   t0 <- Sys.time()
-  fit <- suppressWarnings(sampling(sm, data = data, chains = 4, iter = 2000, warmup = 1000,
+  fit <- suppressWarnings(sampling(sm, data = data, chains = 4, iter = 1000 + draws, warmup = 1000, init_r = init_r,
                                    cores = 2, seed = seed, refresh = 0, control = ctrl))
   wall_s <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
   arr <- as.array(fit)

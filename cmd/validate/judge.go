@@ -18,38 +18,6 @@ import (
 // centred is the case whose check is that its divergences are reported.
 const centred = "eight_schools-eight_schools_centered"
 
-// caseSettings are the settings a Stan user would choose for a case, where
-// they differ from the defaults, with the reason.
-var caseSettings = map[string]struct {
-	apply func(*infer.Config)
-	note  string
-}{
-	// beta's posterior sd is 1e-3, so the 1e-3 that Stan's (and our)
-	// metric regularisation adds to every variance swamps beta's 1e-6:
-	// NUTS runs at a small step size with ESS/draw near 0.17, and R-hat
-	// sits near 1.01 with 1000 draws. A Stan user runs longer.
-	"sblrc-blr": {func(c *infer.Config) {
-		if c.Draws == 0 {
-			c.Draws = 1000
-		}
-		c.Draws *= 2
-	}, "twice the draws (ESS per draw 0.17)"},
-	// Correlations beyond -0.99 (README): a Stan user picks dense_e.
-	"kidiq-kidscore_interaction":   {func(c *infer.Config) { c.Dense = true }, "dense metric (correlations beyond -0.99)"},
-	"earnings-earn_height":         {func(c *infer.Config) { c.Dense = true }, "dense metric (correlations beyond -0.99)"},
-	"earnings-logearn_interaction": {func(c *infer.Config) { c.Dense = true }, "dense metric (correlations beyond -0.99)"},
-	// |theta| > 1 makes the moving-average recursion explode: a chain
-	// started there (half of uniform(-2, 2)) can stall with a vanishing
-	// step size, as it would in Stan; a Stan user sets init = 0.5.
-	"arma-arma11":                 {func(c *infer.Config) { c.InitRadius = 0.5 }, "initial values uniform(-0.5, 0.5)"},
-	"kilpisjarvi_mod-kilpisjarvi": {func(c *infer.Config) { c.Dense = true }, "dense metric (correlation -0.99999)"},
-	centred:                       {func(c *infer.Config) { c.TargetAccept = 0.95 }, "target acceptance 0.95"},
-	// With Stan's default 0.8 both show an occasional divergence (Stan
-	// does too); a Stan user raises adapt_delta.
-	"eight_schools-eight_schools_noncentered": {func(c *infer.Config) { c.TargetAccept = 0.95 }, "target acceptance 0.95"},
-	"gp_pois_regr-gp_pois_regr":               {func(c *infer.Config) { c.TargetAccept = 0.99 }, "target acceptance 0.99"},
-}
-
 // result is the verdict on one case; the exported fields are what -json
 // prints.
 type result struct {
@@ -92,10 +60,10 @@ func (r *result) line() string {
 // runCase samples one case and judges it.
 func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 	r := &result{Name: name}
-	if s, ok := caseSettings[name]; ok {
+	if s := posteriordb.CaseSettings(name); s != (posteriordb.Settings{}) {
 		target := cfg.TargetAccept
-		s.apply(&cfg)
-		r.Note = s.note
+		s.Apply(&cfg)
+		r.Note = s.Note
 		if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
 			// A higher target acceptance is a Hamiltonian remedy; for
 			// random-walk Metropolis it only shrinks the steps.
