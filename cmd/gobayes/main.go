@@ -164,11 +164,9 @@ func runKernel(args []string) int {
 		lg.Print(err)
 		return 1
 	}
-	engine, err := interp.NewSupervised(interp.SupervisedOptions{Command: []string{exe, "worker"}})
-	if err != nil {
-		lg.Print(err)
-		return 1
-	}
+	engine := startEngine(func() (interp.Engine, error) {
+		return interp.NewSupervised(interp.SupervisedOptions{Command: []string{exe, "worker"}})
+	})
 	k, err := kernel.New(kernel.Config{
 		Engine: engine, Scheme: info.SignatureScheme, Key: info.Key, Version: version, Log: lg,
 	}, nil)
