@@ -14,8 +14,8 @@ import (
 // parameters, so each moving chain's kernel depends only on chains that do
 // not move with it: the diagonal preconditioner σ is the held fold's
 // spread, the step size 0.5/√λ with λ the largest-eigenvalue estimate
-// tr(C²)/tr(C) of the held fold's preconditioned gradients' second-moment
-// matrix C, and the damping γ = max(ε/√λₓ, 1/(s+1)) with λₓ the same
+// tr(C²)/tr(C) of the covariance C of the held fold's preconditioned
+// gradients, and the damping γ = max(ε/√λₓ, 1/(s+1)) with λₓ the same
 // estimate for its standardised positions. Momentum is kept in whitened
 // coordinates and flipped on rejection. The paper's persistent slice
 // variable for the accept test is replaced by a fresh uniform (plain
@@ -80,6 +80,11 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 				}
 			}
 		}
+		// Centre the gradients: at stationarity their mean is zero anyway,
+		// and far from it the common pull towards the mode says nothing
+		// about the curvature (uncentred, it shrinks the step size to
+		// nothing when chains start far out).
+		centre(ga, nh, d)
 		eps = 0.5 / math.Sqrt(largestEigen(ga, nh, d))
 		if math.IsNaN(eps) || math.IsInf(eps, 0) || eps == 0 {
 			eps = 0.1
@@ -188,6 +193,20 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 			for j := 0; j < d; j++ {
 				b.p[j*n+c] = -b.p[j*n+c]
 			}
+		}
+	}
+}
+
+// centre subtracts each column's mean from the n×d rows.
+func centre(rows []float64, n, d int) {
+	for j := 0; j < d; j++ {
+		m := 0.0
+		for r := 0; r < n; r++ {
+			m += rows[r*d+j]
+		}
+		m /= float64(n)
+		for r := 0; r < n; r++ {
+			rows[r*d+j] -= m
 		}
 	}
 }
