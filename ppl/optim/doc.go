@@ -1,6 +1,5 @@
-// Package optim finds the posterior mode of a compiled model by L-BFGS on
-// the unconstrained scale. (gonum's optimize would do, but importing it
-// pulls in golang.org/x/tools, which the module does not require.)
+// Package optim finds the posterior mode of a compiled model by L-BFGS
+// (gonum's optimize) on the unconstrained scale.
 //
 //	res, err := optim.MAP(model, optim.Options{Seed: 1})
 //	res.Values["mu"] // constrained values at the mode

@@ -78,20 +78,21 @@ func MAP(model infer.Model, opts Options) (*Result, error) {
 		}
 		return -lp
 	}
-	res := lbfgs(f, x0, opts.MaxIterations, opts.GradientTolerance)
-	if math.IsInf(res.f, 0) || math.IsNaN(res.f) {
-		return nil, fmt.Errorf("optim: L-BFGS found no finite log density")
+	res, err := lbfgs(f, x0, opts.MaxIterations, opts.GradientTolerance)
+	if err != nil {
+		return nil, err
 	}
 	out := &Result{
-		Model: model.Name(), Position: res.x, LogDensity: -res.f, Vars: model.Vars(),
-		Iterations: res.iterations, Evaluations: res.evaluations, Status: res.status,
+		Model: model.Name(), Position: res.X, LogDensity: -res.F, Vars: model.Vars(),
+		Iterations: res.Stats.MajorIterations, Evaluations: res.Stats.FuncEvaluations + res.Stats.GradEvaluations,
+		Status: res.Status.String(),
 	}
 	n := 0
 	for _, v := range out.Vars {
 		n += size(v.Shape)
 	}
 	flat := make([]float64, n)
-	d.Constrained(res.x, flat)
+	d.Constrained(res.X, flat)
 	out.Values = map[string][]float64{}
 	k := 0
 	for _, v := range out.Vars {
