@@ -3,6 +3,7 @@ package ppl_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/ppl"
@@ -24,6 +25,14 @@ func TestSampleLockstep(t *testing.T) {
 		p := m.Sample(c.opt, ppl.Chains(128), ppl.Warmup(300), ppl.Draws(200), ppl.Seed(3), ppl.Context(context.Background()), ppl.LiveProgress(false))
 		if p.Sampler != c.name || len(p.Chains) != 16 || p.Draws() != 200 {
 			t.Fatalf("%s: sampler %q, %d chains, %d draws", c.name, p.Sampler, len(p.Chains), p.Draws())
+		}
+		// Summaries, diagnostics and Stan CSV work unchanged.
+		if txt := p.String(); !strings.Contains(txt, "mu") {
+			t.Errorf("%s: summary does not show mu:\n%s", c.name, txt)
+		}
+		var csv strings.Builder
+		if err := p.WriteChainCSV(&csv, 0); err != nil || !strings.Contains(csv.String(), "lp__") {
+			t.Errorf("%s: Stan CSV of a kept chain: %v", c.name, err)
 		}
 		sum, n := 0.0, 0
 		for _, ch := range p.Chains {
