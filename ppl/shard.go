@@ -103,10 +103,11 @@ func (c *Compiled) ShardPlan() ShardPlan {
 
 // ShardPrograms returns the programs of a sharded model: main computes
 // everything but the sharded log-likelihoods, each shard program one block
-// of rows of them (ShardPlan().Blocks of them, in row order; consecutive
-// blocks make a shard); every program takes the whole position, and the
-// log density is main's target plus every block's, likewise the
-// gradients. A backend may place blocks on devices of its own. Both are nil when the
+// of rows of them (ShardPlan().Blocks of them, in row order; with B blocks
+// and K shards, shard j is blocks [j·B/K, (j+1)·B/K)); every program takes
+// the whole position, and the log density is main's target plus every
+// block's, likewise the gradients. A backend may place shards on devices
+// of its own. Both are nil when the
 // model is not sharded (Program is then the whole log density).
 func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
 	return c.shardMain, slices.Clone(c.shardProgs)
