@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
 )
@@ -82,7 +83,7 @@ type ShardVar struct {
 	Rows int
 	// Volume is the data its log density reads: data elements along the
 	// rows, per-row data (a design matrix's rows, gather indices)
-	// included.
+	// included; 0 when its rows cannot be split.
 	Volume int
 	// Sharded reports the variable's log density is split over the
 	// shards; otherwise Reason says why it is computed whole.
@@ -91,6 +92,33 @@ type ShardVar struct {
 	// Term marks a LogDensity term summing over rows rather than an
 	// observed variable.
 	Term bool
+}
+
+// String lists the plan one variable per line, as a notebook shows it:
+//
+//	2 shards in 40 blocks
+//	y: 100000 rows (volume 5100000), sharded
+//	z: 100 rows (volume 100), whole: mu: Scan[100] is computed over all rows at once …
+func (p ShardPlan) String() string {
+	var sb strings.Builder
+	if p.Shards == 0 {
+		sb.WriteString("not sharded")
+	} else {
+		fmt.Fprintf(&sb, "%d shards in %d blocks", p.Shards, p.Blocks)
+	}
+	for _, v := range p.Vars {
+		what := ""
+		if v.Term {
+			what = " (LogDensity term)"
+		}
+		fmt.Fprintf(&sb, "\n%s%s: %d rows (volume %d), ", v.Name, what, v.Rows, v.Volume)
+		if v.Sharded {
+			sb.WriteString("sharded")
+		} else {
+			sb.WriteString("whole: " + v.Reason)
+		}
+	}
+	return sb.String()
 }
 
 // ShardPlan describes how the model's observed data are sharded, with the
@@ -130,8 +158,9 @@ func (c *Compiled) planShards() error {
 		sv.Rows = rows
 		if err == nil {
 			s := newRowSlicer(c, rows, 0, rows, folds)
-			_, err = s.observedTerm(r)
-			sv.Volume = s.volume
+			if _, err = s.observedTerm(r); err == nil {
+				sv.Volume = s.volume
+			}
 		}
 		if err != nil {
 			sv.Reason = err.Error()

@@ -27,17 +27,9 @@ func ExampleShards() {
 		fmt.Println(err)
 		return
 	}
-	plan := c.ShardPlan()
-	fmt.Println("shards:", plan.Shards)
-	for _, v := range plan.Vars {
-		if v.Sharded {
-			fmt.Printf("%s: %d rows, sharded\n", v.Name, v.Rows)
-		} else {
-			fmt.Printf("%s: %d rows, whole: %s\n", v.Name, v.Rows, v.Reason)
-		}
-	}
+	fmt.Println(c.ShardPlan())
 	// Output:
-	// shards: 3
-	// y: 7 rows, sharded
-	// z: 7 rows, whole: mu: Scan[7] is computed over all rows at once (by Scan), which does not split by rows
+	// 3 shards in 3 blocks
+	// y: 7 rows (volume 21), sharded
+	// z: 7 rows (volume 0), whole: mu: Scan[7] is computed over all rows at once (by Scan), which does not split by rows
 }
