@@ -196,6 +196,7 @@ func (pr *prog) compact() {
 var scratchOps = map[ir.Op]bool{
 	ir.OpLogMix: true, ir.OpLogSumExp: true, ir.OpCholesky: true,
 	ir.OpLowerFwd: true, ir.OpUpperFwd: true, ir.OpMultiNormalCholLPDF: true, ir.OpScan: true, ir.OpTriSolve: true, ir.OpLogMatMulExp: true,
+	ir.OpCholCorrFwd: true, ir.OpCholCorrLogJ: true,
 }
 
 // constants writes a scan body's constants and every table as device

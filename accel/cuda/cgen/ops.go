@@ -22,6 +22,7 @@ var unaryOps = map[ir.Op][2]string{
 	ir.OpLogistic: {"gb_logistic(X)", "G * gb_logistic_deriv(X)"},
 	ir.OpSoftplus: {"gb_softplus(X)", "G * gb_logistic(X)"},
 	ir.OpLgamma:   {"gb_lgamma(X)", "G * gb_digamma(X)"},
+	ir.OpDigamma:  {"gb_digamma(X)", "G * gb_trigamma(X)"},
 	ir.OpAbs:      {"fabs(X)", "(X > 0 ? G : (X < 0 ? -G : 0.0))"},
 	ir.OpLogit:    {"gb_logit(X)", "G / (X * (1 - X))"},
 	ir.OpTanh:     {"tanh(X)", "G * (1 - Y * Y)"},
@@ -71,6 +72,7 @@ var otherOps = []ir.Op{
 	ir.OpGather, ir.OpGatherRow, ir.OpConcat, ir.OpSlice, ir.OpFill,
 	ir.OpMatVec, ir.OpCholesky, ir.OpCovExpQuad, ir.OpAddDiag,
 	ir.OpLogMatMulExp, ir.OpCategoricalLogitLPMF,
+	ir.OpCholCorrFwd, ir.OpCholCorrLogJ, ir.OpLKJCorrCholLPDF,
 	ir.OpScan, ir.OpLinearRecurrence, ir.OpMatMul, ir.OpTriSolve, ir.OpMulLowerTTr,
 	ir.OpLowerFwd, ir.OpLowerLogJ, ir.OpUpperFwd, ir.OpUpperLogJ,
 	ir.OpIntervalFwd, ir.OpIntervalLogJ, ir.OpOrderedFwd, ir.OpOrderedLogJ,
@@ -220,6 +222,16 @@ func (pr *prog) forward(in *ir.Instr) error {
 		return pr.scanForward(in)
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, false)
+	case ir.OpCholCorrFwd:
+		pr.w("\tgb_cholcorr_fwd(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
+	case ir.OpCholCorrLogJ:
+		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), cholCorrK(pr.n(in.In[0])))
+	case ir.OpLKJCorrCholLPDF:
+		k := pr.p.Values[in.In[0]].Shape[0]
+		L := pr.v(in.In[0])
+		pr.w("\t{ double eta = %s[0], e = -GB_INF; if (eta > 0) { e = -gb_lkj_logc(%d, eta);\n", pr.v(in.In[1]), k)
+		pr.w("\t\tfor (long long j = 1; j < %d; j++) { double d = %s[j*%d+j]; if (!(d > 0)) { e = -GB_INF; break; } e += ((double)(%d - j - 1) + 2 * eta - 2) * log(d); } }\n", k, L, k, k)
+		pr.w("\t%s[0] = e; }\n", out)
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
@@ -406,6 +418,24 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return pr.scanBackward(in)
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, true)
+	case ir.OpCholCorrFwd:
+		pr.w("\tgb_cholcorr_reverse(%s, %s, %s, %s, %d, 0, 0.0);\n", pr.v(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch), pr.p.Values[in.Out].Shape[0])
+	case ir.OpCholCorrLogJ:
+		x := in.In[0]
+		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] -= 2 * %s[0] * tanh(%s[i]);\n", pr.n(x), pr.a(x), g, pr.v(x))
+		pr.w("\tgb_cholcorr_reverse(%s, 0, %s, %s, %d, 1, %s[0]);\n", pr.v(x), pr.a(x), pr.v(in.Scratch), cholCorrK(pr.n(x)), g)
+	case ir.OpLKJCorrCholLPDF:
+		k := pr.p.Values[in.In[0]].Shape[0]
+		L := pr.v(in.In[0])
+		pr.w("\t{ double eta = %s[0], g = %s[0]; int ok = eta > 0;\n", pr.v(in.In[1]), g)
+		pr.w("\tfor (long long j = 1; j < %d; j++) if (!(%s[j*%d+j] > 0)) ok = 0;\n\tif (ok) {\n", k, L, k)
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\t\tfor (long long j = 1; j < %d; j++) %s[j*%d+j] += g * ((double)(%d - j - 1) + 2 * eta - 2) / %s[j*%d+j];\n", k, d, k, k, L, k)
+		}
+		if d := pr.a(in.In[1]); d != "" {
+			pr.w("\t\t{ double d = -gb_lkj_dlogc(%d, eta); for (long long j = 1; j < %d; j++) d += 2 * log(%s[j*%d+j]); %s[0] += g * d; }\n", k, k, L, k, d)
+		}
+		pr.w("\t\t(void)g; } }\n")
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
@@ -509,4 +539,13 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
 	}
 	return nil
+}
+
+// cholCorrK is K for K(K-1)/2 unconstrained values.
+func cholCorrK(n int) int {
+	k := 1
+	for k*(k-1)/2 < n {
+		k++
+	}
+	return k
 }

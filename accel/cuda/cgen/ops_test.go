@@ -50,6 +50,8 @@ var opCases = []opCase{
 	unaryCase("logistic", ir.OpLogistic, false),
 	unaryCase("softplus", ir.OpSoftplus, false),
 	unaryCase("lgamma", ir.OpLgamma, true),
+	unaryCase("digamma", ir.OpDigamma, true),
+	unaryCase("digamma of negative non-integers", ir.OpDigamma, false),
 	unaryCase("abs", ir.OpAbs, false),
 	unaryCase("tanh", ir.OpTanh, false),
 	unaryCase("inv", ir.OpInv, true),
@@ -292,4 +294,18 @@ func init() {
 				emit(b, ir.OpCategoricalLogitLPMF, nil, y, rows),
 				sum(b, emit(b, ir.OpCategoricalLogitLPMF, []int{1}, y, rows)))
 		}})
+}
+
+func init() {
+	opCases = append(opCases, opCase{"cholesky_corr, its log-Jacobian, lkj_corr_cholesky", func(b *ir.Builder, x ir.ID) ir.ID {
+		y := b.ParamSlice(0, []int{6}) // K = 4
+		l := emit(b, ir.OpCholCorrFwd, nil, y)
+		y3 := b.ParamSlice(1, []int{3}) // K = 3
+		l3 := emit(b, ir.OpCholCorrFwd, nil, y3)
+		eta := pos(b, b.ParamSlice(5, nil))
+		return emit(b, ir.OpAddN, nil,
+			emit(b, ir.OpDot, nil, l, emit(b, ir.OpSquare, nil, l)),
+			emit(b, ir.OpCholCorrLogJ, nil, y), emit(b, ir.OpCholCorrLogJ, nil, y3),
+			emit(b, ir.OpLKJCorrCholLPDF, nil, l, eta), emit(b, ir.OpLKJCorrCholLPDF, nil, l3, b.Scalar(2)))
+	}})
 }

@@ -472,6 +472,146 @@ __device__ static long long gb_category(double y, long long k) {
 	return (long long)y;
 }
 
+__device__ static double gb_sech2(double y) {
+	double e = exp(-2 * fabs(y));
+	return 4 * e / ((1 + e) * (1 + e));
+}
+__device__ static double gb_log_sech2(double y) {
+	double a = fabs(y);
+	return 2 * (GB_LN2 - a - log1p(exp(-2 * a)));
+}
+
+/* Stan's Cholesky factor of a correlation matrix from y (K(K-1)/2 values,
+ * the strictly lower triangle row by row), as ir's CholCorrForward. */
+__device__ static void gb_cholcorr_fwd(const double *y, double *l, long long k) {
+	for (long long i = 0; i < k * k; i++) l[i] = 0;
+	l[0] = 1;
+	long long idx = 0;
+	for (long long i = 1; i < k; i++) {
+		double ss = 0;
+		for (long long j = 0; j < i; j++) {
+			double w = tanh(y[idx++]);
+			if (j > 0) w *= sqrt(1 - ss);
+			l[i * k + j] = w;
+			ss += w * w;
+		}
+		l[i * k + i] = sqrt(1 - ss);
+	}
+}
+
+__device__ static double gb_cholcorr_logj(const double *y, long long n, long long k) {
+	double lp = 0;
+	long long idx = 0;
+	for (long long i = 0; i < n; i++) lp += gb_log_sech2(y[i]);
+	for (long long i = 1; i < k; i++) {
+		double ss = 0;
+		for (long long j = 0; j < i; j++) {
+			double z = tanh(y[idx++]), w = z;
+			if (j > 0) {
+				lp += 0.5 * log1p(-ss);
+				w = z * sqrt(1 - ss);
+			}
+			ss += w * w;
+		}
+	}
+	return lp;
+}
+
+/* Reverse of the map (gl the adjoint of L) or of its log-Jacobian (logJ,
+ * out adjoint g), as ir's cholCorrReverse; w holds 2K+1 slots. */
+__device__ static void gb_cholcorr_reverse(const double *y, const double *gl, double *gy, double *w, long long k,
+                                           int logJ, double g) {
+	double *z = w, *ss = w + k;
+	long long base = 0;
+	for (long long i = 1; i < k; i++) {
+		ss[0] = 0;
+		for (long long j = 0; j < i; j++) {
+			z[j] = tanh(y[base + j]);
+			double wj = z[j];
+			if (j > 0) wj *= sqrt(1 - ss[j]);
+			ss[j + 1] = ss[j] + wj * wj;
+		}
+		double ssb = 0;
+		if (!logJ) ssb = -gl[i * k + i] / (2 * sqrt(1 - ss[i]));
+		for (long long j = i - 1; j >= 0; j--) {
+			double r = 1;
+			if (j > 0) r = sqrt(1 - ss[j]);
+			double wj = z[j] * r, wb = 2 * wj * ssb;
+			if (!logJ) wb += gl[i * k + j];
+			if (logJ && j > 0) ssb -= 0.5 * g / (1 - ss[j]);
+			double zb = wb * r;
+			if (j > 0) ssb -= wb * z[j] * 0.5 / r;
+			gy[base + j] += zb * gb_sech2(y[base + j]);
+		}
+		base += i;
+	}
+}
+
+/* LKJ density of a correlation Cholesky factor: log c_K(eta) and its
+ * derivative, as ir's lkjLogC and lkjDLogC. */
+__device__ static double gb_lkj_logc(long long k, double eta) {
+	double s = 0;
+	for (long long i = 1; i < k; i++) {
+		double ki = (double)(k - i), b = eta + (ki - 1) / 2;
+		s += (2 * eta - 2 + ki) * ki * GB_LN2 + ki * (2 * gb_lgamma(b) - gb_lgamma(2 * b));
+	}
+	return s;
+}
+__device__ static double gb_lkj_dlogc(long long k, double eta) {
+	double s = 0;
+	for (long long i = 1; i < k; i++) {
+		double ki = (double)(k - i), b = eta + (ki - 1) / 2;
+		s += ki * (2 * GB_LN2 + 2 * (gb_digamma(b) - gb_digamma(2 * b)));
+	}
+	return s;
+}
+
+/* Hurwitz zeta ζ(x, q) for x > 1, q > 0 by Euler–Maclaurin summation: the
+ * algorithm of gonum's mathext.Zeta (Cephes), which ir's Trigamma uses.
+ * The coefficients are (2j)!/B_2j. */
+__device__ static double gb_zeta(double x, double q) {
+	const double coef[12] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.307674368e12 / 691, 7.47242496e10,
+	                         -1.067062284288e16 / 3617, 5.109094217170944e18 / 43867, -8.028576626982912e20 / 174611,
+	                         1.5511210043330985984e23 / 854513, -1.6938241367317436694528e27 / 236364091};
+	const double eps = 1.0 / 9007199254740992.0; /* 2^-53 */
+	if (x == 1) return GB_INF;
+	if (q > 1e8) return (1 / (x - 1) + 1 / (2 * q)) * pow(q, 1 - x);
+	double s = pow(q, -x), a = q, b = 0;
+	int i = 0;
+	while (i < 9 || a <= 9) {
+		i++;
+		a += 1.0;
+		b = pow(a, -x);
+		s += b;
+		if (fabs(b / s) < eps) return s;
+	}
+	double w = a, k = 0;
+	s += b * w / (x - 1);
+	s -= 0.5 * b;
+	a = 1.0;
+	for (int j = 0; j < 12; j++) {
+		a *= x + k;
+		b /= w;
+		double t = a * b / coef[j];
+		s = s + t;
+		if (fabs(t / s) < eps) return s;
+		k += 1.0;
+		a *= x + k;
+		b /= w;
+		k += 1.0;
+	}
+	return s;
+}
+
+/* Trigamma ψ₁(x) = ζ(2, x), by reflection below 0, as ir's Trigamma. */
+__device__ static double gb_trigamma(double x) {
+	if (x != x || x == -GB_INF) return GB_NAN;
+	if (x <= 0 && x == floor(x)) return GB_INF;
+	if (x > 0) return gb_zeta(2, x);
+	double s = sin(GB_PI * x);
+	return GB_PI * GB_PI / (s * s) - gb_zeta(2, 1 - x);
+}
+
 __device__ static void gb_fwd_0(double *V, const double *K) {
 	/* lower */
 	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
