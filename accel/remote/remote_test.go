@@ -3,6 +3,8 @@ package remote_test
 import (
 	"errors"
 	"io"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,4 +82,27 @@ func TestDefaultFallsBack(t *testing.T) {
 	if len(notices) != 1 || !strings.Contains(notices[0], "using the CPU") {
 		t.Errorf("notices = %q, want one saying the CPU is used", notices)
 	}
+}
+
+// TestConformanceWorkerProcess builds a worker that serves accel/cpu and
+// runs the suite through StartWorker: the path the CUDA worker takes.
+func TestConformanceWorkerProcess(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "cpuworker")
+	if out, err := exec.Command("go", "build", "-o", bin, "./internal/cpuworker").CombinedOutput(); err != nil {
+		t.Fatalf("building the test worker: %v\n%s", err, out)
+	}
+	t.Setenv("GOBAYES_CUDA_WORKER", bin)
+	c, err := remote.StartWorker("cuda", remote.WorkerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := c.Shutdown(); err != nil {
+			t.Errorf("worker exit: %v", err)
+		}
+	}()
+	if !strings.Contains(c.Info(), "worker process") {
+		t.Errorf("hello info %q", c.Info())
+	}
+	conformance.Run(t, c, conformance.Options{})
 }
