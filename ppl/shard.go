@@ -135,8 +135,8 @@ func (c *Compiled) ShardPlan() ShardPlan {
 // and K shards, shard j is blocks [j·B/K, (j+1)·B/K)); every program takes
 // the whole position, and the log density is main's target plus every
 // block's, likewise the gradients. A backend may place shards on devices
-// of its own. Both are nil when the
-// model is not sharded (Program is then the whole log density).
+// of its own. Both are nil when the model is not sharded (Program is then
+// the whole log density).
 func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
 	return c.shardMain, slices.Clone(c.shardProgs)
 }
