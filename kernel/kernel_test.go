@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -19,11 +20,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // fixedOrigin is an Origin with a frozen clock and counted ids, so that the
 // frames a kernel sends are the same on every run.
 func fixedOrigin(session string) Origin {
-	n := 0
+	var n atomic.Int64 // shell and control make headers concurrently
 	return Origin{
 		Session: session, Username: "test",
 		Now:   func() time.Time { return time.Date(2026, 11, 22, 2, 0, 0, 123456000, time.UTC) },
-		NewID: func() string { n++; return fmt.Sprintf("%s-%04d", session, n) },
+		NewID: func() string { return fmt.Sprintf("%s-%04d", session, n.Add(1)) },
 	}
 }
 

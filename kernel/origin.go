@@ -9,7 +9,9 @@ import (
 
 // Origin makes the headers of the messages the kernel sends: who sends them
 // (Session, Username), when (Now) and under which id (NewID). Tests inject
-// a fixed clock and a counter so that frames are reproducible.
+// a fixed clock and a counter so that frames are reproducible. Now and
+// NewID are called from several goroutines (shell and control) and must be
+// safe for that.
 type Origin struct {
 	Session  string
 	Username string
