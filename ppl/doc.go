@@ -86,8 +86,9 @@
 // turns sharding off. Compiled.ShardPlan says which variables are split
 // and why the others are not (a mean computed by a Scan or a Cholesky
 // solve mixes rows); Compiled.ShardPrograms gives the programs to a
-// backend that places shards on devices of its own. Explicit LogDensity
-// terms are not sharded.
+// backend that places shards on devices of its own. A LogDensity term
+// Sum(x) (a hand-written likelihood, Sum(LogPDF(…))) is split over x's
+// rows the same way.
 //
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over

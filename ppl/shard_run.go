@@ -22,21 +22,21 @@ import (
 // values and gradients are summed in block order, so the result does not
 // depend on which goroutine ran which block.
 
-// shardRun is one Density's shard frames and the state of its current
+// shardRun is one Density's block frames and the state of its current
 // call.
 type shardRun struct {
 	workers int // shards: how many goroutines may share a call
 	main    *ir.Frame
 	frames  []*ir.Frame
 	lps     []float64
-	grads   [][]float64 // one gradient per shard
+	grads   [][]float64 // one gradient per block
 
 	// The current call, written by the caller before next is reset.
 	x        []float64
 	withGrad bool
 
-	next     atomic.Int32 // next shard to claim
-	done     atomic.Int32 // shards finished
+	next     atomic.Int32 // next block to claim
+	done     atomic.Int32 // blocks finished
 	finished chan struct{}
 
 	// panicked holds the first panic of a shard in the current call, to
