@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // Sharding must not change the log density: the oracle of every test here
@@ -446,5 +447,42 @@ func TestShardedDensitiesInParallel(t *testing.T) {
 		if e != "" {
 			t.Errorf("goroutine %d: %s", w, e)
 		}
+	}
+}
+
+// TestShardedModelSamples: the samplers see one Density either way. A
+// sharded and a whole logistic regression sampled by NUTS agree in their
+// posterior means within Monte Carlo error (5 combined standard errors).
+func TestShardedModelSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("samples two models with NUTS")
+	}
+	run := func(opt ppl.ModelOption) *posterior.Summary {
+		m := shardModels[0].build(opt)
+		p := m.Sample(ppl.Chains(2), ppl.Warmup(300), ppl.Draws(400), ppl.Seed(7), ppl.LiveProgress(false))
+		return p.Summary("beta", "alpha")
+	}
+	whole, sharded := run(ppl.Shards(1)), run(ppl.Shards(3))
+	if len(whole.Rows) != 8 || len(sharded.Rows) != 8 {
+		t.Fatalf("summaries have %d and %d rows, want 8", len(whole.Rows), len(sharded.Rows))
+	}
+	for i, w := range whole.Rows {
+		s := sharded.Rows[i]
+		se := math.Hypot(w.MCSEMean, s.MCSEMean)
+		if !(math.Abs(w.Mean-s.Mean) <= 5*se) {
+			t.Errorf("%s: mean %v sharded, %v whole (combined MCSE %v)", w.Name, s.Mean, w.Mean, se)
+		}
+	}
+}
+
+// TestShardsNegative: a negative count is a mistake named in an *Error.
+func TestShardsNegative(t *testing.T) {
+	var err error
+	func() {
+		defer ppl.Catch(&err)
+		ppl.NewModel("neg", ppl.Shards(-2))
+	}()
+	if err == nil || !strings.Contains(err.Error(), "Shards(-2)") {
+		t.Errorf("Shards(-2): error %v, want one naming Shards(-2)", err)
 	}
 }
