@@ -20,6 +20,14 @@ import (
 // coordinates and flipped on rejection. The paper's persistent slice
 // variable for the accept test is replaced by a fresh uniform (plain
 // generalised HMC), a simplification.
+//
+// Known limitation: the step size is set by the held fold's most curved
+// chain, so from the default start (uniform(-2, 2) on the unconstrained
+// scale) a model whose gradients there span orders of magnitude across
+// chains (a scale parameter started at e^-2 against hundreds of
+// observations: kidiq, arK) gets a step size near 1e-8 and the chains do
+// not leave their starts. ChEES (step size by dual averaging) and NUTS do
+// not have this problem; MEADS needs a better start there.
 func runMEADS(e *ensemble, ctl *control) (int, error) {
 	cfg, d := e.cfg, e.dim
 	if err := e.initialise(true); err != nil {
