@@ -133,8 +133,39 @@ def check_eight_schools(nb):
     expect("4 chains" in back, "reading the Stan CSV back does not give 4 chains:\n" + back)
 
 
+def summary_interval(text, row):
+    return summary_column(text, row, "hdi_3%"), summary_column(text, row, "hdi_97%")
+
+
+def check_regression(nb):
+    normal, robust = result(nb, "normal-fit"), result(nb, "robust-fit")
+    expect(summary_rows(normal) == ["alpha", "beta[1]", "beta[2]", "sigma"],
+           "normal regression summary rows %s" % summary_rows(normal))
+    expect(summary_rows(robust) == ["alpha", "beta[1]", "beta[2]", "sigma", "nu"],
+           "Student-t regression summary rows %s" % summary_rows(robust))
+    for text in (normal, robust):
+        expect("warning:" not in text, "a regression fit has warnings:\n" + text)
+    # The values the notebook simulates from (its data cell): alpha 1,
+    # beta (2, -1), noise 0.5 * t_3; the robust fit's 94% HDIs cover them.
+    for row, truth in [("alpha", 1.0), ("beta[1]", 2.0), ("beta[2]", -1.0), ("sigma", 0.5)]:
+        lo, hi = summary_interval(robust, row)
+        expect(lo < truth < hi, "Student-t fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
+    loo = stdout(nb, "loo")
+    elpd = [float(x) for x in re.findall(r"PSIS-LOO: elpd (-?[\d.]+)", loo)]
+    expect(len(elpd) == 2 and elpd[1] > elpd[0], "LOO does not prefer the Student-t model:\n" + loo)
+    expect("Pareto k" in loo, "the LOO lines do not report Pareto k:\n" + loo)
+    # The same model written with LogDensity has the same mode.
+    mode = result(nb, "map").split("\n", 1)
+    hand = result(nb, "logdensity-map").split("\n", 1)
+    expect("MAP" in mode[0] and "nu = " in mode[1], "MAP output:\n" + "\n".join(mode))
+    expect(mode[1] == hand[1], "the LogDensity model's MAP differs:\n%s\nvs\n%s" % (mode[1], hand[1]))
+    advi = result(nb, "advi")
+    expect("ADVI" in advi and "nu" in summary_rows("\n".join(advi.splitlines()[1:])), "ADVI output:\n" + advi)
+
+
 CHECKS = {
     "02-eight-schools": check_eight_schools,
+    "03-regression-and-checks": check_regression,
 }
 
 
