@@ -42,7 +42,7 @@ func (k *Kernel) kernelInfo(ch Channel, req *Message) {
 			Name: "go", Version: k.cfg.GoVersion, Mimetype: "text/x-go", FileExtension: ".go",
 			PygmentsLexer: "go", CodemirrorMode: "go", NbconvertExporter: "script",
 		},
-		Banner: "gobayes " + k.cfg.Version + ": Go " + k.cfg.GoVersion + " cells, interpreted by yaegi, for Bayesian modelling.\n" +
+		Banner: "gobayes " + k.cfg.Version + ": Go cells for Bayesian modelling, interpreted by yaegi (built with Go " + k.cfg.GoVersion + ").\n" +
 			"Variables live across cells; the value of a final expression is shown.\n" +
 			"Type %help for magics, NAME? or %doc NAME for documentation.",
 		HelpLinks: []helpLink{
