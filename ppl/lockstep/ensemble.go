@@ -225,6 +225,12 @@ func (e *ensemble) record(w *worker, b *block, i int, draws int, stats func(c in
 		mean[k] += d * inv
 		m2[k] += d * (x - mean[k])
 	}
+	e.recordKept(w, b, i, stats)
+}
+
+// recordKept adds the current state of b's kept chains to the posterior's
+// draws at index i.
+func (e *ensemble) recordKept(w *worker, b *block, i int, stats func(c int, s *posterior.Stats)) {
 	for c := 0; c < b.n && b.first+c < len(e.kept); c++ {
 		ch := &e.kept[b.first+c]
 		for j := 0; j < e.dim; j++ {

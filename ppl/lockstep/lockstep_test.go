@@ -48,6 +48,7 @@ func TestMomentsWithinMCSE(t *testing.T) {
 		model   *ppl.Compiled
 		tau     float64 // upper bound of the integrated autocorrelation time
 	}{
+		{"RWMH", stdNormal(t, 1), 20}, // the one-dimensional path
 		{"RWMH", stdNormal(t, 2), 20},
 		{"ChEES", stdNormal(t, 5), 3},
 		{"MEADS", stdNormal(t, 5), 20},

@@ -90,6 +90,36 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					ratio[c] = min(dl, 0)
 				}
 				vec.ExpInRange(ratio, ratio)
+				if d == 1 {
+					// Accept and, when sampling, update the moments in one
+					// pass.
+					sampling := s >= cfg.Warmup
+					inv := 1 / float64(s-cfg.Warmup+1)
+					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LP[:n]
+					mean, m2 := b.mean[:n], b.m2[:n]
+					for c := range bx {
+						if us[c] < ratio[c] {
+							us[c] = 1
+							acc++
+							lps[c], bx[c] = lpn[c], xs[c]
+						} else {
+							us[c] = 0
+						}
+						if sampling {
+							xv := bx[c]
+							dd := xv - mean[c]
+							mean[c] += dd * inv
+							m2[c] += dd * (xv - mean[c])
+						}
+					}
+					if sampling {
+						i := s - cfg.Warmup
+						e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
+							st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
+						})
+					}
+					continue
+				}
 				for c, lp := range bt.LP[:n] {
 					ok := b.u[c] < ratio[c]
 					b.u[c] = 0
