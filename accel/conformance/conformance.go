@@ -87,6 +87,7 @@ func Run(t *testing.T, b accel.Backend, o Options) {
 				t.Fatalf("Dim() = %d, want %d", c.Dim(), p.Dim)
 			}
 			t.Run("batch", func(t *testing.T) { testBatch(t, c, p, o) })
+			t.Run("extreme", func(t *testing.T) { testExtreme(t, c, p, o) })
 			t.Run("leapfrog", func(t *testing.T) { testLeapfrog(t, c, p, o) })
 		})
 	}
@@ -148,6 +149,35 @@ func testBatch(t *testing.T, c accel.Compiled, p *ir.Program, o Options) {
 			if bad > 10 {
 				t.Fatalf("too many mismatches")
 			}
+		}
+	}
+}
+
+// testExtreme evaluates far from the typical set (coordinates of ±30 and
+// ±300, where exponentials overflow and densities underflow): the log
+// densities must agree on being finite, and finite ones to 1e-6 at least
+// (out there a GP covariance is so ill-conditioned that one ulp of exp
+// moves gp_pois_regr's density by 5e-8); gradients are not compared.
+func testExtreme(t *testing.T, c accel.Compiled, p *ir.Program, o Options) {
+	d := p.Dim
+	const n = 16
+	xs := Points(n, d, 77)
+	for i := range xs {
+		xs[i] *= 15
+		if i%(2*d+1) == 0 {
+			xs[i] *= 10
+		}
+	}
+	lps, grads := make([]float64, n), make([]float64, n*d)
+	if err := c.LogDensityGrad(xs, lps, grads); err != nil {
+		t.Fatal(err)
+	}
+	ref := ir.NewFrame(p)
+	g := make([]float64, d)
+	for i := range n {
+		lp := accel.Finite(ref.Gradient(xs[i*d:(i+1)*d], g))
+		if !agree(lps[i], lp, 0, max(o.Tol, 1e-6)) {
+			t.Errorf("point %d (coordinates up to ±300): log density %v, reference %v", i, lps[i], lp)
 		}
 	}
 }
