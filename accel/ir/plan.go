@@ -106,9 +106,12 @@ func buildPlan(p *Program) ([]planStep, int) {
 		uses[p.Values[p.Target].Off]++
 	}
 	// producer maps an output's offset to its instruction.
+	// (Empty values are left out: their offset is the next value's.)
 	producer := map[int]int{}
 	for i := range p.Instrs {
-		producer[p.Values[p.Instrs[i].Out].Off] = i
+		if v := &p.Values[p.Instrs[i].Out]; v.Len > 0 {
+			producer[v.Off] = i
+		}
 	}
 	var plan []planStep
 	priv := 0
@@ -126,7 +129,7 @@ func buildPlan(p *Program) ([]planStep, int) {
 	only := func(id ID, by int, ops ...Op) (int, bool) {
 		v := &p.Values[id]
 		j, ok := producer[v.Off]
-		if !ok || j >= by || uses[v.Off] != 1 || p.Values[p.Instrs[j].Out].Len != v.Len {
+		if !ok || v.Len == 0 || j >= by || uses[v.Off] != 1 || p.Values[p.Instrs[j].Out].Len != v.Len {
 			return 0, false
 		}
 		if plan != nil && (plan[j].k != nil || plan[j].skip) {
