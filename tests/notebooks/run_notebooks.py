@@ -163,7 +163,26 @@ def check_regression(nb):
     expect("ADVI" in advi and "nu" in summary_rows("\n".join(advi.splitlines()[1:])), "ADVI output:\n" + advi)
 
 
+def check_time_series(nb):
+    garch, hmm = result(nb, "garch-fit"), result(nb, "hmm-fit")
+    expect(summary_rows(garch) == ["mu", "alpha0", "alpha1", "beta1", "persistence"],
+           "GARCH summary rows %s" % summary_rows(garch))
+    expect(summary_rows(hmm) == ["theta1[1]", "theta1[2]", "theta2[1]", "theta2[2]", "mu[1]", "mu[2]"],
+           "HMM summary rows %s" % summary_rows(hmm))
+    for text in (garch, hmm):
+        expect("warning:" not in text, "a time-series fit has warnings:\n" + text)
+    # The bound beta1 < 1 - alpha1 holds in every draw, so in the HDI too.
+    expect(summary_column(garch, "persistence", "hdi_97%") < 1, "persistence reaches 1:\n" + garch)
+    # The values the notebook simulates from (its data cells) lie in the 94% HDIs.
+    for text, truths in [(garch, [("mu", 0.1), ("alpha0", 0.2), ("alpha1", 0.3), ("beta1", 0.5)]),
+                         (hmm, [("mu[1]", 3), ("mu[2]", 10), ("theta1[1]", 0.9), ("theta2[2]", 0.8)])]:
+        for row, truth in truths:
+            lo, hi = summary_interval(text, row)
+            expect(lo < truth < hi, "%s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
+
+
 CHECKS = {
+    "04-time-series-scan": check_time_series,
     "02-eight-schools": check_eight_schools,
     "03-regression-and-checks": check_regression,
 }
