@@ -214,7 +214,7 @@ func (e *emitter) constTree(n *node) bool {
 	switch n.kind {
 	case kRV:
 		v = n.rv.observed && !e.constrained
-	case kInput:
+	case kInput, kSlots:
 		v = false
 	case kOp:
 		if n.op == ir.OpScan {
@@ -286,6 +286,8 @@ func (e *emitter) emit(n *node) ir.ID {
 		var err error
 		id, err = e.b.Reshape(src, n.shape)
 		e.check(err)
+	case kSlots:
+		id = e.b.ParamSlice(n.ints[0], n.shape)
 	case kInput:
 		var ok bool
 		if id, ok = e.inputs[n]; !ok {

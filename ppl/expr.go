@@ -31,6 +31,7 @@ const (
 	kOp                      // an ir instruction over the arguments
 	kReshape                 // a view of args[0] with another shape
 	kInput                   // a placeholder inside a scan body
+	kSlots                   // slots [ints[0], ints[0]+Len) of the unconstrained position (shard programs only)
 )
 
 // node is one vertex of the model graph. The graph is immutable: functions

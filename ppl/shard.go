@@ -472,9 +472,7 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 	}
 	switch n.kind {
 	case kRV:
-		// A parameter with one element per observation: computed whole
-		// (its bijector is cheap), then cut.
-		return s.cut(n, from, to, shape), nil
+		return s.latentRows(n, r, from, to, shape)
 	case kReshape:
 		a, err := s.slice(n.args[0], r)
 		if err != nil {
@@ -535,6 +533,51 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 		return s.cut(n.args[0], n.ints[0]+from, n.ints[0]+to, shape), nil
 	}
 	return nil, fmt.Errorf("%s is computed over all rows at once (by %s), which does not split by rows", n.describe(), opName(n))
+}
+
+// latentRows is elements [from, to) of a parameter with r elements per
+// observation (random effects, per-row scales). Its unconstrained slots
+// are cut first and an elementwise bijector applied to the cut alone (the
+// log-Jacobian stays in the main program), so each block maps only its
+// rows; other bijectors (ordered, simplex) run whole, then are cut.
+func (s *rowSlicer) latentRows(n *node, r, from, to int, shape []int) (*node, error) {
+	var l *latent
+	for i := range s.c.latents {
+		if s.c.latents[i].rv == n.rv {
+			l = &s.c.latents[i]
+		}
+	}
+	if l == nil {
+		return nil, fmt.Errorf("%s is not a parameter of the model", n.describe())
+	}
+	slots := &node{kind: kSlots, ints: []int{l.off + from}, shape: shape, fn: n.rv.name, model: n.model}
+	var op ir.Op
+	var bounds []*node
+	switch l.tr {
+	case tIdentity:
+		return slots, nil
+	case tLower:
+		op, bounds = ir.OpLowerFwd, []*node{l.lower}
+	case tUpper:
+		op, bounds = ir.OpUpperFwd, []*node{l.upper}
+	case tInterval:
+		op, bounds = ir.OpIntervalFwd, []*node{l.lower, l.upper}
+	default:
+		return s.cut(n, from, to, shape), nil
+	}
+	q := &node{kind: kOp, op: op, args: []*node{slots}, shape: shape, fn: n.rv.name, model: n.model}
+	for _, b := range bounds {
+		if b.Len() == 1 {
+			q.args = append(q.args, b)
+			continue
+		}
+		sb, err := s.slice(b, r)
+		if err != nil {
+			return nil, fmt.Errorf("bound of %s: %w", n.rv.name, err)
+		}
+		q.args = append(q.args, sb)
+	}
+	return q, nil
 }
 
 // cut is elements [from, to) of n (read flat), with the given shape.

@@ -134,6 +134,27 @@ var shardModels = []struct {
 		m.Dirichlet("p", alpha).Observe(p)
 		return m
 	}},
+	{"per-row parameters with bijectors (random effects, scales, probabilities)", func(opt ppl.ModelOption) *ppl.Model {
+		const n = 401
+		rng := rand.New(rand.NewPCG(31, 5))
+		y := make([]float64, n)
+		hits := make([]int, n)
+		for i := range y {
+			y[i] = rng.NormFloat64()
+			hits[i] = i % 2
+		}
+		m := ppl.NewModel("per_row", opt)
+		tau := m.HalfNormal("tau", 1)
+		theta := m.Normal("theta", 0, tau, ppl.Size(n)) // identity
+		s := m.HalfNormal("s", 1, ppl.Size(n))          // lower bound 0
+		lo := m.Normal("lo", 0, 1)
+		u := m.Normal("u", 0, 1, ppl.Size(n), ppl.Lower(lo))  // lower bound a parameter
+		w := m.Normal("w", 0, 1, ppl.Size(n), ppl.Upper(2.5)) // upper bound
+		p := m.Beta("p", 2, 2, ppl.Size(n))                   // interval (0, 1)
+		m.Normal("y", ppl.Add(theta, ppl.Mul(0.1, ppl.Add(u, w))), s).Observe(y)
+		m.Bernoulli("hits", p).Observe(hits)
+		return m
+	}},
 	{"hand-written likelihood in a LogDensity term", func(opt ppl.ModelOption) *ppl.Model {
 		r := simulateRegression(700, 3, 1, 13)
 		m := ppl.NewModel("handwritten", opt)
