@@ -161,7 +161,17 @@ func (s *Session) Complete(code string, cursor int) (c Completion) {
 		}
 		candidates = append(candidates, goKeywords...)
 		candidates = append(candidates, goBuiltins...)
-		candidates = append(candidates, identsIn(code)...)
+		// Names used elsewhere in the cell, but not the word being typed:
+		// offering "zebr" for "zebr" is noise.
+		end := off
+		for end < len(code) {
+			r, size := utf8.DecodeRuneInString(code[end:])
+			if !isIdentRune(r) {
+				break
+			}
+			end += size
+		}
+		candidates = append(candidates, identsIn(code[:start]+" "+code[end:])...)
 		for name := range s.importable().byName {
 			candidates = append(candidates, name)
 		}

@@ -27,7 +27,9 @@ func TestComplete(t *testing.T) {
 		{"m.Sq|", []string{"Sqrt"}, "", "Sq"},
 		{"strings.ToU|", []string{"ToUpper"}, "ToLower", "ToU"},
 		{"x := ve|", []string{"velocity", "verbose"}, "fmt", "ve"},
-		{"fo|", []string{"for"}, "", "fo"},
+		{"fo|", []string{"for"}, "fo", "fo"},
+		{"x := zebr|", nil, "zebr", "zebr"}, // the word being typed is no match
+		{"zebra := 1\nx := zeb|", []string{"zebra"}, "zeb", "zeb"},
 		{"le|", []string{"len"}, "", "le"},
 		{"sb.W|", []string{"WriteString", "WriteByte"}, "", "W"},
 		{"p.|", []string{"X", "Y", "Norm", "Scale"}, "Unrelated", ""},
