@@ -181,7 +181,26 @@ def check_time_series(nb):
             expect(lo < truth < hi, "%s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
 
 
+def check_many_chains(nb):
+    theta = ["theta[%d]" % i for i in range(1, 9)]
+    fits = {}
+    for tag, sampler in [("chees-fit", "ChEES"), ("meads-fit", "MEADS")]:
+        text = result(nb, tag)
+        expect(sampler + ", 16 chains" in text.splitlines()[0], "%s caption: %s" % (tag, text.splitlines()[0]))
+        expect(summary_rows(text) == ["mu", "tau"] + theta, "%s summary rows %s" % (tag, summary_rows(text)))
+        fits[sampler] = text
+    # Two samplers of one posterior agree within their Monte Carlo errors
+    # (5 combined MCSEs: a false alarm about once in 10^6 runs).
+    for row in ["mu", "tau", "theta[1]"]:
+        a, b = (summary_column(fits[s], row, "mean") for s in ("ChEES", "MEADS"))
+        ea, eb = (summary_column(fits[s], row, "mcse_mean") for s in ("ChEES", "MEADS"))
+        expect(abs(a - b) < 5 * (ea * ea + eb * eb) ** 0.5,
+               "ChEES and MEADS disagree on %s: %g ± %g vs %g ± %g" % (row, a, ea, b, eb))
+    expect("wall time: NUTS" in stdout(nb, "plot-forest-samplers"), "no wall-time line")
+
+
 CHECKS = {
+    "05-many-chains": check_many_chains,
     "04-time-series-scan": check_time_series,
     "02-eight-schools": check_eight_schools,
     "03-regression-and-checks": check_regression,
