@@ -150,6 +150,7 @@ func (c *Compiled) planShards() error {
 		return nil
 	}
 	folds := map[*node][]float64{}
+	shared := map[string]int{}
 	vars := make([]ShardVar, len(c.observed))
 	total := 0
 	for i, r := range c.observed {
@@ -160,6 +161,7 @@ func (c *Compiled) planShards() error {
 			s := newRowSlicer(c, rows, 0, rows, folds)
 			if _, err = s.observedTerm(r); err == nil {
 				sv.Volume = s.volume
+				shared[r.name] = s.shared
 			}
 		}
 		if err != nil {
@@ -183,6 +185,7 @@ func (c *Compiled) planShards() error {
 			sv.Reason = err.Error()
 		} else {
 			sv.Sharded, sv.Volume = true, s.volume
+			shared[t.name] = s.shared
 			total += sv.Volume
 		}
 		vars = append(vars, sv)
@@ -235,14 +238,22 @@ func (c *Compiled) planShards() error {
 	// reverse one, and a worker that finds its partner busy (the machine
 	// is shared, or other chains hold the cores) takes over the blocks
 	// left rather than waiting for a whole shard.
-	vol, rows := 0, math.MaxInt
+	// What every block computes whole (a large gathered group mean) is
+	// recomputed per block: blocks are fewer when that would cost more
+	// than a quarter of the data's work.
+	vol, rows, whole := 0, math.MaxInt, 0
 	for i := range vars {
 		if vars[i].Sharded {
 			vol += vars[i].Volume
 			rows = min(rows, vars[i].Rows)
+			whole += shared[vars[i].Name]
 		}
 	}
-	blocks := min(rows, k*max(1, (vol/k+blockVolume-1)/blockVolume))
+	blocks := k * max(1, (vol/k+blockVolume-1)/blockVolume)
+	if whole > 0 {
+		blocks = min(blocks, max(k, vol/(4*whole)))
+	}
+	blocks = min(rows, blocks)
 	progs := make([]*ir.Program, blocks)
 	for j := range blocks {
 		if progs[j], err = c.buildShard(j, blocks, sharded, folds); err != nil {
@@ -351,10 +362,14 @@ type rowSlicer struct {
 	folds  map[*node][]float64
 	memo   map[[2]any]*node
 	volume int // data elements read by the sliced expressions
+	// shared counts the elements that every block computes whole (a
+	// gathered group mean, the coefficients of X·β), each node once.
+	shared     int
+	sharedSeen map[*node]bool
 }
 
 func newRowSlicer(c *Compiled, n, lo, hi int, folds map[*node][]float64) *rowSlicer {
-	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*node{},
+	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*node{}, sharedSeen: map[*node]bool{},
 		ce: &emitter{c: c, ids: map[*node]ir.ID{}, ctx: c.name}}
 }
 
@@ -372,6 +387,7 @@ func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
 	arg := func(what string, p *node, event int) (*node, error) {
 		switch l := p.Len(); {
 		case l == 1 || event > 1 && len(p.shape) == 1 && l == event:
+			s.share(p)
 			return p, nil
 		case l == r.n.Len() || event > 1 && l == s.n*event:
 			q, err := s.slice(p, l/s.n)
@@ -384,6 +400,7 @@ func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
 		}
 	}
 	if r.mix != nil {
+		s.share(r.mix.weights)
 		mix := &mixture{weights: r.mix.weights}
 		for _, comp := range r.mix.comps {
 			mc := mixComp{fam: comp.fam}
@@ -411,6 +428,7 @@ func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
 		var err error
 		if r.fam.Op == ir.OpMultiNormalCholLPDF && i == 1 {
 			q = p // the Cholesky factor is shared by every row
+			s.share(p)
 			if p.Len() != event*event {
 				err = fmt.Errorf("L has shape %v", p.shape)
 			}
@@ -514,9 +532,11 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.share(b)
 		q.args = []*node{sa, b}
 		return q, nil
 	case op == ir.OpGather:
+		s.share(n.args[0])
 		q.args, q.table = n.args, n.table[from:to]
 		s.volume += to - from
 		return q, nil
@@ -525,6 +545,7 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 		if r%k != 0 {
 			break
 		}
+		s.share(n.args[0])
 		q.args, q.table = n.args, n.table[from/k:to/k]
 		s.volume += (to - from) / k
 		return q, nil
@@ -578,6 +599,21 @@ func (s *rowSlicer) latentRows(n *node, r, from, to int, shape []int) (*node, er
 		q.args = append(q.args, sb)
 	}
 	return q, nil
+}
+
+// share counts the work of n, which every block computes whole: the
+// elements of the parameters and instructions it is made of.
+func (s *rowSlicer) share(n *node) {
+	if s.sharedSeen[n] || n.kind == kConst || s.ce.constTree(n) {
+		return
+	}
+	s.sharedSeen[n] = true
+	if n.kind == kRV || n.kind == kOp {
+		s.shared += n.Len()
+	}
+	for _, a := range n.args {
+		s.share(a)
+	}
 }
 
 // cut is elements [from, to) of n (read flat), with the given shape.

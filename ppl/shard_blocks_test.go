@@ -63,3 +63,58 @@ func TestShardBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestShardBlocksShared: when every block would recompute a large shared
+// value (a group mean with as many groups as half the rows), a shard is
+// one block; the sum is still the whole model's.
+func TestShardBlocksShared(t *testing.T) {
+	saved := blockVolume
+	blockVolume = 100
+	defer func() { blockVolume = saved }()
+	const n, groups = 1000, 500
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := make([]float64, n)
+	idx := make([]int, n)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+		idx[i] = i % groups
+	}
+	build := func(shards int) *Compiled {
+		m := NewModel("shared", Shards(shards))
+		mu := m.Normal("mu", 0, 1)
+		tau := m.HalfNormal("tau", 1)
+		z := m.Normal("z", 0, 1, Size(groups))
+		alpha := Add(mu, Mul(tau, z))
+		m.Normal("y", Index(alpha, idx), 1).Observe(y)
+		c, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	whole, sharded := build(1), build(2)
+	// Volume: y and the gather indices, 2000; shared: z, tau·z and
+	// mu+tau·z (500 each) and the scalars mu, tau, 1502 in all. A quarter
+	// of 2000 is below 1502, so 2 blocks, one per shard (with 10 blocks
+	// per shard otherwise).
+	if p := sharded.ShardPlan(); p.Shards != 2 || p.Blocks != 2 {
+		t.Fatalf("plan: %d shards, %d blocks; want 2 and 2", p.Shards, p.Blocks)
+	}
+	dw, ds := whole.newDensity(), sharded.newDensity()
+	pos := make([]float64, whole.Dim())
+	gw, gs := make([]float64, len(pos)), make([]float64, len(pos))
+	for range 10 {
+		for i := range pos {
+			pos[i] = rng.NormFloat64()
+		}
+		lw, ls := dw.LogDensityGrad(pos, gw), ds.LogDensityGrad(pos, gs)
+		if !(math.Abs(lw-ls) <= 1e-12*math.Max(1, math.Abs(lw))) {
+			t.Fatalf("log density: sharded %v, whole %v", ls, lw)
+		}
+		for i := range gw {
+			if !(math.Abs(gw[i]-gs[i]) <= 1e-12*math.Max(1, math.Abs(gw[i]))) {
+				t.Fatalf("gradient[%d]: sharded %v, whole %v", i, gs[i], gw[i])
+			}
+		}
+	}
+}
