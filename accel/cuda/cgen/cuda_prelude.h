@@ -4,3 +4,4 @@
 #define GB_NAN __longlong_as_double(0x7ff8000000000000LL)
 /* NVRTC compiles C++: keep the kernels' names unmangled for cuModuleGetFunction. */
 #define GB_EXTERN_C extern "C"
+#define GB_SYNC() __syncthreads()

@@ -87,6 +87,17 @@ __device__ static double gb_interval_fwd(double x, double lb, double ub) {
 	return lb + (ub - lb) * gb_logistic(x);
 }
 
+/* The sum of v over a block's lanes, the same on every lane (every lane
+ * adds the partial sums in lane order). Every lane must call it. */
+__device__ static double gb_block_sum(double v, double *red, long long lane, long long lanes) {
+	red[lane] = v;
+	GB_SYNC();
+	double s = 0;
+	for (long long l = 0; l < lanes; l++) s += red[l];
+	GB_SYNC();
+	return s;
+}
+
 /* log-sum-exp of x[0:n], leaving exp(x_i - max) in e (1 at the maximum). */
 __device__ static double gb_logsumexp(const double *x, double *e, long long n) {
 	double m = -GB_INF;

@@ -16,7 +16,13 @@
 // Ops the generator does not cover yet make Generate fail with
 // ErrUnsupported naming them (Supported lists the covered ones).
 //
-// Data-parallel kernels for large data (one block per chain, the data
-// shared among its threads, tree reductions) are designed but not built:
-// see DataParallel.
+// For large data there is a second, data-parallel kernel,
+// gb_logdensity_block: one block per chain whose lanes split the
+// elementwise work, the log densities over observations and the
+// matrix–vector products, with block reductions (parallel.go). Under the
+// shim its lanes are POSIX threads meeting at a pthread barrier, so the
+// barriers are tested too. Not built yet: a frame layout interleaved
+// across chains (coalesced loads for one thread per chain), a
+// data-parallel leapfrog kernel, and cuBLAS/cuSOLVER for large dense
+// linear algebra (GP covariances beyond a few hundred points).
 package cgen

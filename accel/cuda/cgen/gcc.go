@@ -26,6 +26,10 @@ type GCC struct {
 	// CC is the compiler (empty: "gcc"); Dir keeps the sources and
 	// binaries (empty: a temporary directory per program).
 	CC, Dir string
+	// Lanes, when positive, evaluates batches with the data-parallel
+	// kernel (one block of Lanes threads per chain) instead of one thread
+	// per chain. Leapfrog always runs one thread per chain.
+	Lanes int
 }
 
 // NewGCC returns the backend with the default compiler.
@@ -66,7 +70,7 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 		return nil, fmt.Errorf("cgen: %v", err)
 	}
 	// -ffp-contract=off: no fused multiply-add, as Go on amd64 computes.
-	out, err := exec.Command(cc, "-O2", "-ffp-contract=off", "-o", bin, cfile, "-lm").CombinedOutput()
+	out, err := exec.Command(cc, "-O2", "-ffp-contract=off", "-pthread", "-o", bin, cfile, "-lm").CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("cgen: %s failed on the generated source %s: %v\n%s", cc, cfile, err, out)
 	}
@@ -83,7 +87,7 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("cgen: starting %s: %v", bin, err)
 	}
-	c := &GCCCompiled{dim: p.Dim, cmd: cmd, in: in, w: bufio.NewWriter(in), r: bufio.NewReader(stdout), tmp: tmp}
+	c := &GCCCompiled{dim: p.Dim, lanes: g.Lanes, cmd: cmd, in: in, w: bufio.NewWriter(in), r: bufio.NewReader(stdout), tmp: tmp}
 	c.ints(int64(len(src.Data)))
 	c.floats(src.Data)
 	return c, nil
@@ -91,13 +95,14 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 
 // GCCCompiled is a program running in a gcc-built process.
 type GCCCompiled struct {
-	dim int
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	w   *bufio.Writer
-	r   *bufio.Reader
-	tmp string
-	err error
+	dim   int
+	lanes int
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	w     *bufio.Writer
+	r     *bufio.Reader
+	tmp   string
+	err   error
 }
 
 // Dim is the position length.
@@ -136,7 +141,11 @@ func (c *GCCCompiled) LogDensityGrad(xs, lps, grads []float64) error {
 	if grads != nil {
 		want = 1
 	}
-	c.ints(1, int64(len(lps)), want)
+	if c.lanes > 0 {
+		c.ints(3, int64(len(lps)), want, int64(c.lanes))
+	} else {
+		c.ints(1, int64(len(lps)), want)
+	}
 	c.floats(xs)
 	c.read(lps)
 	if grads != nil {

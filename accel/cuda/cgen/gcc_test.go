@@ -36,6 +36,20 @@ func TestConformanceGCC(t *testing.T) {
 	})
 }
 
+// TestConformanceGCCDataParallel runs the suite on the data-parallel
+// kernel: one block of 5 lanes per chain, the lanes as POSIX threads
+// meeting at barriers (5 does not divide the data lengths, so every loop
+// has a ragged end).
+func TestConformanceGCCDataParallel(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc is not on PATH: the generated CUDA C cannot be checked on the CPU (install gcc)")
+	}
+	conformance.Run(t, &cgen.GCC{Lanes: 5}, conformance.Options{
+		CaseTol: map[string]float64{"gp_pois_regr-gp_pois_regr": 1e-9}, // see TestConformanceGCC
+		Batches: []int{1, 7},
+	})
+}
+
 // TestCompilesAsCXX: NVRTC compiles C++, so the generated source of every
 // posteriordb model must also be valid C++ (checked with g++, under the
 // same shim).

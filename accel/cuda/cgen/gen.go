@@ -33,7 +33,8 @@ var ErrUnsupported = errors.New("cgen: op not supported by the CUDA generator")
 // Source is the CUDA C of one program.
 type Source struct {
 	// Code is the device library, the program's sweeps and the kernels
-	// gb_logdensity and gb_leapfrog (see kernels.cu for their parameters).
+	// gb_logdensity, gb_leapfrog and gb_logdensity_block (see kernels.cu
+	// for their parameters).
 	// Prepend Shim for gcc or CUDAPrelude for NVRTC.
 	Code string
 	// Dim is the position length; Frame the slots of one chain's frame
@@ -100,6 +101,10 @@ func Generate(p *ir.Program) (*Source, error) {
 	}
 	d.WriteString("\t}\n\treturn gb_finite(lp);\n}\n")
 	g.out.WriteString(d.String())
+	if err := top.parallel(); err != nil {
+		return nil, err
+	}
+	g.out.WriteString(top.densityBlock())
 	g.out.WriteString(kernels)
 	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.Init}, nil
 }
@@ -316,3 +321,28 @@ func (pr *prog) accumulate(dst string, s, n int, expr string) {
 func isPointwise(in *ir.Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// densityBlock is gb_density for a block of lanes: the data-parallel
+// sweeps, barriers between the steps; every lane returns the log density.
+func (pr *prog) densityBlock() string {
+	p := pr.p
+	var d strings.Builder
+	d.WriteString("\n__device__ static double gb_density_block(const double *x, double *V, double *A, const double *K, double *grad,\n")
+	d.WriteString("                                        long long lane, long long lanes, double *red) {\n")
+	d.WriteString("\tfor (long long i = lane; i < GB_DIM; i += lanes) V[i] = x[i];\n\tGB_SYNC();\n")
+	fmt.Fprintf(&d, "\tgb_pfwd_%d(V, K, lane, lanes, red);\n", pr.id)
+	target, grad := "0.0", false
+	if p.Target != ir.None {
+		target, grad = pr.v(p.Target)+"[0]", p.Values[p.Target].Grad
+	}
+	fmt.Fprintf(&d, "\tdouble lp = %s;\n\tif (grad) {\n", target)
+	if grad {
+		d.WriteString("\t\tfor (long long i = lane; i < GB_FRAME; i += lanes) A[i] = 0;\n\t\tGB_SYNC();\n")
+		fmt.Fprintf(&d, "\t\tif (lane == 0) %s[0] = 1;\n\t\tGB_SYNC();\n\t\tgb_pbwd_%d(V, A, K, lane, lanes, red);\n", pr.a(p.Target), pr.id)
+		d.WriteString("\t\tfor (long long i = lane; i < GB_DIM; i += lanes) grad[i] = A[i];\n")
+	} else {
+		d.WriteString("\t\tfor (long long i = lane; i < GB_DIM; i += lanes) grad[i] = 0;\n")
+	}
+	d.WriteString("\t}\n\treturn gb_finite(lp);\n}\n")
+	return d.String()
+}

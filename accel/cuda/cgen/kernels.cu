@@ -38,3 +38,17 @@ GB_EXTERN_C __global__ void gb_leapfrog(double *q, double *p, double *g, double 
 		for (long long i = 0; i < GB_DIM; i++) pb[i] += h * gb[i];
 	}
 }
+
+/* The data-parallel form for large data: one block per chain, its lanes
+ * (threads, at most GB_MAX_LANES) splitting the elementwise work and the
+ * sums of the log density and gradient of B positions. */
+#define GB_MAX_LANES 1024
+GB_EXTERN_C __global__ void gb_logdensity_block(const double *xs, double *lps, double *grads, double *work,
+                                                const double *K, long long B, long long wantGrad) {
+	__shared__ double red[GB_MAX_LANES];
+	long long b = (long long)blockIdx.x, lane = (long long)threadIdx.x, lanes = (long long)blockDim.x;
+	if (b >= B) return;
+	double *V = work + b * 2 * GB_FRAME, *A = V + GB_FRAME;
+	double lp = gb_density_block(xs + b * GB_DIM, V, A, K, wantGrad ? grads + b * GB_DIM : 0, lane, lanes, red);
+	if (lane == 0) lps[b] = lp;
+}

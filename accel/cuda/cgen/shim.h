@@ -1,14 +1,23 @@
 /* gobayes CUDA shim: lets generated CUDA C compile as plain C with gcc.
  * __global__ and __device__ vanish, thread and block indices are globals
  * that GB_LAUNCH sets while it loops over the grid, one thread after
- * another. */
+ * another (kernels without barriers), and __syncthreads is a barrier of
+ * POSIX threads (kernels with them). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #define __global__
 #define __device__
+/* A block's shared memory: blocks run one after another. */
+#define __shared__ static
 typedef struct { long long x, y, z; } gb_dim3;
-static gb_dim3 threadIdx, blockIdx, blockDim, gridDim;
+/* threadIdx is per thread: data-parallel kernels run a block's lanes as
+ * POSIX threads meeting at a barrier (gb_launch_blocks in the host). */
+static __thread gb_dim3 threadIdx;
+static gb_dim3 blockIdx, blockDim, gridDim;
+static pthread_barrier_t gb_barrier;
+#define GB_SYNC() pthread_barrier_wait(&gb_barrier)
 #define GB_LAUNCH(kernel, grid, block, ...)                                  \
 	do {                                                                     \
 		gridDim.x = (grid); blockDim.x = (block);                            \

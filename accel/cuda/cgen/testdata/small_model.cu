@@ -88,6 +88,17 @@ __device__ static double gb_interval_fwd(double x, double lb, double ub) {
 	return lb + (ub - lb) * gb_logistic(x);
 }
 
+/* The sum of v over a block's lanes, the same on every lane (every lane
+ * adds the partial sums in lane order). Every lane must call it. */
+__device__ static double gb_block_sum(double v, double *red, long long lane, long long lanes) {
+	red[lane] = v;
+	GB_SYNC();
+	double s = 0;
+	for (long long l = 0; l < lanes; l++) s += red[l];
+	GB_SYNC();
+	return s;
+}
+
 /* log-sum-exp of x[0:n], leaving exp(x_i - max) in e (1 at the maximum). */
 __device__ static double gb_logsumexp(const double *x, double *e, long long n) {
 	double m = -GB_INF;
@@ -683,6 +694,97 @@ __device__ static double gb_density(const double *x, double *V, double *A, const
 	return gb_finite(lp);
 }
 
+__device__ static void gb_pfwd_0(double *V, const double *K, long long lane, long long lanes, double *red) {
+	/* lower */
+	if (lane == 0) {
+	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
+	}
+	GB_SYNC();
+	/* normal_lpdf */
+	{ double s = (V+2)[0], q = 0;
+	for (long long i = lane; i < 3; i += lanes) { double d = (K+5)[i] - (V+0)[0]; q += d * d; }
+	q = gb_block_sum(q, red, lane, lanes);
+	double inv = 1 / s, e = -0.5 * (q * inv) * inv - 3.0 * (log(s) + GB_LN_SQRT_2PI);
+	if (!(s > 0) || e != e) e = -GB_INF;
+	if (lane == 0) (V+4)[0] = e; }
+	GB_SYNC();
+	/* half_normal_lpdf */
+	{ double t = 0; for (long long i = lane; i < 1; i += lanes) { double e = gb_half_normal_lpdf((V+2)[0], (K+9)[0]); if (e != e) e = -GB_INF; t += e; }
+	t = gb_block_sum(t, red, lane, lanes); if (lane == 0) (V+5)[0] = t;
+	(void)t; }
+	GB_SYNC();
+	/* lower_log_jacobian */
+	if (lane == 0) {
+	{ double s = 0; for (long long i = 0; i < 1; i++) s += (V+1)[i]; (V+6)[0] = s; }
+	}
+	GB_SYNC();
+	/* addn */
+	if (lane == 0) {
+	{ double s = 0; s += (V+4)[0]; s += (V+5)[0]; s += (V+6)[0]; (V+7)[0] = s; }
+	}
+	GB_SYNC();
+	(void)V; (void)K; (void)lane; (void)lanes; (void)red;
+}
+
+__device__ static void gb_pbwd_0(double *V, double *A, const double *K, long long lane, long long lanes, double *red) {
+	/* addn reverse */
+	if (lane == 0) {
+	(A+4)[0] += (A+7)[0];
+	(A+5)[0] += (A+7)[0];
+	(A+6)[0] += (A+7)[0];
+	}
+	GB_SYNC();
+	/* lower_log_jacobian reverse */
+	if (lane == 0) {
+	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+6)[0];
+	}
+	GB_SYNC();
+	/* half_normal_lpdf reverse */
+	{
+	double t0 = 0;
+	for (long long i = lane; i < 1; i += lanes) {
+		double d0;
+		double d1;
+		gb_half_normal_grad((V+2)[0], (K+9)[0], (A+5)[0], &d0, &d1);
+		t0 += d0;
+		(void)d1;
+	}
+	t0 = gb_block_sum(t0, red, lane, lanes); if (lane == 0) (A+2)[0] += t0;
+	}
+	GB_SYNC();
+	/* normal_lpdf reverse */
+	{ double s = (V+2)[0], g = (A+4)[0]; if (s > 0) {
+		double inv = 1 / s, r = g * inv, q = 0, ty = 0, tm = 0;
+		for (long long i = lane; i < 3; i += lanes) { double d = (K+5)[i] - (V+0)[0]; q += d * d; tm += r * (d * inv); }
+		tm = gb_block_sum(tm, red, lane, lanes); if (lane == 0) (A+0)[0] += tm;
+		q = gb_block_sum(q, red, lane, lanes); if (lane == 0) (A+2)[0] += g * inv * ((q * inv) * inv - 3.0);
+		(void)ty; (void)tm; } }
+	GB_SYNC();
+	/* lower reverse */
+	if (lane == 0) {
+	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+2)[i] * (V+3)[i];
+	}
+	GB_SYNC();
+	(void)V; (void)A; (void)K; (void)lane; (void)lanes; (void)red;
+}
+
+__device__ static double gb_density_block(const double *x, double *V, double *A, const double *K, double *grad,
+                                        long long lane, long long lanes, double *red) {
+	for (long long i = lane; i < GB_DIM; i += lanes) V[i] = x[i];
+	GB_SYNC();
+	gb_pfwd_0(V, K, lane, lanes, red);
+	double lp = (V+7)[0];
+	if (grad) {
+		for (long long i = lane; i < GB_FRAME; i += lanes) A[i] = 0;
+		GB_SYNC();
+		if (lane == 0) (A+7)[0] = 1;
+		GB_SYNC();
+		gb_pbwd_0(V, A, K, lane, lanes, red);
+		for (long long i = lane; i < GB_DIM; i += lanes) grad[i] = A[i];
+	}
+	return gb_finite(lp);
+}
+
 /* Kernels: one thread per chain. work holds 2·GB_FRAME slots per chain
  * (values, adjoints); K is the program's data, shared by every chain.
  * Scalars are long long or double: cu passes every kernel parameter as
@@ -721,4 +823,18 @@ GB_EXTERN_C __global__ void gb_leapfrog(double *q, double *p, double *g, double 
 		}
 		for (long long i = 0; i < GB_DIM; i++) pb[i] += h * gb[i];
 	}
+}
+
+/* The data-parallel form for large data: one block per chain, its lanes
+ * (threads, at most GB_MAX_LANES) splitting the elementwise work and the
+ * sums of the log density and gradient of B positions. */
+#define GB_MAX_LANES 1024
+GB_EXTERN_C __global__ void gb_logdensity_block(const double *xs, double *lps, double *grads, double *work,
+                                                const double *K, long long B, long long wantGrad) {
+	__shared__ double red[GB_MAX_LANES];
+	long long b = (long long)blockIdx.x, lane = (long long)threadIdx.x, lanes = (long long)blockDim.x;
+	if (b >= B) return;
+	double *V = work + b * 2 * GB_FRAME, *A = V + GB_FRAME;
+	double lp = gb_density_block(xs + b * GB_DIM, V, A, K, wantGrad ? grads + b * GB_DIM : 0, lane, lanes, red);
+	if (lane == 0) lps[b] = lp;
 }
