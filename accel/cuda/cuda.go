@@ -19,8 +19,19 @@ var (
 	_ accel.Compiled = (*Compiled)(nil)
 )
 
-// blockSize is the threads per block of the one-thread-per-chain kernels.
+// blockSize is the threads per block of the one-thread-per-chain kernels
+// and the lanes per chain of the data-parallel kernel.
 const blockSize = 128
+
+// Data-parallel rule: a batch of fewer than DataParallelMaxChains chains
+// of a program whose chain frame holds at least DataParallelMinFrame
+// slots (large data) runs gb_logdensity_block, one block per chain;
+// otherwise one thread per chain. First values, not yet measured on
+// hardware (bench/README.md gives the command).
+var (
+	DataParallelMaxChains = 256
+	DataParallelMinFrame  = 4096
+)
 
 // Backend is one CUDA device with its context.
 type Backend struct {
@@ -95,7 +106,9 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	}
 	c := &Compiled{src: src, mod: mod}
 	if c.eval, err = mod.Function("gb_logdensity"); err == nil {
-		c.leap, err = mod.Function("gb_leapfrog")
+		if c.leap, err = mod.Function("gb_leapfrog"); err == nil {
+			c.block, err = mod.Function("gb_logdensity_block")
+		}
 	}
 	if err != nil {
 		mod.Unload()
@@ -161,7 +174,8 @@ type Compiled struct {
 	src        *cgen.Source
 	mod        cu.Module
 	eval, leap cu.Function
-	data       buffer // the program's constants (K)
+	block      cu.Function // the data-parallel log density
+	data       buffer      // the program's constants (K)
 	// Work buffers, grown to the largest batch seen.
 	xs, lps, grads, work, p, eps, invm, steps buffer
 	steps64                                   []int64
@@ -198,7 +212,14 @@ func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
 		want = 1
 	}
 	nb := int64(b)
-	if err := launch(c.eval, b, unsafe.Pointer(&c.xs.ptr), unsafe.Pointer(&c.lps.ptr), unsafe.Pointer(&c.grads.ptr),
+	if b < DataParallelMaxChains && c.src.Frame >= DataParallelMinFrame {
+		// One block of blockSize lanes per chain.
+		if err := c.block.LaunchAndSync(b, 1, 1, blockSize, 1, 1, 0, cu.NoStream, []unsafe.Pointer{unsafe.Pointer(&c.xs.ptr),
+			unsafe.Pointer(&c.lps.ptr), unsafe.Pointer(&c.grads.ptr), unsafe.Pointer(&c.work.ptr), unsafe.Pointer(&c.data.ptr),
+			unsafe.Pointer(&nb), unsafe.Pointer(&want)}); err != nil {
+			return fmt.Errorf("cuda: gb_logdensity_block: %v", err)
+		}
+	} else if err := launch(c.eval, b, unsafe.Pointer(&c.xs.ptr), unsafe.Pointer(&c.lps.ptr), unsafe.Pointer(&c.grads.ptr),
 		unsafe.Pointer(&c.work.ptr), unsafe.Pointer(&c.data.ptr), unsafe.Pointer(&nb), unsafe.Pointer(&want)); err != nil {
 		return fmt.Errorf("cuda: gb_logdensity: %v", err)
 	}
