@@ -43,8 +43,10 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# -k: every area's tests run even when an earlier one fails; the exit status
+# still says whether all passed.
 test: deps
-	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+	@$(MAKE) -k --no-print-directory $(TEST_TARGETS)
 
 clean:
 	rm -rf bin
