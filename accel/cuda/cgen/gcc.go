@@ -26,9 +26,8 @@ type GCC struct {
 	// CC is the compiler (empty: "gcc"); Dir keeps the sources and
 	// binaries (empty: a temporary directory per program).
 	CC, Dir string
-	// Lanes, when positive, evaluates batches with the data-parallel
-	// kernel (one block of Lanes threads per chain) instead of one thread
-	// per chain. Leapfrog always runs one thread per chain.
+	// Lanes, when positive, runs the data-parallel kernels (one block of
+	// Lanes threads per chain) instead of one thread per chain.
 	Lanes int
 }
 
@@ -170,7 +169,11 @@ func (c *GCCCompiled) Leapfrog(t *accel.Trajectories) error {
 	if len(t.InvMetric) != c.dim {
 		per = 1
 	}
-	c.ints(2, int64(b), int64(t.N), per)
+	if c.lanes > 0 {
+		c.ints(4, int64(b), int64(t.N), per, int64(c.lanes))
+	} else {
+		c.ints(2, int64(b), int64(t.N), per)
+	}
 	for _, v := range [][]float64{t.Q, t.P, t.Grad, t.LogDensity, t.StepSize, t.InvMetric} {
 		c.floats(v)
 	}

@@ -838,3 +838,36 @@ GB_EXTERN_C __global__ void gb_logdensity_block(const double *xs, double *lps, d
 	double lp = gb_density_block(xs + b * GB_DIM, V, A, K, wantGrad ? grads + b * GB_DIM : 0, lane, lanes, red);
 	if (lane == 0) lps[b] = lp;
 }
+
+/* gb_leapfrog for large data: one block per chain, the lanes splitting
+ * each gradient (gb_density_block) and the position and momentum
+ * updates. Same parameters as gb_leapfrog. */
+GB_EXTERN_C __global__ void gb_leapfrog_block(double *q, double *p, double *g, double *lp, const double *eps,
+                                              const double *invm, long long perChain, long long n, long long *steps,
+                                              double *work, const double *K, long long B) {
+	__shared__ double red[GB_MAX_LANES];
+	long long b = (long long)blockIdx.x, lane = (long long)threadIdx.x, lanes = (long long)blockDim.x;
+	if (b >= B) return;
+	double *V = work + b * 2 * GB_FRAME, *A = V + GB_FRAME;
+	double *qb = q + b * GB_DIM, *pb = p + b * GB_DIM, *gb = g + b * GB_DIM;
+	const double *m = invm + (perChain ? b * GB_DIM : 0);
+	double e = eps[b], h = e / 2;
+	long long done = n;
+	for (long long s = 0; s < n; s++) {
+		for (long long i = lane; i < GB_DIM; i += lanes) {
+			pb[i] += h * gb[i];
+			qb[i] += e * m[i] * pb[i];
+		}
+		GB_SYNC();
+		double l = gb_density_block(qb, V, A, K, gb, lane, lanes, red);
+		GB_SYNC();
+		if (l == -GB_INF) {
+			done = s + 1;
+			if (lane == 0) lp[b] = l;
+			break;
+		}
+		for (long long i = lane; i < GB_DIM; i += lanes) pb[i] += h * gb[i];
+		if (lane == 0) lp[b] = l;
+	}
+	if (lane == 0) steps[b] = done;
+}
