@@ -107,7 +107,9 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	c := &Compiled{src: src, mod: mod}
 	if c.eval, err = mod.Function("gb_logdensity"); err == nil {
 		if c.leap, err = mod.Function("gb_leapfrog"); err == nil {
-			c.block, err = mod.Function("gb_logdensity_block")
+			if c.block, err = mod.Function("gb_logdensity_block"); err == nil {
+				c.leapBlock, err = mod.Function("gb_leapfrog_block")
+			}
 		}
 	}
 	if err != nil {
@@ -175,6 +177,7 @@ type Compiled struct {
 	mod        cu.Module
 	eval, leap cu.Function
 	block      cu.Function // the data-parallel log density
+	leapBlock  cu.Function // the data-parallel leapfrog
 	data       buffer      // the program's constants (K)
 	// Work buffers, grown to the largest batch seen.
 	xs, lps, grads, work, p, eps, invm, steps buffer
@@ -212,7 +215,7 @@ func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
 		want = 1
 	}
 	nb := int64(b)
-	if b < DataParallelMaxChains && c.src.Frame >= DataParallelMinFrame {
+	if c.dataParallel(b) {
 		// One block of blockSize lanes per chain.
 		if err := c.block.LaunchAndSync(b, 1, 1, blockSize, 1, 1, 0, cu.NoStream, []unsafe.Pointer{unsafe.Pointer(&c.xs.ptr),
 			unsafe.Pointer(&c.lps.ptr), unsafe.Pointer(&c.grads.ptr), unsafe.Pointer(&c.work.ptr), unsafe.Pointer(&c.data.ptr),
@@ -230,6 +233,12 @@ func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
 		return c.grads.get(grads)
 	}
 	return nil
+}
+
+// dataParallel applies the rule of DataParallelMaxChains and
+// DataParallelMinFrame to a batch of b chains.
+func (c *Compiled) dataParallel(b int) bool {
+	return b < DataParallelMaxChains && c.src.Frame >= DataParallelMinFrame
 }
 
 func (c *Compiled) reserve(b int) error {
@@ -275,10 +284,15 @@ func (c *Compiled) Leapfrog(t *accel.Trajectories) error {
 		per = 1
 	}
 	n, nb := int64(t.N), int64(b)
-	if err := launch(c.leap, b, unsafe.Pointer(&c.xs.ptr), unsafe.Pointer(&c.p.ptr), unsafe.Pointer(&c.grads.ptr),
+	params := []unsafe.Pointer{unsafe.Pointer(&c.xs.ptr), unsafe.Pointer(&c.p.ptr), unsafe.Pointer(&c.grads.ptr),
 		unsafe.Pointer(&c.lps.ptr), unsafe.Pointer(&c.eps.ptr), unsafe.Pointer(&c.invm.ptr), unsafe.Pointer(&per),
 		unsafe.Pointer(&n), unsafe.Pointer(&c.steps.ptr), unsafe.Pointer(&c.work.ptr), unsafe.Pointer(&c.data.ptr),
-		unsafe.Pointer(&nb)); err != nil {
+		unsafe.Pointer(&nb)}
+	if c.dataParallel(b) {
+		if err := c.leapBlock.LaunchAndSync(b, 1, 1, blockSize, 1, 1, 0, cu.NoStream, params); err != nil {
+			return fmt.Errorf("cuda: gb_leapfrog_block: %v", err)
+		}
+	} else if err := launch(c.leap, b, params...); err != nil {
 		return fmt.Errorf("cuda: gb_leapfrog: %v", err)
 	}
 	for _, u := range []struct {
