@@ -180,11 +180,11 @@ func buildPlan(p *Program) ([]planStep, int) {
 				continue
 			}
 			if p.Values[in.In[1]].Len == 1 && scaleIsData(p, in.In[2]) {
-				set(i, &kScalePrior{in: in, memo: alloc(&priv, 2)})
+				set(i, newScalePrior(p, in, alloc(&priv, 2)))
 			}
 		case OpHalfNormalLPDF, OpHalfCauchyLPDF:
 			if scaleIsData(p, in.In[1]) {
-				set(i, &kScalePrior{in: in, memo: alloc(&priv, 2)})
+				set(i, newScalePrior(p, in, alloc(&priv, 2)))
 			}
 		}
 	}
@@ -240,23 +240,43 @@ func (f *Frame) memoLog(m int, s float64) float64 {
 // density, summed, whose scale σ carries no gradient: the registered
 // forward with log σ memoised; the registered backward.
 type kScalePrior struct {
-	in   *Instr
-	memo int
+	in *Instr
+	// Slot offsets in the frame (a planned program is never a scan body,
+	// so its values stay in place), read once here rather than through
+	// Frame.Val on every evaluation: the variate y (n slots), μ (normal
+	// only), σ and the output; and whether y and μ carry gradients.
+	op                 Op
+	y, n, mu, sig, out int
+	gy, gmu            bool
+	memo               int
+}
+
+// newScalePrior resolves the slots of instruction in.
+func newScalePrior(p *Program, in *Instr, memo int) *kScalePrior {
+	y := &p.Values[in.In[0]]
+	k := &kScalePrior{in: in, op: in.Op, y: y.Off, n: y.Len, out: p.Values[in.Out].Off, gy: y.Grad, memo: memo}
+	if in.Op == OpNormalLPDF {
+		mu := &p.Values[in.In[1]]
+		k.mu, k.gmu, k.sig = mu.Off, mu.Grad, p.Values[in.In[2]].Off
+	} else {
+		k.sig = p.Values[in.In[1]].Off
+	}
+	return k
 }
 
 func (k *kScalePrior) forward(f *Frame) {
-	in := k.in
-	y, out := f.Val(in.In[0]), f.Val(in.Out)
-	switch in.Op {
+	v := f.V
+	y, s := v[k.y:k.y+k.n], v[k.sig]
+	if !(s > 0) {
+		v[k.out] = negInf
+		return
+	}
+	switch k.op {
 	case OpNormalLPDF:
-		mu, s := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
-		if !(s > 0) {
-			out[0] = negInf
-			return
-		}
+		mu := v[k.mu]
 		q := 0.0
-		for _, v := range y {
-			d := v - mu
+		for _, yi := range y {
+			d := yi - mu
 			q += d * d
 		}
 		inv := 1 / s
@@ -264,43 +284,39 @@ func (k *kScalePrior) forward(f *Frame) {
 		if e != e {
 			e = negInf
 		}
-		out[0] = e
-	case OpHalfNormalLPDF, OpHalfCauchyLPDF:
-		s := f.Val(in.In[1])[0]
-		if !(s > 0) {
-			out[0] = negInf
-			return
-		}
-		ls, inv := f.memoLog(k.memo, s), 1/s
+		v[k.out] = e
+	case OpHalfNormalLPDF:
+		inv := 1 / s
+		c := ln2 - f.memoLog(k.memo, s) - lnSqrt2Pi
 		t := 0.0
-		if in.Op == OpHalfNormalLPDF {
-			c := ln2 - ls - lnSqrt2Pi
-			for _, yi := range y {
-				e := negInf
-				if yi >= 0 {
-					z := yi * inv
-					e = c - 0.5*z*z
-				}
-				if e != e {
-					e = negInf
-				}
-				t += e
+		for _, yi := range y {
+			e := negInf
+			if yi >= 0 {
+				z := yi * inv
+				e = c - 0.5*z*z
 			}
-		} else {
-			c := ln2 - lnPi - ls
-			for _, yi := range y {
-				e := negInf
-				if yi >= 0 {
-					z := yi * inv
-					e = c - math.Log1p(z*z)
-				}
-				if e != e {
-					e = negInf
-				}
-				t += e
+			if e != e {
+				e = negInf
 			}
+			t += e
 		}
-		out[0] = t
+		v[k.out] = t
+	case OpHalfCauchyLPDF:
+		inv := 1 / s
+		c := ln2 - lnPi - f.memoLog(k.memo, s)
+		t := 0.0
+		for _, yi := range y {
+			e := negInf
+			if yi >= 0 {
+				z := yi * inv
+				e = c - math.Log1p(z*z)
+			}
+			if e != e {
+				e = negInf
+			}
+			t += e
+		}
+		v[k.out] = t
 	}
 }
 
@@ -308,37 +324,35 @@ func (k *kScalePrior) forward(f *Frame) {
 // gradient: the same arithmetic, without the strides and accumulators of
 // the general case.
 func (k *kScalePrior) backward(f *Frame) {
-	in := k.in
-	y, g := f.Val(in.In[0]), f.AdjOf(in.Out)[0]
-	ay := gradOrNil(f, in.In[0])
-	if ay != nil {
-		ay = ay[:len(y)]
+	v, adj := f.V, f.Adj
+	y, g, s := v[k.y:k.y+k.n], adj[k.out], v[k.sig]
+	if !(s > 0) {
+		return
 	}
-	switch in.Op {
+	var ay []float64
+	if k.gy {
+		ay = adj[k.y : k.y+k.n]
+	}
+	inv := 1 / s
+	switch k.op {
 	case OpNormalLPDF:
-		mu, s := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
-		if !(s > 0) {
-			return
-		}
-		inv := 1 / s
+		mu := v[k.mu]
 		r := g * inv
 		am := 0.0
-		for i, v := range y {
-			t := r * ((v - mu) * inv)
+		for i, yi := range y {
+			t := r * ((yi - mu) * inv)
 			if ay != nil {
 				ay[i] -= t
 			}
 			am += t
 		}
-		if f.Grad(in.In[1]) {
-			f.AdjOf(in.In[1])[0] += am
+		if k.gmu {
+			adj[k.mu] += am
 		}
 	case OpHalfNormalLPDF:
-		s := f.Val(in.In[1])[0]
-		if ay == nil || !(s > 0) {
+		if ay == nil {
 			return
 		}
-		inv := 1 / s
 		for i, yi := range y {
 			if yi >= 0 {
 				z := yi * inv
@@ -346,11 +360,9 @@ func (k *kScalePrior) backward(f *Frame) {
 			}
 		}
 	case OpHalfCauchyLPDF:
-		s := f.Val(in.In[1])[0]
-		if ay == nil || !(s > 0) {
+		if ay == nil {
 			return
 		}
-		inv := 1 / s
 		for i, yi := range y {
 			if yi >= 0 {
 				z := yi * inv
