@@ -159,6 +159,7 @@ func TestOpsGCC(t *testing.T) {
 	}
 	for _, tc := range opCases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case waits mostly on its own gcc
 			b := ir.NewBuilder(6)
 			x := b.ParamSlice(0, []int{6})
 			p, err := b.Finalize(tc.build(b, x))
