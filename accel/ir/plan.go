@@ -154,7 +154,7 @@ func buildPlan(p *Program) ([]planStep, int) {
 				if in.Op == OpUpperFwd {
 					sign = -1
 				}
-				set(i, &kBoundPair{fwd: in, logJ: &p.Instrs[j], sign: sign}, j)
+				set(i, newBoundPair(p, in, &p.Instrs[j], sign), j)
 				plan[j].adjRead = true
 			}
 		case OpScan:
@@ -714,35 +714,71 @@ func boundLogJ(p *Program, i int) (int, bool) {
 type kBoundPair struct {
 	fwd, logJ *Instr
 	sign      float64
+	// Slot offsets: x (n slots), the bound b (nb slots, 1 or n), the
+	// output y, exp(x) in the scratch, the log-Jacobian; gradient flags of
+	// x and b.
+	x, n, b, nb, y, e, lj int
+	gx, gb                bool
+}
+
+// newBoundPair resolves the slots of a bound and its log-Jacobian.
+func newBoundPair(p *Program, fwd, logJ *Instr, sign float64) *kBoundPair {
+	x, b := &p.Values[fwd.In[0]], &p.Values[fwd.In[1]]
+	return &kBoundPair{fwd: fwd, logJ: logJ, sign: sign,
+		x: x.Off, n: p.Values[fwd.Out].Len, b: b.Off, nb: b.Len, y: p.Values[fwd.Out].Off,
+		e: p.Values[fwd.Scratch].Off, lj: p.Values[logJ.Out].Off, gx: x.Grad, gb: b.Grad}
 }
 
 func (k *kBoundPair) forward(f *Frame) {
-	in := k.fwd
-	x, y, e := f.Val(in.In[0]), f.Val(in.Out), f.Val(in.Scratch)
-	b, sb := bval(f, in.In[1])
-	x, e = x[:len(y)], e[:len(y)]
+	v := f.V
+	n := k.n
+	x, y, e := v[k.x:k.x+n], v[k.y:k.y+n], v[k.e:k.e+n]
 	s := 0.0
-	for i, xi := range x {
-		ei := math.Exp(xi)
-		e[i] = ei
-		y[i] = b[i*sb] + k.sign*ei
-		s += xi
+	if k.nb == 1 {
+		b := v[k.b]
+		for i, xi := range x {
+			ei := math.Exp(xi)
+			e[i] = ei
+			y[i] = b + k.sign*ei
+			s += xi
+		}
+	} else {
+		b := v[k.b : k.b+n]
+		for i, xi := range x {
+			ei := math.Exp(xi)
+			e[i] = ei
+			y[i] = b[i] + k.sign*ei
+			s += xi
+		}
 	}
-	f.Val(k.logJ.Out)[0] = s
+	v[k.lj] = s
 }
 
 func (k *kBoundPair) backward(f *Frame) {
-	in := k.fwd
-	e, g := f.Val(in.Scratch), f.AdjOf(in.Out)
-	gj := f.AdjOf(k.logJ.Out)[0]
-	if gx := gradOrNil(f, in.In[0]); gx != nil {
-		gx, e = gx[:len(g)], e[:len(g)]
+	v, adj := f.V, f.Adj
+	n := k.n
+	e, g := v[k.e:k.e+n], adj[k.y:k.y+n]
+	if k.gx {
+		gj := adj[k.lj]
+		gx := adj[k.x : k.x+n]
 		for i, gi := range g {
 			gx[i] += gj + k.sign*gi*e[i]
 		}
 	}
-	_, sb := bval(f, in.In[1])
-	addStrided(gradOrNil(f, in.In[1]), g, sb)
+	if k.gb {
+		if k.nb == 1 {
+			t := 0.0
+			for _, gi := range g {
+				t += gi
+			}
+			adj[k.b] += t
+		} else {
+			gb := adj[k.b : k.b+n]
+			for i, gi := range g {
+				gb[i] += gi
+			}
+		}
+	}
 }
 
 // gpCholesky matches cholesky(add_diag(cov_exp_quad(x, α, ρ), δ)) at
