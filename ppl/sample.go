@@ -289,23 +289,75 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	}
 	if s.progress == nil && live {
 		h = display.NewHandle()
-		table = &progressTable{model: c.Name(), start: time.Now()}
+		table = &progressTable{model: c.Name(), now: time.Now}
+		table.start = table.now()
 		s.cfg.Progress = func(ps []infer.ChainProgress) {
-			table.rows = append(table.rows[:0], ps...)
+			table.update(ps)
 			h.Update(table)
 		}
 	}
+	var fit *posterior.Posterior
 	if usesLockstep(s.cfg) {
-		return sampleLockstep(s.ctx, c, s.cfg)
+		fit, err = sampleLockstep(s.ctx, c, s.cfg)
+	} else {
+		fit, err = infer.Run(s.ctx, c, s.cfg)
 	}
-	return infer.Run(s.ctx, c, s.cfg)
+	if table != nil {
+		// The last progress report may precede the end of the run (or, on
+		// an interrupt, never come): the header's final word is said here.
+		table.finish(s.ctx.Err() != nil)
+		h.Update(table)
+	}
+	return fit, err
 }
 
-// progressTable is the live display of a run: one row per chain.
+// progressTable is the live display of a run: one row per chain, under a
+// header that says "sampling" with the time so far while chains run, then
+// "done" or "interrupted" with the run's total time, frozen.
 type progressTable struct {
-	model string
-	start time.Time
-	rows  []infer.ChainProgress
+	model       string
+	now         func() time.Time // the clock, injected so tests can set it
+	start       time.Time
+	end         time.Time // when the run ended; zero while it runs
+	interrupted bool
+	rows        []infer.ChainProgress
+}
+
+// update takes a progress report; once every chain is done the run's end
+// time is fixed.
+func (t *progressTable) update(ps []infer.ChainProgress) {
+	t.rows = append(t.rows[:0], ps...)
+	if !t.end.IsZero() || len(ps) == 0 {
+		return
+	}
+	for _, r := range ps {
+		if !r.Done {
+			return
+		}
+		if r.Iteration < r.Total {
+			t.interrupted = true
+		}
+	}
+	t.end = t.now()
+}
+
+// finish marks the run over, interrupted or not, when the sampler returns.
+func (t *progressTable) finish(interrupted bool) {
+	t.interrupted = t.interrupted || interrupted
+	if t.end.IsZero() {
+		t.end = t.now()
+	}
+}
+
+// status is the header's word on the run and its time in seconds.
+func (t *progressTable) status() string {
+	switch {
+	case t.end.IsZero():
+		return fmt.Sprintf("sampling, %.1f s", t.now().Sub(t.start).Seconds())
+	case t.interrupted:
+		return fmt.Sprintf("interrupted after %.1f s", t.end.Sub(t.start).Seconds())
+	}
+	return fmt.Sprintf("done in %.1f s", t.end.Sub(t.start).Seconds())
 }
 
 func (t *progressTable) phase(r infer.ChainProgress) string {
@@ -323,7 +375,7 @@ func (t *progressTable) phase(r infer.ChainProgress) string {
 // String renders the table as text.
 func (t *progressTable) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: sampling, %.1f s\n", t.model, time.Since(t.start).Seconds())
+	fmt.Fprintf(&b, "%s: %s\n", t.model, t.status())
 	fmt.Fprintf(&b, "%-6s %-22s %-9s %11s %10s\n", "chain", "progress", "phase", "divergences", "step size")
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
@@ -336,8 +388,8 @@ func (t *progressTable) String() string {
 // HTML renders the table with progress bars.
 func (t *progressTable) HTML() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="gobayes-progress"><b>%s</b>: %.1f s<table><thead><tr><th>chain</th><th>progress</th><th>iteration</th><th>phase</th><th>divergences</th><th>step size</th></tr></thead><tbody>`,
-		html.EscapeString(t.model), time.Since(t.start).Seconds())
+	fmt.Fprintf(&b, `<div class="gobayes-progress"><b>%s</b>: %s<table><thead><tr><th>chain</th><th>progress</th><th>iteration</th><th>phase</th><th>divergences</th><th>step size</th></tr></thead><tbody>`,
+		html.EscapeString(t.model), t.status())
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
 		color := "#1f77b4"
