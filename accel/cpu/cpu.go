@@ -40,7 +40,7 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	e := &engine{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n)}
+	e := &engine{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n), minBlock: max(1, minBlockSlots/max(p.Size, 1))}
 	for range n {
 		e.frames = append(e.frames, ir.NewFrame(p))
 	}
@@ -57,6 +57,12 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 // blocksPerWorker splits a batch finer than one block per worker so that
 // uneven blocks (chains that stop early, slow regions) balance out.
 const blocksPerWorker = 4
+
+// minBlockSlots is the least work worth handing to a worker, in frame
+// slots evaluated (Program.Size per position): below it the hand-over
+// costs more than it saves, and a small batch of a small model runs on
+// the caller's goroutine.
+const minBlockSlots = 1 << 14
 
 // task is a block [lo, hi) of a batch call; one of eval or traj is set.
 type task struct {
@@ -83,6 +89,8 @@ type engine struct {
 	wg     sync.WaitGroup
 	call   evalCall
 	once   sync.Once
+	// minBlock is the fewest positions per block (see minBlockSlots).
+	minBlock int
 }
 
 // Dim is the position length.
@@ -111,7 +119,8 @@ func (c *engine) work(f *ir.Frame) {
 // split runs blocks of [0, b) on the workers and waits; batches of one
 // run on the caller's goroutine.
 func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
-	if b == 1 || len(c.frames) == 1 {
+	nb := min((b+c.minBlock-1)/c.minBlock, blocksPerWorker*len(c.frames))
+	if nb <= 1 || len(c.frames) == 1 {
 		if eval != nil {
 			c.evalBlock(c.own, eval, 0, b)
 		} else {
@@ -119,7 +128,6 @@ func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 		}
 		return
 	}
-	nb := min(b, blocksPerWorker*len(c.frames))
 	c.wg.Add(nb)
 	for i := range nb {
 		c.tasks <- task{lo: i * b / nb, hi: (i + 1) * b / nb, eval: eval, traj: traj, wg: &c.wg}

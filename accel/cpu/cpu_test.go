@@ -12,7 +12,9 @@ import (
 
 func TestConformance(t *testing.T) {
 	for _, workers := range []int{1, 3} {
-		conformance.Run(t, cpu.New(workers), conformance.Options{})
+		// 600 positions split into blocks for the workers even for the
+		// smallest model (see minBlockSlots).
+		conformance.Run(t, cpu.New(workers), conformance.Options{Batches: []int{1, 7, 64, 600}})
 	}
 }
 
