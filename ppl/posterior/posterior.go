@@ -21,6 +21,11 @@ type Posterior struct {
 	// Settings are the sampler settings of the run (for files and
 	// summaries); zero for a posterior not made by a sampler.
 	Settings Settings
+	// Approximation is true when the draws are independent draws from a
+	// fitted approximation (ADVI), not Markov chains: the summary leaves
+	// out MCSE, ESS, R-hat and ESS per second, which describe how well
+	// chains explored the posterior, not how good the approximation is.
+	Approximation bool
 }
 
 // Settings records how a posterior was sampled.

@@ -354,3 +354,101 @@ lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__,mu
 		t.Errorf("mu %v, %d divergences, step size %g; want [1 2], 1, 0.5", got, p.Divergences(), p.Chains[0].Adaptation.StepSize)
 	}
 }
+
+// TestPercent: shares that one decimal would show as 0.0% or 100.0% are
+// bounded instead; the others are rounded to one decimal (by hand).
+func TestPercent(t *testing.T) {
+	cases := []struct {
+		k, n int
+		want string
+	}{
+		{0, 4000, "0%"},
+		{1, 4000, "<0.1%"}, // 0.025%
+		{2, 4000, "0.1%"},  // 0.05% rounds up
+		{5, 2000, "0.2%"},  // 0.25%, one decimal
+		{50, 2000, "2.5%"},
+		{3999, 4000, ">99.9%"}, // 99.975%
+		{3997, 4000, "99.9%"},  // 99.925%
+		{4000, 4000, "100%"},
+	}
+	for _, c := range cases {
+		if got := percent(c.k, c.n); got != c.want {
+			t.Errorf("percent(%d, %d) = %q, want %q", c.k, c.n, got, c.want)
+		}
+	}
+}
+
+// TestRhatShown: every R-hat the summary flags shows a value above 1.01,
+// in text (marked "*") and HTML (red) alike, and the warnings name the
+// same scalars.
+func TestRhatShown(t *testing.T) {
+	cases := []struct {
+		r       float64
+		shown   string
+		flagged bool
+	}{
+		{1.0, "1.000", false},
+		{1.0104, "1.010", false}, // rounds to the threshold: not visibly above it
+		{1.012, "1.012", true},
+		{1.2, "1.200", true},
+	}
+	for _, c := range cases {
+		s := &Summary{Model: "m", Sampler: "NUTS", Chains: 4, Draws: 100, Rows: []SummaryRow{{Name: "x", Rhat: c.r}}}
+		text, h := s.String(), s.HTML()
+		wantText := c.shown
+		if c.flagged {
+			wantText += "*"
+		}
+		if !strings.Contains(text, " "+wantText+" ") {
+			t.Errorf("R-hat %g: text lacks %q:\n%s", c.r, wantText, text)
+		}
+		red := `color:#b00">` + c.shown + "<"
+		if strings.Contains(h, red) != c.flagged || !strings.Contains(h, ">"+c.shown+"<") {
+			t.Errorf("R-hat %g: HTML shows %q flagged %v, want flagged %v: %s", c.r, c.shown, strings.Contains(h, red), c.flagged, h)
+		}
+	}
+}
+
+// TestESSPerSecond: the rate is shown only for runs of at least
+// MinSecondsForRate; shorter ones show a dash.
+func TestESSPerSecond(t *testing.T) {
+	for _, c := range []struct {
+		seconds float64
+		shown   bool
+	}{{0.002, false}, {0.049, false}, {0.05, true}, {4, true}} {
+		p := fake(200, noShift, 0)
+		for i := range p.Seconds {
+			p.Seconds[i] = c.seconds
+		}
+		r := p.Summary().Rows[0]
+		if c.shown != !math.IsNaN(r.ESSBulkPerSecond) {
+			t.Errorf("%g s: ESS/s %g, want shown %v", c.seconds, r.ESSBulkPerSecond, c.shown)
+		}
+		if c.shown && math.Abs(r.ESSBulkPerSecond-r.ESSBulk/c.seconds) > 1e-9*r.ESSBulk/c.seconds {
+			t.Errorf("%g s: ESS/s %g, want ESS/seconds = %g", c.seconds, r.ESSBulkPerSecond, r.ESSBulk/c.seconds)
+		}
+		last := strings.Fields(strings.Split(p.String(), "\n")[2])
+		if got := last[len(last)-1]; (got == "—") == c.shown {
+			t.Errorf("%g s: ess_bulk/s cell %q", c.seconds, got)
+		}
+	}
+}
+
+// TestApproximationSummary: draws from an approximation show their
+// moments and intervals, not chain diagnostics, and raise no chain warnings.
+func TestApproximationSummary(t *testing.T) {
+	p := fake(200, func(c int) float64 { return 3 * float64(c) }, 5) // would warn as chains
+	p.Approximation = true
+	s := p.Summary()
+	r := s.Rows[0]
+	if math.IsNaN(r.Mean) || math.IsNaN(r.HDI3) || !math.IsNaN(r.Rhat) || !math.IsNaN(r.ESSBulk) || !math.IsNaN(r.ESSBulkPerSecond) {
+		t.Errorf("row %+v: want moments and intervals, no diagnostics", r)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings %q for an approximation", s.Warnings)
+	}
+	text := p.String()
+	if !strings.Contains(text, "800 draws from the approximation") || !strings.Contains(text, "do not apply") {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -14,13 +14,16 @@ import (
 // Summary is the table az.summary shows, one row per scalar column, with
 // the run's warnings.
 type Summary struct {
-	Model    string
-	Sampler  string
-	Chains   int
-	Draws    int
-	Seconds  float64 // wall time of the run (the slowest chain)
-	Rows     []SummaryRow
-	Warnings []string
+	Model   string
+	Sampler string
+	Chains  int
+	Draws   int
+	Seconds float64 // wall time of the run (the slowest chain)
+	// Approximation: the draws come from a fitted approximation (ADVI);
+	// the chain diagnostics are not shown.
+	Approximation bool
+	Rows          []SummaryRow
+	Warnings      []string
 	// Hidden counts scalars left out of the table (a posterior's own
 	// display shows DisplayRows of them).
 	Hidden int
@@ -38,7 +41,10 @@ type SummaryRow struct {
 	MCSEMean, MCSESD float64
 	ESSBulk, ESSTail float64
 	Rhat             float64
-	ESSBulkPerSecond float64 // bulk ESS per second of wall time, warm-up included
+	// ESSBulkPerSecond is bulk ESS per second of wall time, warm-up
+	// included; NaN for runs shorter than MinSecondsForRate, whose timing
+	// is mostly overhead and clock resolution.
+	ESSBulkPerSecond float64
 	Q5, Median, Q95  float64
 }
 
@@ -55,9 +61,16 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			panic(err)
 		}
 	}
-	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), Draws: p.Draws(), Seconds: p.WallSeconds()}
+	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
 	for _, j := range cols {
 		s.Rows = append(s.Rows, p.row(j, s.Seconds))
+	}
+	if p.Approximation {
+		nan := math.NaN()
+		for i := range s.Rows {
+			r := &s.Rows[i]
+			r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = nan, nan, nan, nan, nan, nan
+		}
 	}
 	s.Warnings = p.Warnings()
 	return s
@@ -72,6 +85,11 @@ func (p *Posterior) WallSeconds() float64 {
 	}
 	return w
 }
+
+// MinSecondsForRate is the shortest wall time for which the summary shows
+// ESS per second: below it, fixed costs and the clock's resolution dominate
+// and the rate says nothing about the sampler.
+const MinSecondsForRate = 0.05
 
 func (p *Posterior) row(j int, seconds float64) SummaryRow {
 	ch := make([][]float64, len(p.Chains))
@@ -109,7 +127,7 @@ func (p *Posterior) row(j int, seconds float64) SummaryRow {
 	r.ESSTail = diag.ESSTail(ch)
 	r.Rhat = diag.Rhat(ch)
 	r.ESSBulkPerSecond = math.NaN() // no timing (prior predictive, files)
-	if seconds > 0 {
+	if seconds >= MinSecondsForRate {
 		r.ESSBulkPerSecond = r.ESSBulk / seconds
 	}
 	return r
@@ -117,9 +135,23 @@ func (p *Posterior) row(j int, seconds float64) SummaryRow {
 
 var summaryHeader = []string{"", "mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s"}
 
-func (r *SummaryRow) cells() []string {
-	return []string{r.Name, num(r.Mean), num(r.SD), num(r.HDI3), num(r.HDI97), num(r.MCSEMean), num(r.MCSESD),
-		count(r.ESSBulk), count(r.ESSTail), rhat(r.Rhat), count(r.ESSBulkPerSecond)}
+// cells are the row's texts; flagged R-hats get a trailing "*" in text
+// (the HTML colours them instead).
+func (r *SummaryRow) cells(text bool) []string {
+	rh := rhat(r.Rhat)
+	if text && RhatHigh(r.Rhat) {
+		rh += "*"
+	}
+	return []string{r.Name, num(r.Mean), num(r.SD), num(r.HDI3), num(r.HDI97), missing(num, r.MCSEMean), missing(num, r.MCSESD),
+		missing(count, r.ESSBulk), missing(count, r.ESSTail), rh, missing(count, r.ESSBulkPerSecond)}
+}
+
+// missing shows a diagnostic that is not computed (NaN) as a dash.
+func missing(format func(float64) string, v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return format(v)
 }
 
 // num prints a statistic with 3 decimals (as az.summary rounds), or 3
@@ -141,15 +173,24 @@ func count(v float64) string {
 	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 }
 
+// rhat shows 3 decimals, so that a value flagged as above 1.01 (RhatHigh)
+// visibly is: 1.012, not 1.01.
 func rhat(v float64) string {
 	if math.IsNaN(v) {
-		return "nan"
+		return "—"
 	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+	return strconv.FormatFloat(v, 'f', 3, 64)
 }
 
 func (s *Summary) caption() string {
-	c := fmt.Sprintf("%s: %s, %d chains × %d draws, %.2f s", s.Model, s.Sampler, s.Chains, s.Draws, s.Seconds)
+	chains := fmt.Sprintf("%d chains × %d draws", s.Chains, s.Draws)
+	switch {
+	case s.Approximation:
+		chains = fmt.Sprintf("%d draws from the approximation", s.Chains*s.Draws)
+	case s.Chains == 1:
+		chains = fmt.Sprintf("1 chain × %d draws", s.Draws)
+	}
+	c := fmt.Sprintf("%s: %s, %s, %.2f s", s.Model, s.Sampler, chains, s.Seconds)
 	if s.Model == "" {
 		c = c[2:]
 	}
@@ -160,7 +201,7 @@ func (s *Summary) caption() string {
 func (s *Summary) String() string {
 	rows := [][]string{summaryHeader}
 	for i := range s.Rows {
-		rows = append(rows, s.Rows[i].cells())
+		rows = append(rows, s.Rows[i].cells(true))
 	}
 	width := make([]int, len(summaryHeader))
 	for _, r := range rows {
@@ -171,6 +212,9 @@ func (s *Summary) String() string {
 	var b strings.Builder
 	b.WriteString(s.caption())
 	b.WriteByte('\n')
+	if s.Approximation {
+		b.WriteString(approximationNote + "\n")
+	}
 	for _, r := range rows {
 		for i, c := range r {
 			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
@@ -205,13 +249,13 @@ func (s *Summary) HTML() string {
 	b.WriteString("</tr></thead><tbody>")
 	for i := range s.Rows {
 		b.WriteString("<tr>")
-		for k, c := range s.Rows[i].cells() {
+		for k, c := range s.Rows[i].cells(false) {
 			if k == 0 {
 				b.WriteString("<th style=\"text-align:left\">" + html.EscapeString(c) + "</th>")
 				continue
 			}
 			style := "text-align:right"
-			if k == 9 && s.Rows[i].Rhat > 1.01 {
+			if k == 9 && RhatHigh(s.Rows[i].Rhat) {
 				style += ";color:#b00"
 			}
 			b.WriteString("<td style=\"" + style + "\">" + c + "</td>")
@@ -219,6 +263,9 @@ func (s *Summary) HTML() string {
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</tbody></table>")
+	if s.Approximation {
+		b.WriteString("<p>" + html.EscapeString(approximationNote) + "</p>")
+	}
 	if s.Hidden > 0 {
 		b.WriteString("<p>" + html.EscapeString(s.hiddenNote()) + "</p>")
 	}
@@ -228,6 +275,8 @@ func (s *Summary) HTML() string {
 	b.WriteString("</div>")
 	return b.String()
 }
+
+const approximationNote = "Independent draws from an approximation: MCSE, ESS and R-hat, which judge Markov chains, do not apply (—); compare with a sampler's fit to judge the approximation."
 
 // DisplayRows is how many scalars a posterior's own display shows; the
 // rest are counted in a note (Summary shows every one).

@@ -3,6 +3,7 @@ package posterior
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gobayes/gobayes/ppl/diag"
@@ -18,12 +19,12 @@ func (p *Posterior) Warnings() []string {
 	if p.Interrupted {
 		w = append(w, fmt.Sprintf("the run was interrupted: each chain holds %d draws; diagnostics describe those only.", n))
 	}
-	if total == 0 {
+	if total == 0 || p.Approximation {
 		return w
 	}
 	if d := p.Divergences(); d > 0 {
-		w = append(w, fmt.Sprintf("%d of %d draws (%.1f%%) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Reparameterise (for a hierarchical model, the non-centred form) or raise the target acceptance, e.g. ppl.TargetAccept(0.95).",
-			d, total, 100*float64(d)/float64(total)))
+		w = append(w, fmt.Sprintf("%d of %d draws (%s) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Reparameterise (for a hierarchical model, the non-centred form) or raise the target acceptance, e.g. ppl.TargetAccept(0.95).",
+			d, total, percent(d, total)))
 	}
 	var stuck []string
 	for c, ch := range p.Chains {
@@ -49,7 +50,7 @@ func (p *Posterior) Warnings() []string {
 			continue
 		}
 		r := diag.Rhat(ch)
-		if len(p.Chains) > 1 && r > 1.01 {
+		if len(p.Chains) > 1 && RhatHigh(r) {
 			highRhat = append(highRhat, name)
 			worst = math.Max(worst, r)
 		}
@@ -67,8 +68,8 @@ func (p *Posterior) Warnings() []string {
 	}
 	if d := p.Settings.MaxDepth; d > 0 {
 		if k := p.TreeDepthHits(); k > 0 {
-			w = append(w, fmt.Sprintf("%d of %d draws (%.1f%%) hit the maximum tree depth %d: trajectories were cut short, which costs efficiency (not correctness). Raise it (ppl.MaxDepth(%d)), or use a dense metric or reparameterise.",
-				k, total, 100*float64(k)/float64(total), d, d+2))
+			w = append(w, fmt.Sprintf("%d of %d draws (%s) hit the maximum tree depth %d: trajectories were cut short, which costs efficiency (not correctness). Raise it (ppl.MaxDepth(%d)), or use a dense metric or reparameterise.",
+				k, total, percent(k, total), d, d+2))
 		}
 	}
 	var low []string
@@ -123,6 +124,31 @@ func (p *Posterior) EBFMI() []float64 {
 		}
 	}
 	return out
+}
+
+// RhatHigh says whether an R-hat flags non-convergence: above 1.01 once
+// rounded to the 3 decimals the summary shows, so that every flagged value
+// visibly exceeds the threshold (1.0104 shows as 1.010 and is not flagged).
+func RhatHigh(r float64) bool {
+	return math.Round(r*1000) > 1010
+}
+
+// percent is k of n as a percentage: one decimal, except that a share too
+// small (or too close to all) to show in one decimal is bounded, "<0.1%"
+// (">99.9%"), rather than rounded to 0.0% (100.0%).
+func percent(k, n int) string {
+	p := 100 * float64(k) / float64(n)
+	switch {
+	case k == 0:
+		return "0%"
+	case k == n:
+		return "100%"
+	case p < 0.05:
+		return "<0.1%"
+	case p >= 99.95:
+		return ">99.9%"
+	}
+	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
 }
 
 func constant(ch [][]float64) bool {
