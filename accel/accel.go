@@ -154,6 +154,11 @@ func Forget() {
 // ErrUnavailable wraps the reason a backend cannot start.
 var ErrUnavailable = errors.New("accel: backend unavailable")
 
+// ErrNotInstalled wraps ErrUnavailable when the backend is simply not
+// installed (no GPU worker built): Choose then uses the CPU silently,
+// while an explicit request (GOBAYES_ACCEL, ByName) still says why.
+var ErrNotInstalled = fmt.Errorf("%w: not installed", ErrUnavailable)
+
 // ByName returns the backend registered as name, starting it on first use.
 func ByName(name string) (Backend, error) {
 	mu.Lock()
@@ -235,8 +240,9 @@ var (
 
 // Choose picks a backend for w: the registered "cuda" backend when it
 // starts and w.Chains ≥ GPUMinChains or w.Chains·w.Slots ≥ GPUMinWork;
-// the CPU otherwise (on a CPU-only machine, always the CPU). GOBAYES_ACCEL
-// set to a backend name overrides the rule.
+// the CPU otherwise (on a CPU-only machine, always the CPU, without a
+// notice unless a worker is installed but fails). GOBAYES_ACCEL set to a
+// backend name overrides the rule.
 func Choose(w Workload) Backend {
 	if name := os.Getenv("GOBAYES_ACCEL"); name != "" && name != "auto" {
 		return Default()
@@ -246,9 +252,11 @@ func Choose(w Workload) Backend {
 		_, ok := factories["cuda"]
 		mu.Unlock()
 		if ok {
-			if b, err := ByName("cuda"); err == nil {
+			b, err := ByName("cuda")
+			if err == nil {
 				return b
-			} else {
+			}
+			if !errors.Is(err, ErrNotInstalled) {
 				Notice(fmt.Sprintf("%v; using the CPU", err))
 			}
 		}

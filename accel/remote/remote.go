@@ -91,7 +91,7 @@ func FindWorker(name string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("%w: the %s worker was not found (GOBAYES_CUDA_WORKER, beside the executable, PATH); build it with `make cuda` on a machine with the CUDA toolkit",
-		accel.ErrUnavailable, name)
+		accel.ErrNotInstalled, name)
 }
 
 // StartWorker starts the worker binary and greets it; the error says why

@@ -50,8 +50,8 @@ func TestMissingWorker(t *testing.T) {
 	t.Setenv("GOBAYES_CUDA_WORKER", "")
 	t.Setenv("PATH", t.TempDir())
 	_, err := remote.StartWorker("cuda", "gobayes-no-such-worker")
-	if !errors.Is(err, accel.ErrUnavailable) || !strings.Contains(err.Error(), "make cuda") {
-		t.Errorf("StartWorker of a missing binary: %v; want ErrUnavailable saying to run make cuda", err)
+	if !errors.Is(err, accel.ErrNotInstalled) || !errors.Is(err, accel.ErrUnavailable) || !strings.Contains(err.Error(), "make cuda") {
+		t.Errorf("StartWorker of a missing binary: %v; want ErrNotInstalled saying to run make cuda", err)
 	}
 }
 
@@ -60,7 +60,7 @@ func TestBrokenWorker(t *testing.T) {
 	// cu's initialisation finds no driver.
 	t.Setenv("GOBAYES_CUDA_WORKER", "/bin/false")
 	_, err := remote.StartWorker("cuda", remote.WorkerName)
-	if !errors.Is(err, accel.ErrUnavailable) || !strings.Contains(err.Error(), "did not start") {
+	if !errors.Is(err, accel.ErrUnavailable) || errors.Is(err, accel.ErrNotInstalled) || !strings.Contains(err.Error(), "did not start") {
 		t.Errorf("StartWorker of a worker that exits: %v; want ErrUnavailable saying it did not start", err)
 	}
 }
@@ -105,4 +105,32 @@ func TestConformanceWorkerProcess(t *testing.T) {
 		t.Errorf("hello info %q", c.Info())
 	}
 	conformance.Run(t, c, conformance.Options{})
+}
+
+// TestChooseWithoutWorker: the automatic choice on a machine without the
+// GPU worker is the CPU, silently; with a worker that fails, the CPU and
+// a notice.
+func TestChooseWithoutWorker(t *testing.T) {
+	t.Setenv("GOBAYES_ACCEL", "")
+	cases := []struct {
+		worker  string
+		notices int
+	}{{filepath.Join(t.TempDir(), "absent"), 0}, {"/bin/false", 1}}
+	for _, tc := range cases {
+		t.Setenv("GOBAYES_CUDA_WORKER", "")
+		t.Setenv("PATH", t.TempDir())
+		if tc.worker != "" && tc.notices > 0 {
+			t.Setenv("GOBAYES_CUDA_WORKER", tc.worker)
+		}
+		accel.Forget()
+		var notices []string
+		old := accel.Notice
+		accel.Notice = func(m string) { notices = append(notices, m) }
+		b := accel.Choose(accel.Workload{Chains: 1 << 20, Slots: 10})
+		accel.Notice = old
+		if b.Name() != "cpu" || len(notices) != tc.notices {
+			t.Errorf("worker %s: Choose = %s with notices %q; want cpu and %d notice(s)", tc.worker, b.Name(), notices, tc.notices)
+		}
+	}
+	accel.Forget()
 }
