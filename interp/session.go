@@ -268,7 +268,7 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
-	prog, err := compile(it, src)
+	prog, err := compile(it, guardCompositeLits(src))
 	if err == nil {
 		return prog, nil
 	}

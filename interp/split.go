@@ -88,9 +88,18 @@ func splitCell(src string) []item {
 			case token.FOR, token.IF, token.SWITCH:
 				header = true
 			case token.LBRACE:
-				// Go forbids a bare composite literal in a header, so the
-				// first brace outside brackets opens the body.
-				header = false
+				// Go forbids a composite literal of a bare type name in a
+				// header, so a brace outside brackets opens the body unless
+				// a slice, array, map or struct type precedes it
+				// (if a, b := 1, []int{2}; ok {).
+				if !literalBrace(func(k int) token.Token {
+					if k > i {
+						return token.ILLEGAL
+					}
+					return toks[i-k].tok
+				}) {
+					header = false
+				}
 			}
 		}
 		if start < 0 {
@@ -108,6 +117,26 @@ func splitCell(src string) []item {
 	}
 	flush()
 	return items
+}
+
+// literalBrace reports whether the "{" at(0) opens a composite literal
+// rather than a block, given the tokens before it (at(k) is k tokens back):
+// the body of a struct or interface type, the literal after one
+// (struct{...}{, map[K]struct{}{), or one after a type name that
+// follows "]" ([]int{, map[string]T{, []pkg.T{). An index expression
+// before a body ends in "]" itself (range m[k] {), and Go has no
+// "]" IDENT sequence outside types.
+func literalBrace(at func(k int) token.Token) bool {
+	switch at(1) {
+	case token.RBRACE, token.STRUCT, token.INTERFACE:
+		return true
+	case token.IDENT:
+		if at(2) == token.RBRACK {
+			return true
+		}
+		return at(2) == token.PERIOD && at(3) == token.IDENT && at(4) == token.RBRACK
+	}
+	return false
 }
 
 func tokenLen(t token.Token, lit string) int {

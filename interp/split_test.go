@@ -27,6 +27,11 @@ func TestSplitCell(t *testing.T) {
 		{"const c = 3 // three\nc", []itemKind{kindDecl, kindStmt}, []string{"const c = 3", "c"}},
 		{"for i := 0; i < 3; i++ {\n\tx += i\n}", []itemKind{kindStmt}, []string{"for i := 0; i < 3; i++ {\n\tx += i\n}"}},
 		{"s := `raw\n;string`\ns", []itemKind{kindStmt, kindStmt}, []string{"s := `raw\n;string`", "s"}},
+		// Composite literals of slice, map and struct types may sit in a header.
+		{"if a, b := 1, []int{2}; len(b) > a { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if a, b := 1, []int{2}; len(b) > a { x = 1 }", "x"}},
+		{"for m := map[string]int{}; len(m) < 2; m[\"k\"]++ {}; x", []itemKind{kindStmt, kindStmt}, []string{"for m := map[string]int{}; len(m) < 2; m[\"k\"]++ {}", "x"}},
+		{"switch p := struct{ X int }{1}; p.X { case 1: }; x", []itemKind{kindStmt, kindStmt}, []string{"switch p := struct{ X int }{1}; p.X { case 1: }", "x"}},
+		{"for _, v := range m[k] { x = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range m[k] { x = v }", "x"}},
 	}
 	for _, c := range cases {
 		items := splitCell(c.cell)
