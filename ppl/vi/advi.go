@@ -33,8 +33,9 @@ type Options struct {
 	// ELBO estimate (default 100); EvalEvery iterations between ELBO
 	// estimates (default 100).
 	GradSamples, ELBOSamples, EvalEvery int
-	// TolRelObj stops when the mean or median relative ELBO change falls
-	// below it (default 0.01).
+	// TolRelObj stops when the mean or median relative ELBO change over
+	// the last max(0.1·MaxIterations/EvalEvery, 2) evaluations falls below
+	// it (default 0.01), tested once that many evaluations were made.
 	TolRelObj float64
 	// Eta is the step-size scale; 0 chooses it among 100, 10, 1, 0.1, 0.01
 	// by a short trial of AdaptIterations (default 50) each.
@@ -52,10 +53,16 @@ type Result struct {
 	// the lower Cholesky factor of its covariance, row-major (diagonal
 	// only, off-diagonals zero, for mean-field).
 	Mean, Chol []float64
-	// ELBO is the history of ELBO estimates, at iterations ELBOIter.
+	// ELBO is the history of ELBO estimates (ELBOSamples draws each), at
+	// iterations ELBOIter, every EvalEvery iterations: what the convergence
+	// test reads.
 	ELBO     []float64
 	ELBOIter []int
-	Eta      float64
+	// ELBOTrace is the ELBO at every iteration k (ELBOTrace[k-1]), each
+	// estimated from that iteration's GradSamples draws: noisy, but the
+	// whole course of the optimisation at no extra cost.
+	ELBOTrace []float64
+	Eta       float64
 	// Converged is false when MaxIterations ran out first.
 	Converged bool
 	// Posterior holds Options.Draws draws from the approximation, as one
@@ -136,8 +143,9 @@ func (f *fitter) elbo() float64 {
 	return s/float64(n) + f.entropy()
 }
 
-// gradient estimates the ELBO's gradient into gradMu and gradS.
-func (f *fitter) gradient() error {
+// gradient estimates the ELBO's gradient into gradMu and gradS, and
+// returns the ELBO estimated from the same draws.
+func (f *fitter) gradient() (float64, error) {
 	for i := range f.gradMu {
 		f.gradMu[i] = 0
 	}
@@ -145,18 +153,20 @@ func (f *fitter) gradient() error {
 		f.gradS[i] = 0
 	}
 	d := f.dim
+	sumLP := 0.0
 	for k := 0; k < f.opts.GradSamples; k++ {
 		ok := false
 		for try := 0; try < 20; try++ {
 			f.draw()
 			lp := f.d.LogDensityGrad(f.zeta, f.g)
 			if !math.IsNaN(lp) && !math.IsInf(lp, 0) && finite(f.g) {
+				sumLP += lp
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			return fmt.Errorf("vi: the log density or its gradient is not finite at 20 draws in a row from the approximation")
+			return math.NaN(), fmt.Errorf("vi: the log density or its gradient is not finite at 20 draws in a row from the approximation")
 		}
 		for i := 0; i < d; i++ {
 			f.gradMu[i] += f.g[i]
@@ -170,6 +180,7 @@ func (f *fitter) gradient() error {
 		}
 	}
 	n := float64(f.opts.GradSamples)
+	elbo := sumLP/n + f.entropy()
 	for i := range f.gradMu {
 		f.gradMu[i] /= n
 	}
@@ -184,7 +195,7 @@ func (f *fitter) gradient() error {
 			f.gradS[i]++
 		}
 	}
-	return nil
+	return elbo, nil
 }
 
 func finite(v []float64) bool {
@@ -298,32 +309,41 @@ func ADVI(ctx context.Context, model infer.Model, opts Options) (*Result, error)
 	}
 	f.reset(x0)
 	res := &Result{Model: model.Name(), Method: opts.Method, Eta: eta}
+	// Stan's convergence test (advi::stochastic_gradient_ascent): the
+	// relative ELBO changes of the last `window` evaluations — the first
+	// one against 0, so 1 — and a stop when their mean or median falls
+	// below TolRelObj. Stan tests from the first evaluation on, so that
+	// the median of {1, r₂, r₃} stops most fits at iteration 300 whatever
+	// the ELBO does next; here the test waits until the window is full
+	// (1000 iterations at the defaults), so that one lucky small change
+	// cannot end the fit.
 	window := max(int(0.1*float64(opts.MaxIterations)/float64(opts.EvalEvery)), 2)
 	var rel []float64
-	prev := math.NaN()
+	prev := 0.0
+	res.ELBOTrace = make([]float64, 0, min(opts.MaxIterations, 1<<16))
 	for k := 1; k <= opts.MaxIterations; k++ {
 		if ctx.Err() != nil {
 			break
 		}
-		if err := f.gradient(); err != nil {
+		e, err := f.gradient()
+		if err != nil {
 			return nil, err
 		}
+		res.ELBOTrace = append(res.ELBOTrace, e)
 		f.step(k, eta)
 		if k%opts.EvalEvery != 0 {
 			continue
 		}
-		e := f.elbo()
+		e = f.elbo()
 		res.ELBO = append(res.ELBO, e)
 		res.ELBOIter = append(res.ELBOIter, k)
-		if !math.IsNaN(prev) {
-			rel = append(rel, math.Abs((e-prev)/e))
-			if len(rel) > window {
-				rel = rel[1:]
-			}
-			if mean(rel) < opts.TolRelObj || median(rel) < opts.TolRelObj {
-				res.Converged = true
-				break
-			}
+		rel = append(rel, relativeChange(e, prev))
+		if len(rel) > window {
+			rel = rel[1:]
+		}
+		if converged(rel, window, opts.TolRelObj) {
+			res.Converged = true
+			break
 		}
 		prev = e
 	}
@@ -351,7 +371,7 @@ func (f *fitter) adaptEta(ctx context.Context, x0 []float64) (float64, error) {
 		f.reset(x0)
 		ok := true
 		for k := 1; k <= f.opts.AdaptIterations; k++ {
-			if err := f.gradient(); err != nil {
+			if _, err := f.gradient(); err != nil {
 				ok = false
 				break
 			}
@@ -375,7 +395,7 @@ func (f *fitter) adaptEta(ctx context.Context, x0 []float64) (float64, error) {
 
 func (f *fitter) draws(model infer.Model, res *Result, seconds float64) *posterior.Posterior {
 	vars := model.Vars()
-	p := &posterior.Posterior{Model: model.Name(), Sampler: "ADVI " + string(res.Method), Seconds: []float64{seconds}}
+	p := &posterior.Posterior{Model: model.Name(), Sampler: "ADVI " + string(res.Method), Seconds: []float64{seconds}, Approximation: true}
 	for _, v := range vars {
 		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Deterministic: v.Deterministic, Start: len(p.Columns)})
 		p.Columns = append(p.Columns, infer.ColumnNames(v.Name, v.Shape)...)
@@ -397,6 +417,17 @@ func (f *fitter) draws(model infer.Model, res *Result, seconds float64) *posteri
 	}
 	p.Chains = []posterior.Chain{ch}
 	return p
+}
+
+// relativeChange is Stan's rel_difference: |(e - prev) / e|.
+func relativeChange(e, prev float64) float64 {
+	return math.Abs((e - prev) / e)
+}
+
+// converged is the stopping rule on the window of relative ELBO changes:
+// a full window whose mean or median is below tol.
+func converged(rel []float64, window int, tol float64) bool {
+	return len(rel) >= window && (mean(rel) < tol || median(rel) < tol)
 }
 
 func mean(x []float64) float64 {
@@ -437,5 +468,5 @@ func (r *Result) header() string {
 	if len(r.ELBO) > 0 {
 		last = r.ELBO[len(r.ELBO)-1]
 	}
-	return fmt.Sprintf("%s: ADVI %s, %s after %d ELBO evaluations, ELBO %.4g, eta %g", r.Model, r.Method, state, len(r.ELBO), last, r.Eta)
+	return fmt.Sprintf("%s: ADVI %s, %s after %d iterations (%d ELBO evaluations), ELBO %.4g, eta %g", r.Model, r.Method, state, len(r.ELBOTrace), len(r.ELBO), last, r.Eta)
 }

@@ -58,3 +58,60 @@ func TestADVIGaussian(t *testing.T) {
 		}
 	}
 }
+
+// TestConverged: the stopping rule on a window of relative ELBO changes,
+// by hand. Stan's rule would stop on {1, 0.005, 0.004} (median 0.005);
+// this one waits for a full window.
+func TestConverged(t *testing.T) {
+	cases := []struct {
+		rel    []float64
+		window int
+		want   bool
+	}{
+		{[]float64{1, 0.005, 0.004}, 10, false},         // window not full
+		{[]float64{1, 0.005, 0.004}, 3, true},           // median 0.005
+		{[]float64{1, 0.5, 0.004}, 3, false},            // median 0.5, mean 0.5
+		{[]float64{0.02, 0.009, 0.008, 0.5}, 4, false},  // median 0.0145, mean 0.134
+		{[]float64{0.009, 0.008, 0.007, 0.5}, 4, true},  // median 0.0085
+		{[]float64{0.006, 0.006, 0.02, 0.008}, 4, true}, // mean 0.01 not below; median 0.007
+	}
+	for _, c := range cases {
+		if got := converged(c.rel, c.window, 0.01); got != c.want {
+			t.Errorf("converged(%v, %d) = %v, want %v", c.rel, c.window, got, c.want)
+		}
+	}
+	if got := relativeChange(-200, 0); got != 1 {
+		t.Errorf("first relative change %g, want 1 (against 0, as Stan)", got)
+	}
+}
+
+// TestADVIHistory: with default options the fit runs at least a full
+// window of evaluations (10, every 100 iterations), records the ELBO of
+// every iteration, and its draws are marked as an approximation's.
+func TestADVIHistory(t *testing.T) {
+	g := gauss{m: [2]float64{1, -2}, r: 0.6}
+	res, err := ADVI(context.Background(), g, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ELBO) < 10 {
+		t.Errorf("%d ELBO evaluations, want at least a full window of 10", len(res.ELBO))
+	}
+	last := res.ELBOIter[len(res.ELBOIter)-1]
+	if len(res.ELBOTrace) != last {
+		t.Errorf("trace of %d iterations, want one per iteration, %d", len(res.ELBOTrace), last)
+	}
+	// The ELBO at mean-field's optimum, with the density's constant and
+	// the entropy's constant (d/2)(1+log 2π) dropped, as ADVI computes it:
+	// q has variances 1/Λᵢᵢ (Λ = Σ⁻¹), so E_q[-½ xᵀΛx] = -½·d = -1, and
+	// the entropy is Σ log sdᵢ = log 0.8 + log 1.6 = 0.2469: -0.7531. A
+	// one-draw estimate has sd 1 here (½χ²₂), so the mean of the last 500
+	// is within 0.2 of it.
+	tail := res.ELBOTrace[len(res.ELBOTrace)-500:]
+	if m := mean(tail); math.Abs(m+0.7531) > 0.2 {
+		t.Errorf("mean of the last 500 ELBO values %g, want -0.7531 ± 0.2", m)
+	}
+	if !res.Posterior.Approximation {
+		t.Error("ADVI draws not marked as an approximation")
+	}
+}
