@@ -231,7 +231,7 @@ type Workload struct {
 // tens of microseconds, which a CPU spends on thousands of small-model
 // evaluations: the GPU pays only when a batch holds enough work.
 // These are the rule's first values, derived from launch latency and
-// not yet measured on hardware; bench/README.md gives the command that
+// not yet measured on hardware; accel/cuda/GPU.md gives the command that
 // measures the crossover on a GPU machine.
 var (
 	GPUMinChains = 1024    // lockstep batches at least this wide

@@ -27,7 +27,7 @@ const blockSize = 128
 // of a program whose chain frame holds at least DataParallelMinFrame
 // slots (large data) runs gb_logdensity_block, one block per chain;
 // otherwise one thread per chain. First values, not yet measured on
-// hardware (bench/README.md gives the command).
+// hardware (accel/cuda/GPU.md gives the command).
 var (
 	DataParallelMaxChains = 256
 	DataParallelMinFrame  = 4096
