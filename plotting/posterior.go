@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -128,8 +129,8 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 				below++
 			}
 		}
-		frac := float64(below) / float64(len(sorted))
-		lines = append(lines, fmt.Sprintf("%s%% < %s < %s%%", num(100*frac), num(ref), num(100*(1-frac))))
+		lo, hi := percentSplit(below, len(sorted))
+		lines = append(lines, fmt.Sprintf("%s < %s < %s", lo, num(ref), hi))
 		pn.add("rule", "reference", 1, vrule{x: ref, style: draw.LineStyle{Color: refColor, Width: f.sty.line, Dashes: []vg.Length{4, 3}}})
 		f.addLegend("reference", "dashed", refColor)
 	}
@@ -140,7 +141,8 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 				in++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%s%% in ROPE", num(100*float64(in)/float64(len(sorted)))))
+		share, _ := percentSplit(in, len(sorted))
+		lines = append(lines, share+" in ROPE")
 	}
 	// Heavy tails: show the central 99% (and the HDI) rather than every
 	// far draw.
@@ -154,6 +156,26 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 	pn.p.Title.Text = strings.Join(lines, "\n")
 	pn.desc.Title = pn.p.Title.Text
 	pn.p.Y.Min = 0
+}
+
+// percentSplit is k of n and the rest, n-k, as percentages with one
+// decimal that add up to 100%: the rest is 100 minus the rounded share.
+// A share that would round to 0.0% (or 100.0%) without being 0 (or all)
+// is bounded instead: "<0.1%" against ">99.9%".
+func percentSplit(k, n int) (share, rest string) {
+	p := 100 * float64(k) / float64(n)
+	switch {
+	case k == 0:
+		return "0%", "100%"
+	case k == n:
+		return "100%", "0%"
+	case p < 0.05:
+		return "<0.1%", ">99.9%"
+	case p >= 99.95:
+		return ">99.9%", "<0.1%"
+	}
+	r := math.Round(p*10) / 10
+	return strconv.FormatFloat(r, 'f', 1, 64) + "%", strconv.FormatFloat(100-r, 'f', 1, 64) + "%"
 }
 
 // histogramBins is a bin count by the Rice rule, 2·n^(1/3), within 10–60.

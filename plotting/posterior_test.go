@@ -68,9 +68,35 @@ func TestPosteriorNumbers(t *testing.T) {
 	}
 	f := Posterior(fit, "mu", Prob(0.9), Ref(25.5))
 	title := f.Panels()[0].Title
-	for _, frag := range []string{"mean 50.5", "25% < 25.5 < 75%"} {
+	for _, frag := range []string{"mean 50.5", "25.0% < 25.5 < 75.0%"} {
 		if !strings.Contains(title, frag) {
 			t.Errorf("title %q lacks %q", title, frag)
+		}
+	}
+}
+
+// TestPercentSplit: the share below a reference and the rest add up to
+// 100% in the shown digits; shares too small for one decimal are bounded.
+// Expected values by hand (the tester's case: 3998 of 4000 below 3.83,
+// which had shown as "100% < 3.83 < 0.05%").
+func TestPercentSplit(t *testing.T) {
+	cases := []struct {
+		k, n        int
+		share, rest string
+	}{
+		{3998, 4000, ">99.9%", "<0.1%"}, // 99.95%: one decimal would show 100.0% beside a non-zero rest
+		{1, 4000, "<0.1%", ">99.9%"},
+		{3999, 4000, ">99.9%", "<0.1%"},
+		{0, 10, "0%", "100%"},
+		{10, 10, "100%", "0%"},
+		{1, 3, "33.3%", "66.7%"},
+		{2, 3, "66.7%", "33.3%"},
+		{123, 1000, "12.3%", "87.7%"},
+	}
+	for _, c := range cases {
+		share, rest := percentSplit(c.k, c.n)
+		if share != c.share || rest != c.rest {
+			t.Errorf("percentSplit(%d, %d) = %q, %q; want %q, %q", c.k, c.n, share, rest, c.share, c.rest)
 		}
 	}
 }

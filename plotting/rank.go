@@ -13,8 +13,8 @@ import (
 // rankLimit is how many columns Rank shows when none is named.
 const rankLimit = 12
 
-// Rank draws rank histograms: the draws of all selected chains are ranked
-// together, and each chain's ranks are counted in bins (Bins, default
+// Rank draws rank histograms: the draws of the chains shown (all, or
+// the first 8, or those chosen with Chains) are ranked together, and each chain's ranks are counted in bins (Bins, default
 // 20) and drawn as bars in the chain's colour, one row per chain, beside
 // the height of a uniform histogram (dashed) and its 95% band (shaded).
 // Chains that mix well have flat histograms within the band; a chain
@@ -56,8 +56,13 @@ func Rank(fit any, args ...any) *Figure {
 	for j, c := range sel.chains {
 		ticks[j] = plot.Tick{Value: float64(k-1-j) + rowFill, Label: fmt.Sprint(c + 1)}
 	}
+	// Ranks are taken over the chains drawn, so the label says which.
+	xlabel := "rank (all chains)"
+	if k < len(sel.fit.Chains) {
+		xlabel = fmt.Sprintf("rank among the %d chains shown", k)
+	}
 	for i, col := range sel.columns {
-		pn := f.panel(i/cols, i%cols, sel.name(col), "rank (all chains)", "chain")
+		pn := f.panel(i/cols, i%cols, sel.name(col), xlabel, "chain")
 		ranks := poolRanks(sel, col)
 		for j, c := range sel.chains {
 			base := float64(k - 1 - j)

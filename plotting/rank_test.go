@@ -53,3 +53,20 @@ func TestPoolRanks(t *testing.T) {
 		}
 	}
 }
+
+// TestRankLabel: the x-axis names the chains the ranks are taken over.
+func TestRankLabel(t *testing.T) {
+	fit := fixture() // 4 chains
+	cases := []struct {
+		args []any
+		want string
+	}{
+		{[]any{"mu"}, "rank (all chains)"},
+		{[]any{"mu", Chains(2, 4)}, "rank among the 2 chains shown"},
+	}
+	for _, c := range cases {
+		if got := Rank(fit, c.args...).Panels()[0].XLabel; got != c.want {
+			t.Errorf("Rank%v: x label %q, want %q", c.args, got, c.want)
+		}
+	}
+}
