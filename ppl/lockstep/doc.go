@@ -16,6 +16,13 @@
 // chains on the unconstrained scale, O(chains) memory whatever the number
 // of draws. Config.StoreAll keeps every chain in the posterior instead.
 //
-// ppl's m.Sample(ppl.ChEES()), ppl.MEADS() and ppl.RWMH() with
-// ppl.Lockstep() route here.
+// ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
+// m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
+//
+// Random numbers: chain c at step s draws from philox.New(seed, c, s)
+// (HMC momenta and accept uniforms; RWMH in more than one dimension);
+// one-dimensional RWMH takes the four words of block (0, s/2, c) for two
+// steps; the initial points come from step 2^32−1 and the ChEES jitter
+// from chain 2^63. A GPU backend that follows this layout reproduces the
+// CPU's draws.
 package lockstep
