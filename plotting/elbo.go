@@ -12,8 +12,11 @@ import (
 // ELBO draws the history of a variational fit's evidence lower bound:
 // the whole run, with a running mean, and — for histories of 50 values
 // or more — the last half on its own scale, where convergence (a flat,
-// noisy band) shows. The history is a *vi.Result (its ELBO at its
-// ELBOIter iterations) or a []float64 with one value per iteration.
+// noisy band) shows. The history is a *vi.Result or a []float64 with one
+// value per iteration. Of a *vi.Result it draws the ELBO of every
+// iteration (ELBOTrace, one noisy estimate each) with its running mean,
+// and the precise estimates the convergence test read (ELBO, at
+// ELBOIter) as points.
 //
 //	fit := m.ADVI()
 //	plotting.ELBO(fit)
@@ -24,6 +27,7 @@ func ELBO(history any, args ...any) *Figure {
 	}
 	var values []float64
 	var iters []int
+	var res *vi.Result
 	switch h := history.(type) {
 	case []float64:
 		values = h
@@ -31,11 +35,24 @@ func ELBO(history any, args ...any) *Figure {
 		if h == nil {
 			return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a nil *vi.Result; pass the result of m.ADVI()"))
 		}
-		values, iters = h.ELBO, h.ELBOIter
+		res = h
 	case vi.Result:
-		values, iters = h.ELBO, h.ELBOIter
+		res = &h
 	default:
 		return errorFigure("ELBO", fmt.Errorf("plotting: ELBO got a %T; pass the result of m.ADVI() or a []float64 of ELBO values, one per iteration", history))
+	}
+	// A result's evaluations, drawn as points over its per-iteration trace.
+	var evalIt, evalV []float64
+	if res != nil {
+		values, iters = res.ELBO, res.ELBOIter
+		if len(res.ELBOTrace) > 0 && len(res.ELBOIter) == len(res.ELBO) {
+			for i, x := range res.ELBO {
+				if finite(x) {
+					evalIt, evalV = append(evalIt, float64(res.ELBOIter[i])), append(evalV, x)
+				}
+			}
+			values, iters = res.ELBOTrace, nil
+		}
 	}
 	var it, v []float64
 	for i, x := range values {
@@ -73,6 +90,10 @@ func ELBO(history any, args ...any) *Figure {
 		all.add("line", "ELBO", len(v), xyLine(it, v, raw))
 		all.add("line", "running mean", len(mean), xyLine(it, mean, smooth))
 	}
+	evalStyle := draw.GlyphStyle{Color: oiBlack, Radius: 2.5, Shape: draw.CircleGlyph{}}
+	if len(evalV) > 0 {
+		all.add("points", "evaluations", len(evalV), points(evalIt, evalV, evalStyle))
+	}
 	// Early iterations can be orders of magnitude below the rest: clip
 	// the view to the range of the last 90%.
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -83,17 +104,37 @@ func ELBO(history any, args ...any) *Figure {
 		pad := 0.05 * (hi - lo)
 		all.p.Y.Min, all.p.Y.Max = lo-pad, hi+pad
 	}
-	f.addLegend("ELBO", "line", oiBlue)
+	if len(evalV) > 0 {
+		f.addLegend("ELBO, one draw per iteration", "line", oiBlue)
+	} else {
+		f.addLegend("ELBO", "line", oiBlue)
+	}
 	if cols == 2 {
 		f.addLegend(fmt.Sprintf("running mean (%d iterations)", window), "line", oiOrange)
 		h := len(v) / 2
 		tail := f.panel(0, 1, "last half", "iteration", "")
 		tail.add("line", "ELBO", len(v)-h, xyLine(it[h:], v[h:], raw))
 		tail.add("line", "running mean", len(v)-h, xyLine(it[h:], mean[h:], smooth))
+		var ti, tv []float64
+		for i, x := range evalIt {
+			if x >= it[h] {
+				ti, tv = append(ti, x), append(tv, evalV[i])
+			}
+		}
+		if len(tv) > 0 {
+			tail.add("points", "evaluations", len(tv), points(ti, tv, evalStyle))
+		}
+	}
+	if len(evalV) > 0 {
+		f.addLegend(fmt.Sprintf("ELBO every %d iterations (convergence test)", res.ELBOIter[0]), "points", oiBlack)
+	}
+	last := v[len(v)-1]
+	if len(evalV) > 0 {
+		last = evalV[len(evalV)-1]
 	}
 	f.title = set.Title
 	if f.title == "" {
-		f.title = fmt.Sprintf("ELBO over %d iterations (last: %s)", total, num(v[len(v)-1]))
+		f.title = fmt.Sprintf("ELBO over %d iterations (last: %s)", total, num(last))
 	}
 	return f
 }

@@ -65,3 +65,40 @@ func TestELBOFromResult(t *testing.T) {
 		t.Errorf("wrong type: %v", err)
 	}
 }
+
+// TestELBOTrace: a result with a per-iteration trace draws every
+// iteration, and the evaluations (every 100 iterations) as points, in the
+// run panel and — those of its last half — in the last-half panel.
+func TestELBOTrace(t *testing.T) {
+	trace := make([]float64, 1000)
+	for i := range trace {
+		trace[i] = -10 - 100/float64(i+1)
+	}
+	r := &vi.Result{ELBOTrace: trace}
+	for k := 100; k <= 1000; k += 100 {
+		r.ELBOIter = append(r.ELBOIter, k)
+		r.ELBO = append(r.ELBO, trace[k-1])
+	}
+	f := ELBO(r)
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ps := f.Panels()
+	if len(ps) != 2 {
+		t.Fatalf("%d panels, want 2", len(ps))
+	}
+	if got := ps[0].Points("line", "ELBO"); got != 1000 {
+		t.Errorf("run: %d ELBO points, want one per iteration (1000)", got)
+	}
+	if got := ps[0].Points("points", "evaluations"); got != 10 {
+		t.Errorf("run: %d evaluations, want 10", got)
+	}
+	// The last half starts at iteration 501: evaluations 600 … 1000.
+	if got := ps[1].Points("points", "evaluations"); got != 5 {
+		t.Errorf("last half: %d evaluations, want 5", got)
+	}
+	if !strings.Contains(f.Title(), "1000 iterations") || !strings.Contains(f.Title(), "last: "+num(trace[999])) {
+		t.Errorf("title %q", f.Title())
+	}
+	checkRenders(t, f)
+}
