@@ -30,6 +30,23 @@ type brokenPNG struct{}
 
 func (brokenPNG) PNG() ([]byte, error) { return nil, errors.New("no pixels") }
 
+// badFigure is like a plotting figure made from bad input: its Bundle
+// gives text only, its PNG fails, and Err says why.
+type badFigure struct{}
+
+func (badFigure) Bundle() Bundle {
+	return Bundle{Data: map[string]any{MIMEText: "plot: unknown variable \"theta1\""}}
+}
+func (badFigure) PNG() ([]byte, error) { return nil, errors.New("plot: unknown variable \"theta1\"") }
+func (badFigure) Err() error           { return errors.New("plot: unknown variable \"theta1\"") }
+
+// scanner has an Err method but renders nothing itself: its Err says
+// nothing about showing it.
+type scanner struct{}
+
+func (scanner) Err() error     { return errors.New("read failed") }
+func (scanner) String() string { return "scanner" }
+
 type fullBundle struct{}
 
 func (fullBundle) Bundle() Bundle {
@@ -58,7 +75,8 @@ func TestRender(t *testing.T) {
 			MIMEHTML: "<i>rich</i>", MIMEMarkdown: "*rich*", MIMESVG: "<svg/>",
 			MIMEPNG: base64.StdEncoding.EncodeToString([]byte{1, 2, 3}), MIMEJSON: map[string]any{"a": float64(1)},
 			MIMEText: "{}"}},
-		{"failing PNG says why", brokenPNG{}, map[string]any{MIMEText: "display: display.brokenPNG.PNG failed: no pixels"}},
+		{"failing PNG says why, no type name", brokenPNG{}, map[string]any{MIMEText: "no pixels"}},
+		{"bad-input figure shows its error", badFigure{}, map[string]any{MIMEText: "plot: unknown variable \"theta1\""}},
 		{"bundle escape hatch gets text", fullBundle{}, map[string]any{"text/latex": "$x$", MIMEText: "{}"}},
 		{"a Bundle value is itself", HTMLBundle("<p>a &amp; b</p>"), map[string]any{MIMEHTML: "<p>a &amp; b</p>", MIMEText: "a & b"}},
 	}
@@ -70,10 +88,48 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// recording is a Publisher that keeps what it was given.
+func TestRenderStrict(t *testing.T) {
+	// want is the error text the value's own renderer or Err method
+	// gives ("" for none): the value's own words, no Go type name.
+	cases := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"fine", richValue{}, ""},
+		{"plain int", 3, ""},
+		{"failing PNG", brokenPNG{}, "no pixels"},
+		{"Err of a self-rendering value", badFigure{}, "plot: unknown variable \"theta1\""},
+		{"Err of a value that does not render itself", scanner{}, ""},
+		{"typed nil", (*badPointer)(nil), ""},
+	}
+	for _, c := range cases {
+		b, err := RenderStrict(c.v)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: RenderStrict error %q, want %q", c.name, got, c.want)
+		}
+		if err != nil && b.Data[MIMEText] != c.want {
+			t.Errorf("%s: text/plain %q, want the error", c.name, b.Data[MIMEText])
+		}
+	}
+}
+
+type badPointer struct{ err error }
+
+func (p *badPointer) Err() error   { return p.err }
+func (p *badPointer) HTML() string { return "<p>x</p>" }
+
+// recording is a Publisher that keeps what it was given; it takes stream
+// text too, as the kernel's publisher does.
 type recording struct {
 	shown []string
 }
+
+func (r *recording) Stream(name, text string) { r.shown = append(r.shown, name+":"+text) }
 
 func (r *recording) Display(b Bundle, id string, update bool) {
 	kinds := ""
@@ -106,6 +162,7 @@ func TestPublish(t *testing.T) {
 	Image(img)
 	JSON([]int{1, 2})
 	Show(42)
+	Show(badFigure{})
 	Clear(true)
 	h := HandleWithID("bar")
 	h.Update("first") // before any Show: shows
@@ -122,6 +179,7 @@ func TestPublish(t *testing.T) {
 		"|false|image/png [PNG image 3×2]",
 		"|false|application/json [\n  1,\n  2\n]",
 		"|false|42",
+		"stderr:display: cannot show the value: plot: unknown variable \"theta1\"\n",
 		"clear true",
 		"bar|false|\"first\"",
 		"bar|true|\"second\"",

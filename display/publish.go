@@ -139,13 +139,37 @@ func JSON(v any) { Publish(JSONBundle(v)) }
 func Image(img image.Image) { Publish(ImageBundle(img)) }
 
 // Show publishes v as Render shows a final expression; nil shows as
-// "<nil>", as fmt prints it.
+// "<nil>", as fmt prints it. A value that cannot be rendered (see
+// RenderStrict) shows its error on the cell's standard error instead.
 func Show(v any) {
 	if v == nil {
 		Publish(Bundle{Data: map[string]any{MIMEText: "<nil>"}})
 		return
 	}
-	Publish(Render(v))
+	b, err := RenderStrict(v)
+	if err != nil {
+		ShowError(err)
+		return
+	}
+	Publish(b)
+}
+
+// Streamer is a Publisher that also takes text for the cell's output
+// streams ("stdout", "stderr"); the kernel's publisher is one.
+type Streamer interface {
+	Stream(name, text string)
+}
+
+// ShowError writes "display: cannot show the value: " and err's text to
+// the cell's standard error: the form a failed display takes, plain text
+// rather than a picture that is not there.
+func ShowError(err error) {
+	text := "display: cannot show the value: " + err.Error() + "\n"
+	if s, ok := currentPublisher().(Streamer); ok {
+		s.Stream("stderr", text)
+		return
+	}
+	fmt.Fprint(os.Stderr, text)
 }
 
 // Clear clears the cell's output; with wait true the clearing waits until

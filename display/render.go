@@ -42,19 +42,47 @@ const (
 // Render returns the bundle for v: every representation v's type provides
 // through the interfaces above, and always text/plain. A nil v renders as
 // an empty bundle (no Data).
+//
+// A renderer that fails (a PNG method returning an error, or a value whose
+// Err method reports the bad input it was made from) leaves the error's
+// text as the text/plain form; RenderStrict returns the error instead.
 func Render(v any) Bundle {
+	b, err := RenderStrict(v)
+	if err != nil {
+		b.Data[MIMEText] = err.Error()
+	}
+	return b
+}
+
+// Failer is a value that may have been made from bad input and says so:
+// a figure of an unknown variable, say. A value that renders itself
+// through one of the interfaces above and whose Err returns non-nil
+// cannot be shown; RenderStrict returns that error.
+type Failer interface{ Err() error }
+
+// RenderStrict is Render for a value that must render: when one of v's
+// renderers fails, it returns the error (its own text, the renderer's
+// package prefix included) with the bundle built from the renderers that
+// worked. The kernel fails a cell whose final value does not render, so
+// the user sees the error as an error.
+func RenderStrict(v any) (Bundle, error) {
 	b := Bundle{Data: map[string]any{}, Metadata: map[string]any{}}
 	if v == nil {
-		return b
+		return b, nil
 	}
+	if err := failure(v); err != nil {
+		b.Data[MIMEText] = err.Error()
+		return b, err
+	}
+	var renderErr error
 	switch x := v.(type) {
 	case Bundle:
-		return complete(copyBundle(x))
+		return complete(copyBundle(x)), nil
 	case *Bundle:
 		if x == nil {
-			return b
+			return b, nil
 		}
-		return complete(copyBundle(*x))
+		return complete(copyBundle(*x)), nil
 	}
 	if x, ok := v.(Bundler); ok {
 		got := x.Bundle()
@@ -78,8 +106,7 @@ func Render(v any) Bundle {
 		if _, has := b.Data[MIMEPNG]; !has {
 			png, err := x.PNG()
 			if err != nil {
-				// The picture failed; say so in the text form rather than fail the cell.
-				b.Data[MIMEText] = fmt.Sprintf("display: %T.PNG failed: %v", v, err)
+				renderErr = err
 			} else {
 				b.Data[MIMEPNG] = base64.StdEncoding.EncodeToString(png)
 			}
@@ -90,10 +117,36 @@ func Render(v any) Bundle {
 			b.Data[MIMEJSON] = jsonValue(x.JSON())
 		}
 	}
+	if renderErr != nil {
+		// The text form of a value that could not be drawn is the reason.
+		b.Data[MIMEText] = renderErr.Error()
+		return b, renderErr
+	}
 	if _, has := b.Data[MIMEText]; !has {
 		b.Data[MIMEText] = Text(v)
 	}
-	return b
+	return b, nil
+}
+
+// failure is the error of a value that renders itself (one of the
+// interfaces above) and reports through Err that it was made from bad
+// input. Other values with an Err method (a bufio.Scanner, a context) show
+// as usual: their Err is no statement about their display.
+func failure(v any) error {
+	f, ok := v.(Failer)
+	if !ok {
+		return nil
+	}
+	switch v.(type) {
+	case Bundler, HTMLer, Markdowner, SVGer, PNGer, JSONer:
+	default:
+		return nil
+	}
+	// A typed nil pointer's Err may dereference it.
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil
+	}
+	return f.Err()
 }
 
 func setIfMissing(b Bundle, mime, s string) {

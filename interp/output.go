@@ -121,6 +121,10 @@ func (o *output) Clear(wait bool) {
 	}
 }
 
+// Stream implements display.Streamer: text for the cell's stdout or
+// stderr, in order with what the cell prints.
+func (o *output) Stream(name, text string) { o.write(name, []byte(text)) }
+
 // streamWriter is the io.Writer yaegi gets as Stdout or Stderr.
 type streamWriter struct {
 	o    *output

@@ -240,7 +240,11 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 			}
 			s.record(src, kindStmt)
 			if wantValue {
-				res.Value = renderValue(v)
+				b, rerr := renderValue(v)
+				if rerr != nil {
+					return Result{Err: displayError(code, at, rerr)}
+				}
+				res.Value = b
 				if res.Value != nil && s.mayBeCellType(v) {
 					s.renderCellType(ctx, expr, res.Value)
 				}

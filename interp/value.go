@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -95,31 +96,45 @@ func (s *Session) resultCount(fun ast.Expr) (n int, known bool) {
 }
 
 // renderValue renders the value of a final expression; nil and invalid
-// values give no result.
-func renderValue(v reflect.Value) *display.Bundle {
+// values give no result. A value whose renderer fails (see
+// display.RenderStrict) gives the error.
+func renderValue(v reflect.Value) (*display.Bundle, error) {
 	if !v.IsValid() || !v.CanInterface() {
-		return nil
+		return nil, nil
 	}
 	if v.Type() == voidType {
-		return nil // yaegi's result for a call of a function without results
+		return nil, nil // yaegi's result for a call of a function without results
 	}
 	switch v.Kind() {
 	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
 		if v.IsNil() {
-			return nil
+			return nil, nil
 		}
 	}
 	x := v.Interface()
 	if x == nil {
-		return nil
+		return nil, nil
 	}
-	b := display.Render(x)
+	b, err := display.RenderStrict(x)
+	if err != nil {
+		return nil, err
+	}
 	if m, ok := x.(mat.Matrix); ok {
 		if _, rich := b.Data[display.MIMEHTML]; !rich {
 			renderMatrix(m, &b)
 		}
 	}
-	return &b
+	return &b, nil
+}
+
+// displayError is the cell's error when its final value, the expression at
+// item at, cannot be rendered: the renderer's own message, which names the
+// package and what is wrong, at the expression's cell line.
+func displayError(cell string, at item, err error) *Error {
+	line, col := lineCol(cell, at.Start)
+	msg := err.Error()
+	tb := []string{"\x1b[0;31mDisplayError: " + msg + "\x1b[0m", fmt.Sprintf("  showing the value of the cell's last line, cell:%d:%d", line, col)}
+	return &Error{Name: "DisplayError", Value: msg, Traceback: append(tb, quoteLine(cell, line, col)...)}
 }
 
 var voidType = reflect.TypeOf((*any)(nil))
@@ -285,7 +300,11 @@ func (s *Session) show(ctx context.Context, cell string, at item, arg string) (b
 	if v.IsValid() && v.Kind() == reflect.Interface {
 		v = v.Elem()
 	}
-	b := renderValue(v)
+	b, rerr := renderValue(v)
+	if rerr != nil {
+		display.ShowError(rerr)
+		return true, nil
+	}
 	if b == nil {
 		b = &display.Bundle{Data: map[string]any{display.MIMEText: "<nil>"}, Metadata: map[string]any{}}
 	} else if s.mayBeCellType(v) {
