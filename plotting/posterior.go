@@ -33,11 +33,8 @@ func Posterior(fit any, args ...any) *Figure {
 		return errorFigure("Posterior", err)
 	}
 	rows, cols := gridShape(len(sel.columns), 3)
-	extra := 0 // title lines beyond two
-	if len(set.Ref) > 0 {
-		extra++
-	}
-	if set.ROPE != nil {
+	extra := 0 // title lines beyond two: one for the reference and ROPE
+	if len(set.Ref) > 0 || set.ROPE != nil {
 		extra++
 	}
 	f := newFigure("Posterior", set, rows, cols, 800, 70+(230+16*extra)*rows)
@@ -48,6 +45,11 @@ func Posterior(fit any, args ...any) *Figure {
 	for i, col := range sel.columns {
 		pn := f.panel(i/cols, i%cols, sel.name(col), sel.name(col), "")
 		distPanel(f, pn, sel.pooled(col), sel.name(col), set, i)
+		if cols >= 3 && strings.Count(pn.p.Title.Text, "\n") >= 2 {
+			// Three lines over a third of the width: a smaller face keeps
+			// neighbouring titles apart.
+			pn.p.Title.TextStyle.Font.Size = f.sty.title * 0.85
+		}
 	}
 	f.title = set.Title
 	if f.title == "" {
@@ -122,6 +124,7 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 	}
 	pn.add("rule", pointName, 1, vrule{x: point, style: draw.LineStyle{Color: oiBlack, Width: f.sty.line}})
 	f.addLegend(pointName, "line", oiBlack)
+	var probs []string // the reference's and the ROPE's shares, one title line
 	if ref, ok := set.ref(i); ok {
 		below := 0
 		for _, v := range sorted {
@@ -130,7 +133,7 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 			}
 		}
 		lo, hi := percentSplit(below, len(sorted))
-		lines = append(lines, fmt.Sprintf("%s < %s < %s", lo, num(ref), hi))
+		probs = append(probs, fmt.Sprintf("%s < %s < %s", lo, num(ref), hi))
 		pn.add("rule", "reference", 1, vrule{x: ref, style: draw.LineStyle{Color: refColor, Width: f.sty.line, Dashes: []vg.Length{4, 3}}})
 		f.addLegend("reference", "dashed", refColor)
 	}
@@ -142,7 +145,12 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 			}
 		}
 		share, _ := percentSplit(in, len(sorted))
-		lines = append(lines, share+" in ROPE")
+		probs = append(probs, share+" in ROPE")
+	}
+	// Three lines at most, so that three panels a row keep room to draw:
+	// the name, the point estimate and HDI, the reference and ROPE shares.
+	if len(probs) > 0 {
+		lines = append(lines, strings.Join(probs, ", "))
 	}
 	// Heavy tails: show the central 99% (and the HDI) rather than every
 	// far draw.
@@ -151,7 +159,8 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 	if sorted[n-1]-sorted[0] > 4*(qhi-qlo) && qhi > qlo {
 		pad := 0.05 * (qhi - qlo)
 		pn.p.X.Min, pn.p.X.Max = math.Min(qlo, lo)-pad, math.Max(qhi, hi)+pad
-		lines = append(lines, "(central 99% shown)")
+		pn.p.X.Label.Text = strings.TrimSpace(pn.p.X.Label.Text + " (central 99% shown)")
+		pn.desc.XLabel = pn.p.X.Label.Text
 	}
 	pn.p.Title.Text = strings.Join(lines, "\n")
 	pn.desc.Title = pn.p.Title.Text

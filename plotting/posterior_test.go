@@ -100,3 +100,30 @@ func TestPercentSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestPosteriorTitleLines: with a reference and a ROPE, and heavy tails
+// clipped, a panel's title keeps to three lines (name, estimate and HDI,
+// the shares) so that three panels a row are not crowded; the clipping
+// is said on the x axis.
+func TestPosteriorTitleLines(t *testing.T) {
+	fit := fixture()
+	for c := range fit.Chains {
+		for i := range fit.Chains[c].Values[0] {
+			fit.Chains[c].Values[0][i] = float64(i % 100)
+		}
+		fit.Chains[c].Values[0][0] = 1e6 // one far draw: the central 99% is shown
+	}
+	f := Posterior(fit, "mu", "tau", Ref(0.5), ROPE(-1, 1))
+	for _, p := range f.Panels() {
+		if n := strings.Count(p.Title, "\n") + 1; n > 3 {
+			t.Errorf("panel %q: %d title lines, want at most 3", p.Title, n)
+		}
+		if !strings.Contains(p.Title, " in ROPE") || !strings.Contains(p.Title, " < 0.5 < ") {
+			t.Errorf("panel %q lacks the reference or ROPE share", p.Title)
+		}
+	}
+	if x := f.Panels()[0].XLabel; x != "mu (central 99% shown)" {
+		t.Errorf("x label %q, want the clipping said", x)
+	}
+	checkRenders(t, f)
+}
