@@ -13,6 +13,8 @@ import "math"
 //   - kScalePrior: normal, half-normal or half-Cauchy log density with a
 //     scale that carries no gradient (a prior's constant scale): log σ is
 //     memoised per frame instead of taken on every evaluation.
+//   - kGammaPrior: a gamma log density whose shape and rate carry no
+//     gradient, with lgamma(α) and log β memoised.
 //   - kAffineNormal: normal_lpdf(y | a + b·z, σ) written as
 //     mul → add → normal_lpdf (eight schools' theta = mu + tau·theta_tilde),
 //     one loop forward and one backward, no adjoint of the intermediate.
@@ -181,6 +183,10 @@ func buildPlan(p *Program) ([]planStep, int) {
 			}
 			if p.Values[in.In[1]].Len == 1 && scaleIsData(p, in.In[2]) {
 				set(i, newScalePrior(p, in, alloc(&priv, 2)))
+			}
+		case OpGammaLPDF:
+			if in.Scratch == None && scaleIsData(p, in.In[1]) && scaleIsData(p, in.In[2]) {
+				set(i, &kGammaPrior{in: in, memo: alloc(&priv, 4)})
 			}
 		case OpHalfNormalLPDF, OpHalfCauchyLPDF:
 			if scaleIsData(p, in.In[1]) {
@@ -874,3 +880,38 @@ func (k *kGPCholesky) backward(f *Frame) {
 		f.AdjOf(cov.In[2])[0] += sr * ir2 / rho
 	}
 }
+
+// kGammaPrior is Σ gamma_lpdf(y_i | α, β) with scalar α and β that carry
+// no gradient and a variate that is not data: the registered forward with
+// lgamma(α) and log β memoised in private slots memo..memo+3; the
+// registered backward (which needs neither).
+type kGammaPrior struct {
+	in   *Instr
+	memo int
+}
+
+func (k *kGammaPrior) forward(f *Frame) {
+	in := k.in
+	y, out := f.Val(in.In[0]), f.Val(in.Out)
+	a, b := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+	m := f.priv[k.memo : k.memo+4]
+	if m[0] != a {
+		m[0], m[1] = a, lgamma(a)
+	}
+	lga, lb := m[1], f.memoLog(k.memo+2, b)
+	ok := a > 0 && b > 0
+	t := 0.0
+	for _, yi := range y {
+		e := negInf
+		if ok && yi > 0 {
+			e = a*lb - lga + (a-1)*math.Log(yi) - b*yi
+		}
+		if e != e {
+			e = negInf
+		}
+		t += e
+	}
+	out[0] = t
+}
+
+func (k *kGammaPrior) backward(f *Frame) { gammaBackward(f, k.in) }

@@ -160,6 +160,18 @@ func planCases() []planCase {
 				}
 				return t
 			}},
+		{"gamma prior, constant shape and rate",
+			[]irtest.Arg{irtest.Param(0.1, 6, 2), irtest.Const(nil, 25), irtest.Const(nil, 4)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpGammaLPDF, in, nil, -1) },
+			func(v [][]float64) float64 {
+				// α log β - lgamma(α) + (α-1) log y - βy (rate β).
+				t := 0.0
+				for _, y := range v[0] {
+					lg, _ := math.Lgamma(v[1][0])
+					t += v[1][0]*math.Log(v[2][0]) - lg + (v[1][0]-1)*math.Log(y) - v[2][0]*y
+				}
+				return t
+			}},
 		{"half-normal prior",
 			[]irtest.Arg{irtest.Param(0.1, 4, 3), irtest.Const(nil, 2)},
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return b.Emit(ir.OpHalfNormalLPDF, in, nil, -1) },
