@@ -26,7 +26,15 @@
 // what to write instead. Forms yaegi mishandles at a cell's top level
 // (v, ok := m[k]; x.(T) with ok; type switches; function literals called
 // at once) are rewritten into forms it runs; defer at the top level is
-// refused. A type's definition cannot change once a cell declared it.
+// refused. A composite literal among several assigned values
+// (a, b := 1.0, []float64{2}), which yaegi would let zero the others, is
+// put in parentheses wherever it appears. A type's definition cannot
+// change once a cell declared it.
+//
+// A final value whose renderer fails (a figure of an unknown variable)
+// fails the cell with a DisplayError carrying the renderer's message.
+// os.Exit and log.Fatal stop the cell with an Exit error; the session and
+// its variables stay.
 //
 // The worker's memory is capped (SupervisedOptions.MemoryLimit, or
 // GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the

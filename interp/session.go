@@ -84,6 +84,9 @@ func (s *Session) reset() error {
 	if err := it.Use(stdlib.Symbols); err != nil {
 		return fmt.Errorf("interp: loading the standard library: %w", err)
 	}
+	if err := it.Use(exitSymbols(it)); err != nil {
+		return fmt.Errorf("interp: replacing os.Exit and log.Fatal: %w", err)
+	}
 	if err := it.Use(symbols.Symbols); err != nil {
 		return fmt.Errorf("interp: loading generated symbols: %w", err)
 	}
@@ -316,6 +319,10 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	if errors.As(err, &p) {
 		line := 1 + strings.Count(cell[:at.Start], "\n")
 		col := at.Start - (strings.LastIndex(cell[:at.Start], "\n") + 1) + 1
+		if e, ok := exitError(cell, p.Value, line, col); ok {
+			s.out.takeFrames()
+			return v, e
+		}
 		return v, panicError(cell, p.Value, s.out.takeFrames(), line, col)
 	}
 	return v, compileError(cell, err)

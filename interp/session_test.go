@@ -161,7 +161,7 @@ func TestExecuteErrors(t *testing.T) {
 		{cell: "func seq(yield func(int) bool) {\n\tyield(1)\n}\nfor v := range seq {\n\t_ = v\n}", errName: "UnsupportedSyntax", errHas: "callback"},
 		{cell: "func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}\nMap([]int{1}, func(i int) string { return \"a\" })", errName: "CompileError", errHas: "type arguments explicitly"},
 		{cell: "Map[int, string]([]int{1}, func(i int) string { return \"a\" })", value: "[a]"},
-		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
+		{cell: "import \"os\"\nos.Exit(3)", errName: "Exit", errHas: "os.Exit(3) was called: the cell was stopped"},
 		{cell: "x + 1", value: "2"},
 		// A failed statement leaves what ran before it, and the variables it
 		// would have redefined, intact.

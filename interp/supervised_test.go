@@ -28,8 +28,8 @@ func TestSupervisedState(t *testing.T) {
 		{cell: "x * 10", value: "10"},
 		{cell: "y := undefinedThing", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
 		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom", events: "-"}, // nothing printed
-		{cell: "import \"os\"\nos.Exit(3)", errName: "panic", errHas: "os.Exit(3)"},
-		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "panic", errHas: "fatal"},
+		{cell: "import \"os\"\nos.Exit(3)", errName: "Exit", errHas: "os.Exit(3) was called: the cell was stopped; your variables are kept"},
+		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "Exit", errHas: `log.Fatal was called with "fatal"`},
 		{cell: "x", value: "1"},
 	})
 }
