@@ -448,7 +448,10 @@ func TestApproximationSummary(t *testing.T) {
 		t.Errorf("warnings %q for an approximation", s.Warnings)
 	}
 	text := p.String()
-	if !strings.Contains(text, "800 draws from the approximation") || !strings.Contains(text, "do not apply") {
-		t.Errorf("text:\n%s", text)
+	if !strings.Contains(text, "800 draws from the approximation") || !strings.Contains(text, "do not apply") || strings.Contains(text, "r_hat") {
+		t.Errorf("text, want moments and intervals only:\n%s", text)
+	}
+	if h := p.HTML(); strings.Count(h, "<th>") != 5 || strings.Contains(h, "r_hat") {
+		t.Errorf("HTML, want 5 columns (name, mean, sd, HDI): %s", h)
 	}
 }

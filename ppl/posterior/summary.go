@@ -135,6 +135,23 @@ func (p *Posterior) row(j int, seconds float64) SummaryRow {
 
 var summaryHeader = []string{"", "mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s"}
 
+// approximationColumns is how many of the columns an approximation's
+// summary shows: the name, moments and interval, no chain diagnostics.
+const approximationColumns = 5
+
+// header is the table's header row.
+func (s *Summary) header() []string {
+	if s.Approximation {
+		return summaryHeader[:approximationColumns]
+	}
+	return summaryHeader
+}
+
+// rowCells are row i's texts, as many as the header's.
+func (s *Summary) rowCells(i int, text bool) []string {
+	return s.Rows[i].cells(text)[:len(s.header())]
+}
+
 // cells are the row's texts; flagged R-hats get a trailing "*" in text
 // (the HTML colours them instead).
 func (r *SummaryRow) cells(text bool) []string {
@@ -199,11 +216,11 @@ func (s *Summary) caption() string {
 
 // String renders the summary as a text table, warnings below it.
 func (s *Summary) String() string {
-	rows := [][]string{summaryHeader}
+	rows := [][]string{s.header()}
 	for i := range s.Rows {
-		rows = append(rows, s.Rows[i].cells(true))
+		rows = append(rows, s.rowCells(i, true))
 	}
-	width := make([]int, len(summaryHeader))
+	width := make([]int, len(s.header()))
 	for _, r := range rows {
 		for i, c := range r {
 			width[i] = max(width[i], len([]rune(c)))
@@ -212,9 +229,6 @@ func (s *Summary) String() string {
 	var b strings.Builder
 	b.WriteString(s.caption())
 	b.WriteByte('\n')
-	if s.Approximation {
-		b.WriteString(approximationNote + "\n")
-	}
 	for _, r := range rows {
 		for i, c := range r {
 			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
@@ -225,6 +239,9 @@ func (s *Summary) String() string {
 			}
 		}
 		b.WriteByte('\n')
+	}
+	if s.Approximation {
+		b.WriteString("note: " + approximationNote + "\n")
 	}
 	if s.Hidden > 0 {
 		b.WriteString(s.hiddenNote() + "\n")
@@ -243,13 +260,13 @@ func (s *Summary) HTML() string {
 	b.WriteString(`<div class="gobayes-summary"><table style="font-variant-numeric: tabular-nums">`)
 	b.WriteString("<caption style=\"text-align:left\">" + html.EscapeString(s.caption()) + "</caption>")
 	b.WriteString("<thead><tr>")
-	for _, h := range summaryHeader {
+	for _, h := range s.header() {
 		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
 	}
 	b.WriteString("</tr></thead><tbody>")
 	for i := range s.Rows {
 		b.WriteString("<tr>")
-		for k, c := range s.Rows[i].cells(false) {
+		for k, c := range s.rowCells(i, false) {
 			if k == 0 {
 				b.WriteString("<th style=\"text-align:left\">" + html.EscapeString(c) + "</th>")
 				continue
@@ -276,7 +293,7 @@ func (s *Summary) HTML() string {
 	return b.String()
 }
 
-const approximationNote = "Independent draws from an approximation: MCSE, ESS and R-hat, which judge Markov chains, do not apply (—); compare with a sampler's fit to judge the approximation."
+const approximationNote = "independent draws from an approximation: MCSE, ESS and R-hat, which judge Markov chains, do not apply; compare with a sampler's fit to judge the approximation."
 
 // DisplayRows is how many scalars a posterior's own display shows; the
 // rest are counted in a note (Summary shows every one).
