@@ -121,15 +121,32 @@ func splitCell(src string) []item {
 
 // literalBrace reports whether the "{" at(0) opens a composite literal
 // rather than a block, given the tokens before it (at(k) is k tokens back):
-// the body of a struct or interface type, the literal after one
+// the body of a struct or interface type, the literal after such a body
 // (struct{...}{, map[K]struct{}{), or one after a type name that
 // follows "]" ([]int{, map[string]T{, []pkg.T{). An index expression
 // before a body ends in "]" itself (range m[k] {), and Go has no
 // "]" IDENT sequence outside types.
 func literalBrace(at func(k int) token.Token) bool {
 	switch at(1) {
-	case token.RBRACE, token.STRUCT, token.INTERFACE:
+	case token.STRUCT, token.INTERFACE:
 		return true
+	case token.RBRACE:
+		// Only a type's body: "range []int{1} {" opens the loop's body.
+		depth := 0
+		for k := 1; ; k++ {
+			switch at(k) {
+			case token.RBRACE:
+				depth++
+			case token.LBRACE:
+				depth--
+				if depth == 0 {
+					t := at(k + 1)
+					return t == token.STRUCT || t == token.INTERFACE
+				}
+			case token.ILLEGAL:
+				return false
+			}
+		}
 	case token.IDENT:
 		if at(2) == token.RBRACK {
 			return true

@@ -31,6 +31,8 @@ func TestSplitCell(t *testing.T) {
 		{"if a, b := 1, []int{2}; len(b) > a { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if a, b := 1, []int{2}; len(b) > a { x = 1 }", "x"}},
 		{"for m := map[string]int{}; len(m) < 2; m[\"k\"]++ {}; x", []itemKind{kindStmt, kindStmt}, []string{"for m := map[string]int{}; len(m) < 2; m[\"k\"]++ {}", "x"}},
 		{"switch p := struct{ X int }{1}; p.X { case 1: }; x", []itemKind{kindStmt, kindStmt}, []string{"switch p := struct{ X int }{1}; p.X { case 1: }", "x"}},
+		{"for _, v := range []int{1} { x = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range []int{1} { x = v }", "x"}},
+		{"for _, v := range []struct{}{{}} { _ = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range []struct{}{{}} { _ = v }", "x"}},
 		{"for _, v := range m[k] { x = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range m[k] { x = v }", "x"}},
 	}
 	for _, c := range cases {
