@@ -2,10 +2,11 @@ package plotting
 
 import (
 	"fmt"
-	"math"
+	"sort"
 
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/vi"
 )
 
@@ -95,14 +96,9 @@ func ELBO(history any, args ...any) *Figure {
 		all.add("points", "evaluations", len(evalV), points(evalIt, evalV, evalStyle))
 	}
 	// Early iterations can be orders of magnitude below the rest: clip
-	// the view to the range of the last 90%.
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range v[len(v)/10:] {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	if lo < hi {
-		pad := 0.05 * (hi - lo)
-		all.p.Y.Min, all.p.Y.Max = lo-pad, hi+pad
+	// the view to the last 90%.
+	if lo, hi, ok := elboView(v[len(v)/10:]); ok {
+		all.p.Y.Min, all.p.Y.Max = lo, hi
 	}
 	if len(evalV) > 0 {
 		f.addLegend("ELBO, one draw per iteration", "line", oiBlue)
@@ -115,6 +111,9 @@ func ELBO(history any, args ...any) *Figure {
 		tail := f.panel(0, 1, "last half", "iteration", "")
 		tail.add("line", "ELBO", len(v)-h, xyLine(it[h:], v[h:], raw))
 		tail.add("line", "running mean", len(v)-h, xyLine(it[h:], mean[h:], smooth))
+		if lo, hi, ok := elboView(v[h:]); ok {
+			tail.p.Y.Min, tail.p.Y.Max = lo, hi
+		}
 		var ti, tv []float64
 		for i, x := range evalIt {
 			if x >= it[h] {
@@ -137,6 +136,27 @@ func ELBO(history any, args ...any) *Figure {
 		f.title = fmt.Sprintf("ELBO over %d iterations (last: %s)", total, num(last))
 	}
 	return f
+}
+
+// elboView is the y range that shows values v: from their 1% quantile
+// (one-draw ELBO estimates have a long lower tail, which would squeeze
+// the band where convergence shows) to their maximum, padded by 5%; ok is
+// false when that range is empty.
+func elboView(v []float64) (lo, hi float64, ok bool) {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0, 0, false
+	}
+	lo, hi = s[0], s[len(s)-1]
+	if len(s) >= 100 {
+		lo = diag.Quantile(s, 0.01)
+	}
+	if !(lo < hi) {
+		return 0, 0, false
+	}
+	pad := 0.05 * (hi - lo)
+	return lo - pad, hi + pad, true
 }
 
 // runningMean is the mean of the window values ending at each index.

@@ -102,3 +102,32 @@ func TestELBOTrace(t *testing.T) {
 	}
 	checkRenders(t, f)
 }
+
+// TestELBOView: the y range runs from the 1% quantile (type 7, as
+// diag.Quantile) to the maximum, padded by 5%; with fewer than 100 values
+// from the minimum. By hand: 0, 1, …, 99 with one value replaced by
+// -1000: the 1% quantile of the sorted values is at position 0.99, between
+// -1000 and 1: -1000 + 0.99·1001 = -9.01; range [-9.01, 99], pad 5.4005.
+func TestELBOView(t *testing.T) {
+	v := make([]float64, 100)
+	for i := range v {
+		v[i] = float64(i)
+	}
+	v[0] = -1000
+	cases := []struct {
+		v      []float64
+		lo, hi float64
+		ok     bool
+	}{
+		{v, -9.01 - 5.4005, 99 + 5.4005, true},
+		{[]float64{-3, -1, -2}, -3.1, -0.9, true},
+		{[]float64{2, 2}, 0, 0, false},
+		{nil, 0, 0, false},
+	}
+	for _, c := range cases {
+		lo, hi, ok := elboView(c.v)
+		if ok != c.ok || math.Abs(lo-c.lo) > 1e-9 || math.Abs(hi-c.hi) > 1e-9 {
+			t.Errorf("elboView(%d values) = %g, %g, %v; want %g, %g, %v", len(c.v), lo, hi, ok, c.lo, c.hi, c.ok)
+		}
+	}
+}
