@@ -51,6 +51,7 @@ const (
 	kLogSumExp
 	kNormal
 	kMatVec
+	kLogMix
 )
 
 type step struct {
@@ -205,6 +206,10 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		}
 	case ir.OpNormalLPDF:
 		return kNormal
+	case ir.OpLogMix:
+		if in.Scratch != ir.None && p.Values[in.Scratch].Len == p.Values[in.Out].Len {
+			return kLogMix
+		}
 	case ir.OpMatVec:
 		if a, x := b.loc[in.In[0]], b.loc[in.In[1]]; !a.per && x.per && len(p.Values[in.In[0]].Shape) == 2 {
 			return kMatVec
@@ -253,6 +258,8 @@ func (b *Batch) forward(grad bool) {
 			b.normalForward(in)
 		case kMatVec:
 			b.matVecForward(in)
+		case kLogMix:
+			b.logMixForward(in)
 		default:
 			b.fallbackForward(in)
 		}
@@ -309,6 +316,8 @@ func (b *Batch) Gradient() {
 			b.normalBackward(in)
 		case kMatVec:
 			b.matVecBackward(in)
+		case kLogMix:
+			b.logMixBackward(in)
 		default:
 			b.fallbackBackward(in)
 		}

@@ -119,6 +119,11 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.LogDensity("mix", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, []float64{-2, 0, 3.2, 2.5}, []float64{1.2, 1, 5, 2.8}),
 				[]float64{math.Log(0.2), math.Log(0.3), math.Log(0.1), math.Log(0.4)})))
 		},
+		"log_mix": func(m *ppl.Model) {
+			th := m.Beta("theta", 2, 2)
+			mu := m.Normal("mu", 0, 3, ppl.Size(2))
+			m.LogDensity("mix", ppl.Sum(ppl.LogMix(th, ppl.LogPDF("Normal", data, ppl.At(mu, 0), 1), ppl.LogPDF("Normal", data, ppl.At(mu, 1), 1))))
+		},
 		"fallback ops": func(m *ppl.Model) {
 			x := m.Normal("x", 0, 1, ppl.Size(3))
 			m.Gamma("y", ppl.Softplus(x), ppl.Logistic(ppl.At(x, 0)), ppl.Observed([]float64{1, 2, 3}))

@@ -493,3 +493,60 @@ func (b *Batch) matVecBackward(in *ir.Instr) {
 		}
 	}
 }
+
+// logMixForward is log(t·exp(a) + (1−t)·exp(b)) elementwise, leaving
+// exp(min−max) in the scratch for the reverse sweep, as ir does.
+func (b *Batch) logMixForward(in *ir.Instr) {
+	v, o, e := b.V, b.loc[in.Out], b.loc[in.Scratch]
+	t, x, y := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	nb := b.B
+	for i := 0; i < o.n; i++ {
+		to, xo, yo, oo, eo := t.off+i*t.es, x.off+i*x.es, y.off+i*y.es, o.off+i*nb, e.off+i*nb
+		for c := 0; c < nb; c++ {
+			ti, ai, bi := v[to+c*t.cs], v[xo+c*x.cs], v[yo+c*y.cs]
+			switch {
+			case math.IsInf(ai, -1) && math.IsInf(bi, -1):
+				v[eo+c], v[oo+c] = 0, math.Inf(-1)
+			case ai >= bi:
+				r := math.Exp(bi - ai)
+				v[eo+c], v[oo+c] = r, ai+math.Log(ti+(1-ti)*r)
+			default:
+				r := math.Exp(ai - bi)
+				v[eo+c], v[oo+c] = r, bi+math.Log(ti*r+1-ti)
+			}
+		}
+	}
+}
+
+func (b *Batch) logMixBackward(in *ir.Instr) {
+	v, a, o, e := b.V, b.Adj, b.loc[in.Out], b.loc[in.Scratch]
+	t, x, y := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	nb := b.B
+	for i := 0; i < o.n; i++ {
+		to, xo, yo, oo, eo := t.off+i*t.es, x.off+i*x.es, y.off+i*y.es, o.off+i*nb, e.off+i*nb
+		for c := 0; c < nb; c++ {
+			g := a[oo+c]
+			if math.IsInf(v[oo+c], -1) || g == 0 {
+				continue
+			}
+			ti, r := v[to+c*t.cs], v[eo+c]
+			var ea, eb float64 // exp(a−y), exp(b−y)
+			if v[xo+c*x.cs] >= v[yo+c*y.cs] {
+				d := ti + (1-ti)*r
+				ea, eb = 1/d, r/d
+			} else {
+				d := ti*r + 1 - ti
+				ea, eb = r/d, 1/d
+			}
+			if t.grad {
+				a[to+c] += g * (ea - eb)
+			}
+			if x.grad {
+				a[xo+c] += g * ti * ea
+			}
+			if y.grad {
+				a[yo+c] += g * (1 - ti) * eb
+			}
+		}
+	}
+}
