@@ -24,6 +24,11 @@ type Batch struct {
 	perLen  int       // slots of the per-chain region [0, perLen)
 	plan    []step    // per instruction
 	fb      *ir.Frame // fallback: one chain at a time through package ir
+	// frames, when not nil, are one fallback frame per chain, used when a
+	// fallback op keeps state in its scratch (a scan's step frames): each
+	// chain's scratch then stays in its frame between the forward and the
+	// reverse sweep instead of being copied in and out.
+	frames []*ir.Frame
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
@@ -148,8 +153,20 @@ func New(p *ir.Program, b int) *Batch {
 			copy(bt.V[l.off:l.off+l.n], bt.fb.Val(ir.ID(i)))
 		}
 	}
+	scratchy := false
 	for k := range p.Instrs {
 		bt.plan[k] = step{k: bt.kernelOf(&p.Instrs[k])}
+		if in := &p.Instrs[k]; bt.plan[k].k == kFallback && in.Scratch != ir.None && p.Values[in.Scratch].Len > 64 {
+			scratchy = true
+		}
+	}
+	if scratchy && b*p.Size*16 <= framesBudget {
+		bt.frames = make([]*ir.Frame, b)
+		for c := range bt.frames {
+			f := ir.NewFrame(p)
+			copy(f.V, bt.fb.V)
+			bt.frames[c] = f
+		}
 	}
 	bt.fuseMixtures()
 	return bt
@@ -217,6 +234,9 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 	}
 	return kFallback
 }
+
+// framesBudget bounds the memory of per-chain fallback frames.
+const framesBudget = 64 << 20
 
 // X is the position region of V: slot j of chain c at j·B+c.
 func (b *Batch) X() []float64 { return b.V[:b.P.Dim*b.B] }
@@ -362,6 +382,18 @@ func (b *Batch) load(xs []float64) {
 // time in the fallback frame, whose shared values are already in place.
 func (b *Batch) fallbackForward(in *ir.Instr) {
 	def, f := ir.Def(in.Op), b.fb
+	if b.frames != nil {
+		for c, f := range b.frames {
+			for _, a := range in.In {
+				if b.loc[a].per {
+					b.gather(a, b.V, f.V, c)
+				}
+			}
+			def.Forward(f, in)
+			b.scatter(in.Out, f.V, b.V, c)
+		}
+		return
+	}
 	for c := 0; c < b.B; c++ {
 		for _, a := range in.In {
 			if b.loc[a].per {
@@ -384,6 +416,26 @@ func (b *Batch) fallbackForward(in *ir.Instr) {
 // adjoints of its inputs go through the frame so that it adds into them.
 func (b *Batch) fallbackBackward(in *ir.Instr) {
 	def, f := ir.Def(in.Op), b.fb
+	if b.frames != nil {
+		// Each frame still holds its chain's inputs, output and scratch
+		// from the forward pass (every instruction ran in it), but the
+		// adjoints live in the batch.
+		for c, f := range b.frames {
+			for _, a := range in.In {
+				if b.loc[a].per {
+					b.gather(a, b.Adj, f.Adj, c)
+				}
+			}
+			b.gather(in.Out, b.Adj, f.Adj, c)
+			def.Backward(f, in)
+			for _, a := range in.In {
+				if b.loc[a].per {
+					b.scatter(a, f.Adj, b.Adj, c)
+				}
+			}
+		}
+		return
+	}
 	for c := 0; c < b.B; c++ {
 		for _, a := range in.In {
 			if b.loc[a].per {
