@@ -22,9 +22,10 @@ import (
 // guardCompositeLits returns src, a run or item as the session hands it to
 // yaegi (declarations, or statements starting with stmtPrefix), with each
 // composite literal that is one of several values of an assignment or a
-// var declaration put in parentheses. Lines do not move; columns after a
-// rewritten literal on its line shift by two. A source that does not parse
-// is returned unchanged, for yaegi to report.
+// var declaration put in parentheses. Lines do not move, and columns do
+// not either where spaces around the literal leave room for the
+// parentheses (a, b := 1, T{2} and a, b := T{1}, 2 do). A source that
+// does not parse is returned unchanged, for yaegi to report.
 func guardCompositeLits(src string) string {
 	if !strings.Contains(src, "{") || !strings.Contains(src, ",") {
 		return src // no composite literal, or no list of values
@@ -62,24 +63,42 @@ func guardCompositeLits(src string) string {
 	if len(lits) == 0 {
 		return src
 	}
-	// Insert from the end so earlier offsets stay valid. Literals never
-	// overlap as values of one list, and a literal nested in another
-	// literal's list gets its own parentheses inside the outer ones.
-	type insertion struct {
-		at   int
-		text string
+	// Columns stay put where the text allows: "(" takes the place of the
+	// space before the literal, and ")" with its comma the place of the
+	// ", " after it, unless that space is already taken by the next
+	// literal's "(". Edits are applied from the end so earlier offsets
+	// stay valid; they never overlap (a literal nested in another's
+	// elements is edited strictly inside the outer one's braces).
+	type edit struct {
+		at, n int // replace src[at:at+n]
+		text  string
 	}
-	var ins []insertion
+	var edits []edit
+	taken := map[int]bool{}
 	for _, lit := range lits {
-		ins = append(ins, insertion{int(lit.Pos()) - base, "("}, insertion{int(lit.End()) - base, ")"})
-	}
-	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
-	out := src
-	for _, in := range ins {
-		if in.at < 0 || in.at > len(out) {
+		pos := int(lit.Pos()) - base
+		if pos < 1 || int(lit.End())-base > len(src) {
 			return src
 		}
-		out = out[:in.at] + in.text + out[in.at:]
+		if src[pos-1] == ' ' {
+			edits = append(edits, edit{pos - 1, 1, "("})
+			taken[pos-1] = true
+		} else {
+			edits = append(edits, edit{pos, 0, "("})
+		}
+	}
+	for _, lit := range lits {
+		end := int(lit.End()) - base
+		if strings.HasPrefix(src[end:], ", ") && !taken[end+1] {
+			edits = append(edits, edit{end, 2, "),"})
+		} else {
+			edits = append(edits, edit{end, 0, ")"})
+		}
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].at > edits[j].at })
+	out := src
+	for _, e := range edits {
+		out = out[:e.at] + e.text + out[e.at+e.n:]
 	}
 	return out
 }

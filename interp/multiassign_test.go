@@ -127,20 +127,30 @@ func TestExecuteMultiVarDecl(t *testing.T) {
 		{cell: "d", value: "map[k:1]"},
 		{cell: "type P struct{ X int }\nu, v := 3, P{4}\nu + v.X", value: "7"},
 		{cell: "u, w := 5, []P{{6}}\nu + w[0].X", value: "11"}, // u redeclared at the top level
+		// The rewrite keeps the columns of errors after the literal: the
+		// operand "s" starts at column 25, and 1 at column 19, as counted
+		// in the cells.
+		{cell: "a, b, c := 1, []int{2}, \"s\" + 1", errName: "CompileError", errHas: "cell:1:25:"},
+		{cell: "a, b := []int{2}, 1 + \"s\"", errName: "CompileError", errHas: "cell:1:19:"},
 	})
 }
 
 func TestGuardCompositeLits(t *testing.T) {
 	cases := []struct{ in, want string }{
-		// The expected texts are the inputs with parentheses added by hand.
-		{";a, b := 1, []int{2}", ";a, b := 1, ([]int{2})"},
-		{";a := []int{2}", ";a := []int{2}"},                       // one value: untouched
-		{";a, b := f()", ";a, b := f()"},                           // no literal
-		{"\nvar a, b = T{1}, 2", "\nvar a, b = (T{1}), 2"},         // declaration run
-		{";a, b := 1, [][]int{{2}}", ";a, b := 1, ([][]int{{2}})"}, // inner elements are no values of the list
-		{";f := func() { a, b := 1, T{}; _ = a }", ";f := func() { a, b := 1, (T{}); _ = a }"},
-		{";a, b := 1, (T{})", ";a, b := 1, (T{})"},   // already parenthesized
-		{";a, b := 1, []int{", ";a, b := 1, []int{"}, // does not parse: left to yaegi
+		// The expected texts are the inputs with parentheses put in by
+		// hand, in the spaces around each literal where there are any.
+		{";a, b := 1, []int{2}", ";a, b := 1,([]int{2})"},
+		{";a, b := []int{2}, 1", ";a, b :=([]int{2}),1"},
+		{";a, b := []int{1}, []int{2}", ";a, b :=([]int{1}),([]int{2})"}, // the space after the comma is the second literal's
+		{";a, b := 1,[]int{2}", ";a, b := 1,([]int{2})"},                 // no space to take
+		{";a := []int{2}", ";a := []int{2}"},                             // one value: untouched
+		{";a, b := f()", ";a, b := f()"},                                 // no literal
+		{"\nvar a, b = T{1}, 2", "\nvar a, b =(T{1}),2"},                 // declaration run
+		{";a, b := 1, [][]int{{2}}", ";a, b := 1,([][]int{{2}})"},        // inner elements are no values of the list
+		{";f := func() { a, b := 1, T{}; _ = a }", ";f := func() { a, b := 1,(T{}); _ = a }"},
+		{";a, b := 1, (T{})", ";a, b := 1, (T{})"},                                                                             // already parenthesized
+		{";a, b := 1, []int{", ";a, b := 1, []int{"},                                                                           // does not parse: left to yaegi
+		{";x, y := 1, []func(){func() { c, d := 2, T{}; _ = c }}", ";x, y := 1,([]func(){func() { c, d := 2,(T{}); _ = c }})"}, // nested
 	}
 	for _, tc := range cases {
 		if got := guardCompositeLits(tc.in); got != tc.want {
