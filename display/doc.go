@@ -3,8 +3,11 @@
 // notebook cell.
 //
 // A type renders itself richly by implementing one of the small interfaces
-// HTMLer, Markdowner, SVGer, PNGer, JSONer or Bundler; the kernel calls Render
-// on the value of a cell's final expression. Cells (and compiled libraries)
+// HTMLer, Markdowner, SVGer, PNGer, JSONer or Bundler; the kernel calls
+// RenderStrict on the value of a cell's final expression. A value that
+// cannot be shown — a failing PNG method, or an Err method (Failer)
+// reporting the bad input it was made from — fails the cell with that
+// error, and Show writes it to the cell's standard error. Cells (and compiled libraries)
 // publish output at once with HTML, Markdown, PNG, SVG, JSON, Image and Show,
 // clear it with Clear, and keep one updatable display with NewHandle:
 //
