@@ -49,6 +49,11 @@ func TestExecuteDisplayError(t *testing.T) {
 		{cell: "display.Show(f)", events: "stderr:display: cannot show the value: " + msg + "\n"},
 		{cell: "f2 := f\n2", value: "2"}, // only showing fails; the value is kept
 	})
+	// The real thing: a figure of no data, through the generated symbols.
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", errName: "DisplayError", errHas: "plotting: Dist got 0 numbers"},
+	})
+
 	s := displayTestSession(t)
 	s.Execute(t.Context(), "import \"example.com/fig\"", nil)
 	r := s.Execute(t.Context(), "x := 1\n\n  fig.Bad()", nil)
