@@ -30,6 +30,7 @@ func TestSupervisedState(t *testing.T) {
 		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom", events: "-"}, // nothing printed
 		{cell: "import \"os\"\nos.Exit(3)", errName: "Exit", errHas: "os.Exit(3) was called: the cell was stopped; your variables are kept"},
 		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "Exit", errHas: `log.Fatal was called with "fatal"`},
+		{cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", errName: "DisplayError", errHas: "plotting: Dist got 0 numbers"},
 		{cell: "x", value: "1"},
 	})
 }
