@@ -87,7 +87,7 @@ func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 		return r
 	}
 	start := time.Now()
-	p, err := infer.Run(ctx, compiled, cfg)
+	p, err := sample(ctx, compiled, cfg)
 	if err != nil {
 		r.err = err
 		return r

@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc or rwmh")
+	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc, rwmh, chees or meads (chees and meads: 1024 chains in lockstep unless -chains says otherwise)")
 	cases := flag.String("cases", "", "regular expression selecting the cases (default: all)")
 	chains := flag.Int("chains", 4, "chains per case")
 	seed := flag.Uint64("seed", 1, "random seed")
