@@ -149,6 +149,9 @@ func Scan(steps int, init []any, seqs []any, step func(carry, x []Expr) ([]Expr,
 // scan instruction over the outer values.
 func (e *emitter) emitScan(n *node) ir.ID {
 	d := n.scan
+	if r := d.asRecurrence(n.args); r != nil {
+		return e.emit(r)
+	}
 	in := make([]ir.ID, len(n.args))
 	for i, a := range n.args {
 		in[i] = e.emit(a)

@@ -1,0 +1,213 @@
+package ppl
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// recurrenceY is a short series for the recurrence models (any values do:
+// the general scan path is the oracle).
+var recurrenceY = []float64{0.3, -0.5, 1.2, 0.1, -0.8, 0.4, 2.0, -1.1, 0.7, 0.2, -0.3, 1.5}
+
+// ar1Model: y[t] ~ Normal(x[t], sigma), x[t] = mu + phi·x[t-1] + z[t]·tau
+// with the innovations z data: a scan with a per-step a and a scalar b.
+func ar1Model() *Model {
+	y, T := recurrenceY, len(recurrenceY)
+	m := NewModel("ar1")
+	mu := m.Normal("mu", 0, 1)
+	phi := m.Uniform("phi", -1, 1)
+	sigma := m.HalfNormal("sigma", 1)
+	x := Scan(T, []any{0.1}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+		nx := Add(mu, Add(Mul(phi, c[0]), Mul(0.5, s[0])))
+		return []Expr{nx}, nx
+	})
+	m.LogDensity("y", Sum(LogPDF("Normal", y, x, sigma)))
+	return m
+}
+
+// arma11Model is ARMA(1,1) as internal/posteriordb writes it: the error
+// is carried, err[t] = y[t] - (mu + phi·y[t-1] + theta·err[t-1]).
+func arma11Model() *Model {
+	y, T := recurrenceY, len(recurrenceY)
+	m := NewModel("arma11")
+	mu := m.Normal("mu", 0, 10)
+	phi := m.Normal("phi", 0, 2)
+	theta := m.Normal("theta", 0, 2)
+	sigma := m.HalfCauchy("sigma", 2.5)
+	err1 := Sub(y[0], Add(mu, Mul(phi, mu)))
+	errs := Scan(T-1, []any{err1}, []any{y[:T-1], y[1:]}, func(c, x []Expr) ([]Expr, Expr) {
+		nu := Add(mu, Add(Mul(phi, x[0]), Mul(theta, c[0])))
+		e := Sub(x[1], nu)
+		return []Expr{e}, e
+	})
+	m.LogDensity("err", LogPDF("Normal", Concat(err1, errs), 0, sigma))
+	return m
+}
+
+// garchVarModel is GARCH(1,1) carrying the variance σ² and emitting σ.
+func garchVarModel() *Model {
+	y, T := garchY, len(garchY)
+	m := NewModel("garch11")
+	mu := m.Flat("mu")
+	alpha0 := m.HalfFlat("alpha0")
+	alpha1 := m.Flat("alpha1", Bounds(0, 1))
+	beta1 := m.Flat("beta1", Bounds(0, Sub(1, alpha1)))
+	s := Scan(T-1, []any{garchSigma1 * garchSigma1}, []any{y[:T-1]}, func(c, x []Expr) ([]Expr, Expr) {
+		v := Add(alpha0, Add(Mul(alpha1, Square(Sub(x[0], mu))), Mul(beta1, c[0])))
+		return []Expr{v}, Sqrt(v)
+	})
+	m.Normal("y", mu, Concat(garchSigma1, s)).Observe(y)
+	return m
+}
+
+// emitPrevModel emits a function of the carry before the step and of the
+// row, so the rewrite needs the shifted carries.
+func emitPrevModel() *Model {
+	y, T := recurrenceY, len(recurrenceY)
+	m := NewModel("emitprev")
+	a := m.Normal("a", 0, 1)
+	b := m.Uniform("b", -1, 1)
+	x := Scan(T, []any{a}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+		nx := Sub(Div(Add(s[0], c[0]), 2), Neg(Mul(c[0], b)))
+		return []Expr{nx}, Add(Exp(Mul(0.1, c[0])), Square(Sub(nx, s[0])))
+	})
+	m.LogDensity("x", Neg(Sum(x)))
+	return m
+}
+
+// nonAffineModel builds a model whose step is not affine in the carry.
+func nonAffineModel(step func(c, x, p Expr) Expr) func() *Model {
+	return func() *Model {
+		y, T := recurrenceY, len(recurrenceY)
+		m := NewModel("nonaffine")
+		p := m.Uniform("p", 0.1, 0.5)
+		x := Scan(T, []any{0.2}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+			nx := step(c[0], s[0], p)
+			return []Expr{nx}, nx
+		})
+		m.LogDensity("x", Neg(Sum(Square(x))))
+		return m
+	}
+}
+
+func hasOp(p *ir.Program, op ir.Op) bool {
+	return slices.ContainsFunc(p.Instrs, func(in ir.Instr) bool { return in.Op == op })
+}
+
+// compileBoth compiles a model with scans rewritten where they can be and
+// with the general scan path only.
+func compileBoth(t *testing.T, build func() *Model) (fast, general *Compiled) {
+	t.Helper()
+	fast, err := build().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanGeneralOnly = true
+	defer func() { scanGeneralOnly = false }()
+	general, err = build().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fast, general
+}
+
+// TestScanAsRecurrence checks that scans with an affine carry update
+// compile to OpLinearRecurrence with the log density and gradient of the
+// general scan path (the oracle), and that other scans stay scans.
+func TestScanAsRecurrence(t *testing.T) {
+	cases := []struct {
+		name      string
+		build     func() *Model
+		rewritten bool
+	}{
+		{"AR(1), per-step a", ar1Model, true},
+		{"ARMA(1,1) as posteriordb writes it", arma11Model, true},
+		{"GARCH(1,1) carrying σ²", garchVarModel, true},
+		{"GARCH(1,1) carrying σ through sqrt", garchModel, true},
+		{"emitting a function of the previous carry", emitPrevModel, true},
+		{"carry squared", nonAffineModel(func(c, x, p Expr) Expr { return Add(x, Mul(p, Square(c))) }), false},
+		{"carry times carry", nonAffineModel(func(c, x, p Expr) Expr { return Add(x, Mul(c, Mul(p, c))) }), false},
+		{"exp of the carry", nonAffineModel(func(c, x, p Expr) Expr { return Mul(p, Exp(c)) }), false},
+		{"divided by the carry", nonAffineModel(func(c, x, p Expr) Expr { return Div(p, Add(2, c)) }), false},
+		{"coefficient of a sequence times carry squared under sqrt", nonAffineModel(func(c, x, p Expr) Expr { return Sqrt(Add(p, Mul(p, Square(Add(c, x))))) }), false},
+		{"tanh of an affine step", nonAffineModel(func(c, x, p Expr) Expr { return Tanh(Add(x, Mul(p, c))) }), false},
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fast, general := compileBoth(t, tc.build)
+			if hasOp(general.Program(), ir.OpLinearRecurrence) || !hasOp(general.Program(), ir.OpScan) {
+				t.Fatal("the general path did not compile a scan")
+			}
+			rec, scan := hasOp(fast.Program(), ir.OpLinearRecurrence), hasOp(fast.Program(), ir.OpScan)
+			if tc.rewritten != rec || rec == scan {
+				t.Fatalf("linear recurrence %v, scan %v; want the scan rewritten: %v", rec, scan, tc.rewritten)
+			}
+			df, dg := fast.NewDensity(), general.NewDensity()
+			gf, gg := make([]float64, fast.Dim()), make([]float64, general.Dim())
+			for range 5 {
+				x := make([]float64, fast.Dim())
+				for i := range x {
+					x[i] = rng.Float64()*2 - 1
+				}
+				lf, lg := df.LogDensityGrad(x, gf), dg.LogDensityGrad(x, gg)
+				if math.Abs(lf-lg) > 1e-12*math.Max(1, math.Abs(lg)) {
+					t.Errorf("log density at %v = %.17g, the general scan gives %.17g", x, lf, lg)
+				}
+				for i := range gf {
+					if math.Abs(gf[i]-gg[i]) > 1e-12*math.Max(1, math.Abs(gg[i])) {
+						t.Errorf("gradient[%d] at %v = %.17g, the general scan gives %.17g", i, x, gf[i], gg[i])
+					}
+				}
+				irtest.CheckGradient(t, fast.Program(), x, 1e-6)
+			}
+			if a := testing.AllocsPerRun(20, func() { df.LogDensityGrad(gf, gf) }); a != 0 {
+				t.Errorf("LogDensityGrad allocates %v times per call, want 0", a)
+			}
+		})
+	}
+}
+
+// TestLinearRecurrence compares the explicit LinearRecurrence with the
+// same recurrence written as a general scan (the oracle).
+func TestLinearRecurrence(t *testing.T) {
+	y, T := recurrenceY, len(recurrenceY)
+	model := func(explicit bool) func() *Model {
+		return func() *Model {
+			m := NewModel("lr")
+			x0 := m.Normal("x0", 0, 1)
+			b := m.Uniform("b", -1, 1)
+			var x Expr
+			if explicit {
+				x = LinearRecurrence(x0, Mul(2, y), b)
+			} else {
+				x = Scan(T, []any{x0}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+					n := Add(Mul(2, s[0]), Mul(b, c[0]))
+					return []Expr{n}, n
+				})
+			}
+			m.LogDensity("x", Neg(Sum(Square(x))))
+			return m
+		}
+	}
+	_, general := compileBoth(t, model(false))
+	explicit, err := model(true)().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range [][]float64{{0.3, -0.2}, {-1, 0.7}, {0, 0}} {
+		ge, gg := make([]float64, 2), make([]float64, 2)
+		le, lg := explicit.LogDensityGrad(x, ge), general.LogDensityGrad(x, gg)
+		if math.Abs(le-lg) > 1e-12*math.Max(1, math.Abs(lg)) || math.Abs(ge[0]-gg[0]) > 1e-12*math.Max(1, math.Abs(gg[0])) || math.Abs(ge[1]-gg[1]) > 1e-12*math.Max(1, math.Abs(gg[1])) {
+			t.Errorf("at %v: LinearRecurrence gives %v %v, the scan %v %v", x, le, ge, lg, gg)
+		}
+	}
+	if _, e := build(func(m *Model) { LinearRecurrence(Mul(m.Normal("x0", 0, 1), []float64{1, 2}), 1.0, 0.5) }); e == nil {
+		t.Error("LinearRecurrence with a vector initial value: no error")
+	}
+}
