@@ -34,7 +34,14 @@
 // Recurrences (AR, GARCH, the forward algorithm of a hidden Markov model)
 // are written with Scan: its step function is called once, with
 // placeholders, to trace the body into a sub-program that the compiled
-// code runs at every step.
+// code runs at every step. A recurrence whose one scalar carry is updated
+// affinely, next = A + B·carry with A and B free of the carry (AR, the
+// ARMA error, the GARCH variance σ²), is compiled without a per-step
+// body: elementwise ops over the sequences and one linear recurrence, 3–5
+// times faster. Write GARCH with the variance carried (next = α₀ +
+// α₁(y-μ)² + β₁·carry, emitting Sqrt(next)); the form next =
+// Sqrt(A + B·carry²) is recognised too. LinearRecurrence writes
+// x[t] = a[t] + b[t]·x[t-1] explicitly.
 //
 // # Errors
 //
@@ -61,7 +68,12 @@
 // time, and an instruction written twice over the same inputs is emitted
 // once, so the programs recompute only what depends on the position. A
 // Scan's step is traced into a body program whose inputs are its carries,
-// the current rows of its sequences, and the outer values it uses.
+// the current rows of its sequences, and the outer values it uses; when
+// the step is an affine update of one scalar carry (scan_recurrence.go
+// recognises it from the traced graph), the scan is emitted instead as
+// the step's elementwise ops applied to the whole sequences plus one
+// OpLinearRecurrence, and the emitted value as elementwise ops over the
+// stacked carries.
 //
 // A Compiled model implements infer.Model: its Density evaluates the
 // program with its own ir.Frame, without allocating, one position at a

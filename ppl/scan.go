@@ -30,14 +30,26 @@ type scanDef struct {
 // step. It may use any other value of the model (parameters, data). Scan
 // returns the emitted values stacked: shape [steps] ++ the emitted shape.
 //
-//	// GARCH(1,1): s[t]² = α₀ + α₁ (y[t-1]-μ)² + β₁ s[t-1]²
-//	s := ppl.Scan(T-1, []any{sigma1}, []any{y[:T-1]},
+//	// GARCH(1,1): s[t]² = α₀ + α₁ (y[t-1]-μ)² + β₁ s[t-1]², carrying
+//	// the variance s² and emitting s.
+//	s := ppl.Scan(T-1, []any{sigma1 * sigma1}, []any{y[:T-1]},
 //		func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
 //			v := ppl.Add(alpha0, ppl.Add(ppl.Mul(alpha1, ppl.Square(ppl.Sub(x[0], mu))),
-//				ppl.Mul(beta1, ppl.Square(c[0]))))
-//			s := ppl.Sqrt(v)
-//			return []ppl.Expr{s}, s
+//				ppl.Mul(beta1, c[0])))
+//			return []ppl.Expr{v}, ppl.Sqrt(v)
 //		})
+//
+// The fast form: when there is one scalar carry, the sequences' rows are
+// scalars, and the next carry is affine in the carry — next = A + B·carry
+// with A and B built from the rows, parameters, data and constants but
+// not the carry — Scan is compiled as elementwise ops over the whole
+// sequences and one LinearRecurrence, with no per-step body (3–5 times
+// faster per gradient). The emitted value may then be any elementwise
+// function (Add, Mul, Sqrt, Exp, …) of the carry, the next carry and the
+// rows. So carry GARCH's variance s², as above, rather than s; a step
+// next = Sqrt(A + B·carry²) is recognised and carried as its square too.
+// Other steps (a vector carry, a Sum or a LogSumExp over a row, the carry
+// inside Exp or Tanh) run the general scan, step by step.
 //
 // The step function must build its result with this package's functions
 // only: Go control flow inside it runs once, not once per step.
