@@ -259,12 +259,12 @@ func (r *recurrenceForm) lifted(n *node) *node {
 	}
 	var l *node
 	switch {
-	case n.kind == kInput && n != r.d.carryPh[0]:
+	case n.kind == kInput && slices.Contains(r.d.seqPh, n):
 		l = r.seqs[slices.Index(r.d.seqPh, n)]
-	case n.kind == kInput:
+	case n == r.d.carryPh[0]:
 		panic("ppl: internal error: the carry of a scan rewritten as a recurrence was not lifted")
 	case !r.dep[n] && !r.depC[n] && !r.isRewritten(n):
-		l = n
+		l = n // a value of the model, or a placeholder of an enclosing scan
 	default:
 		args := make([]*node, len(n.args))
 		dep := false
