@@ -234,3 +234,56 @@ func TestLinearRecurrence(t *testing.T) {
 		t.Error("LinearRecurrence with a vector initial value: no error")
 	}
 }
+
+// TestScanManyStatics runs a general scan (a vector carry) whose step uses
+// more outer values than the scan's fixed arrays hold, so the forward and
+// reverse sweeps resolve them at every step; the oracle is the same
+// recurrence in plain Go.
+func TestScanManyStatics(t *testing.T) {
+	const K = 20
+	y := recurrenceY
+	m := NewModel("statics")
+	w := make([]Expr, K)
+	for i := range w {
+		w[i] = m.Normal("w"+string(rune('a'+i)), 0, 1)
+	}
+	x := Scan(len(y), []any{[]float64{0.1, -0.2}}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+		acc := Expr(Mul(0.5, c[0]))
+		for i, wi := range w {
+			acc = Add(acc, Mul(wi, Mul(float64(i%3)-1, s[0])))
+		}
+		return []Expr{acc}, Sum(Square(acc))
+	})
+	m.LogDensity("x", Neg(Sum(x)))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 3 {
+		pos := make([]float64, c.Dim())
+		for i := range pos {
+			pos[i] = rng.Float64()*2 - 1
+		}
+		// Oracle: the priors (standard normals) and the recurrence.
+		want := 0.0
+		for _, v := range pos {
+			want += -0.5*v*v - 0.5*math.Log(2*math.Pi)
+		}
+		carry := []float64{0.1, -0.2}
+		for _, yt := range y {
+			d := 0.0
+			for i, v := range pos {
+				d += v * (float64(i%3) - 1) * yt
+			}
+			for j := range carry {
+				carry[j] = 0.5*carry[j] + d
+				want -= carry[j] * carry[j]
+			}
+		}
+		if got := c.LogDensity(pos); math.Abs(got-want) > 1e-10*math.Max(1, math.Abs(want)) {
+			t.Errorf("log density %.15g, want %.15g", got, want)
+		}
+		irtest.CheckGradient(t, c.Program(), pos, 1e-6)
+	}
+}

@@ -162,6 +162,15 @@ func scanForward(f *Frame, in *Instr) {
 	e := ev.Len
 	sv := f.steps[in]
 	bf.adjs = nil
+	// The outer values of the inputs, resolved once rather than at every
+	// step (when there are few enough for the fixed array).
+	var outer [maxScalarArgs][]float64
+	resolved := len(in.In) <= maxScalarArgs
+	if resolved {
+		for i, a := range in.In {
+			outer[i] = f.Val(a)
+		}
+	}
 	for k := range t {
 		step := w[k*n : (k+1)*n]
 		bf.V = step
@@ -172,16 +181,18 @@ func scanForward(f *Frame, in *Instr) {
 		for i, a := range in.In {
 			dv := &body.Values[body.Inputs[i]]
 			var src []float64
-			switch {
-			case i < c && k == 0:
-				src = f.Val(a)
-			case i < c:
+			if i < c && k > 0 {
 				ov := &body.Values[body.Outputs[i].ID]
 				src = w[(k-1)*n+ov.Off : (k-1)*n+ov.Off+ov.Len]
-			case i < c+s:
-				src = f.Val(a)[k*dv.Len : (k+1)*dv.Len]
-			default:
-				src = f.Val(a)
+			} else {
+				if resolved {
+					src = outer[i]
+				} else {
+					src = f.Val(a)
+				}
+				if i >= c && i < c+s {
+					src = src[k*dv.Len : (k+1)*dv.Len]
+				}
 			}
 			if dv.Len == 1 {
 				step[dv.Off] = src[0]
@@ -216,6 +227,17 @@ func scanBackward(f *Frame, in *Instr) {
 	clear(ca)
 	sv := f.steps[in]
 	bf.vals, bf.adjs = nil, nil
+	// The adjoints of the inputs (nil without a gradient), resolved once
+	// rather than at every step (when there are few enough).
+	var adj [maxScalarArgs][]float64
+	resolved := len(in.In) <= maxScalarArgs
+	if resolved {
+		for i, a := range in.In {
+			if i >= c && f.Grad(a) {
+				adj[i] = f.AdjOf(a)
+			}
+		}
+	}
 	if sv != nil {
 		bf.adjs = sv.adjs
 	}
@@ -247,21 +269,30 @@ func scanBackward(f *Frame, in *Instr) {
 		for i, a := range in.In {
 			dv := &body.Values[body.Inputs[i]]
 			src := ab[dv.Off : dv.Off+dv.Len]
-			switch {
-			case i < c:
+			if i < c {
 				copy(ca[off:], src)
 				off += len(src)
-			case !f.Grad(a):
-			case i < c+s:
-				dst := f.AdjOf(a)[k*len(src):]
-				for j, v := range src {
-					dst[j] += v
-				}
-			default:
-				dst := f.AdjOf(a)
-				for j, v := range src {
-					dst[j] += v
-				}
+				continue
+			}
+			var dst []float64
+			switch {
+			case resolved:
+				dst = adj[i]
+			case f.Grad(a):
+				dst = f.AdjOf(a)
+			}
+			if dst == nil {
+				continue
+			}
+			if i < c+s {
+				dst = dst[k*len(src):]
+			}
+			if len(src) == 1 {
+				dst[0] += src[0]
+				continue
+			}
+			for j, v := range src {
+				dst[j] += v
 			}
 		}
 	}
