@@ -21,13 +21,14 @@ import (
 // variable for the accept test is replaced by a fresh uniform (plain
 // generalised HMC), a simplification.
 //
-// Known limitation: the step size is set by the held fold's most curved
+// Initialisation: the step size is set by the held fold's most curved
 // chain, so from the default start (uniform(-2, 2) on the unconstrained
 // scale) a model whose gradients there span orders of magnitude across
 // chains (a scale parameter started at e^-2 against hundreds of
-// observations: kidiq, arK) gets a step size near 1e-8 and the chains do
-// not leave their starts. ChEES (step size by dual averaging) and NUTS do
-// not have this problem; MEADS needs a better start there.
+// observations: kidiq, arK) would get a step size near 1e-8 and the chains
+// would not leave their starts. An initial phase with a step size per
+// chain (see initialSteps) brings them to the typical set first, as the
+// paper's few steps of a robust method before MEADS proper.
 func runMEADS(e *ensemble, ctl *control) (int, error) {
 	cfg, d := e.cfg, e.dim
 	if err := e.initialise(true); err != nil {
@@ -39,8 +40,18 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 	var ga, ya []float64 // the held fold's rows: preconditioned gradients, standardised positions
 	total := cfg.Warmup + cfg.Draws
 	made := 0
+	// The initial phase: the first quarter of warm-up moves every chain
+	// with its own step size (see initialSteps).
+	initial := initialSteps(cfg.Warmup)
+	epsC := make([]float64, cfg.Chains)
+	for c := range epsC {
+		epsC[c] = initialStepSize
+	}
 	for s := 0; s < total && !ctl.stopped(); s++ {
 		held := s % k
+		if s < initial {
+			held = -1
+		}
 		// The held fold's statistics, in chain order.
 		clear(mean)
 		nh := 0
@@ -101,11 +112,24 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 		if math.IsNaN(gamma) {
 			gamma = 1
 		}
+		if held < 0 {
+			gamma = initialDamping
+		}
 		a := math.Exp(-gamma)
 		refresh := math.Sqrt(1 - a*a)
 		warm := s < cfg.Warmup
 		err := e.parallel(func(w *worker, b *block) {
-			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma)
+			if held < 0 {
+				e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, epsC[b.first:b.first+b.n])
+				for c := 0; c < b.n; c++ {
+					// Robbins–Monro on the log step size towards the
+					// acceptance initialTarget, per chain.
+					v := epsC[b.first+c] * math.Exp(initialGain*(b.alpha[c]-initialTarget))
+					epsC[b.first+c] = math.Min(math.Max(v, 1e-12), 10)
+				}
+				return
+			}
+			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, nil)
 			if warm {
 				return
 			}
@@ -140,11 +164,35 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 	return made, nil
 }
 
+// The initial phase of MEADS. From the default start the held fold's
+// curvature estimate is set by its most curved chain and can be orders of
+// magnitude too small for the others (a scale parameter started at e^-2
+// against hundreds of observations), so the chains would not move. For
+// the first quarter of warm-up (at most maxInitialSteps) every chain
+// therefore moves by generalised HMC with its own step size, adapted by
+// Robbins–Monro on the log step size towards acceptance initialTarget,
+// with fixed damping initialDamping so that chains falling towards the
+// typical set lose the energy they gain; no fold is held. Warm-up draws
+// are discarded, so the dependence of a chain's kernel on its own past
+// does no harm; MEADS proper, with its fold-held parameters, follows.
+const (
+	maxInitialSteps = 250
+	initialStepSize = 0.1
+	initialTarget   = 0.8
+	initialGain     = 0.5
+	initialDamping  = 0.1
+)
+
+// initialSteps is the length of MEADS's initial phase for a warm-up of
+// the given length.
+func initialSteps(warmup int) int { return min(warmup/4, maxInitialSteps) }
+
 // ghmcStep is one generalised HMC step of the chains of b not in the held
 // fold, in whitened coordinates q (position x + ε σ∘q): refresh q, one
 // leapfrog step, accept or flip q. alpha and div record the step; lpp the
-// energy after it (for the posterior's statistics).
-func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh float64, sigma []float64) {
+// energy after it (for the posterior's statistics). When epsC is not nil
+// it holds the step size of each chain of b, replacing eps.
+func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh float64, sigma, epsC []float64) {
 	bt := w.batch(e, b.n)
 	x, n, d, k := bt.X(), b.n, e.dim, e.cfg.Folds
 	for c := 0; c < n; c++ {
@@ -155,11 +203,17 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 		}
 		b.u[c] = st.Uniform()
 	}
+	step := func(c int) float64 {
+		if epsC != nil {
+			return epsC[c]
+		}
+		return eps
+	}
 	for j := 0; j < d; j++ {
 		for c := 0; c < n; c++ {
-			i := j*n + c
-			b.pp[i] = b.p[i] + 0.5*eps*sigma[j]*b.g[i]
-			x[i] = b.x[i] + eps*sigma[j]*b.pp[i]
+			i, h := j*n+c, step(c)
+			b.pp[i] = b.p[i] + 0.5*h*sigma[j]*b.g[i]
+			x[i] = b.x[i] + h*sigma[j]*b.pp[i]
 		}
 	}
 	bt.Gradient()
@@ -167,7 +221,7 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 	for j := 0; j < d; j++ {
 		for c := 0; c < n; c++ {
 			i := j*n + c
-			b.pp[i] += 0.5 * eps * sigma[j] * g[i]
+			b.pp[i] += 0.5 * step(c) * sigma[j] * g[i]
 		}
 	}
 	for c := 0; c < n; c++ {
