@@ -12,6 +12,19 @@ import (
 // -chains is left at its default of 4 (package lockstep's default).
 const lockstepChains = 1024
 
+// meadsThin is the thinning of MEADS in validate: it spends one gradient
+// per iteration, so 1000 draws of 1000 iterations are too few on
+// correlated posteriors (R-hat 1.03 on kidscore_momhs, 1.16 on mesquite
+// over the 16 judged chains); with 10 iterations per draw it spends about
+// as many gradients as ChEES (176k against 178k on kidscore_momhs).
+const meadsThin = 10
+
+// rwmhIterations is the warm-up and draws of lockstep RWMH when both are
+// left at validate's defaults of 1000: random-walk Metropolis moves a
+// distance of order its step per iteration and fails R-hat everywhere
+// with 1000.
+const rwmhIterations = 10_000
+
 // sample runs cfg's sampler on m: NUTS, HMC and RWMH with few chains
 // through infer.Run; ChEES, MEADS, and RWMH with 64 chains or more through
 // package lockstep, whose posterior keeps 16 chains (the ones judged).
@@ -27,8 +40,15 @@ func sample(ctx context.Context, m lockstep.Model, cfg infer.Config) (*posterior
 	if chains == 4 && name != "RWMH" {
 		chains = lockstepChains
 	}
+	warmup, draws, thin := cfg.Warmup, cfg.Draws, 1
+	switch {
+	case name == "MEADS":
+		thin = meadsThin
+	case name == "RWMH" && warmup == 1000 && draws == 1000:
+		warmup, draws = rwmhIterations, rwmhIterations
+	}
 	res, err := lockstep.Run(ctx, m, lockstep.Config{
-		Sampler: name, Chains: chains, Warmup: cfg.Warmup, Draws: cfg.Draws, NoWarmup: cfg.NoWarmup,
+		Sampler: name, Chains: chains, Warmup: warmup, Draws: draws, NoWarmup: cfg.NoWarmup, Thin: thin,
 		Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, InitRadius: cfg.InitRadius,
 	})
 	if err != nil {

@@ -39,6 +39,12 @@ type Config struct {
 	Scale float64
 	// Folds is the number of MEADS folds (default 4).
 	Folds int
+	// Thin, for MEADS, keeps every Thin-th iteration after warm-up: Draws
+	// draws from Draws·Thin iterations (default 1). MEADS spends one
+	// gradient per iteration, so on correlated posteriors it needs many
+	// iterations for the same effective sample size; the other samplers
+	// ignore it.
+	Thin int
 	// MaxSteps bounds the leapfrog steps of one ChEES trajectory (default
 	// 1024).
 	MaxSteps int
@@ -87,6 +93,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Folds == 0 {
 		c.Folds = 4
 	}
+	if c.Thin == 0 {
+		c.Thin = 1
+	}
 	if c.MaxSteps == 0 {
 		c.MaxSteps = 1024
 	}
@@ -112,6 +121,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("lockstep: negative warm-up (%d) or draws (%d): give counts of 0 or more", c.Warmup, c.Draws)
 	case !(c.TargetAccept > 0 && c.TargetAccept < 1):
 		return c, fmt.Errorf("lockstep: target acceptance %g is outside (0, 1)", c.TargetAccept)
+	case c.Thin < 1:
+		return c, fmt.Errorf("lockstep: thinning of %d: give 1 or more", c.Thin)
 	case c.Block < 1:
 		return c, fmt.Errorf("lockstep: block of %d chains: give at least 1", c.Block)
 	}

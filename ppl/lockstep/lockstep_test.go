@@ -145,3 +145,28 @@ func TestInterruptionKeepsDraws(t *testing.T) {
 		}
 	}
 }
+
+// MEADS with Thin t runs Draws·t iterations after warm-up and keeps Draws
+// of them, in the posterior and in the moments.
+func TestMEADSThin(t *testing.T) {
+	for _, thin := range []int{1, 3} {
+		cfg := lockstep.Config{Sampler: "MEADS", Chains: 16, Warmup: 40, Draws: 25, Thin: thin, Seed: 2, Keep: 2}
+		res, err := lockstep.Run(context.Background(), stdNormal(t, 2), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Posterior.Draws(); got != cfg.Draws {
+			t.Errorf("thin %d: %d draws kept, want %d", thin, got, cfg.Draws)
+		}
+		if res.Moments.Draws != cfg.Draws {
+			t.Errorf("thin %d: moments over %d draws, want %d", thin, res.Moments.Draws, cfg.Draws)
+		}
+		if want := cfg.Warmup + cfg.Draws*thin; res.GradEvals != want {
+			t.Errorf("thin %d: %d gradients per chain, want warm-up %d + draws %d × thin", thin, res.GradEvals, cfg.Warmup, cfg.Draws)
+		}
+	}
+	_, err := lockstep.Run(context.Background(), stdNormal(t, 2), lockstep.Config{Sampler: "MEADS", Chains: 16, Thin: -1})
+	if err == nil {
+		t.Error("thin -1 accepted")
+	}
+}

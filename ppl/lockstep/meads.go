@@ -38,7 +38,7 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 	sigma, mean := make([]float64, d), make([]float64, d)
 	var eps float64
 	var ga, ya []float64 // the held fold's rows: preconditioned gradients, standardised positions
-	total := cfg.Warmup + cfg.Draws
+	total := cfg.Warmup + cfg.Draws*cfg.Thin
 	made := 0
 	// The initial phase: the first quarter of warm-up moves every chain
 	// with its own step size (see initialSteps).
@@ -118,6 +118,9 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 		a := math.Exp(-gamma)
 		refresh := math.Sqrt(1 - a*a)
 		warm := s < cfg.Warmup
+		// Only every Thin-th iteration after warm-up is a draw.
+		keep := !warm && (s-cfg.Warmup+1)%cfg.Thin == 0
+		i := (s-cfg.Warmup+1)/cfg.Thin - 1
 		err := e.parallel(func(w *worker, b *block) {
 			if held < 0 {
 				e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, epsC[b.first:b.first+b.n])
@@ -130,10 +133,9 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 				return
 			}
 			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, nil)
-			if warm {
+			if !keep {
 				return
 			}
-			i := s - cfg.Warmup
 			e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
 				st.AcceptStat[i], st.StepSize[i], st.NLeapfrog[i], st.Divergent[i] = b.alpha[c], eps, 1, b.div[c]
 				st.Energy[i] = b.lpp[c]
@@ -143,8 +145,8 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 			return 0, err
 		}
 		ctl.gradEvals++
-		if !warm {
-			made = s - cfg.Warmup + 1
+		if keep {
+			made = i + 1
 			e.draws = made
 			div := 0
 			for i := range e.kept {

@@ -120,8 +120,12 @@ func reportProgress(cfg Config, ctl *control, done <-chan struct{}, finished cha
 			}
 		}()
 		it := int(ctl.iter.Load())
+		total := cfg.Warmup + cfg.Draws
+		if cfg.Sampler == "MEADS" {
+			total = cfg.Warmup + cfg.Draws*cfg.Thin
+		}
 		for i := range snap {
-			snap[i] = infer.ChainProgress{Chain: i, Iteration: it, Total: cfg.Warmup + cfg.Draws, Warmup: it < cfg.Warmup,
+			snap[i] = infer.ChainProgress{Chain: i, Iteration: it, Total: total, Warmup: it < cfg.Warmup,
 				Divergences: int(ctl.div.Load()), StepSize: math.Float64frombits(ctl.eps.Load()), Done: end}
 		}
 		cfg.Progress(snap)
