@@ -102,8 +102,14 @@ func (e *ensemble) accept(b *block) {
 // follows Adam ascending the ChEES criterion ¼E[(|θ'−E θ'|² − |θ−E θ|²)²]
 // estimated across chains, the step size follows dual averaging of the
 // harmonic mean of the acceptance probabilities across chains, and the
-// diagonal metric is the variance across chains. Cross-chain sums run in
-// chain order, so the result does not depend on blocks or workers.
+// diagonal metric is the variance across chains. Warm-up opens with
+// MEADS's initial phase (a step size per chain; see initialPhase), and
+// chains left far below the others' log density are restarted on copies
+// of others after it and at mid warm-up (restartStragglers): from the
+// default start some chains of low_dim_gauss_mix fell into a mode with an
+// emptied component and, through the harmonic mean of acceptance, held
+// every chain's step size down. Cross-chain sums run in chain order, so
+// the result does not depend on blocks or workers.
 func runChEES(e *ensemble, ctl *control) (int, error) {
 	cfg, d := e.cfg, e.dim
 	if err := e.initialise(true); err != nil {
@@ -127,7 +133,13 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 	meanP := make([]float64, d)
 	total := cfg.Warmup + cfg.Draws
 	made := 0
-	for s := 0; s < total && !ctl.stopped(); s++ {
+	// The first steps of warm-up bring every chain to the typical set with
+	// its own step size (MEADS's initial phase), before ChEES proper.
+	initial := initialSteps(cfg.Warmup)
+	if err := e.initialPhase(ctl, initial); err != nil {
+		return 0, err
+	}
+	for s := initial; s < total && !ctl.stopped(); s++ {
 		st := philox.New(cfg.Seed, jitterChain, uint64(s))
 		jitter := st.Uniform()
 		T := math.Exp(logT)
@@ -209,6 +221,9 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 			return 0, err
 		}
 		if warm {
+			if s == cfg.Warmup/2 && s > initial {
+				e.restartStragglers() // stragglers of the initial phase that fell behind since
+			}
 			e.crossChain(mean, variance)
 			for j, v := range variance {
 				if v > 1e-12 && !math.IsInf(v, 0) {

@@ -16,6 +16,14 @@
 // chains on the unconstrained scale, O(chains) memory whatever the number
 // of draws. Config.StoreAll keeps every chain in the posterior instead.
 //
+// From the default start (uniform(-2, 2) on the unconstrained scale) the
+// chains of one model can sit at very different curvatures, and a step
+// size shared across chains would be set by the worst of them: ChEES and
+// MEADS therefore open warm-up with an initial phase in which every chain
+// has its own step size (the first quarter of warm-up, at most 250
+// iterations), then restart chains stuck far below the others' log
+// density on copies of others.
+//
 // ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
 // m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
 //

@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"math"
+	"sort"
 
 	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -145,6 +146,9 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 			return 0, err
 		}
 		ctl.gradEvals++
+		if s == initial-1 || (s == cfg.Warmup/2 && s > initial) {
+			e.restartStragglers()
+		}
 		if keep {
 			made = i + 1
 			e.draws = made
@@ -177,6 +181,8 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 // typical set lose the energy they gain; no fold is held. Warm-up draws
 // are discarded, so the dependence of a chain's kernel on its own past
 // does no harm; MEADS proper, with its fold-held parameters, follows.
+// Chains still far below the others' log density at the end of the phase
+// and at mid warm-up are restarted (restartStragglers).
 const (
 	maxInitialSteps = 250
 	initialStepSize = 0.1
@@ -307,4 +313,90 @@ func largestEigen(rows []float64, n, d int) float64 {
 		}
 	}
 	return (tr2 / float64(n*n)) / (tr / float64(n))
+}
+
+// initialPhase runs steps [0, n) of MEADS's initial phase on every chain
+// (see initialSteps), with the preconditioner the spread across all
+// chains: ChEES starts with it, because its harmonic mean of acceptance
+// across chains is set by the worst-placed chains and from the default
+// start shrinks the common step size (and stretches the trajectories)
+// until the chains barely move.
+func (e *ensemble) initialPhase(ctl *control, n int) error {
+	d := e.dim
+	mean, sigma := make([]float64, d), make([]float64, d)
+	epsC := make([]float64, e.cfg.Chains)
+	for c := range epsC {
+		epsC[c] = initialStepSize
+	}
+	a := math.Exp(-initialDamping)
+	refresh := math.Sqrt(1 - a*a)
+	for s := 0; s < n && !ctl.stopped(); s++ {
+		e.crossChain(mean, sigma)
+		for j, v := range sigma {
+			sigma[j] = math.Sqrt(v)
+			if !(sigma[j] > 1e-10) || math.IsInf(sigma[j], 0) {
+				sigma[j] = 1
+			}
+		}
+		err := e.parallel(func(w *worker, b *block) {
+			e.ghmcStep(w, b, s, -1, 0, a, refresh, sigma, epsC[b.first:b.first+b.n])
+			for c := 0; c < b.n; c++ {
+				v := epsC[b.first+c] * math.Exp(initialGain*(b.alpha[c]-initialTarget))
+				epsC[b.first+c] = math.Min(math.Max(v, 1e-12), 10)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		ctl.gradEvals++
+		ctl.iter.Store(int64(s + 1))
+	}
+	if n > 0 && !ctl.stopped() {
+		e.restartStragglers()
+	}
+	return nil
+}
+
+// restartStragglers moves every chain whose log density is far below the
+// median across chains (by more than 10 + 10√dim, many standard deviations
+// of the log density in the typical set, whose sd is about √(dim/2)) onto
+// a copy of a chain that is not, chosen by chain number: from dispersed
+// starts a few chains can fall into a minor mode (a mixture component
+// emptied) where they would stay, biasing the moments and, through the
+// cross-chain adaptation, slowing every chain. Warm-up only.
+func (e *ensemble) restartStragglers() {
+	d := e.dim
+	lps := make([]float64, 0, e.cfg.Chains)
+	for _, b := range e.blocks {
+		lps = append(lps, b.lp...)
+	}
+	sorted := append([]float64(nil), lps...)
+	sort.Float64s(sorted)
+	cut := sorted[len(sorted)/2] - 10 - 10*math.Sqrt(float64(d))
+	var good []int
+	for c, lp := range lps {
+		if lp >= cut {
+			good = append(good, c)
+		}
+	}
+	if len(good) == 0 || len(good) == len(lps) {
+		return
+	}
+	where := func(c int) (*block, int) {
+		b := e.blocks[c/e.cfg.Block]
+		return b, c - b.first
+	}
+	for c, lp := range lps {
+		if lp >= cut {
+			continue
+		}
+		src, i := where(good[(c*7919)%len(good)])
+		dst, k := where(c)
+		dst.lp[k] = src.lp[i]
+		for j := 0; j < d; j++ {
+			dst.x[j*dst.n+k] = src.x[j*src.n+i]
+			dst.g[j*dst.n+k] = src.g[j*src.n+i]
+			dst.p[j*dst.n+k] = src.p[j*src.n+i]
+		}
+	}
 }
