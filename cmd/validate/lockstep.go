@@ -19,11 +19,11 @@ const lockstepChains = 1024
 // as many gradients as ChEES (176k against 178k on kidscore_momhs).
 const meadsThin = 10
 
-// rwmhIterations is the warm-up and draws of lockstep RWMH when both are
-// left at validate's defaults of 1000: random-walk Metropolis moves a
-// distance of order its step per iteration and fails R-hat everywhere
-// with 1000.
-const rwmhIterations = 10_000
+// rwmhFactor multiplies the warm-up and draws of lockstep RWMH when the
+// warm-up is left at validate's default of 1000 (draws may carry a case's
+// factor): random-walk Metropolis moves a distance of order its step per
+// iteration and fails R-hat everywhere with 1000.
+const rwmhFactor = 10
 
 // sample runs cfg's sampler on m: NUTS, HMC and RWMH with few chains
 // through infer.Run; ChEES, MEADS, and RWMH with 64 chains or more through
@@ -44,8 +44,8 @@ func sample(ctx context.Context, m lockstep.Model, cfg infer.Config) (*posterior
 	switch {
 	case name == "MEADS":
 		thin = meadsThin
-	case name == "RWMH" && warmup == 1000 && draws == 1000:
-		warmup, draws = rwmhIterations, rwmhIterations
+	case name == "RWMH" && warmup == 1000:
+		warmup, draws = rwmhFactor*warmup, rwmhFactor*draws
 	}
 	res, err := lockstep.Run(ctx, m, lockstep.Config{
 		Sampler: name, Chains: chains, Warmup: warmup, Draws: draws, NoWarmup: cfg.NoWarmup, Thin: thin,
