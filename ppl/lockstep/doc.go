@@ -22,7 +22,7 @@
 // MEADS therefore open warm-up with an initial phase in which every chain
 // has its own step size (the first quarter of warm-up, at most 250
 // iterations), then restart chains stuck far below the others' log
-// density on copies of others.
+// density on copies of others; RWMH restarts such chains at mid warm-up.
 //
 // ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
 // m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.

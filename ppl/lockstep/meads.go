@@ -395,8 +395,10 @@ func (e *ensemble) restartStragglers() {
 		dst.lp[k] = src.lp[i]
 		for j := 0; j < d; j++ {
 			dst.x[j*dst.n+k] = src.x[j*src.n+i]
-			dst.g[j*dst.n+k] = src.g[j*src.n+i]
-			dst.p[j*dst.n+k] = src.p[j*src.n+i]
+			if dst.g != nil { // HMC only
+				dst.g[j*dst.n+k] = src.g[j*src.n+i]
+				dst.p[j*dst.n+k] = src.p[j*src.n+i]
+			}
 		}
 	}
 }

@@ -39,6 +39,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		}
 	}
 	var accepted atomic.Int64
+	restarted := cfg.Warmup == 0
 	for s0 := 0; s0 < total && !ctl.stopped(); {
 		end, seg := total, 100
 		if s0 < cfg.Warmup {
@@ -147,6 +148,12 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		if s1 > cfg.Warmup {
 			made = s1 - cfg.Warmup
 			e.draws = made
+		}
+		if !restarted && s1 >= cfg.Warmup/2 && s1 <= cfg.Warmup {
+			// Chains stuck in a minor mode would stay there (see
+			// restartStragglers).
+			e.restartStragglers()
+			restarted = true
 		}
 		if s1 <= cfg.Warmup && cfg.Scale <= 0 {
 			rate := float64(accepted.Load()) / float64(cfg.Chains*(s1-s0))
