@@ -20,10 +20,10 @@ func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "Ch
 
 // MEADS samples with MEADS, generalised HMC tuned from folds of many
 // chains in lockstep (1024 unless Chains says otherwise). The posterior
-// keeps 16 chains; see package lockstep, and its limitation: from the
-// default start, models whose gradients span orders of magnitude across
-// chains (regressions with an unknown scale and much data) do not move;
-// use ChEES or NUTS for them.
+// keeps 16 chains. MEADS takes one gradient per iteration, so its draws
+// are strongly autocorrelated: run more draws than with NUTS. Its metric
+// is diagonal: for posteriors with correlations beyond -0.99 use NUTS with
+// DenseMetric. See package lockstep.
 func MEADS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "MEADS" } }
 
 // usesLockstep reports whether a run goes to package lockstep: ChEES,
