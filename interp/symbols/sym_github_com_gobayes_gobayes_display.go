@@ -35,16 +35,19 @@ func init() {
 		"PNGBundle":      reflect.ValueOf(display.PNGBundle),
 		"Publish":        reflect.ValueOf(display.Publish),
 		"Render":         reflect.ValueOf(display.Render),
+		"RenderStrict":   reflect.ValueOf(display.RenderStrict),
 		"SVG":            reflect.ValueOf(display.SVG),
 		"SVGBundle":      reflect.ValueOf(display.SVGBundle),
 		"SetContext":     reflect.ValueOf(display.SetContext),
 		"SetPublisher":   reflect.ValueOf(display.SetPublisher),
 		"Show":           reflect.ValueOf(display.Show),
+		"ShowError":      reflect.ValueOf(display.ShowError),
 		"Text":           reflect.ValueOf(display.Text),
 
 		// type definitions
 		"Bundle":     reflect.ValueOf((*display.Bundle)(nil)),
 		"Bundler":    reflect.ValueOf((*display.Bundler)(nil)),
+		"Failer":     reflect.ValueOf((*display.Failer)(nil)),
 		"HTMLer":     reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":     reflect.ValueOf((*display.Handle)(nil)),
 		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
@@ -52,15 +55,18 @@ func init() {
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
 		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
 		"SVGer":      reflect.ValueOf((*display.SVGer)(nil)),
+		"Streamer":   reflect.ValueOf((*display.Streamer)(nil)),
 
 		// interface wrapper definitions
 		"_Bundler":    reflect.ValueOf((*_github_com_gobayes_gobayes_display_Bundler)(nil)),
+		"_Failer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_Failer)(nil)),
 		"_HTMLer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_HTMLer)(nil)),
 		"_JSONer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_JSONer)(nil)),
 		"_Markdowner": reflect.ValueOf((*_github_com_gobayes_gobayes_display_Markdowner)(nil)),
 		"_PNGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGer)(nil)),
 		"_Publisher":  reflect.ValueOf((*_github_com_gobayes_gobayes_display_Publisher)(nil)),
 		"_SVGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_SVGer)(nil)),
+		"_Streamer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Streamer)(nil)),
 	}
 }
 
@@ -72,6 +78,16 @@ type _github_com_gobayes_gobayes_display_Bundler struct {
 
 func (W _github_com_gobayes_gobayes_display_Bundler) Bundle() display.Bundle {
 	return W.WBundle()
+}
+
+// _github_com_gobayes_gobayes_display_Failer is an interface wrapper for Failer type
+type _github_com_gobayes_gobayes_display_Failer struct {
+	IValue interface{}
+	WErr   func() error
+}
+
+func (W _github_com_gobayes_gobayes_display_Failer) Err() error {
+	return W.WErr()
 }
 
 // _github_com_gobayes_gobayes_display_HTMLer is an interface wrapper for HTMLer type
@@ -136,4 +152,14 @@ type _github_com_gobayes_gobayes_display_SVGer struct {
 
 func (W _github_com_gobayes_gobayes_display_SVGer) SVG() string {
 	return W.WSVG()
+}
+
+// _github_com_gobayes_gobayes_display_Streamer is an interface wrapper for Streamer type
+type _github_com_gobayes_gobayes_display_Streamer struct {
+	IValue  interface{}
+	WStream func(name string, text string)
+}
+
+func (W _github_com_gobayes_gobayes_display_Streamer) Stream(name string, text string) {
+	W.WStream(name, text)
 }

@@ -44,6 +44,7 @@ func init() {
 		"Init":             reflect.ValueOf(ppl.Init),
 		"Inv":              reflect.ValueOf(ppl.Inv),
 		"Lgamma":           reflect.ValueOf(ppl.Lgamma),
+		"LinearRecurrence": reflect.ValueOf(ppl.LinearRecurrence),
 		"LiveProgress":     reflect.ValueOf(ppl.LiveProgress),
 		"Log":              reflect.ValueOf(ppl.Log),
 		"Log1p":            reflect.ValueOf(ppl.Log1p),

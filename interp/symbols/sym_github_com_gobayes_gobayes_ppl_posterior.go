@@ -12,8 +12,10 @@ import (
 func init() {
 	Symbols["github.com/gobayes/gobayes/ppl/posterior/posterior"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"DisplayRows": reflect.ValueOf(constant.MakeFromLiteral("40", token.INT, 0)),
-		"ReadStanCSV": reflect.ValueOf(posterior.ReadStanCSV),
+		"DisplayRows":       reflect.ValueOf(constant.MakeFromLiteral("40", token.INT, 0)),
+		"MinSecondsForRate": reflect.ValueOf(constant.MakeFromLiteral("0.05000000000000000000067762635780344027125465800054371356964111328", token.FLOAT, 0)),
+		"ReadStanCSV":       reflect.ValueOf(posterior.ReadStanCSV),
+		"RhatHigh":          reflect.ValueOf(posterior.RhatHigh),
 
 		// type definitions
 		"Adaptation":  reflect.ValueOf((*posterior.Adaptation)(nil)),
