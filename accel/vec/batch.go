@@ -20,15 +20,15 @@ type Batch struct {
 	// it is not finite).
 	LP []float64
 
-	loc     []operand // per value
-	perLen  int       // slots of the per-chain region [0, perLen)
-	plan    []step    // per instruction
-	fb      *ir.Frame // fallback: one chain at a time through package ir
+	loc    []operand // per value
+	perLen int       // slots of the per-chain region [0, perLen)
+	plan   []step    // per instruction
+	fb     *ir.Frame // fallback: one chain at a time through package ir
 	// frames, when not nil, are one fallback frame per chain, used when a
 	// fallback op keeps state in its scratch (a scan's step frames): each
 	// chain's scratch then stays in its frame between the forward and the
 	// reverse sweep instead of being copied in and out.
-	frames []*ir.Frame
+	frames  []*ir.Frame
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
