@@ -65,13 +65,23 @@ func (pr *prog) lpdfBackward(in *ir.Instr, name string) error {
 	if in.Op == ir.OpNormalLPDF && pr.n(in.In[2]) == 1 && !pw {
 		return pr.normalSharedBackward(in, n)
 	}
+	pr.lpdfGradLoop(in, name, g, fmt.Sprintf("for (long long i = 0; i < %d; i++)", n), "\t%[2]s[0] += t%[1]d;\n")
+	return nil
+}
+
+// lpdfGradLoop emits the reverse sweep of a fused log density: loop heads a
+// loop over the elements; each element calls the device gradient, adds the
+// partials of elementwise inputs in place and sums those of broadcast
+// (stride-0) inputs in t<k>; flush, a format of (k, adjoint), writes each
+// sum after the loop (serially, or through a block reduction).
+func (pr *prog) lpdfGradLoop(in *ir.Instr, name, g, loop, flush string) {
 	pr.w("\t{\n")
 	for k, a := range in.In {
 		if pr.a(a) != "" && pr.st(a) == 0 {
 			pr.w("\tdouble t%d = 0;\n", k)
 		}
 	}
-	pr.w("\tfor (long long i = 0; i < %d; i++) {\n", n)
+	pr.w("\t%s {\n", loop)
 	ds := make([]string, len(in.In))
 	for k := range in.In {
 		ds[k] = fmt.Sprintf("&d%d", k)
@@ -92,11 +102,10 @@ func (pr *prog) lpdfBackward(in *ir.Instr, name string) error {
 	pr.w("\t}\n")
 	for k, a := range in.In {
 		if d := pr.a(a); d != "" && pr.st(a) == 0 {
-			pr.w("\t%s[0] += t%d;\n", d, k)
+			pr.w(flush, k, d)
 		}
 	}
 	pr.w("\t}\n")
-	return nil
 }
 
 // normalSharedBackward mirrors ir's reverse of the summed normal density

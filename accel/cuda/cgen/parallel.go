@@ -233,36 +233,6 @@ func (pr *prog) lpdfBackwardPar(in *ir.Instr, name string) error {
 		pr.w("\t\t(void)ty; (void)tm; } }\n")
 		return nil
 	}
-	pr.w("\t{\n")
-	for k, a := range in.In {
-		if pr.a(a) != "" && pr.st(a) == 0 {
-			pr.w("\tdouble t%d = 0;\n", k)
-		}
-	}
-	pr.w("\t%s {\n", ploop(n))
-	ds := make([]string, len(in.In))
-	for k := range in.In {
-		ds[k] = fmt.Sprintf("&d%d", k)
-		pr.w("\t\tdouble d%d;\n", k)
-	}
-	pr.w("\t\tgb_%s_grad(%s, %s, %s);\n", name, pr.args(in), g, strings.Join(ds, ", "))
-	for k, a := range in.In {
-		d := pr.a(a)
-		switch {
-		case d == "":
-			pr.w("\t\t(void)d%d;\n", k)
-		case pr.st(a) == 0:
-			pr.w("\t\tt%d += d%d;\n", k, k)
-		default:
-			pr.w("\t\t%s[i] += d%d;\n", d, k)
-		}
-	}
-	pr.w("\t}\n")
-	for k, a := range in.In {
-		if d := pr.a(a); d != "" && pr.st(a) == 0 {
-			pr.w("\tt%d = gb_block_sum(t%d, red, lane, lanes); if (lane == 0) %s[0] += t%d;\n", k, k, d, k)
-		}
-	}
-	pr.w("\t}\n")
+	pr.lpdfGradLoop(in, name, g, ploop(n), "\tt%[1]d = gb_block_sum(t%[1]d, red, lane, lanes); if (lane == 0) %[2]s[0] += t%[1]d;\n")
 	return nil
 }
