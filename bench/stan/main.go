@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
-	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
 
@@ -205,10 +204,7 @@ func runGobayes(name string, set posteriordb.Settings, seed uint64) *run {
 	r.WallS = time.Since(t0).Seconds()
 	_ = p.Summary().String()
 	r.DefToSummaryS = time.Since(start).Seconds()
-	r.MinESSBulk = math.Inf(1)
-	for _, col := range p.Columns {
-		r.MinESSBulk = math.Min(r.MinESSBulk, diag.ESSBulk(p.ByChain(col)))
-	}
+	r.MinESSBulk = p.Diagnostics().MinESSBulk
 	r.ESSPerS = r.MinESSBulk / r.WallS
 	for _, ch := range p.Chains {
 		r.Gradients += float64(ch.Adaptation.GradEvals)
