@@ -4,7 +4,7 @@ import "math"
 
 // The ziggurat of Marsaglia and Tsang ("The ziggurat method for generating
 // random variables", J. Stat. Softw. 5(8), 2000) with 128 layers of
-// equal area, over 32-bit words: one word gives a normal 98.8% of the
+// equal area, over 32-bit words: one word gives a normal 97.2% of the
 // time, with no transcendental function. The tables are built once here
 // from the constants of the paper (r, the rightmost layer edge, and v, the
 // layer area); a GPU backend copies them rather than rebuilding them, so
@@ -45,7 +45,7 @@ func (s *Stream) Normal() float64 {
 }
 
 // NormalFrom returns a standard normal variate from the word w, drawing
-// from s only in the 1.2% of cases where the ziggurat rejects w: callers
+// from s only in the 2.8% of cases where the ziggurat rejects w: callers
 // that lay out their own blocks (one block for two steps of a chain) pay
 // for s only then.
 func NormalFrom(w uint32, s *Stream) float64 {
@@ -56,7 +56,7 @@ func NormalFrom(w uint32, s *Stream) float64 {
 }
 
 // Ziggurat returns the normal variate of word w and true when the
-// ziggurat accepts it outright (98.8% of words); otherwise false, and the
+// ziggurat accepts it outright (97.2% of words); otherwise false, and the
 // caller continues with NormalFrom(w, stream).
 func Ziggurat(w uint32) (float64, bool) {
 	j := int32(w)

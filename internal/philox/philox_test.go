@@ -133,3 +133,72 @@ func TestBlocksAgainstBlock(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkZiggurat is the fast path over a block of random words, as the
+// one-dimensional RWMH uses it.
+func BenchmarkZiggurat(b *testing.B) {
+	s := New(1, 0, 0)
+	words := make([]uint32, 4096)
+	for i := range words {
+		words[i] = s.Uint32()
+	}
+	out := make([]float64, len(words))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for c, w := range words {
+			z, _ := Ziggurat(w)
+			out[c] = z
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(words)), "ns/word")
+}
+
+// Moments of many exponentials within 5 standard errors of the exact ones
+// (mean 1, variance 1, third central moment 2), and tail frequencies
+// P(E > c) = exp(−c) — c = 7.8 lies beyond the ziggurat's base layer, so
+// the tail path is exercised — and the fast path's share against the
+// mean of the layers' thresholds (the share of each layer's rectangle
+// that lies under the density).
+func TestExponential(t *testing.T) {
+	const n = 1_000_000
+	var s1, s2, s3 float64
+	fast := 0
+	tail := map[float64]int{0.1: 0, 1: 0, 3: 0, 6: 0, 7.8: 0}
+	for i := 0; i < n; i++ {
+		s := New(7, uint64(i%1000), uint64(i/1000))
+		w := s.Uint32()
+		if _, ok := ExpZiggurat(w); ok {
+			fast++
+		}
+		e := ExponentialFrom(w, &s)
+		if !(e >= 0) || math.IsInf(e, 0) {
+			t.Fatalf("exponential %g outside [0, ∞)", e)
+		}
+		s1 += e
+		s2 += (e - 1) * (e - 1)
+		s3 += (e - 1) * (e - 1) * (e - 1)
+		for c := range tail {
+			if e > c {
+				tail[c]++
+			}
+		}
+	}
+	check := func(name string, got, want, se float64) {
+		if math.Abs(got-want) > 5*se {
+			t.Errorf("%s = %.5f, want %.5f ± %.5f", name, got, want, 5*se)
+		}
+	}
+	// Central moments of Exp(1): μ2 = 1, μ3 = 2, μ4 = 9, μ6 = 265.
+	check("mean", s1/n, 1, math.Sqrt(1.0/n))
+	check("variance", s2/n, 1, math.Sqrt((9.0-1)/n))
+	check("third central moment", s3/n, 2, math.Sqrt((265.0-4)/n))
+	for c, k := range tail {
+		p := math.Exp(-c)
+		check(fmt.Sprintf("P(E > %g)", c), float64(k)/n, p, math.Sqrt(p*(1-p)/n))
+	}
+	want := 0.0
+	for _, k := range expK {
+		want += float64(k) / (1 << 32) / 256
+	}
+	check("fast-path share", float64(fast)/n, want, math.Sqrt(want*(1-want)/n))
+}
