@@ -54,3 +54,14 @@ func init() {
 		logConsts[3+i] = math.Float64bits(v)
 	}
 }
+
+// mixSumAVX2 writes Σ_k exp(max(c_k − h_k·(y − m_k)², −708)) for each y
+// of the first len(ys) rounded down to a multiple of 4, par holding
+// (c_k, h_k, m_k) per component: the sum of a normal mixture's shifted
+// terms in one pass. Implemented in exp_amd64.s.
+//
+//go:noescape
+func mixSumAVX2(dst, ys, par []float64)
+
+// mixFloor is the least argument mixSumAVX2 gives its exponential.
+var mixFloor = -708.0

@@ -238,3 +238,95 @@ logloop:
 logdone:
 	VZEROUPPER
 	RET
+
+// func mixSumAVX2(dst, ys, par []float64)
+//
+// dst[c] = Σ_k exp(max(c_k − h_k·(ys[c] − m_k)², −708)) for the first
+// len(ys) rounded down to a multiple of 4, par holding (c_k, h_k, m_k)
+// for each component (at least one). The exponential is expAVX2's, kept
+// in registers: one pass over the chains in place of a pass per
+// component, a vector exponential and a sum.
+TEXT ·mixSumAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ ys_base+24(FP), SI
+	MOVQ ys_len+32(FP), CX
+	MOVQ par_base+48(FP), R8
+	MOVQ par_len+56(FP), R9
+	SHRQ $2, CX
+	JZ   mixdone
+	CMPQ R9, $3
+	JLT  mixdone
+	LEAQ ·expConsts(SB), AX
+	VBROADCASTSD 0(AX), Y15  // log2e
+	VBROADCASTSD 8(AX), Y14  // round
+	VBROADCASTSD 16(AX), Y13 // ln2Hi
+	VBROADCASTSD 24(AX), Y12 // ln2Lo
+	VBROADCASTSD 32(AX), Y11 // 1
+	LEAQ ·expBias(SB), BX
+	VPBROADCASTQ 0(BX), Y10  // 1023 - bits(round)
+	LEAQ ·mixFloor(SB), BX
+	VBROADCASTSD 0(BX), Y9   // -708
+
+mixgroup:
+	VMOVUPD (SI), Y0
+	VXORPD  Y8, Y8, Y8       // the sum
+	MOVQ R8, DX
+	MOVQ R9, R10
+
+mixterm:
+	VBROADCASTSD 16(DX), Y4  // m
+	VSUBPD  Y4, Y0, Y4       // d = y - m
+	VMULPD  Y4, Y4, Y4       // d²
+	VBROADCASTSD 8(DX), Y2   // h
+	VBROADCASTSD 0(DX), Y1   // c
+	VFNMADD213PD Y1, Y2, Y4  // a = c - h·d²
+	VMAXPD  Y9, Y4, Y4       // at least -708 (NaN becomes -708 too)
+	VMOVAPD Y4, Y1
+	VFMADD213PD Y14, Y15, Y1 // t = a*log2e + round
+	VSUBPD  Y14, Y1, Y2      // kf = t - round
+	VMOVAPD Y4, Y3
+	VFNMADD231PD Y13, Y2, Y3 // a - kf*ln2Hi
+	VFNMADD231PD Y12, Y2, Y3 // r
+	VBROADCASTSD 40(AX), Y5  // 1/13!
+	VBROADCASTSD 48(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 56(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 64(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 72(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 80(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 88(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 96(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 104(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 112(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 120(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VBROADCASTSD 128(AX), Y6
+	VFMADD213PD Y6, Y3, Y5
+	VMULPD  Y3, Y3, Y6       // r²
+	VFMADD213PD Y3, Y6, Y5   // p = r²·p + r
+	VADDPD  Y11, Y5, Y5      // 1 + p
+	VPADDQ  Y10, Y1, Y1      // k + 1023
+	VPSLLQ  $52, Y1, Y1      // 2^k
+	VMULPD  Y1, Y5, Y5
+	VADDPD  Y5, Y8, Y8
+	ADDQ $24, DX
+	SUBQ $3, R10
+	CMPQ R10, $3
+	JGE  mixterm
+	VMOVUPD Y8, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  mixgroup
+
+mixdone:
+	VZEROUPPER
+	RET

@@ -19,6 +19,9 @@ import (
 type mixture struct {
 	y       operand
 	c, h, m []float64
+	// par is (c_k − shift, h_k, m_k) per component, shift the largest c_k.
+	par   []float64
+	shift float64
 }
 
 // fuseMixtures finds the pattern in p and marks its instructions: the
@@ -119,6 +122,13 @@ func (b *Batch) fuseMixtures() {
 		if !good {
 			continue
 		}
+		f.shift = math.Inf(-1)
+		for _, c := range f.c {
+			f.shift = max(f.shift, c)
+		}
+		for i := range f.c {
+			f.par = append(f.par, f.c[i]-f.shift, f.h[i], f.m[i])
+		}
 		b.plan[k].mix = f
 		b.plan[normalAt].fused = true
 		if addAt >= 0 {
@@ -129,51 +139,26 @@ func (b *Batch) fuseMixtures() {
 
 // mixtureForward is the fused kernel of the log-sum-exp instruction in.
 // Every term is at most c_k, so exp(term − max c) never overflows: one
-// pass writes the shifted terms, one vector exp, one sum, one vector log.
-// A chain whose sum underflows (y hundreds of scales from every
+// pass (mixSum) sums the shifted terms' exponentials, one vector log
+// follows. A chain whose sum underflows (y hundreds of scales from every
 // component), or whose y is not finite, is redone with the maximum
 // subtracted, as log_sum_exp does.
 func (b *Batch) mixtureForward(in *ir.Instr, f *mixture) {
-	v, o, e := b.V, b.loc[in.Out], b.loc[in.Scratch]
-	nb, n := b.B, len(f.c)
+	v, o := b.V, b.loc[in.Out]
+	nb := b.B
 	out := v[o.off : o.off+nb]
 	ys := v[f.y.off : f.y.off+nb]
-	es := v[e.off : e.off+n*nb]
-	shift := math.Inf(-1)
-	for _, c := range f.c {
-		shift = max(shift, c)
-	}
-	for i := 0; i < n; i++ {
-		ci, hi, mi := f.c[i]-shift, f.h[i], f.m[i]
-		ei := es[i*nb : (i+1)*nb]
-		ei = ei[:len(ys)]
-		for c, y := range ys {
-			d := y - mi
-			a := ci - hi*d*d
-			if !(a > -708) {
-				a = -708 // exp gives 3e-308; also NaN
-			}
-			ei[c] = a
-		}
-	}
-	ExpInRange(es, es)
-	sum := b.tmp
-	copy(sum, es[:nb])
-	for i := 1; i < n; i++ {
-		ei := es[i*nb : (i+1)*nb]
-		ei = ei[:len(sum)]
-		for c, t := range ei {
-			sum[c] += t
-		}
-	}
-	redo := false
-	for _, t := range sum {
-		redo = redo || !(t > 0x1p-900)
-	}
+	sum := b.tmp[:nb]
+	mixSum(sum, ys, f.par)
+	// A sum below 2^-900 (or NaN) has lost digits or means a y that is not
+	// finite; its logarithm, whatever the kernel gives for it, is below
+	// −623 or NaN, which is how those chains are found again below.
 	logInRange(sum, sum)
+	redo := false
 	out = out[:len(sum)]
 	for c, t := range sum {
-		out[c] = shift + t
+		redo = redo || !(t > -900*math.Ln2)
+		out[c] = f.shift + t
 	}
 	if !redo {
 		return
@@ -183,6 +168,30 @@ func (b *Batch) mixtureForward(in *ir.Instr, f *mixture) {
 			continue
 		}
 		out[c] = f.exact(y)
+	}
+}
+
+// mixSum writes, for each y of ys, Σ_k exp(max(c_k − h_k·(y − m_k)², −708))
+// with par holding (c_k, h_k, m_k) per component: four chains at a time in
+// assembly on amd64, the rest one at a time by ExpScalar.
+func mixSum(dst, ys, par []float64) {
+	dst = dst[:len(ys)]
+	start := 0
+	if useAVX2 {
+		mixSumAVX2(dst, ys, par)
+		start = len(ys) &^ 3
+	}
+	for c := start; c < len(ys); c++ {
+		y, s := ys[c], 0.0
+		for k := 0; k+2 < len(par); k += 3 {
+			d := y - par[k+2]
+			a := math.FMA(-par[k+1], d*d, par[k]) // as the kernel rounds it
+			if !(a > -708) {
+				a = -708
+			}
+			s += ExpScalar(a)
+		}
+		dst[c] = s
 	}
 }
 

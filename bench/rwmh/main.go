@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,6 +23,7 @@ func main() {
 	steps := flag.Int("steps", 1000, "steps per chain")
 	scalar := flag.Bool("scalar", true, "also run the scalar Go loop")
 	block := flag.Int("block", 0, "chains per lockstep block (0: default)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the lockstep run to this file")
 	flag.Parse()
 
 	c, err := mixtureModel().Compile()
@@ -32,6 +34,15 @@ func main() {
 	fmt.Printf("gauss_mix4 RWMH, N(0, 0.1) proposal: %d chains × %d steps = %.3g draws, GOMAXPROCS %d\n",
 		*chains, *steps, draws, runtime.GOMAXPROCS(0))
 
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
 	cpu0, t0 := cpuSeconds(), time.Now()
 	res, err := lockstep.Run(context.Background(), c, lockstep.Config{
 		Sampler: "RWMH", Chains: *chains, NoWarmup: true, Draws: *steps, Scale: 0.1, Seed: 1, Block: *block, Init: []float64{0},
@@ -40,6 +51,9 @@ func main() {
 		log.Fatal(err)
 	}
 	wall, cpu := time.Since(t0).Seconds(), cpuSeconds()-cpu0
+	if *profile != "" {
+		pprof.StopCPUProfile()
+	}
 	fmt.Printf("lockstep: %.2f s wall, %.2f s CPU, %.1f ns CPU per draw; state %.1f MB; mean %.4f, variance %.4f\n",
 		wall, cpu, 1e9*cpu/draws, float64(res.StateBytes)/1e6, res.Moments.Mean[0], res.Moments.Var[0])
 	fmt.Printf("peak resident memory so far: %.1f MB\n", peakMB())

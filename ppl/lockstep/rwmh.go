@@ -4,7 +4,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -15,6 +14,9 @@ import (
 // (from 2.38/√dim) by the mean acceptance against the target. Blocks run
 // whole segments of steps between synchronisations, so a block's state
 // stays in cache. Returns the draws made.
+//
+// The fallback streams of a step: block 1 onwards for the normal of a
+// one-dimensional chain, block expFallback onwards for its exponential.
 func runRWMH(e *ensemble, ctl *control) (int, error) {
 	cfg, d := e.cfg, e.dim
 	if err := e.initialise(false); err != nil {
@@ -61,14 +63,21 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						wz, wu = w.w0[:n], w.w1[:n]
 						philox.Blocks(key, uint32(s>>1), uint64(b.first), wz, wu, b.w2, b.w3)
 					}
-					for c := 0; c < n; c++ {
+					xs, bx, lps, us := x[:n], b.x[:n], b.lp[:n], b.u[:n]
+					wz, wu = wz[:n], wu[:n]
+					for c := range xs {
 						z, ok := philox.Ziggurat(wz[c])
 						if !ok {
 							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), 1)
 							z = philox.NormalFrom(wz[c], &st)
 						}
-						x[c] = b.x[c] + scale[0]*z
-						b.u[c] = philox.Float32Bits(wu[c])
+						xs[c] = bx[c] + scale[0]*z
+						ex, ok := philox.ExpZiggurat(wu[c])
+						if !ok {
+							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), expFallback)
+							ex = philox.ExponentialFrom(wu[c], &st)
+						}
+						us[c] = lps[c] - ex
 					}
 				} else {
 					for c := 0; c < n; c++ {
@@ -76,21 +85,16 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						for j := 0; j < d; j++ {
 							x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
 						}
-						b.u[c] = st.Uniform()
+						b.u[c] = b.lp[c] - st.Exponential()
 					}
 				}
+				// b.u holds each chain's threshold lp − E, E a standard
+				// exponential: the proposal is accepted when its log
+				// density exceeds it, which is u < exp(Δ) for u = exp(−E)
+				// without an exponential or a logarithm. A proposal at
+				// −Inf or NaN (Forward gives −Inf) never passes; a chain
+				// at −Inf moves to any finite proposal.
 				bt.Forward()
-				// Accept when u < exp(min(0, Δ)), the exponentials of the
-				// whole block at once.
-				ratio := w.buf[:n]
-				for c, lp := range bt.LP[:n] {
-					dl := lp - b.lp[c]
-					if !(dl > -708) {
-						dl = -708 // exp gives 3e-308, below every u; also NaN
-					}
-					ratio[c] = min(dl, 0)
-				}
-				vec.ExpInRange(ratio, ratio)
 				if d == 1 {
 					// Accept and, when sampling, update the moments in one
 					// pass.
@@ -99,7 +103,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LP[:n]
 					mean, m2 := b.mean[:n], b.m2[:n]
 					for c := range bx {
-						if us[c] < ratio[c] {
+						if lpn[c] > us[c] {
 							us[c] = 1
 							acc++
 							lps[c], bx[c] = lpn[c], xs[c]
@@ -122,7 +126,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					continue
 				}
 				for c, lp := range bt.LP[:n] {
-					ok := b.u[c] < ratio[c]
+					ok := lp > b.u[c]
 					b.u[c] = 0
 					if ok {
 						b.u[c] = 1
@@ -177,6 +181,10 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	}
 	return made, nil
 }
+
+// expFallback is the first block of the stream that finishes an
+// exponential the ziggurat rejected, far from the normal's blocks.
+const expFallback = 1 << 31
 
 func squares(s []float64) []float64 {
 	out := make([]float64, len(s))
