@@ -32,6 +32,9 @@ type Batch struct {
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
+	// lpFrom is the value Forward reads LP from: the target, or the one
+	// term of a target that sums a single term (that sum is then skipped).
+	lpFrom ir.ID
 }
 
 // operand locates a value: element i of chain c at off + i·es + c·cs.
@@ -169,6 +172,8 @@ func New(p *ir.Program, b int) *Batch {
 		}
 	}
 	bt.fuseMixtures()
+	bt.lpFrom = p.Target
+	bt.skipLoneSum()
 	return bt
 }
 
@@ -290,6 +295,9 @@ func (b *Batch) forward(grad bool) {
 		return
 	}
 	t := b.loc[p.Target]
+	if !grad {
+		t = b.loc[b.lpFrom]
+	}
 	for c := range b.LP {
 		lp := b.V[t.off+c*t.cs]
 		if math.IsNaN(lp) {

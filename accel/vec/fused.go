@@ -212,3 +212,41 @@ func (f *mixture) exact(y float64) float64 {
 	}
 	return m + math.Log(s)
 }
+
+// skipLoneSum lets Forward read LP straight from the one term of a target
+// that is a sum of one per-chain scalar (a model whose whole density is
+// one term, as a mixture's log-sum-exp), skipping the copy.
+func (b *Batch) skipLoneSum() {
+	p := b.P
+	if p.Target == ir.None {
+		return
+	}
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if in.Out != p.Target {
+			continue
+		}
+		if b.plan[k].k != kAddN || len(in.In) != 1 {
+			return
+		}
+		src := b.loc[in.In[0]]
+		if !src.per || src.n != 1 {
+			return
+		}
+		for _, o := range p.Outputs {
+			if o.ID == p.Target {
+				return // a deterministic output reads the sum
+			}
+		}
+		for j := range p.Instrs {
+			for _, a := range p.Instrs[j].In {
+				if a == p.Target {
+					return
+				}
+			}
+		}
+		b.plan[k].fused = true
+		b.lpFrom = in.In[0]
+		return
+	}
+}
