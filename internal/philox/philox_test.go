@@ -55,7 +55,8 @@ func TestStreamAddressing(t *testing.T) {
 func TestDistributions(t *testing.T) {
 	const n = 400000
 	var su, su2, sz, sz2, sz3, sz4 float64
-	tail := map[float64]int{1: 0, 2: 0, 3: 0, 3.5: 0}
+	// 3.7 lies beyond the ziggurat's base layer (r = 3.654).
+	tail := map[float64]int{1: 0, 2: 0, 3: 0, 3.5: 0, 3.7: 0}
 	for i := 0; i < n; i++ {
 		s := New(42, uint64(i%1000), uint64(i/1000))
 		u := s.Uniform()
