@@ -35,6 +35,9 @@ type Batch struct {
 	// lpFrom is the value Forward reads LP from: the target, or the one
 	// term of a target that sums a single term (that sum is then skipped).
 	lpFrom ir.ID
+	// density, when not nil, is the fused mixture that is the whole log
+	// density (see DensityForm).
+	density *mixture
 }
 
 // operand locates a value: element i of chain c at off + i·es + c·cs.
@@ -174,6 +177,7 @@ func New(p *ir.Program, b int) *Batch {
 	bt.fuseMixtures()
 	bt.lpFrom = p.Target
 	bt.skipLoneSum()
+	bt.densityForm()
 	return bt
 }
 

@@ -158,3 +158,53 @@ func TestNoAllocation(t *testing.T) {
 		t.Errorf("Gradient allocates %v times per call", n)
 	}
 }
+
+// The density form of a one-dimensional mixture: shift + log of
+// ForwardDensity's sums (LogFromDensity) must give Forward's LP, near the
+// components, far in the tails (where the sum underflows and the
+// log-sum-exp is redone) and at ±Inf; a model with anything else per
+// chain (a bounded variable's transform, a second dimension) has no
+// density form.
+func TestDensityForm(t *testing.T) {
+	build := func(extra func(m *ppl.Model, x *ppl.RV)) *vec.Batch {
+		m := ppl.NewModel("mix")
+		x := m.Flat("x")
+		m.LogDensity("mix", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, []float64{-2, 0, 3.2, 2.5}, []float64{1.2, 1, 5, 2.8}),
+			[]float64{math.Log(0.2), math.Log(0.3), math.Log(0.1), math.Log(0.4)})))
+		if extra != nil {
+			extra(m, x)
+		}
+		cm, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vec.New(cm.Program(), 11)
+	}
+	b := build(nil)
+	if !b.DensityForm() {
+		t.Fatal("a one-dimensional mixture has no density form")
+	}
+	ys := []float64{0, -2, 3.2, 17, -40, 300, -1e4, 1e150, math.Inf(1), math.Inf(-1), 0.5}
+	copy(b.X(), ys)
+	b.Forward()
+	want := append([]float64(nil), b.LP...)
+	dens := make([]float64, len(ys))
+	for i := range dens {
+		dens[i] = math.NaN() // ForwardDensity must write every chain
+	}
+	b.ForwardDensity(dens)
+	for c, y := range ys {
+		got := b.LogFromDensity(dens[c], y)
+		if !(got == want[c] || math.Abs(got-want[c]) <= 1e-14*math.Abs(want[c])) {
+			t.Errorf("y=%g: shift + log s = %g, Forward gives %g", y, got, want[c])
+		}
+	}
+	for name, extra := range map[string]func(m *ppl.Model, x *ppl.RV){
+		"second variable": func(m *ppl.Model, x *ppl.RV) { m.Normal("z", 0, 1) },
+		"a term of x":     func(m *ppl.Model, x *ppl.RV) { m.LogDensity("t", ppl.Neg(ppl.Square(x))) },
+	} {
+		if build(extra).DensityForm() {
+			t.Errorf("%s: density form claimed for a model with more than the mixture", name)
+		}
+	}
+}

@@ -250,3 +250,56 @@ func (b *Batch) skipLoneSum() {
 		return
 	}
 }
+
+// densityForm finds programs whose whole log density is one fused
+// mixture of the position itself (one dimension, nothing else evaluated
+// per chain): for them ForwardDensity gives the mixture's sum without
+// its logarithm.
+func (b *Batch) densityForm() {
+	p := b.P
+	if p.Dim != 1 {
+		return
+	}
+	var found *mixture
+	for k := range p.Instrs {
+		st := &b.plan[k]
+		switch {
+		case st.mix != nil && found == nil && p.Instrs[k].Out == b.lpFrom:
+			found = st.mix
+		case st.k == kSkip || st.fused:
+		default:
+			return
+		}
+	}
+	if found != nil && found.y.per && found.y.off == 0 && found.y.n == 1 {
+		b.density = found
+	}
+}
+
+// DensityForm reports whether ForwardDensity applies: the log density is
+// shift + log s(y) for the one-dimensional position y, with s a sum of
+// exponentials that never overflows (a normal mixture of y).
+func (b *Batch) DensityForm() bool { return b.density != nil }
+
+// ForwardDensity writes s(y) for each chain into dens (length B), where
+// the log density is shift + log s(y): a Metropolis ratio is then s'/s
+// with no logarithm or exponential. LP is left as it was. Only for a
+// program with DensityForm.
+func (b *Batch) ForwardDensity(dens []float64) {
+	mixSum(dens[:b.B], b.V[:b.B], b.density.par)
+}
+
+// DensityFloor is the least s for which LogFromDensity takes shift + log s:
+// below it (or for a y that is not finite) the sum has lost digits.
+const DensityFloor = 0x1p-900
+
+// LogFromDensity is the log density at y of a program with DensityForm,
+// given s = s(y) from ForwardDensity: shift + log s, or, where s is below
+// DensityFloor or not finite, the log-sum-exp with the maximum subtracted.
+func (b *Batch) LogFromDensity(s, y float64) float64 {
+	f := b.density
+	if s >= DensityFloor && s <= math.MaxFloat64 && !math.IsNaN(y) && !math.IsInf(y, 0) {
+		return f.shift + LogScalar(s)
+	}
+	return f.exact(y)
+}

@@ -28,12 +28,15 @@ type block struct {
 	// w2 and w3 keep, for one-dimensional RWMH, the two words of each
 	// chain's block left for the next (odd) step.
 	w2, w3 []uint32
+	// dens is, for one-dimensional RWMH of a mixture, the density form of
+	// each chain's position (vec.Batch.ForwardDensity).
+	dens []float64
 }
 
 // bytes is the memory the block holds.
 func (b *block) bytes() int {
 	n := 0
-	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u} {
+	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u, b.dens} {
 		n += 8 * cap(s)
 	}
 	n += 4*cap(b.w2) + 4*cap(b.w3) + cap(b.div)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -53,6 +54,18 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 			bt := w.batch(e, b.n)
 			x, n := bt.X(), b.n
 			acc := 0
+			// A one-dimensional mixture (vec's density form) is accepted
+			// in density space, u·s < s', with no logarithm at all; b.dens
+			// holds s at each chain's position, b.lp is brought up to date
+			// for the kept chains at each draw and for all at the end.
+			dense := d == 1 && bt.DensityForm()
+			if dense {
+				if len(b.dens) != n {
+					b.dens = make([]float64, n)
+				}
+				copy(x[:n], b.x[:n])
+				bt.ForwardDensity(b.dens)
+			}
 			for s := s0; s < s1; s++ {
 				if d == 1 {
 					// One block of four words serves two steps of a
@@ -72,6 +85,10 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 							z = philox.NormalFrom(wz[c], &st)
 						}
 						xs[c] = bx[c] + scale[0]*z
+						if dense {
+							us[c] = philox.Float32Bits(wu[c])
+							continue
+						}
 						ex, ok := philox.ExpZiggurat(wu[c])
 						if !ok {
 							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), expFallback)
@@ -94,19 +111,39 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 				// without an exponential or a logarithm. A proposal at
 				// −Inf or NaN (Forward gives −Inf) never passes; a chain
 				// at −Inf moves to any finite proposal.
-				bt.Forward()
+				sp := w.buf[:n]
+				if dense {
+					bt.ForwardDensity(sp)
+				} else {
+					bt.Forward()
+				}
 				if d == 1 {
 					// Accept and, when sampling, update the moments in one
 					// pass.
 					sampling := s >= cfg.Warmup
 					inv := 1 / float64(s-cfg.Warmup+1)
 					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LP[:n]
-					mean, m2 := b.mean[:n], b.m2[:n]
+					mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
 					for c := range bx {
-						if lpn[c] > us[c] {
+						var ok bool
+						if !dense {
+							ok = lpn[c] > us[c]
+						} else if sc, sn := dens[c], sp[c]; sc >= vec.DensityFloor && sn >= vec.DensityFloor {
+							ok = sn > us[c]*sc
+						} else {
+							// A sum that lost its digits (far in the tails):
+							// the test on the log densities.
+							ok = bt.LogFromDensity(sn, xs[c])-bt.LogFromDensity(sc, bx[c]) > math.Log(us[c])
+						}
+						if ok {
 							us[c] = 1
 							acc++
-							lps[c], bx[c] = lpn[c], xs[c]
+							bx[c] = xs[c]
+							if dense {
+								dens[c] = sp[c]
+							} else {
+								lps[c] = lpn[c]
+							}
 						} else {
 							us[c] = 0
 						}
@@ -119,6 +156,9 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					}
 					if sampling {
 						i := s - cfg.Warmup
+						for c := 0; dense && c < n && b.first+c < len(e.kept); c++ {
+							lps[c] = bt.LogFromDensity(dens[c], bx[c])
+						}
 						e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
 							st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
 						})
@@ -143,6 +183,9 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
 					})
 				}
+			}
+			for c := 0; dense && c < n; c++ {
+				b.lp[c] = bt.LogFromDensity(b.dens[c], b.x[c])
 			}
 			accepted.Add(int64(acc))
 		})
