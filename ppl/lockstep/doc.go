@@ -30,7 +30,8 @@
 // Random numbers: chain c at step s draws from philox.New(seed, c, s)
 // (HMC momenta and accept uniforms; RWMH in more than one dimension);
 // one-dimensional RWMH takes the four words of block (0, s/2, c) for two
-// steps; the initial points come from step 2^32−1 and the ChEES jitter
-// from chain 2^63. A GPU backend that follows this layout reproduces the
+// steps; the initial points come from step 2^32−1, the start of MEADS's
+// persistent slice variable from step 2^32−2, and the ChEES jitter from
+// chain 2^63. A GPU backend that follows this layout reproduces the
 // CPU's draws.
 package lockstep

@@ -18,9 +18,13 @@ import (
 // tr(C²)/tr(C) of the covariance C of the held fold's preconditioned
 // gradients, and the damping γ = max(ε/√λₓ, 1/(s+1)) with λₓ the same
 // estimate for its standardised positions. Momentum is kept in whitened
-// coordinates and flipped on rejection. The paper's persistent slice
-// variable for the accept test is replaced by a fresh uniform (plain
-// generalised HMC), a simplification.
+// coordinates and flipped on rejection; the accept test uses the paper's
+// persistent slice variable, advanced by (1 − e^(−2γ))/2 per iteration
+// (see sliceAccept). The paper takes each fold's parameters from the fold
+// before it and reshuffles the folds; taking every moving fold's from the
+// held one is the same construction (a moving chain's kernel depends only
+// on chains that do not move with it), and the held fold changes every
+// iteration.
 //
 // Initialisation: the step size is set by the held fold's most curved
 // chain, so from the default start (uniform(-2, 2) on the unconstrained
@@ -47,6 +51,13 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 	epsC := make([]float64, cfg.Chains)
 	for c := range epsC {
 		epsC[c] = initialStepSize
+	}
+	// The persistent slice variables of MEADS proper (see ghmcStep), each
+	// chain's uniform on [-1, 1) from its stream at step sliceStep.
+	slice := make([]float64, cfg.Chains)
+	for c := range slice {
+		st := philox.New(cfg.Seed, uint64(c), sliceStep)
+		slice[c] = 2*st.Uniform() - 1
 	}
 	for s := 0; s < total && !ctl.stopped(); s++ {
 		held := s % k
@@ -124,7 +135,7 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 		i := (s-cfg.Warmup+1)/cfg.Thin - 1
 		err := e.parallel(func(w *worker, b *block) {
 			if held < 0 {
-				e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, epsC[b.first:b.first+b.n])
+				e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, epsC[b.first:b.first+b.n], nil, 0)
 				for c := 0; c < b.n; c++ {
 					// Robbins–Monro on the log step size towards the
 					// acceptance initialTarget, per chain.
@@ -133,7 +144,7 @@ func runMEADS(e *ensemble, ctl *control) (int, error) {
 				}
 				return
 			}
-			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, nil)
+			e.ghmcStep(w, b, s, held, eps, a, refresh, sigma, nil, slice[b.first:b.first+b.n], (1-a*a)/2)
 			if !keep {
 				return
 			}
@@ -191,6 +202,10 @@ const (
 	initialDamping  = 0.1
 )
 
+// sliceStep is the step of a chain's stream from which MEADS draws the
+// start of its persistent slice variable (initStep is the one before).
+const sliceStep = initStep - 1
+
 // initialSteps is the length of MEADS's initial phase for a warm-up of
 // the given length.
 func initialSteps(warmup int) int { return min(warmup/4, maxInitialSteps) }
@@ -200,7 +215,17 @@ func initialSteps(warmup int) int { return min(warmup/4, maxInitialSteps) }
 // leapfrog step, accept or flip q. alpha and div record the step; lpp the
 // energy after it (for the posterior's statistics). When epsC is not nil
 // it holds the step size of each chain of b, replacing eps.
-func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh float64, sigma, epsC []float64) {
+//
+// When slice is not nil it holds the persistent slice variables v ∈
+// [-1, 1) of b's chains (Neal 2020, "Non-reversibly updating a uniform
+// [0,1] value for Metropolis accept/reject decisions", as MEADS uses
+// them): each moving chain's v advances by delta (wrapping), the proposal
+// is accepted when |v| < exp(-ΔH), and on acceptance v is rescaled by
+// exp(ΔH) so that it stays uniform given the new state. Rejections then
+// come in runs instead of at random, and the persistent momentum of
+// generalised HMC is flipped less often than with a fresh uniform per
+// step.
+func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh float64, sigma, epsC, slice []float64, delta float64) {
 	bt := w.batch(e, b.n)
 	x, n, d, k := bt.X(), b.n, e.dim, e.cfg.Folds
 	for c := 0; c < n; c++ {
@@ -252,7 +277,12 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 			continue
 		}
 		b.alpha[c] = al
-		if b.u[c] < al {
+		take := b.u[c] < al
+		if slice != nil {
+			take, slice[c] = sliceAccept(slice[c], delta, dh)
+			take = take && !b.div[c]
+		}
+		if take {
 			b.lp[c], b.lpp[c] = bt.LP[c], h1
 			for j := 0; j < d; j++ {
 				i := j*n + c
@@ -265,6 +295,22 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 			}
 		}
 	}
+}
+
+// sliceAccept is the accept test with a persistent slice variable v ∈
+// [-1, 1) (Neal 2020): v advances by delta, wrapping, and the move with
+// energy change dh is accepted when |v| < exp(-dh), after which v is
+// rescaled by exp(dh) so that |v| stays uniform given the new state. It
+// returns the decision and the new v.
+func sliceAccept(v, delta, dh float64) (bool, float64) {
+	v += delta
+	if v >= 1 {
+		v -= 2
+	}
+	if !(math.Abs(v) < math.Exp(-dh)) {
+		return false, v
+	}
+	return true, v * math.Exp(dh)
 }
 
 // centre subtracts each column's mean from the n×d rows.
@@ -339,7 +385,7 @@ func (e *ensemble) initialPhase(ctl *control, n int) error {
 			}
 		}
 		err := e.parallel(func(w *worker, b *block) {
-			e.ghmcStep(w, b, s, -1, 0, a, refresh, sigma, epsC[b.first:b.first+b.n])
+			e.ghmcStep(w, b, s, -1, 0, a, refresh, sigma, epsC[b.first:b.first+b.n], nil, 0)
 			for c := 0; c < b.n; c++ {
 				v := epsC[b.first+c] * math.Exp(initialGain*(b.alpha[c]-initialTarget))
 				epsC[b.first+c] = math.Min(math.Max(v, 1e-12), 10)
