@@ -57,8 +57,9 @@ func (r *result) line() string {
 	return s
 }
 
-// runCase samples one case and judges it.
-func runCase(ctx context.Context, name string, cfg infer.Config) *result {
+// runCase samples one case and judges it; thin is MEADS's thinning (0:
+// validate's default, meadsThin).
+func runCase(ctx context.Context, name string, cfg infer.Config, thin int) *result {
 	r := &result{Name: name}
 	if s := posteriordb.CaseSettings(name); s != (posteriordb.Settings{}) {
 		target := cfg.TargetAccept
@@ -87,7 +88,7 @@ func runCase(ctx context.Context, name string, cfg infer.Config) *result {
 		return r
 	}
 	start := time.Now()
-	p, err := sample(ctx, compiled, cfg)
+	p, err := sample(ctx, compiled, cfg, thin)
 	if err != nil {
 		r.err = err
 		return r

@@ -8,16 +8,28 @@ import (
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
-// lockstepChains is the number of chains of -sampler chees or meads when
-// -chains is left at its default of 4 (package lockstep's default).
+// lockstepChains is the number of chains of -sampler chees when -chains
+// is left at its default of 4 (package lockstep's default).
 const lockstepChains = 1024
 
-// meadsThin is the thinning of MEADS in validate: it spends one gradient
-// per iteration, so 1000 draws of 1000 iterations are too few on
-// correlated posteriors (R-hat 1.03 on kidscore_momhs, 1.16 on mesquite
-// over the 16 judged chains); with 10 iterations per draw it spends about
-// as many gradients as ChEES (176k against 178k on kidscore_momhs).
-const meadsThin = 10
+// MEADS in validate: meadsChains chains (64 per fold) when -chains is left
+// at 4, every meadsThin-th of 41,000 iterations kept. Validate judges R-hat
+// over the 16 kept chains, and split R-hat of a chain whose halves hold e
+// effective draws sits near 1 + 1/(2e) even when every chain has
+// converged, so passing 1.01 with margin takes about 100 effective draws
+// per half chain. MEADS takes one gradient per iteration at about NUTS's
+// ESS per gradient (0.008 on mesquite, 0.01 on arK), so it needs about as
+// many gradients per chain as NUTS spends (51k per chain on mesquite):
+// with 10 iterations per draw R-hat sat at 1.010-1.015 on mesquite and
+// arK (ESS 1200-1500 over the 16 chains), with 40 at 1.002 (ESS 5000-6500).
+// 256 chains instead of 1024 keep the run's cost that of 1024 chains
+// thinned by 10; 64 chains per fold estimate the preconditioner and the
+// largest eigenvalues of these posteriors (at most a dozen dimensions)
+// well, and the ESS per gradient is the same as with 1024 chains.
+const (
+	meadsChains = 256
+	meadsThin   = 40
+)
 
 // rwmhFactor multiplies the warm-up and draws of lockstep RWMH when the
 // warm-up is left at validate's default of 1000 (draws may carry a case's
@@ -28,7 +40,7 @@ const rwmhFactor = 10
 // sample runs cfg's sampler on m: NUTS, HMC and RWMH with few chains
 // through infer.Run; ChEES, MEADS, and RWMH with 64 chains or more through
 // package lockstep, whose posterior keeps 16 chains (the ones judged).
-func sample(ctx context.Context, m lockstep.Model, cfg infer.Config) (*posterior.Posterior, error) {
+func sample(ctx context.Context, m lockstep.Model, cfg infer.Config, meadsThinning int) (*posterior.Posterior, error) {
 	name := map[string]string{"CHEES": "ChEES", "MEADS": "MEADS"}[cfg.Sampler]
 	if name == "" && cfg.Sampler == "RWMH" && cfg.Chains >= 64 {
 		name = "RWMH"
@@ -37,13 +49,19 @@ func sample(ctx context.Context, m lockstep.Model, cfg infer.Config) (*posterior
 		return infer.Run(ctx, m, cfg)
 	}
 	chains := cfg.Chains
-	if chains == 4 && name != "RWMH" {
+	switch {
+	case chains == 4 && name == "ChEES":
 		chains = lockstepChains
+	case chains == 4 && name == "MEADS":
+		chains = meadsChains
 	}
 	warmup, draws, thin := cfg.Warmup, cfg.Draws, 1
 	switch {
 	case name == "MEADS":
 		thin = meadsThin
+		if meadsThinning > 0 {
+			thin = meadsThinning
+		}
 	case name == "RWMH" && warmup == 1000:
 		warmup, draws = rwmhFactor*warmup, rwmhFactor*draws
 	}

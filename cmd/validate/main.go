@@ -17,12 +17,13 @@ import (
 )
 
 func main() {
-	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc, rwmh, chees or meads (chees and meads: 1024 chains in lockstep unless -chains says otherwise)")
+	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc, rwmh, chees or meads (in lockstep unless -chains says otherwise: chees 1024 chains, meads 256 chains thinned by 40)")
 	cases := flag.String("cases", "", "regular expression selecting the cases (default: all)")
 	chains := flag.Int("chains", 4, "chains per case")
 	seed := flag.Uint64("seed", 1, "random seed")
 	warmup := flag.Int("warmup", 1000, "warm-up iterations per chain")
 	draws := flag.Int("draws", 1000, "draws per chain")
+	thin := flag.Int("thin", 0, "MEADS: iterations per kept draw (default 0: validate's choice, see meadsThin)")
 	asJSON := flag.Bool("json", false, "print one JSON object per case instead of a line")
 	flag.Parse()
 
@@ -50,7 +51,7 @@ func main() {
 		if name == posteriordb.LogisticName || !sel.MatchString(name) {
 			continue
 		}
-		r := runCase(ctx, name, cfg)
+		r := runCase(ctx, name, cfg, *thin)
 		if *asJSON {
 			if r.err != nil {
 				r.Error = r.err.Error()
