@@ -63,5 +63,21 @@ func init() {
 //go:noescape
 func mixSumAVX2(dst, ys, par []float64)
 
-// mixFloor is the least argument mixSumAVX2 gives its exponential.
-var mixFloor = -708.0
+// mixConsts are mixSumAVX2's constants, each four times (one vector):
+// log2e, round, ln2Hi, ln2Lo, 1, the exponent bias 1023 − bits(round) as
+// an integer, the floor −708 of the arguments, and the Taylor
+// coefficients 1/13! … 1/2.
+var mixConsts [19][4]uint64
+
+func init() {
+	c := []float64{log2e, round, ln2Hi, ln2Lo, 1, 0, -708,
+		1.0 / 6227020800, 1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
+		1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5}
+	for i, v := range c {
+		b := math.Float64bits(v)
+		if i == 5 {
+			b = uint64(expBias)
+		}
+		mixConsts[i] = [4]uint64{b, b, b, b}
+	}
+}

@@ -245,7 +245,9 @@ logdone:
 // len(ys) rounded down to a multiple of 4, par holding (c_k, h_k, m_k)
 // for each component (at least one). The exponential is expAVX2's, kept
 // in registers: one pass over the chains in place of a pass per
-// component, a vector exponential and a sum.
+// component, a vector exponential and a sum. Its constants are read as
+// whole vectors from mixConsts (each value four times), as operands of
+// the arithmetic itself: no broadcast per use, no register held.
 TEXT ·mixSumAVX2(SB), NOSPLIT, $0-72
 	MOVQ dst_base+0(FP), DI
 	MOVQ ys_base+24(FP), SI
@@ -256,16 +258,7 @@ TEXT ·mixSumAVX2(SB), NOSPLIT, $0-72
 	JZ   mixdone
 	CMPQ R9, $3
 	JLT  mixdone
-	LEAQ ·expConsts(SB), AX
-	VBROADCASTSD 0(AX), Y15  // log2e
-	VBROADCASTSD 8(AX), Y14  // round
-	VBROADCASTSD 16(AX), Y13 // ln2Hi
-	VBROADCASTSD 24(AX), Y12 // ln2Lo
-	VBROADCASTSD 32(AX), Y11 // 1
-	LEAQ ·expBias(SB), BX
-	VPBROADCASTQ 0(BX), Y10  // 1023 - bits(round)
-	LEAQ ·mixFloor(SB), BX
-	VBROADCASTSD 0(BX), Y9   // -708
+	LEAQ ·mixConsts(SB), AX
 
 mixgroup:
 	VMOVUPD (SI), Y0
@@ -280,43 +273,31 @@ mixterm:
 	VBROADCASTSD 8(DX), Y2   // h
 	VBROADCASTSD 0(DX), Y1   // c
 	VFNMADD213PD Y1, Y2, Y4  // a = c - h·d²
-	VMAXPD  Y9, Y4, Y4       // at least -708 (NaN becomes -708 too)
-	VMOVAPD Y4, Y1
-	VFMADD213PD Y14, Y15, Y1 // t = a*log2e + round
-	VSUBPD  Y14, Y1, Y2      // kf = t - round
+	VMAXPD  192(AX), Y4, Y4  // at least -708 (NaN becomes -708 too)
+	VMOVAPD 32(AX), Y1
+	VFMADD231PD 0(AX), Y4, Y1 // t = a*log2e + round
+	VSUBPD  32(AX), Y1, Y2   // kf = t - round
 	VMOVAPD Y4, Y3
-	VFNMADD231PD Y13, Y2, Y3 // a - kf*ln2Hi
-	VFNMADD231PD Y12, Y2, Y3 // r
-	VBROADCASTSD 40(AX), Y5  // 1/13!
-	VBROADCASTSD 48(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 56(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 64(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 72(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 80(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 88(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 96(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 104(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 112(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 120(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
-	VBROADCASTSD 128(AX), Y6
-	VFMADD213PD Y6, Y3, Y5
+	VFNMADD231PD 64(AX), Y2, Y3 // a - kf*ln2Hi
+	VFNMADD231PD 96(AX), Y2, Y3 // r
+	VMOVAPD 224(AX), Y5      // 1/13!
+	VFMADD213PD 256(AX), Y3, Y5
+	VFMADD213PD 288(AX), Y3, Y5
+	VFMADD213PD 320(AX), Y3, Y5
+	VFMADD213PD 352(AX), Y3, Y5
+	VFMADD213PD 384(AX), Y3, Y5
+	VFMADD213PD 416(AX), Y3, Y5
+	VFMADD213PD 448(AX), Y3, Y5
+	VFMADD213PD 480(AX), Y3, Y5
+	VFMADD213PD 512(AX), Y3, Y5
+	VFMADD213PD 544(AX), Y3, Y5
+	VFMADD213PD 576(AX), Y3, Y5 // ... 1/2
 	VMULPD  Y3, Y3, Y6       // r²
 	VFMADD213PD Y3, Y6, Y5   // p = r²·p + r
-	VADDPD  Y11, Y5, Y5      // 1 + p
-	VPADDQ  Y10, Y1, Y1      // k + 1023
+	VADDPD  128(AX), Y5, Y5  // 1 + p
+	VPADDQ  160(AX), Y1, Y1  // k + 1023
 	VPSLLQ  $52, Y1, Y1      // 2^k
-	VMULPD  Y1, Y5, Y5
-	VADDPD  Y5, Y8, Y8
+	VFMADD231PD Y1, Y5, Y8   // sum += (1+p)·2^k
 	ADDQ $24, DX
 	SUBQ $3, R10
 	CMPQ R10, $3
