@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"os"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
@@ -16,14 +19,37 @@ import (
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
+// row is one method on one case.
+type row struct {
+	name, method    string
+	gradsPerCh      int
+	ess, perGrad    float64 // smallest bulk ESS of the judged chains, per their gradients
+	perSec, perCPU  float64 // ESS of all chains per wall and per CPU second
+	maxErr, maxRhat float64
+	wall            float64
+	failed          bool // the run is off the reference: its efficiency means little
+}
+
 func main() {
-	cases := flag.String("cases", "eight_schools-eight_schools_noncentered,kidiq-kidscore_momhs,arK-arK,earnings-earn_height,garch-garch11", "comma-separated posteriordb cases")
-	chains := flag.Int("chains", 256, "chains of ChEES and MEADS")
+	cases := flag.String("cases", "", "comma-separated posteriordb cases (default: all but the simulated logistic regression)")
+	chains := flag.Int("chains", 128, "chains of ChEES and MEADS")
 	warmup := flag.Int("warmup", 1000, "warm-up iterations")
 	draws := flag.Int("draws", 1000, "draws per chain")
+	thin := flag.Int("thin", 40, "MEADS: iterations per kept draw (as cmd/validate)")
 	flag.Parse()
-	fmt.Printf("%-42s %-6s %9s %11s %9s %10s %9s\n", "case", "method", "min ESS", "ESS/grad", "ESS/s", "max |err|", "seconds")
-	for _, name := range strings.Split(*cases, ",") {
+	names := posteriordb.Cases()
+	if *cases != "" {
+		names = strings.Split(*cases, ",")
+	}
+	fmt.Printf("%s, GOMAXPROCS %d, load average at start %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOMAXPROCS(0), loadAverage())
+	fmt.Printf("NUTS: 4 chains; ChEES: %d chains; MEADS: %d chains thinned by %d; %d warm-up, %d draws\n\n", *chains, *chains, *thin, *warmup, *draws)
+	fmt.Println("| case | method | grads/chain | min ESS | ESS/grad | ESS/s | ESS/CPU-s | max err (sd) | max R-hat | wall s |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var rows []row
+	for _, name := range names {
+		if name == posteriordb.LogisticName {
+			continue
+		}
 		c, err := posteriordb.Load(name)
 		if err != nil {
 			log.Fatal(err)
@@ -36,35 +62,46 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		t0 := time.Now()
-		p, err := infer.Run(context.Background(), cm, infer.Config{Chains: 4, Warmup: *warmup, Draws: *draws, Seed: 1})
+		set := posteriordb.CaseSettings(name)
+		cfg := infer.Config{Chains: 4, Warmup: *warmup, Draws: *draws, Seed: 1}
+		set.Apply(&cfg)
+		w0, c0 := time.Now(), cpuSeconds()
+		p, err := infer.Run(context.Background(), cm, cfg)
 		if err != nil {
 			log.Fatal(err)
 		}
-		secs := time.Since(t0).Seconds()
 		grads := 0
 		for _, ch := range p.Chains {
 			grads += ch.Adaptation.GradEvals
 		}
-		report(name, "NUTS", p, c, float64(grads), secs, 1)
+		rows = append(rows, measure(name, "NUTS", p, c, float64(grads), time.Since(w0).Seconds(), cpuSeconds()-c0, 1))
 		for _, s := range []string{"ChEES", "MEADS"} {
-			t0 = time.Now()
-			res, err := lockstep.Run(context.Background(), cm, lockstep.Config{Sampler: s, Chains: *chains, Warmup: *warmup, Draws: *draws, Seed: 1})
+			lc := lockstep.Config{Sampler: s, Chains: *chains, Warmup: *warmup, Draws: cfg.Draws, Seed: 1, InitRadius: set.InitRadius}
+			if s == "ChEES" {
+				lc.TargetAccept = set.TargetAccept // 0: the sampler's default
+			} else {
+				lc.Thin = *thin
+			}
+			w0, c0 = time.Now(), cpuSeconds()
+			res, err := lockstep.Run(context.Background(), cm, lc)
 			if err != nil {
 				log.Fatal(err)
 			}
-			secs = time.Since(t0).Seconds()
 			kept := len(res.Posterior.Chains)
-			report(name, s, res.Posterior, c, float64(res.GradEvals*kept), secs, float64(*chains)/float64(kept))
+			rows = append(rows, measure(name, s, res.Posterior, c, float64(res.GradEvals*kept), time.Since(w0).Seconds(), cpuSeconds()-c0, float64(*chains)/float64(kept)))
 		}
 	}
+	fmt.Printf("\nload average at the end %s\n", loadAverage())
+	summarise(rows)
 }
 
-// report prints one row: the smallest bulk ESS over the scalars that have
-// a reference, per gradient and per second (times scale), and the largest
-// error of a mean in reference standard deviations.
-func report(name, method string, p *posterior.Posterior, c *posteriordb.Case, grads, secs, scale float64) {
-	minESS, maxErr := math.Inf(1), 0.0
+// measure prints and returns one row: the smallest bulk ESS over the
+// scalars that have a reference, per gradient of the judged chains and,
+// times scale (all chains over judged chains), per wall and CPU second;
+// the largest error of a mean in reference standard deviations and the
+// largest R-hat.
+func measure(name, method string, p *posterior.Posterior, c *posteriordb.Case, grads, wall, cpu, scale float64) row {
+	r := row{name: name, method: method, ess: math.Inf(1), wall: wall}
 	for j, col := range p.Columns {
 		ref, ok := c.Ref(col)
 		if !ok {
@@ -79,10 +116,80 @@ func report(name, method string, p *posterior.Posterior, c *posteriordb.Case, gr
 				n++
 			}
 		}
-		minESS = math.Min(minESS, diag.ESSBulk(chains))
+		r.ess = math.Min(r.ess, diag.ESSBulk(chains))
+		r.maxRhat = math.Max(r.maxRhat, diag.Rhat(chains))
 		if ref.SD > 0 {
-			maxErr = math.Max(maxErr, math.Abs(sum/float64(n)-ref.Mean)/ref.SD)
+			r.maxErr = math.Max(r.maxErr, math.Abs(sum/float64(n)-ref.Mean)/ref.SD)
 		}
 	}
-	fmt.Printf("%-42s %-6s %9.0f %11.4f %9.0f %10.3f %9.1f\n", name, method, minESS, minESS/grads, minESS*scale/secs, maxErr, secs)
+	r.gradsPerCh = int(grads) / len(p.Chains)
+	r.perGrad = r.ess / grads
+	r.perSec = r.ess * scale / wall
+	r.perCPU = r.ess * scale / cpu
+	// A mean 0.3 sd off with a thousand effective draws is far outside its
+	// error (MCSE 0.03 sd): the run missed the posterior.
+	r.failed = !(r.maxErr < 0.3) || !(r.maxRhat < 1.05)
+	fmt.Printf("| %s | %s | %d | %.0f | %.4f | %.0f | %.0f | %.3f | %.3f | %.1f |\n",
+		name, method, r.gradsPerCh, r.ess, r.perGrad, r.perSec, r.perCPU, r.maxErr, r.maxRhat, wall)
+	return r
+}
+
+// summarise prints, for ChEES and MEADS, the geometric mean over cases of
+// their ESS per gradient and per wall second relative to NUTS, over the
+// cases where all three runs found the posterior.
+func summarise(rows []row) {
+	byCase := map[string]map[string]row{}
+	var order []string
+	for _, r := range rows {
+		if byCase[r.name] == nil {
+			byCase[r.name] = map[string]row{}
+			order = append(order, r.name)
+		}
+		byCase[r.name][r.method] = r
+	}
+	for _, method := range []string{"ChEES", "MEADS"} {
+		lg, ls, n := 0.0, 0.0, 0
+		var left []string
+		for _, name := range order {
+			nuts, other := byCase[name]["NUTS"], byCase[name][method]
+			if nuts.failed || other.failed {
+				left = append(left, name)
+				continue
+			}
+			lg += math.Log(other.perGrad / nuts.perGrad)
+			ls += math.Log(other.perSec / nuts.perSec)
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		fmt.Printf("%s/NUTS over %d cases (geometric mean): ESS per gradient %.2f×, ESS per second %.2f×", method, n, math.Exp(lg/float64(n)), math.Exp(ls/float64(n)))
+		if len(left) > 0 {
+			fmt.Printf("; left out (a run off the reference: a mean 0.3 sd away or R-hat ≥ 1.05): %s", strings.Join(left, ", "))
+		}
+		fmt.Println()
+	}
+}
+
+// cpuSeconds is the process's user and system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// loadAverage is the first three fields of /proc/loadavg (the machine is
+// shared: the figures mean little without it).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
