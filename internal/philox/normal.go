@@ -98,8 +98,8 @@ func normalSlow(w uint32, s *Stream) float64 {
 }
 
 func absInt32(j int32) uint32 {
-	if j < 0 {
-		return uint32(-int64(j))
-	}
-	return uint32(j)
+	// Without a branch: the sign is random, a branch would miss half the
+	// time. −MinInt32 wraps to itself, which as a uint32 is 2^31.
+	m := j >> 31
+	return uint32((j ^ m) - m)
 }

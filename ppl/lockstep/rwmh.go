@@ -148,10 +148,11 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 							us[c] = 0
 						}
 						if sampling {
-							xv := bx[c]
-							dd := xv - mean[c]
-							mean[c] += dd * inv
-							m2[c] += dd * (xv - mean[c])
+							xv, mc := bx[c], mean[c]
+							dd := xv - mc
+							mc += dd * inv
+							mean[c] = mc
+							m2[c] += dd * (xv - mc)
 						}
 					}
 					if sampling {
