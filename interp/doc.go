@@ -31,6 +31,14 @@
 // put in parentheses wherever it appears. A type's definition cannot
 // change once a cell declared it.
 //
+// A cell's standard input (os.Stdin, fmt.Scan, fmt.Scanln, fmt.Scanf)
+// asks the client for a line whenever everything typed has been read, when
+// the cell's Events implement InputEvents (the kernel's do when the
+// execute request allows stdin); the unfinished last line the cell printed
+// is the prompt. Without a client to ask, a read fails at once with an
+// error wrapping io.EOF that says why. An interrupt ends a waiting read.
+// NewSupervised's worker relays the requests through its supervisor.
+//
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.
 // os.Exit and log.Fatal stop the cell with an Exit error; the session and

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"sync"
@@ -99,6 +100,23 @@ func (o *output) flushLocked() {
 	if o.ev != nil {
 		o.ev.Stream(o.name, text)
 	}
+}
+
+// takePrompt flushes what the cell printed, except an unfinished last line
+// of stdout, which it returns instead: the prompt of a read of standard
+// input (fmt.Print("name? ") then fmt.Scanln(&name)), which the client
+// shows beside the input box.
+func (o *output) takePrompt() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	prompt := ""
+	if o.name == "stdout" {
+		i := bytes.LastIndexByte(o.pending, '\n')
+		prompt = string(o.pending[i+1:])
+		o.pending = o.pending[:i+1]
+	}
+	o.flushLocked()
+	return prompt
 }
 
 // Display implements display.Publisher for the running cell.

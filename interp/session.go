@@ -35,6 +35,7 @@ type Options struct {
 type Session struct {
 	opts Options
 	out  *output
+	in   *cellInput
 
 	cell sync.Mutex // held while a cell runs
 
@@ -62,7 +63,8 @@ func init() { os.Setenv("YAEGI_SPECIAL_STDIO", "1") }
 // NewSession returns a session with the standard library and the symbol
 // tables of interp/symbols importable.
 func NewSession(opts Options) (*Session, error) {
-	s := &Session{opts: opts, out: &output{}}
+	out := &output{}
+	s := &Session{opts: opts, out: out, in: &cellInput{out: out}}
 	if err := s.reset(); err != nil {
 		return nil, err
 	}
@@ -77,7 +79,7 @@ func (s *Session) reset() error {
 	it := yaegi.New(yaegi.Options{
 		Stdout: streamWriter{s.out, "stdout"},
 		Stderr: streamWriter{s.out, "stderr"},
-		Stdin:  strings.NewReader(""),
+		Stdin:  s.in,
 		Env:    env,
 		Args:   []string{"gobayes"},
 	})
@@ -137,9 +139,11 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Resu
 		ev = discardEvents{}
 	}
 	s.out.setEvents(ev)
+	s.in.begin(ctx, ev)
 	prev := display.SetPublisher(s.out)
 	prevCtx := display.SetContext(ctx)
 	defer func() {
+		s.in.end()
 		s.out.flush()
 		display.SetPublisher(prev)
 		display.SetContext(prevCtx)

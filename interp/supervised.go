@@ -167,6 +167,9 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 	if notice != "" && ev != nil {
 		ev.Stream("stderr", notice)
 	}
+	// A request for input the client is still answering ends with the call.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req.ID = s.ids.Add(1)
 	replies := c.register(req.ID, ev)
 	defer c.unregister(req.ID)
@@ -183,6 +186,10 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 		case r := <-replies:
 			if r.Kind == replyDone {
 				return r, nil
+			}
+			if r.Kind == replyInput {
+				c.askInput(ctx, req.ID, ev, r)
+				continue
 			}
 			deliver(ev, r)
 		case <-done:
@@ -210,6 +217,23 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 			return wireReply{}, crashError(c.reason())
 		}
 	}
+}
+
+// askInput answers the child's request for a line of standard input (r)
+// with what ev's client types, or with ErrNoInput when ev cannot ask. The
+// client is asked in the background, so that an interrupt or the child's
+// death is still seen while the person types; when ctx ends first, the
+// child's read has been interrupted and the late answer is ignored there.
+func (c *child) askInput(ctx context.Context, id int64, ev Events, r wireReply) {
+	in, ok := ev.(InputEvents)
+	if !ok {
+		_ = c.send(wireRequest{ID: id, Op: opInput, InputErr: inputNotAllowed})
+		return
+	}
+	go func() {
+		text, err := in.Input(ctx, r.Text, r.Password)
+		_ = c.send(wireRequest{ID: id, Op: opInput, Input: text, InputErr: inputErrorCode(err)})
+	}()
 }
 
 func deliver(ev Events, r wireReply) {

@@ -1,6 +1,10 @@
 package interp
 
-import "github.com/gobayes/gobayes/display"
+import (
+	"errors"
+
+	"github.com/gobayes/gobayes/display"
+)
 
 // The supervisor and its worker talk in JSON lines over two pipes the
 // worker inherits as file descriptors 3 (requests) and 4 (replies), so that
@@ -19,6 +23,7 @@ const (
 	opIsComplete = "is_complete"
 	opReset      = "reset"
 	opInterrupt  = "interrupt"
+	opInput      = "input" // the answer to a replyInput
 )
 
 // wireRequest is one request from the supervisor.
@@ -28,6 +33,35 @@ type wireRequest struct {
 	Code   string `json:"code,omitempty"`
 	Cursor int    `json:"cursor,omitempty"`
 	Detail int    `json:"detail,omitempty"`
+
+	// input: the line typed, or why there is none
+	Input    string `json:"input,omitempty"`
+	InputErr string `json:"input_error,omitempty"`
+}
+
+// inputNotAllowed is wireRequest.InputErr for ErrNoInput.
+const inputNotAllowed = "not allowed"
+
+// inputError is the error a wireRequest's InputErr stands for.
+func inputError(code string) error {
+	switch code {
+	case "":
+		return nil
+	case inputNotAllowed:
+		return ErrNoInput
+	}
+	return errors.New(code)
+}
+
+// inputErrorCode is err as a wireRequest's InputErr.
+func inputErrorCode(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNoInput):
+		return inputNotAllowed
+	}
+	return err.Error()
 }
 
 // Kinds of wireReply: events of a running cell, then one "done".
@@ -35,6 +69,7 @@ const (
 	replyStream  = "stream"
 	replyDisplay = "display"
 	replyClear   = "clear"
+	replyInput   = "input" // the cell reads standard input: ask the client
 	replyDone    = "done"
 )
 
@@ -43,9 +78,10 @@ type wireReply struct {
 	ID   int64  `json:"id"`
 	Kind string `json:"kind"`
 
-	// stream
-	Name string `json:"name,omitempty"`
-	Text string `json:"text,omitempty"`
+	// stream; input (Text is the prompt)
+	Name     string `json:"name,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Password bool   `json:"password,omitempty"`
 	// display, clear
 	Bundle    *display.Bundle `json:"bundle,omitempty"`
 	DisplayID string          `json:"display_id,omitempty"`

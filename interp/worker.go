@@ -77,7 +77,8 @@ type worker struct {
 	enc   *json.Encoder
 
 	mu     sync.Mutex
-	cancel context.CancelFunc // of the running cell, nil when none
+	cancel context.CancelFunc         // of the running cell, nil when none
+	inputs map[int64]chan wireRequest // reads of standard input waiting for their line, by request id
 }
 
 func (w *worker) send(r wireReply) {
@@ -119,6 +120,15 @@ func (w *worker) serve(in io.Reader) int {
 					w.send(wireReply{ID: req.ID, Kind: replyDone, Bundle: &b, Err: err})
 				}
 			}(req)
+		case opInput:
+			w.mu.Lock()
+			if ch := w.inputs[req.ID]; ch != nil {
+				select {
+				case ch <- req:
+				default: // an answer already came; the client sends one per request
+				}
+			}
+			w.mu.Unlock()
 		case opInterrupt:
 			w.mu.Lock()
 			if w.cancel != nil {
@@ -164,4 +174,28 @@ func (e workerEvents) Display(b display.Bundle, id string, update bool) {
 
 func (e workerEvents) Clear(wait bool) {
 	e.w.send(wireReply{ID: e.id, Kind: replyClear, Wait: wait})
+}
+
+// Input asks the supervisor, and through it the client, for a line of
+// input; the supervisor answers ErrNoInput when its Events cannot ask.
+func (e workerEvents) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	ch := make(chan wireRequest, 1)
+	e.w.mu.Lock()
+	if e.w.inputs == nil {
+		e.w.inputs = map[int64]chan wireRequest{}
+	}
+	e.w.inputs[e.id] = ch
+	e.w.mu.Unlock()
+	defer func() {
+		e.w.mu.Lock()
+		delete(e.w.inputs, e.id)
+		e.w.mu.Unlock()
+	}()
+	e.w.send(wireReply{ID: e.id, Kind: replyInput, Text: prompt, Password: password})
+	select {
+	case r := <-ch:
+		return r.Input, inputError(r.InputErr)
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }

@@ -20,6 +20,9 @@
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
 //     execute.go), with busy/idle published around every request;
+//   - stdin: a cell reading standard input sends input_request to the
+//     client and waits for its input_reply, when the execute_request
+//     allowed stdin (stdin.go);
 //   - iopub: what a running cell produces (stream, display_data,
 //     update_display_data, clear_output) published as it happens (iopub.go).
 //

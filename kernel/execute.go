@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -35,7 +36,7 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 	}
 
 	ctx, end := k.startCell()
-	ev := &cellEvents{k: k, req: req, silent: r.Silent}
+	ev := &cellEvents{k: k, req: req, silent: r.Silent, allowStdin: r.AllowStdin}
 	res := k.engine.Execute(ctx, r.Code, ev)
 	ev.close()
 	end()
@@ -110,15 +111,16 @@ func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
 // request as parent. Once the cell has ended, late events are dropped so
 // that they cannot be attributed to the wrong cell.
 type cellEvents struct {
-	k      *Kernel
-	req    *Message
-	silent bool
+	k          *Kernel
+	req        *Message
+	silent     bool
+	allowStdin bool // the client answers input_request
 
 	mu    sync.Mutex
 	ended bool
 }
 
-var _ interp.Events = (*cellEvents)(nil)
+var _ interp.InputEvents = (*cellEvents)(nil)
 
 func (e *cellEvents) close() {
 	e.mu.Lock()
@@ -162,4 +164,16 @@ func (e *cellEvents) Display(b display.Bundle, id string, update bool) {
 
 func (e *cellEvents) Clear(wait bool) {
 	e.emit("clear_output", map[string]any{"wait": wait})
+}
+
+// Input asks the client for a line of text on the stdin channel, when the
+// execute request allowed it.
+func (e *cellEvents) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	e.mu.Lock()
+	ended := e.ended
+	e.mu.Unlock()
+	if !e.allowStdin || ended {
+		return "", interp.ErrNoInput
+	}
+	return e.k.requestInput(ctx, e.req, prompt, password)
 }

@@ -22,6 +22,8 @@ import (
 //	block             wait until the cell is interrupted, then fail
 //	value TEXT        the cell's value is TEXT
 //	page TEXT         pager payload
+//	input PROMPT      ask for a line of input; print "got LINE" on stdout,
+//	                  or the error on stderr (an interrupt fails the cell)
 type scriptEngine struct {
 	started chan struct{} // receives when a "block" cell starts
 	resets  int
@@ -68,6 +70,22 @@ func (e *scriptEngine) Execute(ctx context.Context, code string, ev interp.Event
 			res.Value = text(arg)
 		case "page":
 			res.Pager = text(arg)
+		case "input":
+			in, ok := ev.(interp.InputEvents)
+			if !ok {
+				ev.Stream("stderr", "the kernel's events cannot ask for input\n")
+				continue
+			}
+			line, err := in.Input(ctx, arg, false)
+			switch {
+			case err != nil && ctx.Err() != nil:
+				res.Err = &interp.Error{Name: "Interrupted", Value: "interrupted while waiting for input", Traceback: []string{}}
+				return res
+			case err != nil:
+				ev.Stream("stderr", err.Error()+"\n")
+			default:
+				ev.Stream("stdout", "got "+line+"\n")
+			}
 		}
 	}
 	return res

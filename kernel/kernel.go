@@ -80,7 +80,8 @@ type Kernel struct {
 	stopOnce    sync.Once
 	restart     bool
 	starting    sync.Once
-	abortBefore uint64 // shell requests queued before this sequence number are aborted
+	abortBefore uint64     // shell requests queued before this sequence number are aborted
+	input       *inputWait // the input_request waiting for its reply; nil when none
 
 	queueMu  sync.Mutex
 	queue    []queued      // shell requests received, not yet handled

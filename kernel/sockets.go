@@ -115,7 +115,7 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 	}
 	go recvLoop(socks.shell, k.Enqueue)
 	go recvLoop(socks.control, func(f [][]byte) { k.Handle(Control, 0, f) })
-	go recvLoop(socks.stdin, func([][]byte) {}) // no input_request is ever sent
+	go recvLoop(socks.stdin, k.HandleStdin)
 	go func() {
 		for {
 			msg, err := socks.hb.Recv()
