@@ -15,4 +15,12 @@
 // of package ir, so every program evaluates, and the results agree with
 // ir.Frame to rounding. An evaluator is not safe for concurrent use: give
 // each goroutine its own.
+//
+// Fused forward kernels: a log-sum-exp of a normal's pointwise log
+// density of a per-chain scalar (a finite normal mixture) runs as one
+// AVX2 pass that sums the components' exponentials in registers
+// (mixSumAVX2), then one vector log. When that mixture is the whole log
+// density of a one-dimensional model, DensityForm reports it and
+// ForwardDensity gives the sums without the log, for samplers that can
+// compare densities directly (random-walk Metropolis).
 package vec

@@ -27,10 +27,19 @@
 // ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
 // m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
 //
+// RWMH's acceptance costs no exponential: u < exp(lp' − lp) is tested
+// as lp' > lp − E with E = −log u a standard exponential drawn by the
+// ziggurat from one random word. When the whole log density of a
+// one-dimensional model is a normal mixture (vec.Batch.DensityForm) the
+// test is u·s < s' on the mixture's sums, with no logarithm either; lp__
+// is computed only for the kept chains and at the end of each segment.
+//
 // Random numbers: chain c at step s draws from philox.New(seed, c, s)
 // (HMC momenta and accept uniforms; RWMH in more than one dimension);
 // one-dimensional RWMH takes the four words of block (0, s/2, c) for two
-// steps; the initial points come from step 2^32−1, the start of MEADS's
+// steps (the normal's and the acceptance's), finishing a rejected
+// ziggurat word from block 1 (normal) or 2^31 (exponential) of the
+// step's stream; the initial points come from step 2^32−1, the start of MEADS's
 // persistent slice variable from step 2^32−2, and the ChEES jitter from
 // chain 2^63. A GPU backend that follows this layout reproduces the
 // CPU's draws.
