@@ -122,10 +122,12 @@ func splitCell(src string) []item {
 // literalBrace reports whether the "{" at(0) opens a composite literal
 // rather than a block, given the tokens before it (at(k) is k tokens back):
 // the body of a struct or interface type, the literal after such a body
-// (struct{...}{, map[K]struct{}{), or one after a type name that
-// follows "]" ([]int{, map[string]T{, []pkg.T{). An index expression
-// before a body ends in "]" itself (range m[k] {), and Go has no
-// "]" IDENT sequence outside types.
+// (struct{...}{, map[K]struct{}{), or one after a type name that follows
+// "]" ([]int{, map[string]T{, []pkg.T{), also through pointers and channel
+// directions ([]*T{, map[K]*pkg.T{, []chan int{, []<-chan *T{). An index
+// expression before a body ends in "]" itself (range m[k] {), and Go has
+// no "]" IDENT sequence outside types; "] *" can be a product
+// (switch a[i] * b {), which typeBrackets tells apart.
 func literalBrace(at func(k int) token.Token) bool {
 	switch at(1) {
 	case token.STRUCT, token.INTERFACE:
@@ -148,12 +150,54 @@ func literalBrace(at func(k int) token.Token) bool {
 			}
 		}
 	case token.IDENT:
-		if at(2) == token.RBRACK {
-			return true
+		k := 2
+		if at(2) == token.PERIOD && at(3) == token.IDENT {
+			k = 4
 		}
-		return at(2) == token.PERIOD && at(3) == token.IDENT && at(4) == token.RBRACK
+		elem := k
+		for at(k) == token.MUL || at(k) == token.CHAN || at(k) == token.ARROW {
+			k++
+		}
+		if at(k) != token.RBRACK {
+			return false
+		}
+		return k == elem || typeBrackets(at, k)
 	}
 	return false
+}
+
+// typeBrackets reports whether the "]" at(k) closes the brackets of a type
+// ([], [N], map[K]) rather than an index expression (a[i], f()[0]): the
+// brackets of a type are empty, or follow "map", or follow something that
+// cannot end an operand (an operator, "(", ",", a keyword), or follow other
+// brackets of a type ([3][4]*T).
+func typeBrackets(at func(k int) token.Token, k int) bool {
+	depth := 0
+	for j := k; ; j++ {
+		switch at(j) {
+		case token.RBRACK:
+			depth++
+		case token.LBRACK:
+			depth--
+			if depth > 0 {
+				continue
+			}
+			if j == k+1 {
+				return true // []
+			}
+			switch at(j + 1) {
+			case token.MAP:
+				return true
+			case token.RBRACK:
+				return typeBrackets(at, j+1)
+			case token.IDENT, token.RPAREN, token.RBRACE, token.INT, token.FLOAT, token.IMAG, token.CHAR, token.STRING:
+				return false // an operand, indexed
+			}
+			return true
+		case token.ILLEGAL:
+			return false
+		}
+	}
 }
 
 func tokenLen(t token.Token, lit string) int {

@@ -34,6 +34,20 @@ func TestSplitCell(t *testing.T) {
 		{"for _, v := range []int{1} { x = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range []int{1} { x = v }", "x"}},
 		{"for _, v := range []struct{}{{}} { _ = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range []struct{}{{}} { _ = v }", "x"}},
 		{"for _, v := range m[k] { x = v }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, v := range m[k] { x = v }", "x"}},
+		// Pointer and channel element types between the brackets and the
+		// type name are still composite literals ([]*T{...}), while an index
+		// expression times a name opens the body (switch a[i] * b {).
+		{"if ps := []*T{{A: 1}}; len(ps) > 0 { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if ps := []*T{{A: 1}}; len(ps) > 0 { x = 1 }", "x"}},
+		{"for _, p := range []*T{a, b} { x += p.A }; x", []itemKind{kindStmt, kindStmt}, []string{"for _, p := range []*T{a, b} { x += p.A }", "x"}},
+		{"if ps := []*pkg.T{nil}; ps[0] == nil { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if ps := []*pkg.T{nil}; ps[0] == nil { x = 1 }", "x"}},
+		{"if m := map[string]*T{}; len(m) == 0 { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if m := map[string]*T{}; len(m) == 0 { x = 1 }", "x"}},
+		{"if g := [][]*T{{}}; len(g) == 1 { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if g := [][]*T{{}}; len(g) == 1 { x = 1 }", "x"}},
+		{"if a := [2]**T{}; a[0] == nil { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if a := [2]**T{}; a[0] == nil { x = 1 }", "x"}},
+		{"if cs := []chan int{nil}; cs[0] == nil { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if cs := []chan int{nil}; cs[0] == nil { x = 1 }", "x"}},
+		{"if cs := []<-chan *T{nil}; cs[0] == nil { x = 1 }; x", []itemKind{kindStmt, kindStmt}, []string{"if cs := []<-chan *T{nil}; cs[0] == nil { x = 1 }", "x"}},
+		{"switch a[i] * b { case 1: }; x", []itemKind{kindStmt, kindStmt}, []string{"switch a[i] * b { case 1: }", "x"}},
+		{"switch a[i][j] * b { case 1: }; x", []itemKind{kindStmt, kindStmt}, []string{"switch a[i][j] * b { case 1: }", "x"}},
+		{"switch f()[0] * b { case 1: }; x", []itemKind{kindStmt, kindStmt}, []string{"switch f()[0] * b { case 1: }", "x"}},
 	}
 	for _, c := range cases {
 		items := splitCell(c.cell)
@@ -79,4 +93,17 @@ func TestGroupRunsAndSource(t *testing.T) {
 	if got, want := runSource(cell, runs[2]), "\n\n\n\nfmt.Println(a)\n  x := b"; got != want {
 		t.Errorf("runSource = %q, want %q", got, want)
 	}
+}
+
+// Cells whose if and for headers hold composite literals of pointer
+// element types run whole; the printed values follow from the Go
+// specification.
+func TestHeaderCompositeLiteralsRun(t *testing.T) {
+	runSteps(t, newTestSession(t), []step{
+		{cell: "import \"fmt\"\ntype T struct{ A int }"},
+		{cell: "if ps := []*T{{A: 1}, {A: 2}}; len(ps) > 1 {\n\tfmt.Println(ps[1].A)\n}\nfmt.Println(\"after\")", events: "stdout:2\nafter\n"},
+		{cell: "sum := 0\nfor _, p := range []*T{{A: 3}, {A: 4}} {\n\tsum += p.A\n}\nsum", value: "7"},
+		{cell: "if m := map[string]*T{\"k\": {A: 5}}; m[\"k\"] != nil {\n\tfmt.Println(m[\"k\"].A)\n}", events: "stdout:5\n"},
+		{cell: "xs := []int{2, 3}\nswitch xs[0] * xs[1] {\ncase 6:\n\tfmt.Println(\"six\")\n}", events: "stdout:six\n"},
+	})
 }
