@@ -161,6 +161,8 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	defer s.cell.Unlock()
 	s.out.setEvents(discardEvents{})
 	defer s.out.setEvents(nil)
+	s.in.begin(ctx, discardEvents{}) // an expression asks nobody for input
+	defer s.in.end()
 	r := s.execute(ctx, expr)
 	if r.Err != nil {
 		return display.Bundle{}, r.Err
