@@ -31,11 +31,15 @@
 //
 // A Frame runs a program through its execution plan (plan.go, plan_hmm.go),
 // which Finalize derives without touching Program.Instrs: common chains of
-// instructions (a prior with a constant scale, normal_lpdf of a + b·z or of
-// X·β, a bound with its log-Jacobian, covariance → jitter → Cholesky, an
-// HMM's forward-algorithm scan) run as fused kernels that compute the same
-// values in fewer passes. Other backends keep reading Instrs and the ops'
-// semantics; Program.Fused counts the fused kernels and Frame.Unfused runs
-// instruction by instruction. Package planmodels checks both runs agree on
-// every posteriordb model.
+// instructions (a prior with a constant scale, the sum of a model's
+// priors, normal_lpdf of a + b·z — the non-centred hierarchy, with the
+// standard-normal prior of z — or of X·β, a bound with its log-Jacobian,
+// covariance → jitter → Cholesky, an HMM's forward-algorithm scan) run as
+// fused kernels that compute the same values in fewer passes. Terms that
+// only the log density's sum reads get their gradient during the forward
+// pass (their adjoint is 1), so the reverse sweep leaves them out. Other
+// backends keep reading Instrs and the ops' semantics; Program.Fused
+// counts the fused kernels and Frame.Unfused runs instruction by
+// instruction. Package planmodels checks both runs agree on every
+// posteriordb model.
 package ir

@@ -155,13 +155,12 @@ func (f *Frame) reverse() {
 // Gradient evaluates the log density at x and writes its gradient with
 // respect to x into grad (len Dim).
 func (f *Frame) Gradient(x, grad []float64) float64 {
-	lp := f.Forward(x)
 	p := f.P
-	spans := f.gradSpans
 	if p.plan != nil && !f.Unfused {
-		spans = f.plannedSpans
+		return f.gradientPlanned(x, grad)
 	}
-	for _, s := range spans {
+	lp := f.Forward(x)
+	for _, s := range f.gradSpans {
 		clear(f.Adj[s[0]:s[1]])
 	}
 	if p.Target != None {
@@ -169,6 +168,61 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 		f.reverse()
 	}
 	copy(grad, f.Adj[:p.Dim])
+	return lp
+}
+
+// gradientPlanned is Gradient following the program's plan. The adjoints
+// are cleared before the forward pass, so that the plan's leaf kernels
+// (see markLeaves) add their gradients as they run.
+func (f *Frame) gradientPlanned(x, grad []float64) float64 {
+	p := f.P
+	v, adj := f.V, f.Adj
+	// Small positions are copied element by element: memmove's call and
+	// its wide loads of just-written adjoints cost more here.
+	if d := p.Dim; d <= 16 {
+		vx := v[:d]
+		for i, xi := range x[:d] {
+			vx[i] = xi
+		}
+	} else {
+		copy(v[:d], x)
+	}
+	for _, s := range f.plannedSpans {
+		clear(adj[s[0]:s[1]])
+	}
+	steps := p.steps
+	for i := range steps {
+		st := &steps[i]
+		switch {
+		case st.leaf != nil:
+			st.leaf.forwardGrad(f)
+		case st.k != nil:
+			st.k.forward(f)
+		case st.fast != nil:
+			st.fast.forward(v)
+		default:
+			defs[st.in.Op].Forward(f, st.in)
+		}
+	}
+	lp := math.Inf(-1)
+	if p.Target != None {
+		t := p.Values[p.Target].Off
+		if l := v[t]; !math.IsNaN(l) {
+			lp = l
+		}
+		adj[t] = 1
+		f.reversePlanned()
+	} else {
+		lp = 0
+	}
+	if d := p.Dim; d <= 16 {
+		g := grad[:d]
+		for i, a := range adj[:d] {
+			g[i] = a
+		}
+	} else {
+		copy(grad, adj[:d])
+	}
 	return lp
 }
 

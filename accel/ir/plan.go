@@ -11,13 +11,21 @@ import "math"
 // fewer transcendental calls and no dispatch between the chain's links:
 //
 //   - kScalePrior: normal, half-normal or half-Cauchy log density with a
-//     scale that carries no gradient (a prior's constant scale): log σ is
-//     memoised per frame instead of taken on every evaluation.
+//     scale that carries no gradient (a prior's constant scale): log σ and
+//     1/σ are memoised per frame instead of taken on every evaluation.
 //   - kGammaPrior: a gamma log density whose shape and rate carry no
 //     gradient, with lgamma(α) and log β memoised.
-//   - kAffineNormal: normal_lpdf(y | a + b·z, σ) written as
-//     mul → add → normal_lpdf (eight schools' theta = mu + tau·theta_tilde),
+//   - kAffineNormal (plan_affine.go): normal_lpdf(y | a + b·z, σ) written
+//     as mul → add → normal_lpdf — the non-centred parameterisation of a
+//     hierarchical model (eight schools' theta = mu + tau·theta_tilde) —,
 //     one loop forward and one backward, no adjoint of the intermediate.
+//     When z has a normal prior with constant mean and scale (z ~ N(0, 1),
+//     the usual companion of that parameterisation) the prior is absorbed
+//     and computed in the same loops.
+//   - kTermSum (plan_sum.go): the addn of log-density terms with the
+//     constant-scale priors among its terms (kScalePrior kernels only it
+//     reads) evaluated in place, scalar ones without loops: a model's
+//     priors cost one step, not one each.
 //   - kRegressionNormal: normal_lpdf(y | X·β, σ) written as
 //     matvec → normal_lpdf with data X and y and one σ: the residuals are
 //     kept and the gradient in β is Xᵀr/σ², as a hand-written regression
@@ -39,12 +47,38 @@ import "math"
 // marked skipped. Results agree with the instruction-by-instruction run up
 // to rounding (the sums are associated differently); Frame.Unfused runs
 // the plain instructions instead, for checking.
+//
+// Leaves. A log density is a sum of terms, and in Gradient the adjoint of
+// a term that only the target sum reads is exactly 1 before the reverse
+// sweep starts. A term kernel (termKernel: kAffineNormal, kTermSum) whose
+// outputs are such terms is a leaf (markLeaves): in Gradient it runs
+// forwardGrad, its value and its gradient in one pass, adding into the
+// adjoints of its inputs as it goes, and the reverse sweep skips it. This
+// is sound because Gradient clears the adjoints before the forward pass
+// and a value's adjoint is only read, by its producer's backward, in the
+// reverse sweep, after every reader has added to it. For a small model
+// such as eight schools the reverse sweep is then only the bound of tau,
+// and the forward pass is one loop over the schools, as in hand-written
+// code. Forward (no gradient) runs the kernels' plain forward.
 
 // kernel is a fused replacement of one instruction (and of the skipped
 // instructions feeding it).
 type kernel interface {
 	forward(f *Frame)
 	backward(f *Frame)
+}
+
+// termKernel is a kernel whose outputs are terms of the log density: it
+// can run forward and backward in one pass when each output's adjoint is
+// known to be 1 before the reverse sweep starts (see leaf below).
+type termKernel interface {
+	kernel
+	// forwardGrad is forward then backward with the adjoint of every
+	// output in termOuts taken as 1, in fewer passes.
+	forwardGrad(f *Frame)
+	// termOuts are the offsets of the outputs whose adjoints backward
+	// reads.
+	termOuts() []int
 }
 
 // planStep is the plan of one instruction: run it as registered (k nil,
@@ -55,13 +89,18 @@ type planStep struct {
 	// adjRead marks a skipped instruction whose output's adjoint the
 	// absorbing kernel reads (so Gradient must still clear it).
 	adjRead bool
+	// leaf marks a termKernel whose outputs' adjoints are 1 in every
+	// Gradient: it runs forwardGrad and is left out of the reverse sweep.
+	leaf bool
 }
 
 // planOp is one entry of Program.steps: a kernel, a scalar fast-path
 // instruction, or an instruction run through its registered semantics;
-// grad says whether the reverse sweep visits it.
+// grad says whether the reverse sweep visits it. leaf is set (and grad
+// not) for a kernel that adds its gradient as it runs forward.
 type planOp struct {
 	k    kernel
+	leaf termKernel
 	fast *fastInstr
 	in   *Instr
 	grad bool
@@ -80,6 +119,9 @@ func planOps(p *Program) []planOp {
 		}
 		in := &p.Instrs[i]
 		op := planOp{k: st.k, in: in, grad: p.Values[in.Out].Grad}
+		if st.leaf {
+			op.leaf, op.grad = st.k.(termKernel), false
+		}
 		if st.k == nil && len(p.fast) == len(p.Instrs) && p.fast[i].op != OpNop {
 			op.fast = &p.fast[i]
 		}
@@ -107,6 +149,13 @@ func buildPlan(p *Program) ([]planStep, int) {
 	if p.Target != None {
 		uses[p.Values[p.Target].Off]++
 	}
+	// lastRead maps an offset to the last instruction reading it.
+	lastRead := map[int]int{}
+	for i := range p.Instrs {
+		for _, a := range p.Instrs[i].In {
+			lastRead[p.Values[a].Off] = i
+		}
+	}
 	// producer maps an output's offset to its instruction.
 	// (Empty values are left out: their offset is the next value's.)
 	producer := map[int]int{}
@@ -123,7 +172,7 @@ func buildPlan(p *Program) ([]planStep, int) {
 		}
 		plan[i].k = k
 		for _, j := range absorbed {
-			plan[j].skip = true
+			plan[j].k, plan[j].skip = nil, true
 		}
 	}
 	// only reports that value id is produced by an instruction with op
@@ -173,7 +222,7 @@ func buildPlan(p *Program) ([]planStep, int) {
 				set(i, k)
 			}
 		case OpNormalLPDF:
-			if k, absorbed, ok := affineNormal(p, i, only, &priv); ok {
+			if k, absorbed, ok := affineNormal(p, plan, i, only, uses, lastRead, &priv); ok {
 				set(i, k, absorbed...)
 				continue
 			}
@@ -182,7 +231,11 @@ func buildPlan(p *Program) ([]planStep, int) {
 				continue
 			}
 			if p.Values[in.In[1]].Len == 1 && scaleIsData(p, in.In[2]) {
-				set(i, newScalePrior(p, in, alloc(&priv, 2)))
+				set(i, newScalePrior(p, in, alloc(&priv, 3)))
+			}
+		case OpAddN:
+			if k, absorbed, ok := termSum(p, plan, i, uses, producer); ok {
+				set(i, k, absorbed...)
 			}
 		case OpGammaLPDF:
 			if in.Scratch == None && scaleIsData(p, in.In[1]) && scaleIsData(p, in.In[2]) {
@@ -190,11 +243,49 @@ func buildPlan(p *Program) ([]planStep, int) {
 			}
 		case OpHalfNormalLPDF, OpHalfCauchyLPDF:
 			if scaleIsData(p, in.In[1]) {
-				set(i, newScalePrior(p, in, alloc(&priv, 2)))
+				set(i, newScalePrior(p, in, alloc(&priv, 3)))
 			}
 		}
 	}
+	markLeaves(p, plan, uses, producer)
 	return plan, priv
+}
+
+// markLeaves marks the term kernels of plan whose outputs' adjoints are 1
+// in every Gradient: the target when nothing else reads it (Gradient
+// seeds its adjoint with 1), and, when the target is an addn, the terms
+// only it reads (addn passes its adjoint on unchanged). Their gradients
+// can then be added as they run forward: an adjoint is complete once
+// every reader of the value has run, and a term's only reader is the
+// target. Gradient clears the adjoints before the forward pass for this.
+func markLeaves(p *Program, plan []planStep, uses, producer map[int]int) {
+	if plan == nil || p.Target == None {
+		return
+	}
+	toff := p.Values[p.Target].Off
+	it, ok := producer[toff]
+	if !ok || uses[toff] != 1 {
+		return
+	}
+	unit := map[int]bool{toff: true}
+	if p.Instrs[it].Op == OpAddN {
+		for _, a := range p.Instrs[it].In {
+			if off := p.Values[a].Off; uses[off] == 1 {
+				unit[off] = true
+			}
+		}
+	}
+	for i := range plan {
+		tk, ok := plan[i].k.(termKernel)
+		if !ok || plan[i].skip {
+			continue
+		}
+		all := true
+		for _, off := range tk.termOuts() {
+			all = all && unit[off]
+		}
+		plan[i].leaf = all
+	}
 }
 
 // absorbedSlots are the offsets of the outputs of absorbed instructions
@@ -242,6 +333,23 @@ func (f *Frame) memoLog(m int, s float64) float64 {
 	return f.priv[m+1]
 }
 
+// memoScale is log s and 1/s, remembered in the private slots m..m+2 of
+// f: a scale that is data changes seldom, and a division costs as much as
+// the rest of a scalar prior.
+func (f *Frame) memoScale(m int, s float64) (logS, inv float64) {
+	c := (*[3]float64)(f.priv[m:])
+	if c[0] != s {
+		setScale(c, s)
+	}
+	return c[1], c[2]
+}
+
+// setScale fills a scale memo (kept out of line so that memoScale
+// inlines).
+//
+//go:noinline
+func setScale(c *[3]float64, s float64) { c[0], c[1], c[2] = s, math.Log(s), 1/s }
+
 // kScalePrior is a normal (scalar μ), half-normal or half-Cauchy log
 // density, summed, whose scale σ carries no gradient: the registered
 // forward with log σ memoised; the registered backward.
@@ -270,12 +378,14 @@ func newScalePrior(p *Program, in *Instr, memo int) *kScalePrior {
 	return k
 }
 
-func (k *kScalePrior) forward(f *Frame) {
+func (k *kScalePrior) forward(f *Frame) { f.V[k.out] = k.eval(f) }
+
+// eval is the log density (the registered forward's value).
+func (k *kScalePrior) eval(f *Frame) float64 {
 	v := f.V
 	y, s := v[k.y:k.y+k.n], v[k.sig]
 	if !(s > 0) {
-		v[k.out] = negInf
-		return
+		return negInf
 	}
 	switch k.op {
 	case OpNormalLPDF:
@@ -285,15 +395,10 @@ func (k *kScalePrior) forward(f *Frame) {
 			d := yi - mu
 			q += d * d
 		}
-		inv := 1 / s
-		e := -0.5*(q*inv)*inv - float64(len(y))*(f.memoLog(k.memo, s)+lnSqrt2Pi)
-		if e != e {
-			e = negInf
-		}
-		v[k.out] = e
+		return k.normalFromSquares(f, q)
 	case OpHalfNormalLPDF:
-		inv := 1 / s
-		c := ln2 - f.memoLog(k.memo, s) - lnSqrt2Pi
+		ls, inv := f.memoScale(k.memo, s)
+		c := ln2 - ls - lnSqrt2Pi
 		t := 0.0
 		for _, yi := range y {
 			e := negInf
@@ -306,32 +411,188 @@ func (k *kScalePrior) forward(f *Frame) {
 			}
 			t += e
 		}
-		v[k.out] = t
+		return t
 	case OpHalfCauchyLPDF:
-		inv := 1 / s
-		c := ln2 - lnPi - f.memoLog(k.memo, s)
+		ls, inv := f.memoScale(k.memo, s)
+		c := ln2 - lnPi - ls
 		t := 0.0
 		for _, yi := range y {
 			e := negInf
 			if yi >= 0 {
 				z := yi * inv
-				e = c - math.Log1p(z*z)
+				e = c - log1p(z*z)
 			}
 			if e != e {
 				e = negInf
 			}
 			t += e
 		}
-		v[k.out] = t
+		return t
 	}
+	return 0
+}
+
+// evalGrad is eval followed by grad(f, 1), in one pass over y: the same
+// arithmetic, so the same values.
+func (k *kScalePrior) evalGrad(f *Frame) float64 {
+	if k.n == 1 {
+		return k.evalGrad1(f)
+	}
+	v, adj := f.V, f.Adj
+	y, s := v[k.y:k.y+k.n], v[k.sig]
+	if !(s > 0) {
+		return negInf
+	}
+	c := (*[3]float64)(f.priv[k.memo:])
+	if c[0] != s {
+		setScale(c, s)
+	}
+	ls, inv := c[1], c[2] // memoScale, inlined by hand
+	ay := adj[k.y : k.y+k.n]
+	if !k.gy {
+		ay = nil
+	}
+	switch k.op {
+	case OpNormalLPDF:
+		mu := v[k.mu]
+		q, am := 0.0, 0.0
+		if ay != nil {
+			ay = ay[:len(y)]
+			for i, yi := range y {
+				d := yi - mu
+				q += d * d
+				t := inv * (d * inv)
+				ay[i] -= t
+				am += t
+			}
+		} else {
+			for _, yi := range y {
+				d := yi - mu
+				q += d * d
+				am += inv * (d * inv)
+			}
+		}
+		if k.gmu {
+			adj[k.mu] += am
+		}
+		e := -0.5*(q*inv)*inv - float64(k.n)*(ls+lnSqrt2Pi)
+		if e != e {
+			e = negInf
+		}
+		return e
+	case OpHalfNormalLPDF:
+		c := ln2 - ls - lnSqrt2Pi
+		t := 0.0
+		for i, yi := range y {
+			e := negInf
+			if yi >= 0 {
+				z := yi * inv
+				e = c - 0.5*z*z
+				if ay != nil {
+					ay[i] += -z * inv
+				}
+			}
+			if e != e {
+				e = negInf
+			}
+			t += e
+		}
+		return t
+	case OpHalfCauchyLPDF:
+		c := ln2 - lnPi - ls
+		t := 0.0
+		for i, yi := range y {
+			e := negInf
+			if yi >= 0 {
+				z := yi * inv
+				u := 1 + z*z
+				e = c - log1p(z*z)
+				if ay != nil {
+					ay[i] += -2 * z * (inv / u)
+				}
+			}
+			if e != e {
+				e = negInf
+			}
+			t += e
+		}
+		return t
+	}
+	return 0
+}
+
+// evalGrad1 is evalGrad for a scalar variate (a model's scalar
+// parameters), without loops.
+func (k *kScalePrior) evalGrad1(f *Frame) float64 {
+	v, adj := f.V, f.Adj
+	y, s := v[k.y], v[k.sig]
+	if !(s > 0) {
+		return negInf
+	}
+	c := (*[3]float64)(f.priv[k.memo:])
+	if c[0] != s {
+		setScale(c, s)
+	}
+	ls, inv := c[1], c[2] // memoScale, inlined by hand
+	e := negInf
+	switch k.op {
+	case OpNormalLPDF:
+		d := y - v[k.mu]
+		t := inv * (d * inv)
+		if k.gy {
+			adj[k.y] -= t
+		}
+		if k.gmu {
+			adj[k.mu] += t
+		}
+		e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
+	case OpHalfNormalLPDF:
+		if y >= 0 {
+			z := y * inv
+			e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
+			if k.gy {
+				adj[k.y] += -z * inv
+			}
+		}
+	case OpHalfCauchyLPDF:
+		if y >= 0 {
+			z := y * inv
+			u := 1 + z*z
+			e = ln2 - lnPi - ls - log1p(z*z)
+			if k.gy {
+				adj[k.y] += -2 * z * (inv / u)
+			}
+		}
+	}
+	if e != e {
+		e = negInf
+	}
+	return e
+}
+
+// normalFromSquares is the normal log density from q = Σ(y_i-μ)².
+func (k *kScalePrior) normalFromSquares(f *Frame, q float64) float64 {
+	s := f.V[k.sig]
+	if !(s > 0) {
+		return negInf
+	}
+	ls, inv := f.memoScale(k.memo, s)
+	e := -0.5*(q*inv)*inv - float64(k.n)*(ls+lnSqrt2Pi)
+	if e != e {
+		e = negInf
+	}
+	return e
 }
 
 // backward is the registered backward specialised to a scale without
 // gradient: the same arithmetic, without the strides and accumulators of
 // the general case.
-func (k *kScalePrior) backward(f *Frame) {
+func (k *kScalePrior) backward(f *Frame) { k.grad(f, f.Adj[k.out]) }
+
+// grad adds g times the gradient of the log density into the adjoints.
+func (k *kScalePrior) grad(f *Frame, g float64) {
 	v, adj := f.V, f.Adj
-	y, g, s := v[k.y:k.y+k.n], adj[k.out], v[k.sig]
+	y, s := v[k.y:k.y+k.n], v[k.sig]
 	if !(s > 0) {
 		return
 	}
@@ -339,7 +600,7 @@ func (k *kScalePrior) backward(f *Frame) {
 	if k.gy {
 		ay = adj[k.y : k.y+k.n]
 	}
-	inv := 1 / s
+	_, inv := f.memoScale(k.memo, s)
 	switch k.op {
 	case OpNormalLPDF:
 		mu := v[k.mu]
@@ -381,156 +642,6 @@ func (k *kScalePrior) backward(f *Frame) {
 
 // only is buildPlan's test for an absorbable producer.
 type onlyFunc func(id ID, by int, ops ...Op) (int, bool)
-
-// affineNormal matches normal_lpdf(y, add(a, mul(b, z)), σ) (either
-// operand order in add and mul) with a and b scalars, z a vector, y and σ
-// carrying no gradient, σ a scalar or one per element.
-func affineNormal(p *Program, i int, only onlyFunc, priv *int) (kernel, []int, bool) {
-	in := &p.Instrs[i]
-	y, t, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
-	n := t.Len
-	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 && (sg.Len != n || sg.Grad) {
-		return nil, nil, false
-	}
-	ja, ok := only(in.In[1], i, OpAdd)
-	if !ok {
-		return nil, nil, false
-	}
-	add := &p.Instrs[ja]
-	a, m := add.In[0], add.In[1]
-	if p.Values[a].Len != 1 {
-		a, m = m, a
-	}
-	if p.Values[a].Len != 1 || p.Values[m].Len != n {
-		return nil, nil, false
-	}
-	jm, ok := only(m, ja, OpMul)
-	if !ok {
-		return nil, nil, false
-	}
-	mul := &p.Instrs[jm]
-	b, z := mul.In[0], mul.In[1]
-	if p.Values[b].Len != 1 {
-		b, z = z, b
-	}
-	if p.Values[b].Len != 1 || p.Values[z].Len != n {
-		return nil, nil, false
-	}
-	if sg.Len == n && in.Scratch == None {
-		return nil, nil, false
-	}
-	k := &kAffineNormal{in: in, add: add, mul: mul, a: a, b: b, z: z, memo: alloc(priv, 3)}
-	return k, []int{ja, jm}, true
-}
-
-// kAffineNormal is Σ normal_lpdf(y_i | a + b·z_i, σ_i); it writes mul's and
-// add's outputs as they would. With one σ, private slot memo+2 keeps
-// Σ(y-t)² for the gradient in σ.
-type kAffineNormal struct {
-	in, add, mul *Instr
-	a, b, z      ID
-	memo         int
-}
-
-func (k *kAffineNormal) forward(f *Frame) {
-	in := k.in
-	y, sg := f.Val(in.In[0]), f.Val(in.In[2])
-	a, b, z := f.Val(k.a)[0], f.Val(k.b)[0], f.Val(k.z)
-	m, t := f.Val(k.mul.Out), f.Val(k.add.Out)
-	n := len(t)
-	y, z, m = y[:n], z[:n], m[:n]
-	out := f.Val(in.Out)
-	if len(sg) == 1 {
-		s := sg[0]
-		q := 0.0
-		for i, zi := range z {
-			mi := b * zi
-			ti := a + mi
-			m[i], t[i] = mi, ti
-			d := y[i] - ti
-			q += d * d
-		}
-		f.priv[k.memo+2] = q
-		if !(s > 0) {
-			out[0] = negInf
-			return
-		}
-		inv := 1 / s
-		e := -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
-		if e != e {
-			e = negInf
-		}
-		out[0] = e
-		return
-	}
-	cc, ci := normalSigmaCache(f, in, sg)
-	cc, ci = cc[:n], ci[:n]
-	tot := 0.0
-	for i, zi := range z {
-		mi := b * zi
-		ti := a + mi
-		m[i], t[i] = mi, ti
-		r := (y[i] - ti) * ci[i]
-		e := cc[i] - 0.5*r*r
-		if e != e {
-			e = negInf
-		}
-		tot += e
-	}
-	out[0] = tot
-}
-
-func (k *kAffineNormal) backward(f *Frame) {
-	in := k.in
-	y, sg, t, z := f.Val(in.In[0]), f.Val(in.In[2]), f.Val(k.add.Out), f.Val(k.z)
-	n := len(t)
-	y, z = y[:n], z[:n]
-	g := f.AdjOf(in.Out)[0]
-	b := f.Val(k.b)[0]
-	gz := gradOrNil(f, k.z)
-	var sa, sb float64 // Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
-	if len(sg) == 1 {
-		s := sg[0]
-		if !(s > 0) {
-			return
-		}
-		inv := 1 / s
-		r := g * inv
-		for i, zi := range z {
-			d := r * ((y[i] - t[i]) * inv)
-			sa += d
-			sb += d * zi
-			if gz != nil {
-				gz[i] += d * b
-			}
-		}
-		if f.Grad(in.In[2]) {
-			q := f.priv[k.memo+2]
-			f.AdjOf(in.In[2])[0] += g * inv * ((q*inv)*inv - float64(n))
-		}
-	} else {
-		_, ci := normalSigmaCache(f, in, sg)
-		ci = ci[:n]
-		for i, zi := range z {
-			if !(sg[i] > 0) {
-				continue
-			}
-			inv := ci[i]
-			d := g * ((y[i] - t[i]) * inv) * inv
-			sa += d
-			sb += d * zi
-			if gz != nil {
-				gz[i] += d * b
-			}
-		}
-	}
-	if f.Grad(k.a) {
-		f.AdjOf(k.a)[0] += sa
-	}
-	if f.Grad(k.b) {
-		f.AdjOf(k.b)[0] += sb
-	}
-}
 
 // regressionNormal matches normal_lpdf(y, matvec(X, β), σ) with X and y
 // carrying no gradient, σ a scalar, and matvec working X by columns.
@@ -738,6 +849,16 @@ func newBoundPair(p *Program, fwd, logJ *Instr, sign float64) *kBoundPair {
 func (k *kBoundPair) forward(f *Frame) {
 	v := f.V
 	n := k.n
+	if n == 1 && k.nb == 1 { // a scalar parameter: no loop
+		xi := v[k.x]
+		ei := math.Exp(xi)
+		v[k.e] = ei
+		v[k.y] = v[k.b] + k.sign*ei
+		s := 0.0
+		s += xi
+		v[k.lj] = s
+		return
+	}
 	x, y, e := v[k.x:k.x+n], v[k.y:k.y+n], v[k.e:k.e+n]
 	s := 0.0
 	if k.nb == 1 {
@@ -763,6 +884,18 @@ func (k *kBoundPair) forward(f *Frame) {
 func (k *kBoundPair) backward(f *Frame) {
 	v, adj := f.V, f.Adj
 	n := k.n
+	if n == 1 && k.nb == 1 {
+		g := adj[k.y]
+		if k.gx {
+			adj[k.x] += adj[k.lj] + k.sign*g*v[k.e]
+		}
+		if k.gb {
+			t := 0.0
+			t += g
+			adj[k.b] += t
+		}
+		return
+	}
 	e, g := v[k.e:k.e+n], adj[k.y:k.y+n]
 	if k.gx {
 		gj := adj[k.lj]

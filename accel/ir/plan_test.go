@@ -43,7 +43,10 @@ type planCase struct {
 
 // planFused is the number of instructions the plan must fuse in a case,
 // when not 1.
-var planFused = map[string]int{"Cholesky factor times a vector": 3} // the covariance's factor, the matvec, the normal prior
+var planFused = map[string]int{
+	"Cholesky factor times a vector": 3, // the covariance's factor, the matvec, the normal prior
+	"eight schools, non-centred":     3, // the bound, the likelihood with z's prior, the sum with the other priors
+}
 
 func planCases() []planCase {
 	y8 := planSeq(8, func(i int) float64 { return float64(i*7%5) - 1.5 })
@@ -118,7 +121,90 @@ func planCases() []planCase {
 			return t
 		}
 	}
+	// noncentred is Σ normal(z_i|0,1) + Σ normal(y_i|a+b·z_i, σ_i), and
+	// noncentredBuild its graph.
+	noncentred := func(v [][]float64) float64 {
+		t := affine(v[0], v[1], v[2], v[3], v[4])
+		for _, z := range v[2] {
+			t += normalLogPDF(z, 0, 1)
+		}
+		return t
+	}
+	noncentredBuild := func(b *ir.Builder, in []ir.ID) ir.ID {
+		prior := emit(b, ir.OpNormalLPDF, in[2], b.Scalar(0), b.Scalar(1))
+		t := emit(b, ir.OpAdd, in[0], emit(b, ir.OpMul, in[1], in[2]))
+		return emit(b, ir.OpAddN, prior, emit(b, ir.OpNormalLPDF, in[3], t, in[4]))
+	}
+	// priors is normal(x0|0.5,2.5) + half-Cauchy(x1|5) + Σ half-normal(x2|2)
+	// + Σ normal(x3|0.5,2), and priorsBuild its graph.
+	priors := func(v [][]float64) float64 {
+		t := normalLogPDF(v[0][0], 0.5, 2.5) + halfCauchyLogPDF(v[1][0], 5)
+		for _, x := range v[2] {
+			t += halfNormalLogPDF(x, 2)
+		}
+		for _, x := range v[3] {
+			t += normalLogPDF(x, 0.5, 2)
+		}
+		return t
+	}
+	priorsBuild := func(b *ir.Builder, in []ir.ID) ir.ID {
+		return emit(b, ir.OpAddN,
+			emit(b, ir.OpNormalLPDF, in[0], b.Scalar(0.5), b.Scalar(2.5)),
+			emit(b, ir.OpHalfCauchyLPDF, in[1], b.Scalar(5)),
+			emit(b, ir.OpHalfNormalLPDF, in[2], b.Scalar(2)),
+			emit(b, ir.OpNormalLPDF, in[3], b.Scalar(0.5), b.Scalar(2)))
+	}
+	half := func(b *ir.Builder, x ir.ID) (ir.ID, error) {
+		return b.Emit(ir.OpMul, []ir.ID{x, b.Scalar(0.5)}, nil, -1)
+	}
+	noncentredArgs := func(sigma irtest.Arg) []irtest.Arg {
+		return []irtest.Arg{irtest.Param(-2, 2), irtest.Param(0.2, 3), irtest.Param(-2, 2, 8), irtest.Const([]int{8}, y8...), sigma}
+	}
 	return []planCase{
+		{"non-centred: the prior of z with the likelihood, sigma per element", noncentredArgs(irtest.Const([]int{8}, s8...)),
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return noncentredBuild(b, in), nil }, noncentred},
+		{"non-centred: the prior of z with the likelihood, one sigma", noncentredArgs(irtest.Const(nil, 1.3)),
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return noncentredBuild(b, in), nil }, noncentred},
+		{"non-centred: the prior of z with the likelihood, parameter sigma", noncentredArgs(irtest.Param(0.5, 2)),
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return noncentredBuild(b, in), nil }, noncentred},
+		{"non-centred, not the target (reverse sweep)", noncentredArgs(irtest.Const([]int{8}, s8...)),
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return half(b, noncentredBuild(b, in)) },
+			func(v [][]float64) float64 { return 0.5 * noncentred(v) }},
+		{"non-centred, not the target, parameter sigma", noncentredArgs(irtest.Param(0.5, 2)),
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return half(b, noncentredBuild(b, in)) },
+			func(v [][]float64) float64 { return 0.5 * noncentred(v) }},
+		{"priors summed: scalar and vector, normal, half-Cauchy, half-normal",
+			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return priorsBuild(b, in), nil }, priors},
+		{"priors summed, not the target (reverse sweep)",
+			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return half(b, priorsBuild(b, in)) },
+			func(v [][]float64) float64 { return 0.5 * priors(v) }},
+		{"eight schools, non-centred",
+			// mu, log tau, z; tau = exp(log tau) with its log-Jacobian.
+			[]irtest.Arg{irtest.Const([]int{8}, y8...), irtest.Const([]int{8}, s8...), irtest.Param(-2, 2), irtest.Param(-1, 1.5), irtest.Param(-2, 2, 8)},
+			func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				zero := b.Scalar(0)
+				mu, u, z := in[2], in[3], in[4]
+				tau := emit(b, ir.OpLowerFwd, u, zero)
+				t := emit(b, ir.OpAdd, mu, emit(b, ir.OpMul, tau, z))
+				return b.Emit(ir.OpAddN, []ir.ID{
+					emit(b, ir.OpLowerLogJ, u, zero),
+					emit(b, ir.OpNormalLPDF, mu, zero, b.Scalar(5)),
+					emit(b, ir.OpHalfCauchyLPDF, tau, b.Scalar(5)),
+					emit(b, ir.OpNormalLPDF, z, zero, b.Scalar(1)),
+					emit(b, ir.OpNormalLPDF, in[0], t, in[1]),
+				}, nil, -1)
+			},
+			func(v [][]float64) float64 {
+				mu, u, z := v[2][0], v[3][0], v[4]
+				tau := math.Exp(u)
+				t := u + normalLogPDF(mu, 0, 5) + halfCauchyLogPDF(tau, 5)
+				for i, zi := range z {
+					t += normalLogPDF(zi, 0, 1) + normalLogPDF(v[0][i], mu+tau*zi, v[1][i])
+				}
+				return t
+			}},
 		{"lower bound and its log-Jacobian, scalar", []irtest.Arg{irtest.Param(-2, 2), irtest.Const(nil, 0)},
 			bound(ir.OpLowerFwd, ir.OpLowerLogJ), boundOracle(1)},
 		{"lower bound, vector, parameter bound", []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Param(-1, 1)},
@@ -256,6 +342,9 @@ func TestPlanKernels(t *testing.T) {
 				if !planClose(lp, lpp, 1e-13) {
 					t.Errorf("log density %v fused, %v unfused at %v", lp, lpp, x)
 				}
+				if lf := fused.Forward(x); lf != lp {
+					t.Errorf("log density %v from Forward, %v from Gradient at %v", lf, lp, x)
+				}
 				for i := range g {
 					if !planClose(g[i], gp[i], 1e-12) {
 						t.Errorf("gradient[%d] %v fused, %v unfused at %v", i, g[i], gp[i], x)
@@ -302,4 +391,31 @@ func TestPlanKernelsOutsideSupport(t *testing.T) {
 // planClose reports |a-b| ≤ tol·max(|a|, |b|, 1).
 func planClose(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// TestPlanLeaves checks which fused kernels add their gradient during the
+// forward pass: those whose terms only the target sum reads, and none when
+// the sum is not the target.
+func TestPlanLeaves(t *testing.T) {
+	want := map[string]int{
+		"non-centred: the prior of z with the likelihood, sigma per element": 1, // the likelihood with the prior
+		"non-centred, not the target (reverse sweep)":                        0,
+		"priors summed: scalar and vector, normal, half-Cauchy, half-normal": 1, // the sum
+		"priors summed, not the target (reverse sweep)":                      0,
+		"eight schools, non-centred":                                         2, // the likelihood, the sum (not the bound)
+		"normal prior, constant mu and sigma":                                0, // not a term kernel
+	}
+	for _, c := range planCases() {
+		n, ok := want[c.name]
+		if !ok {
+			continue
+		}
+		p, err := irtest.BuildProgram(c.build, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ir.LeafSteps(p); got != n {
+			t.Errorf("%s: %d leaf steps, want %d, in\n%v", c.name, got, n, p)
+		}
+	}
 }

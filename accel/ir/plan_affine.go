@@ -1,0 +1,390 @@
+package ir
+
+import "math"
+
+// affineNormal matches normal_lpdf(y, add(a, mul(b, z)), σ) (either
+// operand order in add and mul) with a and b scalars, z a vector, y and σ
+// carrying no gradient, σ a scalar or one per element: the non-centred
+// parameterisation of a hierarchical model (θ = μ + τ·z). When z also has
+// a normal prior with constant mean and scale (z ~ Normal(0, 1), a
+// kScalePrior already in the plan) whose term nothing reads before
+// instruction i, the prior is absorbed too: one loop over z then computes
+// both log densities, and one loop their gradients. lastRead maps an
+// offset to the last instruction reading it.
+func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastRead map[int]int, priv *int) (kernel, []int, bool) {
+	in := &p.Instrs[i]
+	y, t, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
+	n := t.Len
+	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 && (sg.Len != n || sg.Grad) {
+		return nil, nil, false
+	}
+	ja, ok := only(in.In[1], i, OpAdd)
+	if !ok {
+		return nil, nil, false
+	}
+	add := &p.Instrs[ja]
+	a, m := add.In[0], add.In[1]
+	if p.Values[a].Len != 1 {
+		a, m = m, a
+	}
+	if p.Values[a].Len != 1 || p.Values[m].Len != n {
+		return nil, nil, false
+	}
+	jm, ok := only(m, ja, OpMul)
+	if !ok {
+		return nil, nil, false
+	}
+	mul := &p.Instrs[jm]
+	b, z := mul.In[0], mul.In[1]
+	if p.Values[b].Len != 1 {
+		b, z = z, b
+	}
+	if p.Values[b].Len != 1 || p.Values[z].Len != n {
+		return nil, nil, false
+	}
+	if sg.Len == n && in.Scratch == None {
+		return nil, nil, false
+	}
+	va, vb, vz := &p.Values[a], &p.Values[b], &p.Values[z]
+	k := &kAffineNormal{
+		y: y.Off, sg: sg.Off, ns: sg.Len, a: va.Off, b: vb.Off, z: vz.Off,
+		m: p.Values[mul.Out].Off, t: p.Values[add.Out].Off, out: p.Values[in.Out].Off, n: n,
+		ga: va.Grad, gb: vb.Grad, gz: vz.Grad, gsg: sg.Grad,
+		writeM: isOutput(p, mul.Out), cache: -1, memo: alloc(priv, 3+n),
+	}
+	if sg.Len == n {
+		k.cache = p.Values[in.Scratch].Off
+	}
+	absorbed := []int{ja, jm}
+	// The prior of z, if it can run here.
+	for j := range plan {
+		sp, ok := plan[j].k.(*kScalePrior)
+		if !ok || plan[j].skip || sp.op != OpNormalLPDF || sp.y != vz.Off || sp.n != n || sp.gmu {
+			continue
+		}
+		if uses[sp.out] != 1 || lastRead[sp.out] <= i {
+			continue
+		}
+		k.prior, k.pmu, k.psig, k.pout = sp, sp.mu, sp.sig, sp.out
+		plan[j].adjRead = true // the sum's sweep writes it, the kernel reads it
+		absorbed = append(absorbed, j)
+		break
+	}
+	return k, absorbed, true
+}
+
+// kAffineNormal is Σ normal_lpdf(y_i | a + b·z_i, σ_i); it writes add's
+// output (and mul's when a caller reads it) as they would. Private slots:
+// memo, memo+1 log σ memoised; memo+2 Σ(y-t)² for the gradient in a
+// single σ; then n slots that take the gradient in z when z has none. With a prior,
+// it also is Σ normal_lpdf(z_i | μ₀, σ₀), written where the prior's
+// instruction writes it, with the arithmetic of kScalePrior (so both
+// values are the unfused ones to the last bit).
+type kAffineNormal struct {
+	// Slot offsets: the data y, σ (ns slots: 1 or n), the scalars a and b,
+	// z, the outputs of mul and add, the log density; n elements.
+	y, sg, ns, a, b, z, m, t, out, n int
+	ga, gb, gz, gsg                  bool
+	writeM                           bool // mul's output is a named output
+	// cache is the offset of normal_lpdf's scratch (per-element log σ and
+	// 1/σ, see normalSigmaCache), -1 with one σ.
+	cache int
+	memo  int
+	// The absorbed prior (nil without): its instruction's kernel, the
+	// offsets of μ₀, σ₀ and of its term.
+	prior           *kScalePrior
+	pmu, psig, pout int
+}
+
+// sigmaCache is normalSigmaCache by offset: log-normalisers and inverse
+// scales of a σ per element, filled on first use (σ is data).
+func (k *kAffineNormal) sigmaCache(v []float64) (cc, ci []float64) {
+	n, c := k.n, k.cache
+	if v[c] == 0 {
+		k.fillSigmaCache(v)
+	}
+	return v[c+1 : c+1+n], v[c+1+n : c+1+2*n]
+}
+
+func (k *kAffineNormal) fillSigmaCache(v []float64) {
+	n, c := k.n, k.cache
+	cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n]
+	for i, sv := range v[k.sg : k.sg+n] {
+		if sv > 0 {
+			cc[i], ci[i] = -math.Log(sv)-lnSqrt2Pi, 1/sv
+		} else {
+			cc[i], ci[i] = negInf, 0
+		}
+	}
+	v[c] = 1
+}
+
+func (k *kAffineNormal) forward(f *Frame) {
+	v := f.V
+	z := v[k.z : k.z+k.n]
+	n := len(z)
+	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	a, b := v[k.a], v[k.b]
+	var mu0 float64
+	if k.prior != nil {
+		mu0 = v[k.pmu]
+	}
+	q0 := 0.0 // Σ(z-μ₀)², the prior's
+	if k.ns == 1 {
+		s := v[k.sg]
+		q := 0.0
+		for i, zi := range z {
+			ti := a + b*zi
+			t[i] = ti
+			d := y[i] - ti
+			q += d * d
+			d0 := zi - mu0
+			q0 += d0 * d0
+		}
+		f.priv[k.memo+2] = q
+		e := negInf
+		if s > 0 {
+			inv := 1 / s
+			e = -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+			if e != e {
+				e = negInf
+			}
+		}
+		v[k.out] = e
+	} else {
+		cc, ci := k.sigmaCache(v)
+		cc, ci = cc[:n], ci[:n]
+		tot := 0.0
+		for i, zi := range z {
+			ti := a + b*zi
+			t[i] = ti
+			r := (y[i] - ti) * ci[i]
+			e := cc[i] - 0.5*r*r
+			if e != e {
+				e = negInf
+			}
+			tot += e
+			d0 := zi - mu0
+			q0 += d0 * d0
+		}
+		v[k.out] = tot
+	}
+	if k.writeM {
+		m := v[k.m : k.m+n]
+		for i, zi := range z {
+			m[i] = b * zi
+		}
+	}
+	if k.prior != nil {
+		v[k.pout] = k.prior.normalFromSquares(f, q0)
+	}
+}
+
+func (k *kAffineNormal) backward(f *Frame) {
+	v, adj := f.V, f.Adj
+	z := v[k.z : k.z+k.n]
+	n := len(z)
+	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	g := adj[k.out]
+	b := v[k.b]
+	// gz gets ∂/∂z_i of the likelihood and, with a prior, its
+	// -r0·((z_i-μ₀)/σ₀), r0 = g₀/σ₀, as kScalePrior's backward adds it
+	// (nothing with σ₀ ≤ 0). Without gradient in z, gz is a sink.
+	gz := k.sink(f, n)
+	if k.gz {
+		gz = adj[k.z : k.z+n]
+	}
+	prior := false
+	var mu0, inv0, r0 float64
+	if k.prior != nil {
+		if s0 := v[k.psig]; s0 > 0 {
+			prior = true
+			mu0 = v[k.pmu]
+			_, inv0 = f.memoScale(k.prior.memo, s0)
+			r0 = adj[k.pout] * inv0
+		}
+	}
+	var sa, sb float64 // Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
+	switch {
+	case k.ns == 1 && v[k.sg] > 0:
+		s := v[k.sg]
+		inv := 1 / s
+		r := g * inv
+		for i, zi := range z {
+			d := r * ((y[i] - t[i]) * inv)
+			sa += d
+			sb += d * zi
+			if prior {
+				gz[i] += d*b - r0*((zi-mu0)*inv0)
+			} else {
+				gz[i] += d * b
+			}
+		}
+		if k.gsg {
+			q := f.priv[k.memo+2]
+			adj[k.sg] += g * inv * ((q*inv)*inv - float64(n))
+		}
+	case k.ns == 1: // σ ≤ 0: the likelihood adds nothing
+		if !prior {
+			break
+		}
+		for i, zi := range z {
+			gz[i] -= r0 * ((zi - mu0) * inv0)
+		}
+	default:
+		_, ci := k.sigmaCache(v)
+		ci = ci[:n]
+		for i, zi := range z {
+			// ci is 0 where σ ≤ 0: the registered backward adds
+			// nothing there, and (y-t)·0 would be NaN for infinite t.
+			d := 0.0
+			if c := ci[i]; c != 0 {
+				d = g * ((y[i] - t[i]) * c) * c
+			}
+			sa += d
+			sb += d * zi
+			if prior {
+				gz[i] += d*b - r0*((zi-mu0)*inv0)
+			} else {
+				gz[i] += d * b
+			}
+		}
+	}
+	if k.ga {
+		adj[k.a] += sa
+	}
+	if k.gb {
+		adj[k.b] += sb
+	}
+}
+
+// sink is n private slots that take the gradient in z when z carries
+// none.
+func (k *kAffineNormal) sink(f *Frame, n int) []float64 {
+	return f.priv[k.memo+3 : k.memo+3+n]
+}
+
+func (k *kAffineNormal) termOuts() []int {
+	if k.prior != nil {
+		return []int{k.out, k.pout}
+	}
+	return []int{k.out}
+}
+
+// forwardGrad is forward and backward with the adjoints of the log
+// density (and of the prior's) 1, in one loop over z, as a hand-written
+// non-centred model does.
+func (k *kAffineNormal) forwardGrad(f *Frame) {
+	v, adj := f.V, f.Adj
+	z := v[k.z : k.z+k.n]
+	n := len(z)
+	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	a, b := v[k.a], v[k.b]
+	gz := k.sink(f, n)
+	if k.gz {
+		gz = adj[k.z : k.z+n]
+	}
+	gz = gz[:n]
+	// The prior: μ₀, 1/σ₀ (0 without a prior, or with σ₀ ≤ 0 where its
+	// gradient is 0).
+	prior := false
+	var mu0, inv0 float64
+	if k.prior != nil {
+		mu0 = v[k.pmu]
+		if s0 := v[k.psig]; s0 > 0 {
+			prior = true
+			c := (*[3]float64)(f.priv[k.prior.memo:])
+			if c[0] != s0 {
+				setScale(c, s0)
+			}
+			inv0 = c[2]
+		}
+	}
+	var q0, sa, sb float64 // Σ(z-μ₀)², Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
+	if k.ns == 1 {
+		s := v[k.sg]
+		ok := s > 0
+		inv := 1 / s
+		q := 0.0
+		for i, zi := range z {
+			ti := a + b*zi
+			t[i] = ti
+			d := y[i] - ti
+			q += d * d
+			d0 := zi - mu0
+			q0 += d0 * d0
+			var gi float64
+			if ok {
+				dd := inv * (d * inv)
+				sa += dd
+				sb += dd * zi
+				gi = dd * b
+			}
+			if prior {
+				gi -= inv0 * (d0 * inv0)
+			}
+			gz[i] += gi
+		}
+		f.priv[k.memo+2] = q
+		e := negInf
+		if ok {
+			e = -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+			if e != e {
+				e = negInf
+			}
+			if k.gsg {
+				adj[k.sg] += inv * ((q*inv)*inv - float64(n))
+			}
+		}
+		v[k.out] = e
+	} else {
+		c := k.cache
+		if v[c] == 0 {
+			k.fillSigmaCache(v)
+		}
+		cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n] // sigmaCache, inlined by hand
+		tot := 0.0
+		for i, zi := range z {
+			ti := a + b*zi
+			t[i] = ti
+			c := ci[i]
+			r := (y[i] - ti) * c
+			tot += cc[i] - 0.5*r*r
+			d0 := zi - mu0
+			q0 += d0 * d0
+			var gi float64
+			if c != 0 { // σ_i > 0
+				d := r * c
+				sa += d
+				sb += d * zi
+				gi = d * b
+			}
+			if prior {
+				gi -= inv0 * (d0 * inv0)
+			}
+			gz[i] += gi
+		}
+		// No term is +Inf (cc is finite or -Inf), so a NaN total means a
+		// NaN term, which the registered op counts as -Inf: the total is
+		// -Inf either way.
+		if tot != tot {
+			tot = negInf
+		}
+		v[k.out] = tot
+	}
+	if k.writeM {
+		m := v[k.m : k.m+n]
+		for i, zi := range z {
+			m[i] = b * zi
+		}
+	}
+	if k.prior != nil {
+		v[k.pout] = k.prior.normalFromSquares(f, q0)
+	}
+	if k.ga {
+		adj[k.a] += sa
+	}
+	if k.gb {
+		adj[k.b] += sb
+	}
+}

@@ -1,0 +1,112 @@
+package ir
+
+// kTermSum is addn(t_1, …, t_k) (the log density as the sum of its terms)
+// with the constant-scale priors among its terms evaluated in place: a
+// term produced by a kScalePrior kernel whose value only this sum reads is
+// computed here, at the sum, rather than as a step of its own, and its
+// reverse sweep gets the sum's adjoint directly. A model's priors are then
+// one step forward and one backward however many parameters it has.
+//
+// Moving a prior to the sum is sound because the plan never changes a
+// value's inputs: the prior's inputs are computed by then, and nothing
+// before the sum reads its output. The prior's output is still written (a
+// caller may read the terms after Forward); its adjoint is not.
+type kTermSum struct {
+	out int
+	// terms are the sum's terms in order (summed in the addn's order, so
+	// the value is the registered one to the last bit), priors the
+	// absorbed ones, gterms the offsets of the others that carry
+	// gradients.
+	terms  []sumTerm
+	priors []*kScalePrior
+	gterms []int
+}
+
+// sumTerm is a term of kTermSum: a value read at offset off, or an
+// absorbed prior evaluated in place.
+type sumTerm struct {
+	off   int
+	prior *kScalePrior
+}
+
+// termSum matches addn instruction i and absorbs the priors among its
+// terms; it returns the kernel and the absorbed instructions, or false
+// when no term is a prior (the registered addn is as fast then).
+func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[int]int) (kernel, []int, bool) {
+	if plan == nil {
+		return nil, nil, false
+	}
+	in := &p.Instrs[i]
+	k := &kTermSum{out: p.Values[in.Out].Off}
+	var absorbed []int
+	for _, a := range in.In {
+		v := &p.Values[a]
+		if j, ok := producer[v.Off]; ok && j < i && uses[v.Off] == 1 && !plan[j].skip {
+			if sp, ok := plan[j].k.(*kScalePrior); ok && sp.out == v.Off {
+				k.terms = append(k.terms, sumTerm{off: v.Off, prior: sp})
+				k.priors = append(k.priors, sp)
+				absorbed = append(absorbed, j)
+				continue
+			}
+		}
+		k.terms = append(k.terms, sumTerm{off: v.Off})
+		if v.Grad {
+			k.gterms = append(k.gterms, v.Off)
+		}
+	}
+	if len(absorbed) == 0 {
+		return nil, nil, false
+	}
+	return k, absorbed, true
+}
+
+func (k *kTermSum) forward(f *Frame) {
+	v := f.V
+	s := 0.0
+	for _, t := range k.terms {
+		if t.prior != nil {
+			v[t.off] = t.prior.eval(f)
+		}
+		s += v[t.off]
+	}
+	v[k.out] = s
+}
+
+func (k *kTermSum) backward(f *Frame) {
+	adj := f.Adj
+	g := adj[k.out]
+	for _, t := range k.gterms {
+		adj[t] += g
+	}
+	for _, sp := range k.priors {
+		sp.grad(f, g)
+	}
+}
+
+func (k *kTermSum) termOuts() []int { return []int{k.out} }
+
+// forwardGrad is forward and backward with the sum's adjoint 1: each
+// absorbed prior runs its value and gradient in one pass.
+func (k *kTermSum) forwardGrad(f *Frame) {
+	v, adj := f.V, f.Adj
+	s := 0.0
+	for _, t := range k.terms {
+		sp := t.prior
+		if sp == nil {
+			s += v[t.off]
+			continue
+		}
+		var e float64
+		if sp.n == 1 {
+			e = sp.evalGrad1(f)
+		} else {
+			e = sp.evalGrad(f)
+		}
+		v[t.off] = e
+		s += e
+	}
+	v[k.out] = s
+	for _, t := range k.gterms {
+		adj[t]++
+	}
+}
