@@ -17,7 +17,7 @@ func NewFrame(p *Program) *Frame {
 	f.subs = subFrames(p, nil)
 	f.gradSpans = gradSpans(p, nil)
 	if p.plan != nil {
-		f.plannedSpans = gradSpans(p, absorbedSlots(p))
+		f.leafSpans, f.plannedSpans = plannedClears(p)
 	}
 	f.vals = make([][]float64, len(p.Values))
 	f.adjs = make([][]float64, len(p.Values))
@@ -81,6 +81,101 @@ func gradSpans(p *Program, skip map[int]bool) [][2]int {
 		merged = append(merged, s)
 	}
 	return merged
+}
+
+// plannedClears returns the adjoint ranges a planned Gradient clears
+// before the forward pass (pre) and after it (post). Only adjoints that
+// are read need clearing: the position's (copied out) and, for every step
+// of the reverse sweep, those of its output and scratch and of the
+// absorbed outputs it reads (adjRead); the adjoints of the leaf kernels'
+// terms, for one, are written but never read. Those the leaf kernels add
+// into during the forward pass must be cleared before it; the others are
+// cleared after it, when the reverse sweep is about to read them (a large
+// program's adjoints are then still in cache). A small set is cleared in
+// one span before the forward pass (clearing slots nobody reads does no
+// harm, and one short loop costs less than several).
+func plannedClears(p *Program) (pre, post [][2]int) {
+	n := p.Size
+	read := make([]bool, n)
+	mark := func(m []bool, from, to int) {
+		for i := from; i < to; i++ {
+			m[i] = true
+		}
+	}
+	markID := func(id ID) {
+		if id != None {
+			v := &p.Values[id]
+			mark(read, v.Off, v.Off+v.Len)
+		}
+	}
+	mark(read, 0, p.Dim)
+	for _, st := range p.steps {
+		if st.grad {
+			markID(st.in.Out)
+			markID(st.in.Scratch)
+		}
+	}
+	for i, st := range p.plan {
+		if st.skip && st.adjRead {
+			markID(p.Instrs[i].Out)
+		}
+	}
+	grad := make([]bool, n)
+	for _, v := range p.Values {
+		if v.Grad {
+			mark(grad, v.Off, v.Off+v.Len)
+		}
+	}
+	leaf := make([]bool, n)
+	for _, st := range p.steps {
+		if st.leaf != nil {
+			for _, r := range st.leaf.adjWrites() {
+				mark(leaf, r[0], r[1])
+			}
+		}
+	}
+	first, last, count := -1, -1, 0
+	for i := range n {
+		if read[i] && grad[i] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			count++
+		}
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	if last+1-first <= 256 {
+		return [][2]int{{first, last + 1}}, nil
+	}
+	// add appends slot i to the ranges l, joining the last range across a
+	// gap of up to 16 slots when ok allows every slot of the gap.
+	add := func(l [][2]int, i int, ok func(int) bool) [][2]int {
+		if k := len(l); k > 0 && i-l[k-1][1] <= 16 {
+			join := true
+			for j := l[k-1][1]; j < i; j++ {
+				join = join && ok(j)
+			}
+			if join {
+				l[k-1][1] = i + 1
+				return l
+			}
+		}
+		return append(l, [2]int{i, i + 1})
+	}
+	for i := range n {
+		if !read[i] || !grad[i] {
+			continue
+		}
+		if leaf[i] {
+			pre = add(pre, i, func(int) bool { return true })
+		} else {
+			post = add(post, i, func(j int) bool { return !leaf[j] })
+		}
+	}
+	return pre, post
 }
 
 // sub returns the frame header for body.
@@ -172,8 +267,8 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 }
 
 // gradientPlanned is Gradient following the program's plan. The adjoints
-// are cleared before the forward pass, so that the plan's leaf kernels
-// (see markLeaves) add their gradients as they run.
+// the plan's leaf kernels (see markLeaves) add into as they run forward
+// are cleared before the forward pass, the others after it.
 func (f *Frame) gradientPlanned(x, grad []float64) float64 {
 	p := f.P
 	v, adj := f.V, f.Adj
@@ -187,9 +282,7 @@ func (f *Frame) gradientPlanned(x, grad []float64) float64 {
 	} else {
 		copy(v[:d], x)
 	}
-	for _, s := range f.plannedSpans {
-		clear(adj[s[0]:s[1]])
-	}
+	clearSpans(adj, f.leafSpans)
 	steps := p.steps
 	for i := range steps {
 		st := &steps[i]
@@ -210,8 +303,21 @@ func (f *Frame) gradientPlanned(x, grad []float64) float64 {
 		if l := v[t]; !math.IsNaN(l) {
 			lp = l
 		}
+		clearSpans(adj, f.plannedSpans)
 		adj[t] = 1
-		f.reversePlanned()
+		// The reverse sweep (reversePlanned, inlined by hand).
+		for i := len(steps) - 1; i >= 0; i-- {
+			st := &steps[i]
+			switch {
+			case !st.grad:
+			case st.k != nil:
+				st.k.backward(f)
+			case st.fast != nil:
+				st.fast.backward(v, adj)
+			default:
+				defs[st.in.Op].Backward(f, st.in)
+			}
+		}
 	} else {
 		lp = 0
 	}
@@ -224,6 +330,20 @@ func (f *Frame) gradientPlanned(x, grad []float64) float64 {
 		copy(grad, adj[:d])
 	}
 	return lp
+}
+
+// clearSpans zeroes the slot ranges spans of adj; short ones with a
+// plain loop, cheaper than a call to the runtime's memclr.
+func clearSpans(adj []float64, spans [][2]int) {
+	for _, s := range spans {
+		if s[1]-s[0] > 32 {
+			clear(adj[s[0]:s[1]])
+			continue
+		}
+		for i := s[0]; i < s[1]; i++ {
+			adj[i] = 0
+		}
+	}
 }
 
 // runPlanned is run following the program's plan.

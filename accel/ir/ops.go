@@ -163,8 +163,10 @@ type Frame struct {
 	vals, adjs [][]float64
 	// gradSpans are the adjoint ranges Gradient clears.
 	gradSpans [][2]int
-	// plannedSpans are those of a planned sweep (see absorbedSlots).
-	plannedSpans [][2]int
+	// plannedSpans are those of a planned sweep (see absorbedSlots),
+	// leafSpans the part of them cleared before the forward pass (see
+	// splitSpans).
+	plannedSpans, leafSpans [][2]int
 	// steps are the precomputed views of the step frames of this frame's
 	// own scans (see scan.go); nil in body frames.
 	steps map[*Instr]*stepViews

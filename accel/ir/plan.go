@@ -79,6 +79,8 @@ type termKernel interface {
 	// termOuts are the offsets of the outputs whose adjoints backward
 	// reads.
 	termOuts() []int
+	// adjWrites are the slot ranges of the adjoints forwardGrad adds into.
+	adjWrites() [][2]int
 }
 
 // planStep is the plan of one instruction: run it as registered (k nil,
@@ -435,9 +437,6 @@ func (k *kScalePrior) eval(f *Frame) float64 {
 // evalGrad is eval followed by grad(f, 1), in one pass over y: the same
 // arithmetic, so the same values.
 func (k *kScalePrior) evalGrad(f *Frame) float64 {
-	if k.n == 1 {
-		return k.evalGrad1(f)
-	}
 	v, adj := f.V, f.Adj
 	y, s := v[k.y:k.y+k.n], v[k.sig]
 	if !(s > 0) {
@@ -519,55 +518,6 @@ func (k *kScalePrior) evalGrad(f *Frame) float64 {
 		return t
 	}
 	return 0
-}
-
-// evalGrad1 is evalGrad for a scalar variate (a model's scalar
-// parameters), without loops.
-func (k *kScalePrior) evalGrad1(f *Frame) float64 {
-	v, adj := f.V, f.Adj
-	y, s := v[k.y], v[k.sig]
-	if !(s > 0) {
-		return negInf
-	}
-	c := (*[3]float64)(f.priv[k.memo:])
-	if c[0] != s {
-		setScale(c, s)
-	}
-	ls, inv := c[1], c[2] // memoScale, inlined by hand
-	e := negInf
-	switch k.op {
-	case OpNormalLPDF:
-		d := y - v[k.mu]
-		t := inv * (d * inv)
-		if k.gy {
-			adj[k.y] -= t
-		}
-		if k.gmu {
-			adj[k.mu] += t
-		}
-		e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
-	case OpHalfNormalLPDF:
-		if y >= 0 {
-			z := y * inv
-			e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
-			if k.gy {
-				adj[k.y] += -z * inv
-			}
-		}
-	case OpHalfCauchyLPDF:
-		if y >= 0 {
-			z := y * inv
-			u := 1 + z*z
-			e = ln2 - lnPi - ls - log1p(z*z)
-			if k.gy {
-				adj[k.y] += -2 * z * (inv / u)
-			}
-		}
-	}
-	if e != e {
-		e = negInf
-	}
-	return e
 }
 
 // normalFromSquares is the normal log density from q = Σ(y_i-μ)².

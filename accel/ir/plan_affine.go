@@ -271,6 +271,10 @@ func (k *kAffineNormal) termOuts() []int {
 	return []int{k.out}
 }
 
+func (k *kAffineNormal) adjWrites() [][2]int {
+	return [][2]int{{k.z, k.z + k.n}, {k.a, k.a + 1}, {k.b, k.b + 1}, {k.sg, k.sg + k.ns}}
+}
+
 // forwardGrad is forward and backward with the adjoints of the log
 // density (and of the prior's) 1, in one loop over z, as a hand-written
 // non-centred model does.
@@ -343,27 +347,8 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 			k.fillSigmaCache(v)
 		}
 		cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n] // sigmaCache, inlined by hand
-		tot := 0.0
-		for i, zi := range z {
-			ti := a + b*zi
-			t[i] = ti
-			c := ci[i]
-			r := (y[i] - ti) * c
-			tot += cc[i] - 0.5*r*r
-			d0 := zi - mu0
-			q0 += d0 * d0
-			var gi float64
-			if c != 0 { // σ_i > 0
-				d := r * c
-				sa += d
-				sb += d * zi
-				gi = d * b
-			}
-			if prior {
-				gi -= inv0 * (d0 * inv0)
-			}
-			gz[i] += gi
-		}
+		var tot float64
+		tot, q0, sa, sb = affineSigmasLoop(z, y, t, cc, ci, gz, a, b, mu0, inv0, prior)
 		// No term is +Inf (cc is finite or -Inf), so a NaN total means a
 		// NaN term, which the registered op counts as -Inf: the total is
 		// -Inf either way.
@@ -387,4 +372,35 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 	if k.gb {
 		adj[k.b] += sb
 	}
+}
+
+// affineSigmasLoop is forwardGrad's loop with a σ per element (cc, ci: the
+// log-normalisers and inverse scales): it writes t = a + b·z, adds the
+// gradient in z into gz, and returns the log density, Σ(z-μ₀)² and the
+// gradients in a and b. A function of its own so that the loop keeps its
+// variables in registers.
+func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, prior bool) (tot, q0, sa, sb float64) {
+	n := len(z)
+	y, t, cc, ci, gz = y[:n], t[:n], cc[:n], ci[:n], gz[:n]
+	for i, zi := range z {
+		ti := a + b*zi
+		t[i] = ti
+		c := ci[i]
+		r := (y[i] - ti) * c
+		tot += cc[i] - 0.5*r*r
+		d0 := zi - mu0
+		q0 += d0 * d0
+		var gi float64
+		if c != 0 { // σ_i > 0
+			d := r * c
+			sa += d
+			sb += d * zi
+			gi = d * b
+		}
+		if prior {
+			gi -= inv0 * (d0 * inv0)
+		}
+		gz[i] += gi
+	}
+	return tot, q0, sa, sb
 }

@@ -98,7 +98,7 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 		}
 		var e float64
 		if sp.n == 1 {
-			e = sp.evalGrad1(f)
+			e = scalarPriorGrad(sp, v, adj, f.priv)
 		} else {
 			e = sp.evalGrad(f)
 		}
@@ -109,4 +109,67 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 	for _, t := range k.gterms {
 		adj[t]++
 	}
+}
+
+func (k *kTermSum) adjWrites() [][2]int {
+	var r [][2]int
+	for _, t := range k.gterms {
+		r = append(r, [2]int{t, t + 1})
+	}
+	for _, sp := range k.priors {
+		r = append(r, [2]int{sp.y, sp.y + sp.n})
+		if sp.op == OpNormalLPDF {
+			r = append(r, [2]int{sp.mu, sp.mu + 1})
+		}
+	}
+	return r
+}
+
+// scalarPriorGrad is kScalePrior's evalGrad for a scalar variate (a
+// model's scalar parameters), without loops: the same arithmetic, so the
+// same values.
+func scalarPriorGrad(k *kScalePrior, v, adj, priv []float64) float64 {
+	y, s := v[k.y], v[k.sig]
+	if !(s > 0) {
+		return negInf
+	}
+	c := (*[3]float64)(priv[k.memo:])
+	if c[0] != s {
+		setScale(c, s)
+	}
+	ls, inv := c[1], c[2] // memoScale, inlined by hand
+	e := negInf
+	switch k.op {
+	case OpNormalLPDF:
+		d := y - v[k.mu]
+		t := inv * (d * inv)
+		if k.gy {
+			adj[k.y] -= t
+		}
+		if k.gmu {
+			adj[k.mu] += t
+		}
+		e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
+	case OpHalfNormalLPDF:
+		if y >= 0 {
+			z := y * inv
+			e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
+			if k.gy {
+				adj[k.y] += -z * inv
+			}
+		}
+	case OpHalfCauchyLPDF:
+		if y >= 0 {
+			z := y * inv
+			u := 1 + z*z
+			e = ln2 - lnPi - ls - log1p(z*z)
+			if k.gy {
+				adj[k.y] += -2 * z * (inv / u)
+			}
+		}
+	}
+	if e != e {
+		e = negInf
+	}
+	return e
 }

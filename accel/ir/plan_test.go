@@ -329,10 +329,12 @@ func TestPlanKernels(t *testing.T) {
 			if p.Fused() != want {
 				t.Fatalf("the plan fuses %d instructions, want %d, in\n%v", p.Fused(), want, p)
 			}
+			// The frames are reused from point to point, as samplers do:
+			// adjoints left by one evaluation must not leak into the next.
+			fused, plain := ir.NewFrame(p), ir.NewFrame(p)
+			plain.Unfused = true
 			for range 5 {
 				x := irtest.Point(rng, c.args...)
-				fused, plain := ir.NewFrame(p), ir.NewFrame(p)
-				plain.Unfused = true
 				g, gp := make([]float64, p.Dim), make([]float64, p.Dim)
 				lp, lpp := fused.Gradient(x, g), plain.Gradient(x, gp)
 				want := c.oracle(irtest.Values(x, c.args...))
