@@ -32,6 +32,9 @@ type Batch struct {
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
+	// rows are four more values per chain: the constants of a log
+	// density's parameters (see scaleRows).
+	rows [4][]float64
 	// lpFrom is the value Forward reads LP from: the target, or the one
 	// term of a target that sums a single term (that sum is then skipped).
 	lpFrom ir.ID
@@ -63,6 +66,11 @@ const (
 	kNormal
 	kMatVec
 	kLogMix
+	kLower // lower and upper bounds (bounded.go)
+	kInterval
+	kIntervalLogJ
+	kLocScale // location-scale log densities (densities.go)
+	kDensity  // the other scalar log densities (densities.go)
 )
 
 type step struct {
@@ -82,6 +90,9 @@ func New(p *ir.Program, b int) *Batch {
 	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
 	bt.scratch = make([]bool, len(p.Values))
 	bt.tmp, bt.tmp2 = make([]float64, b), make([]float64, b)
+	for i := range bt.rows {
+		bt.rows[i] = make([]float64, b)
+	}
 	for _, in := range p.Instrs {
 		if in.Scratch != ir.None {
 			bt.scratch[in.Scratch] = true
@@ -240,6 +251,24 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if a, x := b.loc[in.In[0]], b.loc[in.In[1]]; !a.per && x.per && len(p.Values[in.In[0]].Shape) == 2 {
 			return kMatVec
 		}
+	case ir.OpLowerFwd, ir.OpUpperFwd:
+		if x := b.loc[in.In[0]]; x.per && x.n == b.loc[in.Out].n && in.Scratch != ir.None && p.Values[in.Scratch].Len == x.n {
+			return kLower
+		}
+	case ir.OpLowerLogJ, ir.OpUpperLogJ:
+		if b.loc[in.In[0]].per {
+			return kSum // Σ x
+		}
+	case ir.OpIntervalFwd:
+		if x := b.loc[in.In[0]]; x.per && x.n == b.loc[in.Out].n {
+			return kInterval
+		}
+	case ir.OpIntervalLogJ:
+		if b.loc[in.In[0]].per {
+			return kIntervalLogJ
+		}
+	case ir.OpHalfNormalLPDF, ir.OpHalfCauchyLPDF, ir.OpCauchyLPDF, ir.OpLogNormalLPDF:
+		return kLocScale
 	}
 	return kFallback
 }
@@ -289,6 +318,16 @@ func (b *Batch) forward(grad bool) {
 			b.matVecForward(in)
 		case kLogMix:
 			b.logMixForward(in)
+		case kLower:
+			b.boundForward(in, boundSign(in.Op))
+		case kInterval:
+			b.intervalForward(in)
+		case kIntervalLogJ:
+			b.intervalLogJForward(in)
+		case kLocScale:
+			b.locScaleForward(in, locScaleOf(in.Op))
+		case kDensity:
+			b.densityForward(in)
 		default:
 			b.fallbackForward(in)
 		}
@@ -350,6 +389,16 @@ func (b *Batch) Gradient() {
 			b.matVecBackward(in)
 		case kLogMix:
 			b.logMixBackward(in)
+		case kLower:
+			b.boundBackward(in, boundSign(in.Op))
+		case kInterval:
+			b.intervalBackward(in)
+		case kIntervalLogJ:
+			b.intervalLogJBackward(in)
+		case kLocScale:
+			b.locScaleBackward(in, locScaleOf(in.Op))
+		case kDensity:
+			b.densityBackward(in)
 		default:
 			b.fallbackBackward(in)
 		}

@@ -33,11 +33,40 @@ func checkAgainstFrame(t *testing.T, name string, p *ir.Program, chains int, rad
 func checkAgainstFrameOnce(t *testing.T, name string, p *ir.Program, chains int, radius float64, unfused bool) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, uint64(chains)))
-	d := p.Dim
-	xs := make([]float64, chains*d)
+	xs := make([]float64, chains*p.Dim)
 	for i := range xs {
 		xs[i] = radius * (2*rng.Float64() - 1)
 	}
+	checkPositions(t, name, p, xs, unfused)
+}
+
+// checkAtBoundary is checkAgainstFrame with one coordinate of each chain
+// far out (a bounded parameter's transform at its bound, in floating
+// point, or beyond where exp overflows) and the others in (-1, 1).
+func checkAtBoundary(t *testing.T, name string, p *ir.Program) {
+	t.Helper()
+	far := []float64{-40, 40, -800, 800, -1e5, 1e5, 0}
+	d := p.Dim
+	chains := 2 * len(far) * d
+	rng := rand.New(rand.NewPCG(5, uint64(d)))
+	xs := make([]float64, chains*d)
+	for c := 0; c < chains; c++ {
+		for j := 0; j < d; j++ {
+			xs[c*d+j] = 2*rng.Float64() - 1
+		}
+		xs[c*d+(c/len(far))%d] = far[c%len(far)]
+	}
+	for _, unfused := range []bool{false, true} {
+		checkPositions(t, name, p, xs, unfused)
+	}
+}
+
+// checkPositions compares the lockstep evaluation of p at chain-major
+// positions xs with ir.Frame one chain at a time.
+func checkPositions(t *testing.T, name string, p *ir.Program, xs []float64, unfused bool) {
+	t.Helper()
+	d := p.Dim
+	chains := len(xs) / d
 	b := vec.New(p, chains)
 	lps, grads := make([]float64, chains), make([]float64, chains*d)
 	// Twice: the second call must not see state left by the first.
@@ -124,11 +153,47 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			mu := m.Normal("mu", 0, 3, ppl.Size(2))
 			m.LogDensity("mix", ppl.Sum(ppl.LogMix(th, ppl.LogPDF("Normal", data, ppl.At(mu, 0), 1), ppl.LogPDF("Normal", data, ppl.At(mu, 1), 1))))
 		},
+		// Bijectors of bounded parameters: shared scalar and vector
+		// bounds, bounds that are parameters (per chain), both kinds of
+		// interval.
+		"bounds": func(m *ppl.Model) {
+			lo := m.Normal("lo", 0, 1)
+			m.Normal("a", 0, 2, ppl.Lower(-1), ppl.Size(3))
+			m.Normal("b", 0, 2, ppl.Upper([]float64{1, 2, 3}), ppl.Size(3))
+			m.Normal("c", 0, 1, ppl.Bounds(-1, 2), ppl.Size(2))
+			m.Normal("d", 0, 1, ppl.Bounds([]float64{-1, 0}, []float64{0, 5}), ppl.Size(2))
+			m.Normal("e", lo, 1, ppl.Lower(lo))
+			m.Normal("f", lo, 1, ppl.Upper(ppl.Add(lo, 1)), ppl.Size(2))
+			m.Normal("g", 0, 1, ppl.Bounds(lo, ppl.Add(lo, ppl.Exp(lo))))
+			m.Normal("h", 0, 1, ppl.Bounds(-2, lo), ppl.Size(3))
+		},
+		// Location-scale priors and likelihoods (shared scales, scales
+		// per chain, scalar and vector, pointwise inside a mixture).
+		"location-scale": func(m *ppl.Model) {
+			tau := m.HalfCauchy("tau", 5)
+			s := m.HalfNormal("s", 2.5)
+			m.HalfNormal("hn", []float64{1, 2, 0.5}, ppl.Size(3))
+			mu := m.Cauchy("mu", 0, 10)
+			th := m.Cauchy("th", mu, tau, ppl.Size(4))
+			m.HalfCauchy("hc", s, ppl.Size(2))
+			m.LogNormal("ln", 0, 1.5, ppl.Size(2))
+			m.LogNormal("lnv", mu, s, ppl.Size(2))
+			m.LogNormal("yl", th, s, ppl.Observed([]float64{0.5, 1.5, 2, 3}))
+			m.Cauchy("yc", th, []float64{1, 2, 3, 0.5}, ppl.Observed(data))
+			m.Normal("yn", th, []float64{1, 2, 3, 0.5}, ppl.Observed(data))
+			m.Normal("yt", 1.5, tau, ppl.Observed(data))
+			m.Normal("yp", mu, 2, ppl.Observed(data))
+			m.LogDensity("mixc", ppl.LogSumExp(ppl.LogPDF("Cauchy", data, mu, s)))
+			m.LogDensity("mixh", ppl.LogSumExp(ppl.LogPDF("HalfNormal", tau, []float64{1, 2})))
+		},
 		"fallback ops": func(m *ppl.Model) {
 			x := m.Normal("x", 0, 1, ppl.Size(3))
 			m.Gamma("y", ppl.Softplus(x), ppl.Logistic(ppl.At(x, 0)), ppl.Observed([]float64{1, 2, 3}))
 		},
 	}
+	// Models whose every op must have a lockstep kernel (else the
+	// comparison would test package ir against itself).
+	lockstep := map[string]bool{"bounds": true, "location-scale": true}
 	for name, build := range models {
 		m := ppl.NewModel(name)
 		build(m)
@@ -136,11 +201,18 @@ func TestKernelsAgainstFrame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		if ops := vec.FallbackOps(vec.New(cm.Program(), 1)); lockstep[name] && len(ops) > 0 {
+			t.Errorf("%s: ops %v run per chain through package ir", name, ops)
+		}
 		for _, chains := range []int{1, 5} {
 			checkAgainstFrame(t, name, cm.Program(), chains, 2)
 		}
-		// Far in the tails (the fused mixture's underflow path).
-		checkAgainstFrame(t, name, cm.Program(), 9, 3000)
+		// Far in the tails (the fused mixture's underflow path), and
+		// one coordinate at a time at the bounds.
+		if p := cm.Program(); p.Dim <= 4 {
+			checkAgainstFrame(t, name, p, 9, 3000)
+		}
+		checkAtBoundary(t, name, cm.Program())
 	}
 }
 

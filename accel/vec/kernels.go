@@ -328,130 +328,56 @@ func (b *Batch) logSumExpBackward(in *ir.Instr) {
 const lnSqrt2Pi = 0.91893853320467274178032973640561763986139747363778 // log √(2π)
 
 // normalForward is normal_lpdf(y, μ, σ): summed, or one term per element
-// with Ints[0] == 1.
+// with Ints[0] == 1. With μ and σ shared and y per chain (a normal
+// mixture's components, a prior with data parameters) it runs its own
+// loop; otherwise the location-scale kernel (densities.go), which takes
+// the constants of σ once per element when σ is shared and once per chain
+// when σ is one scalar per chain.
 func (b *Batch) normalForward(in *ir.Instr) {
-	v, o := b.V, b.loc[in.Out]
 	y, mu, sg := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	if !(sg.cs == 0 && mu.cs == 0 && y.cs == 1) {
+		b.locScaleForward(in, locScaleOf(in.Op))
+		return
+	}
+	v, o := b.V, b.loc[in.Out]
 	n := max(y.n, mu.n, sg.n)
-	pw := len(in.Ints) > 0 && in.Ints[0] == 1
+	pw := isPointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+b.B])
 	}
 	for i := 0; i < n; i++ {
 		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
-		if sg.cs == 0 && mu.cs == 0 && y.cs == 1 && v[so] > 0 {
-			// One σ and μ for every chain (data): its constants once.
-			s, m := v[so], v[mo]
-			inv, k := 1/s, -math.Log(s)-lnSqrt2Pi
-			ys := v[yo : yo+b.B]
-			if pw {
-				out := v[o.off+i*b.B : o.off+(i+1)*b.B]
-				out = out[:len(ys)]
-				for c, yv := range ys {
-					z := (yv - m) * inv
-					e := k - 0.5*z*z
-					if e != e {
-						e = math.Inf(-1)
-					}
-					out[c] = e
-				}
-				continue
-			}
-			out := v[o.off : o.off+b.B]
+		// One σ and μ for every chain (data): its constants once. A σ
+		// that is not positive gives NaN here, and -Inf below, as ir.
+		s, m := v[so], v[mo]
+		inv, k := 1/s, -math.Log(s)-lnSqrt2Pi
+		ys := v[yo : yo+b.B]
+		if pw {
+			out := v[o.off+i*b.B : o.off+(i+1)*b.B]
+			out = out[:len(ys)]
 			for c, yv := range ys {
 				z := (yv - m) * inv
 				e := k - 0.5*z*z
-				if e != e {
+				if e != e || !(s > 0) {
 					e = math.Inf(-1)
 				}
-				out[c] += e
+				out[c] = e
 			}
 			continue
 		}
-		if sg.n == 1 && sg.cs == 1 {
-			// One σ per chain: its logarithm and inverse once per chain.
-			if i == 0 {
-				for c := 0; c < b.B; c++ {
-					s := v[sg.off+c]
-					b.tmp[c], b.tmp2[c] = math.Inf(1), 0
-					if s > 0 {
-						b.tmp[c], b.tmp2[c] = math.Log(s)+lnSqrt2Pi, 1/s
-					}
-				}
-			}
-			for c := 0; c < b.B; c++ {
-				z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) * b.tmp2[c]
-				e := -0.5*z*z - b.tmp[c]
-				if e != e {
-					e = math.Inf(-1)
-				}
-				if pw {
-					v[o.off+i*b.B+c] = e
-				} else {
-					v[o.off+c] += e
-				}
-			}
-			continue
-		}
-		for c := 0; c < b.B; c++ {
-			s := v[so+c*sg.cs]
-			e := math.Inf(-1)
-			if s > 0 {
-				z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) / s
-				e = -0.5*z*z - math.Log(s) - lnSqrt2Pi
-			}
-			if e != e {
+		out := v[o.off : o.off+b.B]
+		for c, yv := range ys {
+			z := (yv - m) * inv
+			e := k - 0.5*z*z
+			if e != e || !(s > 0) {
 				e = math.Inf(-1)
 			}
-			if pw {
-				v[o.off+i*b.B+c] = e
-			} else {
-				v[o.off+c] += e
-			}
+			out[c] += e
 		}
 	}
 }
 
-func (b *Batch) normalBackward(in *ir.Instr) {
-	v, a, o := b.V, b.Adj, b.loc[in.Out]
-	y, mu, sg := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(y.n, mu.n, sg.n)
-	pw := len(in.Ints) > 0 && in.Ints[0] == 1
-	for i := 0; i < n; i++ {
-		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
-		gOff := o.off
-		if pw {
-			gOff += i * b.B
-		}
-		for c := 0; c < b.B; c++ {
-			s := v[so+c*sg.cs]
-			if !(s > 0) {
-				continue
-			}
-			g := a[gOff+c]
-			var inv float64
-			if sg.n == 1 && sg.cs == 1 {
-				if i == 0 {
-					b.tmp2[c] = 1 / s
-				}
-				inv = b.tmp2[c]
-			} else {
-				inv = 1 / s
-			}
-			z := (v[yo+c*y.cs] - v[mo+c*mu.cs]) * inv
-			d := g * z * inv
-			if y.grad {
-				a[yo+c] -= d
-			}
-			if mu.grad {
-				a[mo+c] += d
-			}
-			if sg.grad {
-				a[so+c] += g * (z*z - 1) * inv
-			}
-		}
-	}
-}
+func (b *Batch) normalBackward(in *ir.Instr) { b.locScaleBackward(in, locScaleOf(in.Op)) }
 
 // matVecForward is A·v with A data [n×k] and v per chain [k].
 func (b *Batch) matVecForward(in *ir.Instr) {
