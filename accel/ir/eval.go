@@ -249,28 +249,15 @@ func (f *Frame) reverse() {
 
 // Gradient evaluates the log density at x and writes its gradient with
 // respect to x into grad (len Dim).
+//
+// With an execution plan, the adjoints the plan's leaf kernels (see
+// markLeaves) add into as they run forward are cleared before the forward
+// pass, the others after it (see plannedClears).
 func (f *Frame) Gradient(x, grad []float64) float64 {
 	p := f.P
-	if p.plan != nil && !f.Unfused {
-		return f.gradientPlanned(x, grad)
+	if p.plan == nil || f.Unfused {
+		return f.gradientUnplanned(x, grad)
 	}
-	lp := f.Forward(x)
-	for _, s := range f.gradSpans {
-		clear(f.Adj[s[0]:s[1]])
-	}
-	if p.Target != None {
-		f.Adj[p.Values[p.Target].Off] = 1
-		f.reverse()
-	}
-	copy(grad, f.Adj[:p.Dim])
-	return lp
-}
-
-// gradientPlanned is Gradient following the program's plan. The adjoints
-// the plan's leaf kernels (see markLeaves) add into as they run forward
-// are cleared before the forward pass, the others after it.
-func (f *Frame) gradientPlanned(x, grad []float64) float64 {
-	p := f.P
 	v, adj := f.V, f.Adj
 	// Small positions are copied element by element: memmove's call and
 	// its wide loads of just-written adjoints cost more here.
@@ -329,6 +316,21 @@ func (f *Frame) gradientPlanned(x, grad []float64) float64 {
 	} else {
 		copy(grad, adj[:d])
 	}
+	return lp
+}
+
+// gradientUnplanned is Gradient instruction by instruction.
+func (f *Frame) gradientUnplanned(x, grad []float64) float64 {
+	p := f.P
+	lp := f.Forward(x)
+	for _, s := range f.gradSpans {
+		clear(f.Adj[s[0]:s[1]])
+	}
+	if p.Target != None {
+		f.Adj[p.Values[p.Target].Off] = 1
+		f.reverse()
+	}
+	copy(grad, f.Adj[:p.Dim])
 	return lp
 }
 

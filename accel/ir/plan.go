@@ -422,7 +422,7 @@ func (k *kScalePrior) eval(f *Frame) float64 {
 			e := negInf
 			if yi >= 0 {
 				z := yi * inv
-				e = c - log1p(z*z)
+				e = c - math.Log1p(z*z)
 			}
 			if e != e {
 				e = negInf
@@ -505,7 +505,7 @@ func (k *kScalePrior) evalGrad(f *Frame) float64 {
 			if yi >= 0 {
 				z := yi * inv
 				u := 1 + z*z
-				e = c - log1p(z*z)
+				e = c - math.Log1p(z*z)
 				if ay != nil {
 					ay[i] += -2 * z * (inv / u)
 				}

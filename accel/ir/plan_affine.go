@@ -292,7 +292,7 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 	// The prior: μ₀, 1/σ₀ (0 without a prior, or with σ₀ ≤ 0 where its
 	// gradient is 0).
 	prior := false
-	var mu0, inv0 float64
+	var mu0, ls0, inv0 float64
 	if k.prior != nil {
 		mu0 = v[k.pmu]
 		if s0 := v[k.psig]; s0 > 0 {
@@ -301,7 +301,7 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 			if c[0] != s0 {
 				setScale(c, s0)
 			}
-			inv0 = c[2]
+			ls0, inv0 = c[1], c[2]
 		}
 	}
 	var q0, sa, sb float64 // Σ(z-μ₀)², Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
@@ -364,7 +364,15 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 		}
 	}
 	if k.prior != nil {
-		v[k.pout] = k.prior.normalFromSquares(f, q0)
+		// normalFromSquares, inlined by hand.
+		e := negInf
+		if prior {
+			e = -0.5*(q0*inv0)*inv0 - float64(n)*(ls0+lnSqrt2Pi)
+			if e != e {
+				e = negInf
+			}
+		}
+		v[k.pout] = e
 	}
 	if k.ga {
 		adj[k.a] += sa

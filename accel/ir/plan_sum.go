@@ -1,5 +1,7 @@
 package ir
 
+import "math"
+
 // kTermSum is addn(t_1, …, t_k) (the log density as the sum of its terms)
 // with the constant-scale priors among its terms evaluated in place: a
 // term produced by a kScalePrior kernel whose value only this sum reads is
@@ -96,11 +98,55 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 			s += v[t.off]
 			continue
 		}
-		var e float64
-		if sp.n == 1 {
-			e = scalarPriorGrad(sp, v, adj, f.priv)
-		} else {
-			e = sp.evalGrad(f)
+		if sp.n != 1 {
+			e := sp.evalGrad(f)
+			v[t.off] = e
+			s += e
+			continue
+		}
+		// A scalar variate (a model's scalar parameters): kScalePrior's
+		// evalGrad without loops, with the same arithmetic, so the same
+		// values; written out here, as a call per prior costs as much as
+		// its arithmetic.
+		e := negInf
+		if y, sg := v[sp.y], v[sp.sig]; sg > 0 {
+			c := (*[3]float64)(f.priv[sp.memo:])
+			if c[0] != sg {
+				setScale(c, sg)
+			}
+			ls, inv := c[1], c[2]
+			switch sp.op {
+			case OpNormalLPDF:
+				d := y - v[sp.mu]
+				g := inv * (d * inv)
+				if sp.gy {
+					adj[sp.y] -= g
+				}
+				if sp.gmu {
+					adj[sp.mu] += g
+				}
+				e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
+			case OpHalfNormalLPDF:
+				if y >= 0 {
+					z := y * inv
+					e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
+					if sp.gy {
+						adj[sp.y] += -z * inv
+					}
+				}
+			case OpHalfCauchyLPDF:
+				if y >= 0 {
+					z := y * inv
+					u := 1 + z*z
+					e = ln2 - lnPi - ls - math.Log1p(z*z)
+					if sp.gy {
+						adj[sp.y] += -2 * z * (inv / u)
+					}
+				}
+			}
+			if e != e {
+				e = negInf
+			}
 		}
 		v[t.off] = e
 		s += e
@@ -123,53 +169,4 @@ func (k *kTermSum) adjWrites() [][2]int {
 		}
 	}
 	return r
-}
-
-// scalarPriorGrad is kScalePrior's evalGrad for a scalar variate (a
-// model's scalar parameters), without loops: the same arithmetic, so the
-// same values.
-func scalarPriorGrad(k *kScalePrior, v, adj, priv []float64) float64 {
-	y, s := v[k.y], v[k.sig]
-	if !(s > 0) {
-		return negInf
-	}
-	c := (*[3]float64)(priv[k.memo:])
-	if c[0] != s {
-		setScale(c, s)
-	}
-	ls, inv := c[1], c[2] // memoScale, inlined by hand
-	e := negInf
-	switch k.op {
-	case OpNormalLPDF:
-		d := y - v[k.mu]
-		t := inv * (d * inv)
-		if k.gy {
-			adj[k.y] -= t
-		}
-		if k.gmu {
-			adj[k.mu] += t
-		}
-		e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
-	case OpHalfNormalLPDF:
-		if y >= 0 {
-			z := y * inv
-			e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
-			if k.gy {
-				adj[k.y] += -z * inv
-			}
-		}
-	case OpHalfCauchyLPDF:
-		if y >= 0 {
-			z := y * inv
-			u := 1 + z*z
-			e = ln2 - lnPi - ls - log1p(z*z)
-			if k.gy {
-				adj[k.y] += -2 * z * (inv / u)
-			}
-		}
-	}
-	if e != e {
-		e = negInf
-	}
-	return e
 }
