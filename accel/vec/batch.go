@@ -32,9 +32,9 @@ type Batch struct {
 	scratch []bool    // values that are some instruction's scratch
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
-	// rows are four more values per chain: the constants of a log
-	// density's parameters (see scaleRows).
-	rows [4][]float64
+	// rows are six more values per chain: the constants of a log
+	// density's parameters and broadcast operands (see scaleRows, row).
+	rows [6][]float64
 	// lpFrom is the value Forward reads LP from: the target, or the one
 	// term of a target that sums a single term (that sum is then skipped).
 	lpFrom ir.ID

@@ -102,7 +102,202 @@ func (b *Batch) locScaleArgs(in *ir.Instr, f locScale) (y, mu, sg operand) {
 	return y, mu, sg
 }
 
+// row is element i of x for every chain as B values: x's own slots when
+// x is per chain, else fill set to the shared value (refilled only when
+// it changes, fill being this call's own row from i = 0).
+func (b *Batch) row(x operand, i int, fill []float64) []float64 {
+	o := x.off + i*x.es
+	if x.cs == 1 {
+		return b.V[o : o+b.B]
+	}
+	if xv := b.V[o]; i == 0 || fill[0] != xv {
+		for c := range fill {
+			fill[c] = xv
+		}
+	}
+	return fill
+}
+
+// adjRow is the adjoint of element i of x for every chain, or a row that
+// nothing reads when x carries no gradient (or !ok), so that the loops
+// add without testing.
+func (b *Batch) adjRow(x operand, i int, ok bool) []float64 {
+	if !ok || !x.grad {
+		return b.rows[5]
+	}
+	o := x.off + i*x.es
+	return b.Adj[o : o+b.B]
+}
+
+// diffRow is element i of y − μ for every chain (of y for a half
+// family), in b.tmp unless it is y's own row.
+func (b *Batch) diffRow(y, mu operand, i int, half bool) []float64 {
+	v, d := b.V, b.tmp
+	yo, mo := y.off+i*y.es, mu.off+i*mu.es
+	switch {
+	case half:
+		return b.row(y, i, d)
+	case y.cs == 1 && mu.cs == 1:
+		ys, ms := v[yo:yo+b.B], v[mo:mo+b.B]
+		ms = ms[:len(ys)]
+		for c, yv := range ys {
+			d[c] = yv - ms[c]
+		}
+	case y.cs == 1:
+		ys, m := v[yo:yo+b.B], v[mo]
+		for c, yv := range ys {
+			d[c] = yv - m
+		}
+	case mu.cs == 1:
+		yv, ms := v[yo], v[mo:mo+b.B]
+		for c, m := range ms {
+			d[c] = yv - m
+		}
+	default:
+		r := v[yo] - v[mo]
+		for c := range d {
+			d[c] = r
+		}
+	}
+	return d
+}
+
+// sharedScale is log σ and 1/σ of a shared σ, both NaN outside its
+// support.
+func sharedScale(s float64) (lg, inv float64) {
+	if !(s > 0) {
+		return math.NaN(), math.NaN()
+	}
+	return LogScalar(s), 1 / s
+}
+
+// locScaleForward runs over the rows of y − μ, with σ's constants as
+// scalars when σ is shared and as rows when it is per chain; the
+// lognormal's log y takes the general loop.
 func (b *Batch) locScaleForward(in *ir.Instr, f locScale) {
+	if f.logY {
+		b.logNormalForward(in, f)
+		return
+	}
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	y, mu, sg := b.locScaleArgs(in, f)
+	n := max(y.n, mu.n, sg.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	lg, inv := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		d := b.diffRow(y, mu, i, f.half)
+		out := v[o.off : o.off+nb]
+		if pw {
+			out = v[o.off+i*nb : o.off+(i+1)*nb]
+		}
+		d = d[:len(out)]
+		if sg.cs == 0 {
+			l, r := sharedScale(v[sg.off+i*sg.es])
+			k := f.k - l
+			for c, dc := range d {
+				z := dc * r
+				var e float64
+				if f.cauchy {
+					e = k - log1p(z*z)
+				} else {
+					e = k - 0.5*z*z
+				}
+				if e != e || f.half && !(dc >= 0) {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		b.scaleRows(sg, i, lg, inv, true)
+		lg, inv := lg[:len(out)], inv[:len(out)]
+		for c, dc := range d {
+			z := dc * inv[c] // NaN outside σ's support
+			var e float64
+			if f.cauchy {
+				e = f.k - lg[c] - log1p(z*z)
+			} else {
+				e = f.k - lg[c] - 0.5*z*z
+			}
+			if e != e || f.half && !(dc >= 0) {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
+		}
+	}
+}
+
+func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
+	if f.logY {
+		b.logNormalBackward(in, f)
+		return
+	}
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	y, mu, sg := b.locScaleArgs(in, f)
+	n := max(y.n, mu.n, sg.n)
+	pw := isPointwise(in)
+	if !y.grad && !(mu.grad && !f.half) && !sg.grad {
+		return
+	}
+	lg, inv := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		d := b.diffRow(y, mu, i, f.half)
+		if sg.cs == 0 {
+			_, r := sharedScale(v[sg.off+i*sg.es])
+			if r != r {
+				continue
+			}
+			inv = b.rows[1]
+			if i == 0 || inv[0] != r {
+				for c := range inv {
+					inv[c] = r
+				}
+			}
+		} else {
+			b.scaleRows(sg, i, lg, inv, false)
+		}
+		gy, gm, gs := b.adjRow(y, i, true), b.adjRow(mu, i, !f.half), b.adjRow(sg, i, true)
+		g := a[o.off : o.off+nb]
+		if pw {
+			g = a[o.off+i*nb : o.off+(i+1)*nb]
+		}
+		d, inv := d[:len(g)], inv[:len(g)]
+		gy, gm, gs = gy[:len(g)], gm[:len(g)], gs[:len(g)]
+		for c, gc := range g {
+			r, dc := inv[c], d[c]
+			if r != r || f.half && !(dc >= 0) {
+				continue
+			}
+			z := dc * r
+			// dt = ∂/∂y = −∂/∂μ, ds = ∂/∂σ.
+			var dt, ds float64
+			if f.cauchy {
+				q := gc * r / (1 + z*z)
+				dt, ds = -2*z*q, (z*z-1)*q
+			} else {
+				dt, ds = -gc*z*r, gc*(z*z-1)*r
+			}
+			gy[c] += dt
+			gm[c] -= dt
+			gs[c] += ds
+		}
+	}
+}
+
+// logNormalForward is the location-scale loop with t = log y, element by
+// element with strided operands (it serves every family of locScale).
+func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
@@ -157,7 +352,8 @@ func (b *Batch) locScaleForward(in *ir.Instr, f locScale) {
 	}
 }
 
-func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
+// logNormalBackward is logNormalForward's reverse sweep.
+func (b *Batch) logNormalBackward(in *ir.Instr, f locScale) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
