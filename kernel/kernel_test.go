@@ -98,7 +98,14 @@ func newHarness(t *testing.T) *harness {
 // client identity "peer".
 func (h *harness) request(t *testing.T, msgType string, content any) [][]byte {
 	t.Helper()
-	m, err := h.client.Message(msgType, nil, content)
+	return h.frames(t, msgType, nil, content)
+}
+
+// frames returns the signed frames of a client message with the given
+// parent (nil: none), routed from the client identity "peer".
+func (h *harness) frames(t *testing.T, msgType string, parent *Message, content any) [][]byte {
+	t.Helper()
+	m, err := h.client.Message(msgType, parent, content)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,16 +31,7 @@ func (h *harness) awaitInputRequest(t *testing.T) Message {
 // no parent header, as jupyter_client's KernelClient.input sends).
 func (h *harness) inputReply(t *testing.T, parent *Message, value string) [][]byte {
 	t.Helper()
-	m, err := h.client.Message("input_reply", parent, map[string]any{"value": value})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Identities = [][]byte{[]byte("peer")}
-	frames, err := m.Encode(h.signer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return frames
+	return h.frames(t, "input_reply", parent, map[string]any{"value": value})
 }
 
 // startCell runs an execute_request in the background; the returned
