@@ -259,16 +259,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 		return f.gradientUnplanned(x, grad)
 	}
 	v, adj := f.V, f.Adj
-	// Small positions are copied element by element: memmove's call and
-	// its wide loads of just-written adjoints cost more here.
-	if d := p.Dim; d <= 16 {
-		vx := v[:d]
-		for i, xi := range x[:d] {
-			vx[i] = xi
-		}
-	} else {
-		copy(v[:d], x)
-	}
+	copy(v[:p.Dim], x)
 	clearSpans(adj, f.leafSpans)
 	steps := p.steps
 	for i := range steps {
@@ -308,14 +299,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	} else {
 		lp = 0
 	}
-	if d := p.Dim; d <= 16 {
-		g := grad[:d]
-		for i, a := range adj[:d] {
-			g[i] = a
-		}
-	} else {
-		copy(grad, adj[:d])
-	}
+	copy(grad, adj[:p.Dim])
 	return lp
 }
 
@@ -334,17 +318,10 @@ func (f *Frame) gradientUnplanned(x, grad []float64) float64 {
 	return lp
 }
 
-// clearSpans zeroes the slot ranges spans of adj; short ones with a
-// plain loop, cheaper than a call to the runtime's memclr.
+// clearSpans zeroes the slot ranges spans of adj.
 func clearSpans(adj []float64, spans [][2]int) {
 	for _, s := range spans {
-		if s[1]-s[0] > 32 {
-			clear(adj[s[0]:s[1]])
-			continue
-		}
-		for i := s[0]; i < s[1]; i++ {
-			adj[i] = 0
-		}
+		clear(adj[s[0]:s[1]])
 	}
 }
 
