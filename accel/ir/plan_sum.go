@@ -15,20 +15,13 @@ import "math"
 // caller may read the terms after Forward); its adjoint is not.
 type kTermSum struct {
 	out int
-	// terms are the sum's terms in order (summed in the addn's order, so
-	// the value is the registered one to the last bit), priors the
-	// absorbed ones, gterms the offsets of the others that carry
-	// gradients.
-	terms  []sumTerm
-	priors []*kScalePrior
-	gterms []int
-}
-
-// sumTerm is a term of kTermSum: a value read at offset off, or an
-// absorbed prior evaluated in place.
-type sumTerm struct {
-	off   int
-	prior *kScalePrior
+	// plain are the offsets of the terms other than absorbed priors,
+	// gterms those of them that carry gradients, priors the absorbed
+	// priors in the addn's order. The sum adds the plain terms, then the
+	// priors: the registered addn's value up to rounding, and the same
+	// value whether or not a gradient is asked for.
+	plain, gterms []int
+	priors        []*kScalePrior
 }
 
 // termSum matches addn instruction i and absorbs the priors among its
@@ -45,13 +38,12 @@ func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[
 		v := &p.Values[a]
 		if j, ok := producer[v.Off]; ok && j < i && uses[v.Off] == 1 && !plan[j].skip {
 			if sp, ok := plan[j].k.(*kScalePrior); ok && sp.out == v.Off {
-				k.terms = append(k.terms, sumTerm{off: v.Off, prior: sp})
 				k.priors = append(k.priors, sp)
 				absorbed = append(absorbed, j)
 				continue
 			}
 		}
-		k.terms = append(k.terms, sumTerm{off: v.Off})
+		k.plain = append(k.plain, v.Off)
 		if v.Grad {
 			k.gterms = append(k.gterms, v.Off)
 		}
@@ -65,11 +57,13 @@ func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[
 func (k *kTermSum) forward(f *Frame) {
 	v := f.V
 	s := 0.0
-	for _, t := range k.terms {
-		if t.prior != nil {
-			v[t.off] = t.prior.eval(f)
-		}
-		s += v[t.off]
+	for _, off := range k.plain {
+		s += v[off]
+	}
+	for _, sp := range k.priors {
+		e := sp.eval(f)
+		v[sp.out] = e
+		s += e
 	}
 	v[k.out] = s
 }
@@ -92,15 +86,13 @@ func (k *kTermSum) termOuts() []int { return []int{k.out} }
 func (k *kTermSum) forwardGrad(f *Frame) {
 	v, adj := f.V, f.Adj
 	s := 0.0
-	for _, t := range k.terms {
-		sp := t.prior
-		if sp == nil {
-			s += v[t.off]
-			continue
-		}
+	for _, off := range k.plain {
+		s += v[off]
+	}
+	for _, sp := range k.priors {
 		if sp.n != 1 {
 			e := sp.evalGrad(f)
-			v[t.off] = e
+			v[sp.out] = e
 			s += e
 			continue
 		}
@@ -148,7 +140,7 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 				e = negInf
 			}
 		}
-		v[t.off] = e
+		v[sp.out] = e
 		s += e
 	}
 	v[k.out] = s
