@@ -3,6 +3,7 @@ package vec
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
 )
@@ -41,6 +42,9 @@ type Batch struct {
 	// density, when not nil, is the fused mixture that is the whole log
 	// density (see DensityForm).
 	density *mixture
+	// adjSpans are the ranges of Adj that Gradient clears: all of it but
+	// the adjoints of values that fused kernels never form.
+	adjSpans [][2]int
 }
 
 // operand locates a value: element i of chain c at off + i·es + c·cs.
@@ -71,6 +75,10 @@ const (
 	kIntervalLogJ
 	kLocScale // location-scale log densities (densities.go)
 	kDensity  // the other scalar log densities (densities.go)
+	// kLinearNormal is a regression's likelihood from sufficient
+	// statistics (linear.go); kNone an instruction computed inside it.
+	kLinearNormal
+	kNone
 )
 
 type step struct {
@@ -79,6 +87,7 @@ type step struct {
 	// is asked for; mix is that kernel, on a log-sum-exp.
 	fused bool
 	mix   *mixture
+	lin   *linearNormal
 }
 
 // New prepares the evaluation of p for b chains; it allocates all the
@@ -185,7 +194,9 @@ func New(p *ir.Program, b int) *Batch {
 			bt.frames[c] = f
 		}
 	}
+	bt.fuseLinearNormals()
 	bt.fuseMixtures()
+	bt.adjSpans = bt.liveAdjSpans()
 	bt.lpFrom = p.Target
 	bt.skipLoneSum()
 	bt.densityForm()
@@ -328,6 +339,9 @@ func (b *Batch) forward(grad bool) {
 			b.locScaleForward(in, locScaleOf(in.Op))
 		case kDensity:
 			b.densityForward(in)
+		case kLinearNormal:
+			b.linearNormalForward(in, st.lin)
+		case kNone:
 		default:
 			b.fallbackForward(in)
 		}
@@ -355,7 +369,9 @@ func (b *Batch) forward(grad bool) {
 func (b *Batch) Gradient() {
 	b.forward(true)
 	p := b.P
-	clear(b.Adj)
+	for _, s := range b.adjSpans {
+		clear(b.Adj[s[0]:s[1]])
+	}
 	if p.Target == ir.None {
 		return
 	}
@@ -399,6 +415,9 @@ func (b *Batch) Gradient() {
 			b.locScaleBackward(in, locScaleOf(in.Op))
 		case kDensity:
 			b.densityBackward(in)
+		case kLinearNormal:
+			b.linearNormalBackward(in, b.plan[k].lin)
+		case kNone:
 		default:
 			b.fallbackBackward(in)
 		}
@@ -523,4 +542,29 @@ func (b *Batch) fallbackBackward(in *ir.Instr) {
 			b.scatter(in.Scratch, f.Adj, b.Adj, c)
 		}
 	}
+}
+
+// liveAdjSpans is [0, perLen) without the slots of the outputs of kNone
+// instructions (values read by their fused kernel only, with no other
+// value over their slots).
+func (b *Batch) liveAdjSpans() [][2]int {
+	var dead [][2]int
+	for k, in := range b.P.Instrs {
+		if l := b.loc[in.Out]; b.plan[k].k == kNone && l.per {
+			dead = append(dead, [2]int{l.off, l.off + l.n*b.B})
+		}
+	}
+	slices.SortFunc(dead, func(x, y [2]int) int { return x[0] - y[0] })
+	var spans [][2]int
+	at := 0
+	for _, d := range dead {
+		if d[0] > at {
+			spans = append(spans, [2]int{at, d[0]})
+		}
+		at = max(at, d[1])
+	}
+	if at < b.perLen {
+		spans = append(spans, [2]int{at, b.perLen})
+	}
+	return spans
 }

@@ -186,6 +186,30 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.LogDensity("mixc", ppl.LogSumExp(ppl.LogPDF("Cauchy", data, mu, s)))
 			m.LogDensity("mixh", ppl.LogSumExp(ppl.LogPDF("HalfNormal", tau, []float64{1, 2})))
 		},
+		// Linear regressions (the fused sufficient-statistics kernel):
+		// a per-chain σ, a data σ, a large offset in y (the centring's
+		// accuracy) and collinear columns (no least-squares fit).
+		"regression": func(m *ppl.Model) {
+			x := [][]float64{{1, 0.5}, {1, -1.5}, {1, 2}, {1, 0.1}, {1, -0.3}}
+			y := []float64{1.1, -2, 3.5, 0.2, 0.1}
+			beta := m.Normal("beta", 0, 2, ppl.Size(2))
+			s := m.HalfNormal("s", 1)
+			m.Normal("y", ppl.MatVec(x, beta), s, ppl.Observed(y))
+			m.Normal("y2", ppl.MatVec(x, beta), 0.7, ppl.Observed(y))
+		},
+		"regression offset": func(m *ppl.Model) {
+			x := [][]float64{{1, 0.5}, {1, -1.5}, {1, 2}, {1, 0.1}, {1, -0.3}}
+			y := []float64{1000.1, 998.7, 1002.1, 1000.05, 999.6}
+			beta := m.Normal("beta", 1000, 10, ppl.Size(2))
+			s := m.HalfNormal("s", 1)
+			m.Normal("y", ppl.MatVec(x, beta), s, ppl.Observed(y))
+		},
+		"regression collinear": func(m *ppl.Model) {
+			x := [][]float64{{1, 2}, {1, 2}, {-1, -2}, {0.5, 1}}
+			beta := m.Normal("beta", 0, 2, ppl.Size(2))
+			s := m.HalfCauchy("s", 1)
+			m.Normal("y", ppl.MatVec(x, beta), s, ppl.Observed(data))
+		},
 		"fallback ops": func(m *ppl.Model) {
 			x := m.Normal("x", 0, 1, ppl.Size(3))
 			m.Gamma("y", ppl.Softplus(x), ppl.Logistic(ppl.At(x, 0)), ppl.Observed([]float64{1, 2, 3}))
@@ -193,7 +217,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
-	lockstep := map[string]bool{"bounds": true, "location-scale": true}
+	lockstep := map[string]bool{"bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	for name, build := range models {
 		m := ppl.NewModel(name)
 		build(m)

@@ -11,3 +11,15 @@ func FallbackOps(b *Batch) []string {
 	}
 	return ops
 }
+
+// LinearNormals counts the regression likelihoods fused into
+// linearNormal kernels.
+func LinearNormals(b *Batch) int {
+	n := 0
+	for _, st := range b.plan {
+		if st.lin != nil {
+			n++
+		}
+	}
+	return n
+}
