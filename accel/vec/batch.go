@@ -280,6 +280,8 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		}
 	case ir.OpHalfNormalLPDF, ir.OpHalfCauchyLPDF, ir.OpCauchyLPDF, ir.OpLogNormalLPDF:
 		return kLocScale
+	case ir.OpExponentialLPDF, ir.OpGammaLPDF, ir.OpInvGammaLPDF, ir.OpStudentTLPDF, ir.OpHalfStudentTLPDF:
+		return kDensity
 	}
 	return kFallback
 }

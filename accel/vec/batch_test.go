@@ -186,6 +186,28 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.LogDensity("mixc", ppl.LogSumExp(ppl.LogPDF("Cauchy", data, mu, s)))
 			m.LogDensity("mixh", ppl.LogSumExp(ppl.LogPDF("HalfNormal", tau, []float64{1, 2})))
 		},
+		// The other scalar densities: shared and per-chain parameters,
+		// observed and latent variates, pointwise.
+		"densities": func(m *ppl.Model) {
+			pos := []float64{0.3, 1.2, 2.5, 0.7}
+			nu := m.Gamma("nu", 2, 0.1)
+			lam := m.Exponential("lam", 1)
+			ig := m.InverseGamma("ig", 3, 2)
+			mu := m.Normal("mu", 0, 1)
+			m.Exponential("ex", lam, ppl.Observed(pos))
+			m.Exponential("exv", []float64{1, 2}, ppl.Size(2))
+			m.Gamma("gy", ig, lam, ppl.Observed(pos))
+			m.Gamma("gv", []float64{1, 2, 3}, 1.5, ppl.Size(3))
+			m.InverseGamma("igy", 2, ig, ppl.Observed(pos))
+			m.InverseGamma("igv", lam, []float64{1, 0.5}, ppl.Size(2))
+			m.StudentT("t", nu, 0, 1, ppl.Size(3))
+			m.StudentT("ty", 4, mu, ig, ppl.Observed(data))
+			m.StudentT("tv", []float64{3, 5, 30}, mu, 2, ppl.Size(3))
+			m.HalfStudentT("ht", 3, 2)
+			m.HalfStudentT("hty", nu, ig, ppl.Observed(pos))
+			m.LogDensity("mixt", ppl.LogSumExp(ppl.LogPDF("StudentT", data, nu, mu, 1)))
+			m.LogDensity("mixg", ppl.LogSumExp(ppl.LogPDF("Gamma", pos, ig, 2)))
+		},
 		// Linear regressions (the fused sufficient-statistics kernel):
 		// a per-chain σ, a data σ, a large offset in y (the centring's
 		// accuracy) and collinear columns (no least-squares fit).
@@ -217,7 +239,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
-	lockstep := map[string]bool{"bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
+	lockstep := map[string]bool{"densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	for name, build := range models {
 		m := ppl.NewModel(name)
 		build(m)
