@@ -8,9 +8,6 @@ func SetMaxStepViews(n int) (restore func()) {
 	return func() { maxStepViews = old }
 }
 
-// Log1pFast exposes the Goldberg log1p for an accuracy test.
-var Log1pFast = log1p
-
 // WithoutFastPath returns a copy of p that runs every instruction through
 // its registered semantics (no scalar fast path, no execution plan).
 func WithoutFastPath(p *Program) *Program {

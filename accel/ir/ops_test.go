@@ -275,18 +275,6 @@ func lse(x ...float64) float64 {
 	return irtest.Output(p, nil, "y")[0]
 }
 
-// TestLog1pFast compares the hardware-log log1p with math.Log1p over
-// x ∈ [1e-20, 1e4]: Goldberg's bound is a few ulps.
-func TestLog1pFast(t *testing.T) {
-	for e := -20.0; e <= 4; e += 0.01 {
-		x := math.Pow(10, e)
-		got, want := ir.Log1pFast(x), math.Log1p(x)
-		if math.Abs(got-want) > 4e-16*math.Abs(want) {
-			t.Errorf("log1p(%g) = %.17g, math.Log1p %.17g", x, got, want)
-		}
-	}
-}
-
 // TestFastPath runs every elementwise case on scalars through the scalar
 // fast path and through the registered semantics: values and gradients
 // must be identical, and the gradient right.
