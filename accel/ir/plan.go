@@ -54,12 +54,19 @@ import "math"
 // outputs are such terms is a leaf (markLeaves): in Gradient it runs
 // forwardGrad, its value and its gradient in one pass, adding into the
 // adjoints of its inputs as it goes, and the reverse sweep skips it. This
-// is sound because Gradient clears the adjoints before the forward pass
-// and a value's adjoint is only read, by its producer's backward, in the
-// reverse sweep, after every reader has added to it. For a small model
-// such as eight schools the reverse sweep is then only the bound of tau,
-// and the forward pass is one loop over the schools, as in hand-written
-// code. Forward (no gradient) runs the kernels' plain forward.
+// is sound because Gradient clears the adjoints the leaves add into before
+// the forward pass (the others after it, see plannedClears) and a value's
+// adjoint is only read, by its producer's backward, in the reverse sweep,
+// after every reader has added to it. For a small model such as eight
+// schools the reverse sweep is then only the bound of tau, and the
+// forward pass is one loop over the schools, as in hand-written code.
+// Forward (no gradient) runs the kernels' plain forward; both give the
+// same log density.
+//
+// Calls cost as much as arithmetic at this scale (Go saves every live
+// register around a call): the hot paths of kTermSum and kAffineNormal
+// write small helpers (memoScale, normalFromSquares) out by hand, and
+// Frame.Gradient runs the planned sweeps itself.
 
 // kernel is a fused replacement of one instruction (and of the skipped
 // instructions feeding it).
