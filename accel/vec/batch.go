@@ -546,13 +546,21 @@ func (b *Batch) fallbackBackward(in *ir.Instr) {
 	}
 }
 
-// liveAdjSpans is [0, perLen) without the slots of the outputs of kNone
-// instructions (values read by their fused kernel only, with no other
-// value over their slots).
+// liveAdjSpans is [0, perLen) without the adjoints no sweep reads: those
+// of the outputs of kNone instructions (values read by their fused kernel
+// only, with no other value over their slots) and those of the scratch of
+// every instruction that does not fall back to package ir (a lockstep
+// kernel keeps values in its scratch, never adjoints).
 func (b *Batch) liveAdjSpans() [][2]int {
 	var dead [][2]int
 	for k, in := range b.P.Instrs {
 		if l := b.loc[in.Out]; b.plan[k].k == kNone && l.per {
+			dead = append(dead, [2]int{l.off, l.off + l.n*b.B})
+		}
+		if in.Scratch == ir.None || b.plan[k].k == kFallback || b.viewed(in.Scratch) {
+			continue
+		}
+		if l := b.loc[in.Scratch]; l.per {
 			dead = append(dead, [2]int{l.off, l.off + l.n*b.B})
 		}
 	}

@@ -142,6 +142,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.LogDensity("t2", ppl.Sum(ppl.Div(ppl.Sub(x, z), ppl.Add(ppl.Exp(z), 1))))
 			m.LogDensity("t3", ppl.Log(ppl.Add(ppl.Sqrt(ppl.Exp(z)), 2)))
 			m.LogDensity("t4", ppl.Sum(ppl.Div(data, ppl.Add(ppl.Square(x), 1))))
+			m.LogDensity("t5", ppl.Neg(ppl.Sum(ppl.Mul(ppl.Mul(z, x), ppl.Sub(x, data)))))
 		},
 		"mixture": func(m *ppl.Model) {
 			x := m.Flat("x")

@@ -171,30 +171,43 @@ func binary(op ir.Op, x, y float64) float64 {
 	return x / y
 }
 
+// binaryBackward runs over rows of one value per chain (row, adjRow):
+// an input without a gradient adds into a row nothing reads.
 func (b *Batch) binaryBackward(in *ir.Instr) {
-	v, a, o, x, y := b.V, b.Adj, b.loc[in.Out], b.elem(in.In[0]), b.elem(in.In[1])
+	a, o, x, y := b.Adj, b.loc[in.Out], b.elem(in.In[0]), b.elem(in.In[1])
+	if !x.grad && !y.grad {
+		return
+	}
+	nb := b.B
 	for i := 0; i < o.n; i++ {
-		oo, xo, yo := o.off+i*b.B, x.off+i*x.es, y.off+i*y.es
-		for c := 0; c < b.B; c++ {
-			g := a[oo+c]
-			xv, yv := v[xo+c*x.cs], v[yo+c*y.cs]
-			var dx, dy float64
-			switch in.Op {
-			case ir.OpAdd:
-				dx, dy = g, g
-			case ir.OpSub:
-				dx, dy = g, -g
-			case ir.OpMul:
-				dx, dy = g*yv, g*xv
-			case ir.OpDiv:
-				dx = g / yv
-				dy = -dx * xv / yv
+		g := a[o.off+i*nb : o.off+(i+1)*nb]
+		gx, gy := b.adjRow(x, i, true), b.adjRow(y, i, true)
+		gx, gy = gx[:len(g)], gy[:len(g)]
+		switch in.Op {
+		case ir.OpAdd:
+			for c, gc := range g {
+				gx[c] += gc
+				gy[c] += gc
 			}
-			if x.grad {
-				a[xo+c] += dx
+		case ir.OpSub:
+			for c, gc := range g {
+				gx[c] += gc
+				gy[c] -= gc
 			}
-			if y.grad {
-				a[yo+c] += dy
+		case ir.OpMul:
+			xs, ys := b.row(x, i, b.rows[2]), b.row(y, i, b.rows[3])
+			xs, ys = xs[:len(g)], ys[:len(g)]
+			for c, gc := range g {
+				gx[c] += gc * ys[c]
+				gy[c] += gc * xs[c]
+			}
+		case ir.OpDiv:
+			xs, ys := b.row(x, i, b.rows[2]), b.row(y, i, b.rows[3])
+			xs, ys = xs[:len(g)], ys[:len(g)]
+			for c, gc := range g {
+				dx := gc / ys[c]
+				gx[c] += dx
+				gy[c] -= dx * xs[c] / ys[c]
 			}
 		}
 	}
