@@ -219,6 +219,12 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			s := m.HalfNormal("s", 1)
 			m.Normal("y", ppl.MatVec(x, beta), s, ppl.Observed(y))
 			m.Normal("y2", ppl.MatVec(x, beta), 0.7, ppl.Observed(y))
+			// Intercepts and slopes as per-chain scalars times data.
+			a, c, e := m.Normal("a", 0, 1), m.Normal("c", 0, 1), m.Normal("e", 0, 1)
+			x1, x2 := []float64{0.5, -1.5, 2, 0.1, -0.3}, []float64{1, 0, -1, 2, 0.5}
+			m.Normal("y3", ppl.Add(a, ppl.Mul(c, x1)), s, ppl.Observed(y))
+			m.Normal("y4", ppl.Add(ppl.MatVec(x, beta), a), s, ppl.Observed(y))
+			m.Normal("y5", ppl.Add(ppl.Mul(x1, c), ppl.Add(a, ppl.Mul(e, x2))), 0.3, ppl.Observed(y))
 		},
 		"regression offset": func(m *ppl.Model) {
 			x := [][]float64{{1, 0.5}, {1, -1.5}, {1, 2}, {1, 0.1}, {1, -0.3}}
@@ -241,6 +247,8 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
 	lockstep := map[string]bool{"densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
+	// Regression likelihoods each model must fuse (linearNormal).
+	linear := map[string]int{"regression": 5, "regression offset": 1, "regression collinear": 1}
 	for name, build := range models {
 		m := ppl.NewModel(name)
 		build(m)
@@ -250,6 +258,9 @@ func TestKernelsAgainstFrame(t *testing.T) {
 		}
 		if ops := vec.FallbackOps(vec.New(cm.Program(), 1)); lockstep[name] && len(ops) > 0 {
 			t.Errorf("%s: ops %v run per chain through package ir", name, ops)
+		}
+		if n := vec.LinearNormals(vec.New(cm.Program(), 1)); n != linear[name] {
+			t.Errorf("%s: %d regression likelihoods fused, want %d", name, n, linear[name])
 		}
 		for _, chains := range []int{1, 5} {
 			checkAgainstFrame(t, name, cm.Program(), chains, 2)

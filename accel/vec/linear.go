@@ -7,22 +7,26 @@ import (
 )
 
 // linearNormal is a fused kernel for the likelihood of a linear
-// regression, Σ_i normal_lpdf(y_i | (X·β)_i, σ), with y and X data, β per
-// chain and σ one scalar (shared or per chain). The sum of squares
-// S = |y − Xβ|² comes from statistics of the data computed once in New,
-// centred at the least-squares fit β₀:
+// regression, Σ_i normal_lpdf(y_i | (X·β)_i, σ), with y and X data, the
+// coefficients β per-chain scalars and σ one scalar (shared or per
+// chain). X·β is a matvec of a data matrix, a per-chain scalar times a
+// data vector, or a sum of these and of per-chain scalars (an intercept
+// is a column of ones). The sum of squares S = |y − Xβ|² comes from
+// statistics of the data computed once in New, centred at the
+// least-squares fit β₀:
 //
 //	S = S₀ − 2Δᵀc + ΔᵀGΔ,  Δ = β − β₀, G = XᵀX, c = Xᵀ(y − Xβ₀), S₀ = |y − Xβ₀|²
 //	log p = −S/(2σ²) − N(log σ + log √(2π))
 //	∂β = (c − GΔ)/σ²,  ∂σ = (S/σ² − N)/σ
 //
 // so a chain costs O(k²) instead of O(N·k), and X·β (N values per chain
-// and their adjoints) is never formed: the matvec instruction is skipped.
-// c is zero up to rounding, so S is a sum of two non-negative terms and
-// keeps the accuracy of the direct sum; without a fit (XᵀX singular) β₀
-// is 0.
+// and their adjoints) is never formed: the instructions computing it are
+// skipped. c is zero up to rounding, so S is a sum of two non-negative
+// terms and keeps the accuracy of the direct sum; without a fit (XᵀX
+// singular) β₀ is 0.
 type linearNormal struct {
-	beta, sg operand
+	coef     []operand // β_j of chain c at coef[j].off + c
+	sg       operand
 	n, k     int
 	g        []float64 // XᵀX, k×k row-major
 	c, beta0 []float64
@@ -30,9 +34,10 @@ type linearNormal struct {
 	d, gd    []float64 // one chain's Δ and GΔ
 }
 
-// fuseLinearNormals finds normal_lpdf(y, matvec(X, β), σ) summed, with y
-// and X data, β per chain, σ a scalar, and the matvec's output read by
-// nothing else; the normal then runs linearNormal and the matvec nothing.
+// fuseLinearNormals finds normal_lpdf(y, X·β, σ) summed, with y data, σ a
+// scalar and X·β as linearNormal says, computed by instructions whose
+// outputs nothing else reads; the normal then runs linearNormal and those
+// instructions nothing.
 func (b *Batch) fuseLinearNormals() {
 	p := b.P
 	producer := map[ir.ID]int{}
@@ -52,22 +57,91 @@ func (b *Batch) fuseLinearNormals() {
 		if b.plan[k].k != kNormal || isPointwise(in) {
 			continue
 		}
-		y, mu, sg := b.loc[in.In[0]], in.In[1], b.loc[in.In[2]]
-		j, ok := producer[mu]
-		if !ok || b.plan[j].k != kMatVec || uses[mu] != 1 || y.per || sg.n != 1 || b.viewed(mu) {
+		y, sg := b.loc[in.In[0]], b.loc[in.In[2]]
+		n := y.n
+		if y.per || sg.n != 1 || b.loc[in.In[1]].n != n {
 			continue
 		}
-		mv := &p.Instrs[j]
-		x, beta := b.loc[mv.In[0]], b.loc[mv.In[1]]
-		n, kk := y.n, beta.n
-		if b.loc[mu].n != n || n < 2*kk {
+		x, coef, fused, ok := b.linearPredictor(in.In[1], n, producer, uses)
+		if !ok || n <= len(coef) {
 			continue
 		}
-		l := &linearNormal{beta: beta, sg: sg, n: n, k: kk, d: make([]float64, kk), gd: make([]float64, kk)}
-		l.fit(b.V[x.off:x.off+n*kk], b.V[y.off:y.off+n])
+		l := &linearNormal{coef: coef, sg: sg, n: n, k: len(coef), d: make([]float64, len(coef)), gd: make([]float64, len(coef))}
+		l.fit(x, b.V[y.off:y.off+n])
 		b.plan[k] = step{k: kLinearNormal, lin: l}
-		b.plan[j] = step{k: kNone}
+		for _, j := range fused {
+			b.plan[j] = step{k: kNone}
+		}
 	}
+}
+
+// linearPredictor matches value mu (n elements per chain) as X·β: it
+// returns X (n×k, row-major), the operands of β and the instructions
+// that compute mu.
+func (b *Batch) linearPredictor(mu ir.ID, n int, producer, uses map[ir.ID]int) (x []float64, coef []operand, instrs []int, ok bool) {
+	j, found := producer[mu]
+	if !found || uses[mu] != 1 || b.viewed(mu) || b.loc[mu].n != n {
+		return nil, nil, nil, false
+	}
+	in := &b.P.Instrs[j]
+	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
+	switch {
+	case b.plan[j].k == kMatVec:
+		a, beta := b.loc[in.In[0]], b.loc[in.In[1]]
+		x = append([]float64(nil), b.V[a.off:a.off+n*beta.n]...)
+		for m := 0; m < beta.n; m++ {
+			coef = append(coef, operand{off: beta.off + m*b.B, cs: 1, n: 1, per: true, grad: beta.grad})
+		}
+		return x, coef, []int{j}, true
+	case b.plan[j].k != kBinary:
+		return nil, nil, nil, false
+	case in.Op == ir.OpMul:
+		s, d := in.In[0], in.In[1]
+		if !scalar(s) {
+			s, d = d, s
+		}
+		if l := b.loc[d]; !scalar(s) || l.per || l.n != n {
+			return nil, nil, nil, false
+		}
+		l := b.loc[d]
+		return append([]float64(nil), b.V[l.off:l.off+n]...), []operand{b.loc[s]}, []int{j}, true
+	case in.Op == ir.OpAdd:
+		// Each side an intercept (a per-chain scalar) or a predictor.
+		var cols [][]float64 // column-major pieces, joined below
+		for _, id := range in.In {
+			if scalar(id) {
+				one := make([]float64, n)
+				for i := range one {
+					one[i] = 1
+				}
+				cols = append(cols, one)
+				coef = append(coef, b.loc[id])
+				continue
+			}
+			px, pc, pi, ok := b.linearPredictor(id, n, producer, uses)
+			if !ok {
+				return nil, nil, nil, false
+			}
+			for m := range pc {
+				col := make([]float64, n)
+				for i := range col {
+					col[i] = px[i*len(pc)+m]
+				}
+				cols = append(cols, col)
+			}
+			coef = append(coef, pc...)
+			instrs = append(instrs, pi...)
+		}
+		k := len(cols)
+		x = make([]float64, n*k)
+		for m, col := range cols {
+			for i, v := range col {
+				x[i*k+m] = v
+			}
+		}
+		return x, coef, append(instrs, j), true
+	}
+	return nil, nil, nil, false
 }
 
 // viewed reports whether another value shares slots with id.
@@ -155,10 +229,10 @@ func cholesky(a []float64, k int) ([]float64, bool) {
 }
 
 // chain loads chain c's Δ, computes GΔ and returns S.
-func (l *linearNormal) chain(v []float64, nb, c int) float64 {
+func (l *linearNormal) chain(v []float64, c int) float64 {
 	k, d, gd := l.k, l.d, l.gd
 	for j := range d {
-		d[j] = v[l.beta.off+j*nb+c] - l.beta0[j]
+		d[j] = v[l.coef[j].off+c] - l.beta0[j]
 	}
 	s := l.s0
 	for j := 0; j < k; j++ {
@@ -189,7 +263,7 @@ func (b *Batch) linearNormalForward(in *ir.Instr, l *linearNormal) {
 				lg = LogScalar(s)
 			}
 			inv := 1 / s
-			lp = -0.5*l.chain(v, nb, c)*inv*inv - nf*(lg+lnSqrt2Pi)
+			lp = -0.5*l.chain(v, c)*inv*inv - nf*(lg+lnSqrt2Pi)
 			if lp != lp {
 				lp = math.Inf(-1)
 			}
@@ -209,10 +283,10 @@ func (b *Batch) linearNormalBackward(in *ir.Instr, l *linearNormal) {
 		g := a[o.off+c]
 		inv := 1 / s
 		r2 := inv * inv
-		q := l.chain(v, nb, c)
-		if l.beta.grad {
-			for j, gdj := range l.gd {
-				a[l.beta.off+j*nb+c] += g * (l.c[j] - gdj) * r2
+		q := l.chain(v, c)
+		for j, gdj := range l.gd {
+			if l.coef[j].grad {
+				a[l.coef[j].off+c] += g * (l.c[j] - gdj) * r2
 			}
 		}
 		if l.sg.grad {
