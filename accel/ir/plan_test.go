@@ -136,9 +136,11 @@ func planCases() []planCase {
 		return emit(b, ir.OpAddN, prior, emit(b, ir.OpNormalLPDF, in[3], t, in[4]))
 	}
 	// priors is normal(x0|0.5,2.5) + half-Cauchy(x1|5) + Σ half-normal(x2|2)
-	// + Σ normal(x3|0.5,2), and priorsBuild its graph.
+	// + Σ normal(x3|0.5,2) + half-normal(x4|1.5), and priorsBuild its graph
+	// (x4 last, so that the outside-support test gives the scalar
+	// half-normal a negative, NaN and infinite variate).
 	priors := func(v [][]float64) float64 {
-		t := normalLogPDF(v[0][0], 0.5, 2.5) + halfCauchyLogPDF(v[1][0], 5)
+		t := normalLogPDF(v[0][0], 0.5, 2.5) + halfCauchyLogPDF(v[1][0], 5) + halfNormalLogPDF(v[4][0], 1.5)
 		for _, x := range v[2] {
 			t += halfNormalLogPDF(x, 2)
 		}
@@ -152,7 +154,8 @@ func planCases() []planCase {
 			emit(b, ir.OpNormalLPDF, in[0], b.Scalar(0.5), b.Scalar(2.5)),
 			emit(b, ir.OpHalfCauchyLPDF, in[1], b.Scalar(5)),
 			emit(b, ir.OpHalfNormalLPDF, in[2], b.Scalar(2)),
-			emit(b, ir.OpNormalLPDF, in[3], b.Scalar(0.5), b.Scalar(2)))
+			emit(b, ir.OpNormalLPDF, in[3], b.Scalar(0.5), b.Scalar(2)),
+			emit(b, ir.OpHalfNormalLPDF, in[4], b.Scalar(1.5)))
 	}
 	half := func(b *ir.Builder, x ir.ID) (ir.ID, error) {
 		return b.Emit(ir.OpMul, []ir.ID{x, b.Scalar(0.5)}, nil, -1)
@@ -174,10 +177,10 @@ func planCases() []planCase {
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return half(b, noncentredBuild(b, in)) },
 			func(v [][]float64) float64 { return 0.5 * noncentred(v) }},
 		{"priors summed: scalar and vector, normal, half-Cauchy, half-normal",
-			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4)},
+			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4), irtest.Param(0.1, 3)},
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return priorsBuild(b, in), nil }, priors},
 		{"priors summed, not the target (reverse sweep)",
-			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4)},
+			[]irtest.Arg{irtest.Param(-3, 3), irtest.Param(0.1, 4), irtest.Param(0.1, 4, 3), irtest.Param(-2, 2, 4), irtest.Param(0.1, 3)},
 			func(b *ir.Builder, in []ir.ID) (ir.ID, error) { return half(b, priorsBuild(b, in)) },
 			func(v [][]float64) float64 { return 0.5 * priors(v) }},
 		{"eight schools, non-centred",
