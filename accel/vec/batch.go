@@ -79,6 +79,7 @@ const (
 	// statistics (linear.go); kNone an instruction computed inside it.
 	kLinearNormal
 	kNone
+	kAffineNormal // normal(y | a + b·z, σ) in one sweep each way (affine.go)
 )
 
 type step struct {
@@ -88,6 +89,7 @@ type step struct {
 	fused bool
 	mix   *mixture
 	lin   *linearNormal
+	aff   *affineNormal
 }
 
 // New prepares the evaluation of p for b chains; it allocates all the
@@ -195,6 +197,7 @@ func New(p *ir.Program, b int) *Batch {
 		}
 	}
 	bt.fuseLinearNormals()
+	bt.fuseAffineNormals()
 	bt.fuseMixtures()
 	bt.adjSpans = bt.liveAdjSpans()
 	bt.lpFrom = p.Target
@@ -343,6 +346,8 @@ func (b *Batch) forward(grad bool) {
 			b.densityForward(in)
 		case kLinearNormal:
 			b.linearNormalForward(in, st.lin)
+		case kAffineNormal:
+			b.affineNormalForward(in, st.aff)
 		case kNone:
 		default:
 			b.fallbackForward(in)
@@ -419,6 +424,8 @@ func (b *Batch) Gradient() {
 			b.densityBackward(in)
 		case kLinearNormal:
 			b.linearNormalBackward(in, b.plan[k].lin)
+		case kAffineNormal:
+			b.affineNormalBackward(in, b.plan[k].aff)
 		case kNone:
 		default:
 			b.fallbackBackward(in)

@@ -209,6 +209,16 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.LogDensity("mixt", ppl.LogSumExp(ppl.LogPDF("StudentT", data, nu, mu, 1)))
 			m.LogDensity("mixg", ppl.LogSumExp(ppl.LogPDF("Gamma", pos, ig, 2)))
 		},
+		// Non-centred hierarchical likelihoods θ = μ + τ·z (the fused
+		// affine kernel): a data σ per element, a scalar σ, either
+		// operand order.
+		"non-centred": func(m *ppl.Model) {
+			mu := m.Normal("mu", 0, 5)
+			tau := m.HalfCauchy("tau", 5)
+			z := m.Normal("z", 0, 1, ppl.Size(4))
+			m.Normal("y", ppl.Add(mu, ppl.Mul(tau, z)), []float64{1, 2, 0.5, 3}, ppl.Observed(data))
+			m.Normal("y2", ppl.Add(ppl.Mul(z, mu), tau), 1.5, ppl.Observed(data))
+		},
 		// Linear regressions (the fused sufficient-statistics kernel):
 		// a per-chain σ, a data σ, a large offset in y (the centring's
 		// accuracy) and collinear columns (no least-squares fit).
@@ -246,8 +256,9 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
-	lockstep := map[string]bool{"densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
+	lockstep := map[string]bool{"non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	// Regression likelihoods each model must fuse (linearNormal).
+	affine := map[string]int{"non-centred": 2}
 	linear := map[string]int{"regression": 5, "regression offset": 1, "regression collinear": 1}
 	for name, build := range models {
 		m := ppl.NewModel(name)
@@ -261,6 +272,9 @@ func TestKernelsAgainstFrame(t *testing.T) {
 		}
 		if n := vec.LinearNormals(vec.New(cm.Program(), 1)); n != linear[name] {
 			t.Errorf("%s: %d regression likelihoods fused, want %d", name, n, linear[name])
+		}
+		if n := vec.AffineNormals(vec.New(cm.Program(), 1)); n != affine[name] {
+			t.Errorf("%s: %d non-centred likelihoods fused, want %d", name, n, affine[name])
 		}
 		for _, chains := range []int{1, 5} {
 			checkAgainstFrame(t, name, cm.Program(), chains, 2)

@@ -23,3 +23,14 @@ func LinearNormals(b *Batch) int {
 	}
 	return n
 }
+
+// AffineNormals counts the likelihoods fused into affineNormal kernels.
+func AffineNormals(b *Batch) int {
+	n := 0
+	for _, st := range b.plan {
+		if st.aff != nil {
+			n++
+		}
+	}
+	return n
+}

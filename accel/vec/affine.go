@@ -1,0 +1,138 @@
+package vec
+
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
+
+// affineNormal is a fused kernel for the likelihood of a non-centred
+// hierarchical model, Σ_i normal_lpdf(y_i | a + b·z_i, σ_i), with y and σ
+// data (σ a scalar or one per element), a and b per-chain scalars and z a
+// per-chain vector (θ = μ + τ·z). One loop over elements and chains
+// computes θ, the residual and the term, and one loop the gradients
+//
+//	u = (y − θ)/σ²:  ∂a += u,  ∂b += u·z,  ∂z += u·b
+//
+// instead of the mul, the add and the normal each sweeping their own
+// values and adjoints: the mul and the add are skipped.
+type affineNormal struct {
+	a, b, z operand
+	y, sg   operand
+	n       int
+}
+
+// fuseAffineNormals finds normal_lpdf(y, add(a, mul(b, z)), σ) summed
+// (either operand order in add and mul), with y and σ shared and the
+// add's and mul's outputs read by nothing else.
+func (b *Batch) fuseAffineNormals() {
+	p := b.P
+	producer := map[ir.ID]int{}
+	uses := map[ir.ID]int{}
+	for k, in := range p.Instrs {
+		producer[in.Out] = k
+		for _, a := range in.In {
+			uses[a]++
+		}
+	}
+	for _, o := range p.Outputs {
+		uses[o.ID]++
+	}
+	uses[p.Target]++
+	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
+	// binaryOf is the instruction computing id with op, when id is read
+	// by the caller only.
+	binaryOf := func(id ir.ID, op ir.Op) (*ir.Instr, int, bool) {
+		j, ok := producer[id]
+		if !ok || uses[id] != 1 || b.viewed(id) || b.plan[j].k != kBinary || p.Instrs[j].Op != op {
+			return nil, 0, false
+		}
+		return &p.Instrs[j], j, true
+	}
+	for k := range p.Instrs {
+		in := &p.Instrs[k]
+		if b.plan[k].k != kNormal || isPointwise(in) {
+			continue
+		}
+		y, sg := b.loc[in.In[0]], b.elem(in.In[2])
+		n := y.n
+		if y.per || sg.per || n < 2 || b.loc[in.In[1]].n != n {
+			continue
+		}
+		add, ja, ok := binaryOf(in.In[1], ir.OpAdd)
+		if !ok {
+			continue
+		}
+		a, m := add.In[0], add.In[1]
+		if !scalar(a) {
+			a, m = m, a
+		}
+		mul, jm, ok := binaryOf(m, ir.OpMul)
+		if !ok || !scalar(a) {
+			continue
+		}
+		bb, z := mul.In[0], mul.In[1]
+		if !scalar(bb) {
+			bb, z = z, bb
+		}
+		if lz := b.loc[z]; !scalar(bb) || !lz.per || lz.n != n {
+			continue
+		}
+		f := &affineNormal{a: b.loc[a], b: b.loc[bb], z: b.loc[z], y: y, sg: sg, n: n}
+		b.plan[k] = step{k: kAffineNormal, aff: f}
+		b.plan[ja] = step{k: kNone}
+		b.plan[jm] = step{k: kNone}
+	}
+}
+
+func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	out := v[o.off : o.off+nb]
+	clear(out)
+	as, bs := v[f.a.off:f.a.off+nb], v[f.b.off:f.b.off+nb]
+	as, bs = as[:len(out)], bs[:len(out)]
+	for i := 0; i < f.n; i++ {
+		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
+		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
+		zs = zs[:len(out)]
+		if !(s > 0) {
+			for c := range out {
+				out[c] = math.Inf(-1)
+			}
+			continue
+		}
+		k, r := -LogScalar(s)-lnSqrt2Pi, 1/s
+		for c, zc := range zs {
+			u := (yi - (as[c] + bs[c]*zc)) * r
+			e := k - 0.5*u*u
+			if e != e {
+				e = math.Inf(-1)
+			}
+			out[c] += e
+		}
+	}
+}
+
+func (b *Batch) affineNormalBackward(in *ir.Instr, f *affineNormal) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	g := a[o.off : o.off+nb]
+	as, bs := v[f.a.off:f.a.off+nb], v[f.b.off:f.b.off+nb]
+	ga, gb := b.adjRow(f.a, 0, true), b.adjRow(f.b, 0, true)
+	as, bs, ga, gb = as[:len(g)], bs[:len(g)], ga[:len(g)], gb[:len(g)]
+	for i := 0; i < f.n; i++ {
+		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
+		if !(s > 0) {
+			continue
+		}
+		r := 1 / s
+		zs, gz := v[f.z.off+i*nb:f.z.off+(i+1)*nb], b.adjRow(f.z, i, true)
+		zs, gz = zs[:len(g)], gz[:len(g)]
+		for c, gc := range g {
+			zc := zs[c]
+			d := gc * (yi - (as[c] + bs[c]*zc)) * r * r
+			ga[c] += d
+			gb[c] += d * zc
+			gz[c] += d * bs[c]
+		}
+	}
+}
