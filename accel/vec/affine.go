@@ -20,11 +20,15 @@ type affineNormal struct {
 	a, b, z operand
 	y, sg   operand
 	n       int
+	// theta, when per, is where θ is written for a deterministic output
+	// that reads it (no instruction but the normal does).
+	theta operand
 }
 
 // fuseAffineNormals finds normal_lpdf(y, add(a, mul(b, z)), σ) summed
-// (either operand order in add and mul), with y and σ shared and the
-// add's and mul's outputs read by nothing else.
+// (either operand order in add and mul), with y and σ shared, the mul's
+// output read by the add only and the add's (or a view of all its slots,
+// a deterministic θ) by the normal only, besides the program's outputs.
 func (b *Batch) fuseAffineNormals() {
 	p := b.P
 	producer := map[ir.ID]int{}
@@ -59,10 +63,11 @@ func (b *Batch) fuseAffineNormals() {
 		if y.per || sg.per || n < 2 || b.loc[in.In[1]].n != n {
 			continue
 		}
-		add, ja, ok := binaryOf(in.In[1], ir.OpAdd)
-		if !ok {
+		ja, ok := b.soleReader(in.In[1], k, producer)
+		if !ok || b.plan[ja].k != kBinary || p.Instrs[ja].Op != ir.OpAdd {
 			continue
 		}
+		add := &p.Instrs[ja]
 		a, m := add.In[0], add.In[1]
 		if !scalar(a) {
 			a, m = m, a
@@ -79,10 +84,53 @@ func (b *Batch) fuseAffineNormals() {
 			continue
 		}
 		f := &affineNormal{a: b.loc[a], b: b.loc[bb], z: b.loc[z], y: y, sg: sg, n: n}
+		if b.isOutput(add.Out) {
+			f.theta = b.loc[add.Out]
+		}
 		b.plan[k] = step{k: kAffineNormal, aff: f}
 		b.plan[ja] = step{k: kNone}
 		b.plan[jm] = step{k: kNone}
 	}
+}
+
+// soleReader finds the instruction producing the slots of id (id itself
+// or the value id views in full) when instruction k is the only one
+// reading those slots.
+func (b *Batch) soleReader(id ir.ID, k int, producer map[ir.ID]int) (int, bool) {
+	p := b.P
+	v := p.Values[id]
+	j, ok := producer[id]
+	if !ok {
+		for u, w := range p.Values {
+			if jj, has := producer[ir.ID(u)]; has && w.Off == v.Off && w.Len == v.Len {
+				j, ok = jj, true
+				break
+			}
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	for jj, in := range p.Instrs {
+		for _, a := range in.In {
+			if w := p.Values[a]; jj != k && w.Len > 0 && w.Off < v.Off+v.Len && v.Off < w.Off+w.Len {
+				return 0, false
+			}
+		}
+	}
+	return j, true
+}
+
+// isOutput reports whether a program output shares slots with id.
+func (b *Batch) isOutput(id ir.ID) bool {
+	p := b.P
+	v := p.Values[id]
+	for _, o := range p.Outputs {
+		if w := p.Values[o.ID]; w.Len > 0 && w.Off < v.Off+v.Len && v.Off < w.Off+w.Len {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
@@ -95,6 +143,13 @@ func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
 		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
 		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
 		zs = zs[:len(out)]
+		if f.theta.per {
+			th := v[f.theta.off+i*nb : f.theta.off+(i+1)*nb]
+			th = th[:len(zs)]
+			for c, zc := range zs {
+				th[c] = as[c] + bs[c]*zc
+			}
+		}
 		if !(s > 0) {
 			for c := range out {
 				out[c] = math.Inf(-1)

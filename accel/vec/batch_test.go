@@ -218,6 +218,9 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			z := m.Normal("z", 0, 1, ppl.Size(4))
 			m.Normal("y", ppl.Add(mu, ppl.Mul(tau, z)), []float64{1, 2, 0.5, 3}, ppl.Observed(data))
 			m.Normal("y2", ppl.Add(ppl.Mul(z, mu), tau), 1.5, ppl.Observed(data))
+			// θ as a deterministic output (a view of the add's slots).
+			th := m.Deterministic("theta", ppl.Add(tau, ppl.Mul(z, tau)))
+			m.Normal("y3", th, []float64{2, 1, 1, 3}, ppl.Observed(data))
 		},
 		// Linear regressions (the fused sufficient-statistics kernel):
 		// a per-chain σ, a data σ, a large offset in y (the centring's
@@ -258,7 +261,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	// comparison would test package ir against itself).
 	lockstep := map[string]bool{"non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	// Regression likelihoods each model must fuse (linearNormal).
-	affine := map[string]int{"non-centred": 2}
+	affine := map[string]int{"non-centred": 3}
 	linear := map[string]int{"regression": 5, "regression offset": 1, "regression collinear": 1}
 	for name, build := range models {
 		m := ppl.NewModel(name)

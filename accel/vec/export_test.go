@@ -1,5 +1,7 @@
 package vec
 
+import "github.com/gobayes/gobayes/accel/ir"
+
 // FallbackOps lists the instructions of b that run per chain through
 // package ir (op names, in program order).
 func FallbackOps(b *Batch) []string {
@@ -33,4 +35,14 @@ func AffineNormals(b *Batch) int {
 		}
 	}
 	return n
+}
+
+// ValueOf is chain c's value id.
+func ValueOf(b *Batch, id ir.ID, c int) []float64 {
+	l := b.loc[id]
+	out := make([]float64, l.n)
+	for i := range out {
+		out[i] = b.V[l.off+i*l.es+c*l.cs]
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/ppl"
 )
@@ -40,5 +41,58 @@ func TestLinearNormalNearFit(t *testing.T) {
 	}
 	for _, unfused := range []bool{false, true} {
 		checkPositions(t, "offset", p, xs, unfused)
+	}
+}
+
+// A deterministic θ = μ + τ·z that the fused non-centred likelihood reads
+// is still written, in Forward and in Gradient, as ir.Frame writes it.
+func TestAffineNormalWritesOutput(t *testing.T) {
+	m := ppl.NewModel("theta")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	z := m.Normal("z", 0, 1, ppl.Size(3))
+	th := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+	m.Normal("y", th, []float64{1, 2, 3}, ppl.Observed([]float64{0.5, -1, 2}))
+	cm, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cm.Program()
+	const chains = 5
+	b := vec.New(p, chains)
+	if n := vec.AffineNormals(b); n != 1 {
+		t.Fatalf("%d non-centred likelihoods fused, want 1", n)
+	}
+	var theta ir.ID = ir.None
+	for _, o := range p.Outputs {
+		if o.Name == "theta" {
+			theta = o.ID
+		}
+	}
+	if theta == ir.None {
+		t.Fatal("no output theta")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	xs := make([]float64, chains*p.Dim)
+	for i := range xs {
+		xs[i] = 2*rng.Float64() - 1
+	}
+	f := ir.NewFrame(p)
+	for _, grad := range []bool{false, true} {
+		lps, grads := make([]float64, chains), make([]float64, chains*p.Dim)
+		if grad {
+			b.LogDensityGrad(xs, lps, grads)
+		} else {
+			b.LogDensity(xs, lps)
+		}
+		for c := 0; c < chains; c++ {
+			f.Forward(xs[c*p.Dim : (c+1)*p.Dim])
+			want, got := f.Val(theta), vec.ValueOf(b, theta, c)
+			for i := range want {
+				if !agree(got[i], want[i]) {
+					t.Errorf("gradient %v, chain %d: theta[%d] = %v, ir.Frame %v", grad, c, i, got[i], want[i])
+				}
+			}
+		}
 	}
 }
