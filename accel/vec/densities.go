@@ -255,27 +255,37 @@ func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
 	lg, inv := b.rows[0], b.rows[1]
 	for i := 0; i < n; i++ {
 		d := b.diffRow(y, mu, i, f.half)
-		if sg.cs == 0 {
-			_, r := sharedScale(v[sg.off+i*sg.es])
-			if r != r {
-				continue
-			}
-			inv = b.rows[1]
-			if i == 0 || inv[0] != r {
-				for c := range inv {
-					inv[c] = r
-				}
-			}
-		} else {
-			b.scaleRows(sg, i, lg, inv, false)
-		}
 		gy, gm, gs := b.adjRow(y, i, true), b.adjRow(mu, i, !f.half), b.adjRow(sg, i, true)
 		g := a[o.off : o.off+nb]
 		if pw {
 			g = a[o.off+i*nb : o.off+(i+1)*nb]
 		}
-		d, inv := d[:len(g)], inv[:len(g)]
-		gy, gm, gs = gy[:len(g)], gm[:len(g)], gs[:len(g)]
+		d, gy, gm = d[:len(g)], gy[:len(g)], gm[:len(g)]
+		if sg.cs == 0 {
+			// A shared σ: no gradient of its own, 1/σ a scalar.
+			_, r := sharedScale(v[sg.off+i*sg.es])
+			if r != r {
+				continue
+			}
+			for c, gc := range g {
+				dc := d[c]
+				if f.half && !(dc >= 0) {
+					continue
+				}
+				z := dc * r
+				var dt float64
+				if f.cauchy {
+					dt = -2 * z * (gc * r / (1 + z*z))
+				} else {
+					dt = -gc * z * r
+				}
+				gy[c] += dt
+				gm[c] -= dt
+			}
+			continue
+		}
+		b.scaleRows(sg, i, lg, inv, false)
+		inv, gs := inv[:len(g)], gs[:len(g)]
 		for c, gc := range g {
 			r, dc := inv[c], d[c]
 			if r != r || f.half && !(dc >= 0) {
