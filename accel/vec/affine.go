@@ -15,7 +15,10 @@ import (
 //	u = (y − θ)/σ²:  ∂a += u,  ∂b += u·z,  ∂z += u·b
 //
 // instead of the mul, the add and the normal each sweeping their own
-// values and adjoints: the mul and the add are skipped.
+// values and adjoints: the mul and the add are skipped. When z has a
+// normal prior with shared scalar parameters (z ~ Normal(0, 1)), that
+// prior's term and gradient are computed in the same loops, into the
+// prior's output (the prior's instruction is skipped).
 type affineNormal struct {
 	a, b, z operand
 	y, sg   operand
@@ -23,6 +26,9 @@ type affineNormal struct {
 	// theta, when per, is where θ is written for a deterministic output
 	// that reads it (no instruction but the normal does).
 	theta operand
+	// prior, when per, is the output of z's prior normal_lpdf(z | pm, ps).
+	prior  operand
+	pm, ps operand
 }
 
 // fuseAffineNormals finds normal_lpdf(y, add(a, mul(b, z)), σ) summed
@@ -87,10 +93,41 @@ func (b *Batch) fuseAffineNormals() {
 		if b.isOutput(add.Out) {
 			f.theta = b.loc[add.Out]
 		}
+		if jp, ok := b.priorOf(z, k); ok {
+			pin := &p.Instrs[jp]
+			f.prior, f.pm, f.ps = b.loc[pin.Out], b.loc[pin.In[1]], b.loc[pin.In[2]]
+			b.plan[jp] = step{k: kAbsorbed}
+		}
 		b.plan[k] = step{k: kAffineNormal, aff: f}
 		b.plan[ja] = step{k: kNone}
 		b.plan[jm] = step{k: kNone}
 	}
+}
+
+// priorOf finds a summed normal_lpdf(z | m, s) with m and s shared
+// scalars that can run at instruction k: no instruction between the two
+// reads its output.
+func (b *Batch) priorOf(z ir.ID, k int) (int, bool) {
+	p := b.P
+	for j := range p.Instrs {
+		in := &p.Instrs[j]
+		if b.plan[j].k != kNormal || in.Op != ir.OpNormalLPDF || isPointwise(in) || in.In[0] != z {
+			continue
+		}
+		m, s := b.loc[in.In[1]], b.loc[in.In[2]]
+		if m.per || s.per || m.n != 1 || s.n != 1 || b.plan[j].fused || b.plan[j].mix != nil || b.viewed(in.Out) {
+			continue
+		}
+		for jj := j + 1; jj < k; jj++ {
+			for _, a := range p.Instrs[jj].In {
+				if a == in.Out {
+					return 0, false
+				}
+			}
+		}
+		return j, true
+	}
+	return 0, false
 }
 
 // soleReader finds the instruction producing the slots of id (id itself
@@ -139,6 +176,9 @@ func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
 	clear(out)
 	as, bs := v[f.a.off:f.a.off+nb], v[f.b.off:f.b.off+nb]
 	as, bs = as[:len(out)], bs[:len(out)]
+	if f.prior.per {
+		b.affinePriorForward(f)
+	}
 	for i := 0; i < f.n; i++ {
 		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
 		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
@@ -174,20 +214,60 @@ func (b *Batch) affineNormalBackward(in *ir.Instr, f *affineNormal) {
 	as, bs := v[f.a.off:f.a.off+nb], v[f.b.off:f.b.off+nb]
 	ga, gb := b.adjRow(f.a, 0, true), b.adjRow(f.b, 0, true)
 	as, bs, ga, gb = as[:len(g)], bs[:len(g)], ga[:len(g)], gb[:len(g)]
+	// The prior's gradient in z, −g_p·(z − m)/s², or nothing.
+	gp, pm, pr2 := b.rows[4], 0.0, 0.0
+	if s := v[f.ps.off]; f.prior.per && s > 0 {
+		gp, pm, pr2 = a[f.prior.off:f.prior.off+nb], v[f.pm.off], 1/(s*s)
+	}
+	gp = gp[:len(g)]
 	for i := 0; i < f.n; i++ {
 		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
+		zs, gz := v[f.z.off+i*nb:f.z.off+(i+1)*nb], b.adjRow(f.z, i, true)
+		zs, gz = zs[:len(g)], gz[:len(g)]
+		if pr2 != 0 {
+			for c, zc := range zs {
+				gz[c] -= gp[c] * (zc - pm) * pr2
+			}
+		}
 		if !(s > 0) {
 			continue
 		}
 		r := 1 / s
-		zs, gz := v[f.z.off+i*nb:f.z.off+(i+1)*nb], b.adjRow(f.z, i, true)
-		zs, gz = zs[:len(g)], gz[:len(g)]
 		for c, gc := range g {
 			zc := zs[c]
 			d := gc * (yi - (as[c] + bs[c]*zc)) * r * r
 			ga[c] += d
 			gb[c] += d * zc
 			gz[c] += d * bs[c]
+		}
+	}
+}
+
+// affinePriorForward is z's prior, Σ_i normal_lpdf(z_i | m, s), into the
+// prior's output (a loop of its own: z's rows are then in cache for the
+// likelihood's).
+func (b *Batch) affinePriorForward(f *affineNormal) {
+	v, nb := b.V, b.B
+	out := v[f.prior.off : f.prior.off+nb]
+	m, s := v[f.pm.off], v[f.ps.off]
+	if !(s > 0) {
+		for c := range out {
+			out[c] = math.Inf(-1)
+		}
+		return
+	}
+	clear(out)
+	k, r := -LogScalar(s)-lnSqrt2Pi, 1/s
+	for i := 0; i < f.n; i++ {
+		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
+		zs = zs[:len(out)]
+		for c, zc := range zs {
+			w := (zc - m) * r
+			e := k - 0.5*w*w
+			if e != e {
+				e = math.Inf(-1)
+			}
+			out[c] += e
 		}
 	}
 }

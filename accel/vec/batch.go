@@ -80,6 +80,7 @@ const (
 	kLinearNormal
 	kNone
 	kAffineNormal // normal(y | a + b·z, σ) in one sweep each way (affine.go)
+	kAbsorbed     // computed inside a fused kernel, its adjoint read there
 )
 
 type step struct {
@@ -348,7 +349,7 @@ func (b *Batch) forward(grad bool) {
 			b.linearNormalForward(in, st.lin)
 		case kAffineNormal:
 			b.affineNormalForward(in, st.aff)
-		case kNone:
+		case kNone, kAbsorbed:
 		default:
 			b.fallbackForward(in)
 		}
@@ -426,7 +427,7 @@ func (b *Batch) Gradient() {
 			b.linearNormalBackward(in, b.plan[k].lin)
 		case kAffineNormal:
 			b.affineNormalBackward(in, b.plan[k].aff)
-		case kNone:
+		case kNone, kAbsorbed:
 		default:
 			b.fallbackBackward(in)
 		}
@@ -447,10 +448,12 @@ func (b *Batch) LogDensityGrad(xs, lps, grads []float64) {
 	b.load(xs)
 	b.Gradient()
 	copy(lps, b.LP)
-	d, g := b.P.Dim, b.Grad()
-	for c := 0; c < b.B; c++ {
-		for j := 0; j < d; j++ {
-			grads[c*d+j] = g[j*b.B+c]
+	d, g, nb := b.P.Dim, b.Grad(), b.B
+	grads = grads[:nb*d]
+	for c := 0; c < nb; c++ {
+		dst := grads[c*d : (c+1)*d]
+		for j := range dst {
+			dst[j] = g[j*nb+c]
 		}
 	}
 }
@@ -460,9 +463,10 @@ func (b *Batch) load(xs []float64) {
 	if len(xs) != d*b.B {
 		panic(fmt.Sprintf("vec: %d position values for %d chains of dimension %d", len(xs), b.B, d))
 	}
-	for c := 0; c < b.B; c++ {
-		for j := 0; j < d; j++ {
-			x[j*b.B+c] = xs[c*d+j]
+	nb := b.B
+	for c := 0; c < nb; c++ {
+		for j, v := range xs[c*d : (c+1)*d] {
+			x[j*nb+c] = v
 		}
 	}
 }
