@@ -10,11 +10,26 @@
 //	b := vec.New(prog, 1024)          // an evaluator for 1024 chains
 //	b.LogDensityGrad(xs, lps, grads)  // xs, grads [chain][dim] flat: chain c at c*dim
 //
-// Elementwise ops, reductions and the common log densities have lockstep
-// kernels; every other op runs per chain through the reference semantics
-// of package ir, so every program evaluates, and the results agree with
-// ir.Frame to rounding. An evaluator is not safe for concurrent use: give
-// each goroutine its own.
+// Elementwise ops, reductions, the transforms of bounded parameters
+// (lower, upper, interval and their log-Jacobians) and the common scalar
+// log densities (normal, half_normal, cauchy, half_cauchy, lognormal,
+// student_t, half_student_t, exponential, gamma, inv_gamma) have lockstep
+// kernels, which take a parameter's constants (log σ, 1/σ, lgamma(α))
+// once per element when it is shared and once per chain when it is a
+// per-chain scalar; every other op runs per chain through the reference
+// semantics of package ir, so every program evaluates, and the results
+// agree with ir.Frame to rounding. An evaluator is not safe for
+// concurrent use: give each goroutine its own.
+//
+// Fused likelihoods (found by New, for gradients and forward passes):
+// a linear regression, normal(y | X·β, σ) with X data (a matvec, or
+// per-chain scalars times data vectors, plus intercepts), runs from
+// sufficient statistics centred at the least-squares fit, O(k²) per chain
+// whatever the number of observations (linear.go); a non-centred
+// hierarchical likelihood, normal(y | a + b·z, σ) with data σ, runs in
+// one sweep each way, with z's standard-normal prior (affine.go). The
+// values they skip (X·β, b·z) are not formed in V, except a θ that is a
+// program output.
 //
 // Fused forward kernels: a log-sum-exp of a normal's pointwise log
 // density of a per-chain scalar (a finite normal mixture) runs as one
