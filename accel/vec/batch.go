@@ -81,6 +81,9 @@ const (
 	kNone
 	kAffineNormal // normal(y | a + b·z, σ) in one sweep each way (affine.go)
 	kAbsorbed     // computed inside a fused kernel, its adjoint read there
+	kRecurrence   // linear_recurrence (sequences.go)
+	kConcat
+	kSlice
 )
 
 type step struct {
@@ -284,6 +287,14 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		}
 	case ir.OpHalfNormalLPDF, ir.OpHalfCauchyLPDF, ir.OpCauchyLPDF, ir.OpLogNormalLPDF:
 		return kLocScale
+	case ir.OpLinearRecurrence:
+		return kRecurrence
+	case ir.OpConcat:
+		return kConcat
+	case ir.OpSlice:
+		if b.loc[in.In[0]].per && len(in.Ints) == 2 {
+			return kSlice
+		}
 	case ir.OpExponentialLPDF, ir.OpGammaLPDF, ir.OpInvGammaLPDF, ir.OpStudentTLPDF, ir.OpHalfStudentTLPDF:
 		return kDensity
 	}
@@ -349,6 +360,12 @@ func (b *Batch) forward(grad bool) {
 			b.linearNormalForward(in, st.lin)
 		case kAffineNormal:
 			b.affineNormalForward(in, st.aff)
+		case kRecurrence:
+			b.recurrenceForward(in)
+		case kConcat:
+			b.concatForward(in)
+		case kSlice:
+			b.sliceForward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackForward(in)
@@ -427,6 +444,12 @@ func (b *Batch) Gradient() {
 			b.linearNormalBackward(in, b.plan[k].lin)
 		case kAffineNormal:
 			b.affineNormalBackward(in, b.plan[k].aff)
+		case kRecurrence:
+			b.recurrenceBackward(in)
+		case kConcat:
+			b.concatBackward(in)
+		case kSlice:
+			b.sliceBackward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackBackward(in)

@@ -222,6 +222,18 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			th := m.Deterministic("theta", ppl.Add(tau, ppl.Mul(z, tau)))
 			m.Normal("y3", th, []float64{2, 1, 1, 3}, ppl.Observed(data))
 		},
+		// Time-series structure: linear recurrences (per-chain and shared
+		// coefficients and initial values), concat, slice.
+		"sequences": func(m *ppl.Model) {
+			x0 := m.Normal("x0", 0, 1)
+			a := m.Normal("a", 0, 1, ppl.Size(4))
+			phi := m.Normal("phi", 0, 0.5)
+			r := ppl.LinearRecurrence(x0, a, phi)
+			m.Normal("y", r, 1, ppl.Observed(data))
+			r2 := ppl.LinearRecurrence(0.5, []float64{1, 0, -1, 2}, ppl.Concat(phi, phi, 0.9, ppl.At(a, 1)))
+			m.Normal("y2", ppl.Concat(r2, x0), 2, ppl.Observed(append([]float64{1}, data...)))
+			m.LogDensity("s", ppl.Neg(ppl.Sum(ppl.Square(ppl.Slice(ppl.Concat(a, r), 2, 5)))))
+		},
 		// Linear regressions (the fused sufficient-statistics kernel):
 		// a per-chain σ, a data σ, a large offset in y (the centring's
 		// accuracy) and collinear columns (no least-squares fit).
@@ -259,7 +271,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
-	lockstep := map[string]bool{"non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
+	lockstep := map[string]bool{"sequences": true, "non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	// Regression likelihoods each model must fuse (linearNormal).
 	affine := map[string]int{"non-centred": 3}
 	linear := map[string]int{"regression": 5, "regression offset": 1, "regression collinear": 1}
