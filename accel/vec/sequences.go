@@ -7,26 +7,38 @@ import "github.com/gobayes/gobayes/accel/ir"
 // (x_t = a_t + b_t·x_{t−1}, x_{−1} = x0), concat and slice. Each row of
 // the output is one element for every chain.
 
-// at is element i of chain c of operand x (x broadcast when a scalar).
-func (b *Batch) at(x operand, i, c int) float64 { return b.V[x.off+i*x.es+c*x.cs] }
+// rowAt is element i of x for every chain: x's own slots when x is per
+// chain, else dst filled with the shared value (no memo, for loops that
+// do not run from i = 0 up).
+func (b *Batch) rowAt(x operand, i int, dst []float64) []float64 {
+	o := x.off + i*x.es
+	if x.cs == 1 {
+		return b.V[o : o+b.B]
+	}
+	xv := b.V[o]
+	for c := range dst {
+		dst[c] = xv
+	}
+	return dst
+}
 
 func (b *Batch) recurrenceForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	x0, a, bb := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	prev := b.rowAt(x0, 0, b.rows[4])
 	for t := 0; t < o.n; t++ {
 		out := v[o.off+t*nb : o.off+(t+1)*nb]
+		as, bs := b.row(a, t, b.rows[2]), b.row(bb, t, b.rows[3])
+		as, bs, prev = as[:len(out)], bs[:len(out)], prev[:len(out)]
 		for c := range out {
-			prev := b.at(x0, 0, c)
-			if t > 0 {
-				prev = v[o.off+(t-1)*nb+c]
-			}
-			out[c] = b.at(a, t, c) + b.at(bb, t, c)*prev
+			out[c] = as[c] + bs[c]*prev[c]
 		}
+		prev = out
 	}
 }
 
 // recurrenceBackward carries each chain's adjoint of x_t back through the
-// steps, as ir does: c ← (c + g_t)·b_t.
+// steps, as ir does: k = c + g_t, ∂a_t += k, ∂b_t += k·x_{t−1}, c ← k·b_t.
 func (b *Batch) recurrenceBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	x0, ac, bb := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
@@ -35,15 +47,19 @@ func (b *Batch) recurrenceBackward(in *ir.Instr) {
 	for t := o.n - 1; t >= 0; t-- {
 		g := a[o.off+t*nb : o.off+(t+1)*nb]
 		ga, gb := b.adjRow(ac, t, true), b.adjRow(bb, t, true)
+		bs := b.rowAt(bb, t, b.rows[3])
+		var prev []float64
+		if t > 0 {
+			prev = v[o.off+(t-1)*nb : o.off+t*nb]
+		} else {
+			prev = b.rowAt(x0, 0, b.rows[4])
+		}
+		ga, gb, bs, prev, carry := ga[:len(g)], gb[:len(g)], bs[:len(g)], prev[:len(g)], carry[:len(g)]
 		for c, gc := range g {
 			k := carry[c] + gc
 			ga[c] += k
-			prev := b.at(x0, 0, c)
-			if t > 0 {
-				prev = v[o.off+(t-1)*nb+c]
-			}
-			gb[c] += k * prev
-			carry[c] = k * b.at(bb, t, c)
+			gb[c] += k * prev[c]
+			carry[c] = k * bs[c]
 		}
 	}
 	g0 := b.adjRow(x0, 0, true)
