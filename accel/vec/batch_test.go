@@ -303,18 +303,53 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 }
 
-// No allocation per evaluation.
+// No allocation per evaluation: a fallback op, and every kind of
+// lockstep and fused kernel.
 func TestNoAllocation(t *testing.T) {
-	m := ppl.NewModel("alloc")
-	mu := m.Normal("mu", 0, 1, ppl.Size(2))
-	m.Gamma("y", ppl.Softplus(mu), 1, ppl.Observed([]float64{1, 2}))
-	cm, err := m.Compile()
-	if err != nil {
-		t.Fatal(err)
+	models := map[string]func(m *ppl.Model){
+		"fallback": func(m *ppl.Model) {
+			mu := m.Normal("mu", 0, 1, ppl.Size(2))
+			m.Gamma("y", ppl.Softplus(mu), 1, ppl.Observed([]float64{1, 2}))
+		},
+		"kernels": func(m *ppl.Model) {
+			y := []float64{1, 2, 0.5}
+			mu := m.Normal("mu", 0, 5)
+			tau := m.HalfCauchy("tau", 5)
+			z := m.Normal("z", 0, 1, ppl.Size(3))
+			m.Normal("y", ppl.Add(mu, ppl.Mul(tau, z)), y, ppl.Observed(y))
+			beta := m.StudentT("beta", 4, 0, 1, ppl.Size(2))
+			s := m.Gamma("s", 2, 1)
+			m.Normal("y2", ppl.MatVec([][]float64{{1, 0}, {1, 1}, {1, 2}}, beta), s, ppl.Observed(y))
+			w := m.Normal("w", 0, 1, ppl.Bounds(0, 1))
+			m.InverseGamma("v", 2, w)
+			r := ppl.LinearRecurrence(mu, z, w)
+			m.Cauchy("y3", ppl.Concat(r, ppl.Slice(z, 0, 1)), 2, ppl.Observed([]float64{1, 2, 3, 4}))
+			m.LogNormal("y4", mu, tau, ppl.Observed(y))
+			m.Exponential("e", 1, ppl.Size(2))
+		},
 	}
-	b := vec.New(cm.Program(), 16)
-	if n := testing.AllocsPerRun(10, b.Gradient); n != 0 {
-		t.Errorf("Gradient allocates %v times per call", n)
+	for name, build := range models {
+		m := ppl.NewModel(name)
+		build(m)
+		cm, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := vec.New(cm.Program(), 16)
+		if n := testing.AllocsPerRun(10, b.Gradient); n != 0 {
+			t.Errorf("%s: Gradient allocates %v times per call", name, n)
+		}
+		if n := testing.AllocsPerRun(10, b.Forward); n != 0 {
+			t.Errorf("%s: Forward allocates %v times per call", name, n)
+		}
+		if name == "kernels" {
+			if ops := vec.FallbackOps(b); len(ops) > 0 {
+				t.Errorf("%s: ops %v run per chain through package ir", name, ops)
+			}
+			if vec.LinearNormals(b) != 1 || vec.AffineNormals(b) != 1 {
+				t.Errorf("%s: %d regression and %d non-centred likelihoods fused, want 1 and 1", name, vec.LinearNormals(b), vec.AffineNormals(b))
+			}
+		}
 	}
 }
 
