@@ -196,7 +196,7 @@ func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
 			}
 			continue
 		}
-		k, r := -LogScalar(s)-lnSqrt2Pi, 1/s
+		k, r := -math.Log(s)-lnSqrt2Pi, 1/s
 		for c, zc := range zs {
 			u := (yi - (as[c] + bs[c]*zc)) * r
 			e := k - 0.5*u*u
@@ -257,7 +257,7 @@ func (b *Batch) affinePriorForward(f *affineNormal) {
 		return
 	}
 	clear(out)
-	k, r := -LogScalar(s)-lnSqrt2Pi, 1/s
+	k, r := -math.Log(s)-lnSqrt2Pi, 1/s
 	for i := 0; i < f.n; i++ {
 		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
 		zs = zs[:len(out)]

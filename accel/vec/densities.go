@@ -22,14 +22,16 @@ const lnPi = 1.14472988584940017414342735135305871164729481291531 // log π
 // (Ints[0] == 1) rather than their sum.
 func isPointwise(in *ir.Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
 
-// log1p is log(1+x) from LogScalar, accurate where 1+x rounds (ir's
-// formula).
+// log1p is log(1+x) from math.Log, accurate where 1+x rounds (the
+// formula of ir's log1p). The kernels here call math.Log rather than
+// LogScalar: one value at a time it was as fast (12 against 13.5 ns,
+// go1.26 amd64) and it is what ir computes.
 func log1p(x float64) float64 {
 	u := 1 + x
 	if u == 1 {
 		return x
 	}
-	return LogScalar(u) * x / (u - 1)
+	return math.Log(u) * x / (u - 1)
 }
 
 // scaleRows fills lg[c] = log σ and inv[c] = 1/σ for element i of σ and
@@ -60,7 +62,7 @@ func scaleConsts(s float64, withLog bool) (lg, inv float64) {
 		return math.NaN(), math.NaN()
 	}
 	if withLog {
-		lg = LogScalar(s)
+		lg = math.Log(s)
 	}
 	return lg, 1 / s
 }
@@ -170,7 +172,7 @@ func sharedScale(s float64) (lg, inv float64) {
 	if !(s > 0) {
 		return math.NaN(), math.NaN()
 	}
-	return LogScalar(s), 1 / s
+	return math.Log(s), 1 / s
 }
 
 // locScaleForward runs over the rows of y − μ, with σ's constants as
@@ -326,7 +328,7 @@ func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
 		}
 		ly := 0.0 // log y of a shared y
 		if f.logY && y.cs == 0 && v[yo] > 0 {
-			ly = LogScalar(v[yo])
+			ly = math.Log(v[yo])
 		}
 		for c := 0; c < nb; c++ {
 			yv, r := v[yo+c*y.cs], inv[c]
@@ -336,7 +338,7 @@ func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
 				if f.logY {
 					t = ly
 					if y.cs != 0 {
-						t = LogScalar(yv)
+						t = math.Log(yv)
 					}
 				}
 				if !f.half {
@@ -383,7 +385,7 @@ func (b *Batch) logNormalBackward(in *ir.Instr, f locScale) {
 		}
 		ly := 0.0
 		if f.logY && y.cs == 0 && v[yo] > 0 {
-			ly = LogScalar(v[yo])
+			ly = math.Log(v[yo])
 		}
 		for c := 0; c < nb; c++ {
 			yv, r := v[yo+c*y.cs], inv[c]
@@ -395,7 +397,7 @@ func (b *Batch) logNormalBackward(in *ir.Instr, f locScale) {
 			if f.logY {
 				t = ly
 				if y.cs != 0 {
-					t = LogScalar(yv)
+					t = math.Log(yv)
 				}
 			}
 			if !f.half {
@@ -490,7 +492,7 @@ func (b *Batch) densityForward(in *ir.Instr) {
 		switch in.Op {
 		case ir.OpExponentialLPDF:
 			l := ops[1]
-			b.paramRow(l, i, r0, LogScalar)
+			b.paramRow(l, i, r0, math.Log)
 			lo := l.off + i*l.es
 			for c := 0; c < nb; c++ {
 				lc, yv := v[lo+c*l.cs], v[yo+c*y.cs]
@@ -504,8 +506,8 @@ func (b *Batch) densityForward(in *ir.Instr) {
 			inv := in.Op == ir.OpInvGammaLPDF
 			al, be := ops[1], ops[2]
 			b.paramRow(al, i, r0, lgamma)
-			b.paramRow(be, i, r1, LogScalar)
-			b.paramRow(y, i, r2, LogScalar)
+			b.paramRow(be, i, r1, math.Log)
+			b.paramRow(y, i, r2, math.Log)
 			ao, bo := al.off+i*al.es, be.off+i*be.es
 			for c := 0; c < nb; c++ {
 				a, bc, yv := v[ao+c*al.cs], v[bo+c*be.cs], v[yo+c*y.cs]
@@ -611,8 +613,8 @@ func (b *Batch) densityBackward(in *ir.Instr) {
 			ga, gb := b.adjRow(al, i, true), b.adjRow(be, i, true)
 			if al.grad {
 				b.paramRow(al, i, r0, mathext.Digamma)
-				b.paramRow(be, i, r1, LogScalar)
-				b.paramRow(y, i, r2, LogScalar)
+				b.paramRow(be, i, r1, math.Log)
+				b.paramRow(y, i, r2, math.Log)
 			}
 			ao, bo := al.off+i*al.es, be.off+i*be.es
 			for c := 0; c < nb; c++ {

@@ -252,7 +252,7 @@ func (b *Batch) linearNormalForward(in *ir.Instr, l *linearNormal) {
 	nf := float64(l.n)
 	lgShared := 0.0
 	if l.sg.cs == 0 {
-		lgShared = LogScalar(v[l.sg.off])
+		lgShared = math.Log(v[l.sg.off])
 	}
 	for c := 0; c < nb; c++ {
 		s := v[l.sg.off+c*l.sg.cs]
@@ -260,7 +260,7 @@ func (b *Batch) linearNormalForward(in *ir.Instr, l *linearNormal) {
 		if s > 0 {
 			lg := lgShared
 			if l.sg.cs != 0 {
-				lg = LogScalar(s)
+				lg = math.Log(s)
 			}
 			inv := 1 / s
 			lp = -0.5*l.chain(v, c)*inv*inv - nf*(lg+lnSqrt2Pi)
