@@ -102,7 +102,8 @@ func checkPositions(t *testing.T, name string, p *ir.Program, xs []float64, unfu
 }
 
 // Every posteriordb model, lockstep against the reference, at random
-// positions in (-1, 1) on the unconstrained scale.
+// positions in (-1, 1) on the unconstrained scale and with one coordinate
+// far out.
 func TestPosteriordbAgainstFrame(t *testing.T) {
 	for _, name := range posteriordb.Cases() {
 		t.Run(name, func(t *testing.T) {
@@ -116,6 +117,7 @@ func TestPosteriordbAgainstFrame(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkAgainstFrame(t, name, cm.Program(), 7, 1)
+			checkAtBoundary(t, name, cm.Program())
 		})
 	}
 }

@@ -21,8 +21,14 @@ import (
 func (b *Batch) boundForward(in *ir.Instr, sign float64) {
 	v, o, x, lb, e := b.V, b.loc[in.Out], b.loc[in.In[0]], b.elem(in.In[1]), b.loc[in.Scratch]
 	nb := b.B
-	es := v[e.off : e.off+x.n*nb]
-	Exp(es, v[x.off:x.off+x.n*nb])
+	// math.Exp, as ir: the vector Exp is within 2 ulp, but a transformed
+	// parameter feeds everything after it (a Cholesky factor of a nearly
+	// singular covariance amplifies 1 ulp of a length scale to 1e-10).
+	es, xs := v[e.off:e.off+x.n*nb], v[x.off:x.off+x.n*nb]
+	xs = xs[:len(es)]
+	for j, xv := range xs {
+		es[j] = math.Exp(xv)
+	}
 	for i := 0; i < o.n; i++ {
 		out, ei := v[o.off+i*nb:o.off+(i+1)*nb], es[i*nb:(i+1)*nb]
 		ei = ei[:len(out)]
