@@ -84,6 +84,7 @@ const (
 	kRecurrence   // linear_recurrence (sequences.go)
 	kConcat
 	kSlice
+	kGLM // poisson_log and bernoulli_logit of data (glm.go)
 )
 
 type step struct {
@@ -287,6 +288,10 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		}
 	case ir.OpHalfNormalLPDF, ir.OpHalfCauchyLPDF, ir.OpCauchyLPDF, ir.OpLogNormalLPDF:
 		return kLocScale
+	case ir.OpPoissonLogLPMF, ir.OpBernoulliLogitLPMF:
+		if !b.loc[in.In[0]].per {
+			return kGLM
+		}
 	case ir.OpLinearRecurrence:
 		return kRecurrence
 	case ir.OpConcat:
@@ -366,6 +371,8 @@ func (b *Batch) forward(grad bool) {
 			b.concatForward(in)
 		case kSlice:
 			b.sliceForward(in)
+		case kGLM:
+			b.glmForward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackForward(in)
@@ -450,6 +457,8 @@ func (b *Batch) Gradient() {
 			b.concatBackward(in)
 		case kSlice:
 			b.sliceBackward(in)
+		case kGLM:
+			b.glmBackward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackBackward(in)

@@ -236,6 +236,25 @@ func TestKernelsAgainstFrame(t *testing.T) {
 			m.Normal("y2", ppl.Concat(r2, x0), 2, ppl.Observed(append([]float64{1}, data...)))
 			m.LogDensity("s", ppl.Neg(ppl.Sum(ppl.Square(ppl.Slice(ppl.Concat(a, r), 2, 5)))))
 		},
+		// Generalised linear models: Poisson and logistic regressions,
+		// with an invalid observation (a non-count, a non-binary y), and
+		// pointwise.
+		"glm": func(m *ppl.Model) {
+			x := [][]float64{{1, 0.5}, {1, -1.5}, {1, 2}, {1, 0.1}}
+			beta := m.Normal("beta", 0, 2, ppl.Size(2))
+			eta := ppl.MatVec(x, beta)
+			m.PoissonLog("k", eta, ppl.Observed([]float64{0, 3, 12, 1}))
+			m.BernoulliLogit("b", eta, ppl.Observed([]float64{1, 0, 1, 1}))
+			m.LogDensity("kp", ppl.LogSumExp(ppl.LogPDF("PoissonLog", []float64{2, 0, 1, 5}, eta)))
+			m.LogDensity("bp", ppl.LogSumExp(ppl.LogPDF("BernoulliLogit", []float64{0, 0, 1, 0}, eta)))
+		},
+		"glm invalid data": func(m *ppl.Model) {
+			beta := m.Normal("beta", 0, 2, ppl.Size(2))
+			// The invalid term is -Inf; the log-sum-exp keeps the valid one.
+			m.LogDensity("k", ppl.LogSumExp(ppl.LogPDF("PoissonLog", []float64{1.5, 3}, beta)))
+			m.LogDensity("b", ppl.LogSumExp(ppl.LogPDF("BernoulliLogit", []float64{0.5, 1}, beta)))
+			m.Normal("z", 0, 1)
+		},
 		// Linear regressions (the fused sufficient-statistics kernel):
 		// a per-chain σ, a data σ, a large offset in y (the centring's
 		// accuracy) and collinear columns (no least-squares fit).
@@ -273,7 +292,7 @@ func TestKernelsAgainstFrame(t *testing.T) {
 	}
 	// Models whose every op must have a lockstep kernel (else the
 	// comparison would test package ir against itself).
-	lockstep := map[string]bool{"sequences": true, "non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
+	lockstep := map[string]bool{"glm": true, "glm invalid data": true, "sequences": true, "non-centred": true, "densities": true, "bounds": true, "location-scale": true, "regression": true, "regression offset": true, "regression collinear": true}
 	// Regression likelihoods each model must fuse (linearNormal).
 	affine := map[string]int{"non-centred": 3}
 	linear := map[string]int{"regression": 5, "regression offset": 1, "regression collinear": 1}
