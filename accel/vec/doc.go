@@ -10,16 +10,17 @@
 //	b := vec.New(prog, 1024)          // an evaluator for 1024 chains
 //	b.LogDensityGrad(xs, lps, grads)  // xs, grads [chain][dim] flat: chain c at c*dim
 //
-// Elementwise ops, reductions, the transforms of bounded parameters
-// (lower, upper, interval and their log-Jacobians) and the common scalar
-// log densities (normal, half_normal, cauchy, half_cauchy, lognormal,
-// student_t, half_student_t, exponential, gamma, inv_gamma) have lockstep
-// kernels, which take a parameter's constants (log σ, 1/σ, lgamma(α))
-// once per element when it is shared and once per chain when it is a
-// per-chain scalar; every other op runs per chain through the reference
-// semantics of package ir, so every program evaluates, and the results
-// agree with ir.Frame to rounding. An evaluator is not safe for
-// concurrent use: give each goroutine its own.
+// Lockstep kernels cover the elementwise ops, reductions, the transforms
+// of bounded parameters (lower, upper, interval and their log-Jacobians),
+// linear_recurrence, concat, slice, and the common scalar log densities:
+// normal, half_normal, cauchy, half_cauchy, lognormal, student_t,
+// half_student_t, exponential, gamma, inv_gamma, and poisson_log and
+// bernoulli_logit of data. The densities take a parameter's constants
+// (log σ, 1/σ, lgamma(α)) once per element when it is shared and once per
+// chain when it is a per-chain scalar. Every other op runs per chain
+// through the reference semantics of package ir, so every program
+// evaluates, and the results agree with ir.Frame to rounding. An
+// evaluator is not safe for concurrent use: give each goroutine its own.
 //
 // Fused likelihoods (found by New, for gradients and forward passes):
 // a linear regression, normal(y | X·β, σ) with X data (a matvec, or
