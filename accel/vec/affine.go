@@ -37,18 +37,7 @@ type affineNormal struct {
 // a deterministic θ) by the normal only, besides the program's outputs.
 func (b *Batch) fuseAffineNormals() {
 	p := b.P
-	producer := map[ir.ID]int{}
-	uses := map[ir.ID]int{}
-	for k, in := range p.Instrs {
-		producer[in.Out] = k
-		for _, a := range in.In {
-			uses[a]++
-		}
-	}
-	for _, o := range p.Outputs {
-		uses[o.ID]++
-	}
-	uses[p.Target]++
+	producer, uses := dataflow(p)
 	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
 	// binaryOf is the instruction computing id with op, when id is read
 	// by the caller only.

@@ -334,13 +334,7 @@ func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
 			yv, r := v[yo+c*y.cs], inv[c]
 			e := math.Inf(-1)
 			if r == r && (!f.half || yv >= 0) && (!f.logY || yv > 0) {
-				t, m := yv, 0.0
-				if f.logY {
-					t = ly
-					if y.cs != 0 {
-						t = math.Log(yv)
-					}
-				}
+				t, m := f.value(yv, ly, y.cs != 0), 0.0
 				if !f.half {
 					m = v[mo+c*mu.cs]
 				}
@@ -364,6 +358,19 @@ func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
 			}
 		}
 	}
+}
+
+// value is what the density standardises: y, or log y for the log-normal
+// (ly, computed once, when y is shared by the chains; perChain says it is
+// not).
+func (f locScale) value(y, ly float64, perChain bool) float64 {
+	switch {
+	case !f.logY:
+		return y
+	case perChain:
+		return math.Log(y)
+	}
+	return ly
 }
 
 // logNormalBackward is logNormalForward's reverse sweep.
@@ -393,13 +400,7 @@ func (b *Batch) logNormalBackward(in *ir.Instr, f locScale) {
 				continue
 			}
 			g := a[oo+c]
-			t, m := yv, 0.0
-			if f.logY {
-				t = ly
-				if y.cs != 0 {
-					t = math.Log(yv)
-				}
-			}
+			t, m := f.value(yv, ly, y.cs != 0), 0.0
 			if !f.half {
 				m = v[mo+c*mu.cs]
 			}

@@ -24,13 +24,12 @@ type mixture struct {
 	shift float64
 }
 
-// fuseMixtures finds the pattern in p and marks its instructions: the
-// normal and the add are skipped in forward-only evaluation and the
-// log-sum-exp runs the fused kernel.
-func (b *Batch) fuseMixtures() {
-	p := b.P
-	producer := map[ir.ID]int{}
-	uses := map[ir.ID]int{}
+// dataflow indexes p for the fusion passes: the instruction producing
+// each value, and how many times each value is read (by instructions, as
+// an output of the program, or as its target).
+func dataflow(p *ir.Program) (producer, uses map[ir.ID]int) {
+	producer = map[ir.ID]int{}
+	uses = map[ir.ID]int{}
 	for k, in := range p.Instrs {
 		producer[in.Out] = k
 		for _, a := range in.In {
@@ -41,6 +40,15 @@ func (b *Batch) fuseMixtures() {
 		uses[o.ID]++
 	}
 	uses[p.Target]++
+	return producer, uses
+}
+
+// fuseMixtures finds the pattern in p and marks its instructions: the
+// normal and the add are skipped in forward-only evaluation and the
+// log-sum-exp runs the fused kernel.
+func (b *Batch) fuseMixtures() {
+	p := b.P
+	producer, uses := dataflow(p)
 	private := func(id ir.ID) bool {
 		if uses[id] != 1 {
 			return false

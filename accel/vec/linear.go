@@ -40,18 +40,7 @@ type linearNormal struct {
 // instructions nothing.
 func (b *Batch) fuseLinearNormals() {
 	p := b.P
-	producer := map[ir.ID]int{}
-	uses := map[ir.ID]int{}
-	for k, in := range p.Instrs {
-		producer[in.Out] = k
-		for _, a := range in.In {
-			uses[a]++
-		}
-	}
-	for _, o := range p.Outputs {
-		uses[o.ID]++
-	}
-	uses[p.Target]++
+	producer, uses := dataflow(p)
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
 		if b.plan[k].k != kNormal || isPointwise(in) {
