@@ -229,6 +229,7 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	p.scalarBody = isScalarBody(&p)
 	p.plan, p.privSize = buildPlan(&p)
 	p.steps = planOps(&p)
+	p.rsteps = reverseOps(p.steps)
 	b.p = Program{}
 	return &p, nil
 }

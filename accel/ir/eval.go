@@ -265,6 +265,13 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	for i := range steps {
 		st := &steps[i]
 		switch {
+		case st.bound != nil:
+			b := st.bound
+			xi := v[b.x]
+			ei := math.Exp(xi)
+			v[b.e] = ei
+			v[b.y] = v[b.b] + b.sign*ei
+			v[b.lj] = xi
 		case st.leaf != nil:
 			st.leaf.forwardGrad(f)
 		case st.k != nil:
@@ -284,10 +291,13 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 		clearSpans(adj, f.plannedSpans)
 		adj[t] = 1
 		// The reverse sweep (reversePlanned, inlined by hand).
-		for i := len(steps) - 1; i >= 0; i-- {
-			st := &steps[i]
+		rsteps := p.rsteps
+		for i := range rsteps {
+			st := &rsteps[i]
 			switch {
-			case !st.grad:
+			case st.bound != nil && !st.bound.gb:
+				b := st.bound
+				adj[b.x] += adj[b.lj] + b.sign*adj[b.y]*v[b.e]
 			case st.k != nil:
 				st.k.backward(f)
 			case st.fast != nil:
@@ -342,11 +352,10 @@ func (f *Frame) runPlanned() {
 
 // reversePlanned is reverse following the program's plan.
 func (f *Frame) reversePlanned() {
-	steps := f.P.steps
-	for i := len(steps) - 1; i >= 0; i-- {
-		st := &steps[i]
+	rsteps := f.P.rsteps
+	for i := range rsteps {
+		st := &rsteps[i]
 		switch {
-		case !st.grad:
 		case st.k != nil:
 			st.k.backward(f)
 		case st.fast != nil:

@@ -37,7 +37,9 @@ import "math"
 //     input (lower triangle only) and the reverse sweep going from the
 //     factor's adjoint to α and ρ without the intermediate adjoints.
 //   - kBoundPair: a lower (upper) bound and its log-Jacobian on the same
-//     inputs, in one pass.
+//     inputs, in one pass. A bound of one scalar (a positive scalar
+//     parameter, τ = exp(u)) Gradient runs inline, forward and backward,
+//     without a call.
 //   - kHMMScan (plan_hmm.go): a scan running an HMM's forward algorithm
 //     with normal emissions, as one loop over the steps.
 //
@@ -66,7 +68,13 @@ import "math"
 // Calls cost as much as arithmetic at this scale (Go saves every live
 // register around a call): the hot paths of kTermSum and kAffineNormal
 // write small helpers (memoScale, normalFromSquares) out by hand, and
-// Frame.Gradient runs the planned sweeps itself.
+// Frame.Gradient runs the planned sweeps itself, over a forward list and
+// a reverse list (Program.rsteps) holding only the steps with a gradient
+// to pass on. Work that depends on data only is done once per frame:
+// kAffineNormal with a σ per element keeps Σ log σ_i-normalisers and
+// whether every σ_i > 0, and then sums only the squared residuals; a leaf
+// kTermSum does not write the adjoints of terms nobody reads (those of
+// other leaves).
 
 // kernel is a fused replacement of one instruction (and of the skipped
 // instructions feeding it).
@@ -113,6 +121,9 @@ type planOp struct {
 	fast *fastInstr
 	in   *Instr
 	grad bool
+	// bound is set for a kBoundPair of one scalar with a gradient in x,
+	// which Gradient runs inline.
+	bound *kBoundPair
 }
 
 // planOps lists the steps of p's plan (nil without a plan).
@@ -131,12 +142,26 @@ func planOps(p *Program) []planOp {
 		if st.leaf {
 			op.leaf, op.grad = st.k.(termKernel), false
 		}
+		if b, ok := st.k.(*kBoundPair); ok && b.n == 1 && b.nb == 1 && b.gx {
+			op.bound = b
+		}
 		if st.k == nil && len(p.fast) == len(p.Instrs) && p.fast[i].op != OpNop {
 			op.fast = &p.fast[i]
 		}
 		ops = append(ops, op)
 	}
 	return ops
+}
+
+// reverseOps are the steps of ops with grad set, last first.
+func reverseOps(ops []planOp) []planOp {
+	var r []planOp
+	for i := len(ops) - 1; i >= 0; i-- {
+		if ops[i].grad {
+			r = append(r, ops[i])
+		}
+	}
+	return r
 }
 
 // buildPlan returns the plan of p and the number of private per-frame
@@ -284,6 +309,7 @@ func markLeaves(p *Program, plan []planStep, uses, producer map[int]int) {
 			}
 		}
 	}
+	unread := map[int]bool{} // the leaves' terms: their adjoints are never read
 	for i := range plan {
 		tk, ok := plan[i].k.(termKernel)
 		if !ok || plan[i].skip {
@@ -294,6 +320,21 @@ func markLeaves(p *Program, plan []planStep, uses, producer map[int]int) {
 			all = all && unit[off]
 		}
 		plan[i].leaf = all
+		if all {
+			for _, off := range tk.termOuts() {
+				unread[off] = true
+			}
+		}
+	}
+	for i := range plan {
+		if ts, ok := plan[i].k.(*kTermSum); ok && plan[i].leaf {
+			ts.readTerms = nil
+			for _, t := range ts.gterms {
+				if !unread[t] {
+					ts.readTerms = append(ts.readTerms, t)
+				}
+			}
+		}
 	}
 }
 

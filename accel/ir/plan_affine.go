@@ -50,7 +50,7 @@ func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastR
 		y: y.Off, sg: sg.Off, ns: sg.Len, a: va.Off, b: vb.Off, z: vz.Off,
 		m: p.Values[mul.Out].Off, t: p.Values[add.Out].Off, out: p.Values[in.Out].Off, n: n,
 		ga: va.Grad, gb: vb.Grad, gz: vz.Grad, gsg: sg.Grad,
-		writeM: isOutput(p, mul.Out), cache: -1, memo: alloc(priv, 3+n),
+		writeM: isOutput(p, mul.Out), cache: -1, memo: alloc(priv, 5+n),
 	}
 	if sg.Len == n {
 		k.cache = p.Values[in.Scratch].Off
@@ -76,7 +76,9 @@ func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastR
 // kAffineNormal is Σ normal_lpdf(y_i | a + b·z_i, σ_i); it writes add's
 // output (and mul's when a caller reads it) as they would. Private slots:
 // memo, memo+1 log σ memoised; memo+2 Σ(y-t)² for the gradient in a
-// single σ; then n slots that take the gradient in z when z has none. With a prior,
+// single σ; then n slots that take the gradient in z when z has none;
+// then, with a σ per element, Σ log-normaliser (NaN until computed) and
+// 1 when every σ_i > 0 (see sigmaSums). With a prior,
 // it also is Σ normal_lpdf(z_i | μ₀, σ₀), written where the prior's
 // instruction writes it, with the arithmetic of kScalePrior (so both
 // values are the unfused ones to the last bit).
@@ -151,6 +153,24 @@ func (k *kAffineNormal) forward(f *Frame) {
 			}
 		}
 		v[k.out] = e
+	} else if sums := k.sigmaSums(f); sums[1] == 1 {
+		// Every σ_i > 0: Σ log-normaliser - ½Σr², as forwardGrad.
+		_, ci := k.sigmaCache(v)
+		ci = ci[:n]
+		rr := 0.0
+		for i, zi := range z {
+			ti := a + b*zi
+			t[i] = ti
+			r := (y[i] - ti) * ci[i]
+			rr += r * r
+			d0 := zi - mu0
+			q0 += d0 * d0
+		}
+		tot := sums[0] - 0.5*rr
+		if tot != tot {
+			tot = negInf
+		}
+		v[k.out] = tot
 	} else {
 		cc, ci := k.sigmaCache(v)
 		cc, ci = cc[:n], ci[:n]
@@ -342,13 +362,36 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 		}
 		v[k.out] = e
 	} else {
-		c := k.cache
-		if v[c] == 0 {
-			k.fillSigmaCache(v)
+		c, sums := k.cache, f.priv[k.memo+3+n:k.memo+5+n]
+		if sums[0] != sums[0] {
+			k.fillSigmaSums(f)
 		}
 		cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n] // sigmaCache, inlined by hand
 		var tot float64
-		tot, q0, sa, sb = affineSigmasLoop(z, y, t, cc, ci, gz, a, b, mu0, inv0, prior)
+		if sums[1] == 1 && prior {
+			var rr float64
+			y, t, ci, gz := y[:n], t[:n], ci[:n], gz[:n]
+			for i, zi := range z {
+				ti := a + b*zi
+				t[i] = ti
+				c := ci[i]
+				r := (y[i] - ti) * c
+				rr += r * r
+				d0 := zi - mu0
+				q0 += d0 * d0
+				d := r * c
+				sa += d
+				sb += d * zi
+				gz[i] += d*b - inv0*(d0*inv0)
+			}
+			tot = sums[0] - 0.5*rr
+		} else {
+			var rr float64
+			tot, rr, q0, sa, sb = affineSigmasLoop(z, y, t, cc, ci, gz, a, b, mu0, inv0, prior)
+			if sums[1] == 1 {
+				tot = sums[0] - 0.5*rr // as forward
+			}
+		}
 		// No term is +Inf (cc is finite or -Inf), so a NaN total means a
 		// NaN term, which the registered op counts as -Inf: the total is
 		// -Inf either way.
@@ -384,10 +427,10 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 
 // affineSigmasLoop is forwardGrad's loop with a σ per element (cc, ci: the
 // log-normalisers and inverse scales): it writes t = a + b·z, adds the
-// gradient in z into gz, and returns the log density, Σ(z-μ₀)² and the
-// gradients in a and b. A function of its own so that the loop keeps its
+// gradient in z into gz, and returns the log density, Σr² (r the
+// standardised residuals), Σ(z-μ₀)² and the gradients in a and b. A function of its own so that the loop keeps its
 // variables in registers.
-func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, prior bool) (tot, q0, sa, sb float64) {
+func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, prior bool) (tot, rr, q0, sa, sb float64) {
 	n := len(z)
 	y, t, cc, ci, gz = y[:n], t[:n], cc[:n], ci[:n], gz[:n]
 	for i, zi := range z {
@@ -396,6 +439,7 @@ func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, pr
 		c := ci[i]
 		r := (y[i] - ti) * c
 		tot += cc[i] - 0.5*r*r
+		rr += r * r
 		d0 := zi - mu0
 		q0 += d0 * d0
 		var gi float64
@@ -410,5 +454,58 @@ func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, pr
 		}
 		gz[i] += gi
 	}
-	return tot, q0, sa, sb
+	return tot, rr, q0, sa, sb
+}
+
+// sigmaSums returns the private slots after the sink, Σ log-normaliser
+// and 1 when every σ_i > 0 (else 0), filling them on first use.
+func (k *kAffineNormal) sigmaSums(f *Frame) []float64 {
+	n := k.n
+	s := f.priv[k.memo+3+n : k.memo+5+n]
+	if s[0] != s[0] {
+		k.fillSigmaSums(f)
+	}
+	return s
+}
+
+// fillSigmaSums fills the sigma cache if need be, then the sums of
+// sigmaSums. They are computed once per frame, as the cache is (σ is
+// data); the flag (NaN until filled) is the kernel's own because the
+// registered op may have filled the cache.
+func (k *kAffineNormal) fillSigmaSums(f *Frame) {
+	v, n, c := f.V, k.n, k.cache
+	if v[c] == 0 {
+		k.fillSigmaCache(v)
+	}
+	sum, pos := 0.0, 1.0
+	for i, cv := range v[c+1 : c+1+n] {
+		sum += cv
+		if !(v[k.sg+i] > 0) {
+			pos = 0
+		}
+	}
+	f.priv[k.memo+3+n], f.priv[k.memo+4+n] = sum, pos
+}
+
+// affineSigmasPosLoop is affineSigmasLoop when every σ_i > 0 and z has a
+// prior: it returns Σr_i² (r_i the standardised residual) in place of the
+// log density, which is Σ log-normaliser - ½Σr_i², the normalisers'
+// sum being constant.
+func affineSigmasPosLoop(z, y, t, ci, gz []float64, a, b, mu0, inv0 float64) (rr, q0, sa, sb float64) {
+	n := len(z)
+	y, t, ci, gz = y[:n], t[:n], ci[:n], gz[:n]
+	for i, zi := range z {
+		ti := a + b*zi
+		t[i] = ti
+		c := ci[i]
+		r := (y[i] - ti) * c
+		rr += r * r
+		d0 := zi - mu0
+		q0 += d0 * d0
+		d := r * c
+		sa += d
+		sb += d * zi
+		gz[i] += d*b - inv0*(d0*inv0)
+	}
+	return rr, q0, sa, sb
 }

@@ -1,6 +1,9 @@
 package ir
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // kTermSum is addn(t_1, …, t_k) (the log density as the sum of its terms)
 // with the constant-scale priors among its terms evaluated in place: a
@@ -22,6 +25,20 @@ type kTermSum struct {
 	// value whether or not a gradient is asked for.
 	plain, gterms []int
 	priors        []*kScalePrior
+	// The first len(scalars) priors have a scalar variate; scalars are
+	// their slots, read by forwardGrad without going through the kernel.
+	scalars []scalarPrior
+	// readTerms are the gterms whose adjoints something reads: the
+	// others' (the terms of leaf kernels, see markLeaves) forwardGrad
+	// does not write.
+	readTerms []int
+}
+
+// scalarPrior is a kScalePrior of a scalar variate, by value.
+type scalarPrior struct {
+	op                 Op
+	y, mu, sig, out, m int
+	gy, gmu            bool
 }
 
 // termSum matches addn instruction i and absorbs the priors among its
@@ -51,6 +68,15 @@ func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[
 	if len(absorbed) == 0 {
 		return nil, nil, false
 	}
+	// Scalar priors first (the sum's order is the same in forward and
+	// forwardGrad, so both give the same value).
+	slices.SortStableFunc(k.priors, func(a, b *kScalePrior) int { return min(a.n, 2) - min(b.n, 2) })
+	for _, sp := range k.priors {
+		if sp.n == 1 {
+			k.scalars = append(k.scalars, scalarPrior{op: sp.op, y: sp.y, mu: sp.mu, sig: sp.sig, out: sp.out, m: sp.memo, gy: sp.gy, gmu: sp.gmu})
+		}
+	}
+	k.readTerms = k.gterms
 	return k, absorbed, true
 }
 
@@ -89,20 +115,15 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 	for _, off := range k.plain {
 		s += v[off]
 	}
-	for _, sp := range k.priors {
-		if sp.n != 1 {
-			e := sp.evalGrad(f)
-			v[sp.out] = e
-			s += e
-			continue
-		}
+	for i := range k.scalars {
 		// A scalar variate (a model's scalar parameters): kScalePrior's
 		// evalGrad without loops, with the same arithmetic, so the same
 		// values; written out here, as a call per prior costs as much as
 		// its arithmetic.
+		sp := &k.scalars[i]
 		e := negInf
 		if y, sg := v[sp.y], v[sp.sig]; sg > 0 {
-			c := (*[3]float64)(f.priv[sp.memo:])
+			c := (*[3]float64)(f.priv[sp.m:])
 			if c[0] != sg {
 				setScale(c, sg)
 			}
@@ -143,8 +164,13 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 		v[sp.out] = e
 		s += e
 	}
+	for _, sp := range k.priors[len(k.scalars):] {
+		e := sp.evalGrad(f)
+		v[sp.out] = e
+		s += e
+	}
 	v[k.out] = s
-	for _, t := range k.gterms {
+	for _, t := range k.readTerms {
 		adj[t]++
 	}
 }

@@ -212,6 +212,8 @@ func planCases() []planCase {
 			bound(ir.OpLowerFwd, ir.OpLowerLogJ), boundOracle(1)},
 		{"lower bound, vector, parameter bound", []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Param(-1, 1)},
 			bound(ir.OpLowerFwd, ir.OpLowerLogJ), boundOracle(1)},
+		{"upper bound, scalar, parameter bound", []irtest.Arg{irtest.Param(-2, 2), irtest.Param(-1, 1)},
+			bound(ir.OpUpperFwd, ir.OpUpperLogJ), boundOracle(-1)},
 		{"upper bound, vector, per-element bounds", []irtest.Arg{irtest.Param(-2, 2, 3), irtest.Const([]int{3}, 1, 2, 3)},
 			bound(ir.OpUpperFwd, ir.OpUpperLogJ), boundOracle(-1)},
 		{"Cholesky factor times a vector",
@@ -421,6 +423,60 @@ func TestPlanLeaves(t *testing.T) {
 		}
 		if got := ir.LeafSteps(p); got != n {
 			t.Errorf("%s: %d leaf steps, want %d, in\n%v", c.name, got, n, p)
+		}
+	}
+}
+
+// TestPlanAffineSigmaNotPositive checks the non-centred kernel with a σ per
+// element when some σ_i are not positive (the kernel's loops then differ
+// from the all-positive ones): the fused and unfused runs agree, in value
+// and gradient, also where the mean a + b·z_i is infinite there. (Where
+// the unfused gradient in b is 0·∞ = NaN, the fused one skips the term:
+// the log density is -Inf there anyway.)
+func TestPlanAffineSigmaNotPositive(t *testing.T) {
+	y8 := planSeq(8, func(i int) float64 { return float64(i*7%5) - 1.5 })
+	for _, s7 := range []float64{0, -1, 1.5} {
+		s8 := planSeq(8, func(i int) float64 { return 0.5 + float64(i%3) })
+		s8[7] = s7
+		args := []irtest.Arg{irtest.Param(-2, 2), irtest.Param(0.2, 3), irtest.Param(-2, 2, 8), irtest.Const([]int{8}, y8...), irtest.Const([]int{8}, s8...)}
+		for _, withPrior := range []bool{true, false} {
+			p, err := irtest.BuildProgram(func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+				var prior ir.ID
+				if withPrior {
+					prior = emit(b, ir.OpNormalLPDF, in[2], b.Scalar(0), b.Scalar(1))
+				}
+				t := emit(b, ir.OpAdd, in[0], emit(b, ir.OpMul, in[1], in[2]))
+				lik := emit(b, ir.OpNormalLPDF, in[3], t, in[4])
+				if !withPrior {
+					return lik, nil
+				}
+				return emit(b, ir.OpAddN, prior, lik), nil
+			}, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := 1; p.Fused() != want {
+				t.Fatalf("the plan fuses %d instructions, want %d (the likelihood with the prior), in\n%v", p.Fused(), want, p)
+			}
+			x := irtest.Point(rand.New(rand.NewPCG(5, 6)), args...)
+			for _, z7 := range []float64{x[len(x)-1], math.Inf(1), math.NaN()} {
+				x[len(x)-1] = z7
+				fused, plain := ir.NewFrame(p), ir.NewFrame(p)
+				plain.Unfused = true
+				g, gp := make([]float64, p.Dim), make([]float64, p.Dim)
+				lp, lpp := fused.Gradient(x, g), plain.Gradient(x, gp)
+				if !(lp == lpp || planClose(lp, lpp, 1e-13)) {
+					t.Errorf("σ_7 = %v, prior %v, at %v: log density %v fused, %v unfused", s7, withPrior, x, lp, lpp)
+				}
+				if lf := fused.Forward(x); !(lf == lp || lf != lf && lp != lp) {
+					t.Errorf("σ_7 = %v, prior %v, at %v: log density %v from Forward, %v from Gradient", s7, withPrior, x, lf, lp)
+				}
+				for i := range g {
+					if !(g[i] == gp[i] || planClose(g[i], gp[i], 1e-12) || math.IsNaN(gp[i]) && (i == 1 || math.IsNaN(g[i]))) {
+						t.Errorf("σ_7 = %v, prior %v, at %v: gradient[%d] %v fused, %v unfused", s7, withPrior, x, i, g[i], gp[i])
+					}
+				}
+			}
 		}
 	}
 }

@@ -92,6 +92,9 @@ type Program struct {
 	// steps is the plan as a compact list, in program order, of what a
 	// planned run executes (absorbed instructions left out).
 	steps []planOp
+	// rsteps are the steps the reverse sweep visits (those with a
+	// gradient to pass on), last first.
+	rsteps []planOp
 }
 
 // Val returns the slots of value id inside the frame buffer buf.
