@@ -70,7 +70,9 @@ func DenseMetric() SampleOption { return func(s *sampleSettings) { s.cfg.Dense =
 
 // Init gives initial values of parameters on their own (constrained)
 // scale, by name: a number, or a slice for a vector. Parameters not named
-// start at random, as usual.
+// start at random, as usual. The lockstep samplers (ChEES, MEADS, RWMH
+// with 64 chains or more) start every chain at the one position given,
+// so there every free parameter needs a value.
 func Init(values map[string]any) SampleOption { return func(s *sampleSettings) { s.init = values } }
 
 // Context makes the run stop when ctx is cancelled, keeping the draws made
@@ -273,7 +275,15 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.init != nil {
+	var lockInit []float64
+	switch {
+	case s.init != nil && usesLockstep(s.cfg):
+		// One position for every chain (as many as a million): every
+		// free parameter must be named.
+		if lockInit, err = c.UnconstrainAt(nil, s.init); err != nil {
+			return nil, err
+		}
+	case s.init != nil:
 		inits, err := c.initialPositions(s.init, s.cfg)
 		if err != nil {
 			return nil, err
@@ -298,7 +308,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	}
 	var fit *posterior.Posterior
 	if usesLockstep(s.cfg) {
-		fit, err = sampleLockstep(s.ctx, c, s.cfg)
+		fit, err = sampleLockstep(s.ctx, c, s.cfg, lockInit)
 	} else {
 		fit, err = infer.Run(s.ctx, c, s.cfg)
 	}

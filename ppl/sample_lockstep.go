@@ -37,12 +37,12 @@ func usesLockstep(cfg infer.Config) bool {
 }
 
 // sampleLockstep runs cfg's sampler on c with every chain in lockstep.
-// Initial values (Init) are not used: chains start uniformly in (-2, 2)
-// on the unconstrained scale.
-func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config) (*posterior.Posterior, error) {
+// Chains start at init (unconstrained) when it is not nil, else
+// uniformly in (-2, 2) on the unconstrained scale.
+func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config, init []float64) (*posterior.Posterior, error) {
 	lc := lockstep.Config{
 		Sampler: cfg.Sampler, Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, NoWarmup: cfg.NoWarmup,
-		Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, Progress: cfg.Progress, ProgressInterval: cfg.ProgressInterval,
+		Seed: cfg.Seed, Init: init, TargetAccept: cfg.TargetAccept, Progress: cfg.Progress, ProgressInterval: cfg.ProgressInterval,
 	}
 	res, err := lockstep.Run(ctx, c, lc)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // ChEES, MEADS and RWMH with many chains go through package lockstep: 16
@@ -34,17 +35,64 @@ func TestSampleLockstep(t *testing.T) {
 		if err := p.WriteChainCSV(&csv, 0); err != nil || !strings.Contains(csv.String(), "lp__") {
 			t.Errorf("%s: Stan CSV of a kept chain: %v", c.name, err)
 		}
-		sum, n := 0.0, 0
-		for _, ch := range p.Chains {
-			for _, v := range ch.Values[0] {
-				sum += v
-				n++
-			}
-		}
 		// 3200 draws with an autocorrelation time below 20: MCSE below
 		// √(20/11/3200) ≈ 0.024.
-		if mean := sum / float64(n); math.Abs(mean-10.0/11) > 0.1 {
+		if mean := meanOf(p.Chains, 0); math.Abs(mean-10.0/11) > 0.1 {
 			t.Errorf("%s: posterior mean %.3f, want %.3f", c.name, mean, 10.0/11)
 		}
 	}
+}
+
+// Init starts every lockstep chain at the position given: the adaptation
+// across chains still finds the posterior from one common start, the
+// first draws sit at the start, and a parameter left out is named.
+func TestSampleLockstepInit(t *testing.T) {
+	y := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	model := func() *ppl.Model {
+		m := ppl.NewModel("conjugate")
+		mu := m.Normal("mu", 0, 1)
+		m.Normal("y", mu, 1, ppl.Observed(y))
+		return m
+	}
+	quiet := []ppl.SampleOption{ppl.Seed(5), ppl.Context(context.Background()), ppl.LiveProgress(false)}
+
+	p := model().Sample(append(quiet, ppl.ChEES(), ppl.Chains(128), ppl.Warmup(300), ppl.Draws(200),
+		ppl.Init(map[string]any{"mu": 3.0}))...)
+	if mean := meanOf(p.Chains, 0); math.Abs(mean-10.0/11) > 0.1 {
+		t.Errorf("ChEES from mu = 3: posterior mean %.3f, want %.3f", mean, 10.0/11)
+	}
+
+	// No warm-up, one draw: random-walk steps of the default scale cannot
+	// leave (45, 55) from 50; the uniform start in (-2, 2) would be far.
+	p = model().Sample(append(quiet, ppl.RWMH(), ppl.Chains(64), ppl.Warmup(0), ppl.Draws(1),
+		ppl.Init(map[string]any{"mu": 50.0}))...)
+	for k, ch := range p.Chains {
+		if v := ch.Values[0][0]; v < 45 || v > 55 {
+			t.Fatalf("RWMH chain %d starts at mu = %g, want about 50", k+1, v)
+		}
+	}
+
+	m := model()
+	m.Normal("nu", 0, 1)
+	func() {
+		defer func() {
+			err, _ := recover().(*ppl.Error)
+			if err == nil || !strings.Contains(err.Error(), "nu") {
+				t.Errorf("MEADS with no initial value for nu: %v, want an error naming nu", err)
+			}
+		}()
+		m.Sample(append(quiet, ppl.MEADS(), ppl.Init(map[string]any{"mu": 0.5}))...)
+	}()
+}
+
+// meanOf is the mean of scalar j over every draw of chains.
+func meanOf(chains []posterior.Chain, j int) float64 {
+	sum, n := 0.0, 0
+	for _, ch := range chains {
+		for _, v := range ch.Values[j] {
+			sum += v
+			n++
+		}
+	}
+	return sum / float64(n)
 }

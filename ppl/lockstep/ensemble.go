@@ -212,7 +212,7 @@ func (e *ensemble) initialise(grad bool) error {
 		return fmt.Errorf("lockstep: the log density or its gradient is not finite at the initial values given: change them")
 	}
 	if n := bad.Load(); n > 0 {
-		return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale: check the priors' supports and the data, or sample with NUTS and ppl.Init", n, r, r)
+		return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale: check the priors' supports and the data, or give a starting point with ppl.Init", n, r, r)
 	}
 	return nil
 }
