@@ -230,6 +230,9 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	p.plan, p.privSize = buildPlan(&p)
 	p.steps = planOps(&p)
 	p.rsteps = reverseOps(p.steps)
+	if p.kernelsOnly = kernelsOnly(&p); p.kernelsOnly {
+		p.targetOff = p.Values[p.Target].Off
+	}
 	b.p = Program{}
 	return &p, nil
 }

@@ -38,9 +38,9 @@
 // fused kernels that compute the same values in fewer passes. Terms that
 // only the log density's sum reads get their gradient during the forward
 // pass (their adjoint is 1), so the reverse sweep leaves them out; a
-// scalar bound (τ = exp(u)) runs inline in Gradient, and per-data
-// constants (the sum of a σ per element's normalisers) are computed once
-// per frame. Other
+// scalar bound (τ = exp(u)) runs without dispatch in Gradient, a plan of
+// kernels only takes a shorter Gradient, and per-data constants (the sum
+// of a σ per element's normalisers) are computed once per frame. Other
 // backends keep reading Instrs and the ops' semantics; Program.Fused
 // counts the fused kernels and Frame.Unfused runs instruction by
 // instruction. Package planmodels checks both runs agree on every

@@ -258,6 +258,9 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	if p.plan == nil || f.Unfused {
 		return f.gradientUnplanned(x, grad)
 	}
+	if p.kernelsOnly {
+		return f.gradientKernels(x, grad)
+	}
 	v, adj := f.V, f.Adj
 	copy(v[:p.Dim], x)
 	clearSpans(adj, f.leafSpans)
@@ -266,12 +269,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 		st := &steps[i]
 		switch {
 		case st.bound != nil:
-			b := st.bound
-			xi := v[b.x]
-			ei := math.Exp(xi)
-			v[b.e] = ei
-			v[b.y] = v[b.b] + b.sign*ei
-			v[b.lj] = xi
+			st.bound.scalarForward(v)
 		case st.leaf != nil:
 			st.leaf.forwardGrad(f)
 		case st.k != nil:
@@ -296,8 +294,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 			st := &rsteps[i]
 			switch {
 			case st.bound != nil && !st.bound.gb:
-				b := st.bound
-				adj[b.x] += adj[b.lj] + b.sign*adj[b.y]*v[b.e]
+				st.bound.scalarBackward(v, adj)
 			case st.k != nil:
 				st.k.backward(f)
 			case st.fast != nil:
@@ -311,6 +308,42 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 	}
 	copy(grad, adj[:p.Dim])
 	return lp
+}
+
+// gradientKernels is Gradient for a plan whose every step runs a kernel
+// (Program.kernelsOnly), the usual shape of a small model's: the same
+// sweeps with the cases that cannot occur left out and few values kept
+// across the kernels' calls (Go reloads every live value after a call).
+func (f *Frame) gradientKernels(x, grad []float64) float64 {
+	p := f.P
+	copy(f.V[:p.Dim], x)
+	clearSpans(f.Adj, f.leafSpans)
+	for i := range p.steps {
+		st := &p.steps[i]
+		if b := st.bound; b != nil {
+			b.scalarForward(f.V)
+		} else if st.leaf != nil {
+			st.leaf.forwardGrad(f)
+		} else {
+			st.k.forward(f)
+		}
+	}
+	clearSpans(f.Adj, f.plannedSpans)
+	t := p.targetOff
+	f.Adj[t] = 1
+	for i := range p.rsteps {
+		st := &p.rsteps[i]
+		if b := st.bound; b != nil && !b.gb {
+			b.scalarBackward(f.V, f.Adj)
+		} else {
+			st.k.backward(f)
+		}
+	}
+	copy(grad, f.Adj[:p.Dim])
+	if lp := f.V[t]; lp == lp {
+		return lp
+	}
+	return negInf
 }
 
 // gradientUnplanned is Gradient instruction by instruction.

@@ -13,7 +13,7 @@ func SetMaxStepViews(n int) (restore func()) {
 func WithoutFastPath(p *Program) *Program {
 	q := *p
 	q.fast = nil
-	q.plan, q.steps, q.rsteps, q.privSize = nil, nil, nil, 0
+	q.plan, q.steps, q.rsteps, q.privSize, q.kernelsOnly = nil, nil, nil, 0, false
 	q.Instrs = append([]Instr(nil), p.Instrs...)
 	for i, in := range q.Instrs {
 		if in.Body != nil {

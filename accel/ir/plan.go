@@ -21,7 +21,9 @@ import "math"
 //     one loop forward and one backward, no adjoint of the intermediate.
 //     When z has a normal prior with constant mean and scale (z ~ N(0, 1),
 //     the usual companion of that parameterisation) the prior is absorbed
-//     and computed in the same loops.
+//     and computed in the same loops. With a σ per element and the prior,
+//     its leaf form is affineLean: the all-σ-positive loop in a function
+//     of its own, which keeps few values live (the general one spills).
 //   - kTermSum (plan_sum.go): the addn of log-density terms with the
 //     constant-scale priors among its terms (kScalePrior kernels only it
 //     reads) evaluated in place, scalar ones without loops: a model's
@@ -70,7 +72,10 @@ import "math"
 // write small helpers (memoScale, normalFromSquares) out by hand, and
 // Frame.Gradient runs the planned sweeps itself, over a forward list and
 // a reverse list (Program.rsteps) holding only the steps with a gradient
-// to pass on. Work that depends on data only is done once per frame:
+// to pass on; when every step is a kernel (Program.kernelsOnly: a small
+// model, such as eight schools: bound, likelihood, sum of priors) it runs
+// gradientKernels, the same sweeps without the cases that cannot occur
+// and with few values live across the kernels' calls. Work that depends on data only is done once per frame:
 // kAffineNormal with a σ per element keeps Σ log σ_i-normalisers and
 // whether every σ_i > 0, and then sums only the squared residuals; a leaf
 // kTermSum does not write the adjoints of terms nobody reads (those of
@@ -141,6 +146,9 @@ func planOps(p *Program) []planOp {
 		op := planOp{k: st.k, in: in, grad: p.Values[in.Out].Grad}
 		if st.leaf {
 			op.leaf, op.grad = st.k.(termKernel), false
+			if ak, ok := st.k.(*kAffineNormal); ok && ak.leanApplies() {
+				op.leaf = affineLean{ak}
+			}
 		}
 		if b, ok := st.k.(*kBoundPair); ok && b.n == 1 && b.nb == 1 && b.gx {
 			op.bound = b
@@ -151,6 +159,20 @@ func planOps(p *Program) []planOp {
 		ops = append(ops, op)
 	}
 	return ops
+}
+
+// kernelsOnly reports whether every step of p's plan runs a kernel (or a
+// scalar bound inline) and p has a target: Gradient's short path.
+func kernelsOnly(p *Program) bool {
+	if p.Target == None || len(p.steps) == 0 {
+		return false
+	}
+	for _, st := range p.steps {
+		if st.k == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // reverseOps are the steps of ops with grad set, last first.
@@ -842,6 +864,20 @@ func newBoundPair(p *Program, fwd, logJ *Instr, sign float64) *kBoundPair {
 	return &kBoundPair{fwd: fwd, logJ: logJ, sign: sign,
 		x: x.Off, n: p.Values[fwd.Out].Len, b: b.Off, nb: b.Len, y: p.Values[fwd.Out].Off,
 		e: p.Values[fwd.Scratch].Off, lj: p.Values[logJ.Out].Off, gx: x.Grad, gb: b.Grad}
+}
+
+// scalarForward is forward for one scalar x and bound (n = nb = 1).
+func (k *kBoundPair) scalarForward(v []float64) {
+	xi := v[k.x]
+	ei := math.Exp(xi)
+	v[k.e] = ei
+	v[k.y] = v[k.b] + k.sign*ei
+	v[k.lj] = xi
+}
+
+// scalarBackward is backward for one scalar x and bound without gradient.
+func (k *kBoundPair) scalarBackward(v, adj []float64) {
+	adj[k.x] += adj[k.lj] + k.sign*adj[k.y]*v[k.e]
 }
 
 func (k *kBoundPair) forward(f *Frame) {

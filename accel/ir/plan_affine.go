@@ -509,3 +509,64 @@ func affineSigmasPosLoop(z, y, t, ci, gz []float64, a, b, mu0, inv0 float64) (rr
 	}
 	return rr, q0, sa, sb
 }
+
+// affineLean is the leaf form of a kAffineNormal with a σ per element and
+// z's prior absorbed (the non-centred hierarchy as models write it), whose
+// forwardGrad is the all-σ-positive loop alone: a function with few live
+// values, so that its setup does not spill them around the loop. It falls
+// back to kAffineNormal.forwardGrad (same values) when a σ_i or σ₀ is not
+// positive, or before the per-frame sums are filled.
+type affineLean struct{ *kAffineNormal }
+
+// leanApplies reports whether k can run as affineLean: a σ per element,
+// an absorbed prior, a gradient in z and no output of mul to write.
+func (k *kAffineNormal) leanApplies() bool {
+	return k.ns != 1 && k.prior != nil && k.gz && !k.writeM
+}
+
+func (l affineLean) forwardGrad(f *Frame) {
+	k := l.kAffineNormal
+	v, adj, n := f.V, f.Adj, k.n
+	sums := f.priv[k.memo+3+n : k.memo+5+n]
+	c0 := (*[3]float64)(f.priv[k.prior.memo:])
+	if s0 := v[k.psig]; sums[1] != 1 || !(s0 > 0) || c0[0] != s0 {
+		k.forwardGrad(f)
+		return
+	}
+	mu0, inv0 := v[k.pmu], c0[2]
+	a, b := v[k.a], v[k.b]
+	z := v[k.z : k.z+n]
+	y, t, gz := v[k.y:k.y+n], v[k.t:k.t+n], adj[k.z:k.z+n]
+	ci := v[k.cache+1+n : k.cache+1+2*n]
+	// affineSigmasPosLoop, inlined by hand.
+	var rr, q0, sa, sb float64
+	for i, zi := range z {
+		ti := a + b*zi
+		t[i] = ti
+		c := ci[i]
+		r := (y[i] - ti) * c
+		rr += r * r
+		d0 := zi - mu0
+		q0 += d0 * d0
+		d := r * c
+		sa += d
+		sb += d * zi
+		gz[i] += d*b - inv0*(d0*inv0)
+	}
+	tot := sums[0] - 0.5*rr
+	if tot != tot {
+		tot = negInf
+	}
+	v[k.out] = tot
+	e := -0.5*(q0*inv0)*inv0 - float64(n)*(c0[1]+lnSqrt2Pi)
+	if e != e {
+		e = negInf
+	}
+	v[k.pout] = e
+	if k.ga {
+		adj[k.a] += sa
+	}
+	if k.gb {
+		adj[k.b] += sb
+	}
+}

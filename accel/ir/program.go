@@ -95,6 +95,10 @@ type Program struct {
 	// rsteps are the steps the reverse sweep visits (those with a
 	// gradient to pass on), last first.
 	rsteps []planOp
+	// kernelsOnly is set when every step runs a kernel (see
+	// gradientKernels); targetOff is the target's slot.
+	kernelsOnly bool
+	targetOff   int
 }
 
 // Val returns the slots of value id inside the frame buffer buf.
