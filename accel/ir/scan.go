@@ -369,14 +369,14 @@ func scanScalarBackward(f *Frame, in *Instr) {
 	ab := w[t*n : (t+1)*n]
 	var inOff, carryOff [maxScalarArgs]int
 	var seqAdj [maxScalarArgs][]float64
-	var acc [maxScalarArgs]float64 // carry adjoints, then static adjoints
+	var acc [maxScalarArgs]float64 // carry adjoints
 	for i, a := range in.In {
 		inOff[i] = body.Values[body.Inputs[i]].Off
 		if i < c {
 			carryOff[i] = body.Values[body.Outputs[i].ID].Off
 		}
-		if i >= c && i < c+s && f.Grad(a) {
-			seqAdj[i] = f.AdjOf(a)
+		if i >= c && f.Grad(a) {
+			seqAdj[i] = f.AdjOf(a) // a sequence's adjoints, or a static's
 		}
 	}
 	emitOff := body.Values[body.Outputs[c].ID].Off
@@ -402,12 +402,17 @@ func scanScalarBackward(f *Frame, in *Instr) {
 					seqAdj[i][k] += d
 				}
 			default:
-				acc[i] += d
+				// Into the static's adjoint at every step, as the
+				// general path adds them: the same sums in the same
+				// order, so the two paths agree bit for bit.
+				if seqAdj[i] != nil {
+					seqAdj[i][0] += d
+				}
 			}
 		}
 	}
-	for i, a := range in.In {
-		if (i < c || i >= c+s) && f.Grad(a) {
+	for i, a := range in.In[:c] {
+		if f.Grad(a) {
 			f.AdjOf(a)[0] += acc[i]
 		}
 	}
