@@ -61,17 +61,7 @@ func (r *result) line() string {
 // validate's default, meadsThin).
 func runCase(ctx context.Context, name string, cfg infer.Config, thin int) *result {
 	r := &result{Name: name}
-	if s := posteriordb.CaseSettings(name); s != (posteriordb.Settings{}) {
-		target := cfg.TargetAccept
-		s.Apply(&cfg)
-		r.Note = s.Note
-		if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
-			// A higher target acceptance is a Hamiltonian remedy; for
-			// random-walk Metropolis it only shrinks the steps.
-			cfg.TargetAccept = target
-			r.Note = ""
-		}
-	}
+	r.Note = applySettings(name, &cfg)
 	c, err := posteriordb.Load(name)
 	if err != nil {
 		r.err = err
@@ -99,6 +89,31 @@ func runCase(ctx context.Context, name string, cfg infer.Config, thin int) *resu
 	}
 	judge(r, c, p)
 	return r
+}
+
+// applySettings sets the case's sampler settings (posteriordb.CaseSettings)
+// on cfg, as far as they apply to cfg's sampler, and returns the note to
+// print beside the result.
+func applySettings(name string, cfg *infer.Config) (note string) {
+	s := posteriordb.CaseSettings(name)
+	if s == (posteriordb.Settings{}) {
+		return ""
+	}
+	target := cfg.TargetAccept
+	s.Apply(cfg)
+	note = s.Note
+	if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
+		// A higher target acceptance is a Hamiltonian remedy; for
+		// random-walk Metropolis it only shrinks the steps.
+		cfg.TargetAccept = target
+		note = ""
+	}
+	if s.Dense && !strings.EqualFold(cfg.Sampler, "NUTS") && !strings.EqualFold(cfg.Sampler, "HMC") {
+		// Only the Hamiltonian samplers of package infer adapt a dense
+		// metric: say that this run's is diagonal.
+		note = "diagonal metric (NUTS runs this case with a dense one)"
+	}
+	return note
 }
 
 // judge compares the run p with the reference of case c.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
@@ -96,5 +97,31 @@ func TestLockstepFromDefaultStart(t *testing.T) {
 				t.Errorf("%s\n%v", r.line(), r.Problems)
 			}
 		})
+	}
+}
+
+// The case settings apply as far as they make sense for the sampler, and
+// the printed note says what the run did.
+func TestApplySettings(t *testing.T) {
+	for _, c := range []struct {
+		name, sampler string
+		dense         bool
+		target        float64
+		note          string
+	}{
+		{"kilpisjarvi_mod-kilpisjarvi", "NUTS", true, 0, "dense metric"},
+		{"kilpisjarvi_mod-kilpisjarvi", "CHEES", true, 0, "diagonal metric"},
+		{"eight_schools-eight_schools_noncentered", "NUTS", false, 0.95, "target acceptance 0.95"},
+		{"eight_schools-eight_schools_noncentered", "RWMH", false, 0, ""},
+		{"mesquite-logmesquite", "MEADS", false, 0, ""},
+	} {
+		cfg := infer.Config{Sampler: c.sampler}
+		note := applySettings(c.name, &cfg)
+		if !strings.HasPrefix(note, c.note) || (c.note == "") != (note == "") || cfg.TargetAccept != c.target {
+			t.Errorf("%s with %s: note %q, target acceptance %g; want a note starting %q, target %g", c.name, c.sampler, note, cfg.TargetAccept, c.note, c.target)
+		}
+		if c.dense && c.sampler == "NUTS" && !cfg.Dense {
+			t.Errorf("%s with NUTS: dense metric not set", c.name)
+		}
 	}
 }
