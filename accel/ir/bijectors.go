@@ -102,7 +102,7 @@ func init() {
 				x, y, e := f.Val(in.In[0]), f.Val(in.Out), f.Val(in.Scratch)
 				b, sb := bval(f, in.In[1])
 				for i := range y {
-					e[i] = math.Exp(x[i])
+					e[i] = Exp(x[i])
 					y[i] = b[i*sb] + sign*e[i]
 				}
 			},
@@ -205,10 +205,10 @@ func init() {
 				x, y := f.Val(in.In[0]), f.Val(in.Out)
 				y[0] = x[0]
 				if pos {
-					y[0] = math.Exp(x[0])
+					y[0] = Exp(x[0])
 				}
 				for k := 1; k < len(y); k++ {
-					y[k] = y[k-1] + math.Exp(x[k])
+					y[k] = y[k-1] + Exp(x[k])
 				}
 			},
 			Backward: func(f *Frame, in *Instr) {
@@ -219,7 +219,7 @@ func init() {
 					if k == 0 && !pos {
 						gx[0] += s
 					} else {
-						gx[k] += s * math.Exp(x[k])
+						gx[k] += s * Exp(x[k])
 					}
 				}
 			},
@@ -348,12 +348,12 @@ func intervalFwd(x, lb, ub float64) float64 {
 // logSech2 is log(1 - tanh²(y)) = 2·log sech(y), accurate for large |y|.
 func logSech2(y float64) float64 {
 	a := math.Abs(y)
-	return 2 * (math.Ln2 - a - math.Log1p(math.Exp(-2*a)))
+	return 2 * (math.Ln2 - a - math.Log1p(Exp(-2*a)))
 }
 
 // sech2 is 1 - tanh²(y) without cancellation.
 func sech2(y float64) float64 {
-	e := math.Exp(-2 * math.Abs(y))
+	e := Exp(-2 * math.Abs(y))
 	return 4 * e / ((1 + e) * (1 + e))
 }
 

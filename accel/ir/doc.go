@@ -45,4 +45,27 @@
 // counts the fused kernels and Frame.Unfused runs instruction by
 // instruction. Package planmodels checks both runs agree on every
 // posteriordb model.
+//
+// Every exponential in the semantics and in the plan's kernels is Exp
+// (exp.go), the package's own scalar exp, not math.Exp: the bound
+// transforms (lb + exp(u), fused or not, so both runs agree bit for bit),
+// exp, expm1's derivative, logistic, softplus, log-sum-exp, poisson_log
+// and the log densities; only the squared-exponential covariance keeps
+// math.Exp (see gp_exp_quad_cov in linalg.go). The reason is latency. In a log density the
+// exponential of a scale (τ = exp(u)) sits at the head of the critical
+// path, and math.Exp on amd64 (exp_amd64.s: a degree-8 polynomial in x/16,
+// then four squarings) is one long serial chain: ~35 ns per call when
+// each argument depends on the previous result, against ~12 ns for Exp
+// (BenchmarkExpLatency; ~8 ns against ~10 ns for independent calls,
+// BenchmarkExpThroughput; 2-core AMD EPYC, loaded). Exp reduces by a table
+// of 2^(j/128) and a degree-5 polynomial, so its chain after the
+// reduction is three multiply-adds. Its error, measured against a 200-bit
+// math/big reference on ~5 million points over the whole range (near 0,
+// near overflow, subnormal results included), is at most 0.51 ulp;
+// math.Exp's on amd64 reaches 1.5 ulp and it returns +Inf above 709.436,
+// where e^x is still finite (Exp returns the finite value, as the pure Go
+// math.Exp does). Package accel/vec uses Exp where it mirrors these
+// semantics, so the lockstep evaluator still agrees with a Frame. The
+// hand-written comparison models (internal/posteriordb/handwritten) are
+// plain Go and use math.Exp.
 package ir

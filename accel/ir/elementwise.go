@@ -50,16 +50,16 @@ func unary(op Op, name string, fwd func(x, y []float64), bwd func(x, y, g, gx []
 // Logistic is 1/(1+exp(-x)) without overflow for any x.
 func Logistic(x float64) float64 {
 	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+		return 1 / (1 + Exp(-x))
 	}
-	e := math.Exp(x)
+	e := Exp(x)
 	return e / (1 + e)
 }
 
 // logisticPair is (σ(x), σ(-x)) = (σ(x), 1-σ(x)) from one exponential,
 // both accurate in the tails.
 func logisticPair(x float64) (s, sc float64) {
-	e := math.Exp(-math.Abs(x))
+	e := Exp(-math.Abs(x))
 	a, b := 1/(1+e), e/(1+e)
 	if x >= 0 {
 		return a, b
@@ -69,23 +69,23 @@ func logisticPair(x float64) (s, sc float64) {
 
 // logisticDeriv is Logistic'(x) = e^{-|x|}/(1+e^{-|x|})², accurate in both tails.
 func logisticDeriv(x float64) float64 {
-	e := math.Exp(-math.Abs(x))
+	e := Exp(-math.Abs(x))
 	return e / ((1 + e) * (1 + e))
 }
 
 // Softplus is log(1+exp(x)) without overflow or cancellation.
 func Softplus(x float64) float64 {
 	if x > 0 {
-		return x + log1p(math.Exp(-x))
+		return x + log1p(Exp(-x))
 	}
-	return log1p(math.Exp(x))
+	return log1p(Exp(x))
 }
 
 // logisticLogJ is log σ(x) + log(1-σ(x)) = -|x| - 2·log(1+e^{-|x|}),
 // the log-Jacobian of the logistic map, with one exponential.
 func logisticLogJ(x float64) float64 {
 	a := math.Abs(x)
-	return -a - 2*log1p(math.Exp(-a))
+	return -a - 2*log1p(Exp(-a))
 }
 
 // Logit is log(x/(1-x)).
@@ -122,7 +122,7 @@ func init() {
 	unary(OpExp, "exp",
 		func(x, y []float64) {
 			for i := range y {
-				y[i] = math.Exp(x[i])
+				y[i] = Exp(x[i])
 			}
 		},
 		func(x, y, g, gx []float64) {
@@ -160,7 +160,7 @@ func init() {
 		},
 		func(x, y, g, gx []float64) {
 			for i := range gx {
-				gx[i] += g[i] * math.Exp(x[i])
+				gx[i] += g[i] * Exp(x[i])
 			}
 		})
 	unary(OpSqrt, "sqrt",
@@ -428,10 +428,10 @@ func init() {
 				case math.IsInf(ai, -1) && math.IsInf(bi, -1):
 					e[i], y[i] = 0, math.Inf(-1)
 				case ai >= bi:
-					e[i] = math.Exp(bi - ai)
+					e[i] = Exp(bi - ai)
 					y[i] = ai + math.Log(ti+(1-ti)*e[i])
 				default:
-					e[i] = math.Exp(ai - bi)
+					e[i] = Exp(ai - bi)
 					y[i] = bi + math.Log(ti*e[i]+1-ti)
 				}
 			}

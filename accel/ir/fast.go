@@ -84,7 +84,7 @@ func (t *fastInstr) forward(v []float64) {
 	case OpNeg:
 		y = -x
 	case OpExp:
-		y = math.Exp(x)
+		y = Exp(x)
 	case OpLog:
 		y = math.Log(x)
 	case OpLog1p:
@@ -141,7 +141,7 @@ func (t *fastInstr) backward(v, adj []float64) {
 	case OpLog1p:
 		da = g / (1 + x)
 	case OpExpm1:
-		da = g * math.Exp(x)
+		da = g * Exp(x)
 	case OpSqrt:
 		da = g * 0.5 / y
 	case OpSquare:

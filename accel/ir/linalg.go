@@ -236,6 +236,11 @@ func init() {
 						e := x[i*d+t] - x[j*d+t]
 						s += e * e
 					}
+					// math.Exp, not Exp: these n² independent calls
+					// gain nothing from latency, and a nearly singular
+					// covariance's Cholesky factor turns 1 ulp in its
+					// entries into 1e-10, past what the comparisons with
+					// the hand-written models (math.Exp) allow.
 					v := a2 * math.Exp(c*s)
 					k[i*n+j], k[j*n+i] = v, v
 				}
@@ -406,7 +411,7 @@ func init() {
 							wij[l] = 1
 							continue
 						}
-						wij[l] = math.Exp(v + b[l*m+j] - mx)
+						wij[l] = Exp(v + b[l*m+j] - mx)
 						s += wij[l]
 					}
 					y[i*m+j] = mx + log1p(s)

@@ -105,7 +105,7 @@ func bernoulliLogitForward(f *Frame, in *Instr) {
 		} else {
 			s = 2*y[i*ys] - 1
 		}
-		em := math.Exp(-math.Abs(x))
+		em := Exp(-math.Abs(x))
 		ex[i] = em
 		e := -math.Log1p(em)
 		if m := s * x; m < 0 {

@@ -122,7 +122,7 @@ func binomialLogitForward(f *Frame, in *Instr) {
 			}
 			// y log logistic(x) + (n-y) log logistic(-x)
 			// = -n log1p(exp(-|x|)) - y max(-x,0) - (n-y) max(x,0).
-			e -= ni*math.Log1p(math.Exp(-math.Abs(x))) + yi*math.Max(-x, 0) + (ni-yi)*math.Max(x, 0)
+			e -= ni*math.Log1p(Exp(-math.Abs(x))) + yi*math.Max(-x, 0) + (ni-yi)*math.Max(x, 0)
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf

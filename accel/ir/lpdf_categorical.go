@@ -64,7 +64,7 @@ func logSumExp(x []float64) float64 {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Exp(v - m)
+		s += Exp(v - m)
 	}
 	return m + math.Log(s)
 }
@@ -131,7 +131,7 @@ func categoricalBackward(f *Frame, in *Instr) {
 			}
 		}
 		for j, v := range lg {
-			adj[j] -= gsum * math.Exp(v-lse)
+			adj[j] -= gsum * Exp(v-lse)
 		}
 		return
 	}
@@ -148,7 +148,7 @@ func categoricalBackward(f *Frame, in *Instr) {
 		gi := g[i*gs]
 		ar[c] += gi
 		for j, v := range row {
-			ar[j] -= gi * math.Exp(v-lse)
+			ar[j] -= gi * Exp(v-lse)
 		}
 	}
 }

@@ -131,9 +131,9 @@ func isCount(x float64) bool { return x >= 0 && x == math.Trunc(x) && !math.IsIn
 // invLogit is 1/(1+exp(-x)) without overflow.
 func invLogit(x float64) float64 {
 	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+		return 1 / (1 + Exp(-x))
 	}
-	e := math.Exp(x)
+	e := Exp(x)
 	return e / (1 + e)
 }
 

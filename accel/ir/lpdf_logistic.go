@@ -26,7 +26,7 @@ func logisticForward(f *Frame, in *Instr) {
 		if ok {
 			// Symmetric in z: use |z| so the exponential cannot overflow.
 			z := math.Abs(y[i*ys]-mu[i*ms]) * inv
-			e = -z - ls - 2*math.Log1p(math.Exp(-z))
+			e = -z - ls - 2*math.Log1p(Exp(-z))
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf

@@ -113,7 +113,7 @@ func poissonLogForward(f *Frame, in *Instr) {
 		y, eta, lg, ex := y[:n], eta[:n], lg[:n], ex[:n]
 		t := 0.0
 		for i, x := range eta {
-			l := math.Exp(x)
+			l := Exp(x)
 			ex[i] = l
 			t += y[i]*x - l - lg[i]
 		}
@@ -126,7 +126,7 @@ func poissonLogForward(f *Frame, in *Instr) {
 	t := 0.0
 	for i := 0; i < n; i++ {
 		yi, x := y[i*ys], eta[i*es]
-		l := math.Exp(x)
+		l := Exp(x)
 		ex[i] = l
 		e := negInf
 		// x ≤ MaxFloat64 rejects NaN and +Inf.

@@ -35,7 +35,7 @@ func weibullForward(f *Frame, in *Instr) {
 			} else {
 				L = math.Log(yi) - ll
 			}
-			e = lk - ll + (k-1)*L - math.Exp(k*L)
+			e = lk - ll + (k-1)*L - Exp(k*L)
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -76,7 +76,7 @@ func weibullBackward(f *Frame, in *Instr) {
 		} else {
 			L = math.Log(yi) - ll
 		}
-		u := math.Exp(k * L)
+		u := Exp(k * L)
 		if math.IsInf(u, 1) { // the term overflowed to -Inf: no gradient
 			continue
 		}

@@ -870,7 +870,7 @@ func newBoundPair(p *Program, fwd, logJ *Instr, sign float64) *kBoundPair {
 // scalarForward is forward for one scalar x and bound (n = nb = 1).
 func (k *kBoundPair) scalarForward(v []float64) {
 	xi := v[k.x]
-	ei := math.Exp(xi)
+	ei := Exp(xi)
 	v[k.e] = ei
 	v[k.y] = v[k.b] + k.sign*ei
 	v[k.lj] = xi
@@ -886,7 +886,7 @@ func (k *kBoundPair) forward(f *Frame) {
 	n := k.n
 	if n == 1 && k.nb == 1 { // a scalar parameter: no loop
 		xi := v[k.x]
-		ei := math.Exp(xi)
+		ei := Exp(xi)
 		v[k.e] = ei
 		v[k.y] = v[k.b] + k.sign*ei
 		s := 0.0
@@ -899,7 +899,7 @@ func (k *kBoundPair) forward(f *Frame) {
 	if k.nb == 1 {
 		b := v[k.b]
 		for i, xi := range x {
-			ei := math.Exp(xi)
+			ei := Exp(xi)
 			e[i] = ei
 			y[i] = b + k.sign*ei
 			s += xi
@@ -907,7 +907,7 @@ func (k *kBoundPair) forward(f *Frame) {
 	} else {
 		b := v[k.b : k.b+n]
 		for i, xi := range x {
-			ei := math.Exp(xi)
+			ei := Exp(xi)
 			e[i] = ei
 			y[i] = b[i] + k.sign*ei
 			s += xi
@@ -1008,7 +1008,7 @@ func (k *kGPCholesky) forward(f *Frame) {
 	for i := range n {
 		a[i*n+i] = a2 + dg[i*sd]
 		for j := range i {
-			a[i*n+j] = a2 * math.Exp(c*sqDist(x, i, j, d))
+			a[i*n+j] = a2 * math.Exp(c*sqDist(x, i, j, d)) // math.Exp as gp_exp_quad_cov (linalg.go)
 		}
 	}
 	if !cholesky(a, l, n) {

@@ -212,7 +212,7 @@ func (h *kHMMScan) forward2(f *Frame, prev, y, out, w, mu []float64, ok bool, c,
 				if hi == 1 {
 					lo = a0
 				}
-				e := math.Exp(lo - m)
+				e := Exp(lo - m)
 				lse = m + log1p(e)
 				r := 1 / (1 + e)
 				if hi == 0 {

@@ -125,7 +125,7 @@ func logSumExpInto(x, e []float64) float64 {
 			e[i] = 1
 			continue
 		}
-		e[i] = math.Exp(v - m)
+		e[i] = Exp(v - m)
 		s += e[i]
 	}
 	return m + log1p(s)
@@ -152,7 +152,7 @@ func LogSumExp(x []float64) float64 {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Exp(v - m)
+		s += Exp(v - m)
 	}
 	return m + math.Log(s)
 }

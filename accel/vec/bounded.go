@@ -21,13 +21,14 @@ import (
 func (b *Batch) boundForward(in *ir.Instr, sign float64) {
 	v, o, x, lb, e := b.V, b.loc[in.Out], b.loc[in.In[0]], b.elem(in.In[1]), b.loc[in.Scratch]
 	nb := b.B
-	// math.Exp, as ir: the vector Exp is within 2 ulp, but a transformed
-	// parameter feeds everything after it (a Cholesky factor of a nearly
-	// singular covariance amplifies 1 ulp of a length scale to 1e-10).
+	// ir.Exp, ir's own scalar exp, so the values are ir's bit for bit: the
+	// vector Exp is within 2 ulp, but a transformed parameter feeds
+	// everything after it (a Cholesky factor of a nearly singular
+	// covariance amplifies 1 ulp of a length scale to 1e-10).
 	es, xs := v[e.off:e.off+x.n*nb], v[x.off:x.off+x.n*nb]
 	xs = xs[:len(es)]
 	for j, xv := range xs {
-		es[j] = math.Exp(xv)
+		es[j] = ir.Exp(xv)
 	}
 	for i := 0; i < o.n; i++ {
 		out, ei := v[o.off+i*nb:o.off+(i+1)*nb], es[i*nb:(i+1)*nb]
@@ -73,7 +74,7 @@ func (b *Batch) boundBackward(in *ir.Instr, sign float64) {
 // logisticPair is (σ(x), 1−σ(x)) from one exponential, both accurate in
 // the tails (ir's formula).
 func logisticPair(x float64) (s, sc float64) {
-	e := math.Exp(-math.Abs(x))
+	e := ir.Exp(-math.Abs(x))
 	p, q := 1/(1+e), e/(1+e)
 	if x >= 0 {
 		return p, q
@@ -126,7 +127,7 @@ func (b *Batch) intervalBackward(in *ir.Instr) {
 // ir's formula (its log1p: exact where 1+t rounds to 1).
 func logisticLogJ(x float64) float64 {
 	t := math.Abs(x)
-	e := math.Exp(-t)
+	e := ir.Exp(-t)
 	u := 1 + e
 	l := e
 	if u != 1 {

@@ -216,7 +216,7 @@ func (f *mixture) exact(y float64) float64 {
 	s := 0.0
 	for i := range f.c {
 		d := y - f.m[i]
-		s += math.Exp(f.c[i] - f.h[i]*d*d - m)
+		s += ir.Exp(f.c[i] - f.h[i]*d*d - m)
 	}
 	return m + math.Log(s)
 }

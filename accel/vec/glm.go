@@ -43,7 +43,7 @@ func (b *Batch) glmForward(in *ir.Instr) {
 				x := v[xo+c*eta.cs]
 				e := math.Inf(-1)
 				if ok && x <= math.MaxFloat64 { // rejects NaN and +Inf
-					e = -lg - math.Exp(x)
+					e = -lg - ir.Exp(x)
 					if yi > 0 {
 						e += yi * x
 					}
@@ -57,7 +57,7 @@ func (b *Batch) glmForward(in *ir.Instr) {
 			x := v[xo+c*eta.cs]
 			e := math.Inf(-1)
 			if ok {
-				e = -math.Log1p(math.Exp(-math.Abs(x)))
+				e = -math.Log1p(ir.Exp(-math.Abs(x)))
 				if m := s * x; m < 0 {
 					e += m
 				}
@@ -89,7 +89,7 @@ func (b *Batch) glmBackward(in *ir.Instr) {
 			x := v[xo+c]
 			var p float64 // exp(η), or logistic(η)
 			if poisson {
-				p = math.Exp(x)
+				p = ir.Exp(x)
 				if !(x <= math.MaxFloat64) || math.IsInf(p, 1) {
 					continue // an overflowed rate made the term -Inf
 				}
@@ -97,7 +97,7 @@ func (b *Batch) glmBackward(in *ir.Instr) {
 				if x != x {
 					continue
 				}
-				em := math.Exp(-math.Abs(x))
+				em := ir.Exp(-math.Abs(x))
 				p = 1 / (1 + em) // logistic(|x|)
 				if x < 0 {
 					p = em * p

@@ -40,7 +40,7 @@ func (b *Batch) unaryForward(in *ir.Instr) {
 			}
 		case ir.OpExp:
 			for c, a := range xs {
-				out[c] = math.Exp(a)
+				out[c] = ir.Exp(a)
 			}
 		case ir.OpLog:
 			for c, a := range xs {
@@ -63,7 +63,7 @@ func unary(op ir.Op, a float64) float64 {
 	case ir.OpNeg:
 		return -a
 	case ir.OpExp:
-		return math.Exp(a)
+		return ir.Exp(a)
 	case ir.OpLog:
 		return math.Log(a)
 	case ir.OpSquare:
@@ -447,10 +447,10 @@ func (b *Batch) logMixForward(in *ir.Instr) {
 			case math.IsInf(ai, -1) && math.IsInf(bi, -1):
 				v[eo+c], v[oo+c] = 0, math.Inf(-1)
 			case ai >= bi:
-				r := math.Exp(bi - ai)
+				r := ir.Exp(bi - ai)
 				v[eo+c], v[oo+c] = r, ai+math.Log(ti+(1-ti)*r)
 			default:
-				r := math.Exp(ai - bi)
+				r := ir.Exp(ai - bi)
 				v[eo+c], v[oo+c] = r, bi+math.Log(ti*r+1-ti)
 			}
 		}
