@@ -15,8 +15,11 @@ import (
 // throughput: in a log density the exponential of a scale parameter
 // (σ = lb + exp(u)) is on the critical path, and math.Exp's long serial
 // chain on amd64 (a degree-8 polynomial in x/16, then four squarings)
-// takes about 44 ns per dependent call where Exp takes about 11 ns (see
-// doc.go and BenchmarkExpLatency).
+// takes about 35 ns per dependent call where Exp takes about 12 ns (see
+// doc.go and BenchmarkExpLatency). It relies on math.FMA being an
+// instruction (amd64 since Haswell and Piledriver, arm64); on an amd64
+// without FMA, math.FMA is software and Exp is several times slower than
+// math.Exp.
 //
 // The method: x = k·ln2/128 + r with k the nearest integer to
 // x·128/ln2 (found by adding 1.5·2^52, which leaves k in the low bits),
