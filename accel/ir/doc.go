@@ -49,27 +49,26 @@
 // Every exponential in the semantics and in the plan's kernels is Exp
 // (exp.go), the package's own scalar exp, not math.Exp: the bound
 // transforms (lb + exp(u), fused or not, so both runs agree bit for bit),
-// exp, expm1's derivative, logistic, softplus, log-sum-exp, poisson_log
-// and the log densities; only the squared-exponential covariance keeps
-// math.Exp (see gp_exp_quad_cov in linalg.go). The reason is latency. In a log density the
-// exponential of a scale (τ = exp(u)) sits at the head of the critical
-// path, and math.Exp on amd64 (exp_amd64.s: a degree-8 polynomial in x/16,
-// then four squarings) is one long serial chain: ~35 ns per call when
-// each argument depends on the previous result, against ~12 ns for Exp
+// exp, expm1's derivative, logistic, softplus, log-sum-exp, poisson_log and
+// the log densities; only the squared-exponential covariance keeps math.Exp
+// (see gp_exp_quad_cov in linalg.go). The reason is latency. In a log
+// density the exponential of a scale (τ = exp(u)) sits at the head of the
+// critical path, and math.Exp on amd64 (exp_amd64.s: a degree-8 polynomial
+// in x/16, then four squarings) is one long serial chain: ~35 ns per call
+// when each argument depends on the previous result, against ~12 ns for Exp
 // (BenchmarkExpLatency; 4–8 ns against 7–10 ns for independent calls,
 // BenchmarkExpThroughput; 2-core AMD EPYC, loaded). In the posteriordb
 // comparison (BenchmarkModelRatio in ppl) this took eight schools
-// non-centred from 1.67× the hand-written model to 1.39×, and the
-// forward algorithm of hmm_example from 1.25× to 0.86×. Exp reduces by a table
-// of 2^(j/128) and a degree-5 polynomial, so its chain after the
-// reduction is three multiply-adds. Its error, measured against a 200-bit
-// math/big reference on 2 million random points over the whole range
-// (near 0, near overflow, subnormal results, the reduction's hard cases),
-// is at most 0.508 ulp (exp_test.go checks 0.52 on a sample);
-// math.Exp's on amd64 reaches 1.5 ulp and it returns +Inf above 709.436,
-// where e^x is still finite (Exp returns the finite value, as the pure Go
-// math.Exp does). Package accel/vec uses Exp where it mirrors these
-// semantics, so the lockstep evaluator still agrees with a Frame. The
-// hand-written comparison models (internal/posteriordb/handwritten) are
-// plain Go and use math.Exp.
+// non-centred from 1.67× the hand-written model to 1.39×, and the forward
+// algorithm of hmm_example from 1.25× to 0.86×. Exp reduces by a table of
+// 2^(j/128) and a degree-5 polynomial, so its chain after the reduction is
+// three multiply-adds. Its error, measured against a 200-bit math/big
+// reference on 2 million random points over the whole range (near 0, near
+// overflow, subnormal results, the reduction's hard cases), is at most
+// 0.508 ulp (exp_test.go checks 0.52 on a sample); math.Exp's on amd64
+// reaches 1.5 ulp and it returns +Inf above 709.436, where e^x is still
+// finite (Exp returns the finite value, as the pure Go math.Exp does).
+// Package accel/vec uses Exp where it mirrors these semantics, so the
+// lockstep evaluator still agrees with a Frame. The hand-written comparison
+// models (internal/posteriordb/handwritten) are plain Go and use math.Exp.
 package ir
