@@ -370,20 +370,7 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 		var tot float64
 		if sums[1] == 1 && prior {
 			var rr float64
-			y, t, ci, gz := y[:n], t[:n], ci[:n], gz[:n]
-			for i, zi := range z {
-				ti := a + b*zi
-				t[i] = ti
-				c := ci[i]
-				r := (y[i] - ti) * c
-				rr += r * r
-				d0 := zi - mu0
-				q0 += d0 * d0
-				d := r * c
-				sa += d
-				sb += d * zi
-				gz[i] += d*b - inv0*(d0*inv0)
-			}
+			rr, q0, sa, sb = affineSigmasPosLoop(z, y, t, ci, gz, a, b, mu0, inv0)
 			tot = sums[0] - 0.5*rr
 		} else {
 			var rr float64
