@@ -38,6 +38,10 @@ func HMC(steps int) SampleOption {
 }
 
 // RWMH samples with random-walk Metropolis (target acceptance 0.234).
+// With Chains(64) or more the chains run in lockstep on every core (see
+// package lockstep), up to millions of them: memory grows with the chain
+// count only (56 bytes per chain for a one-dimensional model), and the
+// posterior keeps 16 chains' draws for the summary, R-hat and ESS.
 func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "RWMH" } }
 
 // Chains sets the number of chains (default 4), run in parallel.
