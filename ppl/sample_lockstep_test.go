@@ -28,8 +28,8 @@ func TestSampleLockstep(t *testing.T) {
 			t.Fatalf("%s: sampler %q, %d chains, %d draws", c.name, p.Sampler, len(p.Chains), p.Draws())
 		}
 		// Summaries, diagnostics and Stan CSV work unchanged.
-		if txt := p.String(); !strings.Contains(txt, "mu") {
-			t.Errorf("%s: summary does not show mu:\n%s", c.name, txt)
+		if txt := p.String(); !strings.Contains(txt, "mu") || !strings.Contains(txt, "16 kept of 128 chains") || p.RunChains != 128 {
+			t.Errorf("%s: summary does not show mu or say that 16 of 128 chains are kept (RunChains %d):\n%s", c.name, p.RunChains, txt)
 		}
 		var csv strings.Builder
 		if err := p.WriteChainCSV(&csv, 0); err != nil || !strings.Contains(csv.String(), "lp__") {

@@ -90,6 +90,9 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 		Seconds:  make([]float64, len(e.kept)),
 		Settings: posterior.Settings{Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, Metric: "diag_e"},
 	}
+	if cfg.Chains > len(e.kept) {
+		post.RunChains = cfg.Chains
+	}
 	for k := range post.Chains {
 		post.Seconds[k] = secs
 		if k < len(ctl.adaptations) {

@@ -11,6 +11,10 @@ type Posterior struct {
 	Chains  []Chain
 	// Sampler names the algorithm ("NUTS", "HMC", "RWMH", …).
 	Sampler string
+	// RunChains is the number of chains the run had when it kept fewer
+	// (the lockstep samplers run up to millions and keep 16); 0 when
+	// every chain of the run is in Chains.
+	RunChains int
 	// Warmup is the number of warm-up iterations run per chain.
 	Warmup int
 	// Seconds is the wall time of warm-up and sampling per chain.

@@ -17,8 +17,11 @@ type Summary struct {
 	Model   string
 	Sampler string
 	Chains  int
-	Draws   int
-	Seconds float64 // wall time of the run (the slowest chain)
+	// RunChains is the run's number of chains when it kept only Chains
+	// of them (Posterior.RunChains).
+	RunChains int
+	Draws     int
+	Seconds   float64 // wall time of the run (the slowest chain)
 	// Approximation: the draws come from a fitted approximation (ADVI);
 	// the chain diagnostics are not shown.
 	Approximation bool
@@ -61,7 +64,7 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			panic(err)
 		}
 	}
-	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
+	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
 	for _, j := range cols {
 		s.Rows = append(s.Rows, p.row(j, s.Seconds))
 	}
@@ -204,6 +207,8 @@ func (s *Summary) caption() string {
 	switch {
 	case s.Approximation:
 		chains = fmt.Sprintf("%d draws from the approximation", s.Chains*s.Draws)
+	case s.RunChains > s.Chains:
+		chains = fmt.Sprintf("%d kept of %d chains × %d draws", s.Chains, s.RunChains, s.Draws)
 	case s.Chains == 1:
 		chains = fmt.Sprintf("1 chain × %d draws", s.Draws)
 	}
