@@ -186,7 +186,7 @@ def check_many_chains(nb):
     fits = {}
     for tag, sampler in [("chees-fit", "ChEES"), ("meads-fit", "MEADS")]:
         text = result(nb, tag)
-        expect(sampler + ", 16 chains" in text.splitlines()[0], "%s caption: %s" % (tag, text.splitlines()[0]))
+        expect(sampler + ", 16 kept of 1024 chains" in text.splitlines()[0], "%s caption: %s" % (tag, text.splitlines()[0]))
         expect(summary_rows(text) == ["mu", "tau"] + theta, "%s summary rows %s" % (tag, summary_rows(text)))
         fits[sampler] = text
     # Two samplers of one posterior agree within their Monte Carlo errors
