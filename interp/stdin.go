@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -44,6 +45,10 @@ var errReadAfterCell = fmt.Errorf("interp: standard input was read after its cel
 // errInputInterrupted is a read's error when the cell was interrupted
 // while it waited for input.
 var errInputInterrupted = errors.New("interp: the cell was interrupted while it waited for input")
+
+// interruptWait is how long a read whose wait was interrupted waits for
+// the interruption of its cell.
+const interruptWait = 5 * time.Second
 
 // cellInput is the interpreter's standard input (os.Stdin in cells, and
 // what fmt.Scan reads). A read with nothing left asks the running cell's
@@ -113,7 +118,16 @@ func (c *cellInput) fill() error {
 	switch {
 	case errors.Is(err, ErrNoInput):
 		return c.refuse(cell)
-	case err != nil && ctx.Err() != nil:
+	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
+		// In a worker process the client's answer that the wait was
+		// interrupted can come before the interruption of the cell
+		// itself: wait for it, so that the cell stops here rather than
+		// run on past the read (interruptWait bounds the wait, should
+		// the interruption never come).
+		select {
+		case <-ctx.Done():
+		case <-time.After(interruptWait):
+		}
 		return errInputInterrupted
 	case err != nil:
 		return fmt.Errorf("interp: reading standard input: %w", err)

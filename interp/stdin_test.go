@@ -175,3 +175,34 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 		}
 	}
 }
+
+// earlyCancel answers an input request as a client interrupted while the
+// cell waits, in the order a worker process can see it: the wait's end
+// first ("interrupted"), the interruption of the cell a little later.
+type earlyCancel struct {
+	recorder
+	cancel context.CancelFunc
+}
+
+func (e *earlyCancel) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		e.cancel()
+	}()
+	return "", context.Canceled
+}
+
+// A read whose wait ends by interruption before the cell's own
+// interruption arrives still stops the cell at the read: the statements
+// after it do not run.
+func TestInterruptedWaitStopsTheCell(t *testing.T) {
+	for name, eng := range inputEngines(t) {
+		runSteps(t, eng, []step{{cell: "import \"fmt\"\nkept := 41"}})
+		ctx, cancel := context.WithCancel(context.Background())
+		r := eng.Execute(ctx, "kept++\nvar s string\nfmt.Scanln(&s)\nkept = 0", &earlyCancel{cancel: cancel})
+		if r.Err == nil || r.Err.Name != "Interrupted" {
+			t.Errorf("%s: %+v, want Interrupted", name, r.Err)
+		}
+		runSteps(t, eng, []step{{cell: "kept", value: "42"}})
+	}
+}

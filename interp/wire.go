@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gobayes/gobayes/display"
@@ -39,8 +40,12 @@ type wireRequest struct {
 	InputErr string `json:"input_error,omitempty"`
 }
 
-// inputNotAllowed is wireRequest.InputErr for ErrNoInput.
-const inputNotAllowed = "not allowed"
+// inputNotAllowed is wireRequest.InputErr for ErrNoInput;
+// inputInterrupted for a wait that the cell's interruption ended.
+const (
+	inputNotAllowed  = "not allowed"
+	inputInterrupted = "interrupted"
+)
 
 // inputError is the error a wireRequest's InputErr stands for.
 func inputError(code string) error {
@@ -49,6 +54,8 @@ func inputError(code string) error {
 		return nil
 	case inputNotAllowed:
 		return ErrNoInput
+	case inputInterrupted:
+		return context.Canceled
 	}
 	return errors.New(code)
 }
@@ -60,6 +67,8 @@ func inputErrorCode(err error) string {
 		return ""
 	case errors.Is(err, ErrNoInput):
 		return inputNotAllowed
+	case errors.Is(err, context.Canceled):
+		return inputInterrupted
 	}
 	return err.Error()
 }
