@@ -100,6 +100,9 @@ func init() {
 	}
 }
 
+// expEdge repeats Exp's reduction rather than share a helper with it, so
+// that Exp's own path has no call.
+//
 // expEdge is Exp outside (−708, 708): NaN, infinities, overflow,
 // results near the top of the range and subnormal results. It runs the
 // same reduction with the scale split in two, so that the table entry

@@ -525,7 +525,8 @@ func (l affineLean) forwardGrad(f *Frame) {
 	z := v[k.z : k.z+n]
 	y, t, gz := v[k.y:k.y+n], v[k.t:k.t+n], adj[k.z:k.z+n]
 	ci := v[k.cache+1+n : k.cache+1+2*n]
-	// affineSigmasPosLoop, inlined by hand.
+	// affineSigmasPosLoop, inlined by hand: the call cost eight schools
+	// 3% of its gradient (ModelRatio 1.39 inlined, 1.44 called, idle).
 	var rr, q0, sa, sb float64
 	for i, zi := range z {
 		ti := a + b*zi
