@@ -41,7 +41,8 @@ func HMC(steps int) SampleOption {
 // With Chains(64) or more the chains run in lockstep on every core (see
 // package lockstep), up to millions of them: memory grows with the chain
 // count only (56 bytes per chain for a one-dimensional model), and the
-// posterior keeps 16 chains' draws for the summary, R-hat and ESS.
+// posterior keeps 16 chains' draws for the summary, R-hat and ESS, and
+// the streaming moments of all of them in its Ensemble.
 func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "RWMH" } }
 
 // Chains sets the number of chains (default 4), run in parallel.

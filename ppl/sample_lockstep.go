@@ -2,6 +2,8 @@ package ppl
 
 import (
 	"context"
+	"fmt"
+	"math"
 
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -15,7 +17,8 @@ const lockstepChains = 64
 // ChEES samples with ChEES-HMC: many chains in lockstep (1024 unless
 // Chains says otherwise) whose trajectory length, step size and diagonal
 // metric adapt from the spread across chains. The posterior keeps 16
-// chains; see package lockstep.
+// chains, and the streaming moments of all of them in its Ensemble; see
+// package lockstep.
 func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "ChEES" } }
 
 // MEADS samples with MEADS, generalised HMC tuned from folds of many
@@ -48,5 +51,32 @@ func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config, init []f
 	if err != nil {
 		return nil, err
 	}
+	if m := res.Moments; m != nil && m.Draws > 0 {
+		res.Posterior.Ensemble = ensemble(c, m)
+	}
 	return res.Posterior, nil
+}
+
+// ensemble is the streaming summary of all chains, named by the
+// parameters of c.
+func ensemble(c *Compiled, m *lockstep.Moments) *posterior.Ensemble {
+	e := &posterior.Ensemble{Chains: m.Chains, Draws: m.Draws, Mean: m.Mean, SD: make([]float64, len(m.Var))}
+	for j, v := range m.Var {
+		e.SD[j] = math.Sqrt(v)
+	}
+	e.Names = make([]string, c.Dim())
+	for _, p := range c.Params() {
+		names := infer.ColumnNames(p.Name, p.Shape)
+		for k := 0; k < p.Len; k++ {
+			switch {
+			case p.Transform == "identity" && len(names) == p.Len:
+				e.Names[p.Offset+k] = names[k]
+			case p.Len == 1:
+				e.Names[p.Offset+k] = p.Name + " (unconstrained)"
+			default:
+				e.Names[p.Offset+k] = fmt.Sprintf("%s (unconstrained %d)", p.Name, k+1)
+			}
+		}
+	}
+	return e
 }

@@ -40,6 +40,30 @@ func TestSampleLockstep(t *testing.T) {
 		if mean := meanOf(p.Chains, 0); math.Abs(mean-10.0/11) > 0.1 {
 			t.Errorf("%s: posterior mean %.3f, want %.3f", c.name, mean, 10.0/11)
 		}
+		// The streaming moments of all 128 chains: 25,600 draws, MCSE of
+		// the mean below √(20/11/25600) ≈ 0.008.
+		e := p.Ensemble
+		if e == nil || e.Chains != 128 || e.Draws != 200 || len(e.Names) != 1 || e.Names[0] != "mu" {
+			t.Fatalf("%s: ensemble %+v, want mu over 128 chains × 200 draws", c.name, e)
+		}
+		if math.Abs(e.Mean[0]-10.0/11) > 0.04 || math.Abs(e.SD[0]-math.Sqrt(1.0/11)) > 0.04 {
+			t.Errorf("%s: ensemble mean %.4f sd %.4f, want %.4f and %.4f", c.name, e.Mean[0], e.SD[0], 10.0/11, math.Sqrt(1.0/11))
+		}
+		if txt := e.String(); !strings.Contains(txt, "all 128 chains × 200 draws") || !strings.Contains(txt, "mu") {
+			t.Errorf("%s: ensemble text:\n%s", c.name, txt)
+		}
+	}
+}
+
+// The ensemble names a constrained parameter's coordinate as unconstrained
+// and a vector's coordinates as the posterior's columns.
+func TestSampleLockstepEnsembleNames(t *testing.T) {
+	m := ppl.NewModel("names")
+	m.HalfNormal("sigma", 1)
+	m.Normal("theta", 0, 1, ppl.Size(2))
+	p := m.Sample(ppl.ChEES(), ppl.Chains(64), ppl.Warmup(50), ppl.Draws(20), ppl.Seed(1), ppl.Context(context.Background()), ppl.LiveProgress(false))
+	if got := strings.Join(p.Ensemble.Names, ", "); got != "sigma (unconstrained), theta[1], theta[2]" {
+		t.Errorf("ensemble names %q", got)
 	}
 }
 

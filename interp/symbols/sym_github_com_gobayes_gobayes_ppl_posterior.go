@@ -21,6 +21,7 @@ func init() {
 		"Adaptation":  reflect.ValueOf((*posterior.Adaptation)(nil)),
 		"Chain":       reflect.ValueOf((*posterior.Chain)(nil)),
 		"Diagnostics": reflect.ValueOf((*posterior.Diagnostics)(nil)),
+		"Ensemble":    reflect.ValueOf((*posterior.Ensemble)(nil)),
 		"Posterior":   reflect.ValueOf((*posterior.Posterior)(nil)),
 		"Settings":    reflect.ValueOf((*posterior.Settings)(nil)),
 		"Stats":       reflect.ValueOf((*posterior.Stats)(nil)),

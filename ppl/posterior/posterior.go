@@ -15,6 +15,9 @@ type Posterior struct {
 	// (the lockstep samplers run up to millions and keep 16); 0 when
 	// every chain of the run is in Chains.
 	RunChains int
+	// Ensemble, for a lockstep run, summarises all its chains, not only
+	// the kept ones; nil for other runs.
+	Ensemble *Ensemble
 	// Warmup is the number of warm-up iterations run per chain.
 	Warmup int
 	// Seconds is the wall time of warm-up and sampling per chain.
