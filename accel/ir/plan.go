@@ -873,7 +873,7 @@ func (k *kBoundPair) scalarForward(v []float64) {
 	ei := Exp(xi)
 	v[k.e] = ei
 	v[k.y] = v[k.b] + k.sign*ei
-	v[k.lj] = xi
+	v[k.lj] = 0 + xi // the sum over one element, as forward's loops sum (+0 for -0)
 }
 
 // scalarBackward is backward for one scalar x and bound without gradient.
@@ -885,13 +885,7 @@ func (k *kBoundPair) forward(f *Frame) {
 	v := f.V
 	n := k.n
 	if n == 1 && k.nb == 1 { // a scalar parameter: no loop
-		xi := v[k.x]
-		ei := Exp(xi)
-		v[k.e] = ei
-		v[k.y] = v[k.b] + k.sign*ei
-		s := 0.0
-		s += xi
-		v[k.lj] = s
+		k.scalarForward(v)
 		return
 	}
 	x, y, e := v[k.x:k.x+n], v[k.y:k.y+n], v[k.e:k.e+n]
@@ -920,14 +914,11 @@ func (k *kBoundPair) backward(f *Frame) {
 	v, adj := f.V, f.Adj
 	n := k.n
 	if n == 1 && k.nb == 1 {
-		g := adj[k.y]
 		if k.gx {
-			adj[k.x] += adj[k.lj] + k.sign*g*v[k.e]
+			k.scalarBackward(v, adj)
 		}
 		if k.gb {
-			t := 0.0
-			t += g
-			adj[k.b] += t
+			adj[k.b] += 0 + adj[k.y] // as the loop's sum over one element
 		}
 		return
 	}
