@@ -29,9 +29,7 @@ type hmcParams struct {
 // probability. It leaves the end point in xp, gp, pp, lpp and alpha, the
 // uniform for the accept test in u.
 func (e *ensemble) propose(w *worker, b *block, s int, h *hmcParams) {
-	bt := w.batch(e, b.n)
-	x, n, d := bt.X(), b.n, e.dim
-	eps := h.eps
+	n, d := b.n, e.dim
 	for c := 0; c < n; c++ {
 		st := philox.New(e.cfg.Seed, uint64(b.first+c), uint64(s))
 		for j := 0; j < d; j++ {
@@ -39,6 +37,35 @@ func (e *ensemble) propose(w *worker, b *block, s int, h *hmcParams) {
 		}
 		b.u[c] = st.Uniform()
 	}
+	if e.dev != nil {
+		// The whole trajectory in one call of the backend.
+		e.leapfrogDevice(b, h)
+	} else {
+		e.leapfrogCPU(w, b, h)
+	}
+	for c := 0; c < n; c++ {
+		k0, k1 := 0.0, 0.0
+		for j := 0; j < d; j++ {
+			p0, p1 := b.p[j*n+c], b.pp[j*n+c]
+			k0 += h.invM[j] * p0 * p0
+			k1 += h.invM[j] * p1 * p1
+		}
+		dh := (-b.lpp[c] + 0.5*k1) - (-b.lp[c] + 0.5*k0)
+		b.div[c] = !(dh < divergence)
+		a := math.Exp(-dh)
+		if math.IsNaN(a) || b.div[c] {
+			a = 0
+		}
+		b.alpha[c] = math.Min(1, a)
+	}
+}
+
+// leapfrogCPU runs the trajectory of propose with accel/vec: a half step
+// of momentum, then steps of position and momentum with the last half.
+func (e *ensemble) leapfrogCPU(w *worker, b *block, h *hmcParams) {
+	bt := w.batch(e, b.n)
+	x, n, d := bt.X(), b.n, e.dim
+	eps := h.eps
 	copy(x, b.x)
 	for k, g := range b.g {
 		b.pp[k] = b.p[k] + 0.5*eps*g
@@ -62,22 +89,7 @@ func (e *ensemble) propose(w *worker, b *block, s int, h *hmcParams) {
 	}
 	copy(b.xp, x)
 	copy(b.gp, bt.Grad())
-	copy(b.lpp, bt.LP)
-	for c := 0; c < n; c++ {
-		k0, k1 := 0.0, 0.0
-		for j := 0; j < d; j++ {
-			p0, p1 := b.p[j*n+c], b.pp[j*n+c]
-			k0 += h.invM[j] * p0 * p0
-			k1 += h.invM[j] * p1 * p1
-		}
-		dh := (-b.lpp[c] + 0.5*k1) - (-b.lp[c] + 0.5*k0)
-		b.div[c] = !(dh < divergence)
-		a := math.Exp(-dh)
-		if math.IsNaN(a) || b.div[c] {
-			a = 0
-		}
-		b.alpha[c] = math.Min(1, a)
-	}
+	copy(b.lpp, bt.LPs())
 }
 
 // accept moves each chain of b to its proposal when its uniform is below

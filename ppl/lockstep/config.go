@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -58,6 +59,13 @@ type Config struct {
 	Block int
 	// Workers is the number of goroutines (default GOMAXPROCS).
 	Workers int
+	// Backend, when not nil, evaluates the log density through the accel
+	// contract (a GPU: accel.ByName("cuda")) instead of accel/vec on every
+	// core: every chain is then one block, evaluated in one call of the
+	// backend per gradient, and each ChEES trajectory is one call of
+	// Compiled.Leapfrog. The samplers' own arithmetic between calls
+	// (momenta, acceptance, adaptation) stays on the host.
+	Backend accel.Backend
 	// Progress receives the kept chains' progress, at most every
 	// ProgressInterval (default 250ms) and once at the end.
 	Progress         func([]infer.ChainProgress)
@@ -104,6 +112,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Block == 0 {
 		c.Block = 256
+	}
+	if c.Backend != nil {
+		c.Block, c.Workers = max(c.Chains, 1), 1
 	}
 	if c.ProgressInterval == 0 {
 		c.ProgressInterval = 250 * time.Millisecond

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -45,17 +46,21 @@ func (b *block) bytes() int {
 
 // worker is one goroutine's evaluators and buffers.
 type worker struct {
-	batches map[int]*vec.Batch
+	batches map[int]evaluator
 	dens    infer.Density
 	xc, row []float64
 	buf     []float64 // one value per chain of a block
 	w0, w1  []uint32  // random words, one per chain of a block
 }
 
-func (w *worker) batch(e *ensemble, n int) *vec.Batch {
+func (w *worker) batch(e *ensemble, n int) evaluator {
 	b, ok := w.batches[n]
 	if !ok {
-		b = vec.New(e.model.Program(), n)
+		if e.dev != nil {
+			b = newDevBatch(e.dev, n, e.dim)
+		} else {
+			b = cpuBatch{vec.New(e.model.Program(), n)}
+		}
 		w.batches[n] = b
 	}
 	return b
@@ -73,6 +78,10 @@ type ensemble struct {
 	// kept are the posterior's chains; ncols their columns.
 	kept  []posterior.Chain
 	ncols int
+	// dev is the program compiled on Config.Backend (nil: accel/vec on
+	// every core); traj the ChEES trajectories' buffers on it.
+	dev  accel.Compiled
+	traj *trajectories
 }
 
 func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
@@ -95,7 +104,7 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 	}
 	nw = min(nw, len(e.blocks))
 	for i := 0; i < nw; i++ {
-		e.workers = append(e.workers, &worker{batches: map[int]*vec.Batch{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block),
+		e.workers = append(e.workers, &worker{batches: map[int]evaluator{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block),
 			w0: make([]uint32, cfg.Block), w1: make([]uint32, cfg.Block)})
 	}
 	return e
@@ -123,6 +132,10 @@ func (e *ensemble) parallel(f func(w *worker, b *block)) error {
 			defer wg.Done()
 			defer func() {
 				if r := recover(); r != nil {
+					if err, ok := asDeviceError(r); ok {
+						errs[i] = err
+						return
+					}
 					errs[i] = fmt.Errorf("lockstep: the model's log density panicked: %v", r)
 				}
 			}()
@@ -174,7 +187,7 @@ func (e *ensemble) initialise(grad bool) error {
 			}
 			redo := 0
 			for c := 0; c < b.n; c++ {
-				ok := !math.IsInf(bt.LP[c], 0) && !math.IsNaN(bt.LP[c])
+				ok := !math.IsInf(bt.LPs()[c], 0) && !math.IsNaN(bt.LPs()[c])
 				if grad {
 					for j := 0; j < e.dim && ok; j++ {
 						g := bt.Grad()[j*b.n+c]
@@ -200,7 +213,7 @@ func (e *ensemble) initialise(grad bool) error {
 			}
 		}
 		copy(b.x, x)
-		copy(b.lp, bt.LP)
+		copy(b.lp, bt.LPs())
 		if grad {
 			copy(b.g, bt.Grad())
 		}

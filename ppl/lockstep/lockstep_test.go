@@ -2,10 +2,14 @@ package lockstep_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
 
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/cpu"
+	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -76,44 +80,48 @@ func TestMomentsWithinMCSE(t *testing.T) {
 		{"MEADS", correlated(t), 40, 0, 0},
 		{"RWMH", mixture1D(t), 20, 0.75, math.Sqrt(2.5125)},
 	}
-	for _, c := range cases {
-		cfg := lockstep.Config{Sampler: c.sampler, Chains: 512, Warmup: 500, Draws: 500, Seed: 11}
-		res, err := lockstep.Run(context.Background(), c.model, cfg)
-		if err != nil {
-			t.Fatalf("%s %s: %v", c.sampler, c.model.Name(), err)
-		}
-		mo := res.Moments
-		ess := float64(cfg.Chains*cfg.Draws) / c.tau
-		sd := c.sd
-		if sd == 0 {
-			sd = 1
-		}
-		for j := 0; j < mo.Dim; j++ {
-			// The variance's standard error is the normal's √(2/ESS)·σ²;
-			// the mixture's fourth moment is close to a normal's.
-			seMean := sd / math.Sqrt(ess)
-			seVar := math.Sqrt(2/ess) * sd * sd
-			if math.Abs(mo.Mean[j]-c.mean) > 4*seMean || math.Abs(mo.Var[j]-sd*sd) > 4*seVar {
-				t.Errorf("%s %s coordinate %d: mean %.4f (%.4f ± %.4f), variance %.4f (%.4f ± %.4f)",
-					c.sampler, c.model.Name(), j, mo.Mean[j], c.mean, 4*seMean, mo.Var[j], sd*sd, 4*seVar)
+	// Every case on accel/vec (Backend nil) and through the accel
+	// contract on accel/cpu, the path a GPU takes.
+	for _, bk := range []accel.Backend{nil, cpu.New(0)} {
+		for _, c := range cases {
+			cfg := lockstep.Config{Sampler: c.sampler, Chains: 512, Warmup: 500, Draws: 500, Seed: 11, Backend: bk}
+			res, err := lockstep.Run(context.Background(), c.model, cfg)
+			if err != nil {
+				t.Fatalf("%s %s (backend %v): %v", c.sampler, c.model.Name(), bk, err)
 			}
-		}
-		// The kept chains' lp__ is the log density at their draws.
-		bt := vec.New(c.model.Program(), 1)
-		for k, ch := range res.Posterior.Chains {
-			for _, i := range []int{0, cfg.Draws / 2, cfg.Draws - 1} {
-				if mo.Dim != 1 {
-					break
-				}
-				bt.X()[0] = ch.Values[0][i]
-				bt.Forward()
-				if got, want := ch.Stats.LP[i], bt.LP[0]; math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
-					t.Errorf("%s %s chain %d draw %d: lp__ %.15g, the density at the draw is %.15g", c.sampler, c.model.Name(), k, i, got, want)
+			mo := res.Moments
+			ess := float64(cfg.Chains*cfg.Draws) / c.tau
+			sd := c.sd
+			if sd == 0 {
+				sd = 1
+			}
+			for j := 0; j < mo.Dim; j++ {
+				// The variance's standard error is the normal's √(2/ESS)·σ²;
+				// the mixture's fourth moment is close to a normal's.
+				seMean := sd / math.Sqrt(ess)
+				seVar := math.Sqrt(2/ess) * sd * sd
+				if math.Abs(mo.Mean[j]-c.mean) > 4*seMean || math.Abs(mo.Var[j]-sd*sd) > 4*seVar {
+					t.Errorf("%s %s coordinate %d: mean %.4f (%.4f ± %.4f), variance %.4f (%.4f ± %.4f)",
+						c.sampler, c.model.Name(), j, mo.Mean[j], c.mean, 4*seMean, mo.Var[j], sd*sd, 4*seVar)
 				}
 			}
-		}
-		if got := len(res.Posterior.Chains); got != 16 {
-			t.Errorf("%s: posterior keeps %d chains, want 16", c.sampler, got)
+			// The kept chains' lp__ is the log density at their draws.
+			bt := vec.New(c.model.Program(), 1)
+			for k, ch := range res.Posterior.Chains {
+				for _, i := range []int{0, cfg.Draws / 2, cfg.Draws - 1} {
+					if mo.Dim != 1 {
+						break
+					}
+					bt.X()[0] = ch.Values[0][i]
+					bt.Forward()
+					if got, want := ch.Stats.LP[i], bt.LP[0]; math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+						t.Errorf("%s %s chain %d draw %d: lp__ %.15g, the density at the draw is %.15g", c.sampler, c.model.Name(), k, i, got, want)
+					}
+				}
+			}
+			if got := len(res.Posterior.Chains); got != 16 {
+				t.Errorf("%s: posterior keeps %d chains, want 16", c.sampler, got)
+			}
 		}
 	}
 }
@@ -208,5 +216,33 @@ func TestMEADSThin(t *testing.T) {
 	_, err := lockstep.Run(context.Background(), stdNormal(t, 2), lockstep.Config{Sampler: "MEADS", Chains: 16, Thin: -1})
 	if err == nil {
 		t.Error("thin -1 accepted")
+	}
+}
+
+// failing is a backend whose evaluations fail, as a GPU that lost its
+// device would.
+type failing struct{ accel.Backend }
+
+func (f failing) Compile(p *ir.Program) (accel.Compiled, error) {
+	c, err := f.Backend.Compile(p)
+	return failingProgram{c}, err
+}
+
+type failingProgram struct{ accel.Compiled }
+
+func (failingProgram) LogDensityGrad(xs, lps, grads []float64) error {
+	return errors.New("device lost")
+}
+func (failingProgram) Leapfrog(*accel.Trajectories) error { return errors.New("device lost") }
+
+// A backend's error ends the run with that error, for every sampler
+// (not a panic, nor "the log density panicked").
+func TestBackendErrorEndsTheRun(t *testing.T) {
+	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+		_, err := lockstep.Run(context.Background(), correlated(t), lockstep.Config{Sampler: sampler, Chains: 16, Warmup: 10, Draws: 10,
+			Backend: failing{cpu.New(1)}})
+		if err == nil || err.Error() != "device lost" {
+			t.Errorf("%s: error %v, want the backend's \"device lost\"", sampler, err)
+		}
 	}
 }

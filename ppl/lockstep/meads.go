@@ -263,7 +263,7 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 			k0 += b.p[j*n+c] * b.p[j*n+c]
 			k1 += b.pp[j*n+c] * b.pp[j*n+c]
 		}
-		h0, h1 := -b.lp[c]+0.5*k0, -bt.LP[c]+0.5*k1
+		h0, h1 := -b.lp[c]+0.5*k0, -bt.LPs()[c]+0.5*k1
 		dh := h1 - h0
 		b.div[c] = !(dh < divergence)
 		al := math.Min(1, math.Exp(-dh))
@@ -283,7 +283,7 @@ func (e *ensemble) ghmcStep(w *worker, b *block, s, held int, eps, a, refresh fl
 			take = take && !b.div[c]
 		}
 		if take {
-			b.lp[c], b.lpp[c] = bt.LP[c], h1
+			b.lp[c], b.lpp[c] = bt.LPs()[c], h1
 			for j := 0; j < d; j++ {
 				i := j*n + c
 				b.x[i], b.g[i], b.p[i] = x[i], g[i], b.pp[i]

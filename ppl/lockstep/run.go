@@ -51,6 +51,13 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 	vars, cols := layout(m.Vars())
 	hmc := cfg.Sampler != "RWMH"
 	e := newEnsemble(m, cfg, hmc)
+	if cfg.Backend != nil {
+		if e.dev, err = openBackend(m, cfg); err != nil {
+			return nil, err
+		}
+		defer e.dev.Close()
+		e.traj = newTrajectories(cfg.Chains, e.dim)
+	}
 	e.allocKept(len(cols), cfg.Draws, hmc)
 	ctl := &control{}
 

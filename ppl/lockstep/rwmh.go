@@ -122,7 +122,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					// pass.
 					sampling := s >= cfg.Warmup
 					inv := 1 / float64(s-cfg.Warmup+1)
-					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LP[:n]
+					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LPs()[:n]
 					mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
 					for c := range bx {
 						var ok bool
@@ -166,7 +166,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					}
 					continue
 				}
-				for c, lp := range bt.LP[:n] {
+				for c, lp := range bt.LPs()[:n] {
 					ok := lp > b.u[c]
 					b.u[c] = 0
 					if ok {
