@@ -26,6 +26,7 @@ type sampleSettings struct {
 	ctx      context.Context
 	progress func([]infer.ChainProgress)
 	live     *bool
+	backend  string // Backend's name; "" for GOBAYES_ACCEL or "auto"
 }
 
 // NUTS samples with the No-U-Turn sampler (the default).
@@ -295,6 +296,10 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		}
 		s.cfg.InitChains = inits
 	}
+	bk, err := chooseBackend(s.backend, c, s.cfg)
+	if err != nil {
+		return nil, err
+	}
 	s.cfg.Progress = s.progress
 	var h *display.Handle
 	var table *progressTable
@@ -313,7 +318,10 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	}
 	var fit *posterior.Posterior
 	if usesLockstep(s.cfg) {
-		fit, err = sampleLockstep(s.ctx, c, s.cfg, lockInit)
+		fit, err = sampleLockstep(s.ctx, c, s.cfg, lockInit, bk.b)
+		if fit != nil {
+			fit.Backend = bk.caption
+		}
 	} else {
 		fit, err = infer.Run(s.ctx, c, s.cfg)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -42,8 +43,8 @@ func usesLockstep(cfg infer.Config) bool {
 // sampleLockstep runs cfg's sampler on c with every chain in lockstep.
 // Chains start at init (unconstrained) when it is not nil, else
 // uniformly in (-2, 2) on the unconstrained scale.
-func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config, init []float64) (*posterior.Posterior, error) {
-	lc := lockstep.Config{
+func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config, init []float64, backend accel.Backend) (*posterior.Posterior, error) {
+	lc := lockstep.Config{Backend: backend,
 		Sampler: cfg.Sampler, Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, NoWarmup: cfg.NoWarmup,
 		Seed: cfg.Seed, Init: init, TargetAccept: cfg.TargetAccept, Progress: cfg.Progress, ProgressInterval: cfg.ProgressInterval,
 	}

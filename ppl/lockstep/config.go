@@ -72,12 +72,15 @@ type Config struct {
 	ProgressInterval time.Duration
 }
 
+// DefaultChains is the number of chains of a run that does not say.
+const DefaultChains = 1024
+
 func (c Config) withDefaults() (Config, error) {
 	if c.Sampler == "" {
 		c.Sampler = "ChEES"
 	}
 	if c.Chains == 0 {
-		c.Chains = 1024
+		c.Chains = DefaultChains
 	}
 	if c.Warmup == 0 && !c.NoWarmup {
 		c.Warmup = 1000

@@ -15,6 +15,9 @@ type Posterior struct {
 	// (the lockstep samplers run up to millions and keep 16); 0 when
 	// every chain of the run is in Chains.
 	RunChains int
+	// Backend says where the log density was evaluated when the run chose
+	// (ppl.Backend): "cpu", or the GPU with why it was picked.
+	Backend string
 	// Ensemble, for a lockstep run, summarises all its chains, not only
 	// the kept ones; nil for other runs.
 	Ensemble *Ensemble

@@ -20,6 +20,8 @@ type Summary struct {
 	// RunChains is the run's number of chains when it kept only Chains
 	// of them (Posterior.RunChains).
 	RunChains int
+	// Backend is Posterior.Backend.
+	Backend string
 	Draws     int
 	Seconds   float64 // wall time of the run (the slowest chain)
 	// Approximation: the draws come from a fitted approximation (ADVI);
@@ -64,7 +66,7 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			panic(err)
 		}
 	}
-	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
+	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Backend: p.Backend, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
 	for _, j := range cols {
 		s.Rows = append(s.Rows, p.row(j, s.Seconds))
 	}
@@ -213,6 +215,9 @@ func (s *Summary) caption() string {
 		chains = fmt.Sprintf("1 chain × %d draws", s.Draws)
 	}
 	c := fmt.Sprintf("%s: %s, %s, %.2f s", s.Model, s.Sampler, chains, s.Seconds)
+	if s.Backend != "" {
+		c += " on " + s.Backend
+	}
 	if s.Model == "" {
 		c = c[2:]
 	}

@@ -1,0 +1,99 @@
+package ppl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/gobayes/gobayes/accel"
+	_ "github.com/gobayes/gobayes/accel/cpu"    // registers "cpu"
+	_ "github.com/gobayes/gobayes/accel/remote" // registers "cuda": the GPU worker
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+)
+
+// Backend chooses where the many-chain samplers (ChEES, MEADS, and RWMH
+// with Chains(64) or more) evaluate the model:
+//
+//   - "cpu": every core of this machine (accel/vec);
+//   - "cuda": the GPU, through the worker `make cuda` builds; an error
+//     names what is missing when there is no worker, driver or device;
+//   - "auto" (the default): the GPU when a worker is installed and the
+//     run is wide enough to pay for it (accel.GPUMinChains chains, or
+//     accel.GPUMinWork chain-slots), the CPU otherwise.
+//
+// The environment variable GOBAYES_ACCEL gives the default for a whole
+// session. The summary's caption says what was used and, under "auto",
+// why. NUTS and HMC follow one chain per core on the CPU: asking them for
+// "cuda" is an error.
+func Backend(name string) SampleOption {
+	return func(s *sampleSettings) { s.backend = name }
+}
+
+// backendChoice is a resolved Backend: nil for the CPU, and the caption.
+type backendChoice struct {
+	b       accel.Backend
+	caption string
+}
+
+// chooseBackend resolves the name of Backend (or GOBAYES_ACCEL) for a run
+// of cfg on c.
+func chooseBackend(name string, c *Compiled, cfg infer.Config) (backendChoice, error) {
+	from := "ppl.Backend"
+	if name == "" {
+		name, from = os.Getenv("GOBAYES_ACCEL"), "GOBAYES_ACCEL"
+	}
+	if name == "" {
+		name = "auto"
+	}
+	lock := usesLockstep(cfg)
+	switch name {
+	case "cpu":
+		return backendChoice{caption: "cpu"}, nil
+	case "cuda":
+		if !lock {
+			return backendChoice{}, fmt.Errorf("%s(%q): %s runs one chain per core on the CPU; on a GPU sample with ppl.ChEES(), ppl.MEADS() or ppl.RWMH() with ppl.Chains(1024) or more",
+				from, name, samplerName(cfg))
+		}
+		b, err := accel.ByName("cuda")
+		if err != nil {
+			return backendChoice{}, fmt.Errorf("%s(%q): %v", from, name, err)
+		}
+		return backendChoice{b: b, caption: "cuda" + deviceInfo(b)}, nil
+	case "auto":
+		if !lock {
+			return backendChoice{}, nil
+		}
+		w := accel.Workload{Chains: cfg.Chains, Slots: c.Program().Size}
+		if w.Chains == 0 {
+			w.Chains = lockstep.DefaultChains
+		}
+		if w.Chains < accel.GPUMinChains && w.Chains*w.Slots < accel.GPUMinWork {
+			return backendChoice{}, nil
+		}
+		b, err := accel.ByName("cuda")
+		if errors.Is(err, accel.ErrNotInstalled) {
+			return backendChoice{}, nil // no GPU worker: the CPU, as always
+		}
+		if err != nil {
+			return backendChoice{caption: fmt.Sprintf("cpu (auto: the GPU did not start: %v)", err)}, nil
+		}
+		return backendChoice{b: b, caption: fmt.Sprintf("cuda%s (auto: %d chains × %d slots)", deviceInfo(b), w.Chains, w.Slots)}, nil
+	}
+	return backendChoice{}, fmt.Errorf("%s(%q): unknown backend; use \"cpu\", \"cuda\" or \"auto\"", from, name)
+}
+
+func samplerName(cfg infer.Config) string {
+	if cfg.Sampler == "" {
+		return "NUTS"
+	}
+	return cfg.Sampler
+}
+
+// deviceInfo is ", <device>" for a backend that describes its device.
+func deviceInfo(b accel.Backend) string {
+	if i, ok := b.(interface{ Info() string }); ok && i.Info() != "" {
+		return " (" + i.Info() + ")"
+	}
+	return ""
+}
