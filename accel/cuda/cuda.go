@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -79,9 +80,27 @@ func (b *Backend) Name() string { return "cuda" }
 // Info describes the device.
 func (b *Backend) Info() string { return b.info }
 
+// bind makes the backend's context current on the calling goroutine's OS
+// thread, locked to it until the returned function runs: a CUDA context
+// is current per thread, and callers (tests' subtests, the samplers) may
+// call from any goroutine.
+func (b *Backend) bind() (func(), error) {
+	runtime.LockOSThread()
+	if err := cu.SetCurrentContext(b.ctx); err != nil {
+		runtime.UnlockOSThread()
+		return nil, fmt.Errorf("cuda: making the context current: %v", err)
+	}
+	return runtime.UnlockOSThread, nil
+}
+
 // Compile generates the program's CUDA C, compiles it with NVRTC, loads
 // the module and copies the data to the device.
 func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
+	unbind, err := b.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
 	src, err := cgen.Generate(p)
 	if err != nil {
 		return nil, err
@@ -104,7 +123,7 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda: loading the module: %v", err)
 	}
-	c := &Compiled{src: src, mod: mod}
+	c := &Compiled{b: b, src: src, mod: mod}
 	if c.eval, err = mod.Function("gb_logdensity"); err == nil {
 		if c.leap, err = mod.Function("gb_leapfrog"); err == nil {
 			if c.block, err = mod.Function("gb_logdensity_block"); err == nil {
@@ -173,6 +192,7 @@ func upload(v []float64) (buffer, error) {
 
 // Compiled is a program loaded on the device.
 type Compiled struct {
+	b          *Backend
 	src        *cgen.Source
 	mod        cu.Module
 	eval, leap cu.Function
@@ -196,6 +216,11 @@ func launch(fn cu.Function, b int, params ...unsafe.Pointer) error {
 
 // LogDensityGrad evaluates a batch on the device.
 func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
+	unbind, err := c.b.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
 	d := c.src.Dim
 	if err := accel.CheckBatch(d, xs, lps, grads); err != nil {
 		return err
@@ -257,6 +282,11 @@ func (c *Compiled) reserve(b int) error {
 
 // Leapfrog runs the fused trajectory kernel.
 func (c *Compiled) Leapfrog(t *accel.Trajectories) error {
+	unbind, err := c.b.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
 	d := c.src.Dim
 	if err := t.Check(d); err != nil {
 		return err
@@ -321,6 +351,11 @@ func (c *Compiled) Leapfrog(t *accel.Trajectories) error {
 
 // Close frees the device memory and unloads the module.
 func (c *Compiled) Close() error {
+	unbind, err := c.b.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
 	for _, m := range []*buffer{&c.data, &c.xs, &c.lps, &c.grads, &c.work, &c.p, &c.eps, &c.invm, &c.steps} {
 		m.free()
 	}

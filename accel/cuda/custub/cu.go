@@ -42,5 +42,6 @@ func (fn Function) LaunchAndSync(gridDimX, gridDimY, gridDimZ, blockDimX, blockD
 }
 func (d Device) MakeContext(flags ContextFlags) (CUContext, error) { panic("stub") }
 func (d Device) Name() (string, error)                             { panic("stub") }
+func SetCurrentContext(ctx CUContext) (err error)                  { panic("stub") }
 func LoadData(image string) (Module, error)                        { panic("stub") }
 func (m Module) Function(name string) (Function, error)            { panic("stub") }
