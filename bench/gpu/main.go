@@ -71,7 +71,8 @@ func main() {
 	cases := flag.String("cases", "eight_schools,logistic,rwmh", "cases to run")
 	backends := flag.String("backends", "cpu,cuda", "backends of the many-chain runs")
 	chains := flag.Int("chains", 1024, "ChEES chains on eight schools")
-	lchains := flag.Int("logistic-chains", 128, "ChEES chains on the logistic regression")
+	lchains := flag.Int("logistic-chains", 128, "ChEES chains on the logistic regression (GPU)")
+	lcpu := flag.Int("logistic-cpu-chains", 32, "ChEES chains on the logistic regression on the CPU (each gradient costs about 7 ms a core)")
 	n := flag.Int("n", 100_000, "logistic regression: rows")
 	d := flag.Int("d", 50, "logistic regression: predictors")
 	lwarm := flag.Int("logistic-iters", 500, "logistic regression: warm-up and draws each")
@@ -88,7 +89,7 @@ func main() {
 		case "eight_schools":
 			eightSchools(bks, *chains, *nuts)
 		case "logistic":
-			logistic(bks, *dataDir, *n, *d, *lchains, *lwarm, *nuts)
+			logistic(bks, *dataDir, *n, *d, *lchains, *lcpu, *lwarm, *nuts)
 		case "rwmh":
 			rwmh(bks, *rchains, *rsteps)
 		default:
@@ -119,7 +120,7 @@ func eightSchools(bks []string, chains int, nuts bool) {
 	}
 }
 
-func logistic(bks []string, dir string, n, d, chains, iters int, nuts bool) {
+func logistic(bks []string, dir string, n, d, chains, cpuChains, iters int, nuts bool) {
 	c := posteriordb.SimulatedLogistic(n, d, 1)
 	if err := writeLogistic(dir, c); err != nil {
 		log.Fatal(err)
@@ -135,7 +136,11 @@ func logistic(bks []string, dir string, n, d, chains, iters int, nuts bool) {
 		run("logistic", "NUTS", "cpu", nil, build(), 4, iters, iters, ppl.NUTS())
 	}
 	for _, b := range bks {
-		run("logistic", "ChEES", b, nil, build(), chains, iters, iters, ppl.ChEES())
+		ch := chains
+		if b == "cpu" {
+			ch = cpuChains
+		}
+		run("logistic", "ChEES", b, nil, build(), ch, iters, iters, ppl.ChEES())
 	}
 }
 
