@@ -27,6 +27,16 @@
 // ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
 // m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
 //
+// Backends: by default the chains' log densities are evaluated by
+// accel/vec on every core. With Config.Backend set (ppl.Backend("cuda"),
+// GOBAYES_ACCEL, or "auto" for wide runs) they go through the accel
+// contract instead: every chain is one block, each gradient one call of
+// Compiled.LogDensityGrad (positions laid out row by row for it), and
+// each ChEES trajectory one call of Compiled.Leapfrog, so a GPU runs the
+// whole trajectory without a round trip per step. Momenta, acceptance and
+// adaptation stay on the host. The same code runs on accel/cpu in the
+// tests (TestMomentsWithinMCSE runs every case both ways).
+//
 // RWMH's acceptance costs no exponential: u < exp(lp' − lp) is tested
 // as lp' > lp − E with E = −log u a standard exponential drawn by the
 // ziggurat from one random word. When the whole log density of a
