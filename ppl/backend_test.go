@@ -1,6 +1,7 @@
 package ppl_test
 
 import (
+	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -101,7 +102,7 @@ func TestBackendThroughWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(fit.Backend, "(auto: 1024 chains") {
+	if !strings.Contains(fit.Backend, fmt.Sprintf("(auto: %d chains", accel.GPUMinChains)) {
 		t.Errorf("auto with a worker and %d chains: backend %q", accel.GPUMinChains, fit.Backend)
 	}
 }
