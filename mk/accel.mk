@@ -26,3 +26,8 @@ vet-cuda:
 	  GOWORK=$$tmp/go.work $(GO) vet -tags cuda ./accel/cuda/... && \
 	  GOWORK=$$tmp/go.work $(GO) build -tags cuda -o /dev/null ./accel/cuda/worker && \
 	  echo "vet-cuda: accel/cuda and the worker type-check against the cu v0.9.6 signatures"
+
+# The pack for the lent GPU machine (accel/cuda/GPU.md).
+.PHONY: devpack
+devpack:
+	accel/cuda/device-run.sh pack
