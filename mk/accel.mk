@@ -31,3 +31,23 @@ vet-cuda:
 .PHONY: devpack
 devpack:
 	accel/cuda/device-run.sh pack
+
+# Checks the pack here: its size (device-run.sh fails over 48 MiB) and that
+# the unpacked toolchain, alone and with an empty cache, builds the GPU
+# worker from the vendored modules (gorgonia.org/cu replaced by the
+# signature stand-in accel/cuda/custub: cu needs cuda.h).
+.PHONY: test-devpack
+TEST_TARGETS += test-devpack
+test-devpack:
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	  DEVPACK=$$tmp/pack accel/cuda/device-run.sh pack $$tmp/pack >/dev/null && du -sh $$tmp/pack && \
+	  mkdir -p $$tmp/go $$tmp/repo && xz -dc $$tmp/pack/go.tar.xz | tar -C $$tmp/go -xf - && \
+	  git ls-files -co --exclude-standard | tar -cf - -T - | tar -C $$tmp/repo -xf - && \
+	  xz -dc $$tmp/pack/vendor.tar.xz | tar -C $$tmp/repo -xf - && \
+	  rm -rf $$tmp/repo/vendor/gorgonia.org/cu/* && cp accel/cuda/custub/cu.go $$tmp/repo/vendor/gorgonia.org/cu/ && \
+	  mkdir -p $$tmp/repo/vendor/gorgonia.org/cu/nvrtc && cp accel/cuda/custub/nvrtc/*.go $$tmp/repo/vendor/gorgonia.org/cu/nvrtc/ && \
+	  cd $$tmp/repo && start=$$(date +%s) && \
+	  env -i HOME=$$tmp PATH=$$tmp/go/go/bin:/usr/bin:/bin GOROOT=$$tmp/go/go GOTOOLCHAIN=local GOPROXY=off \
+	    GOFLAGS="-mod=vendor -buildvcs=false" GOCACHE=$$tmp/cache GOPATH=$$tmp/gopath \
+	    go build -tags cuda -o $$tmp/gobayes-cuda ./accel/cuda/worker && \
+	  echo "test-devpack: the packed toolchain built the GPU worker in $$(( $$(date +%s) - start )) s"
