@@ -11,7 +11,7 @@ export GOFLAGS := -buildvcs=false
 # Debian packages the project needs (installed by `make deps` when missing).
 DEB_PACKAGES := python3 python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat python3-nbconvert python3-ipykernel \
-	jupyter-notebook python3-notebook jupyter-console
+	jupyter-notebook python3-notebook jupyter-console xz-utils
 
 TEST_TARGETS := test-go
 
