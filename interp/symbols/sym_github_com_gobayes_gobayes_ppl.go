@@ -17,6 +17,7 @@ func init() {
 		"AddDiag":          reflect.ValueOf(ppl.AddDiag),
 		"At":               reflect.ValueOf(ppl.At),
 		"AutoShardVolume":  reflect.ValueOf(constant.MakeFromLiteral("50000", token.INT, 0)),
+		"Backend":          reflect.ValueOf(ppl.Backend),
 		"Bounds":           reflect.ValueOf(ppl.Bounds),
 		"Catch":            reflect.ValueOf(ppl.Catch),
 		"ChEES":            reflect.ValueOf(ppl.ChEES),
