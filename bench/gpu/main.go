@@ -237,21 +237,8 @@ func writeLogistic(dir string, c *posteriordb.Case) error {
 	return os.WriteFile(filepath.Join(dir, "logistic.json"), meta, 0o644)
 }
 
-// The mixture of bench/rwmh.
-var (
-	mixLoc    = []float64{-2, 0, 3.2, 2.5}
-	mixScale  = []float64{1.2, 1, 5, 2.8}
-	mixWeight = []float64{0.2, 0.3, 0.1, 0.4}
-)
-
 func rwmh(bks []string, chains, steps int) {
-	logW := make([]float64, len(mixWeight))
-	for i, w := range mixWeight {
-		logW[i] = math.Log(w)
-	}
-	m := ppl.NewModel("gauss_mix4")
-	x := m.Flat("x")
-	m.LogDensity("mixture", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, mixLoc, mixScale), logW)))
+	m := posteriordb.MixtureModel()
 	cm, err := m.Compile()
 	if err != nil {
 		log.Fatal(err)

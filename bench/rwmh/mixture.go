@@ -3,28 +3,13 @@ package main
 import (
 	"math"
 
-	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
-// The mixture of the issue: locations, scales and weights.
 var (
-	mixLoc    = []float64{-2, 0, 3.2, 2.5}
-	mixScale  = []float64{1.2, 1, 5, 2.8}
-	mixWeight = []float64{0.2, 0.3, 0.1, 0.4}
+	mixLoc, mixScale, mixWeight = posteriordb.MixLoc, posteriordb.MixScale, posteriordb.MixWeight
+	mixtureModel                = posteriordb.MixtureModel
 )
-
-// mixtureModel is the mixture as a ppl model: a flat x with the mixture's
-// log density as an explicit term, log Σ_k w_k N(x | μ_k, σ_k).
-func mixtureModel() *ppl.Model {
-	logW := make([]float64, len(mixWeight))
-	for i, w := range mixWeight {
-		logW[i] = math.Log(w)
-	}
-	m := ppl.NewModel("gauss_mix4")
-	x := m.Flat("x")
-	m.LogDensity("mixture", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, mixLoc, mixScale), logW)))
-	return m
-}
 
 // mixtureDensity is the same density written out, for the scalar loop:
 // Σ_k w_k/(σ_k√(2π)) exp(-½((x-μ_k)/σ_k)²), not its logarithm (the
