@@ -1,7 +1,6 @@
 package lockstep
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/gobayes/gobayes/accel"
@@ -84,47 +83,35 @@ func (b *devBatch) LogFromDensity(float64, float64) float64 {
 	panic("lockstep: LogFromDensity on a backend (DensityForm is false)")
 }
 
-// toRows lays out n chains' d values from struct-of-arrays src (j·n+c) to
-// rows dst (c·d+j).
-func toRows(dst, src []float64, n, d int) {
-	if d == 1 {
+// transpose writes the r×c row-major matrix src as its c×r transpose
+// into dst. The samplers keep chains struct-of-arrays (slot j of chain c
+// at j·n+c, a d×n matrix) and the contract takes them row by row (c·d+j,
+// n×d): toRows and toColumns are its two directions.
+func transpose(dst, src []float64, r, c int) {
+	if r == 1 || c == 1 {
 		copy(dst, src)
 		return
 	}
-	for j := 0; j < d; j++ {
-		col := src[j*n : (j+1)*n]
-		for c, v := range col {
-			dst[c*d+j] = v
+	for i := 0; i < r; i++ {
+		for j, v := range src[i*c : (i+1)*c] {
+			dst[j*r+i] = v
 		}
 	}
 }
+
+// toRows lays out n chains' d values from struct-of-arrays src to rows dst.
+func toRows(dst, src []float64, n, d int) { transpose(dst, src, d, n) }
 
 // toColumns is toRows's inverse.
-func toColumns(dst, src []float64, n, d int) {
-	if d == 1 {
-		copy(dst, src)
-		return
-	}
-	for j := 0; j < d; j++ {
-		col := dst[j*n : (j+1)*n]
-		for c := range col {
-			col[c] = src[c*d+j]
-		}
-	}
-}
+func toColumns(dst, src []float64, n, d int) { transpose(dst, src, n, d) }
 
-// trajectories is the state of a ChEES trajectory on a backend: one
-// batch of the contract's Trajectories over every chain of one block.
-type trajectories struct {
-	t   accel.Trajectories
-	eps []float64
-}
-
-func newTrajectories(n, d int) *trajectories {
-	return &trajectories{t: accel.Trajectories{
+// newTrajectories makes the contract's Trajectories for a ChEES run of n
+// chains of dimension d on a backend.
+func newTrajectories(n, d int) *accel.Trajectories {
+	return &accel.Trajectories{
 		Q: make([]float64, n*d), P: make([]float64, n*d), Grad: make([]float64, n*d),
 		LogDensity: make([]float64, n), StepSize: make([]float64, n), Steps: make([]int, n),
-	}}
+	}
 }
 
 // leapfrogDevice runs steps leapfrog steps of every chain of b on the
@@ -133,8 +120,7 @@ func newTrajectories(n, d int) *trajectories {
 // non-finite stops there with lpp -Inf, and is rejected.
 func (e *ensemble) leapfrogDevice(b *block, h *hmcParams) {
 	n, d := b.n, e.dim
-	tr := e.traj
-	t := &tr.t
+	t := e.traj
 	toRows(t.Q, b.x, n, d)
 	toRows(t.P, b.p, n, d)
 	toRows(t.Grad, b.g, n, d)
@@ -168,14 +154,6 @@ func openBackend(m Model, cfg Config) (accel.Compiled, error) {
 
 // asDeviceError returns the backend's error carried by a recovered panic.
 func asDeviceError(r any) (error, bool) {
-	if de, ok := r.(deviceError); ok {
-		return de, true
-	}
-	if err, ok := r.(error); ok {
-		var de deviceError
-		if errors.As(err, &de) {
-			return de, true
-		}
-	}
-	return nil, false
+	de, ok := r.(deviceError)
+	return de.err, ok
 }

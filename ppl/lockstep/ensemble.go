@@ -81,7 +81,7 @@ type ensemble struct {
 	// dev is the program compiled on Config.Backend (nil: accel/vec on
 	// every core); traj the ChEES trajectories' buffers on it.
 	dev  accel.Compiled
-	traj *trajectories
+	traj *accel.Trajectories
 }
 
 func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
@@ -187,7 +187,8 @@ func (e *ensemble) initialise(grad bool) error {
 			}
 			redo := 0
 			for c := 0; c < b.n; c++ {
-				ok := !math.IsInf(bt.LPs()[c], 0) && !math.IsNaN(bt.LPs()[c])
+				lp := bt.LPs()[c]
+				ok := !math.IsInf(lp, 0) && !math.IsNaN(lp)
 				if grad {
 					for j := 0; j < e.dim && ok; j++ {
 						g := bt.Grad()[j*b.n+c]

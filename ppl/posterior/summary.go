@@ -22,8 +22,8 @@ type Summary struct {
 	RunChains int
 	// Backend is Posterior.Backend.
 	Backend string
-	Draws     int
-	Seconds   float64 // wall time of the run (the slowest chain)
+	Draws   int
+	Seconds float64 // wall time of the run (the slowest chain)
 	// Approximation: the draws come from a fitted approximation (ADVI);
 	// the chain diagnostics are not shown.
 	Approximation bool
