@@ -3,13 +3,9 @@ package ppl
 import (
 	"context"
 	"fmt"
-	"html"
-	"math"
 	"math/rand/v2"
 	"strings"
-	"time"
 
-	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/optim"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -83,7 +79,8 @@ func Init(values map[string]any) SampleOption { return func(s *sampleSettings) {
 
 // Context makes the run stop when ctx is cancelled, keeping the draws made
 // so far. By default a run watches the notebook cell's context
-// (display.Context), so interrupting the cell stops it the same way.
+// (through the Hooks the notebook installs), so interrupting the cell
+// stops it the same way.
 func Context(ctx context.Context) SampleOption { return func(s *sampleSettings) { s.ctx = ctx } }
 
 // Progress receives every chain's progress a few times a second (instead
@@ -253,7 +250,7 @@ func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
 
 func settings(opts []SampleOption) sampleSettings {
 	// The running cell's context: a notebook interrupt stops the chains.
-	s := sampleSettings{ctx: display.Context()}
+	s := sampleSettings{ctx: runContext()}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -301,19 +298,10 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		return nil, err
 	}
 	s.cfg.Progress = s.progress
-	var h *display.Handle
-	var table *progressTable
-	live := display.Active()
-	if s.live != nil {
-		live = *s.live
-	}
-	if s.progress == nil && live {
-		h = display.NewHandle()
-		table = &progressTable{model: c.Name(), now: time.Now}
-		table.start = table.now()
-		s.cfg.Progress = func(ps []infer.ChainProgress) {
-			table.update(ps)
-			h.Update(table)
+	var sink ProgressSink
+	if s.progress == nil && (s.live == nil || *s.live) {
+		if sink = liveProgress(c.Name()); sink != nil {
+			s.cfg.Progress = sink.Update
 		}
 	}
 	var fit *posterior.Posterior
@@ -325,109 +313,12 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	} else {
 		fit, err = infer.Run(s.ctx, c, s.cfg)
 	}
-	if table != nil {
+	if sink != nil {
 		// The last progress report may precede the end of the run (or, on
-		// an interrupt, never come): the header's final word is said here.
-		table.finish(s.ctx.Err() != nil)
-		h.Update(table)
+		// an interrupt, never come): the final word is said here.
+		sink.Finish(s.ctx.Err() != nil)
 	}
 	return fit, err
-}
-
-// progressTable is the live display of a run: one row per chain, under a
-// header that says "sampling" with the time so far while chains run, then
-// "done" or "interrupted" with the run's total time, frozen.
-type progressTable struct {
-	model       string
-	now         func() time.Time // the clock, injected so tests can set it
-	start       time.Time
-	end         time.Time // when the run ended; zero while it runs
-	interrupted bool
-	rows        []infer.ChainProgress
-}
-
-// update takes a progress report; once every chain is done the run's end
-// time is fixed.
-func (t *progressTable) update(ps []infer.ChainProgress) {
-	t.rows = append(t.rows[:0], ps...)
-	if !t.end.IsZero() || len(ps) == 0 {
-		return
-	}
-	for _, r := range ps {
-		if !r.Done {
-			return
-		}
-		if r.Iteration < r.Total {
-			t.interrupted = true
-		}
-	}
-	t.end = t.now()
-}
-
-// finish marks the run over, interrupted or not, when the sampler returns.
-func (t *progressTable) finish(interrupted bool) {
-	t.interrupted = t.interrupted || interrupted
-	if t.end.IsZero() {
-		t.end = t.now()
-	}
-}
-
-// status is the header's word on the run and its time in seconds.
-func (t *progressTable) status() string {
-	switch {
-	case t.end.IsZero():
-		return fmt.Sprintf("sampling, %.1f s", t.now().Sub(t.start).Seconds())
-	case t.interrupted:
-		return fmt.Sprintf("interrupted after %.1f s", t.end.Sub(t.start).Seconds())
-	}
-	return fmt.Sprintf("done in %.1f s", t.end.Sub(t.start).Seconds())
-}
-
-func (t *progressTable) phase(r infer.ChainProgress) string {
-	switch {
-	case r.Done && r.Iteration < r.Total:
-		return "stopped"
-	case r.Done:
-		return "done"
-	case r.Warmup:
-		return "warm-up"
-	}
-	return "sampling"
-}
-
-// String renders the table as text.
-func (t *progressTable) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", t.model, t.status())
-	fmt.Fprintf(&b, "%-6s %-22s %-9s %11s %10s\n", "chain", "progress", "phase", "divergences", "step size")
-	for _, r := range t.rows {
-		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
-		bar := strings.Repeat("█", int(frac*20)) + strings.Repeat("·", 20-int(frac*20))
-		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10.3g\n", r.Chain+1, bar, 100*frac, t.phase(r), r.Divergences, r.StepSize)
-	}
-	return b.String()
-}
-
-// HTML renders the table with progress bars.
-func (t *progressTable) HTML() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="gobayes-progress"><b>%s</b>: %s<table><thead><tr><th>chain</th><th>progress</th><th>iteration</th><th>phase</th><th>divergences</th><th>step size</th></tr></thead><tbody>`,
-		html.EscapeString(t.model), t.status())
-	for _, r := range t.rows {
-		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
-		color := "#1f77b4"
-		if r.Warmup {
-			color = "#aaa"
-		}
-		div := fmt.Sprint(r.Divergences)
-		if r.Divergences > 0 {
-			div = `<span style="color:#b00">` + div + "</span>"
-		}
-		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%.3g</td></tr>`,
-			r.Chain+1, 100*frac, color, r.Iteration, r.Total, t.phase(r), div, r.StepSize)
-	}
-	b.WriteString("</tbody></table></div>")
-	return b.String()
 }
 
 // initialPositions turns constrained initial values into one unconstrained

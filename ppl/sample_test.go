@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -95,10 +92,11 @@ func TestSampleOptionsAndErrors(t *testing.T) {
 	if q := m.Sample(Context(ctx), LiveProgress(false)); !q.Interrupted || q.Draws() != 0 {
 		t.Errorf("cancelled run: interrupted %v, %d draws", q.Interrupted, q.Draws())
 	}
-	// Interrupting the notebook cell (display's cell context) stops it too.
-	prev := display.SetContext(ctx)
+	// Interrupting the notebook cell (the context of the installed hooks)
+	// stops it too.
+	prev := SetHooks(&testHooks{ctx: ctx})
 	q := m.Sample(LiveProgress(false))
-	display.SetContext(prev)
+	SetHooks(prev)
 	if !q.Interrupted {
 		t.Error("run not interrupted by the cell's cancelled context")
 	}
@@ -225,54 +223,6 @@ func ExampleModel_Sample() {
 	// mu: mean 1.3, sd 0.4, R-hat below 1.01: true, divergences: 0
 }
 
-// recorder is a display.Publisher that keeps what it is sent.
-type recorder struct {
-	mu      sync.Mutex
-	bundles []display.Bundle
-	ids     []string
-	updates []bool
-}
-
-func (r *recorder) Display(b display.Bundle, id string, update bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.bundles, r.ids, r.updates = append(r.bundles, b), append(r.ids, id), append(r.updates, update)
-}
-func (r *recorder) Clear(bool) {}
-
-// TestLiveProgress runs Sample as in a notebook and checks the progress
-// table: one display id, shown then updated, ending with every chain done.
-func TestLiveProgress(t *testing.T) {
-	rec := &recorder{}
-	prev := display.SetPublisher(rec)
-	defer display.SetPublisher(prev)
-	m, _, _ := conjugate()
-	m.Sample(Seed(1), Chains(3), Warmup(200), Draws(200))
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	n := len(rec.bundles)
-	if n == 0 {
-		t.Fatal("no progress display")
-	}
-	for i, id := range rec.ids {
-		if id == "" || id != rec.ids[0] {
-			t.Fatalf("display %d has id %q, want the handle's id %q every time", i, id, rec.ids[0])
-		}
-		if rec.updates[i] != (i > 0) {
-			t.Errorf("display %d: update = %v", i, rec.updates[i])
-		}
-	}
-	last := rec.bundles[n-1]
-	html, _ := last.Data["text/html"].(string)
-	text, _ := last.Data["text/plain"].(string)
-	if strings.Count(html, "<tr><td>") != 3 || strings.Count(html, ">done<") != 3 || !strings.Contains(html, "400 / 400") {
-		t.Errorf("final progress HTML: %s", html)
-	}
-	if !strings.Contains(text, "conjugate: done in ") {
-		t.Errorf("final progress text: %s", text)
-	}
-}
-
 // The mode on the unconstrained scale: for mu (unbounded) the posterior
 // mode 6.5/5.01; for sigma ~ HalfNormal(2), sampled as log sigma, the
 // mode of sigma·p(sigma), which is 2.
@@ -287,48 +237,55 @@ func ExampleModel_MAP() {
 	// mu 1.297 sigma 2.000
 }
 
-// TestProgressHeader drives the progress table with a fake clock: the
-// header counts time while chains run, then says done (or interrupted)
-// with the run's total time, which no longer moves.
-func TestProgressHeader(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	running := infer.ChainProgress{Chain: 0, Iteration: 50, Total: 100}
-	done := infer.ChainProgress{Chain: 0, Iteration: 100, Total: 100, Done: true}
-	stopped := infer.ChainProgress{Chain: 1, Iteration: 70, Total: 100, Done: true}
-	done1 := done
-	done1.Chain = 1
-	cases := []struct {
-		name    string
-		reports [][]infer.ChainProgress // one report a second
-		finish  *bool                   // finish(interrupted) after the reports
-		want    string                  // header, read 10 s after the last step
-	}{
-		{"running", [][]infer.ChainProgress{{running, running}}, nil, "m: sampling, 11.0 s"},
-		{"one chain left", [][]infer.ChainProgress{{running}, {done, running}}, nil, "m: sampling, 12.0 s"},
-		{"all done", [][]infer.ChainProgress{{running}, {done, done1}}, nil, "m: done in 2.0 s"},
-		{"a chain stopped", [][]infer.ChainProgress{{running}, {done, stopped}}, nil, "m: interrupted after 2.0 s"},
-		{"interrupt before any report", nil, boolPtr(true), "m: interrupted after 0.0 s"},
-		{"run returned", [][]infer.ChainProgress{{running}}, boolPtr(false), "m: done in 1.0 s"},
-	}
-	for _, c := range cases {
-		now := t0
-		tab := &progressTable{model: "m", now: func() time.Time { return now }, start: t0}
-		for _, r := range c.reports {
-			now = now.Add(time.Second)
-			tab.update(r)
-		}
-		if c.finish != nil {
-			tab.finish(*c.finish)
-		}
-		now = now.Add(10 * time.Second)
-		text := tab.String()
-		if got, _, _ := strings.Cut(text, "\n"); got != c.want {
-			t.Errorf("%s: header %q, want %q", c.name, got, c.want)
-		}
-		if !strings.Contains(tab.HTML(), strings.TrimPrefix(c.want, "m: ")) {
-			t.Errorf("%s: HTML lacks %q: %s", c.name, c.want, tab.HTML())
-		}
-	}
+
+// testHooks stand for the notebook: a context, and a progress sink that
+// records what it is sent.
+type testHooks struct {
+	ctx      context.Context
+	models   []string
+	updates  int
+	last     []infer.ChainProgress
+	finished []bool
 }
 
-func boolPtr(b bool) *bool { return &b }
+func (h *testHooks) Context() context.Context { return h.ctx }
+
+func (h *testHooks) Progress(model string) ProgressSink {
+	h.models = append(h.models, model)
+	return h
+}
+
+func (h *testHooks) Update(ps []infer.ChainProgress) {
+	h.updates++
+	h.last = append(h.last[:0], ps...)
+}
+
+func (h *testHooks) Finish(interrupted bool) { h.finished = append(h.finished, interrupted) }
+
+// TestHooks: a run asks the installed hooks for its context and its live
+// progress, sends every report there and ends it with Finish; an explicit
+// Progress option or LiveProgress(false) keeps it away from the hooks.
+func TestHooks(t *testing.T) {
+	h := &testHooks{ctx: context.Background()}
+	prev := SetHooks(h)
+	defer SetHooks(prev)
+	m, _, _ := conjugate()
+	m.Sample(Seed(1), Chains(2), Warmup(100), Draws(100))
+	if len(h.models) != 1 || h.models[0] != "conjugate" || h.updates == 0 || len(h.finished) != 1 || h.finished[0] {
+		t.Fatalf("hooks saw models %v, %d updates, finished %v", h.models, h.updates, h.finished)
+	}
+	if len(h.last) != 2 || !h.last[1].Done || h.last[1].Iteration != 200 {
+		t.Errorf("last report %+v", h.last)
+	}
+	m.Sample(Seed(1), Chains(2), Warmup(10), Draws(10), LiveProgress(false))
+	m.Sample(Seed(1), Chains(2), Warmup(10), Draws(10), Progress(func([]infer.ChainProgress) {}))
+	if len(h.models) != 1 {
+		t.Errorf("LiveProgress(false) or Progress(f) still asked the hooks: %v", h.models)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	h.ctx = ctx
+	if q := m.Sample(Seed(1)); !q.Interrupted || len(h.finished) != 2 || !h.finished[1] {
+		t.Errorf("cancelled hook context: interrupted %v, finished %v", q.Interrupted, h.finished)
+	}
+}

@@ -1,0 +1,117 @@
+// Package progress is the live progress table of a sampling run in a
+// notebook: one row per chain, under a header that says "sampling" with
+// the time so far while chains run, then "done" or "interrupted" with the
+// run's total time, frozen. The notebook's interpreter (package interp)
+// shows one through ppl's run hooks; ppl itself renders nothing.
+package progress
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gobayes/gobayes/ppl/infer"
+)
+
+// Table is the progress of one run. It renders as text (String) and HTML.
+type Table struct {
+	model       string
+	now         func() time.Time // the clock, injected so tests can set it
+	start       time.Time
+	end         time.Time // when the run ended; zero while it runs
+	interrupted bool
+	rows        []infer.ChainProgress
+}
+
+// New starts the table of a run of the named model now.
+func New(model string) *Table { return newAt(model, time.Now) }
+
+func newAt(model string, now func() time.Time) *Table {
+	return &Table{model: model, now: now, start: now()}
+}
+
+// Update takes a progress report; once every chain is done the run's end
+// time is fixed.
+func (t *Table) Update(ps []infer.ChainProgress) {
+	t.rows = append(t.rows[:0], ps...)
+	if !t.end.IsZero() || len(ps) == 0 {
+		return
+	}
+	for _, r := range ps {
+		if !r.Done {
+			return
+		}
+		if r.Iteration < r.Total {
+			t.interrupted = true
+		}
+	}
+	t.end = t.now()
+}
+
+// Finish marks the run over, interrupted or not, when the sampler returns.
+func (t *Table) Finish(interrupted bool) {
+	t.interrupted = t.interrupted || interrupted
+	if t.end.IsZero() {
+		t.end = t.now()
+	}
+}
+
+// status is the header's word on the run and its time in seconds.
+func (t *Table) status() string {
+	switch {
+	case t.end.IsZero():
+		return fmt.Sprintf("sampling, %.1f s", t.now().Sub(t.start).Seconds())
+	case t.interrupted:
+		return fmt.Sprintf("interrupted after %.1f s", t.end.Sub(t.start).Seconds())
+	}
+	return fmt.Sprintf("done in %.1f s", t.end.Sub(t.start).Seconds())
+}
+
+func phase(r infer.ChainProgress) string {
+	switch {
+	case r.Done && r.Iteration < r.Total:
+		return "stopped"
+	case r.Done:
+		return "done"
+	case r.Warmup:
+		return "warm-up"
+	}
+	return "sampling"
+}
+
+// String renders the table as text.
+func (t *Table) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", t.model, t.status())
+	fmt.Fprintf(&b, "%-6s %-22s %-9s %11s %10s\n", "chain", "progress", "phase", "divergences", "step size")
+	for _, r := range t.rows {
+		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
+		bar := strings.Repeat("█", int(frac*20)) + strings.Repeat("·", 20-int(frac*20))
+		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10.3g\n", r.Chain+1, bar, 100*frac, phase(r), r.Divergences, r.StepSize)
+	}
+	return b.String()
+}
+
+// HTML renders the table with progress bars.
+func (t *Table) HTML() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="gobayes-progress"><b>%s</b>: %s<table><thead><tr><th>chain</th><th>progress</th><th>iteration</th><th>phase</th><th>divergences</th><th>step size</th></tr></thead><tbody>`,
+		html.EscapeString(t.model), t.status())
+	for _, r := range t.rows {
+		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
+		color := "#1f77b4"
+		if r.Warmup {
+			color = "#aaa"
+		}
+		div := fmt.Sprint(r.Divergences)
+		if r.Divergences > 0 {
+			div = `<span style="color:#b00">` + div + "</span>"
+		}
+		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%.3g</td></tr>`,
+			r.Chain+1, 100*frac, color, r.Iteration, r.Total, phase(r), div, r.StepSize)
+	}
+	b.WriteString("</tbody></table></div>")
+	return b.String()
+}

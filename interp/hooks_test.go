@@ -1,0 +1,62 @@
+package interp
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/ppl"
+)
+
+// progressRecorder is a display.Publisher that keeps what it is sent.
+type progressRecorder struct {
+	mu      sync.Mutex
+	bundles []display.Bundle
+	ids     []string
+	updates []bool
+}
+
+func (r *progressRecorder) Display(b display.Bundle, id string, update bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.bundles, r.ids, r.updates = append(r.bundles, b), append(r.ids, id), append(r.updates, update)
+}
+func (r *progressRecorder) Clear(bool) {}
+
+// TestLiveProgress runs Sample as in a notebook (through the hooks this
+// package installs in ppl) and checks the progress
+// table: one display id, shown then updated, ending with every chain done.
+func TestLiveProgress(t *testing.T) {
+	rec := &progressRecorder{}
+	prev := display.SetPublisher(rec)
+	defer display.SetPublisher(prev)
+	m := ppl.NewModel("conjugate")
+	mu := m.Normal("mu", 0, 10)
+	m.Normal("y", mu, 1).Observe([]float64{1.2, 0.4, 2.2, 1.9, 0.8})
+	m.Sample(ppl.Seed(1), ppl.Chains(3), ppl.Warmup(200), ppl.Draws(200))
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	n := len(rec.bundles)
+	if n == 0 {
+		t.Fatal("no progress display")
+	}
+	for i, id := range rec.ids {
+		if id == "" || id != rec.ids[0] {
+			t.Fatalf("display %d has id %q, want the handle's id %q every time", i, id, rec.ids[0])
+		}
+		if rec.updates[i] != (i > 0) {
+			t.Errorf("display %d: update = %v", i, rec.updates[i])
+		}
+	}
+	last := rec.bundles[n-1]
+	html, _ := last.Data["text/html"].(string)
+	text, _ := last.Data["text/plain"].(string)
+	if strings.Count(html, "<tr><td>") != 3 || strings.Count(html, ">done<") != 3 || !strings.Contains(html, "400 / 400") {
+		t.Errorf("final progress HTML: %s", html)
+	}
+	if !strings.Contains(text, "conjugate: done in ") {
+		t.Errorf("final progress text: %s", text)
+	}
+}
+

@@ -1,0 +1,70 @@
+package ppl
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gobayes/gobayes/ppl/infer"
+)
+
+// Hooks connect a run (Sample, ADVI, …) to the place that started it. The
+// notebook's interpreter installs its own (package interp): the running
+// cell's context, so that an interrupt stops the chains, and a live
+// progress table in the cell's output. Without hooks a run watches
+// context.Background() and shows no progress. ppl itself knows nothing
+// of notebooks, displays or kernels: this interface is the whole seam.
+type Hooks interface {
+	// Context is the context of the code running now: cancelled when the
+	// user interrupts it.
+	Context() context.Context
+	// Progress returns where the live progress of a run of the named
+	// model goes, or nil when nothing shows it.
+	Progress(model string) ProgressSink
+}
+
+// A ProgressSink shows a run's progress as it goes.
+type ProgressSink interface {
+	// Update takes every chain's progress, a few times a second.
+	Update(ps []infer.ChainProgress)
+	// Finish says the run is over, interrupted or not; it is called once,
+	// after the last Update.
+	Finish(interrupted bool)
+}
+
+var (
+	hooksMu sync.Mutex
+	hooks   Hooks
+)
+
+// SetHooks installs h (nil removes the hooks) and returns the previous
+// ones.
+func SetHooks(h Hooks) (previous Hooks) {
+	hooksMu.Lock()
+	defer hooksMu.Unlock()
+	previous, hooks = hooks, h
+	return previous
+}
+
+func currentHooks() Hooks {
+	hooksMu.Lock()
+	defer hooksMu.Unlock()
+	return hooks
+}
+
+// runContext is the context a run watches by default.
+func runContext() context.Context {
+	if h := currentHooks(); h != nil {
+		if ctx := h.Context(); ctx != nil {
+			return ctx
+		}
+	}
+	return context.Background()
+}
+
+// liveProgress is where a run's live progress goes, or nil.
+func liveProgress(model string) ProgressSink {
+	if h := currentHooks(); h != nil {
+		return h.Progress(model)
+	}
+	return nil
+}
