@@ -40,16 +40,6 @@ func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
 }
 
-// Laplace (double exponential) has location mu and scale b.
-func (m *Model) Laplace(name string, mu, b any, opts ...Option) *RV {
-	return m.Var(name, family("Laplace"), []any{mu, b}, opts...)
-}
-
-// Logistic has location mu and scale s.
-func (m *Model) Logistic(name string, mu, s any, opts ...Option) *RV {
-	return m.Var(name, family("Logistic"), []any{mu, s}, opts...)
-}
-
 // LogNormal is exp(Normal(mu, sigma)): positive.
 func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
@@ -78,11 +68,6 @@ func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
 // Beta has shapes alpha and beta: in (0, 1).
 func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
-}
-
-// Uniform is uniform on (lower, upper); the bounds may be expressions.
-func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
-	return m.Var(name, family("Uniform"), []any{lower, upper}, opts...)
 }
 
 // Flat is the improper uniform density on the real line (Stan's default

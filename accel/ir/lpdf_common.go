@@ -238,3 +238,41 @@ func variateLogs(f *Frame, in *Instr, y []float64) (ly, l1m []float64) {
 	}
 	return ly, l1m
 }
+
+// Primitives of the formulas of accel/opdef (the generated lpdf_gen.go
+// calls them; accel/cuda/cgen's device.cu has their C twins).
+
+// sign is -1, 0 or 1 as x is negative, zero or positive.
+func sign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func inv(x float64) float64 { return 1 / x }
+
+// lbeta is log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a+b).
+func lbeta(a, b float64) float64 { return lgamma(a) + lgamma(b) - lgamma(a+b) }
+
+// logAddExp is log(eᵃ + eᵇ) without overflow.
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// where is a when c holds, else b.
+func where(c bool, a, b float64) float64 {
+	if c {
+		return a
+	}
+	return b
+}

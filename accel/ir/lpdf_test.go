@@ -240,6 +240,37 @@ func discreteCases() []lpdfCase {
 				return a - b - c + phi*math.Log(p) + y*math.Log(1-p)
 			},
 			[]float64{-1, 1, 1}, []float64{1.5, 1, 1}, []float64{1, 0, 1}, []float64{1, 1, -1}),
+		// Beta-binomial from its product form, C(n, y)·a^(y)·b^(n-y)/(a+b)^(n)
+		// with rising factorials x^(k) = x(x+1)…(x+k-1): no lgamma or lbeta.
+		scalarCase("beta_binomial", ir.OpBetaBinomialLPMF, []elem{dat(3, 0, 5, 7), dat(10, 4, 5, 12), par(0.3, 6), par(0.3, 6)},
+			func(x ...float64) float64 {
+				y, n, a, b := x[0], x[1], x[2], x[3]
+				lp := math.Log(distuv.Binomial{N: n, P: 0.5}.Prob(y)) + n*math.Ln2 // log C(n, y)
+				for i := 0.0; i < y; i++ {
+					lp += math.Log(a + i)
+				}
+				for j := 0.0; j < n-y; j++ {
+					lp += math.Log(b + j)
+				}
+				for k := 0.0; k < n; k++ {
+					lp -= math.Log(a + b + k)
+				}
+				return lp
+			},
+			[]float64{5, 4, 1, 1}, []float64{-1, 4, 1, 1}, []float64{1.5, 4, 1, 1}, []float64{1, 2.5, 1, 1},
+			[]float64{1, 4, 0, 1}, []float64{1, 4, 1, -1}, []float64{1, 4, nan, 1}),
+		// Zero-inflated Poisson: a mixture of a point mass at zero and
+		// gonum's Poisson.
+		scalarCase("zero_inflated_poisson", ir.OpZeroInflatedPoissonLPMF, []elem{dat(0, 3, 0, 12), par(0.05, 0.95), par(0.2, 8)},
+			func(x ...float64) float64 {
+				y, psi, lam := x[0], x[1], x[2]
+				pois := distuv.Poisson{Lambda: lam}
+				if y == 0 {
+					return math.Log(psi + (1-psi)*pois.Prob(0))
+				}
+				return math.Log(1-psi) + pois.LogProb(y)
+			},
+			[]float64{-1, 0.5, 1}, []float64{1.5, 0.5, 1}, []float64{1, 1.5, 1}, []float64{0, -0.5, 1}, []float64{1, 0.5, 0}, []float64{0, 0.5, -1}),
 	}
 }
 

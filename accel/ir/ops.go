@@ -146,7 +146,7 @@ const (
 	OpMultiNormalCholLPDF  // y [K] or [N×K], mu [K], L [K×K]
 	OpLKJCorrCholLPDF      // L [K×K], eta
 
-	NumOps
+	numHandOps // the ops declared here; lpdf_gen.go declares the ones defined only in accel/opdef, then NumOps
 )
 
 // Frame is one evaluation's memory: values and their adjoints, laid out as

@@ -3,7 +3,9 @@
 package symbols
 
 import (
+	"context"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
 	"go/constant"
 	"go/token"
 	"reflect"
@@ -77,6 +79,7 @@ func init() {
 		"Row":              reflect.ValueOf(ppl.Row),
 		"Scan":             reflect.ValueOf(ppl.Scan),
 		"Seed":             reflect.ValueOf(ppl.Seed),
+		"SetHooks":         reflect.ValueOf(ppl.SetHooks),
 		"Shape":            reflect.ValueOf(ppl.Shape),
 		"Shards":           reflect.ValueOf(ppl.Shards),
 		"Size":             reflect.ValueOf(ppl.Size),
@@ -100,10 +103,12 @@ func init() {
 		"Density":      reflect.ValueOf((*ppl.Density)(nil)),
 		"Error":        reflect.ValueOf((*ppl.Error)(nil)),
 		"Expr":         reflect.ValueOf((*ppl.Expr)(nil)),
+		"Hooks":        reflect.ValueOf((*ppl.Hooks)(nil)),
 		"Model":        reflect.ValueOf((*ppl.Model)(nil)),
 		"ModelOption":  reflect.ValueOf((*ppl.ModelOption)(nil)),
 		"Option":       reflect.ValueOf((*ppl.Option)(nil)),
 		"Param":        reflect.ValueOf((*ppl.Param)(nil)),
+		"ProgressSink": reflect.ValueOf((*ppl.ProgressSink)(nil)),
 		"RV":           reflect.ValueOf((*ppl.RV)(nil)),
 		"SampleOption": reflect.ValueOf((*ppl.SampleOption)(nil)),
 		"ShardPlan":    reflect.ValueOf((*ppl.ShardPlan)(nil)),
@@ -111,7 +116,9 @@ func init() {
 		"Term":         reflect.ValueOf((*ppl.Term)(nil)),
 
 		// interface wrapper definitions
-		"_Expr": reflect.ValueOf((*_github_com_gobayes_gobayes_ppl_Expr)(nil)),
+		"_Expr":         reflect.ValueOf((*_github_com_gobayes_gobayes_ppl_Expr)(nil)),
+		"_Hooks":        reflect.ValueOf((*_github_com_gobayes_gobayes_ppl_Hooks)(nil)),
+		"_ProgressSink": reflect.ValueOf((*_github_com_gobayes_gobayes_ppl_ProgressSink)(nil)),
 	}
 }
 
@@ -123,4 +130,32 @@ type _github_com_gobayes_gobayes_ppl_Expr struct {
 
 func (W _github_com_gobayes_gobayes_ppl_Expr) Shape() []int {
 	return W.WShape()
+}
+
+// _github_com_gobayes_gobayes_ppl_Hooks is an interface wrapper for Hooks type
+type _github_com_gobayes_gobayes_ppl_Hooks struct {
+	IValue    interface{}
+	WContext  func() context.Context
+	WProgress func(model string) ppl.ProgressSink
+}
+
+func (W _github_com_gobayes_gobayes_ppl_Hooks) Context() context.Context {
+	return W.WContext()
+}
+func (W _github_com_gobayes_gobayes_ppl_Hooks) Progress(model string) ppl.ProgressSink {
+	return W.WProgress(model)
+}
+
+// _github_com_gobayes_gobayes_ppl_ProgressSink is an interface wrapper for ProgressSink type
+type _github_com_gobayes_gobayes_ppl_ProgressSink struct {
+	IValue  interface{}
+	WFinish func(interrupted bool)
+	WUpdate func(ps []infer.ChainProgress)
+}
+
+func (W _github_com_gobayes_gobayes_ppl_ProgressSink) Finish(interrupted bool) {
+	W.WFinish(interrupted)
+}
+func (W _github_com_gobayes_gobayes_ppl_ProgressSink) Update(ps []infer.ChainProgress) {
+	W.WUpdate(ps)
 }

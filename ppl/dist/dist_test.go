@@ -117,6 +117,8 @@ func TestScalarMoments(t *testing.T) {
 		{dist.Poisson, []float64{3.5}},
 		{dist.PoissonLog, []float64{1.2}},
 		{dist.NegativeBinomial, []float64{4, 2.5}},
+		{dist.BetaBinomial, []float64{10, 2, 3}},
+		{dist.ZeroInflatedPoisson, []float64{0.3, 4}},
 	}
 	rng := rand.New(rand.NewPCG(17, 29))
 	covered := map[string]bool{}

@@ -56,14 +56,15 @@ type Family struct {
 	Mean, Var func(params []float64) float64
 }
 
-// Families lists every family of the package, in a fixed order.
+// Families lists every family of the package, in a fixed order: those
+// written here, then those defined in accel/opdef (families_gen.go).
 func Families() []*Family {
-	return []*Family{
-		Normal, HalfNormal, StudentT, HalfStudentT, Cauchy, HalfCauchy, Laplace, Logistic,
-		LogNormal, Exponential, Gamma, InverseGamma, Weibull, Beta, Uniform, Flat, HalfFlat,
+	return append([]*Family{
+		Normal, HalfNormal, StudentT, HalfStudentT, Cauchy, HalfCauchy,
+		LogNormal, Exponential, Gamma, InverseGamma, Weibull, Beta, Flat, HalfFlat,
 		Bernoulli, BernoulliLogit, Binomial, BinomialLogit, Poisson, PoissonLog,
 		NegativeBinomial, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
-	}
+	}, generatedFamilies()...)
 }
 
 // Lookup returns the family called name ("Normal", "HalfCauchy", …), or

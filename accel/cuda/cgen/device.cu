@@ -244,6 +244,18 @@ __device__ static void gb_beta_grad(double y, double a, double b, double g, doub
 
 __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && x != GB_INF; }
 
+/* Primitives of the accel/opdef formulas (lpdf_gen.cu), twins of those in
+ * accel/ir's lpdf_common.go. */
+__device__ static double gb_sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+__device__ static double gb_inv(double x) { return 1 / x; }
+__device__ static double gb_lbeta(double a, double b) { return gb_lgamma(a) + gb_lgamma(b) - gb_lgamma(a + b); }
+__device__ static double gb_lchoose(double n, double k) { return gb_lgamma(n + 1) - gb_lgamma(k + 1) - gb_lgamma(n - k + 1); }
+__device__ static double gb_logaddexp(double a, double b) {
+	if (a < b) { double t = a; a = b; b = t; }
+	if (a == -GB_INF) return a;
+	return a + log1p(exp(b - a));
+}
+
 __device__ static double gb_poisson_log_lpdf(double y, double eta) {
 	if (!(gb_is_count(y) && eta <= GB_MAXFLOAT)) return -GB_INF;
 	double e = -gb_lgamma(y + 1) - exp(eta);
@@ -289,40 +301,6 @@ __device__ static void gb_cauchy_grad(double y, double mu, double s, double g, d
 	if (!(s > 0)) return;
 	double inv = 1 / s, z = (y - mu) * inv, r = g * inv / (1 + z * z);
 	*dy = -2 * z * r; *dm = 2 * z * r; *ds = (z * z - 1) * r;
-}
-
-__device__ static double gb_laplace_lpdf(double y, double mu, double b) {
-	if (!(b > 0)) return -GB_INF;
-	return -GB_LN2 - log(b) - fabs(y - mu) * (1 / b);
-}
-__device__ static void gb_laplace_grad(double y, double mu, double b, double g, double *dy, double *dm, double *db) {
-	*dy = *dm = *db = 0;
-	if (!(b > 0)) return;
-	double r = g / b, d = y - mu, sgn = d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
-	*dy = -sgn * r; *dm = sgn * r; *db = (fabs(d) / b - 1) * r;
-}
-
-__device__ static double gb_logistic_lpdf(double y, double mu, double s) {
-	if (!(s > 0)) return -GB_INF;
-	double z = fabs(y - mu) * (1 / s);
-	return -z - log(s) - 2 * log1p(exp(-z));
-}
-__device__ static void gb_logistic_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
-	*dy = *dm = *ds = 0;
-	if (!(s > 0)) return;
-	double r = g / s, z = (y - mu) / s, tz = -tanh(0.5 * z);
-	*dy = tz * r; *dm = -tz * r; *ds = -(1 + z * tz) * r;
-}
-
-__device__ static double gb_uniform_lpdf(double y, double a, double b) {
-	if (!(a < b && y >= a && y <= b)) return -GB_INF;
-	return -log(b - a);
-}
-__device__ static void gb_uniform_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
-	*dy = *da = *db = 0;
-	if (!(a < b && y >= a && y <= b)) return;
-	double r = g / (b - a);
-	*da = r; *db = -r;
 }
 
 __device__ static double gb_inv_gamma_lpdf(double y, double a, double b) {

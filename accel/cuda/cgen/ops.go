@@ -41,7 +41,8 @@ var binaryOps = map[ir.Op][3]string{
 
 // scalarLPDFs are the elementwise log densities with a device function
 // pair gb_<name>_lpdf and gb_<name>_grad (partials of every input; those
-// of data are zero).
+// of data are zero): those written here in device.cu, and those derived
+// from accel/opdef (lpdf_gen.go and lpdf_gen.cu), added by init.
 var scalarLPDFs = map[ir.Op]string{
 	ir.OpNormalLPDF:         "normal",
 	ir.OpHalfNormalLPDF:     "half_normal",
@@ -52,9 +53,6 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpLogNormalLPDF:      "lognormal",
 	ir.OpExponentialLPDF:    "exponential",
 	ir.OpCauchyLPDF:         "cauchy",
-	ir.OpLaplaceLPDF:        "laplace",
-	ir.OpLogisticLPDF:       "logistic",
-	ir.OpUniformLPDF:        "uniform",
 	ir.OpInvGammaLPDF:       "inv_gamma",
 	ir.OpWeibullLPDF:        "weibull",
 	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
@@ -65,6 +63,12 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpHalfStudentTLPDF:   "half_student_t",
 	ir.OpBernoulliLPMF:      "bernoulli",
 	ir.OpBinomialLPMF:       "binomial",
+}
+
+func init() {
+	for op, name := range generatedLPDFs {
+		scalarLPDFs[op] = name
+	}
 }
 
 var otherOps = []ir.Op{

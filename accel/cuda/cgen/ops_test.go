@@ -3,11 +3,13 @@ package cgen_test
 import (
 	"math"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/conformance"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 // opCase builds a program over a position of 6 slots whose log density
@@ -309,4 +311,70 @@ func init() {
 			emit(b, ir.OpCholCorrLogJ, nil, y), emit(b, ir.OpCholCorrLogJ, nil, y3),
 			emit(b, ir.OpLKJCorrCholLPDF, nil, l, eta), emit(b, ir.OpLKJCorrCholLPDF, nil, l3, b.Scalar(2)))
 	}})
+}
+
+// Every family defined in accel/opdef, summed and pointwise, with its
+// arguments made from the supports the definition declares: no family
+// needs an entry here.
+func init() {
+	opCases = append(opCases, opCase{"accel/opdef families", func(b *ir.Builder, x ir.ID) ir.ID {
+		counts := b.Const([]float64{0, 1, 2, 7, 3, 12}, []int{6})
+		trials := b.Const([]float64{0, 3, 2, 9, 3, 20}, []int{6})
+		s := b.ParamSlice(0, nil)
+		arg := func(support string, scalar bool) ir.ID {
+			v := x
+			if scalar {
+				v = s
+			}
+			switch kind, _, _ := strings.Cut(support, ":"); kind {
+			case "Positive":
+				return pos(b, v)
+			case "UnitInterval":
+				return emit(b, ir.OpLogistic, nil, v)
+			case "NonNegInt", "BoundedInt":
+				return counts
+			case "Binary":
+				return b.Const([]float64{0, 1, 1, 0, 1, 0}, []int{6})
+			}
+			return v
+		}
+		var terms []ir.ID
+		for _, d := range opdef.All() {
+			op := opNamed(d.Name)
+			if op == ir.OpNop {
+				panic("no ir op named " + d.Name)
+			}
+			if strings.HasPrefix(d.Support, "Bounded:") {
+				continue // the uniform: its own case above
+			}
+			for _, pw := range [][]int{nil, {1}} {
+				for _, scalar := range []bool{false, true} {
+					args := []ir.ID{arg(d.Support, false)}
+					for k, a := range d.Args[1:] {
+						if a.Support == "NonNegInt" {
+							args = append(args, trials) // a count parameter bounds the variate
+							continue
+						}
+						args = append(args, arg(a.Support, scalar && k%2 == 0))
+					}
+					t := emit(b, op, pw, args...)
+					if pw != nil {
+						t = sum(b, t)
+					}
+					terms = append(terms, t)
+				}
+			}
+		}
+		return emit(b, ir.OpAddN, nil, terms...)
+	}})
+}
+
+// opNamed is the op whose printed name is name (OpNop for none).
+func opNamed(name string) ir.Op {
+	for op := ir.Op(1); op < ir.NumOps; op++ {
+		if ir.Def(op).Name == name {
+			return op
+		}
+	}
+	return ir.OpNop
 }

@@ -1,0 +1,45 @@
+// Package opdef is the one definition of each scalar log-density op: its
+// value, its partials, where it is defined (support and valid
+// arguments), and what a modeller sees of it (the family's name,
+// parameters, supports, a sampler and its moments). Everything else is
+// derived from it by cmd/genops:
+//
+//   - accel/ir/lpdf_gen.go: the reference Forward and Backward of each op
+//     (the scalar evaluator, which accel/vec and accel/cpu fall back to);
+//   - accel/cuda/cgen/lpdf_gen.cu and lpdf_gen.go: the CUDA C device
+//     functions gb_<name>_lpdf and gb_<name>_grad, and the op table;
+//   - ppl/dist/families_gen.go: the dist.Family;
+//   - ppl/families_gen.go: the Model method (m.BetaBinomial(…)).
+//
+// Adding a distribution is one file here and one row in the log-density
+// suite (accel/ir/lpdf_test.go: an independent oracle, the argument
+// ranges and points outside the support); `go generate ./accel/opdef`
+// writes the rest, and cmd/genops's test fails while a generated file is
+// stale.
+//
+// Why a table of formulas and a generator, not Go generics: one generic
+// driver calling a per-family kernel costs about twice as much per
+// element (go1.26 does not devirtualise type-parameter methods), and the
+// CUDA C cannot be derived from Go code at all. Formulas are written in
+// Go's expression syntax, so go/parser reads them; the generator prints
+// them as Go and as C, and does by itself what the hand-written loops
+// did: a function of one parameter alone (lgamma(alpha), log(sigma),
+// inv(b)) is computed once per distinct value of that parameter rather
+// than once per element, so a broadcast scalar parameter costs one
+// transcendental call per evaluation; a partial is computed only when its
+// argument carries a gradient.
+//
+// The formula language: numbers; the arguments and lets by name; + - * /,
+// comparisons, && || !; the constants ln2, lnPi, lnSqrt2Pi, pi; and the
+// functions log, log1p, exp, expm1, sqrt, abs, sign, tanh, inv (1/x),
+// lgamma, digamma, lbeta(a, b), lchoose(n, k), logaddexp(a, b)
+// (log(eᵃ+eᵇ)), isCount(x) (a non-negative integer), and where(c, a, b)
+// (a when c holds, else b; both are evaluated).
+//
+// The fused and lockstep kernels of the hot families (normal,
+// location-scale, gamma, …) are still written by hand in accel/ir's plans
+// and accel/vec; moving them here is the next step (see the issue's
+// closing note).
+package opdef
+
+//go:generate go run ../../cmd/genops

@@ -1,0 +1,63 @@
+package opdef
+
+import "math/rand/v2"
+
+// Dist is one scalar log density (or mass) function of the instruction
+// set: an elementwise op whose inputs broadcast (each has the batch length
+// or length 1) and whose output is the sum of the terms, or the terms
+// themselves in pointwise mode (see accel/ir's op conventions).
+type Dist struct {
+	// Family is the name modellers use: "BetaBinomial" (dist.BetaBinomial,
+	// m.BetaBinomial).
+	Family string
+	// Op names the instruction: ir.Op<Op> ("BetaBinomialLPMF"); Name is
+	// its printed name ("beta_binomial_lpmf"); the CUDA device functions
+	// are gb_<CName>_lpdf and gb_<CName>_grad.
+	Op, Name, CName string
+	// Doc is the family's documentation, a sentence or more: it becomes
+	// the doc comment of dist.<Family> and of Model.<Family>.
+	Doc string
+	// Args are the variate, then the parameters, in op order.
+	Args []Arg
+	// Support is the variate's support, as dist.SupportKind names it:
+	// "Real", "Positive", "UnitInterval", "NonNegInt", "Binary",
+	// "BoundedInt:<param index of the upper bound>", or
+	// "Bounded:<lower param index>,<upper param index>".
+	Support string
+	// Discrete marks a mass function (observed only).
+	Discrete bool
+	// Valid is where the term is defined: outside it the term is -Inf and
+	// adds nothing to any gradient. It covers the variate's support and
+	// the parameters' valid values.
+	Valid string
+	// Let names per-element subexpressions, in order; each may use the
+	// arguments and the lets before it.
+	Let []Let
+	// Value is the log density.
+	Value string
+	// Draw is one draw given the parameters (not the variate); Mean and
+	// Var its moments, nil where they do not exist.
+	Draw      func(rng *rand.Rand, p []float64) float64
+	Mean, Var func(p []float64) float64
+}
+
+// Arg is one input of the op.
+type Arg struct {
+	Name string
+	// Support is what a parameter accepts, as in Dist.Support ("" for the
+	// variate): data arguments are checked against it when a model is
+	// built.
+	Support string
+	// Grad is the partial derivative of Value by this argument; "" for an
+	// argument that takes no gradient (counts, which are data).
+	Grad string
+}
+
+// Let is a named per-element subexpression.
+type Let struct{ Name, Expr string }
+
+// All is every definition, in a fixed order: the order of the generated
+// code and of the families they add.
+func All() []*Dist {
+	return []*Dist{Laplace, Logistic, Uniform, BetaBinomial, ZeroInflatedPoisson}
+}

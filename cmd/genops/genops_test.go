@@ -1,0 +1,81 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/opdef"
+)
+
+// TestGeneratedFilesAreFresh fails when a file derived from accel/opdef
+// differs from what the generator writes now: an edited definition
+// without `go generate ./accel/opdef`, or a hand edit of generated code.
+func TestGeneratedFilesAreFresh(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 5 {
+		t.Fatalf("%d generated files, want 5", len(files))
+	}
+	if stale := Stale(root, files); len(stale) > 0 {
+		t.Errorf("stale generated files %v: run go generate ./accel/opdef", stale)
+	}
+}
+
+// TestBadDefinitions: a formula the generator cannot print is an error
+// naming the family and the formula, not generated code that fails to
+// compile.
+func TestBadDefinitions(t *testing.T) {
+	good := *opdef.Laplace
+	cases := []struct {
+		edit func(d *opdef.Dist)
+		want string
+	}{
+		{func(d *opdef.Dist) { d.Value = "log(b" }, "Value"},
+		{func(d *opdef.Dist) { d.Value = "erf(b)" }, `unknown function "erf"`},
+		{func(d *opdef.Dist) { d.Value = "log(sigma)" }, `unknown name "sigma"`},
+		{func(d *opdef.Dist) { d.Valid = "b % 2 > 0" }, "operator %"},
+		{func(d *opdef.Dist) { d.Value = "lbeta(b)" }, "lbeta takes 2 arguments"},
+		{func(d *opdef.Dist) { d.Support = "Circle" }, `support "Circle"`},
+		{func(d *opdef.Dist) {
+			d.Args = append([]opdef.Arg(nil), d.Args...)
+			d.Args[1].Name = "name"
+		}, `argument name "name"`},
+	}
+	for _, c := range cases {
+		d := good
+		c.edit(&d)
+		_, err := parseDist(&d)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "Laplace") {
+			t.Errorf("error %v, want one naming Laplace and %q", err, c.want)
+		}
+	}
+	if _, err := parseDist(&good); err != nil {
+		t.Errorf("Laplace itself: %v", err)
+	}
+}
+
+// TestPrintC: numbers print as doubles in C (no integer division), where
+// as the conditional operator, and a doubled minus never as C's
+// decrement.
+func TestPrintC(t *testing.T) {
+	p, err := parseDist(&opdef.Dist{Family: "T", Args: []opdef.Arg{{Name: "y"}, {Name: "a", Support: "Real"}},
+		Support: "Real", Valid: "a > 0", Value: "where(y == 0, 1/2, - -a)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.scope(nil).print(p.value, cLang)
+	if want := "(x0 == 0.0 ? 1.0 / 2.0 : -(-x1))"; err != nil || got != want {
+		t.Errorf("C: %q (%v), want %q", got, err, want)
+	}
+	got, err = p.scope(nil).print(p.value, goLang)
+	if want := "where(x0 == 0, 1 / 2, -(-x1))"; err != nil || got != want {
+		t.Errorf("Go: %q (%v), want %q", got, err, want)
+	}
+}
