@@ -59,4 +59,3 @@ func TestLiveProgress(t *testing.T) {
 		t.Errorf("final progress text: %s", text)
 	}
 }
-

@@ -237,7 +237,6 @@ func ExampleModel_MAP() {
 	// mu 1.297 sigma 2.000
 }
 
-
 // testHooks stand for the notebook: a context, and a progress sink that
 // records what it is sent.
 type testHooks struct {
