@@ -60,16 +60,6 @@ func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
 }
 
-// Weibull has shape k and scale lambda.
-func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
-	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
-}
-
-// Beta has shapes alpha and beta: in (0, 1).
-func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
-}
-
 // Flat is the improper uniform density on the real line (Stan's default
 // prior); combine it with Lower, Upper or Bounds for a bounded flat prior.
 // It has no prior predictive draws.
@@ -82,41 +72,15 @@ func (m *Model) HalfFlat(name string, opts ...Option) *RV {
 	return m.Var(name, family("HalfFlat"), nil, opts...)
 }
 
-// Bernoulli is 1 with probability p, else 0 (observed only).
-func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
-	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
-}
-
 // BernoulliLogit is Bernoulli with probability Logistic(logit).
 func (m *Model) BernoulliLogit(name string, logit any, opts ...Option) *RV {
 	return m.Var(name, family("BernoulliLogit"), []any{logit}, opts...)
-}
-
-// Binomial counts successes in n trials of probability p.
-func (m *Model) Binomial(name string, n, p any, opts ...Option) *RV {
-	return m.Var(name, family("Binomial"), []any{n, p}, opts...)
-}
-
-// BinomialLogit is Binomial with probability Logistic(logit).
-func (m *Model) BinomialLogit(name string, n, logit any, opts ...Option) *RV {
-	return m.Var(name, family("BinomialLogit"), []any{n, logit}, opts...)
-}
-
-// Poisson counts events of the given rate.
-func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
-	return m.Var(name, family("Poisson"), []any{rate}, opts...)
 }
 
 // PoissonLog is Poisson with rate Exp(logRate), stable for a linear
 // predictor.
 func (m *Model) PoissonLog(name string, logRate any, opts ...Option) *RV {
 	return m.Var(name, family("PoissonLog"), []any{logRate}, opts...)
-}
-
-// NegativeBinomial counts with mean mu and overdispersion phi (variance
-// mu + mu²/phi), Stan's neg_binomial_2.
-func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
-	return m.Var(name, family("NegativeBinomial"), []any{mu, phi}, opts...)
 }
 
 // Categorical takes values 0 … K-1 with probabilities softmax(logits):

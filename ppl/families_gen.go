@@ -17,6 +17,41 @@ func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
 	return m.Var(name, family("Uniform"), []any{lower, upper}, opts...)
 }
 
+// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0.
+func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
+	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
+}
+
+// Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0.
+func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
+}
+
+// Bernoulli is 1 with probability p, 0 otherwise.
+func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
+	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
+}
+
+// Binomial counts successes in n trials of probability p.
+func (m *Model) Binomial(name string, n, p any, opts ...Option) *RV {
+	return m.Var(name, family("Binomial"), []any{n, p}, opts...)
+}
+
+// BinomialLogit is Binomial with probability logistic(logit).
+func (m *Model) BinomialLogit(name string, n, logit any, opts ...Option) *RV {
+	return m.Var(name, family("BinomialLogit"), []any{n, logit}, opts...)
+}
+
+// Poisson counts events of the given rate > 0.
+func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+}
+
+// NegativeBinomial counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. Draws are Poisson with a gamma(phi, phi/mu) rate.
+func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
+	return m.Var(name, family("NegativeBinomial"), []any{mu, phi}, opts...)
+}
+
 // BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)).
 func (m *Model) BetaBinomial(name string, n, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("BetaBinomial"), []any{n, alpha, beta}, opts...)

@@ -2,73 +2,17 @@ package ir
 
 import "math"
 
-// bernoulli_lpmf(y, p) = log p for y = 1, log(1-p) for y = 0; 0 ≤ p ≤ 1.
-// ∂p = 1/p or -1/(1-p). The variate is data: no gradient flows into it.
-//
 // bernoulli_logit_lpmf(y, theta) = log logistic(θ) for y = 1,
 // log logistic(-θ) for y = 0; ∂θ = y - logistic(θ). Forward leaves
 // exp(-|θ|) in scratch so that Backward needs no transcendental call, and
 // constant y are checked once per frame.
 func init() {
-	register(OpBernoulliLPMF, OpDef{Name: "bernoulli_lpmf", Arity: 2, Shape: lpdfShape,
-		Forward: bernoulliForward, Backward: bernoulliBackward})
 	register(OpBernoulliLogitLPMF, OpDef{Name: "bernoulli_logit_lpmf", Arity: 2, Shape: lpdfShape,
 		Forward: bernoulliLogitForward, Backward: bernoulliLogitBackward,
 		Scratch: lpdfScratch(1, true)})
 }
 
 func isBinary(y float64) bool { return y == 0 || y == 1 }
-
-func bernoulliForward(f *Frame, in *Instr) {
-	y, pr := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(y, pr)
-	ys, ps := stride(y), stride(pr)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	t := 0.0
-	for i := 0; i < n; i++ {
-		yi, p := y[i*ys], pr[i*ps]
-		e := negInf
-		if p >= 0 && p <= 1 {
-			if yi == 1 {
-				e = math.Log(p)
-			} else if yi == 0 {
-				e = math.Log1p(-p)
-			}
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func bernoulliBackward(f *Frame, in *Instr) {
-	y, pr := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(y, pr)
-	ys, ps := stride(y), stride(pr)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	ap, apVec := gradOf(f, in.In[1])
-	var apSum float64
-	if ap == nil {
-		return
-	}
-	for i := 0; i < n; i++ {
-		yi, p := y[i*ys], pr[i*ps]
-		switch {
-		case yi == 1 && p > 0 && p <= 1:
-			apSum = acc(ap, apVec, i, g[i*gs]/p, apSum)
-		case yi == 0 && p >= 0 && p < 1:
-			apSum = acc(ap, apVec, i, -g[i*gs]/(1-p), apSum)
-		}
-	}
-	flushAcc(ap, apVec, apSum)
-}
 
 // bernoulliSigns returns the signs 2y-1 of constant data y, cached once
 // per frame (nil when y is not constant), and whether every y is 0 or 1.

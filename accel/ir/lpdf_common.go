@@ -242,15 +242,18 @@ func variateLogs(f *Frame, in *Instr, y []float64) (ly, l1m []float64) {
 // Primitives of the formulas of accel/opdef (the generated lpdf_gen.go
 // calls them; accel/cuda/cgen's device.cu has their C twins).
 
-// sign is -1, 0 or 1 as x is negative, zero or positive.
+// sign is -1, 0 or 1 as x is negative, zero or positive; written so that
+// the compiler emits conditional moves, not branches (the sign of y-μ is
+// random: a branch mispredicts half the time).
 func sign(x float64) float64 {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
+	s := 0.0
+	if x > 0 {
+		s = 1
 	}
-	return 0
+	if x < 0 {
+		s = -1
+	}
+	return s
 }
 
 func inv(x float64) float64 { return 1 / x }
@@ -275,4 +278,35 @@ func where(c bool, a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// dataScratch sizes the data cache of a generated op (see accel/opdef):
+// k terms per element of its data arguments args, computed once per frame
+// when every one of them is a constant, after a flag slot; none
+// otherwise.
+func dataScratch(k int, args ...int) func(p *Program, in *Instr) int {
+	return func(p *Program, in *Instr) int {
+		n := 1
+		for _, a := range args {
+			v := &p.Values[in.In[a]]
+			if v.Kind != Const {
+				return 0
+			}
+			n = max(n, v.Len)
+		}
+		return 1 + k*n
+	}
+}
+
+// dataCache is the cache dataScratch sized, k rows of n slots (nil when
+// the op has none), and whether the caller is to fill it now: the first
+// time in the frame.
+func dataCache(f *Frame, in *Instr, k int) (c []float64, n int, fill bool) {
+	if in.Scratch == None {
+		return nil, 1, false
+	}
+	s := f.Val(in.Scratch)
+	fill = s[0] == 0
+	s[0] = 1
+	return s[1:], (len(s) - 1) / k, fill
 }

@@ -21,8 +21,15 @@ func init() {
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
 	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
-	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward})
-	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward})
+	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
+	register(OpBetaLPDF, OpDef{Name: "beta_lpdf", Arity: 3, Shape: lpdfShape, Forward: betaForward, Backward: betaBackward, Scratch: dataScratch(2, 0)})
+	register(OpBernoulliLPMF, OpDef{Name: "bernoulli_lpmf", Arity: 2, Shape: lpdfShape, Forward: bernoulliForward, Backward: bernoulliBackward})
+	register(OpBinomialLPMF, OpDef{Name: "binomial_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialForward, Backward: binomialBackward, Scratch: dataScratch(1, 0, 1)})
+	register(OpBinomialLogitLPMF, OpDef{Name: "binomial_logit_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialLogitForward, Backward: binomialLogitBackward, Scratch: dataScratch(1, 0, 1)})
+	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonForward, Backward: poissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpNegBinomialLPMF, OpDef{Name: "neg_binomial_2_lpmf", Arity: 3, Shape: lpdfShape, Forward: negativeBinomialForward, Backward: negativeBinomialBackward, Scratch: dataScratch(1, 0)})
+	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward, Scratch: dataScratch(1, 0, 1)})
+	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
 }
 
 // laplace_lpdf(y, mu, b) = -ln2 - log(b) - abs(y - mu) * inv(b) where b > 0.
@@ -31,18 +38,22 @@ func laplaceForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), isPointwise(in)
-	k2 := math.NaN()
-	var minv2, mlog2 float64
+	km1_2 := math.NaN()
+	km0_2 := math.NaN()
+	var m1, m0 float64
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != k2 {
-				k2, minv2, mlog2 = x2, inv(x2), math.Log(x2)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
 			}
-			e = -ln2 - mlog2 - math.Abs(x0-x1)*minv2
+			if x2 != km0_2 {
+				km0_2, m0 = x2, inv(x2)
+			}
+			e = -ln2 - m1 - math.Abs(x0-x1)*m0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -66,8 +77,8 @@ func laplaceBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	k2 := math.NaN()
-	var minv2 float64
+	km0_2 := math.NaN()
+	var m0 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -75,17 +86,23 @@ func laplaceBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x2 != k2 {
-			k2, minv2 = x2, inv(x2)
-		}
 		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*(-sign(x0-x1)*minv2), d0Sum)
+			if x2 != km0_2 {
+				km0_2, m0 = x2, inv(x2)
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(-sign(x0-x1)*m0), d0Sum)
 		}
 		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(sign(x0-x1)*minv2), d1Sum)
+			if x2 != km0_2 {
+				km0_2, m0 = x2, inv(x2)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(sign(x0-x1)*m0), d1Sum)
 		}
 		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*minv2-1)*minv2), d2Sum)
+			if x2 != km0_2 {
+				km0_2, m0 = x2, inv(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*m0-1)*m0), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -101,19 +118,23 @@ func logisticForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), isPointwise(in)
-	k2 := math.NaN()
-	var minv2, mlog2 float64
+	km1_2 := math.NaN()
+	km0_2 := math.NaN()
+	var m1, m0 float64
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != k2 {
-				k2, minv2, mlog2 = x2, inv(x2), math.Log(x2)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
 			}
-			l0 := (x0 - x1) * minv2
-			e = -math.Abs(l0) - mlog2 - 2*math.Log1p(math.Exp(-math.Abs(l0)))
+			l0 := (x0 - x1) * m1
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log(x2)
+			}
+			e = -math.Abs(l0) - m0 - 2*math.Log1p(Exp(-math.Abs(l0)))
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -137,8 +158,8 @@ func logisticBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	k2 := math.NaN()
-	var minv2 float64
+	km1_2 := math.NaN()
+	var m1 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -146,19 +167,28 @@ func logisticBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x2 != k2 {
-			k2, minv2 = x2, inv(x2)
+		if x2 != km1_2 {
+			km1_2, m1 = x2, inv(x2)
 		}
-		l0 := (x0 - x1) * minv2
+		l0 := (x0 - x1) * m1
 		l1 := -math.Tanh(0.5 * l0)
 		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*(l1*minv2), d0Sum)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m1), d0Sum)
 		}
 		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(-l1*minv2), d1Sum)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m1), d1Sum)
 		}
 		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*(-(1+l0*l1)*minv2), d2Sum)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(-(1+l0*l1)*m1), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -172,13 +202,19 @@ func uniformForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	km0_2 := math.NaN()
+	var m0 float64
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x1 < x2 && x0 >= x1 && x0 <= x2 {
-			e = -math.Log(x2 - x1)
+			if x1 != km0_1 || x2 != km0_2 {
+				km0_1, km0_2, m0 = x1, x2, math.Log(x2-x1)
+			}
+			e = -m0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -202,6 +238,9 @@ func uniformBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
+	km1_1 := math.NaN()
+	km1_2 := math.NaN()
+	var m1 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -213,13 +252,743 @@ func uniformBackward(f *Frame, in *Instr) {
 			d0Sum = acc(d0, d0Vec, i, gi*(0), d0Sum)
 		}
 		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(inv(x2-x1)), d1Sum)
+			if x1 != km1_1 || x2 != km1_2 {
+				km1_1, km1_2, m1 = x1, x2, inv(x2-x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(m1), d1Sum)
 		}
 		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*(-inv(x2-x1)), d2Sum)
+			if x1 != km1_1 || x2 != km1_2 {
+				km1_1, km1_2, m1 = x1, x2, inv(x2-x1)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(-m1), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// weibull_lpdf(y, k, lambda) = log(k) - log(lambda) + (k - 1)*L - u where k > 0 && lambda > 0 && y > 0,
+// L = log(y) - log(lambda),
+// u = exp(k * L).
+func weibullForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			l0 := c0 - m1
+			l1 := Exp(x1 * l0)
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			e = m0 - m1 + (x1-1)*l0 - l1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func weibullBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	km2_1 := math.NaN()
+	km3_2 := math.NaN()
+	var m1, m2, m3 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if x2 != km1_2 {
+			km1_2, m1 = x2, math.Log(x2)
+		}
+		l0 := c0 - m1
+		l1 := Exp(x1 * l0)
+		if !(l1 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*((x1-1-x1*l1)/x0), d0Sum)
+		}
+		if d1 != nil {
+			if x1 != km2_1 {
+				km2_1, m2 = x1, inv(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(m2+l0*(1-l1)), d1Sum)
+		}
+		if d2 != nil {
+			if x2 != km3_2 {
+				km3_2, m3 = x2, inv(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(x1*(l1-1)*m3), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// beta_lpdf(y, alpha, beta) = (alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta) where alpha > 0 && beta > 0 && y > 0 && y < 1.
+func betaForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	km0_2 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 2)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			var c1 float64
+			if cache != nil {
+				c1 = cache[1*cn+i*cs]
+			} else {
+				c1 = math.Log1p(-x0)
+			}
+			if x1 != km0_1 || x2 != km0_2 {
+				km0_1, km0_2, m0 = x1, x2, lbeta(x1, x2)
+			}
+			e = (x1-1)*c0 + (x2-1)*c1 - m0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func betaBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_1 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	km3_2 := math.NaN()
+	var m1, m2, m3 float64
+	cache, cn, fill := dataCache(f, in, 2)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			c1 = math.Log1p(-x0)
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-(x2-1)/(1-x0)), d0Sum)
+		}
+		if d1 != nil {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, mathext.Digamma(x1)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
+		}
+		if d2 != nil {
+			if x2 != km3_2 {
+				km3_2, m3 = x2, mathext.Digamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// bernoulli_lpmf(y, p) = where(y == 1, log(p), log1p(-p)) where p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1).
+func bernoulliForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	km1_1 := math.NaN()
+	var m0, m1 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+			var w0 float64
+			if x0 == 1 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				w0 = m0
+			} else {
+				if x1 != km1_1 {
+					km1_1, m1 = x1, math.Log1p(-x1)
+				}
+				w0 = m1
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func bernoulliBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d1Sum float64
+	km3_1 := math.NaN()
+	km2_1 := math.NaN()
+	var m3, m2 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil {
+			var w0 float64
+			if x0 == 1 {
+				if x1 != km3_1 {
+					km3_1, m3 = x1, inv(x1)
+				}
+				w0 = m3
+			} else {
+				if x1 != km2_1 {
+					km2_1, m2 = x1, inv(1-x1)
+				}
+				w0 = -m2
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// binomial_lpmf(y, n, p) = lchoose(n, y) + where(y > 0, y * log(p), 0) + where(n > y, (n - y) * log1p(-p), 0) where isCount(y) && isCount(n) && y <= n && p >= 0 && p <= 1 && (p > 0 || y == 0) && (p < 1 || y == n).
+func binomialForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	km1_2 := math.NaN()
+	var m0, m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = lchoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lchoose(x1, x0)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x2 != km0_2 {
+					km0_2, m0 = x2, math.Log(x2)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			var w1 float64
+			if x1 > x0 {
+				if x2 != km1_2 {
+					km1_2, m1 = x2, math.Log1p(-x2)
+				}
+				w1 = (x1 - x0) * m1
+			} else {
+				w1 = 0
+			}
+			e = c0 + w0 + w1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func binomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d2Sum float64
+	km3_2 := math.NaN()
+	km2_2 := math.NaN()
+	var m3, m2 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(isCount(x0) && isCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d2 != nil {
+			var w0 float64
+			if x0 > 0 {
+				if x2 != km3_2 {
+					km3_2, m3 = x2, inv(x2)
+				}
+				w0 = x0 * m3
+			} else {
+				w0 = 0
+			}
+			var w1 float64
+			if x1 > x0 {
+				if x2 != km2_2 {
+					km2_2, m2 = x2, inv(1-x2)
+				}
+				w1 = (x1 - x0) * m2
+			} else {
+				w1 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w0-w1), d2Sum)
+		}
+	}
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// binomial_logit_lpmf(y, n, logit) = lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0)) where isCount(y) && isCount(n) && y <= n && logit == logit.
+func binomialLogitForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = lchoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 == x2 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lchoose(x1, x0)
+			}
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log1p(Exp(-math.Abs(x2)))
+			}
+			e = c0 - (x1*m0 + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func binomialLogitBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d2Sum float64
+	km1_2 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(isCount(x0) && isCount(x1) && x0 <= x1 && x2 == x2) {
+			continue
+		}
+		gi := g[i*gs]
+		if d2 != nil {
+			if x2 != km1_2 {
+				km1_2, m1 = x2, invLogit(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
+		}
+	}
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// poisson_lpmf(y, rate) = where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1) where isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0).
+func poissonForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = lgamma(x0 + 1)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if isCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lgamma(x0 + 1)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			e = w0 - x1 - c0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func poissonBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(isCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil {
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km1_1 {
+					km1_1, m1 = x1, inv(x1)
+				}
+				w0 = x0 * m1
+			} else {
+				w0 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0-1), d1Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// neg_binomial_2_lpmf(y, mu, phi) = lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0) where isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf,
+// r = inv(mu + phi).
+func negativeBinomialForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km3_2 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	km0_1 := math.NaN()
+	km1_1 := math.NaN()
+	km1_2 := math.NaN()
+	var m3, m2, m0, m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = lgamma(x0 + 1)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if isCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lgamma(x0 + 1)
+			}
+			if x2 != km3_2 {
+				km3_2, m3 = x2, lgamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				if x1 != km1_1 || x2 != km1_2 {
+					km1_1, km1_2, m1 = x1, x2, math.Log(x1+x2)
+				}
+				w0 = x0 * (m0 - m1)
+			} else {
+				w0 = 0
+			}
+			e = lgamma(x0+x2) - c0 - m3 - x2*m2 + w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func negativeBinomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d1Sum, d2Sum float64
+	km4_1 := math.NaN()
+	km4_2 := math.NaN()
+	km5_2 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	var m4, m5, m2 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(isCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km4_1 || x2 != km4_2 {
+			km4_1, km4_2, m4 = x1, x2, inv(x1+x2)
+		}
+		l0 := m4
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(x2*l0*(x0-x1)/x1), d1Sum)
+		}
+		if d2 != nil {
+			if x2 != km5_2 {
+				km5_2, m5 = x2, mathext.Digamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
+		}
+	}
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
 }
@@ -231,13 +1000,38 @@ func betaBinomialForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2, in3)
 	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
 	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	km0_3 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = lchoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
 		e := negInf
 		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
-			e = lchoose(x1, x0) + lbeta(x0+x2, x1-x0+x3) - lbeta(x2, x3)
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lchoose(x1, x0)
+			}
+			if x2 != km0_2 || x3 != km0_3 {
+				km0_2, km0_3, m0 = x2, x3, lbeta(x2, x3)
+			}
+			e = c0 + lbeta(x0+x2, x1-x0+x3) - m0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -260,9 +1054,14 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 	d2, d2Vec := gradOf(f, in.In[2])
 	d3, d3Vec := gradOf(f, in.In[3])
 	var d2Sum, d3Sum float64
-	k2d2 := math.NaN()
-	k3d3 := math.NaN()
-	var mdigamma2, mdigamma3 float64
+	km1_1 := math.NaN()
+	km1_2 := math.NaN()
+	km1_3 := math.NaN()
+	km3_2 := math.NaN()
+	km3_3 := math.NaN()
+	km2_2 := math.NaN()
+	km4_3 := math.NaN()
+	var m1, m3, m2, m4 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
@@ -270,18 +1069,27 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		l0 := mathext.Digamma(x1 + x2 + x3)
+		if x1 != km1_1 || x2 != km1_2 || x3 != km1_3 {
+			km1_1, km1_2, km1_3, m1 = x1, x2, x3, mathext.Digamma(x1+x2+x3)
+		}
+		l0 := m1
 		if d2 != nil {
-			if x2 != k2d2 {
-				k2d2, mdigamma2 = x2, mathext.Digamma(x2)
+			if x2 != km3_2 || x3 != km3_3 {
+				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
 			}
-			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+mathext.Digamma(x2+x3)-mdigamma2), d2Sum)
+			if x2 != km2_2 {
+				km2_2, m2 = x2, mathext.Digamma(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
 		}
 		if d3 != nil {
-			if x3 != k3d3 {
-				k3d3, mdigamma3 = x3, mathext.Digamma(x3)
+			if x2 != km3_2 || x3 != km3_3 {
+				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
 			}
-			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+mathext.Digamma(x2+x3)-mdigamma3), d3Sum)
+			if x3 != km4_3 {
+				km4_3, m4 = x3, mathext.Digamma(x3)
+			}
+			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
 		}
 	}
 	flushAcc(d2, d2Vec, d2Sum)
@@ -296,20 +1104,52 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), isPointwise(in)
-	k2 := math.NaN()
-	var mlog2 float64
+	km2_2 := math.NaN()
+	km0_1 := math.NaN()
+	km1_2 := math.NaN()
+	var m2, m0, m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = lgamma(x0 + 1)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if isCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0 {
-			if x2 != k2 {
-				k2, mlog2 = x2, math.Log(x2)
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = lgamma(x0 + 1)
 			}
-			l0 := math.Exp(-x2)
+			if x2 != km2_2 {
+				km2_2, m2 = x2, Exp(-x2)
+			}
+			l0 := m2
 			l1 := x1 + (1-x1)*l0
-			e = where(x0 == 0, math.Log(l1), math.Log1p(-x1)+x0*mlog2-x2-lgamma(x0+1))
+			var w0 float64
+			if x0 == 0 {
+				w0 = math.Log(l1)
+			} else {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log1p(-x1)
+				}
+				if x2 != km1_2 {
+					km1_2, m1 = x2, math.Log(x2)
+				}
+				w0 = m0 + x0*m1 - x2 - c0
+			}
+			e = w0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -332,8 +1172,10 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d1Sum, d2Sum float64
-	k2d2 := math.NaN()
-	var minv2 float64
+	km2_2 := math.NaN()
+	km3_1 := math.NaN()
+	km4_2 := math.NaN()
+	var m2, m3, m4 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -341,16 +1183,34 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		l0 := math.Exp(-x2)
+		if x2 != km2_2 {
+			km2_2, m2 = x2, Exp(-x2)
+		}
+		l0 := m2
 		l1 := x1 + (1-x1)*l0
 		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(where(x0 == 0, (1-l0)/l1, -inv(1-x1))), d1Sum)
+			var w0 float64
+			if x0 == 0 {
+				w0 = (1 - l0) / l1
+			} else {
+				if x1 != km3_1 {
+					km3_1, m3 = x1, inv(1-x1)
+				}
+				w0 = -m3
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != k2d2 {
-				k2d2, minv2 = x2, inv(x2)
+			var w1 float64
+			if x0 == 0 {
+				w1 = -(1 - x1) * l0 / l1
+			} else {
+				if x2 != km4_2 {
+					km4_2, m4 = x2, inv(x2)
+				}
+				w1 = x0*m4 - 1
 			}
-			d2Sum = acc(d2, d2Vec, i, gi*(where(x0 == 0, -(1-x1)*l0/l1, x0*minv2-1)), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*(w1), d2Sum)
 		}
 	}
 	flushAcc(d1, d1Vec, d1Sum)

@@ -2,17 +2,12 @@ package ir
 
 import "math"
 
-// poisson_lpmf(y, lambda) = y log λ - λ - lgamma(y+1) for counts y and
-// λ ≥ 0 (λ = 0 puts all mass on 0); ∂λ = y/λ - 1.
-//
 // poisson_log_lpmf(y, eta) = yη - exp(η) - lgamma(y+1), λ = exp(η);
 // ∂η = y - exp(η). Forward leaves exp(η) in scratch for Backward.
 //
 // y is data (no gradient); when it is a constant, lgamma(y+1) is computed
 // once per frame (see lpdfScratch).
 func init() {
-	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape,
-		Forward: poissonForward, Backward: poissonBackward, Scratch: lpdfScratch(1, false)})
 	register(OpPoissonLogLPMF, OpDef{Name: "poisson_log_lpmf", Arity: 2, Shape: lpdfShape,
 		Forward: poissonLogForward, Backward: poissonLogBackward, Scratch: lpdfScratch(1, true)})
 }
@@ -36,69 +31,6 @@ func countLgamma(flag, cache, y []float64) (lg []float64, allValid bool) {
 		}
 	}
 	return cache, flag[0] == 1
-}
-
-func poissonForward(f *Frame, in *Instr) {
-	y, la := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(y, la)
-	ys, ls := stride(y), stride(la)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	flag, cache, _ := lpdfScratchParts(f, in, 1)
-	lg, _ := countLgamma(flag, cache, y)
-	lp, ll := math.NaN(), 0.0
-	t := 0.0
-	for i := 0; i < n; i++ {
-		yi, l := y[i*ys], la[i*ls]
-		e := negInf
-		if isCount(yi) && l >= 0 && !math.IsInf(l, 1) {
-			if l != lp {
-				lp, ll = l, math.Log(l)
-			}
-			if lg != nil {
-				e = -lg[i*ys]
-			} else {
-				e = -lgamma(yi + 1)
-			}
-			e -= l
-			if yi > 0 {
-				e += yi * ll
-			}
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func poissonBackward(f *Frame, in *Instr) {
-	y, la := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(y, la)
-	ys, ls := stride(y), stride(la)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	al, alVec := gradOf(f, in.In[1])
-	var alSum float64
-	if al == nil {
-		return
-	}
-	for i := 0; i < n; i++ {
-		yi, l := y[i*ys], la[i*ls]
-		if !isCount(yi) || !(l >= 0) || math.IsInf(l, 1) || l == 0 && yi > 0 {
-			continue
-		}
-		d := -1.0
-		if yi > 0 {
-			d += yi / l
-		}
-		alSum = acc(al, alVec, i, g[i*gs]*d, alSum)
-	}
-	flushAcc(al, alVec, alSum)
 }
 
 func poissonLogForward(f *Frame, in *Instr) {

@@ -26,15 +26,7 @@ var BetaBinomial = &Dist{
 	Let:      []Let{{"dn", "digamma(n + alpha + beta)"}},
 	Value:    "lchoose(n, y) + lbeta(y + alpha, n - y + beta) - lbeta(alpha, beta)",
 	Draw: func(rng *rand.Rand, p []float64) float64 {
-		n := p[0]
-		q := distuv.Beta{Alpha: p[1], Beta: p[2], Src: rng}.Rand()
-		switch {
-		case n == 0 || q <= 0:
-			return 0
-		case q >= 1:
-			return n
-		}
-		return distuv.Binomial{N: n, P: q, Src: rng}.Rand()
+		return DrawBinomial(rng, p[0], distuv.Beta{Alpha: p[1], Beta: p[2], Src: rng}.Rand())
 	},
 	Mean: func(p []float64) float64 { return p[0] * p[1] / (p[1] + p[2]) },
 	Var: func(p []float64) float64 {

@@ -30,6 +30,10 @@ type Dist struct {
 	// adds nothing to any gradient. It covers the variate's support and
 	// the parameters' valid values.
 	Valid string
+	// GradIf, when set, is where the partials are taken, beside Valid:
+	// an element whose term overflowed to -Inf (the Weibull's (y/λ)^k)
+	// adds nothing to any gradient. It may read the lets.
+	GradIf string
 	// Let names per-element subexpressions, in order; each may use the
 	// arguments and the lets before it.
 	Let []Let
@@ -59,5 +63,9 @@ type Let struct{ Name, Expr string }
 // All is every definition, in a fixed order: the order of the generated
 // code and of the families they add.
 func All() []*Dist {
-	return []*Dist{Laplace, Logistic, Uniform, BetaBinomial, ZeroInflatedPoisson}
+	return []*Dist{
+		Laplace, Logistic, Uniform, Weibull, Beta,
+		Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial,
+		BetaBinomial, ZeroInflatedPoisson,
+	}
 }

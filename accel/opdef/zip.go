@@ -1,10 +1,6 @@
 package opdef
 
-import (
-	"math/rand/v2"
-
-	"gonum.org/v1/gonum/stat/distuv"
-)
+import "math/rand/v2"
 
 // ZeroInflatedPoisson: zero with probability ψ, else Poisson(λ):
 // log p(0) = log(ψ + (1-ψ)e^-λ), log p(y > 0) = log(1-ψ) + y log λ - λ -
@@ -28,7 +24,7 @@ var ZeroInflatedPoisson = &Dist{
 		if rng.Float64() < p[0] {
 			return 0
 		}
-		return distuv.Poisson{Lambda: p[1], Src: rng}.Rand()
+		return DrawPoisson(rng, p[1])
 	},
 	Mean: func(p []float64) float64 { return (1 - p[0]) * p[1] },
 	Var:  func(p []float64) float64 { return (1 - p[0]) * p[1] * (1 + p[0]*p[1]) },

@@ -18,7 +18,7 @@ const (
 )
 
 // fn is a function of the formula language: its Go and C spelling, its
-// arity, and whether a call on one parameter alone is memoised.
+// arity, and whether a call on parameters alone is memoised (see memo).
 type fn struct {
 	goName, cName string
 	arity         int
@@ -26,10 +26,17 @@ type fn struct {
 	boolean       bool // returns a truth value
 }
 
+// costly are the functions worth caching when their arguments are
+// constant data (see dataTerms).
+var costly = map[string]bool{
+	"log": true, "log1p": true, "exp": true, "expm1": true, "sqrt": true, "tanh": true,
+	"lgamma": true, "digamma": true, "lbeta": true, "lchoose": true, "logaddexp": true, "logistic": true,
+}
+
 var funcs = map[string]fn{
 	"log":       {"math.Log", "log", 1, true, false},
 	"log1p":     {"math.Log1p", "log1p", 1, true, false},
-	"exp":       {"math.Exp", "exp", 1, true, false},
+	"exp":       {"Exp", "exp", 1, true, false},
 	"expm1":     {"math.Expm1", "expm1", 1, true, false},
 	"sqrt":      {"math.Sqrt", "sqrt", 1, true, false},
 	"abs":       {"math.Abs", "fabs", 1, false, false},
@@ -38,11 +45,13 @@ var funcs = map[string]fn{
 	"inv":       {"inv", "gb_inv", 1, true, false},
 	"lgamma":    {"lgamma", "gb_lgamma", 1, true, false},
 	"digamma":   {"mathext.Digamma", "gb_digamma", 1, true, false},
-	"lbeta":     {"lbeta", "gb_lbeta", 2, false, false},
-	"lchoose":   {"lchoose", "gb_lchoose", 2, false, false},
-	"logaddexp": {"logAddExp", "gb_logaddexp", 2, false, false},
+	"lbeta":     {"lbeta", "gb_lbeta", 2, true, false},
+	"lchoose":   {"lchoose", "gb_lchoose", 2, true, false},
+	"logaddexp": {"logAddExp", "gb_logaddexp", 2, true, false},
 	"isCount":   {"isCount", "gb_is_count", 1, false, true},
 	"where":     {"where", "", 3, false, false},
+	"max":       {"math.Max", "fmax", 2, false, false},
+	"logistic":  {"invLogit", "gb_logistic", 1, true, false},
 }
 
 var consts = map[string][2]string{
@@ -50,14 +59,15 @@ var consts = map[string][2]string{
 	"lnPi":      {"lnPi", "GB_LN_PI"},
 	"lnSqrt2Pi": {"lnSqrt2Pi", "GB_LN_SQRT_2PI"},
 	"pi":        {"math.Pi", "GB_PI"},
+	"inf":       {"math.Inf(1)", "GB_INF"},
 }
 
-// memo is a function of one parameter alone, computed once per distinct
-// value of that parameter.
-type memo struct {
-	fn  string // formula-language name
-	arg int    // argument index
-}
+// memo is a costly call that reads parameters only (never the variate,
+// argument 0, which changes with every element): lgamma(alpha),
+// log(sigma), lbeta(alpha, beta). The loops compute it once per distinct
+// value of those parameters. key is the call's Go form, sig the
+// arguments it reads ("1,2").
+type memo struct{ key, sig string }
 
 // scope resolves the names of one definition's formulas.
 type scope struct {
@@ -65,8 +75,23 @@ type scope struct {
 	lets map[string]int // let name → index
 	// argVar and letVar spell an argument's and a let's value.
 	argVar, letVar func(i int) string
-	// memoVar spells a memoised value (nil: call the function).
-	memoVar func(m memo) string
+	// memoized and cached spell a memo and a data term (see dataTerms)
+	// by the call's Go form; nil or a missing entry: compute it.
+	memoized, cached map[string]string
+	// pre, when set, receives the statements that compute each where in
+	// Go lazily (an if/else into a temporary w<n>), so that only the
+	// branch taken is computed; without it where is a function call.
+	pre *[]string
+	nw  *int
+	// memoExprs are the memoised calls by key; decl collects the memo
+	// variables to declare before the loop.
+	memoExprs map[string]ast.Expr
+	decl      *memoState
+}
+
+// plain is s without memos and cached terms: how keys are spelled.
+func (s *scope) plain() *scope {
+	return &scope{args: s.args, lets: s.lets, argVar: s.argVar, letVar: s.letVar}
 }
 
 func parse(src string) (ast.Expr, error) {
@@ -77,26 +102,55 @@ func parse(src string) (ast.Expr, error) {
 	return e, nil
 }
 
-// memos lists the memoisable calls of e on one parameter (never the
-// variate, argument 0, which changes with every element).
-func (s *scope) memos(e ast.Expr, out map[memo]bool) {
+// memos finds the memoisable calls of e (see memo), the outermost ones,
+// recording each call's expression in exprs.
+func (s *scope) memos(e ast.Expr, out map[memo]bool, exprs map[string]ast.Expr) {
 	ast.Inspect(e, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
-		if !ok || len(c.Args) != 1 {
+		if !ok {
 			return true
 		}
 		f, ok := c.Fun.(*ast.Ident)
 		if !ok || !funcs[f.Name].memo {
 			return true
 		}
-		if id, ok := c.Args[0].(*ast.Ident); ok {
+		params, only := map[int]bool{}, true
+		ast.Inspect(c, func(m ast.Node) bool {
+			id, ok := m.(*ast.Ident)
+			if !ok || id == f {
+				return true
+			}
+			if _, fn := funcs[id.Name]; fn {
+				return true
+			}
+			if _, k := consts[id.Name]; k {
+				return true
+			}
 			for i, a := range s.args {
 				if a == id.Name && i > 0 {
-					out[memo{f.Name, i}] = true
+					params[i] = true
+					return true
 				}
 			}
+			only = false // the variate or a let
+			return true
+		})
+		if !only || len(params) == 0 {
+			return true
 		}
-		return true
+		var idx []string
+		for i := range s.args {
+			if params[i] {
+				idx = append(idx, strconv.Itoa(i))
+			}
+		}
+		key, err := s.plain().print(c, goLang)
+		if err != nil {
+			return false
+		}
+		out[memo{key, strings.Join(idx, ",")}] = true
+		exprs[key] = c
+		return false
 	})
 }
 
@@ -110,6 +164,54 @@ func (s *scope) uses(e ast.Expr, out map[int]bool) {
 		}
 		return true
 	})
+}
+
+// refreshMemo adds to the statement's pre-statements the recomputation
+// of memo v when one of its parameters changed since the last one.
+func (s *scope) refreshMemo(key, v string) {
+	e := s.memoExprs[key]
+	params := map[int]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			for i, a := range s.args {
+				if a == id.Name && i > 0 {
+					params[i] = true
+				}
+			}
+		}
+		return true
+	})
+	var conds, lhs, rhs []string
+	for i := range s.args {
+		if params[i] {
+			k := fmt.Sprintf("k%s_%d", v, i)
+			s.decl.add(&s.decl.keys, k)
+			conds = append(conds, fmt.Sprintf("x%d != %s", i, k))
+			lhs, rhs = append(lhs, k), append(rhs, fmt.Sprintf("x%d", i))
+		}
+	}
+	s.decl.add(&s.decl.vals, v)
+	call, _ := s.plain().print(e, goLang)
+	stmt := fmt.Sprintf("if %s {\n%s = %s\n}", strings.Join(conds, " || "), strings.Join(append(lhs, v), ", "), strings.Join(append(rhs, call), ", "))
+	for _, p := range *s.pre {
+		if p == stmt {
+			return
+		}
+	}
+	*s.pre = append(*s.pre, stmt)
+}
+
+// printBranch is the statements of one branch of a lazy where: its own
+// where statements, then the assignment of its value to w.
+func (s *scope) printBranch(x ast.Expr, w string) (string, error) {
+	inner := *s
+	var stmts []string
+	inner.pre = &stmts
+	v, err := inner.print(x, goLang)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(append(stmts, w+" = "+v, ""), "\n"), nil
 }
 
 // print spells e in language t.
@@ -178,6 +280,21 @@ func (s *scope) write(b *strings.Builder, e ast.Expr, t target) error {
 		fmt.Fprintf(b, " %s ", e.Op)
 		return s.write(b, e.Y, t)
 	case *ast.CallExpr:
+		if s.cached != nil || s.memoized != nil {
+			key, err := s.plain().print(e, goLang)
+			if err != nil {
+				return err
+			}
+			if v, ok := s.cached[key]; ok {
+				b.WriteString(v)
+				return nil
+			}
+			if v, ok := s.memoized[key]; ok && s.pre != nil {
+				s.refreshMemo(key, v)
+				b.WriteString(v)
+				return nil
+			}
+		}
 		id, ok := e.Fun.(*ast.Ident)
 		if !ok {
 			return fmt.Errorf("call of a non-name")
@@ -189,15 +306,24 @@ func (s *scope) write(b *strings.Builder, e ast.Expr, t target) error {
 		if len(e.Args) != f.arity {
 			return fmt.Errorf("%s takes %d arguments, not %d", id.Name, f.arity, len(e.Args))
 		}
-		if f.memo && s.memoVar != nil {
-			if a, ok := e.Args[0].(*ast.Ident); ok {
-				for i, n := range s.args {
-					if n == a.Name && i > 0 {
-						b.WriteString(s.memoVar(memo{id.Name, i}))
-						return nil
-					}
-				}
+		if id.Name == "where" && t == goLang && s.pre != nil {
+			cond, err := s.print(e.Args[0], t)
+			if err != nil {
+				return err
 			}
+			w := fmt.Sprintf("w%d", *s.nw)
+			*s.nw++
+			preA, err := s.printBranch(e.Args[1], w)
+			if err != nil {
+				return err
+			}
+			preB, err := s.printBranch(e.Args[2], w)
+			if err != nil {
+				return err
+			}
+			*s.pre = append(*s.pre, fmt.Sprintf("var %s float64\nif %s {\n%s} else {\n%s}", w, cond, preA, preB))
+			b.WriteString(w)
+			return nil
 		}
 		if id.Name == "where" && t == cLang {
 			b.WriteString("(")

@@ -70,11 +70,11 @@ func TestPrintC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := p.scope(nil).print(p.value, cLang)
+	got, err := p.scope().print(p.value, cLang)
 	if want := "(x0 == 0.0 ? 1.0 / 2.0 : -(-x1))"; err != nil || got != want {
 		t.Errorf("C: %q (%v), want %q", got, err, want)
 	}
-	got, err = p.scope(nil).print(p.value, goLang)
+	got, err = p.scope().print(p.value, goLang)
 	if want := "where(x0 == 0, 1 / 2, -(-x1))"; err != nil || got != want {
 		t.Errorf("Go: %q (%v), want %q", got, err, want)
 	}

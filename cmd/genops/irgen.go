@@ -37,8 +37,16 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	}
 	b.WriteString(")\n\nfunc init() {\n")
 	for _, p := range ps {
-		fmt.Fprintf(&b, "\tregister(Op%s, OpDef{Name: %q, Arity: %d, Shape: lpdfShape, Forward: %sForward, Backward: %sBackward})\n",
-			p.d.Op, p.d.Name, len(p.args), lowerFirst(p.d.Family), lowerFirst(p.d.Family))
+		scratch := ""
+		if len(p.terms) > 0 {
+			var as []string
+			for _, a := range p.termArgs {
+				as = append(as, fmt.Sprint(a))
+			}
+			scratch = fmt.Sprintf(", Scratch: dataScratch(%d, %s)", len(p.terms), strings.Join(as, ", "))
+		}
+		fmt.Fprintf(&b, "\tregister(Op%s, OpDef{Name: %q, Arity: %d, Shape: lpdfShape, Forward: %sForward, Backward: %sBackward%s})\n",
+			p.d.Op, p.d.Name, len(p.args), lowerFirst(p.d.Family), lowerFirst(p.d.Family), scratch)
 	}
 	b.WriteString("}\n")
 	for _, p := range ps {
@@ -50,6 +58,79 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 		}
 	}
 	return goFile("lpdf_gen.go", &b)
+}
+
+// fillCache writes the code that fills the data cache on first use.
+func fillCache(b *bytes.Buffer, p *parsed) {
+	if len(p.terms) == 0 {
+		return
+	}
+	s := p.scope()
+	fmt.Fprintf(b, "\tcache, cn, fill := dataCache(f, in, %d)\n", len(p.terms))
+	b.WriteString("\tif fill {\n\t\tfor i := 0; i < cn; i++ {\n")
+	for _, a := range p.termArgs {
+		fmt.Fprintf(b, "\t\t\tx%d := in%d[i*s%d]\n", a, a, a)
+	}
+	for j, t := range p.terms {
+		v, _ := s.print(t, goLang)
+		fmt.Fprintf(b, "\t\t\tcache[%d*cn+i] = %s\n", j, v)
+	}
+	b.WriteString("\t\t}\n\t}\n\tcs := 0 // the cache's stride: 0 for one element\n\tif cn > 1 {\n\t\tcs = 1\n\t}\n\t_ = cs\n")
+}
+
+// termsOf are the data terms the expressions read, by index.
+func (p *parsed) termsOf(es ...ast.Expr) []int {
+	s := p.scope()
+	var out []int
+	for j, t := range p.terms {
+		for _, e := range es {
+			if e == nil {
+				continue
+			}
+			found := false
+			ast.Inspect(e, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && !found {
+					if k, err := s.print(c, goLang); err == nil && k == p.termKeys[j] {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				out = append(out, j)
+				break
+			}
+		}
+		_ = t
+	}
+	return out
+}
+
+// readTerms reads the data terms js for element i: from the cache when
+// there is one, else computed.
+func readTerms(b *bytes.Buffer, p *parsed, js []int, indent string) {
+	s := p.scope()
+	for _, j := range js {
+		v, _ := s.print(p.terms[j], goLang)
+		fmt.Fprintf(b, "%svar c%d float64\n%sif cache != nil {\n%s\tc%d = cache[%d*cn+i*cs]\n%s} else {\n%s\tc%d = %s\n%s}\n",
+			indent, j, indent, indent, j, j, indent, indent, j, v, indent)
+	}
+}
+
+// loopScope is the scope of a generated loop: memos and data terms as
+// variables, the memos' keys and values declared through st.
+func (p *parsed) loopScope() (*scope, *memoState) {
+	s := p.scope()
+	st := &memoState{}
+	s.nw, s.decl = new(int), st
+	s.memoized, s.memoExprs = p.memoNames, p.memoExprs
+	if len(p.terms) > 0 {
+		s.cached = map[string]string{}
+		for j, k := range p.termKeys {
+			s.cached[k] = fmt.Sprintf("c%d", j)
+		}
+	}
+	return s, st
 }
 
 // formulaComment documents a definition in the generated code.
@@ -115,40 +196,10 @@ func (st *memoState) declare(b *bytes.Buffer) {
 	}
 }
 
-// refresh recomputes, in region, the memos of ms not already done there
-// whose parameter changed: one comparison per parameter.
-func refresh(b *bytes.Buffer, p *parsed, ms []memo, indent, region string, st *memoState, done map[memo]bool) {
-	s := p.scope(nil)
-	byArg := map[int][]memo{}
-	var order []int
-	for _, m := range ms {
-		if done[m] {
-			continue
-		}
-		done[m] = true
-		if byArg[m.arg] == nil {
-			order = append(order, m.arg)
-		}
-		byArg[m.arg] = append(byArg[m.arg], m)
-	}
-	for _, a := range order {
-		key := fmt.Sprintf("k%d%s", a, region)
-		st.add(&st.keys, key)
-		lhs, rhs := []string{key}, []string{fmt.Sprintf("x%d", a)}
-		for _, m := range byArg[a] {
-			v, _ := memoName(m)
-			st.add(&st.vals, v)
-			call, _ := s.print(&ast.CallExpr{Fun: ast.NewIdent(m.fn), Args: []ast.Expr{ast.NewIdent(p.args[m.arg])}}, goLang)
-			lhs, rhs = append(lhs, v), append(rhs, call)
-		}
-		fmt.Fprintf(b, "%sif x%d != %s {\n%s\t%s = %s\n%s}\n", indent, a, key, indent, strings.Join(lhs, ", "), strings.Join(rhs, ", "), indent)
-	}
-}
-
 // letsNeeded is the lets the expressions read, with the lets they read,
 // in order.
 func (p *parsed) letsNeeded(es ...ast.Expr) []int {
-	s := p.scope(nil)
+	s := p.scope()
 	need := map[int]bool{}
 	for _, e := range es {
 		if e != nil {
@@ -170,20 +221,18 @@ func (p *parsed) letsNeeded(es ...ast.Expr) []int {
 }
 
 func (p *parsed) memosOf(es ...ast.Expr) []memo {
-	s := p.scope(nil)
+	s := p.scope()
 	set := map[memo]bool{}
 	for _, e := range es {
 		if e != nil {
-			s.memos(e, set)
+			s.memos(e, set, map[string]ast.Expr{})
 		}
 	}
 	return sortedMemos(set)
 }
 
-func memoVar(m memo) string { v, _ := memoName(m); return v }
-
 func irForward(b *bytes.Buffer, p *parsed) error {
-	s := p.scope(memoVar)
+	s, st := p.loopScope()
 	formulaComment(b, p)
 	fmt.Fprintf(b, "func %sForward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
 	reads(b, p)
@@ -193,31 +242,31 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	for _, k := range lets {
 		es = append(es, p.lets[k])
 	}
-	ms := p.memosOf(es...)
 	valid, err := s.print(p.valid, goLang)
 	if err != nil {
 		return err
 	}
-	var st memoState
 	var body bytes.Buffer
-	refresh(&body, p, ms, "\t\t\t", "", &st, map[memo]bool{})
+	readTerms(&body, p, p.termsOf(es...), "\t\t\t")
+	for _, k := range lets {
+		line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+		if err != nil {
+			return err
+		}
+		body.WriteString(line)
+	}
+	line, err := goLine(s, p.value, "e = %s")
+	if err != nil {
+		return err
+	}
+	body.WriteString(line)
 	st.declare(b)
+	fillCache(b, p)
 	b.WriteString("\tt := 0.0\n\tfor i := 0; i < n; i++ {\n")
 	elements(b, p)
 	fmt.Fprintf(b, "\t\te := negInf\n\t\tif %s {\n", valid)
 	b.Write(body.Bytes())
-	for _, k := range lets {
-		v, err := s.print(p.lets[k], goLang)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(b, "\t\t\tl%d := %s\n", k, v)
-	}
-	v, err := s.print(p.value, goLang)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(b, "\t\t\te = %s\n\t\t}\n", v)
+	b.WriteString("\t\t}\n")
 	b.WriteString("\t\tif e != e { // NaN from infinite inputs\n\t\t\te = negInf\n\t\t}\n")
 	b.WriteString("\t\tif pw {\n\t\t\tout[i] = e\n\t\t}\n\t\tt += e\n\t}\n")
 	b.WriteString("\tif !pw {\n\t\tout[0] = t\n\t}\n")
@@ -226,7 +275,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 }
 
 func irBackward(b *bytes.Buffer, p *parsed) error {
-	s := p.scope(memoVar)
+	s, st := p.loopScope()
 	fmt.Fprintf(b, "\nfunc %sBackward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
 	reads(b, p)
 	b.WriteString("\tg, gs := f.AdjOf(in.Out), outStride(in)\n")
@@ -249,27 +298,17 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	if err != nil {
 		return err
 	}
-	// What every partial reads (lets, and memos through them or
-	// directly) is computed once per element; the rest inside the partial
-	// that reads it, only when its argument carries a gradient.
+	// The lets every partial reads (and GradIf's) are computed once per
+	// element; the others inside the partial that reads them, only when
+	// its argument carries a gradient. Memos refresh where they are read.
 	common := map[int]bool{}
-	commonMemo := map[memo]bool{}
 	for n, i := range grads {
 		lets := map[int]bool{}
 		for _, k := range p.letsNeeded(p.grads[i]) {
 			lets[k] = true
 		}
-		var es []ast.Expr
-		es = append(es, p.grads[i])
-		for k := range lets {
-			es = append(es, p.lets[k])
-		}
-		ms := map[memo]bool{}
-		for _, m := range p.memosOf(es...) {
-			ms[m] = true
-		}
 		if n == 0 {
-			common, commonMemo = lets, ms
+			common = lets
 			continue
 		}
 		for k := range common {
@@ -277,57 +316,66 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 				delete(common, k)
 			}
 		}
-		for m := range commonMemo {
-			if !ms[m] {
-				delete(commonMemo, m)
+	}
+	if p.gradIf != nil {
+		for _, k := range p.letsNeeded(p.gradIf) {
+			common[k] = true
+		}
+	}
+	for k := len(p.lets) - 1; k >= 0; k-- { // a common let's own lets
+		if common[k] {
+			for _, j := range p.letsNeeded(p.lets[k]) {
+				common[j] = true
 			}
 		}
 	}
-	var st memoState
+	all := []ast.Expr{p.gradIf}
+	for _, i := range grads {
+		all = append(all, p.grads[i])
+	}
+	all = append(all, p.lets...)
+	used := p.termsOf(all...)
 	var body bytes.Buffer
-	done := map[memo]bool{}
-	refresh(&body, p, sortedMemos(commonMemo), "\t\t", "", &st, done)
+	readTerms(&body, p, used, "\t\t")
 	for k := range p.lets {
 		if common[k] {
-			v, err := s.print(p.lets[k], goLang)
+			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(&body, "\t\tl%d := %s\n", k, v)
+			body.WriteString(line)
 		}
+	}
+	if p.gradIf != nil {
+		line, err := goLine(s, p.gradIf, "if !(%s) {\ncontinue\n}")
+		if err != nil {
+			return err
+		}
+		body.WriteString(line)
 	}
 	for _, i := range grads {
 		g := p.grads[i]
 		fmt.Fprintf(&body, "\t\tif d%d != nil {\n", i)
-		var own []ast.Expr
-		lets := p.letsNeeded(g)
-		for _, k := range lets {
-			if !common[k] {
-				own = append(own, p.lets[k])
-			}
-		}
-		inner := map[memo]bool{}
-		for m := range done {
-			inner[m] = true
-		}
-		refresh(&body, p, p.memosOf(append(own, g)...), "\t\t\t", fmt.Sprintf("d%d", i), &st, inner)
-		for _, k := range lets {
+		for _, k := range p.letsNeeded(g) {
 			if common[k] {
 				continue
 			}
-			v, err := s.print(p.lets[k], goLang)
+			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(&body, "\t\t\tl%d := %s\n", k, v)
+			body.WriteString(line)
 		}
-		v, err := s.print(g, goLang)
+		line, err := goLine(s, g, fmt.Sprintf("d%dSum = acc(d%d, d%dVec, i, gi*(%%s), d%dSum)", i, i, i, i))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&body, "\t\t\td%dSum = acc(d%d, d%dVec, i, gi*(%s), d%dSum)\n\t\t}\n", i, i, i, v, i)
+		body.WriteString(line + "\t\t}\n")
 	}
 	st.declare(b)
+	if len(used) > 0 {
+		fillCache(b, p)
+	}
 	b.WriteString("\tfor i := 0; i < n; i++ {\n")
 	elements(b, p)
 	fmt.Fprintf(b, "\t\tif !(%s) {\n\t\t\tcontinue\n\t\t}\n\t\tgi := g[i*gs]\n", valid)
@@ -338,4 +386,18 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	}
 	b.WriteString("}\n")
 	return nil
+}
+
+// goLine is one Go statement, format applied to e's value, after the
+// statements e needs first: memo refreshes and lazy wheres (format.Source
+// indents them).
+func goLine(s *scope, e ast.Expr, format string) (string, error) {
+	inner := *s
+	var pre []string
+	inner.pre = &pre
+	v, err := inner.print(e, goLang)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(append(pre, fmt.Sprintf(format, v), ""), "\n"), nil
 }

@@ -37,6 +37,76 @@ var Uniform = &Family{
 	Mean:   opdef.Uniform.Mean, Var: opdef.Uniform.Var,
 }
 
+// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0. Op: weibull_lpdf(y, k, lambda).
+var Weibull = &Family{
+	Name: "Weibull", Params: []string{"k", "lambda"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpWeibullLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Weibull.Draw),
+	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
+}
+
+// Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0. Op: beta_lpdf(y, alpha, beta).
+var Beta = &Family{
+	Name: "Beta", Params: []string{"alpha", "beta"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(UnitInterval),
+	Op:           ir.OpBetaLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Beta.Draw),
+	Mean:   opdef.Beta.Mean, Var: opdef.Beta.Var,
+}
+
+// Bernoulli is 1 with probability p, 0 otherwise. Op: bernoulli_lpmf(y, p).
+var Bernoulli = &Family{
+	Name: "Bernoulli", Params: []string{"p"},
+	ParamSupport: []Support{on(UnitInterval)},
+	Support:      on(Binary),
+	Op:           ir.OpBernoulliLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.Bernoulli.Draw),
+	Mean:   opdef.Bernoulli.Mean, Var: opdef.Bernoulli.Var,
+}
+
+// Binomial counts successes in n trials of probability p. Op: binomial_lpmf(y, n, p).
+var Binomial = &Family{
+	Name: "Binomial", Params: []string{"n", "p"},
+	ParamSupport: []Support{on(NonNegInt), on(UnitInterval)},
+	Support:      Support{Kind: BoundedInt, Lower: -1, Upper: 0},
+	Op:           ir.OpBinomialLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.Binomial.Draw),
+	Mean:   opdef.Binomial.Mean, Var: opdef.Binomial.Var,
+}
+
+// BinomialLogit is Binomial with probability logistic(logit). Op: binomial_logit_lpmf(y, n, logit).
+var BinomialLogit = &Family{
+	Name: "BinomialLogit", Params: []string{"n", "logit"},
+	ParamSupport: []Support{on(NonNegInt), on(Real)},
+	Support:      Support{Kind: BoundedInt, Lower: -1, Upper: 0},
+	Op:           ir.OpBinomialLogitLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.BinomialLogit.Draw),
+	Mean:   opdef.BinomialLogit.Mean, Var: opdef.BinomialLogit.Var,
+}
+
+// Poisson counts events of the given rate > 0. Op: poisson_lpmf(y, rate).
+var Poisson = &Family{
+	Name: "Poisson", Params: []string{"rate"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpPoissonLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.Poisson.Draw),
+	Mean:   opdef.Poisson.Mean, Var: opdef.Poisson.Var,
+}
+
+// NegativeBinomial counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. Draws are Poisson with a gamma(phi, phi/mu) rate. Op: neg_binomial_2_lpmf(y, mu, phi).
+var NegativeBinomial = &Family{
+	Name: "NegativeBinomial", Params: []string{"mu", "phi"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpNegBinomialLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.NegativeBinomial.Draw),
+	Mean:   opdef.NegativeBinomial.Mean, Var: opdef.NegativeBinomial.Var,
+}
+
 // BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)). Op: beta_binomial_lpmf(y, n, alpha, beta).
 var BetaBinomial = &Family{
 	Name: "BetaBinomial", Params: []string{"n", "alpha", "beta"},
@@ -59,5 +129,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{Laplace, Logistic, Uniform, BetaBinomial, ZeroInflatedPoisson}
+	return []*Family{Laplace, Logistic, Uniform, Weibull, Beta, Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial, BetaBinomial, ZeroInflatedPoisson}
 }

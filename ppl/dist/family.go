@@ -61,9 +61,8 @@ type Family struct {
 func Families() []*Family {
 	return append([]*Family{
 		Normal, HalfNormal, StudentT, HalfStudentT, Cauchy, HalfCauchy,
-		LogNormal, Exponential, Gamma, InverseGamma, Weibull, Beta, Flat, HalfFlat,
-		Bernoulli, BernoulliLogit, Binomial, BinomialLogit, Poisson, PoissonLog,
-		NegativeBinomial, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
+		LogNormal, Exponential, Gamma, InverseGamma, Flat, HalfFlat,
+		BernoulliLogit, PoissonLog, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
 	}, generatedFamilies()...)
 }
 

@@ -49,6 +49,10 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 	}
 
 	var stop atomic.Bool
+	// A context cancelled already stops the run before its first
+	// iteration: the watcher below may be scheduled only after a small
+	// model has finished.
+	stop.Store(ctx.Err() != nil)
 	done := make(chan struct{})
 	go func() {
 		select {

@@ -228,20 +228,6 @@ __device__ static void gb_gamma_grad(double y, double a, double b, double g, dou
 	*da = g * (log(b) - gb_digamma(a) + log(y));
 }
 
-__device__ static double gb_beta_lpdf(double y, double a, double b) {
-	if (!(a > 0 && b > 0 && y > 0 && y < 1)) return -GB_INF;
-	double lb = gb_lgamma(a) + gb_lgamma(b) - gb_lgamma(a + b);
-	return (a - 1) * log(y) + (b - 1) * log1p(-y) - lb;
-}
-__device__ static void gb_beta_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
-	*dy = *da = *db = 0;
-	if (!(a > 0) || !(b > 0) || !(y > 0 && y < 1)) return;
-	double pab = gb_digamma(a + b);
-	*dy = g * ((a - 1) / y - (b - 1) / (1 - y));
-	*da = g * (log(y) - gb_digamma(a) + pab);
-	*db = g * (log1p(-y) - gb_digamma(b) + pab);
-}
-
 __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && x != GB_INF; }
 
 /* Primitives of the accel/opdef formulas (lpdf_gen.cu), twins of those in
@@ -316,19 +302,6 @@ __device__ static void gb_inv_gamma_grad(double y, double a, double b, double g,
 	*da = g * (log(b) - gb_digamma(a) - log(y));
 }
 
-__device__ static double gb_weibull_lpdf(double y, double k, double l) {
-	if (!(k > 0 && l > 0 && y > 0)) return -GB_INF;
-	double ll = log(l), L = log(y) - ll;
-	return log(k) - ll + (k - 1) * L - exp(k * L);
-}
-__device__ static void gb_weibull_grad(double y, double k, double l, double g, double *dy, double *dk, double *dl) {
-	*dy = *dk = *dl = 0;
-	if (!(k > 0) || !(l > 0) || !(y > 0)) return;
-	double L = log(y) - log(l), u = exp(k * L);
-	if (u == GB_INF) return; /* the term overflowed to -Inf: no gradient */
-	*dy = g * (k - 1 - k * u) / y; *dk = g * (1 / k + L * (1 - u)); *dl = g * k * (u - 1) / l;
-}
-
 __device__ static double gb_bernoulli_logit_lpdf(double y, double x) {
 	if (!(y == 0 || y == 1)) return -GB_INF;
 	double s = 2 * y - 1, e = -log1p(exp(-fabs(x))), m = s * x;
@@ -341,47 +314,6 @@ __device__ static void gb_bernoulli_logit_grad(double y, double x, double g, dou
 	double em = exp(-fabs(x)), p = 1 / (1 + em);
 	if (x < 0) p = em * p;
 	*dx = g * (y - p);
-}
-
-__device__ static int gb_valid_binomial(double y, double n) { return gb_is_count(y) && gb_is_count(n) && y <= n; }
-
-__device__ static double gb_binomial_logit_lpdf(double y, double n, double x) {
-	if (!gb_valid_binomial(y, n) || x != x) return -GB_INF;
-	double e = gb_lgamma(n + 1) - gb_lgamma(y + 1) - gb_lgamma(n - y + 1);
-	return e - (n * log1p(exp(-fabs(x))) + y * fmax(-x, 0.0) + (n - y) * fmax(x, 0.0));
-}
-__device__ static void gb_binomial_logit_grad(double y, double n, double x, double g, double *dy, double *dn, double *dx) {
-	*dy = *dn = *dx = 0;
-	if (!gb_valid_binomial(y, n) || x != x) return;
-	*dx = g * (y - n * gb_logistic(x));
-}
-
-__device__ static double gb_poisson_lpdf(double y, double l) {
-	if (!(gb_is_count(y) && l >= 0 && l != GB_INF)) return -GB_INF;
-	double e = -gb_lgamma(y + 1) - l;
-	if (y > 0) e += y * log(l);
-	return e;
-}
-__device__ static void gb_poisson_grad(double y, double l, double g, double *dy, double *dl) {
-	*dy = *dl = 0;
-	if (!gb_is_count(y) || !(l >= 0) || l == GB_INF || (l == 0 && y > 0)) return;
-	double d = -1.0;
-	if (y > 0) d += y / l;
-	*dl = g * d;
-}
-
-__device__ static double gb_neg_binomial_lpdf(double y, double m, double p) {
-	if (!(gb_is_count(y) && m > 0 && p > 0 && m != GB_INF && p != GB_INF)) return -GB_INF;
-	double e = -gb_lgamma(y + 1) + gb_lgamma(y + p) - gb_lgamma(p) - p * log1p(m / p);
-	if (y > 0) e += y * (log(m) - log(m + p));
-	return e;
-}
-__device__ static void gb_neg_binomial_grad(double y, double m, double p, double g, double *dy, double *dm, double *dp) {
-	*dy = *dm = *dp = 0;
-	if (!gb_is_count(y) || !(m > 0) || !(p > 0) || m == GB_INF || p == GB_INF) return;
-	double r = 1 / (m + p);
-	*dm = g * p * r * (y - m) / m;
-	*dp = g * (gb_digamma(y + p) - gb_digamma(p) - log1p(m / p) + (m - y) * r);
 }
 
 __device__ static double gb_student_t_const(double v) {
@@ -410,34 +342,6 @@ __device__ static void gb_half_student_t_grad(double y, double v, double s, doub
 	*dy = *dv = *ds = 0;
 	if (!(y >= 0)) return;
 	gb_student_t_grad(y, v, 0, s, g, dy, dv, &dm, ds);
-}
-
-__device__ static double gb_bernoulli_lpdf(double y, double p) {
-	if (!(p >= 0 && p <= 1)) return -GB_INF;
-	if (y == 1) return log(p);
-	if (y == 0) return log1p(-p);
-	return -GB_INF;
-}
-__device__ static void gb_bernoulli_grad(double y, double p, double g, double *dy, double *dp) {
-	*dy = *dp = 0;
-	if (y == 1 && p > 0 && p <= 1) *dp = g / p;
-	else if (y == 0 && p >= 0 && p < 1) *dp = -g / (1 - p);
-}
-
-__device__ static double gb_binomial_lpdf(double y, double n, double p) {
-	if (!gb_valid_binomial(y, n) || !(p >= 0 && p <= 1)) return -GB_INF;
-	double e = gb_lgamma(n + 1) - gb_lgamma(y + 1) - gb_lgamma(n - y + 1);
-	if (y > 0) e += y * log(p);
-	if (n > y) e += (n - y) * log1p(-p);
-	return e;
-}
-__device__ static void gb_binomial_grad(double y, double n, double p, double g, double *dy, double *dn, double *dp) {
-	*dy = *dn = *dp = 0;
-	if (!gb_valid_binomial(y, n) || !(p >= 0 && p <= 1) || (p == 0 && y > 0) || (p == 1 && n > y)) return;
-	double d = 0;
-	if (y > 0) d += y / p;
-	if (n > y) d -= (n - y) / (1 - p);
-	*dp = g * d;
 }
 
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of

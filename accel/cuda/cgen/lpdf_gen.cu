@@ -42,6 +42,94 @@ __device__ static void gb_uniform_grad(double x0, double x1, double x2, double g
 	*d2 = g * (-gb_inv(x2 - x1));
 }
 
+/* weibull_lpdf: log(k) - log(lambda) + (k - 1)*L - u where k > 0 && lambda > 0 && y > 0. */
+__device__ static double gb_weibull_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	return log(x1) - log(x2) + (x1 - 1.0) * l0 - l1;
+}
+__device__ static void gb_weibull_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	if (!(l1 < GB_INF)) return;
+	*d0 = g * ((x1 - 1.0 - x1 * l1) / x0);
+	*d1 = g * (gb_inv(x1) + l0 * (1.0 - l1));
+	*d2 = g * (x1 * (l1 - 1.0) * gb_inv(x2));
+}
+
+/* beta_lpdf: (alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta) where alpha > 0 && beta > 0 && y > 0 && y < 1. */
+__device__ static double gb_beta_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0 && x0 < 1.0)) return -GB_INF;
+	return (x1 - 1.0) * log(x0) + (x2 - 1.0) * log1p(-x0) - gb_lbeta(x1, x2);
+}
+__device__ static void gb_beta_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0 && x0 < 1.0)) return;
+	*d0 = g * ((x1 - 1.0) / x0 - (x2 - 1.0) / (1.0 - x0));
+	*d1 = g * (log(x0) - gb_digamma(x1) + gb_digamma(x1 + x2));
+	*d2 = g * (log1p(-x0) - gb_digamma(x2) + gb_digamma(x1 + x2));
+}
+
+/* bernoulli_lpmf: where(y == 1, log(p), log1p(-p)) where p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1). */
+__device__ static double gb_bernoulli_lpdf(double x0, double x1) {
+	if (!(x1 >= 0.0 && x1 <= 1.0 && (x0 == 1.0 && x1 > 0.0 || x0 == 0.0 && x1 < 1.0))) return -GB_INF;
+	return (x0 == 1.0 ? log(x1) : log1p(-x1));
+}
+__device__ static void gb_bernoulli_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 >= 0.0 && x1 <= 1.0 && (x0 == 1.0 && x1 > 0.0 || x0 == 0.0 && x1 < 1.0))) return;
+	*d1 = g * ((x0 == 1.0 ? gb_inv(x1) : -gb_inv(1.0 - x1)));
+}
+
+/* binomial_lpmf: lchoose(n, y) + where(y > 0, y * log(p), 0) + where(n > y, (n - y) * log1p(-p), 0) where isCount(y) && isCount(n) && y <= n && p >= 0 && p <= 1 && (p > 0 || y == 0) && (p < 1 || y == n). */
+__device__ static double gb_binomial_lpdf(double x0, double x1, double x2) {
+	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 >= 0.0 && x2 <= 1.0 && (x2 > 0.0 || x0 == 0.0) && (x2 < 1.0 || x0 == x1))) return -GB_INF;
+	return gb_lchoose(x1, x0) + (x0 > 0.0 ? x0 * log(x2) : 0.0) + (x1 > x0 ? (x1 - x0) * log1p(-x2) : 0.0);
+}
+__device__ static void gb_binomial_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 >= 0.0 && x2 <= 1.0 && (x2 > 0.0 || x0 == 0.0) && (x2 < 1.0 || x0 == x1))) return;
+	*d2 = g * ((x0 > 0.0 ? x0 * gb_inv(x2) : 0.0) - (x1 > x0 ? (x1 - x0) * gb_inv(1.0 - x2) : 0.0));
+}
+
+/* binomial_logit_lpmf: lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0)) where isCount(y) && isCount(n) && y <= n && logit == logit. */
+__device__ static double gb_binomial_logit_lpdf(double x0, double x1, double x2) {
+	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 == x2)) return -GB_INF;
+	return gb_lchoose(x1, x0) - (x1 * log1p(exp(-fabs(x2))) + x0 * fmax(-x2, 0.0) + (x1 - x0) * fmax(x2, 0.0));
+}
+__device__ static void gb_binomial_logit_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 == x2)) return;
+	*d2 = g * (x0 - x1 * gb_logistic(x2));
+}
+
+/* poisson_lpmf: where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1) where isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0). */
+__device__ static double gb_poisson_lpdf(double x0, double x1) {
+	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 < GB_INF && (x1 > 0.0 || x0 == 0.0))) return -GB_INF;
+	return (x0 > 0.0 ? x0 * log(x1) : 0.0) - x1 - gb_lgamma(x0 + 1.0);
+}
+__device__ static void gb_poisson_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 < GB_INF && (x1 > 0.0 || x0 == 0.0))) return;
+	*d1 = g * ((x0 > 0.0 ? x0 * gb_inv(x1) : 0.0) - 1.0);
+}
+
+/* neg_binomial_2_lpmf: lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0) where isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf. */
+__device__ static double gb_neg_binomial_lpdf(double x0, double x1, double x2) {
+	if (!(gb_is_count(x0) && x1 > 0.0 && x2 > 0.0 && x1 < GB_INF && x2 < GB_INF)) return -GB_INF;
+	return gb_lgamma(x0 + x2) - gb_lgamma(x0 + 1.0) - gb_lgamma(x2) - x2 * log1p(x1 / x2) + (x0 > 0.0 ? x0 * (log(x1) - log(x1 + x2)) : 0.0);
+}
+__device__ static void gb_neg_binomial_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(gb_is_count(x0) && x1 > 0.0 && x2 > 0.0 && x1 < GB_INF && x2 < GB_INF)) return;
+	double l0 = gb_inv(x1 + x2);
+	*d1 = g * (x2 * l0 * (x0 - x1) / x1);
+	*d2 = g * (gb_digamma(x0 + x2) - gb_digamma(x2) - log1p(x1 / x2) + (x1 - x0) * l0);
+}
+
 /* beta_binomial_lpmf: lchoose(n, y) + lbeta(y + alpha, n - y + beta) - lbeta(alpha, beta) where isCount(y) && isCount(n) && y <= n && alpha > 0 && beta > 0. */
 __device__ static double gb_beta_binomial_lpdf(double x0, double x1, double x2, double x3) {
 	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 > 0.0 && x3 > 0.0)) return -GB_INF;

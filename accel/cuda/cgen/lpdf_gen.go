@@ -18,6 +18,13 @@ var generatedLPDFs = map[ir.Op]string{
 	ir.OpLaplaceLPDF:             "laplace",
 	ir.OpLogisticLPDF:            "logistic",
 	ir.OpUniformLPDF:             "uniform",
+	ir.OpWeibullLPDF:             "weibull",
+	ir.OpBetaLPDF:                "beta",
+	ir.OpBernoulliLPMF:           "bernoulli",
+	ir.OpBinomialLPMF:            "binomial",
+	ir.OpBinomialLogitLPMF:       "binomial_logit",
+	ir.OpPoissonLPMF:             "poisson",
+	ir.OpNegBinomialLPMF:         "neg_binomial",
 	ir.OpBetaBinomialLPMF:        "beta_binomial",
 	ir.OpZeroInflatedPoissonLPMF: "zero_inflated_poisson",
 }

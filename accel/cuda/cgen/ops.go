@@ -48,21 +48,14 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpHalfNormalLPDF:     "half_normal",
 	ir.OpHalfCauchyLPDF:     "half_cauchy",
 	ir.OpGammaLPDF:          "gamma",
-	ir.OpBetaLPDF:           "beta",
 	ir.OpPoissonLogLPMF:     "poisson_log",
 	ir.OpLogNormalLPDF:      "lognormal",
 	ir.OpExponentialLPDF:    "exponential",
 	ir.OpCauchyLPDF:         "cauchy",
 	ir.OpInvGammaLPDF:       "inv_gamma",
-	ir.OpWeibullLPDF:        "weibull",
 	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
-	ir.OpBinomialLogitLPMF:  "binomial_logit",
-	ir.OpPoissonLPMF:        "poisson",
-	ir.OpNegBinomialLPMF:    "neg_binomial",
 	ir.OpStudentTLPDF:       "student_t",
 	ir.OpHalfStudentTLPDF:   "half_student_t",
-	ir.OpBernoulliLPMF:      "bernoulli",
-	ir.OpBinomialLPMF:       "binomial",
 }
 
 func init() {

@@ -1,0 +1,106 @@
+package opdef
+
+import (
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Bernoulli: log p for y = 1, log(1-p) for y = 0.
+var Bernoulli = &Dist{
+	Family: "Bernoulli", Op: "BernoulliLPMF", Name: "bernoulli_lpmf", CName: "bernoulli",
+	Doc: "is 1 with probability p, 0 otherwise.",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "p", Support: "UnitInterval", Grad: "where(y == 1, inv(p), -inv(1 - p))"},
+	},
+	Support: "Binary", Discrete: true,
+	Valid: "p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1)",
+	Value: "where(y == 1, log(p), log1p(-p))",
+	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBernoulli(rng, p[0]) },
+	Mean:  func(p []float64) float64 { return p[0] },
+	Var:   func(p []float64) float64 { return p[0] * (1 - p[0]) },
+}
+
+// Binomial: log C(n, y) + y log p + (n-y) log(1-p) for counts
+// 0 ≤ y ≤ n; a certain outcome (p = 0 or 1) has log mass 0.
+var Binomial = &Dist{
+	Family: "Binomial", Op: "BinomialLPMF", Name: "binomial_lpmf", CName: "binomial",
+	Doc: "counts successes in n trials of probability p.",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "n", Support: "NonNegInt"},
+		{Name: "p", Support: "UnitInterval", Grad: "where(y > 0, y * inv(p), 0) - where(n > y, (n - y) * inv(1 - p), 0)"},
+	},
+	Support: "BoundedInt:0", Discrete: true,
+	Valid: "isCount(y) && isCount(n) && y <= n && p >= 0 && p <= 1 && (p > 0 || y == 0) && (p < 1 || y == n)",
+	Value: "lchoose(n, y) + where(y > 0, y * log(p), 0) + where(n > y, (n - y) * log1p(-p), 0)",
+	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBinomial(rng, p[0], p[1]) },
+	Mean:  func(p []float64) float64 { return p[0] * p[1] },
+	Var:   func(p []float64) float64 { return p[0] * p[1] * (1 - p[1]) },
+}
+
+// BinomialLogit: the binomial with p = logistic(logit), written without
+// overflow: y log σ(x) + (n-y) log σ(-x) = -n log1p(e^-|x|) - y max(-x, 0)
+// - (n-y) max(x, 0); ∂x = y - n σ(x).
+var BinomialLogit = &Dist{
+	Family: "BinomialLogit", Op: "BinomialLogitLPMF", Name: "binomial_logit_lpmf", CName: "binomial_logit",
+	Doc: "is Binomial with probability logistic(logit).",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "n", Support: "NonNegInt"},
+		{Name: "logit", Support: "Real", Grad: "y - n * logistic(logit)"},
+	},
+	Support: "BoundedInt:0", Discrete: true,
+	Valid: "isCount(y) && isCount(n) && y <= n && logit == logit",
+	Value: "lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0))",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return DrawBinomial(rng, p[0], distuv.Logistic{Mu: 0, S: 1}.CDF(p[1]))
+	},
+	Mean: func(p []float64) float64 { return p[0] * distuv.Logistic{Mu: 0, S: 1}.CDF(p[1]) },
+	Var: func(p []float64) float64 {
+		q := distuv.Logistic{Mu: 0, S: 1}.CDF(p[1])
+		return p[0] * q * (1 - q)
+	},
+}
+
+// Poisson: y log λ - λ - log y! for counts y and λ ≥ 0 (λ = 0 puts all
+// its mass on 0).
+var Poisson = &Dist{
+	Family: "Poisson", Op: "PoissonLPMF", Name: "poisson_lpmf", CName: "poisson",
+	Doc: "counts events of the given rate > 0.",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "rate", Support: "Positive", Grad: "where(y > 0, y * inv(rate), 0) - 1"},
+	},
+	Support: "NonNegInt", Discrete: true,
+	Valid: "isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0)",
+	Value: "where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1)",
+	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawPoisson(rng, p[0]) },
+	Mean:  func(p []float64) float64 { return p[0] },
+	Var:   func(p []float64) float64 { return p[0] },
+}
+
+// NegativeBinomial is Stan's neg_binomial_2, mean μ and variance
+// μ + μ²/φ: lgamma(y+φ) - lgamma(y+1) - lgamma(φ) + y log(μ/(μ+φ))
+// + φ log(φ/(μ+φ)). With r = 1/(μ+φ): ∂μ = φ r (y-μ)/μ,
+// ∂φ = ψ(y+φ) - ψ(φ) - log1p(μ/φ) + (μ-y) r.
+var NegativeBinomial = &Dist{
+	Family: "NegativeBinomial", Op: "NegBinomialLPMF", Name: "neg_binomial_2_lpmf", CName: "neg_binomial",
+	Doc: "counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. " +
+		"Draws are Poisson with a gamma(phi, phi/mu) rate.",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "mu", Support: "Positive", Grad: "phi * r * (y - mu) / mu"},
+		{Name: "phi", Support: "Positive", Grad: "digamma(y + phi) - digamma(phi) - log1p(mu / phi) + (mu - y) * r"},
+	},
+	Support: "NonNegInt", Discrete: true,
+	Valid: "isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf",
+	Let:   []Let{{"r", "inv(mu + phi)"}},
+	Value: "lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0)",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return DrawPoisson(rng, distuv.Gamma{Alpha: p[1], Beta: p[1] / p[0], Src: rng}.Rand())
+	},
+	Mean: func(p []float64) float64 { return p[0] },
+	Var:  func(p []float64) float64 { return p[0] + p[0]*p[0]/p[1] },
+}

@@ -1,0 +1,58 @@
+package opdef
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Weibull: with L = log(y/λ) and u = (y/λ)^k, log p = log k - log λ +
+// (k-1) L - u; ∂y = (k-1-ku)/y, ∂k = 1/k + L(1-u), ∂λ = k(u-1)/λ. Where
+// u overflows the term is -Inf and takes no gradient.
+var Weibull = &Dist{
+	Family: "Weibull", Op: "WeibullLPDF", Name: "weibull_lpdf", CName: "weibull",
+	Doc: "is the Weibull distribution with shape k > 0 and scale lambda > 0.",
+	Args: []Arg{
+		{Name: "y", Grad: "(k - 1 - k*u) / y"},
+		{Name: "k", Support: "Positive", Grad: "inv(k) + L*(1 - u)"},
+		{Name: "lambda", Support: "Positive", Grad: "k * (u - 1) * inv(lambda)"},
+	},
+	Support: "Positive",
+	Valid:   "k > 0 && lambda > 0 && y > 0",
+	GradIf:  "u < inf",
+	Let:     []Let{{"L", "log(y) - log(lambda)"}, {"u", "exp(k * L)"}},
+	Value:   "log(k) - log(lambda) + (k - 1)*L - u",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.Weibull{K: p[0], Lambda: p[1], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 { return p[1] * math.Gamma(1+1/p[0]) },
+	Var: func(p []float64) float64 {
+		g1 := math.Gamma(1 + 1/p[0])
+		return p[1] * p[1] * (math.Gamma(1+2/p[0]) - g1*g1)
+	},
+}
+
+// Beta: (α-1) log y + (β-1) log(1-y) - log B(α, β) on (0, 1);
+// ∂y = (α-1)/y - (β-1)/(1-y), ∂α = log y - ψ(α) + ψ(α+β),
+// ∂β = log(1-y) - ψ(β) + ψ(α+β).
+var Beta = &Dist{
+	Family: "Beta", Op: "BetaLPDF", Name: "beta_lpdf", CName: "beta",
+	Doc: "is the beta distribution on (0, 1) with shapes alpha, beta > 0.",
+	Args: []Arg{
+		{Name: "y", Grad: "(alpha - 1) / y - (beta - 1) / (1 - y)"},
+		{Name: "alpha", Support: "Positive", Grad: "log(y) - digamma(alpha) + digamma(alpha + beta)"},
+		{Name: "beta", Support: "Positive", Grad: "log1p(-y) - digamma(beta) + digamma(alpha + beta)"},
+	},
+	Support: "UnitInterval",
+	Valid:   "alpha > 0 && beta > 0 && y > 0 && y < 1",
+	Value:   "(alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta)",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.Beta{Alpha: p[0], Beta: p[1], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 { return p[0] / (p[0] + p[1]) },
+	Var: func(p []float64) float64 {
+		s := p[0] + p[1]
+		return p[0] * p[1] / (s * s * (s + 1))
+	},
+}
