@@ -39,7 +39,7 @@ func TestBackendErrors(t *testing.T) {
 	}{
 		{[]ppl.SampleOption{ppl.ChEES(), ppl.Backend("cuda")}, "worker was not found"},
 		{[]ppl.SampleOption{ppl.ChEES(), ppl.Backend("cuda")}, "make cuda"},
-		{[]ppl.SampleOption{ppl.Backend("cuda")}, "NUTS runs one chain per core on the CPU"},
+		{[]ppl.SampleOption{ppl.Backend("cuda")}, "worker was not found"},
 		{[]ppl.SampleOption{ppl.ChEES(), ppl.Backend("tpu")}, `ppl.Backend("tpu"): unknown backend`},
 	} {
 		_, err := trySample(normalModel(), append(c.opts, ppl.Draws(10), ppl.Warmup(10), ppl.LiveProgress(false))...)
@@ -97,8 +97,21 @@ func TestBackendThroughWorker(t *testing.T) {
 			}
 		}
 	}
+	// NUTS goes through the same contract, one position per call.
+	fit, err := trySample(normalModel(), ppl.Backend("cuda"), ppl.Chains(2), ppl.Warmup(300), ppl.Draws(400), ppl.Seed(3), ppl.LiveProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(fit.Backend, "cuda (accel/cpu in a worker process), one position per call (NUTS") {
+		t.Errorf("NUTS backend caption %q", fit.Backend)
+	}
+	for _, r := range fit.Summary().Rows {
+		if math.Abs(r.Mean-1) > 0.4 || math.Abs(r.SD-2) > 0.4 {
+			t.Errorf("NUTS through the worker: %s mean %.3f sd %.3f, want 1 and 2", r.Name, r.Mean, r.SD)
+		}
+	}
 	// "auto" picks the worker for a wide run.
-	fit, err := trySample(normalModel(), ppl.ChEES(), ppl.Chains(accel.GPUMinChains), ppl.Draws(50), ppl.Warmup(50), ppl.LiveProgress(false))
+	fit, err = trySample(normalModel(), ppl.ChEES(), ppl.Chains(accel.GPUMinChains), ppl.Draws(50), ppl.Warmup(50), ppl.LiveProgress(false))
 	if err != nil {
 		t.Fatal(err)
 	}

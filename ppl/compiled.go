@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -121,29 +123,76 @@ func (c *Compiled) Terms() []Term {
 
 // Density evaluates a compiled model at unconstrained positions with its
 // own scratch memory: not safe for concurrent use, never allocating.
+//
+// Its log density and gradient go through the accel contract: a batch of
+// one position on the backend the run chose (accel/cpu, on the caller's
+// goroutine, unless Backend says otherwise), so that NUTS, HMC, MAP and
+// ADVI evaluate the model the way the many-chain samplers do. A sharded
+// model evaluates its shards itself (see Shards).
 type Density struct {
-	c  *Compiled
-	f  *ir.Frame // log density and gradient; for a sharded model built on first need
-	v  *ir.Frame // constrained values
-	sh *shardRun // the shards' frames, nil when the model is not sharded
+	c   *Compiled
+	acc accel.Compiled // the log density and gradient; nil for a sharded model
+	one *cpu.Compiled  // acc when it is the CPU's: called directly, not through the interface
+	lp  [1]float64
+	f   *ir.Frame // the whole log density by term, for NonFinite; built on first need
+	v   *ir.Frame // constrained values
+	sh  *shardRun // the shards' frames, nil when the model is not sharded
 }
 
 var _ infer.Density = (*Density)(nil)
 
-// NewDensity returns an evaluator for one goroutine.
+// NewDensity returns an evaluator for one goroutine, on the CPU.
 func (c *Compiled) NewDensity() infer.Density { return c.newDensity() }
 
 func (c *Compiled) newDensity() *Density {
-	d := &Density{c: c, v: ir.NewFrame(c.values)}
-	if c.shardProgs != nil {
-		d.sh = newShardRun(c)
-	} else {
-		d.f = ir.NewFrame(c.density)
+	d, err := c.newDensityOn(nil)
+	if err != nil {
+		panic(err) // accel/cpu compiles every finalized program
 	}
 	return d
 }
 
-// full is the frame of the whole log density (every term in one program).
+// oneCPU is the backend of one-chain evaluators: batches of one on the
+// caller's goroutine.
+var oneCPU = cpu.New(1)
+
+// newDensityOn is an evaluator whose log density runs on b (nil: the
+// CPU).
+func (c *Compiled) newDensityOn(b accel.Backend) (*Density, error) {
+	d := &Density{c: c, v: ir.NewFrame(c.values)}
+	if c.shardProgs != nil {
+		d.sh = newShardRun(c)
+		return d, nil
+	}
+	if b == nil {
+		b = oneCPU
+	}
+	acc, err := b.Compile(c.density)
+	if err != nil {
+		return nil, err
+	}
+	d.acc = acc
+	d.one, _ = acc.(*cpu.Compiled)
+	return d, nil
+}
+
+// onBackend is a compiled model whose evaluators run on a chosen backend:
+// what Sample hands the one-chain samplers.
+type onBackend struct {
+	*Compiled
+	b accel.Backend
+}
+
+func (o onBackend) NewDensity() infer.Density {
+	d, err := o.newDensityOn(o.b)
+	if err != nil {
+		panic(&Error{Msg: fmt.Sprintf("the %s backend cannot compile %s: %v", o.b.Name(), o.name, err)})
+	}
+	return d
+}
+
+// full is the frame of the whole log density (every term in one program),
+// for NonFinite.
 func (d *Density) full() *ir.Frame {
 	if d.f == nil {
 		d.f = ir.NewFrame(d.c.density)
@@ -157,16 +206,42 @@ func (d *Density) LogDensity(x []float64) float64 {
 	if d.sh != nil {
 		return finite(d.sh.eval(x, nil))
 	}
-	return finite(d.f.Forward(x))
+	d.eval(x, nil)
+	return d.lp[0]
 }
 
 // LogDensityGrad returns the log density at x and writes its gradient into
 // grad. A sharded model evaluates its shards in parallel and sums them.
 func (d *Density) LogDensityGrad(x, grad []float64) float64 {
+	if d.one != nil {
+		// The CPU's method of the contract, called on its concrete type:
+		// for models of 60 ns per gradient the interface call shows.
+		if err := d.one.LogDensityGrad(x, d.lp[:], grad); err != nil {
+			d.fail(err)
+		}
+		return d.lp[0]
+	}
 	if d.sh != nil {
 		return finite(d.sh.eval(x, grad))
 	}
-	return finite(d.f.Gradient(x, grad))
+	d.eval(x, grad)
+	return d.lp[0]
+}
+
+// eval is one position through the backend. A backend's failure (a GPU
+// worker that died) panics with its error: the samplers turn a panic in a
+// chain into that chain's error.
+func (d *Density) eval(x, grad []float64) {
+	if err := d.acc.LogDensityGrad(x, d.lp[:], grad); err != nil {
+		d.fail(err)
+	}
+}
+
+// fail is eval's cold path, apart so that eval inlines.
+//
+//go:noinline
+func (d *Density) fail(err error) {
+	panic(fmt.Errorf("%s backend: %w", d.c.name, err))
 }
 
 func finite(lp float64) float64 {

@@ -311,7 +311,14 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 			fit.Backend = bk.caption
 		}
 	} else {
-		fit, err = infer.Run(s.ctx, c, s.cfg)
+		var model infer.Model = c
+		if bk.b != nil {
+			model = onBackend{c, bk.b}
+		}
+		fit, err = infer.Run(s.ctx, model, s.cfg)
+		if fit != nil && bk.b != nil {
+			fit.Backend = bk.caption
+		}
 	}
 	if sink != nil {
 		// The last progress report may precede the end of the run (or, on

@@ -41,13 +41,18 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 		n = runtime.GOMAXPROCS(0)
 	}
 	e := &engine{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n), minBlock: max(1, minBlockSlots/max(p.Size, 1))}
-	for range n {
-		e.frames = append(e.frames, ir.NewFrame(p))
+	if n > 1 {
+		// One worker would only hand the caller's work to another
+		// goroutine: New(1), what one-chain samplers use, runs every
+		// batch on the caller's goroutine and its own frame.
+		for range n {
+			e.frames = append(e.frames, ir.NewFrame(p))
+		}
+		for _, f := range e.frames {
+			go e.work(f)
+		}
 	}
-	for _, f := range e.frames {
-		go e.work(f)
-	}
-	c := &Compiled{engine: e}
+	c := &Compiled{engine: e, own: e.own, dim: p.Dim}
 	// The workers hold the engine, not c: when c becomes unreachable
 	// without Close, the cleanup stops them.
 	c.cleanup = runtime.AddCleanup(c, func(e *engine) { e.stop() }, e)
@@ -78,6 +83,9 @@ type evalCall struct{ xs, lps, grads []float64 }
 type Compiled struct {
 	*engine
 	cleanup runtime.Cleanup
+	// own and dim are the engine's, here for the one-position path.
+	own *ir.Frame
+	dim int
 }
 
 // engine is the program, its frames and its workers.
@@ -120,7 +128,7 @@ func (c *engine) work(f *ir.Frame) {
 // run on the caller's goroutine.
 func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 	nb := min((b+c.minBlock-1)/c.minBlock, blocksPerWorker*len(c.frames))
-	if nb <= 1 || len(c.frames) == 1 {
+	if nb <= 1 || len(c.frames) <= 1 {
 		if eval != nil {
 			c.evalBlock(c.own, eval, 0, b)
 		} else {
@@ -135,8 +143,24 @@ func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 	c.wg.Wait()
 }
 
-// LogDensityGrad evaluates a batch (see accel.Compiled).
+// LogDensityGrad evaluates a batch (see accel.Compiled). One position,
+// what the one-chain samplers (NUTS, HMC, MAP, ADVI) ask for at every
+// gradient, goes straight to the caller's frame: this method is small
+// enough to inline, so the contract costs them no more than the frame's
+// own call.
 func (c *Compiled) LogDensityGrad(xs, lps, grads []float64) error {
+	if len(lps) == 1 && grads != nil && len(xs) == c.dim && len(grads) == len(xs) {
+		lps[0] = accel.Finite(c.own.Gradient(xs, grads))
+		return nil
+	}
+	return c.batch(xs, lps, grads)
+}
+
+func (c *Compiled) batch(xs, lps, grads []float64) error {
+	if len(lps) == 1 && grads == nil && len(xs) == c.p.Dim {
+		lps[0] = accel.Finite(c.own.Forward(xs))
+		return nil
+	}
 	if err := accel.CheckBatch(c.p.Dim, xs, lps, grads); err != nil {
 		return err
 	}
