@@ -89,10 +89,10 @@ func chooseBackend(name string, c *Compiled, cfg infer.Config) (backendChoice, e
 }
 
 func samplerName(cfg infer.Config) string {
-	if cfg.Sampler == "" {
-		return "NUTS"
+	if cfg.Sampler == infer.DefaultSampler {
+		return infer.NUTS.String()
 	}
-	return cfg.Sampler
+	return cfg.Sampler.String()
 }
 
 // deviceInfo is ", <device>" for a backend that describes its device.

@@ -26,12 +26,12 @@ type sampleSettings struct {
 }
 
 // NUTS samples with the No-U-Turn sampler (the default).
-func NUTS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "NUTS" } }
+func NUTS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.NUTS } }
 
 // HMC samples with static Hamiltonian Monte Carlo taking about steps
 // leapfrog steps per draw.
 func HMC(steps int) SampleOption {
-	return func(s *sampleSettings) { s.cfg.Sampler, s.cfg.Steps = "HMC", steps }
+	return func(s *sampleSettings) { s.cfg.Sampler, s.cfg.Steps = infer.HMC, steps }
 }
 
 // RWMH samples with random-walk Metropolis (target acceptance 0.234).
@@ -40,7 +40,7 @@ func HMC(steps int) SampleOption {
 // count only (56 bytes per chain for a one-dimensional model), and the
 // posterior keeps 16 chains' draws for the summary, R-hat and ESS, and
 // the streaming moments of all of them in its Ensemble.
-func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "RWMH" } }
+func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.RWMH } }
 
 // Chains sets the number of chains (default 4), run in parallel.
 func Chains(n int) SampleOption { return func(s *sampleSettings) { s.cfg.Chains = n } }

@@ -11,16 +11,12 @@ import (
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
-// lockstepChains is the number of chains from which RWMH runs in lockstep
-// (package lockstep) rather than one goroutine per chain.
-const lockstepChains = 64
-
 // ChEES samples with ChEES-HMC: many chains in lockstep (1024 unless
 // Chains says otherwise) whose trajectory length, step size and diagonal
 // metric adapt from the spread across chains. The posterior keeps 16
 // chains, and the streaming moments of all of them in its Ensemble; see
 // package lockstep.
-func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "ChEES" } }
+func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.ChEES } }
 
 // MEADS samples with MEADS, generalised HMC tuned from folds of many
 // chains in lockstep (1024 unless Chains says otherwise). The posterior
@@ -32,23 +28,18 @@ func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "Ch
 // to a dozen dimensions and costs a quarter of the default. Its metric
 // is diagonal: for posteriors with correlations beyond -0.99 use NUTS with
 // DenseMetric. See package lockstep.
-func MEADS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = "MEADS" } }
+func MEADS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.MEADS } }
 
 // usesLockstep reports whether a run goes to package lockstep: ChEES,
 // MEADS, and RWMH with many chains.
-func usesLockstep(cfg infer.Config) bool {
-	return cfg.Sampler == "ChEES" || cfg.Sampler == "MEADS" || (cfg.Sampler == "RWMH" && cfg.Chains >= lockstepChains)
-}
+func usesLockstep(cfg infer.Config) bool { return cfg.Lockstep() }
 
 // sampleLockstep runs cfg's sampler on c with every chain in lockstep.
 // Chains start at init (unconstrained) when it is not nil, else
 // uniformly in (-2, 2) on the unconstrained scale.
 func sampleLockstep(ctx context.Context, c *Compiled, cfg infer.Config, init []float64, backend accel.Backend) (*posterior.Posterior, error) {
-	lc := lockstep.Config{Backend: backend,
-		Sampler: cfg.Sampler, Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, NoWarmup: cfg.NoWarmup,
-		Seed: cfg.Seed, Init: init, TargetAccept: cfg.TargetAccept, Progress: cfg.Progress, ProgressInterval: cfg.ProgressInterval,
-	}
-	res, err := lockstep.Run(ctx, c, lc)
+	cfg.Backend, cfg.Init = backend, init
+	res, err := lockstep.Run(ctx, c, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/diag"
+	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -245,7 +246,7 @@ func rwmh(bks []string, chains, steps int) {
 	}
 	for _, b := range bks {
 		r := result{Case: "rwmh_mixture", Method: "RWMH", Backend: b, Chains: chains, Draws: steps}
-		cfg := lockstep.Config{Sampler: "RWMH", Chains: chains, NoWarmup: true, Draws: steps, Scale: 0.1, Seed: 1, Init: []float64{0}}
+		cfg := lockstep.Config{Sampler: infer.RWMH, Chains: chains, NoWarmup: true, Draws: steps, Scale: 0.1, Seed: 1, Init: []float64{0}}
 		if b != "cpu" {
 			bk, err := accel.ByName(b)
 			if err != nil {

@@ -75,9 +75,9 @@ func main() {
 			grads += ch.Adaptation.GradEvals
 		}
 		rows = append(rows, measure(name, "NUTS", p, c, float64(grads), time.Since(w0).Seconds(), cpuSeconds()-c0, 1))
-		for _, s := range []string{"ChEES", "MEADS"} {
+		for _, s := range []infer.Sampler{infer.ChEES, infer.MEADS} {
 			lc := lockstep.Config{Sampler: s, Chains: *chains, Warmup: *warmup, Draws: cfg.Draws, Seed: 1, InitRadius: set.InitRadius}
-			if s == "ChEES" {
+			if s == infer.ChEES {
 				lc.TargetAccept = set.TargetAccept // 0: the sampler's default
 			} else {
 				lc.Thin = *thin
@@ -88,7 +88,7 @@ func main() {
 				log.Fatal(err)
 			}
 			kept := len(res.Posterior.Chains)
-			rows = append(rows, measure(name, s, res.Posterior, c, float64(res.GradEvals*kept), time.Since(w0).Seconds(), cpuSeconds()-c0, float64(*chains)/float64(kept)))
+			rows = append(rows, measure(name, s.String(), res.Posterior, c, float64(res.GradEvals*kept), time.Since(w0).Seconds(), cpuSeconds()-c0, float64(*chains)/float64(kept)))
 		}
 	}
 	fmt.Printf("\nload average at the end %s\n", loadAverage())

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
 )
 
@@ -45,7 +46,7 @@ func main() {
 	}
 	cpu0, t0 := cpuSeconds(), time.Now()
 	res, err := lockstep.Run(context.Background(), c, lockstep.Config{
-		Sampler: "RWMH", Chains: *chains, NoWarmup: true, Draws: *steps, Scale: 0.1, Seed: 1, Block: *block, Init: []float64{0},
+		Sampler: infer.RWMH, Chains: *chains, NoWarmup: true, Draws: *steps, Scale: 0.1, Seed: 1, Block: *block, Init: []float64{0},
 	})
 	if err != nil {
 		log.Fatal(err)

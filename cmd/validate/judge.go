@@ -102,13 +102,13 @@ func applySettings(name string, cfg *infer.Config) (note string) {
 	target := cfg.TargetAccept
 	s.Apply(cfg)
 	note = s.Note
-	if strings.EqualFold(cfg.Sampler, "RWMH") && cfg.TargetAccept != target {
+	if cfg.Sampler == infer.RWMH && cfg.TargetAccept != target {
 		// A higher target acceptance is a Hamiltonian remedy; for
 		// random-walk Metropolis it only shrinks the steps.
 		cfg.TargetAccept = target
 		note = ""
 	}
-	if s.Dense && !strings.EqualFold(cfg.Sampler, "NUTS") && !strings.EqualFold(cfg.Sampler, "HMC") {
+	if s.Dense && cfg.Sampler != infer.NUTS && cfg.Sampler != infer.HMC {
 		// Only the Hamiltonian samplers of package infer adapt a dense
 		// metric: say that this run's is diagonal.
 		note = "diagonal metric (NUTS runs this case with a dense one)"

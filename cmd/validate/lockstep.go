@@ -41,34 +41,26 @@ const rwmhFactor = 10
 // through infer.Run; ChEES, MEADS, and RWMH with 64 chains or more through
 // package lockstep, whose posterior keeps 16 chains (the ones judged).
 func sample(ctx context.Context, m lockstep.Model, cfg infer.Config, meadsThinning int) (*posterior.Posterior, error) {
-	name := map[string]string{"CHEES": "ChEES", "MEADS": "MEADS"}[cfg.Sampler]
-	if name == "" && cfg.Sampler == "RWMH" && cfg.Chains >= 64 {
-		name = "RWMH"
-	}
-	if name == "" {
+	if !cfg.Lockstep() {
 		return infer.Run(ctx, m, cfg)
 	}
-	chains := cfg.Chains
+	name := cfg.Sampler
 	switch {
-	case chains == 4 && name == "ChEES":
-		chains = lockstepChains
-	case chains == 4 && name == "MEADS":
-		chains = meadsChains
+	case cfg.Chains == 4 && name == infer.ChEES:
+		cfg.Chains = lockstepChains
+	case cfg.Chains == 4 && name == infer.MEADS:
+		cfg.Chains = meadsChains
 	}
-	warmup, draws, thin := cfg.Warmup, cfg.Draws, 1
 	switch {
-	case name == "MEADS":
-		thin = meadsThin
+	case name == infer.MEADS:
+		cfg.Thin = meadsThin
 		if meadsThinning > 0 {
-			thin = meadsThinning
+			cfg.Thin = meadsThinning
 		}
-	case name == "RWMH" && warmup == 1000:
-		warmup, draws = rwmhFactor*warmup, rwmhFactor*draws
+	case name == infer.RWMH && cfg.Warmup == 1000:
+		cfg.Warmup, cfg.Draws = rwmhFactor*cfg.Warmup, rwmhFactor*cfg.Draws
 	}
-	res, err := lockstep.Run(ctx, m, lockstep.Config{
-		Sampler: name, Chains: chains, Warmup: warmup, Draws: draws, NoWarmup: cfg.NoWarmup, Thin: thin,
-		Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, InitRadius: cfg.InitRadius,
-	})
+	res, err := lockstep.Run(ctx, m, cfg)
 	if err != nil {
 		return nil, err
 	}

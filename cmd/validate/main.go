@@ -34,10 +34,15 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg := infer.Config{Sampler: strings.ToUpper(*sampler), Chains: *chains, Seed: *seed, Warmup: *warmup, Draws: *draws}
+	smp, err := infer.ParseSampler(*sampler)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "validate: -sampler: %v\n", err)
+		os.Exit(2)
+	}
+	cfg := infer.Config{Sampler: smp, Chains: *chains, Seed: *seed, Warmup: *warmup, Draws: *draws}
 	var defaults []string
-	if cfg.Sampler != "NUTS" {
-		defaults = append(defaults, "sampler "+cfg.Sampler)
+	if cfg.Sampler != infer.NUTS {
+		defaults = append(defaults, "sampler "+cfg.Sampler.String())
 	}
 	if *chains != 4 || *warmup != 1000 || *draws != 1000 {
 		defaults = append(defaults, fmt.Sprintf("%d chains, %d warm-up, %d draws", *chains, *warmup, *draws))

@@ -72,17 +72,18 @@ func TestJudgeCatchesBias(t *testing.T) {
 // (worst z 30) and missed mesquite's sds by 25%.
 func TestLockstepFromDefaultStart(t *testing.T) {
 	for _, tc := range []struct {
-		sampler, name string
-		chains        int
-		slow          bool // about 15 s (MEADS runs thinned by 10)
+		sampler infer.Sampler
+		name    string
+		chains  int
+		slow    bool // about 15 s (MEADS runs thinned by 10)
 	}{
-		{"MEADS", "kidiq-kidscore_momhs", 256, true},
-		{"MEADS", "mesquite-logmesquite", 256, false},
-		{"CHEES", "kidiq-kidscore_momhs", 256, false},
-		{"CHEES", "mesquite-logmesquite", 256, false},
-		{"CHEES", "low_dim_gauss_mix-low_dim_gauss_mix", 64, true},
+		{infer.MEADS, "kidiq-kidscore_momhs", 256, true},
+		{infer.MEADS, "mesquite-logmesquite", 256, false},
+		{infer.ChEES, "kidiq-kidscore_momhs", 256, false},
+		{infer.ChEES, "mesquite-logmesquite", 256, false},
+		{infer.ChEES, "low_dim_gauss_mix-low_dim_gauss_mix", 64, true},
 	} {
-		t.Run(tc.sampler+"/"+tc.name, func(t *testing.T) {
+		t.Run(tc.sampler.String()+"/"+tc.name, func(t *testing.T) {
 			if tc.slow && testing.Short() {
 				t.Skip("slow statistical check")
 			}
@@ -104,23 +105,24 @@ func TestLockstepFromDefaultStart(t *testing.T) {
 // the printed note says what the run did.
 func TestApplySettings(t *testing.T) {
 	for _, c := range []struct {
-		name, sampler string
-		dense         bool
-		target        float64
-		note          string
+		name    string
+		sampler infer.Sampler
+		dense   bool
+		target  float64
+		note    string
 	}{
-		{"kilpisjarvi_mod-kilpisjarvi", "NUTS", true, 0, "dense metric"},
-		{"kilpisjarvi_mod-kilpisjarvi", "CHEES", true, 0, "diagonal metric"},
-		{"eight_schools-eight_schools_noncentered", "NUTS", false, 0.95, "target acceptance 0.95"},
-		{"eight_schools-eight_schools_noncentered", "RWMH", false, 0, ""},
-		{"mesquite-logmesquite", "MEADS", false, 0, ""},
+		{"kilpisjarvi_mod-kilpisjarvi", infer.NUTS, true, 0, "dense metric"},
+		{"kilpisjarvi_mod-kilpisjarvi", infer.ChEES, true, 0, "diagonal metric"},
+		{"eight_schools-eight_schools_noncentered", infer.NUTS, false, 0.95, "target acceptance 0.95"},
+		{"eight_schools-eight_schools_noncentered", infer.RWMH, false, 0, ""},
+		{"mesquite-logmesquite", infer.MEADS, false, 0, ""},
 	} {
 		cfg := infer.Config{Sampler: c.sampler}
 		note := applySettings(c.name, &cfg)
 		if !strings.HasPrefix(note, c.note) || (c.note == "") != (note == "") || cfg.TargetAccept != c.target {
 			t.Errorf("%s with %s: note %q, target acceptance %g; want a note starting %q, target %g", c.name, c.sampler, note, cfg.TargetAccept, c.note, c.target)
 		}
-		if c.dense && c.sampler == "NUTS" && !cfg.Dense {
+		if c.dense && c.sampler == infer.NUTS && !cfg.Dense {
 			t.Errorf("%s with NUTS: dense metric not set", c.name)
 		}
 	}

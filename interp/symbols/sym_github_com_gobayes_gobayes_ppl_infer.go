@@ -4,20 +4,32 @@ package symbols
 
 import (
 	"github.com/gobayes/gobayes/ppl/infer"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/gobayes/gobayes/ppl/infer/infer"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"ColumnNames": reflect.ValueOf(infer.ColumnNames),
-		"Run":         reflect.ValueOf(infer.Run),
+		"ChEES":                 reflect.ValueOf(infer.ChEES),
+		"ColumnNames":           reflect.ValueOf(infer.ColumnNames),
+		"DefaultLockstepChains": reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
+		"DefaultSampler":        reflect.ValueOf(infer.DefaultSampler),
+		"HMC":                   reflect.ValueOf(infer.HMC),
+		"LockstepRWMHChains":    reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
+		"MEADS":                 reflect.ValueOf(infer.MEADS),
+		"NUTS":                  reflect.ValueOf(infer.NUTS),
+		"ParseSampler":          reflect.ValueOf(infer.ParseSampler),
+		"RWMH":                  reflect.ValueOf(infer.RWMH),
+		"Run":                   reflect.ValueOf(infer.Run),
 
 		// type definitions
 		"ChainProgress": reflect.ValueOf((*infer.ChainProgress)(nil)),
 		"Config":        reflect.ValueOf((*infer.Config)(nil)),
 		"Density":       reflect.ValueOf((*infer.Density)(nil)),
 		"Model":         reflect.ValueOf((*infer.Model)(nil)),
+		"Sampler":       reflect.ValueOf((*infer.Sampler)(nil)),
 		"Var":           reflect.ValueOf((*infer.Var)(nil)),
 
 		// interface wrapper definitions

@@ -21,7 +21,7 @@ import (
 // for every chain) with Interrupted set, and no error.
 func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, error) {
 	dim := model.Dim()
-	cfg, err := cfg.withDefaults(dim)
+	cfg, err := cfg.Defaults(dim, false)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 		Vars:    vars,
 		Columns: cols,
 		Chains:  make([]posterior.Chain, cfg.Chains),
-		Sampler: cfg.Sampler,
+		Sampler: cfg.Sampler.String(),
 		Warmup:  cfg.Warmup,
 		Seconds: make([]float64, cfg.Chains),
 		Settings: posterior.Settings{
@@ -42,9 +42,9 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 		post.Settings.Metric = "dense_e"
 	}
 	switch cfg.Sampler {
-	case "NUTS":
+	case NUTS:
 		post.Settings.MaxDepth = cfg.MaxDepth
-	case "HMC":
+	case HMC:
 		post.Settings.Steps = cfg.Steps
 	}
 
@@ -179,9 +179,9 @@ func newSampler(cfg Config, f mcmc.LogDensity, dim int, rng *rand.Rand) mcmc.Sam
 	}
 	var s mcmc.Sampler
 	switch cfg.Sampler {
-	case "HMC":
+	case HMC:
 		s = mcmc.NewHMC(f, m, rng, cfg.Steps)
-	case "RWMH":
+	case RWMH:
 		return mcmc.NewRWMH(f, m, rng)
 	default:
 		s = mcmc.NewNUTSDepth(f, m, rng, cfg.MaxDepth)
@@ -331,17 +331,17 @@ func initialise(cfg Config, c int, dens Density, s mcmc.Sampler, st *mcmc.State,
 		c+1, cfg.InitTries, cfg.InitRadius, cfg.InitRadius, what)
 }
 
-func allocStats(s *posterior.Stats, sampler string, n int) {
+func allocStats(s *posterior.Stats, sampler Sampler, n int) {
 	s.LP = make([]float64, n)
 	s.AcceptStat = make([]float64, n)
 	s.StepSize = make([]float64, n)
-	if sampler == "RWMH" {
+	if sampler == RWMH {
 		return
 	}
 	s.NLeapfrog = make([]int, n)
 	s.Divergent = make([]bool, n)
 	s.Energy = make([]float64, n)
-	if sampler == "NUTS" {
+	if sampler == NUTS {
 		s.TreeDepth = make([]int, n)
 	}
 }

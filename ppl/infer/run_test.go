@@ -54,16 +54,16 @@ func checkMean(t *testing.T, what string, ch [][]float64, want float64) {
 // second moments against their true values.
 func TestRunInvariance(t *testing.T) {
 	type tc struct {
-		sampler string
+		sampler Sampler
 		dense   bool
 		draws   int
 	}
-	cases := []tc{{"NUTS", false, 1000}, {"NUTS", true, 1000}, {"HMC", false, 1000}, {"RWMH", false, 10000}}
+	cases := []tc{{NUTS, false, 1000}, {NUTS, true, 1000}, {HMC, false, 1000}, {RWMH, false, 10000}}
 	if testing.Short() {
 		cases = cases[:2]
 	}
 	for _, c := range cases {
-		name := c.sampler
+		name := c.sampler.String()
 		if c.dense {
 			name += "/dense"
 		}
@@ -97,7 +97,7 @@ func TestRunInvariance(t *testing.T) {
 			checkMean(t, "x[2]", x1, 0)
 			checkMean(t, "x[1]·x[2]", prod, 2.7)
 			checkMean(t, "x[2]²", mapChains(x1, func(v float64) float64 { return v * v }), 9)
-			if c.sampler == "NUTS" {
+			if c.sampler == NUTS {
 				for _, ch := range p.Chains {
 					for _, d := range ch.Stats.Divergent {
 						if d {
@@ -236,7 +236,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 // TestNoParameters: a model without parameters still runs and records its
 // deterministic quantities.
 func TestNoParameters(t *testing.T) {
-	for _, s := range []string{"NUTS", "HMC", "RWMH"} {
+	for _, s := range []Sampler{NUTS, HMC, RWMH} {
 		p, err := Run(context.Background(), constModel{}, Config{Seed: 1, Sampler: s, Warmup: 50, Draws: 10})
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)

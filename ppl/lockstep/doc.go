@@ -3,10 +3,10 @@
 // Sountsov 2021) and MEADS (Hoffman and Sountsov 2022). Chains are split
 // in blocks evaluated by package accel/vec on every core; every random
 // number is a pure function of (seed, chain, step) through package
-// internal/philox, so a run is reproducible from its seed on any number of
-// cores.
+// ppl/lockstep/philox, so a run is reproducible from its seed on any
+// number of cores.
 //
-//	res, err := lockstep.Run(ctx, compiled, lockstep.Config{Sampler: "ChEES", Chains: 1024})
+//	res, err := lockstep.Run(ctx, compiled, lockstep.Config{Sampler: infer.ChEES, Chains: 1024})
 //	post := res.Posterior // the kept chains, for summaries and plots
 //	res.Moments.Mean      // moments over every draw of every chain
 //

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/vec"
-	"github.com/gobayes/gobayes/internal/philox"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 

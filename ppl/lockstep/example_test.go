@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
 )
 
@@ -17,7 +18,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := lockstep.Run(context.Background(), c, lockstep.Config{Sampler: "ChEES", Chains: 256, Seed: 1})
+	res, err := lockstep.Run(context.Background(), c, lockstep.Config{Sampler: infer.ChEES, Chains: 256, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -65,20 +65,20 @@ func TestMomentsWithinMCSE(t *testing.T) {
 		t.Skip("statistical test")
 	}
 	cases := []struct {
-		sampler string
+		sampler infer.Sampler
 		model   *ppl.Compiled
 		tau     float64 // upper bound of the integrated autocorrelation time
 		mean    float64
 		sd      float64 // 0: 1
 	}{
-		{"RWMH", stdNormal(t, 1), 20, 0, 0}, // the one-dimensional path
-		{"RWMH", stdNormal(t, 2), 20, 0, 0},
-		{"ChEES", stdNormal(t, 5), 3, 0, 0},
-		{"MEADS", stdNormal(t, 5), 20, 0, 0},
-		{"RWMH", correlated(t), 60, 0, 0},
-		{"ChEES", correlated(t), 6, 0, 0},
-		{"MEADS", correlated(t), 40, 0, 0},
-		{"RWMH", mixture1D(t), 20, 0.75, math.Sqrt(2.5125)},
+		{infer.RWMH, stdNormal(t, 1), 20, 0, 0}, // the one-dimensional path
+		{infer.RWMH, stdNormal(t, 2), 20, 0, 0},
+		{infer.ChEES, stdNormal(t, 5), 3, 0, 0},
+		{infer.MEADS, stdNormal(t, 5), 20, 0, 0},
+		{infer.RWMH, correlated(t), 60, 0, 0},
+		{infer.ChEES, correlated(t), 6, 0, 0},
+		{infer.MEADS, correlated(t), 40, 0, 0},
+		{infer.RWMH, mixture1D(t), 20, 0.75, math.Sqrt(2.5125)},
 	}
 	// Every case on accel/vec (Backend nil) and through the accel
 	// contract on accel/cpu, the path a GPU takes.
@@ -129,7 +129,7 @@ func TestMomentsWithinMCSE(t *testing.T) {
 // The same seed gives the same draws whatever the number of workers and
 // the block size; another seed gives others.
 func TestReproducible(t *testing.T) {
-	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+	for _, sampler := range []infer.Sampler{infer.RWMH, infer.ChEES, infer.MEADS} {
 		run := func(seed uint64, workers, block int) []float64 {
 			cfg := lockstep.Config{Sampler: sampler, Chains: 40, Warmup: 30, Draws: 20, Seed: seed, Workers: workers, Block: block, Keep: 3}
 			res, err := lockstep.Run(context.Background(), correlated(t), cfg)
@@ -159,7 +159,7 @@ func TestReproducible(t *testing.T) {
 // Cancelling keeps the draws made so far, the same number in every kept
 // chain, and says so.
 func TestInterruptionKeepsDraws(t *testing.T) {
-	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+	for _, sampler := range []infer.Sampler{infer.RWMH, infer.ChEES, infer.MEADS} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cfg := lockstep.Config{Sampler: sampler, Chains: 64, Warmup: 100, Draws: 100_000, Seed: 1}
 		cfg.Progress = func(ps []infer.ChainProgress) {
@@ -198,7 +198,7 @@ func TestInterruptionKeepsDraws(t *testing.T) {
 // of them, in the posterior and in the moments.
 func TestMEADSThin(t *testing.T) {
 	for _, thin := range []int{1, 3} {
-		cfg := lockstep.Config{Sampler: "MEADS", Chains: 16, Warmup: 40, Draws: 25, Thin: thin, Seed: 2, Keep: 2}
+		cfg := lockstep.Config{Sampler: infer.MEADS, Chains: 16, Warmup: 40, Draws: 25, Thin: thin, Seed: 2, Keep: 2}
 		res, err := lockstep.Run(context.Background(), stdNormal(t, 2), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -213,7 +213,7 @@ func TestMEADSThin(t *testing.T) {
 			t.Errorf("thin %d: %d gradients per chain, want warm-up %d + draws %d × thin", thin, res.GradEvals, cfg.Warmup, cfg.Draws)
 		}
 	}
-	_, err := lockstep.Run(context.Background(), stdNormal(t, 2), lockstep.Config{Sampler: "MEADS", Chains: 16, Thin: -1})
+	_, err := lockstep.Run(context.Background(), stdNormal(t, 2), lockstep.Config{Sampler: infer.MEADS, Chains: 16, Thin: -1})
 	if err == nil {
 		t.Error("thin -1 accepted")
 	}
@@ -238,7 +238,7 @@ func (failingProgram) Leapfrog(*accel.Trajectories) error { return errors.New("d
 // A backend's error ends the run with that error, for every sampler
 // (not a panic, nor "the log density panicked").
 func TestBackendErrorEndsTheRun(t *testing.T) {
-	for _, sampler := range []string{"RWMH", "ChEES", "MEADS"} {
+	for _, sampler := range []infer.Sampler{infer.RWMH, infer.ChEES, infer.MEADS} {
 		_, err := lockstep.Run(context.Background(), correlated(t), lockstep.Config{Sampler: sampler, Chains: 16, Warmup: 10, Draws: 10,
 			Backend: failing{cpu.New(1)}})
 		if err == nil || err.Error() != "device lost" {

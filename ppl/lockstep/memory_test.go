@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkRWMHMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := 0; i < b.N; i++ {
-		res, err := lockstep.Run(context.Background(), c, lockstep.Config{Sampler: "RWMH", Chains: 1_000_000, NoWarmup: true, Draws: 20, Scale: 1})
+		res, err := lockstep.Run(context.Background(), c, lockstep.Config{Sampler: infer.RWMH, Chains: 1_000_000, NoWarmup: true, Draws: 20, Scale: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package lockstep
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
@@ -40,16 +39,13 @@ func (c *control) stopped() bool { return c.stop.Load() }
 // Run samples m with every chain of cfg in lockstep. On cancellation of
 // ctx it returns the draws made so far with Interrupted set, and no error.
 func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
-	cfg, err := cfg.withDefaults()
+	cfg, err := cfg.Defaults(m.Dim(), true)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Init != nil && len(cfg.Init) != m.Dim() {
-		return nil, fmt.Errorf("lockstep: initial position has %d values, the model has %d unconstrained parameters", len(cfg.Init), m.Dim())
-	}
 	start := time.Now()
 	vars, cols := layout(m.Vars())
-	hmc := cfg.Sampler != "RWMH"
+	hmc := cfg.Sampler != infer.RWMH
 	e := newEnsemble(m, cfg, hmc)
 	if cfg.Backend != nil {
 		if e.dev, err = openBackend(m, cfg); err != nil {
@@ -77,9 +73,9 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 
 	var made int
 	switch cfg.Sampler {
-	case "RWMH":
+	case infer.RWMH:
 		made, err = runRWMH(e, ctl)
-	case "ChEES":
+	case infer.ChEES:
 		made, err = runChEES(e, ctl)
 	default:
 		made, err = runMEADS(e, ctl)
@@ -93,7 +89,7 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 	}
 	secs := time.Since(start).Seconds()
 	post := &posterior.Posterior{
-		Model: m.Name(), Vars: vars, Columns: cols, Chains: e.kept, Sampler: cfg.Sampler, Warmup: cfg.Warmup,
+		Model: m.Name(), Vars: vars, Columns: cols, Chains: e.kept, Sampler: cfg.Sampler.String(), Warmup: cfg.Warmup,
 		Seconds:  make([]float64, len(e.kept)),
 		Settings: posterior.Settings{Seed: cfg.Seed, TargetAccept: cfg.TargetAccept, Metric: "diag_e"},
 	}
@@ -131,7 +127,7 @@ func reportProgress(cfg Config, ctl *control, done <-chan struct{}, finished cha
 		}()
 		it := int(ctl.iter.Load())
 		total := cfg.Warmup + cfg.Draws
-		if cfg.Sampler == "MEADS" {
+		if cfg.Sampler == infer.MEADS {
 			total = cfg.Warmup + cfg.Draws*cfg.Thin
 		}
 		for i := range snap {

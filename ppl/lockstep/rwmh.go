@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/accel/vec"
-	"github.com/gobayes/gobayes/internal/philox"
+	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 

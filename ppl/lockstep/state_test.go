@@ -23,7 +23,7 @@ func (oneDim) Program() *ir.Program      { return nil }
 // one coordinate.
 func TestStateIsLinearInChains(t *testing.T) {
 	size := func(chains, draws int) int {
-		cfg, err := Config{Sampler: "RWMH", Chains: chains, Draws: draws, NoWarmup: true, Block: 256}.withDefaults()
+		cfg, err := Config{Sampler: infer.RWMH, Chains: chains, Draws: draws, NoWarmup: true, Block: 256}.Defaults(0, true)
 		if err != nil {
 			t.Fatal(err)
 		}
