@@ -227,16 +227,11 @@ type Workload struct {
 	Slots int
 }
 
-// GPU thresholds of Choose, measured on an NVIDIA H100 against accel/cpu
-// on that machine's 16 cores (2026-11-24, BenchmarkCrossover in
-// accel/cuda, figures in bench/README.md): the generated one-thread-per-
-// chain kernels tie the CPU on small models at any width (eight schools
-// 18 ns per position on both at 65,536 chains) and win on heavier ones
-// only from about 16,384 chains (gp_pois_regr 103 against 506 ns); a
-// run over large data wins from a hundred chains (the logistic regression
-// with 10⁵ rows: ChEES with 128 chains gave 421 ESS/s on the GPU, 2 on
-// the CPU with 16). Below these the CPU is as fast or faster, and it has
-// no worker process to talk to.
+// GPU thresholds of Choose, from the crossover measured on an NVIDIA H100
+// against accel/cpu on that machine's cores (BenchmarkCrossover in
+// accel/cuda; the figures and the run that measured them are in
+// bench/README.md, section GPU): below them the CPU is as fast or faster,
+// and it has no worker process to talk to.
 var (
 	GPUMinChains = 16384   // lockstep batches at least this wide
 	GPUMinWork   = 1 << 28 // or Chains × Slots at least this (large data)

@@ -54,13 +54,9 @@
 // (see gp_exp_quad_cov in linalg.go). The reason is latency. In a log
 // density the exponential of a scale (τ = exp(u)) sits at the head of the
 // critical path, and math.Exp on amd64 (exp_amd64.s: a degree-8 polynomial
-// in x/16, then four squarings) is one long serial chain: ~35 ns per call
-// when each argument depends on the previous result, against ~12 ns for Exp
-// (BenchmarkExpLatency; 4–8 ns against 7–10 ns for independent calls,
-// BenchmarkExpThroughput; 2-core AMD EPYC, loaded). In the posteriordb
-// comparison (BenchmarkModelRatio in ppl) this took eight schools
-// non-centred from 1.67× the hand-written model to 1.39×, and the forward
-// algorithm of hmm_example from 1.25× to 0.86×. Exp reduces by a table of
+// in x/16, then four squarings) is one long serial chain; Exp's is three
+// multiply-adds after the reduction (figures: bench/README.md, section
+// "The scalar exponential"). Exp reduces by a table of
 // 2^(j/128) and a degree-5 polynomial, so its chain after the reduction is
 // three multiply-adds. Its error, measured against a 200-bit math/big
 // reference on 2 million random points over the whole range (near 0, near
