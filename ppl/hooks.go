@@ -2,7 +2,7 @@ package ppl
 
 import (
 	"context"
-	"sync"
+	"sync/atomic"
 
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -31,24 +31,26 @@ type ProgressSink interface {
 	Finish(interrupted bool)
 }
 
-var (
-	hooksMu sync.Mutex
-	hooks   Hooks
-)
+var hooks atomic.Pointer[Hooks]
 
 // SetHooks installs h (nil removes the hooks) and returns the previous
 // ones.
 func SetHooks(h Hooks) (previous Hooks) {
-	hooksMu.Lock()
-	defer hooksMu.Unlock()
-	previous, hooks = hooks, h
-	return previous
+	var next *Hooks
+	if h != nil {
+		next = &h
+	}
+	if old := hooks.Swap(next); old != nil {
+		return *old
+	}
+	return nil
 }
 
 func currentHooks() Hooks {
-	hooksMu.Lock()
-	defer hooksMu.Unlock()
-	return hooks
+	if h := hooks.Load(); h != nil {
+		return *h
+	}
+	return nil
 }
 
 // runContext is the context a run watches by default.

@@ -2,3 +2,6 @@ package cgen
 
 // Library is the device library every generated source starts with.
 func Library() string { return deviceLibrary + generatedLibrary }
+
+// Kernels is the kernel source every generated source ends with.
+func Kernels() string { return kernels }

@@ -39,13 +39,18 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", "small_model.cu")
-	// The device library is kept once, in device.cu and lpdf_gen.cu: the
-	// golden file holds what the generator writes for this model.
+	// The device library and the kernels are kept once, in device.cu,
+	// lpdf_gen.cu and kernels.cu: the golden file holds what the
+	// generator writes for this model.
 	const marker = "/* the device library: device.cu, then lpdf_gen.cu */\n"
 	if !strings.Contains(src.Code, cgen.Library()) {
 		t.Fatal("generated source does not contain the device library")
 	}
 	code := strings.Replace(src.Code, cgen.Library(), marker, 1)
+	if !strings.Contains(code, cgen.Kernels()) {
+		t.Fatal("generated source does not contain the kernels of kernels.cu")
+	}
+	code = strings.Replace(code, cgen.Kernels(), "/* the kernels: kernels.cu */\n", 1)
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
