@@ -14,11 +14,6 @@ func (m *Model) Normal(name string, mu, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("Normal"), []any{mu, sigma}, opts...)
 }
 
-// HalfNormal is |Normal(0, sigma)|: positive.
-func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
-}
-
 // StudentT is Student's t with nu degrees of freedom, location mu and
 // scale sigma.
 func (m *Model) StudentT(name string, nu, mu, sigma any, opts ...Option) *RV {
@@ -28,36 +23,6 @@ func (m *Model) StudentT(name string, nu, mu, sigma any, opts ...Option) *RV {
 // HalfStudentT is |StudentT(nu, 0, sigma)|: positive.
 func (m *Model) HalfStudentT(name string, nu, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("HalfStudentT"), []any{nu, sigma}, opts...)
-}
-
-// Cauchy has location mu and scale sigma.
-func (m *Model) Cauchy(name string, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("Cauchy"), []any{mu, sigma}, opts...)
-}
-
-// HalfCauchy is |Cauchy(0, sigma)|: positive.
-func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
-}
-
-// LogNormal is exp(Normal(mu, sigma)): positive.
-func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
-}
-
-// Exponential has the given rate (1/mean).
-func (m *Model) Exponential(name string, rate any, opts ...Option) *RV {
-	return m.Var(name, family("Exponential"), []any{rate}, opts...)
-}
-
-// Gamma has shape alpha and rate beta (mean alpha/beta), as in Stan.
-func (m *Model) Gamma(name string, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("Gamma"), []any{alpha, beta}, opts...)
-}
-
-// InverseGamma has shape alpha and scale beta.
-func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
 }
 
 // Flat is the improper uniform density on the real line (Stan's default

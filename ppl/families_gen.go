@@ -2,6 +2,41 @@
 
 package ppl
 
+// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive.
+func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
+}
+
+// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance.
+func (m *Model) Cauchy(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("Cauchy"), []any{mu, sigma}, opts...)
+}
+
+// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance.
+func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
+}
+
+// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0.
+func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
+}
+
+// Exponential is the exponential distribution with rate > 0 (mean 1/rate).
+func (m *Model) Exponential(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Exponential"), []any{rate}, opts...)
+}
+
+// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta).
+func (m *Model) Gamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("Gamma"), []any{alpha, beta}, opts...)
+}
+
+// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.
+func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
+}
+
 // Laplace (the double exponential) has location mu and scale b > 0.
 func (m *Model) Laplace(name string, mu, b any, opts ...Option) *RV {
 	return m.Var(name, family("Laplace"), []any{mu, b}, opts...)

@@ -31,6 +31,13 @@ func BenchmarkFamilies(b *testing.B) {
 		op   ir.Op
 		args []irtest.Arg
 	}{
+		{"half_normal", ir.OpHalfNormalLPDF, []irtest.Arg{y(0.1, 3), vec(0.5, 2)}},
+		{"half_cauchy", ir.OpHalfCauchyLPDF, []irtest.Arg{y(0.1, 3), vec(0.5, 2)}},
+		{"cauchy", ir.OpCauchyLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"lognormal", ir.OpLogNormalLPDF, []irtest.Arg{y(0.1, 5), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"exponential", ir.OpExponentialLPDF, []irtest.Arg{y(0.1, 4), vec(0.5, 3)}},
+		{"gamma", ir.OpGammaLPDF, []irtest.Arg{y(0.1, 4), irtest.Param(0.5, 3), vec(0.5, 3)}},
+		{"inv_gamma", ir.OpInvGammaLPDF, []irtest.Arg{y(0.1, 4), vec(0.5, 3), irtest.Param(0.5, 3)}},
 		{"laplace", ir.OpLaplaceLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
 		{"logistic", ir.OpLogisticLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
 		{"uniform", ir.OpUniformLPDF, []irtest.Arg{y(-0.9, 0.9), irtest.Param(-3, -1), irtest.Param(1, 3)}},

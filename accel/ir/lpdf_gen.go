@@ -18,6 +18,13 @@ const (
 )
 
 func init() {
+	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward})
+	register(OpCauchyLPDF, OpDef{Name: "cauchy_lpdf", Arity: 3, Shape: lpdfShape, Forward: cauchyForward, Backward: cauchyBackward})
+	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward})
+	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
+	register(OpExponentialLPDF, OpDef{Name: "exponential_lpdf", Arity: 2, Shape: lpdfShape, Forward: exponentialForward, Backward: exponentialBackward})
+	register(OpGammaLPDF, OpDef{Name: "gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: gammaForward, Backward: gammaBackward, Scratch: dataScratch(1, 0)})
+	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
 	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
@@ -30,6 +37,626 @@ func init() {
 	register(OpNegBinomialLPMF, OpDef{Name: "neg_binomial_2_lpmf", Arity: 3, Shape: lpdfShape, Forward: negativeBinomialForward, Backward: negativeBinomialBackward, Scratch: dataScratch(1, 0)})
 	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
+}
+
+// half_normal_lpdf(y, sigma) = ln2 - log(sigma) - lnSqrt2Pi - 0.5 * z * z where sigma > 0 && y >= 0,
+// z = y * inv(sigma).
+func halfNormalForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_1 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 && x0 >= 0 {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, inv(x1)
+			}
+			l0 := x0 * m1
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			e = ln2 - m0 - lnSqrt2Pi - 0.5*l0*l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfNormalBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km1_1 {
+			km1_1, m1 = x1, inv(x1)
+		}
+		l0 := x0 * m1
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l0*m1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*m1), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// cauchy_lpdf(y, mu, sigma) = -lnPi - log(sigma) - log1p(z * z) where sigma > 0,
+// z = (y - mu) * inv(sigma),
+// r = inv(sigma) / (1 + z*z).
+func cauchyForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_2 := math.NaN()
+	var m1, m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
+			}
+			l0 := (x0 - x1) * m1
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log(x2)
+			}
+			e = -lnPi - m0 - math.Log1p(l0*l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func cauchyBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x2 != km1_2 {
+			km1_2, m1 = x2, inv(x2)
+		}
+		l0 := (x0 - x1) * m1
+		l1 := m1 / (1 + l0*l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(2*l0*l1), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*l1), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// half_cauchy_lpdf(y, sigma) = ln2 - lnPi - log(sigma) - log1p(z * z) where sigma > 0 && y >= 0,
+// z = y * inv(sigma),
+// r = inv(sigma) / (1 + z*z).
+func halfCauchyForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_1 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 && x0 >= 0 {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, inv(x1)
+			}
+			l0 := x0 * m1
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			e = ln2 - lnPi - m0 - math.Log1p(l0*l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfCauchyBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km1_1 {
+			km1_1, m1 = x1, inv(x1)
+		}
+		l0 := x0 * m1
+		l1 := m1 / (1 + l0*l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*l1), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// lognormal_lpdf(y, mu, sigma) = -log(sigma) - lnSqrt2Pi - 0.5*z*z - ly where sigma > 0 && y > 0,
+// ly = log(y),
+// z = (ly - mu) * inv(sigma).
+func logNormalForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_2 := math.NaN()
+	var m1, m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 && x0 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			l0 := c0
+			if x2 != km1_2 {
+				km1_2, m1 = x2, inv(x2)
+			}
+			l1 := (l0 - x1) * m1
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log(x2)
+			}
+			e = -m0 - lnSqrt2Pi - 0.5*l1*l1 - l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logNormalBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	var m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0 && x0 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		l0 := c0
+		if x2 != km1_2 {
+			km1_2, m1 = x2, inv(x2)
+		}
+		l1 := (l0 - x1) * m1
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-(1+l1*m1)/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(l1*m1), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*((l1*l1-1)*m1), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// exponential_lpdf(y, rate) = log(rate) - rate * y where rate > 0 && y >= 0.
+func exponentialForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	var m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 && x0 >= 0 {
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			e = m0 - x1*x0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func exponentialBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-x1), d0Sum)
+		}
+		if d1 != nil {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, inv(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(m1-x0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// gamma_lpdf(y, alpha, beta) = alpha * log(beta) - lgamma(alpha) + (alpha - 1) * log(y) - beta * y where alpha > 0 && beta > 0 && y > 0.
+func gammaForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			if x1 != km0_1 {
+				km0_1, m0 = x1, lgamma(x1)
+			}
+			e = x1*m1 - m0 + (x1-1)*c0 - x2*x0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func gammaBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	km2_1 := math.NaN()
+	var m1, m2 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-x2), d0Sum)
+		}
+		if d1 != nil {
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			if x1 != km2_1 {
+				km2_1, m2 = x1, mathext.Digamma(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2+c0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-x0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// inv_gamma_lpdf(y, alpha, beta) = alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y where alpha > 0 && beta > 0 && y > 0.
+func inverseGammaForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			if x1 != km0_1 {
+				km0_1, m0 = x1, lgamma(x1)
+			}
+			e = x1*m1 - m0 - (x1+1)*c0 - x2/x0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func inverseGammaBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	km2_1 := math.NaN()
+	var m1, m2 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*((x2*inv(x0)-(x1+1))*inv(x0)), d0Sum)
+		}
+		if d1 != nil {
+			if x2 != km1_2 {
+				km1_2, m1 = x2, math.Log(x2)
+			}
+			if x1 != km2_1 {
+				km2_1, m2 = x1, mathext.Digamma(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-inv(x0)), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
 }
 
 // laplace_lpdf(y, mu, b) = -ln2 - log(b) - abs(y - mu) * inv(b) where b > 0.
@@ -173,21 +800,12 @@ func logisticBackward(f *Frame, in *Instr) {
 		l0 := (x0 - x1) * m1
 		l1 := -math.Tanh(0.5 * l0)
 		if d0 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
-			}
 			d0Sum = acc(d0, d0Vec, i, gi*(l1*m1), d0Sum)
 		}
 		if d1 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
-			}
 			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m1), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
-			}
 			d2Sum = acc(d2, d2Vec, i, gi*(-(1+l0*l1)*m1), d2Sum)
 		}
 	}
@@ -311,9 +929,6 @@ func weibullForward(f *Frame, in *Instr) {
 			l1 := Exp(x1 * l0)
 			if x1 != km0_1 {
 				km0_1, m0 = x1, math.Log(x1)
-			}
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
 			}
 			e = m0 - m1 + (x1-1)*l0 - l1
 		}

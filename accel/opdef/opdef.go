@@ -64,6 +64,7 @@ type Let struct{ Name, Expr string }
 // code and of the families they add.
 func All() []*Dist {
 	return []*Dist{
+		HalfNormal, Cauchy, HalfCauchy, LogNormal, Exponential, Gamma, InverseGamma,
 		Laplace, Logistic, Uniform, Weibull, Beta,
 		Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial,
 		BetaBinomial, ZeroInflatedPoisson,

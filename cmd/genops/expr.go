@@ -87,6 +87,23 @@ type scope struct {
 	// variables to declare before the loop.
 	memoExprs map[string]ast.Expr
 	decl      *memoState
+	// fresh are the memos already refreshed in this iteration on the path
+	// to here: a later statement reads them without testing again.
+	// Conditional code (a partial's block, a where's branch) works on a
+	// copy, so that what it refreshes does not count after it.
+	fresh map[string]bool
+}
+
+// conditional is s for code that may not run: its own copy of fresh.
+func (s *scope) conditional() *scope {
+	c := *s
+	if s.fresh != nil {
+		c.fresh = make(map[string]bool, len(s.fresh))
+		for k, v := range s.fresh {
+			c.fresh[k] = v
+		}
+	}
+	return &c
 }
 
 // plain is s without memos and cached terms: how keys are spelled.
@@ -169,6 +186,12 @@ func (s *scope) uses(e ast.Expr, out map[int]bool) {
 // refreshMemo adds to the statement's pre-statements the recomputation
 // of memo v when one of its parameters changed since the last one.
 func (s *scope) refreshMemo(key, v string) {
+	if s.fresh[key] {
+		return
+	}
+	if s.fresh != nil {
+		s.fresh[key] = true
+	}
 	e := s.memoExprs[key]
 	params := map[int]bool{}
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -204,7 +227,7 @@ func (s *scope) refreshMemo(key, v string) {
 // printBranch is the statements of one branch of a lazy where: its own
 // where statements, then the assignment of its value to w.
 func (s *scope) printBranch(x ast.Expr, w string) (string, error) {
-	inner := *s
+	inner := s.conditional()
 	var stmts []string
 	inner.pre = &stmts
 	v, err := inner.print(x, goLang)

@@ -122,7 +122,7 @@ func readTerms(b *bytes.Buffer, p *parsed, js []int, indent string) {
 func (p *parsed) loopScope() (*scope, *memoState) {
 	s := p.scope()
 	st := &memoState{}
-	s.nw, s.decl = new(int), st
+	s.nw, s.decl, s.fresh = new(int), st, map[string]bool{}
 	s.memoized, s.memoExprs = p.memoNames, p.memoExprs
 	if len(p.terms) > 0 {
 		s.cached = map[string]string{}
@@ -353,7 +353,9 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 		}
 		body.WriteString(line)
 	}
+	top := s
 	for _, i := range grads {
+		s := top.conditional() // the partial's block runs only with a gradient
 		g := p.grads[i]
 		fmt.Fprintf(&body, "\t\tif d%d != nil {\n", i)
 		for _, k := range p.letsNeeded(g) {

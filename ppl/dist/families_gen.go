@@ -7,6 +7,76 @@ import (
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
+// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive. Op: half_normal_lpdf(y, sigma).
+var HalfNormal = &Family{
+	Name: "HalfNormal", Params: []string{"sigma"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpHalfNormalLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.HalfNormal.Draw),
+	Mean:   opdef.HalfNormal.Mean, Var: opdef.HalfNormal.Var,
+}
+
+// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance. Op: cauchy_lpdf(y, mu, sigma).
+var Cauchy = &Family{
+	Name: "Cauchy", Params: []string{"mu", "sigma"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpCauchyLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Cauchy.Draw),
+	Mean:   opdef.Cauchy.Mean, Var: opdef.Cauchy.Var,
+}
+
+// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance. Op: half_cauchy_lpdf(y, sigma).
+var HalfCauchy = &Family{
+	Name: "HalfCauchy", Params: []string{"sigma"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpHalfCauchyLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.HalfCauchy.Draw),
+	Mean:   opdef.HalfCauchy.Mean, Var: opdef.HalfCauchy.Var,
+}
+
+// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0. Op: lognormal_lpdf(y, mu, sigma).
+var LogNormal = &Family{
+	Name: "LogNormal", Params: []string{"mu", "sigma"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpLogNormalLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.LogNormal.Draw),
+	Mean:   opdef.LogNormal.Mean, Var: opdef.LogNormal.Var,
+}
+
+// Exponential is the exponential distribution with rate > 0 (mean 1/rate). Op: exponential_lpdf(y, rate).
+var Exponential = &Family{
+	Name: "Exponential", Params: []string{"rate"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpExponentialLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Exponential.Draw),
+	Mean:   opdef.Exponential.Mean, Var: opdef.Exponential.Var,
+}
+
+// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta). Op: gamma_lpdf(y, alpha, beta).
+var Gamma = &Family{
+	Name: "Gamma", Params: []string{"alpha", "beta"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpGammaLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Gamma.Draw),
+	Mean:   opdef.Gamma.Mean, Var: opdef.Gamma.Var,
+}
+
+// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2. Op: inv_gamma_lpdf(y, alpha, beta).
+var InverseGamma = &Family{
+	Name: "InverseGamma", Params: []string{"alpha", "beta"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpInvGammaLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.InverseGamma.Draw),
+	Mean:   opdef.InverseGamma.Mean, Var: opdef.InverseGamma.Var,
+}
+
 // Laplace (the double exponential) has location mu and scale b > 0. Op: laplace_lpdf(y, mu, b).
 var Laplace = &Family{
 	Name: "Laplace", Params: []string{"mu", "b"},
@@ -129,5 +199,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{Laplace, Logistic, Uniform, Weibull, Beta, Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial, BetaBinomial, ZeroInflatedPoisson}
+	return []*Family{HalfNormal, Cauchy, HalfCauchy, LogNormal, Exponential, Gamma, InverseGamma, Laplace, Logistic, Uniform, Weibull, Beta, Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial, BetaBinomial, ZeroInflatedPoisson}
 }

@@ -60,8 +60,7 @@ type Family struct {
 // written here, then those defined in accel/opdef (families_gen.go).
 func Families() []*Family {
 	return append([]*Family{
-		Normal, HalfNormal, StudentT, HalfStudentT, Cauchy, HalfCauchy,
-		LogNormal, Exponential, Gamma, InverseGamma, Flat, HalfFlat,
+		Normal, StudentT, HalfStudentT, Flat, HalfFlat,
 		BernoulliLogit, PoissonLog, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
 	}, generatedFamilies()...)
 }

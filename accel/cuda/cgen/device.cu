@@ -192,42 +192,6 @@ __device__ static void gb_normal_grad(double y, double mu, double s, double g, d
 	*dy = -d; *dm = d; *ds = g * (z * z - 1) * inv;
 }
 
-__device__ static double gb_half_normal_lpdf(double y, double s) {
-	if (!(s > 0 && y >= 0)) return -GB_INF;
-	double z = y * (1 / s);
-	return GB_LN2 - log(s) - GB_LN_SQRT_2PI - 0.5 * z * z;
-}
-__device__ static void gb_half_normal_grad(double y, double s, double g, double *dy, double *ds) {
-	*dy = *ds = 0;
-	if (!(s > 0) || !(y >= 0)) return;
-	double inv = 1 / s, z = y * inv;
-	*dy = -g * z * inv; *ds = g * (z * z - 1) * inv;
-}
-
-__device__ static double gb_half_cauchy_lpdf(double y, double s) {
-	if (!(s > 0 && y >= 0)) return -GB_INF;
-	double z = y * (1 / s);
-	return GB_LN2 - GB_LN_PI - log(s) - log1p(z * z);
-}
-__device__ static void gb_half_cauchy_grad(double y, double s, double g, double *dy, double *ds) {
-	*dy = *ds = 0;
-	if (!(s > 0) || !(y >= 0)) return;
-	double inv = 1 / s, z = y * inv, q = 1 + z * z;
-	*dy = -g * 2 * z * inv / q; *ds = g * (z * z - 1) * inv / q;
-}
-
-__device__ static double gb_gamma_lpdf(double y, double a, double b) {
-	if (!(a > 0 && b > 0 && y > 0)) return -GB_INF;
-	return a * log(b) - gb_lgamma(a) + (a - 1) * log(y) - b * y;
-}
-__device__ static void gb_gamma_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
-	*dy = *da = *db = 0;
-	if (!(a > 0) || !(b > 0) || !(y > 0)) return;
-	*dy = g * ((a - 1) / y - b);
-	*db = g * (a / b - y);
-	*da = g * (log(b) - gb_digamma(a) + log(y));
-}
-
 __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && x != GB_INF; }
 
 /* Primitives of the accel/opdef formulas (lpdf_gen.cu), twins of those in
@@ -253,53 +217,6 @@ __device__ static void gb_poisson_log_grad(double y, double eta, double g, doubl
 	double l = exp(eta);
 	if (!gb_is_count(y) || !(eta <= GB_MAXFLOAT) || l == GB_INF) return;
 	*de = g * (y - l);
-}
-
-__device__ static double gb_lognormal_lpdf(double y, double mu, double s) {
-	if (!(s > 0 && y > 0)) return -GB_INF;
-	double ly = log(y), z = (ly - mu) * (1 / s);
-	return -log(s) - GB_LN_SQRT_2PI - 0.5 * z * z - ly;
-}
-__device__ static void gb_lognormal_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
-	*dy = *dm = *ds = 0;
-	if (!(s > 0) || !(y > 0)) return;
-	double inv = 1 / s, z = (log(y) - mu) * inv;
-	*dy = -g * (1 + z * inv) / y; *dm = g * z * inv; *ds = g * (z * z - 1) * inv;
-}
-
-__device__ static double gb_exponential_lpdf(double y, double l) {
-	if (!(l > 0 && y >= 0)) return -GB_INF;
-	return log(l) - l * y;
-}
-__device__ static void gb_exponential_grad(double y, double l, double g, double *dy, double *dl) {
-	*dy = *dl = 0;
-	if (!(l > 0) || !(y >= 0)) return;
-	*dy = -g * l; *dl = g * (1 / l - y);
-}
-
-__device__ static double gb_cauchy_lpdf(double y, double mu, double s) {
-	if (!(s > 0)) return -GB_INF;
-	double z = (y - mu) * (1 / s);
-	return -log(s) - GB_LN_PI - log1p(z * z);
-}
-__device__ static void gb_cauchy_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
-	*dy = *dm = *ds = 0;
-	if (!(s > 0)) return;
-	double inv = 1 / s, z = (y - mu) * inv, r = g * inv / (1 + z * z);
-	*dy = -2 * z * r; *dm = 2 * z * r; *ds = (z * z - 1) * r;
-}
-
-__device__ static double gb_inv_gamma_lpdf(double y, double a, double b) {
-	if (!(a > 0 && b > 0 && y > 0)) return -GB_INF;
-	return a * log(b) - gb_lgamma(a) - (a + 1) * log(y) - b / y;
-}
-__device__ static void gb_inv_gamma_grad(double y, double a, double b, double g, double *dy, double *da, double *db) {
-	*dy = *da = *db = 0;
-	if (!(a > 0) || !(b > 0) || !(y > 0)) return;
-	double iy = 1 / y;
-	*dy = g * (b * iy - (a + 1)) * iy;
-	*db = g * (a / b - iy);
-	*da = g * (log(b) - gb_digamma(a) - log(y));
 }
 
 __device__ static double gb_bernoulli_logit_lpdf(double y, double x) {

@@ -15,6 +15,13 @@ var generatedLibrary string
 
 // generatedLPDFs are the accel/opdef families, by op.
 var generatedLPDFs = map[ir.Op]string{
+	ir.OpHalfNormalLPDF:          "half_normal",
+	ir.OpCauchyLPDF:              "cauchy",
+	ir.OpHalfCauchyLPDF:          "half_cauchy",
+	ir.OpLogNormalLPDF:           "lognormal",
+	ir.OpExponentialLPDF:         "exponential",
+	ir.OpGammaLPDF:               "gamma",
+	ir.OpInvGammaLPDF:            "inv_gamma",
 	ir.OpLaplaceLPDF:             "laplace",
 	ir.OpLogisticLPDF:            "logistic",
 	ir.OpUniformLPDF:             "uniform",

@@ -45,14 +45,7 @@ var binaryOps = map[ir.Op][3]string{
 // from accel/opdef (lpdf_gen.go and lpdf_gen.cu), added by init.
 var scalarLPDFs = map[ir.Op]string{
 	ir.OpNormalLPDF:         "normal",
-	ir.OpHalfNormalLPDF:     "half_normal",
-	ir.OpHalfCauchyLPDF:     "half_cauchy",
-	ir.OpGammaLPDF:          "gamma",
 	ir.OpPoissonLogLPMF:     "poisson_log",
-	ir.OpLogNormalLPDF:      "lognormal",
-	ir.OpExponentialLPDF:    "exponential",
-	ir.OpCauchyLPDF:         "cauchy",
-	ir.OpInvGammaLPDF:       "inv_gamma",
 	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
 	ir.OpStudentTLPDF:       "student_t",
 	ir.OpHalfStudentTLPDF:   "half_student_t",

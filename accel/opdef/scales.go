@@ -1,0 +1,160 @@
+package opdef
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Exponential: log λ - λy for y ≥ 0; ∂y = -λ, ∂λ = 1/λ - y.
+var Exponential = &Dist{
+	Family: "Exponential", Op: "ExponentialLPDF", Name: "exponential_lpdf", CName: "exponential",
+	Doc: "is the exponential distribution with rate > 0 (mean 1/rate).",
+	Args: []Arg{
+		{Name: "y", Grad: "-rate"},
+		{Name: "rate", Support: "Positive", Grad: "inv(rate) - y"},
+	},
+	Support: "Positive",
+	Valid:   "rate > 0 && y >= 0",
+	Value:   "log(rate) - rate * y",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.Exponential{Rate: p[0], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 { return 1 / p[0] },
+	Var:  func(p []float64) float64 { return 1 / (p[0] * p[0]) },
+}
+
+// Cauchy: with z = (y-μ)/σ and r = 1/(σ(1+z²)), log p = -log π - log σ -
+// log(1+z²); ∂y = -2zr, ∂μ = 2zr, ∂σ = (z²-1)r.
+var Cauchy = &Dist{
+	Family: "Cauchy", Op: "CauchyLPDF", Name: "cauchy_lpdf", CName: "cauchy",
+	Doc: "is the Cauchy distribution with location mu and scale sigma > 0 " +
+		"(Student's t with one degree of freedom). It has no mean or variance.",
+	Args: []Arg{
+		{Name: "y", Grad: "-2 * z * r"},
+		{Name: "mu", Support: "Real", Grad: "2 * z * r"},
+		{Name: "sigma", Support: "Positive", Grad: "(z*z - 1) * r"},
+	},
+	Support: "Real",
+	Valid:   "sigma > 0",
+	Let:     []Let{{"z", "(y - mu) * inv(sigma)"}, {"r", "inv(sigma) / (1 + z*z)"}},
+	Value:   "-lnPi - log(sigma) - log1p(z * z)",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.StudentsT{Nu: 1, Mu: p[0], Sigma: p[1], Src: rng}.Rand()
+	},
+}
+
+// HalfCauchy: |X| for X Cauchy(0, σ): the Cauchy's formulas with μ = 0,
+// plus log 2, on y ≥ 0.
+var HalfCauchy = &Dist{
+	Family: "HalfCauchy", Op: "HalfCauchyLPDF", Name: "half_cauchy_lpdf", CName: "half_cauchy",
+	Doc: "is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance.",
+	Args: []Arg{
+		{Name: "y", Grad: "-2 * z * r"},
+		{Name: "sigma", Support: "Positive", Grad: "(z*z - 1) * r"},
+	},
+	Support: "Positive",
+	Valid:   "sigma > 0 && y >= 0",
+	Let:     []Let{{"z", "y * inv(sigma)"}, {"r", "inv(sigma) / (1 + z*z)"}},
+	Value:   "ln2 - lnPi - log(sigma) - log1p(z * z)",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return math.Abs(distuv.StudentsT{Nu: 1, Sigma: p[0], Src: rng}.Rand())
+	},
+}
+
+// HalfNormal: log 2 - ½(y/σ)² - log σ - log √(2π) for y ≥ 0; with z = y/σ,
+// ∂y = -z/σ, ∂σ = (z²-1)/σ.
+var HalfNormal = &Dist{
+	Family: "HalfNormal", Op: "HalfNormalLPDF", Name: "half_normal_lpdf", CName: "half_normal",
+	Doc: "is |X| for X normal with mean 0 and standard deviation sigma > 0: positive.",
+	Args: []Arg{
+		{Name: "y", Grad: "-z * inv(sigma)"},
+		{Name: "sigma", Support: "Positive", Grad: "(z*z - 1) * inv(sigma)"},
+	},
+	Support: "Positive",
+	Valid:   "sigma > 0 && y >= 0",
+	Let:     []Let{{"z", "y * inv(sigma)"}},
+	Value:   "ln2 - log(sigma) - lnSqrt2Pi - 0.5 * z * z",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return math.Abs(p[0] * rng.NormFloat64())
+	},
+	Mean: func(p []float64) float64 { return p[0] * math.Sqrt(2/math.Pi) },
+	Var:  func(p []float64) float64 { return p[0] * p[0] * (1 - 2/math.Pi) },
+}
+
+// LogNormal: with z = (log y - μ)/σ, log p = -½z² - log σ - log y -
+// log √(2π) for y > 0; ∂y = -(1 + z/σ)/y, ∂μ = z/σ, ∂σ = (z²-1)/σ.
+var LogNormal = &Dist{
+	Family: "LogNormal", Op: "LogNormalLPDF", Name: "lognormal_lpdf", CName: "lognormal",
+	Doc: "is exp(X) for X normal with mean mu and standard deviation sigma > 0.",
+	Args: []Arg{
+		{Name: "y", Grad: "-(1 + z*inv(sigma)) / y"},
+		{Name: "mu", Support: "Real", Grad: "z * inv(sigma)"},
+		{Name: "sigma", Support: "Positive", Grad: "(z*z - 1) * inv(sigma)"},
+	},
+	Support: "Positive",
+	Valid:   "sigma > 0 && y > 0",
+	Let:     []Let{{"ly", "log(y)"}, {"z", "(ly - mu) * inv(sigma)"}},
+	Value:   "-log(sigma) - lnSqrt2Pi - 0.5*z*z - ly",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.LogNormal{Mu: p[0], Sigma: p[1], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 { return math.Exp(p[0] + p[1]*p[1]/2) },
+	Var: func(p []float64) float64 {
+		s2 := p[1] * p[1]
+		return math.Expm1(s2) * math.Exp(2*p[0]+s2)
+	},
+}
+
+// Gamma (β the rate): α log β - lgamma(α) + (α-1) log y - βy for y > 0;
+// ∂y = (α-1)/y - β, ∂α = log β - ψ(α) + log y, ∂β = α/β - y.
+var Gamma = &Dist{
+	Family: "Gamma", Op: "GammaLPDF", Name: "gamma_lpdf", CName: "gamma",
+	Doc: "is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta).",
+	Args: []Arg{
+		{Name: "y", Grad: "(alpha - 1) / y - beta"},
+		{Name: "alpha", Support: "Positive", Grad: "log(beta) - digamma(alpha) + log(y)"},
+		{Name: "beta", Support: "Positive", Grad: "alpha / beta - y"},
+	},
+	Support: "Positive",
+	Valid:   "alpha > 0 && beta > 0 && y > 0",
+	Value:   "alpha * log(beta) - lgamma(alpha) + (alpha - 1) * log(y) - beta * y",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.Gamma{Alpha: p[0], Beta: p[1], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 { return p[0] / p[1] },
+	Var:  func(p []float64) float64 { return p[0] / (p[1] * p[1]) },
+}
+
+// InverseGamma (β the scale): α log β - lgamma(α) - (α+1) log y - β/y for
+// y > 0; ∂y = (β/y - (α+1))/y, ∂α = log β - ψ(α) - log y, ∂β = α/β - 1/y.
+var InverseGamma = &Dist{
+	Family: "InverseGamma", Op: "InvGammaLPDF", Name: "inv_gamma_lpdf", CName: "inv_gamma",
+	Doc: "is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. " +
+		"The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.",
+	Args: []Arg{
+		{Name: "y", Grad: "(beta * inv(y) - (alpha + 1)) * inv(y)"},
+		{Name: "alpha", Support: "Positive", Grad: "log(beta) - digamma(alpha) - log(y)"},
+		{Name: "beta", Support: "Positive", Grad: "alpha / beta - inv(y)"},
+	},
+	Support: "Positive",
+	Valid:   "alpha > 0 && beta > 0 && y > 0",
+	Value:   "alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y",
+	Draw: func(rng *rand.Rand, p []float64) float64 {
+		return distuv.InverseGamma{Alpha: p[0], Beta: p[1], Src: rng}.Rand()
+	},
+	Mean: func(p []float64) float64 {
+		if p[0] <= 1 {
+			return math.Inf(1)
+		}
+		return p[1] / (p[0] - 1)
+	},
+	Var: func(p []float64) float64 {
+		a, b := p[0], p[1]
+		if a <= 2 {
+			return math.Inf(1)
+		}
+		return b * b / ((a - 1) * (a - 1) * (a - 2))
+	},
+}
