@@ -197,48 +197,6 @@ func lpdfScratchParts(f *Frame, in *Instr, nData int) (flag, cache, elems []floa
 	return flag, cache, s[1+nc:]
 }
 
-// variateLogScratch sizes the cache of log y (and, with both, log(1-y))
-// for an observed variate: when y is a constant, Forward and Backward read
-// its logarithms from scratch instead of taking them per element per
-// evaluation. Layout: slot 0 flags the cache as filled, then len(y) slots
-// of log y, then len(y) of log(1-y) when both.
-func variateLogScratch(both bool) func(p *Program, in *Instr) int {
-	return func(p *Program, in *Instr) int {
-		v := &p.Values[in.In[0]]
-		if v.Kind != Const {
-			return 0
-		}
-		if both {
-			return 1 + 2*v.Len
-		}
-		return 1 + v.Len
-	}
-}
-
-// variateLogs returns the cached log y and log(1-y) (nil without a cache;
-// l1m nil unless both), filling them on first use.
-func variateLogs(f *Frame, in *Instr, y []float64) (ly, l1m []float64) {
-	if in.Scratch == None {
-		return nil, nil
-	}
-	s := f.Val(in.Scratch)
-	n := len(y)
-	ly = s[1 : 1+n]
-	if len(s) >= 1+2*n {
-		l1m = s[1+n : 1+2*n]
-	}
-	if s[0] == 0 {
-		for i, v := range y {
-			ly[i] = math.Log(v)
-			if l1m != nil {
-				l1m[i] = math.Log1p(-v)
-			}
-		}
-		s[0] = 1
-	}
-	return ly, l1m
-}
-
 // Primitives of the formulas of accel/opdef (the generated lpdf_gen.go
 // calls them; accel/cuda/cgen's device.cu has their C twins).
 
