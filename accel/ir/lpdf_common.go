@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 // Shared machinery of the log-density ops (lpdf_*.go).
@@ -126,7 +128,7 @@ func flushAcc(a []float64, vec bool, sum float64) {
 }
 
 // isCount reports whether x is a non-negative integer.
-func isCount(x float64) bool { return x >= 0 && x == math.Trunc(x) && !math.IsInf(x, 1) }
+func isCount(x float64) bool { return opdef.IsCount(x) }
 
 // invLogit is 1/(1+exp(-x)) without overflow.
 func invLogit(x float64) float64 {
@@ -137,15 +139,10 @@ func invLogit(x float64) float64 {
 	return e / (1 + e)
 }
 
-func lgamma(x float64) float64 {
-	v, _ := math.Lgamma(x)
-	return v
-}
+func lgamma(x float64) float64 { return opdef.LGamma(x) }
 
 // lchoose is log(n choose k) for counts 0 ≤ k ≤ n.
-func lchoose(n, k float64) float64 {
-	return lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1)
-}
+func lchoose(n, k float64) float64 { return opdef.LChoose(n, k) }
 
 // lpdfScratch sizes the scratch of a log-density op. Layout: slot 0 flags
 // the data cache as filled; then the data cache, one per-element constant
@@ -195,43 +192,6 @@ func lpdfScratchParts(f *Frame, in *Instr, nData int) (flag, cache, elems []floa
 		cache = s[1 : 1+nc]
 	}
 	return flag, cache, s[1+nc:]
-}
-
-// Primitives of the formulas of accel/opdef (the generated lpdf_gen.go
-// calls them; accel/cuda/cgen's device.cu has their C twins).
-
-// sign is -1, 0 or 1 as x is negative, zero or positive (NaN for NaN):
-// Copysign is bit arithmetic, and x == 0 is all but never taken, so the
-// random sign of y-μ costs no mispredicted branch.
-func sign(x float64) float64 {
-	if x == 0 || x != x {
-		return x
-	}
-	return math.Copysign(1, x)
-}
-
-func inv(x float64) float64 { return 1 / x }
-
-// lbeta is log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a+b).
-func lbeta(a, b float64) float64 { return lgamma(a) + lgamma(b) - lgamma(a+b) }
-
-// logAddExp is log(eᵃ + eᵇ) without overflow.
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
-}
-
-// where is a when c holds, else b.
-func where(c bool, a, b float64) float64 {
-	if c {
-		return a
-	}
-	return b
 }
 
 // dataScratch sizes the data cache of a generated op (see accel/opdef):

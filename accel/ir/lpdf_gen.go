@@ -6,9 +6,14 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/gobayes/gobayes/accel/opdef"
 )
 
-var _ = mathext.Digamma
+var (
+	_ = mathext.Digamma
+	_ = opdef.Inv
+)
 
 // The ops defined only in accel/opdef, after those of ops.go.
 const (
@@ -56,7 +61,7 @@ func halfNormalForward(f *Frame, in *Instr) {
 		e := negInf
 		if x1 > 0 && x0 >= 0 {
 			if x1 != km1_1 {
-				km1_1, m1 = x1, inv(x1)
+				km1_1, m1 = x1, opdef.Inv(x1)
 			}
 			l0 := x0 * m1
 			if x1 != km0_1 {
@@ -95,7 +100,7 @@ func halfNormalBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if x1 != km1_1 {
-			km1_1, m1 = x1, inv(x1)
+			km1_1, m1 = x1, opdef.Inv(x1)
 		}
 		l0 := x0 * m1
 		if d0 != nil {
@@ -127,7 +132,7 @@ func cauchyForward(f *Frame, in *Instr) {
 		e := negInf
 		if x2 > 0 {
 			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
 			l0 := (x0 - x1) * m1
 			if x2 != km0_2 {
@@ -167,7 +172,7 @@ func cauchyBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if x2 != km1_2 {
-			km1_2, m1 = x2, inv(x2)
+			km1_2, m1 = x2, opdef.Inv(x2)
 		}
 		l0 := (x0 - x1) * m1
 		l1 := m1 / (1 + l0*l0)
@@ -204,7 +209,7 @@ func halfCauchyForward(f *Frame, in *Instr) {
 		e := negInf
 		if x1 > 0 && x0 >= 0 {
 			if x1 != km1_1 {
-				km1_1, m1 = x1, inv(x1)
+				km1_1, m1 = x1, opdef.Inv(x1)
 			}
 			l0 := x0 * m1
 			if x1 != km0_1 {
@@ -243,7 +248,7 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if x1 != km1_1 {
-			km1_1, m1 = x1, inv(x1)
+			km1_1, m1 = x1, opdef.Inv(x1)
 		}
 		l0 := x0 * m1
 		l1 := m1 / (1 + l0*l0)
@@ -295,7 +300,7 @@ func logNormalForward(f *Frame, in *Instr) {
 			}
 			l0 := c0
 			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
 			l1 := (l0 - x1) * m1
 			if x2 != km0_2 {
@@ -354,7 +359,7 @@ func logNormalBackward(f *Frame, in *Instr) {
 		}
 		l0 := c0
 		if x2 != km1_2 {
-			km1_2, m1 = x2, inv(x2)
+			km1_2, m1 = x2, opdef.Inv(x2)
 		}
 		l1 := (l0 - x1) * m1
 		if d0 != nil {
@@ -426,7 +431,7 @@ func exponentialBackward(f *Frame, in *Instr) {
 		}
 		if d1 != nil {
 			if x1 != km1_1 {
-				km1_1, m1 = x1, inv(x1)
+				km1_1, m1 = x1, opdef.Inv(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-x0), d1Sum)
 		}
@@ -472,7 +477,7 @@ func gammaForward(f *Frame, in *Instr) {
 				km1_2, m1 = x2, math.Log(x2)
 			}
 			if x1 != km0_1 {
-				km0_1, m0 = x1, lgamma(x1)
+				km0_1, m0 = x1, opdef.LGamma(x1)
 			}
 			e = x1*m1 - m0 + (x1-1)*c0 - x2*x0
 		}
@@ -584,7 +589,7 @@ func inverseGammaForward(f *Frame, in *Instr) {
 				km1_2, m1 = x2, math.Log(x2)
 			}
 			if x1 != km0_1 {
-				km0_1, m0 = x1, lgamma(x1)
+				km0_1, m0 = x1, opdef.LGamma(x1)
 			}
 			e = x1*m1 - m0 - (x1+1)*c0 - x2/x0
 		}
@@ -639,7 +644,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 			c0 = math.Log(x0)
 		}
 		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*((x2*inv(x0)-(x1+1))*inv(x0)), d0Sum)
+			d0Sum = acc(d0, d0Vec, i, gi*((x2*opdef.Inv(x0)-(x1+1))*opdef.Inv(x0)), d0Sum)
 		}
 		if d1 != nil {
 			if x2 != km1_2 {
@@ -651,7 +656,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
 		}
 		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-inv(x0)), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-opdef.Inv(x0)), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -665,22 +670,22 @@ func laplaceForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), isPointwise(in)
-	km1_2 := math.NaN()
 	km0_2 := math.NaN()
-	var m1, m0 float64
+	km1_2 := math.NaN()
+	var m0, m1 float64
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
-			}
 			if x2 != km0_2 {
-				km0_2, m0 = x2, inv(x2)
+				km0_2, m0 = x2, math.Log(x2)
 			}
-			e = -ln2 - m1 - math.Abs(x0-x1)*m0
+			if x2 != km1_2 {
+				km1_2, m1 = x2, opdef.Inv(x2)
+			}
+			e = -ln2 - m0 - math.Abs(x0-x1)*m1
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -704,8 +709,8 @@ func laplaceBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km0_2 := math.NaN()
-	var m0 float64
+	km1_2 := math.NaN()
+	var m1 float64
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -714,22 +719,22 @@ func laplaceBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if d0 != nil {
-			if x2 != km0_2 {
-				km0_2, m0 = x2, inv(x2)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
-			d0Sum = acc(d0, d0Vec, i, gi*(-sign(x0-x1)*m0), d0Sum)
+			d0Sum = acc(d0, d0Vec, i, gi*(-opdef.Sign(x0-x1)*m1), d0Sum)
 		}
 		if d1 != nil {
-			if x2 != km0_2 {
-				km0_2, m0 = x2, inv(x2)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
-			d1Sum = acc(d1, d1Vec, i, gi*(sign(x0-x1)*m0), d1Sum)
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.Sign(x0-x1)*m1), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km0_2 {
-				km0_2, m0 = x2, inv(x2)
+			if x2 != km1_2 {
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
-			d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*m0-1)*m0), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*m1-1)*m1), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -755,7 +760,7 @@ func logisticForward(f *Frame, in *Instr) {
 		e := negInf
 		if x2 > 0 {
 			if x2 != km1_2 {
-				km1_2, m1 = x2, inv(x2)
+				km1_2, m1 = x2, opdef.Inv(x2)
 			}
 			l0 := (x0 - x1) * m1
 			if x2 != km0_2 {
@@ -795,7 +800,7 @@ func logisticBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if x2 != km1_2 {
-			km1_2, m1 = x2, inv(x2)
+			km1_2, m1 = x2, opdef.Inv(x2)
 		}
 		l0 := (x0 - x1) * m1
 		l1 := -math.Tanh(0.5 * l0)
@@ -871,13 +876,13 @@ func uniformBackward(f *Frame, in *Instr) {
 		}
 		if d1 != nil {
 			if x1 != km1_1 || x2 != km1_2 {
-				km1_1, km1_2, m1 = x1, x2, inv(x2-x1)
+				km1_1, km1_2, m1 = x1, x2, opdef.Inv(x2-x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1), d1Sum)
 		}
 		if d2 != nil {
 			if x1 != km1_1 || x2 != km1_2 {
-				km1_1, km1_2, m1 = x1, x2, inv(x2-x1)
+				km1_1, km1_2, m1 = x1, x2, opdef.Inv(x2-x1)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(-m1), d2Sum)
 		}
@@ -996,13 +1001,13 @@ func weibullBackward(f *Frame, in *Instr) {
 		}
 		if d1 != nil {
 			if x1 != km2_1 {
-				km2_1, m2 = x1, inv(x1)
+				km2_1, m2 = x1, opdef.Inv(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m2+l0*(1-l1)), d1Sum)
 		}
 		if d2 != nil {
 			if x2 != km3_2 {
-				km3_2, m3 = x2, inv(x2)
+				km3_2, m3 = x2, opdef.Inv(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(x1*(l1-1)*m3), d2Sum)
 		}
@@ -1053,7 +1058,7 @@ func betaForward(f *Frame, in *Instr) {
 				c1 = math.Log1p(-x0)
 			}
 			if x1 != km0_1 || x2 != km0_2 {
-				km0_1, km0_2, m0 = x1, x2, lbeta(x1, x2)
+				km0_1, km0_2, m0 = x1, x2, opdef.LBeta(x1, x2)
 			}
 			e = (x1-1)*c0 + (x2-1)*c1 - m0
 		}
@@ -1206,12 +1211,12 @@ func bernoulliBackward(f *Frame, in *Instr) {
 			var w0 float64
 			if x0 == 1 {
 				if x1 != km3_1 {
-					km3_1, m3 = x1, inv(x1)
+					km3_1, m3 = x1, opdef.Inv(x1)
 				}
 				w0 = m3
 			} else {
 				if x1 != km2_1 {
-					km2_1, m2 = x1, inv(1-x1)
+					km2_1, m2 = x1, opdef.Inv(1-x1)
 				}
 				w0 = -m2
 			}
@@ -1235,7 +1240,7 @@ func binomialForward(f *Frame, in *Instr) {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
 			x1 := in1[i*s1]
-			cache[0*cn+i] = lchoose(x1, x0)
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1248,12 +1253,12 @@ func binomialForward(f *Frame, in *Instr) {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lchoose(x1, x0)
+				c0 = opdef.LChoose(x1, x0)
 			}
 			var w0 float64
 			if x0 > 0 {
@@ -1301,7 +1306,7 @@ func binomialBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(isCount(x0) && isCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1309,7 +1314,7 @@ func binomialBackward(f *Frame, in *Instr) {
 			var w0 float64
 			if x0 > 0 {
 				if x2 != km3_2 {
-					km3_2, m3 = x2, inv(x2)
+					km3_2, m3 = x2, opdef.Inv(x2)
 				}
 				w0 = x0 * m3
 			} else {
@@ -1318,7 +1323,7 @@ func binomialBackward(f *Frame, in *Instr) {
 			var w1 float64
 			if x1 > x0 {
 				if x2 != km2_2 {
-					km2_2, m2 = x2, inv(1-x2)
+					km2_2, m2 = x2, opdef.Inv(1-x2)
 				}
 				w1 = (x1 - x0) * m2
 			} else {
@@ -1343,7 +1348,7 @@ func binomialLogitForward(f *Frame, in *Instr) {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
 			x1 := in1[i*s1]
-			cache[0*cn+i] = lchoose(x1, x0)
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1356,12 +1361,12 @@ func binomialLogitForward(f *Frame, in *Instr) {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 == x2 {
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2 {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lchoose(x1, x0)
+				c0 = opdef.LChoose(x1, x0)
 			}
 			if x2 != km0_2 {
 				km0_2, m0 = x2, math.Log1p(Exp(-math.Abs(x2)))
@@ -1393,13 +1398,13 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(isCount(x0) && isCount(x1) && x0 <= x1 && x2 == x2) {
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2) {
 			continue
 		}
 		gi := g[i*gs]
 		if d2 != nil {
 			if x2 != km1_2 {
-				km1_2, m1 = x2, invLogit(x2)
+				km1_2, m1 = x2, Logistic(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
 		}
@@ -1419,7 +1424,7 @@ func poissonForward(f *Frame, in *Instr) {
 	if fill {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
-			cache[0*cn+i] = lgamma(x0 + 1)
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1432,12 +1437,12 @@ func poissonForward(f *Frame, in *Instr) {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if isCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+		if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lgamma(x0 + 1)
+				c0 = opdef.LGamma(x0 + 1)
 			}
 			var w0 float64
 			if x0 > 0 {
@@ -1475,7 +1480,7 @@ func poissonBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(isCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+		if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1483,7 +1488,7 @@ func poissonBackward(f *Frame, in *Instr) {
 			var w0 float64
 			if x0 > 0 {
 				if x1 != km1_1 {
-					km1_1, m1 = x1, inv(x1)
+					km1_1, m1 = x1, opdef.Inv(x1)
 				}
 				w0 = x0 * m1
 			} else {
@@ -1513,7 +1518,7 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 	if fill {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
-			cache[0*cn+i] = lgamma(x0 + 1)
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1526,15 +1531,15 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if isCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
+		if opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lgamma(x0 + 1)
+				c0 = opdef.LGamma(x0 + 1)
 			}
 			if x2 != km3_2 {
-				km3_2, m3 = x2, lgamma(x2)
+				km3_2, m3 = x2, opdef.LGamma(x2)
 			}
 			if x1 != km2_1 || x2 != km2_2 {
 				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
@@ -1551,7 +1556,7 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 			} else {
 				w0 = 0
 			}
-			e = lgamma(x0+x2) - c0 - m3 - x2*m2 + w0
+			e = opdef.LGamma(x0+x2) - c0 - m3 - x2*m2 + w0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -1583,12 +1588,12 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(isCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
+		if !(opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
 			continue
 		}
 		gi := g[i*gs]
 		if x1 != km4_1 || x2 != km4_2 {
-			km4_1, km4_2, m4 = x1, x2, inv(x1+x2)
+			km4_1, km4_2, m4 = x1, x2, opdef.Inv(x1+x2)
 		}
 		l0 := m4
 		if d1 != nil {
@@ -1623,7 +1628,7 @@ func betaBinomialForward(f *Frame, in *Instr) {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
 			x1 := in1[i*s1]
-			cache[0*cn+i] = lchoose(x1, x0)
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1636,17 +1641,17 @@ func betaBinomialForward(f *Frame, in *Instr) {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
 		e := negInf
-		if isCount(x0) && isCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lchoose(x1, x0)
+				c0 = opdef.LChoose(x1, x0)
 			}
 			if x2 != km0_2 || x3 != km0_3 {
-				km0_2, km0_3, m0 = x2, x3, lbeta(x2, x3)
+				km0_2, km0_3, m0 = x2, x3, opdef.LBeta(x2, x3)
 			}
-			e = c0 + lbeta(x0+x2, x1-x0+x3) - m0
+			e = c0 + opdef.LBeta(x0+x2, x1-x0+x3) - m0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -1680,7 +1685,7 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
-		if !(isCount(x0) && isCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1727,7 +1732,7 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	if fill {
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
-			cache[0*cn+i] = lgamma(x0 + 1)
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
 		}
 	}
 	cs := 0 // the cache's stride: 0 for one element
@@ -1740,12 +1745,12 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if isCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0 {
+		if opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0 {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
 			} else {
-				c0 = lgamma(x0 + 1)
+				c0 = opdef.LGamma(x0 + 1)
 			}
 			if x2 != km2_2 {
 				km2_2, m2 = x2, Exp(-x2)
@@ -1794,7 +1799,7 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(isCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0) {
+		if !(opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1809,7 +1814,7 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 				w0 = (1 - l0) / l1
 			} else {
 				if x1 != km3_1 {
-					km3_1, m3 = x1, inv(1-x1)
+					km3_1, m3 = x1, opdef.Inv(1-x1)
 				}
 				w0 = -m3
 			}
@@ -1821,7 +1826,7 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 				w1 = -(1 - x1) * l0 / l1
 			} else {
 				if x2 != km4_2 {
-					km4_2, m4 = x2, inv(x2)
+					km4_2, m4 = x2, opdef.Inv(x2)
 				}
 				w1 = x0*m4 - 1
 			}

@@ -40,18 +40,18 @@ var funcs = map[string]fn{
 	"expm1":     {"math.Expm1", "expm1", 1, true, false},
 	"sqrt":      {"math.Sqrt", "sqrt", 1, true, false},
 	"abs":       {"math.Abs", "fabs", 1, false, false},
-	"sign":      {"sign", "gb_sign", 1, false, false},
+	"sign":      {"opdef.Sign", "gb_sign", 1, false, false},
 	"tanh":      {"math.Tanh", "tanh", 1, true, false},
-	"inv":       {"inv", "gb_inv", 1, true, false},
-	"lgamma":    {"lgamma", "gb_lgamma", 1, true, false},
+	"inv":       {"opdef.Inv", "gb_inv", 1, true, false},
+	"lgamma":    {"opdef.LGamma", "gb_lgamma", 1, true, false},
 	"digamma":   {"mathext.Digamma", "gb_digamma", 1, true, false},
-	"lbeta":     {"lbeta", "gb_lbeta", 2, true, false},
-	"lchoose":   {"lchoose", "gb_lchoose", 2, true, false},
-	"logaddexp": {"logAddExp", "gb_logaddexp", 2, true, false},
-	"isCount":   {"isCount", "gb_is_count", 1, false, true},
-	"where":     {"where", "", 3, false, false},
+	"lbeta":     {"opdef.LBeta", "gb_lbeta", 2, true, false},
+	"lchoose":   {"opdef.LChoose", "gb_lchoose", 2, true, false},
+	"logaddexp": {"opdef.LogAddExp", "gb_logaddexp", 2, true, false},
+	"isCount":   {"opdef.IsCount", "gb_is_count", 1, false, true},
+	"where":     {"opdef.Where", "", 3, false, false},
 	"max":       {"math.Max", "fmax", 2, false, false},
-	"logistic":  {"invLogit", "gb_logistic", 1, true, false},
+	"logistic":  {"Logistic", "gb_logistic", 1, true, false},
 }
 
 var consts = map[string][2]string{
@@ -87,6 +87,9 @@ type scope struct {
 	// variables to declare before the loop.
 	memoExprs map[string]ast.Expr
 	decl      *memoState
+	// outside is set for code outside package ir: accel/ir's own
+	// functions (Exp, Logistic) are then qualified.
+	outside bool
 	// fresh are the memos already refreshed in this iteration on the path
 	// to here: a later statement reads them without testing again.
 	// Conditional code (a partial's block, a where's branch) works on a
@@ -108,7 +111,7 @@ func (s *scope) conditional() *scope {
 
 // plain is s without memos and cached terms: how keys are spelled.
 func (s *scope) plain() *scope {
-	return &scope{args: s.args, lets: s.lets, argVar: s.argVar, letVar: s.letVar}
+	return &scope{args: s.args, lets: s.lets, argVar: s.argVar, letVar: s.letVar, outside: s.outside}
 }
 
 func parse(src string) (ast.Expr, error) {
@@ -359,7 +362,11 @@ func (s *scope) write(b *strings.Builder, e ast.Expr, t target) error {
 			return nil
 		}
 		if t == goLang {
-			b.WriteString(f.goName)
+			name := f.goName
+			if s.outside && !strings.Contains(name, ".") {
+				name = "ir." + name
+			}
+			b.WriteString(name)
 		} else {
 			b.WriteString(f.cName)
 		}

@@ -75,7 +75,7 @@ func TestPrintC(t *testing.T) {
 		t.Errorf("C: %q (%v), want %q", got, err, want)
 	}
 	got, err = p.scope().print(p.value, goLang)
-	if want := "where(x0 == 0, 1 / 2, -(-x1))"; err != nil || got != want {
+	if want := "opdef.Where(x0 == 0, 1 / 2, -(-x1))"; err != nil || got != want {
 		t.Errorf("Go: %q (%v), want %q", got, err, want)
 	}
 }

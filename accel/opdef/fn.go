@@ -1,0 +1,56 @@
+package opdef
+
+import "math"
+
+// The Go primitives of the formula language (see doc.go): the generated
+// loops of accel/ir and accel/vec call these; accel/cuda/cgen's device.cu
+// has their C twins (gb_sign, gb_lbeta, …). The exponential is accel/ir's
+// Exp, the elementary functions math's.
+
+// IsCount reports whether x is a non-negative integer.
+func IsCount(x float64) bool { return x >= 0 && x == math.Trunc(x) && !math.IsInf(x, 1) }
+
+// Sign is -1, 0 or 1 as x is negative, zero or positive (NaN for NaN):
+// Copysign is bit arithmetic, and x == 0 is all but never taken, so the
+// random sign of y-μ costs no mispredicted branch.
+func Sign(x float64) float64 {
+	if x == 0 || x != x {
+		return x
+	}
+	return math.Copysign(1, x)
+}
+
+// Inv is 1/x.
+func Inv(x float64) float64 { return 1 / x }
+
+// LGamma is log|Γ(x)|.
+func LGamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// LBeta is log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a+b).
+func LBeta(a, b float64) float64 { return LGamma(a) + LGamma(b) - LGamma(a+b) }
+
+// LChoose is log(n choose k) for counts 0 ≤ k ≤ n.
+func LChoose(n, k float64) float64 { return LGamma(n+1) - LGamma(k+1) - LGamma(n-k+1) }
+
+// LogAddExp is log(eᵃ + eᵇ) without overflow.
+func LogAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// Where is a when c holds, else b (the generated loops compute only the
+// branch taken; this is the form for code that cannot).
+func Where(c bool, a, b float64) float64 {
+	if c {
+		return a
+	}
+	return b
+}
