@@ -5,7 +5,7 @@
 //
 // Variants live in subpackages and register themselves when imported:
 // accel/cpu (every core, always built) as "cpu", and accel/remote as
-// "cuda": a client that starts the GPU worker (accel/cuda/worker, built
+// "cuda": a client that starts the GPU worker (cmd/gobayes-cuda, built
 // with `make cuda`) and talks to it through a pipe, so that the main
 // binary never links the CUDA driver. Pick one with Default, ByName or
 // Choose:

@@ -10,7 +10,7 @@ CUDA_WORKER := $(CURDIR)/bin/gobayes-cuda
 # binary finds it beside itself (bin/) or through GOBAYES_CUDA_WORKER.
 cuda:
 	@mkdir -p bin
-	$(GO) build -tags cuda -o $(CUDA_WORKER) ./accel/cuda/worker
+	$(GO) build -tags cuda -o $(CUDA_WORKER) ./cmd/gobayes-cuda
 
 # Batch evaluation per position: accel/cpu against the ir.Frame loop.
 bench-accel:
@@ -23,8 +23,8 @@ vet-cuda:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	  printf 'go %s\n\nuse %s\n\nreplace gorgonia.org/cu v0.9.6 => %s/accel/cuda/custub\n' \
 	    "$$(sed -n 's/^go //p' go.mod)" "$(CURDIR)" "$(CURDIR)" > $$tmp/go.work && \
-	  GOWORK=$$tmp/go.work $(GO) vet -tags cuda ./accel/cuda/... && \
-	  GOWORK=$$tmp/go.work $(GO) build -tags cuda -o /dev/null ./accel/cuda/worker && \
+	  GOWORK=$$tmp/go.work $(GO) vet -tags cuda ./accel/cuda/... ./cmd/gobayes-cuda && \
+	  GOWORK=$$tmp/go.work $(GO) build -tags cuda -o /dev/null ./cmd/gobayes-cuda && \
 	  echo "vet-cuda: accel/cuda and the worker type-check against the cu v0.9.6 signatures"
 
 # The pack for the lent GPU machine (accel/cuda/GPU.md).
@@ -49,5 +49,5 @@ test-devpack:
 	  cd $$tmp/repo && start=$$(date +%s) && \
 	  env -i HOME=$$tmp PATH=$$tmp/go/go/bin:/usr/bin:/bin GOROOT=$$tmp/go/go GOTOOLCHAIN=local GOPROXY=off \
 	    GOFLAGS="-mod=vendor -buildvcs=false" GOCACHE=$$tmp/cache GOPATH=$$tmp/gopath \
-	    go build -tags cuda -o $$tmp/gobayes-cuda ./accel/cuda/worker && \
+	    go build -tags cuda -o $$tmp/gobayes-cuda ./cmd/gobayes-cuda && \
 	  echo "test-devpack: the packed toolchain built the GPU worker in $$(( $$(date +%s) - start )) s"

@@ -1,5 +1,5 @@
 # interp: the yaegi symbol tables and documentation index of the packages
-# cells can import (interp/symbols, list in interp/symbols/gen/main.go).
+# cells can import (interp/symbols, list in cmd/gensymbols/main.go).
 
 .PHONY: generate generate-interp
 generate: generate-interp

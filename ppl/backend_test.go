@@ -65,14 +65,15 @@ func TestBackendErrors(t *testing.T) {
 
 // ppl.Backend("cuda") runs the whole remote path: the worker process
 // started by accel/remote, the contract's Leapfrog for each trajectory.
-// The worker here serves accel/cpu (the stand-in every machine can run);
-// on a GPU machine it is bin/gobayes-cuda. The posterior is the model's.
+// The worker here is cmd/gobayes-worker, which serves accel/cpu (the
+// stand-in every machine can run); on a GPU machine it is
+// bin/gobayes-cuda. The posterior is the model's.
 func TestBackendThroughWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a worker")
 	}
 	bin := filepath.Join(t.TempDir(), "worker")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gobayes/gobayes/accel/remote/internal/cpuworker").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gobayes/gobayes/cmd/gobayes-worker").CombinedOutput(); err != nil {
 		t.Fatalf("building the stand-in worker: %v\n%s", err, out)
 	}
 	t.Setenv("GOBAYES_CUDA_WORKER", bin)

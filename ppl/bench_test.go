@@ -13,7 +13,7 @@ import (
 // each runs compiled (ppl) and hand-written (plain Go) in the same run.
 // Print the ratio table with
 //
-//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./internal/posteriordb/benchratio
+//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./bench/ratio
 var benchModels = []struct{ bench, name string }{
 	{"eight_schools_noncentered", "eight_schools-eight_schools_noncentered"},
 	{"sblrc_blr", "sblrc-blr"},

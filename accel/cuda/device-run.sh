@@ -62,7 +62,7 @@ setup() {
 
 step() {
 	case $1 in
-	worker) go build -tags cuda -o bin/gobayes-cuda ./accel/cuda/worker ;;
+	worker) go build -tags cuda -o bin/gobayes-cuda ./cmd/gobayes-cuda ;;
 	conformance) go test -vet=off -tags cuda -count=1 -v -timeout 15m ./accel/cuda/ ;;
 	crossover) go test -vet=off -tags cuda -count=1 -run '^$' -bench Crossover -benchtime 200ms ./accel/cuda ;;
 	gpubench) go run ./bench/gpu -data /tmp/gpubench ${GPUBENCH_FLAGS:-} ;;

@@ -7,7 +7,7 @@
 // kernel.
 //
 // The main binary does not link it: `make cuda` builds the worker
-// (accel/cuda/worker, bin/gobayes-cuda), which serves this backend through
+// (cmd/gobayes-cuda, bin/gobayes-cuda), which serves this backend through
 // accel/remote. In the worker:
 //
 //	runtime.LockOSThread() // the CUDA context is current on this thread

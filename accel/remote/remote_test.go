@@ -84,11 +84,12 @@ func TestDefaultFallsBack(t *testing.T) {
 	}
 }
 
-// TestConformanceWorkerProcess builds a worker that serves accel/cpu and
-// runs the suite through StartWorker: the path the CUDA worker takes.
+// TestConformanceWorkerProcess builds cmd/gobayes-worker, which serves
+// accel/cpu, and runs the suite through StartWorker: the path the CUDA
+// worker takes.
 func TestConformanceWorkerProcess(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "cpuworker")
-	if out, err := exec.Command("go", "build", "-o", bin, "./internal/cpuworker").CombinedOutput(); err != nil {
+	bin := filepath.Join(t.TempDir(), "gobayes-worker")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gobayes/gobayes/cmd/gobayes-worker").CombinedOutput(); err != nil {
 		t.Fatalf("building the test worker: %v\n%s", err, out)
 	}
 	t.Setenv("GOBAYES_CUDA_WORKER", bin)

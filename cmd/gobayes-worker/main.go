@@ -1,9 +1,7 @@
-// Command cpuworker serves accel/cpu with the accel/remote protocol on
-// stdin and stdout: a stand-in for the CUDA worker, so that the tests run
-// the whole worker path (process start, pipes, protocol) on any machine.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 
@@ -12,8 +10,23 @@ import (
 )
 
 func main() {
-	if err := remote.Serve(os.Stdin, os.Stdout, cpu.New(0), "accel/cpu in a worker process"); err != nil {
-		fmt.Fprintf(os.Stderr, "cpuworker: %v\n", err)
+	workers := flag.Int("workers", 0, "goroutines accel/cpu evaluates positions on (0: GOMAXPROCS)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: gobayes-worker [-workers N]\n\n"+
+			"Serves the accel/cpu backend over the accel/remote protocol on stdin/stdout.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *workers < 0 {
+		fmt.Fprintf(os.Stderr, "gobayes-worker: -workers %d: want 0 or more\n", *workers)
+		os.Exit(2)
+	}
+	if err := remote.Serve(os.Stdin, os.Stdout, cpu.New(*workers), "accel/cpu in a worker process"); err != nil {
+		fmt.Fprintf(os.Stderr, "gobayes-worker: %v\n", err)
 		os.Exit(1)
 	}
 }

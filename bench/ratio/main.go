@@ -1,11 +1,11 @@
-// Command benchratio reads the output of ppl's BenchmarkModels and
+// Command ratio reads the output of ppl's BenchmarkModels and
 // BenchmarkModelRatio on stdin and prints, per model, the time of the
 // compiled and of the hand-written log density with gradient, their ratio,
 // the paired ratio (BenchmarkModelRatio's median of alternating chunks),
 // the compiled evaluation's allocations, and whether the target of 1.5×
 // and zero allocations is met:
 //
-//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./internal/posteriordb/benchratio
+//	go test -run '^$' -bench 'Models|ModelRatio' -count 3 ./ppl/ | go run ./bench/ratio
 //
 // With several counts it keeps each sub-benchmark's fastest run, the one
 // least disturbed by other work on the machine, and the smallest paired
@@ -47,11 +47,11 @@ type row struct {
 func main() {
 	rows, err := read(os.Stdin)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "benchratio:", err)
+		fmt.Fprintln(os.Stderr, "ratio:", err)
 		os.Exit(1)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintln(os.Stderr, "benchratio: no BenchmarkModels lines on stdin; pipe in `go test -run '^$' -bench Models ./ppl/`")
+		fmt.Fprintln(os.Stderr, "ratio: no BenchmarkModels lines on stdin; pipe in `go test -run '^$' -bench Models ./ppl/`")
 		os.Exit(1)
 	}
 	if !write(os.Stdout, rows) {

@@ -1,10 +1,13 @@
-// Command gen writes the yaegi symbol tables of package symbols: one file
-// per package in Packages, made by yaegi's extract package, and the
-// documentation index (docs.json.gz) that Inspect and %doc read.
+// Command gensymbols writes the yaegi symbol tables of package
+// interp/symbols: one file per package in Packages, made by yaegi's
+// extract package, and the documentation index (docs.json.gz) that
+// Inspect and %doc read.
 //
-// Run it through `go generate ./interp/symbols` (or `make generate`); a test
-// regenerates into a temporary directory and fails when the committed files
-// are stale.
+//	gensymbols [-o DIR]   # write the files into DIR (default .)
+//
+// Run it through `go generate ./interp/symbols` (or `make generate`),
+// which writes into interp/symbols; a test regenerates into a temporary
+// directory and fails when the committed files are stale.
 package main
 
 import (
@@ -35,7 +38,7 @@ func main() {
 	out := flag.String("o", ".", "directory to write the generated files to")
 	flag.Parse()
 	if err := generate(*out); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
+		fmt.Fprintln(os.Stderr, "gensymbols:", err)
 		os.Exit(1)
 	}
 }
