@@ -4,7 +4,13 @@
 # gcc (go test ./accel/...).
 CUDA_WORKER := $(CURDIR)/bin/gobayes-cuda
 
-.PHONY: cuda bench-accel vet-cuda
+.PHONY: cuda bench-accel vet-cuda generate-opdef
+generate: generate-opdef
+
+# The code derived from the op definitions of accel/opdef (cmd/genops;
+# `go test ./cmd/genops` fails while it is stale).
+generate-opdef:
+	$(GO) generate ./accel/opdef
 
 # Builds the GPU worker that accel starts for the "cuda" backend; the main
 # binary finds it beside itself (bin/) or through GOBAYES_CUDA_WORKER.
