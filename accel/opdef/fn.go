@@ -54,3 +54,10 @@ func Where(c bool, a, b float64) float64 {
 	}
 	return b
 }
+
+// Constants of the formula language (ln2, lnPi, lnSqrt2Pi).
+const (
+	Ln2       = math.Ln2
+	LnPi      = 1.14472988584940017414342735135305871164729481291531 // log π
+	LnSqrt2Pi = 0.91893853320467274178032973640561763986139747363778 // log √(2π)
+)

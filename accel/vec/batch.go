@@ -73,8 +73,9 @@ const (
 	kLower // lower and upper bounds (bounded.go)
 	kInterval
 	kIntervalLogJ
-	kLocScale // location-scale log densities (densities.go)
-	kDensity  // the other scalar log densities (densities.go)
+	kLocScale // the normal's location-scale loops (densities.go)
+	kDensity  // Student's t (densities.go)
+	kGen      // the accel/opdef families (lpdf_gen.go, generated)
 	// kLinearNormal is a regression's likelihood from sufficient
 	// statistics (linear.go); kNone an instruction computed inside it.
 	kLinearNormal
@@ -95,7 +96,11 @@ type step struct {
 	mix   *mixture
 	lin   *linearNormal
 	aff   *affineNormal
+	gen   genKernel
 }
+
+// genKernel is the forward and reverse kernel of an accel/opdef family.
+type genKernel [2]func(*Batch, *ir.Instr)
 
 // New prepares the evaluation of p for b chains; it allocates all the
 // memory the evaluations use.
@@ -189,6 +194,9 @@ func New(p *ir.Program, b int) *Batch {
 	scratchy := false
 	for k := range p.Instrs {
 		bt.plan[k] = step{k: bt.kernelOf(&p.Instrs[k])}
+		if bt.plan[k].k == kGen {
+			bt.plan[k].gen = genKernels[p.Instrs[k].Op]
+		}
 		if in := &p.Instrs[k]; bt.plan[k].k == kFallback && in.Scratch != ir.None && p.Values[in.Scratch].Len > 64 {
 			scratchy = true
 		}
@@ -286,8 +294,6 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if b.loc[in.In[0]].per {
 			return kIntervalLogJ
 		}
-	case ir.OpHalfNormalLPDF, ir.OpHalfCauchyLPDF, ir.OpCauchyLPDF, ir.OpLogNormalLPDF:
-		return kLocScale
 	case ir.OpPoissonLogLPMF, ir.OpBernoulliLogitLPMF:
 		if !b.loc[in.In[0]].per {
 			return kGLM
@@ -300,8 +306,11 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if b.loc[in.In[0]].per && len(in.Ints) == 2 {
 			return kSlice
 		}
-	case ir.OpExponentialLPDF, ir.OpGammaLPDF, ir.OpInvGammaLPDF, ir.OpStudentTLPDF, ir.OpHalfStudentTLPDF:
+	case ir.OpStudentTLPDF, ir.OpHalfStudentTLPDF:
 		return kDensity
+	}
+	if _, ok := genKernels[in.Op]; ok {
+		return kGen
 	}
 	return kFallback
 }
@@ -361,6 +370,8 @@ func (b *Batch) forward(grad bool) {
 			b.locScaleForward(in, locScaleOf(in.Op))
 		case kDensity:
 			b.densityForward(in)
+		case kGen:
+			st.gen[0](b, in)
 		case kLinearNormal:
 			b.linearNormalForward(in, st.lin)
 		case kAffineNormal:
@@ -447,6 +458,8 @@ func (b *Batch) Gradient() {
 			b.locScaleBackward(in, locScaleOf(in.Op))
 		case kDensity:
 			b.densityBackward(in)
+		case kGen:
+			b.plan[k].gen[1](b, in)
 		case kLinearNormal:
 			b.linearNormalBackward(in, b.plan[k].lin)
 		case kAffineNormal:

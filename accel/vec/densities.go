@@ -82,17 +82,7 @@ type locScale struct {
 }
 
 func locScaleOf(op ir.Op) locScale {
-	switch op {
-	case ir.OpHalfNormalLPDF:
-		return locScale{k: math.Ln2 - lnSqrt2Pi, half: true}
-	case ir.OpHalfCauchyLPDF:
-		return locScale{k: math.Ln2 - lnPi, half: true, cauchy: true}
-	case ir.OpCauchyLPDF:
-		return locScale{k: -lnPi, cauchy: true}
-	case ir.OpLogNormalLPDF:
-		return locScale{k: -lnSqrt2Pi, logY: true}
-	}
-	return locScale{k: -lnSqrt2Pi} // normal
+	return locScale{k: -lnSqrt2Pi} // normal: the other families are generated (lpdf_gen.go)
 }
 
 // locScaleArgs are the operands y, μ (y itself for a half family, never
@@ -177,12 +167,8 @@ func sharedScale(s float64) (lg, inv float64) {
 
 // locScaleForward runs over the rows of y − μ, with σ's constants as
 // scalars when σ is shared and as rows when it is per chain; the
-// lognormal's log y takes the general loop.
+// normal is the one family left here.
 func (b *Batch) locScaleForward(in *ir.Instr, f locScale) {
-	if f.logY {
-		b.logNormalForward(in, f)
-		return
-	}
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
@@ -243,10 +229,6 @@ func (b *Batch) locScaleForward(in *ir.Instr, f locScale) {
 }
 
 func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
-	if f.logY {
-		b.logNormalBackward(in, f)
-		return
-	}
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
@@ -309,127 +291,6 @@ func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
 	}
 }
 
-// logNormalForward is the location-scale loop with t = log y, element by
-// element with strided operands (it serves every family of locScale).
-func (b *Batch) logNormalForward(in *ir.Instr, f locScale) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	y, mu, sg := b.locScaleArgs(in, f)
-	n := max(y.n, mu.n, sg.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	lg, inv := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		b.scaleRows(sg, i, lg, inv, true)
-		yo, mo, oo := y.off+i*y.es, mu.off+i*mu.es, o.off
-		if pw {
-			oo += i * nb
-		}
-		ly := 0.0 // log y of a shared y
-		if f.logY && y.cs == 0 && v[yo] > 0 {
-			ly = math.Log(v[yo])
-		}
-		for c := 0; c < nb; c++ {
-			yv, r := v[yo+c*y.cs], inv[c]
-			e := math.Inf(-1)
-			if r == r && (!f.half || yv >= 0) && (!f.logY || yv > 0) {
-				t, m := f.value(yv, ly, y.cs != 0), 0.0
-				if !f.half {
-					m = v[mo+c*mu.cs]
-				}
-				z := (t - m) * r
-				if f.cauchy {
-					e = f.k - lg[c] - log1p(z*z)
-				} else {
-					e = f.k - lg[c] - 0.5*z*z
-				}
-				if f.logY {
-					e -= t
-				}
-				if e != e { // NaN from infinite inputs
-					e = math.Inf(-1)
-				}
-			}
-			if pw {
-				v[oo+c] = e
-			} else {
-				v[oo+c] += e
-			}
-		}
-	}
-}
-
-// value is what the density standardises: y, or log y for the log-normal
-// (ly, computed once, when y is shared by the chains; perChain says it is
-// not).
-func (f locScale) value(y, ly float64, perChain bool) float64 {
-	switch {
-	case !f.logY:
-		return y
-	case perChain:
-		return math.Log(y)
-	}
-	return ly
-}
-
-// logNormalBackward is logNormalForward's reverse sweep.
-func (b *Batch) logNormalBackward(in *ir.Instr, f locScale) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	y, mu, sg := b.locScaleArgs(in, f)
-	n := max(y.n, mu.n, sg.n)
-	pw := isPointwise(in)
-	muGrad := !f.half && mu.grad
-	if !y.grad && !muGrad && !sg.grad {
-		return
-	}
-	lg, inv := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		b.scaleRows(sg, i, lg, inv, false)
-		yo, mo, so, oo := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es, o.off
-		if pw {
-			oo += i * nb
-		}
-		ly := 0.0
-		if f.logY && y.cs == 0 && v[yo] > 0 {
-			ly = math.Log(v[yo])
-		}
-		for c := 0; c < nb; c++ {
-			yv, r := v[yo+c*y.cs], inv[c]
-			if r != r || f.half && !(yv >= 0) || f.logY && !(yv > 0) {
-				continue
-			}
-			g := a[oo+c]
-			t, m := f.value(yv, ly, y.cs != 0), 0.0
-			if !f.half {
-				m = v[mo+c*mu.cs]
-			}
-			z := (t - m) * r
-			// dt = ∂/∂t (and −∂/∂μ), ds = ∂/∂σ.
-			var dt, ds float64
-			if f.cauchy {
-				q := g * r / (1 + z*z)
-				dt, ds = -2*z*q, (z*z-1)*q
-			} else {
-				dt, ds = -g*z*r, g*(z*z-1)*r
-			}
-			if y.grad {
-				if f.logY {
-					a[yo+c] += (dt - g) / yv
-				} else {
-					a[yo+c] += dt
-				}
-			}
-			if muGrad {
-				a[mo+c] -= dt
-			}
-			if sg.grad {
-				a[so+c] += ds
-			}
-		}
-	}
-}
-
 // paramRow fills dst[c] = f(p) for element i of parameter p and every
 // chain c: f once for a shared p, and nothing when element i reads the
 // same scalar as element i−1.
@@ -452,6 +313,24 @@ func (b *Batch) paramRow(p operand, i int, dst []float64, f func(float64) float6
 	}
 }
 
+// paramRow2 is paramRow for a function of two operands.
+func (b *Batch) paramRow2(p, q operand, i int, dst []float64, f func(x, y float64) float64) {
+	if i > 0 && p.es == 0 && q.es == 0 {
+		return
+	}
+	po, qo := p.off+i*p.es, q.off+i*q.es
+	if p.cs == 0 && q.cs == 0 {
+		r := f(b.V[po], b.V[qo])
+		for c := range dst {
+			dst[c] = r
+		}
+		return
+	}
+	for c := range dst {
+		dst[c] = f(b.V[po+c*p.cs], b.V[qo+c*q.cs])
+	}
+}
+
 func lgamma(x float64) float64 {
 	v, _ := math.Lgamma(x)
 	return v
@@ -468,8 +347,7 @@ func studentTDConst(nu float64) float64 {
 	return 0.5*(mathext.Digamma(0.5*(nu+1))-mathext.Digamma(0.5*nu)) - 0.5/nu
 }
 
-// densityForward runs exponential, gamma, inv_gamma, student_t and
-// half_student_t: element by element with strided operands, each
+// densityForward runs student_t and half_student_t: element by element with strided operands, each
 // parameter's constants from paramRow or scaleRows.
 func (b *Batch) densityForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
@@ -491,37 +369,6 @@ func (b *Batch) densityForward(in *ir.Instr) {
 		}
 		yo := y.off + i*y.es
 		switch in.Op {
-		case ir.OpExponentialLPDF:
-			l := ops[1]
-			b.paramRow(l, i, r0, math.Log)
-			lo := l.off + i*l.es
-			for c := 0; c < nb; c++ {
-				lc, yv := v[lo+c*l.cs], v[yo+c*y.cs]
-				e := math.Inf(-1)
-				if lc > 0 && yv >= 0 {
-					e = r0[c] - lc*yv
-				}
-				b.put(oo+c, e, pw)
-			}
-		case ir.OpGammaLPDF, ir.OpInvGammaLPDF:
-			inv := in.Op == ir.OpInvGammaLPDF
-			al, be := ops[1], ops[2]
-			b.paramRow(al, i, r0, lgamma)
-			b.paramRow(be, i, r1, math.Log)
-			b.paramRow(y, i, r2, math.Log)
-			ao, bo := al.off+i*al.es, be.off+i*be.es
-			for c := 0; c < nb; c++ {
-				a, bc, yv := v[ao+c*al.cs], v[bo+c*be.cs], v[yo+c*y.cs]
-				e := math.Inf(-1)
-				if a > 0 && bc > 0 && yv > 0 {
-					if inv {
-						e = a*r1[c] - r0[c] - (a+1)*r2[c] - bc/yv
-					} else {
-						e = a*r1[c] - r0[c] + (a-1)*r2[c] - bc*yv
-					}
-				}
-				b.put(oo+c, e, pw)
-			}
 		default: // student_t, half_student_t
 			half := in.Op == ir.OpHalfStudentTLPDF
 			nu, mu, sg := ops[1], ops[2], ops[3]
@@ -586,7 +433,7 @@ func (b *Batch) densityBackward(in *ir.Instr) {
 	}
 	pw := isPointwise(in)
 	y := ops[0]
-	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	r0, r1, r3 := b.rows[0], b.rows[1], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
@@ -595,50 +442,6 @@ func (b *Batch) densityBackward(in *ir.Instr) {
 		yo := y.off + i*y.es
 		gy := b.adjRow(y, i, true)
 		switch in.Op {
-		case ir.OpExponentialLPDF:
-			l := ops[1]
-			lo := l.off + i*l.es
-			gl := b.adjRow(l, i, true)
-			for c := 0; c < nb; c++ {
-				lc, yv := v[lo+c*l.cs], v[yo+c*y.cs]
-				if !(lc > 0) || !(yv >= 0) {
-					continue
-				}
-				g := a[oo+c]
-				gy[c] -= g * lc
-				gl[c] += g * (1/lc - yv)
-			}
-		case ir.OpGammaLPDF, ir.OpInvGammaLPDF:
-			inv := in.Op == ir.OpInvGammaLPDF
-			al, be := ops[1], ops[2]
-			ga, gb := b.adjRow(al, i, true), b.adjRow(be, i, true)
-			if al.grad {
-				b.paramRow(al, i, r0, mathext.Digamma)
-				b.paramRow(be, i, r1, math.Log)
-				b.paramRow(y, i, r2, math.Log)
-			}
-			ao, bo := al.off+i*al.es, be.off+i*be.es
-			for c := 0; c < nb; c++ {
-				ac, bc, yv := v[ao+c*al.cs], v[bo+c*be.cs], v[yo+c*y.cs]
-				if !(ac > 0) || !(bc > 0) || !(yv > 0) {
-					continue
-				}
-				g := a[oo+c]
-				if inv {
-					iy := 1 / yv
-					gy[c] += g * (bc*iy - (ac + 1)) * iy
-					gb[c] += g * (ac/bc - iy)
-					if al.grad {
-						ga[c] += g * (r1[c] - r0[c] - r2[c])
-					}
-				} else {
-					gy[c] += g * ((ac-1)/yv - bc)
-					gb[c] += g * (ac/bc - yv)
-					if al.grad {
-						ga[c] += g * (r1[c] - r0[c] + r2[c])
-					}
-				}
-			}
 		default: // student_t, half_student_t
 			half := in.Op == ir.OpHalfStudentTLPDF
 			nu, mu, sg := ops[1], ops[2], ops[3]

@@ -55,9 +55,9 @@ var funcs = map[string]fn{
 }
 
 var consts = map[string][2]string{
-	"ln2":       {"ln2", "GB_LN2"},
-	"lnPi":      {"lnPi", "GB_LN_PI"},
-	"lnSqrt2Pi": {"lnSqrt2Pi", "GB_LN_SQRT_2PI"},
+	"ln2":       {"opdef.Ln2", "GB_LN2"},
+	"lnPi":      {"opdef.LnPi", "GB_LN_PI"},
+	"lnSqrt2Pi": {"opdef.LnSqrt2Pi", "GB_LN_SQRT_2PI"},
 	"pi":        {"math.Pi", "GB_PI"},
 	"inf":       {"math.Inf(1)", "GB_INF"},
 }

@@ -296,6 +296,7 @@ func Generate(root string) (map[string][]byte, error) {
 		fn   func([]*parsed, map[string]bool) ([]byte, error)
 	}{
 		{"accel/ir/lpdf_gen.go", irFile},
+		{"accel/vec/lpdf_gen.go", vecFile},
 		{"accel/cuda/cgen/lpdf_gen.cu", cudaFile},
 		{"accel/cuda/cgen/lpdf_gen.go", cgenTable},
 		{"ppl/dist/families_gen.go", distFile},

@@ -20,8 +20,8 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 5 {
-		t.Fatalf("%d generated files, want 5", len(files))
+	if len(files) != 6 {
+		t.Fatalf("%d generated files, want 6", len(files))
 	}
 	if stale := Stale(root, files); len(stale) > 0 {
 		t.Errorf("stale generated files %v: run go generate ./accel/opdef", stale)

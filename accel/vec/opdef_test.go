@@ -1,0 +1,102 @@
+package vec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef"
+)
+
+// TestOpdefFamilies runs the generated lockstep kernel of every family
+// defined in accel/opdef against ir's frames, chain by chain: each
+// parameter per chain (one per element, and shared by every element),
+// counts as data, summed and pointwise. No family needs an entry here.
+func TestOpdefFamilies(t *testing.T) {
+	for _, d := range opdef.All() {
+		t.Run(d.Family, func(t *testing.T) {
+			var op ir.Op
+			for o := ir.Op(1); o < ir.NumOps; o++ {
+				if ir.Def(o).Name == d.Name {
+					op = o
+				}
+			}
+			if op == ir.OpNop {
+				t.Fatalf("no ir op named %s", d.Name)
+			}
+			for _, pw := range [][]int{nil, {1}} {
+				for _, shared := range []bool{false, true} {
+					p := opdefProgram(t, d, op, pw, shared)
+					checkAgainstFrame(t, d.Family, p, 7, 1.5)
+				}
+			}
+		})
+	}
+}
+
+// opdefProgram is one likelihood term of family d over 5 elements: its
+// parameters come from the position through the bijector of their
+// support (vectors, or scalars shared by every element), its counts and
+// bounded variates are data, a continuous variate is a parameter too.
+func opdefProgram(t *testing.T, d *opdef.Dist, op ir.Op, pw []int, shared bool) *ir.Program {
+	const n = 5
+	counts := []float64{0, 1, 3, 2, 7}
+	trials := []float64{0, 4, 3, 9, 12}
+	b := ir.NewBuilder(4 * n)
+	next := 0
+	param := func(size int) ir.ID {
+		var shape []int
+		if size > 1 {
+			shape = []int{size}
+		}
+		id := b.ParamSlice(next, shape)
+		next += size
+		return id
+	}
+	emit := func(op ir.Op, ints []int, in ...ir.ID) ir.ID {
+		id, err := b.Emit(op, in, ints, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	arg := func(support string, size int) ir.ID {
+		switch kind, _, _ := strings.Cut(support, ":"); kind {
+		case "Positive":
+			return emit(ir.OpExp, nil, param(size))
+		case "UnitInterval":
+			return emit(ir.OpLogistic, nil, param(size))
+		case "NonNegInt", "BoundedInt":
+			return b.Const(counts, []int{n})
+		case "Binary":
+			return b.Const([]float64{0, 1, 1, 0, 1}, []int{n})
+		case "Bounded":
+			return emit(ir.OpLogistic, nil, param(size)) // in (0, 1): the uniform's bounds below are -1 and 2
+		}
+		return param(size)
+	}
+	args := []ir.ID{arg(d.Support, n)}
+	for k, a := range d.Args[1:] {
+		size := n
+		if shared && k%2 == 0 {
+			size = 1
+		}
+		switch {
+		case a.Support == "NonNegInt":
+			args = append(args, b.Const(trials, []int{n}))
+		case strings.HasPrefix(d.Support, "Bounded:"):
+			args = append(args, b.Const([]float64{-1, 2}[k:k+1], nil))
+		default:
+			args = append(args, arg(a.Support, size))
+		}
+	}
+	lp := emit(op, pw, args...)
+	if pw != nil {
+		lp = emit(ir.OpSum, nil, lp)
+	}
+	p, err := b.Finalize(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
