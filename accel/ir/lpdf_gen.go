@@ -67,7 +67,7 @@ func halfNormalForward(f *Frame, in *Instr) {
 			if x1 != km0_1 {
 				km0_1, m0 = x1, math.Log(x1)
 			}
-			e = ln2 - m0 - lnSqrt2Pi - 0.5*l0*l0
+			e = opdef.Ln2 - m0 - opdef.LnSqrt2Pi - 0.5*l0*l0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -138,7 +138,7 @@ func cauchyForward(f *Frame, in *Instr) {
 			if x2 != km0_2 {
 				km0_2, m0 = x2, math.Log(x2)
 			}
-			e = -lnPi - m0 - math.Log1p(l0*l0)
+			e = -opdef.LnPi - m0 - math.Log1p(l0*l0)
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -215,7 +215,7 @@ func halfCauchyForward(f *Frame, in *Instr) {
 			if x1 != km0_1 {
 				km0_1, m0 = x1, math.Log(x1)
 			}
-			e = ln2 - lnPi - m0 - math.Log1p(l0*l0)
+			e = opdef.Ln2 - opdef.LnPi - m0 - math.Log1p(l0*l0)
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -306,7 +306,7 @@ func logNormalForward(f *Frame, in *Instr) {
 			if x2 != km0_2 {
 				km0_2, m0 = x2, math.Log(x2)
 			}
-			e = -m0 - lnSqrt2Pi - 0.5*l1*l1 - l0
+			e = -m0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -685,7 +685,7 @@ func laplaceForward(f *Frame, in *Instr) {
 			if x2 != km1_2 {
 				km1_2, m1 = x2, opdef.Inv(x2)
 			}
-			e = -ln2 - m0 - math.Abs(x0-x1)*m1
+			e = -opdef.Ln2 - m0 - math.Abs(x0-x1)*m1
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf

@@ -1,0 +1,420 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"sort"
+	"strings"
+)
+
+// vecRows is the number of accel/vec's per-chain rows a generated kernel
+// may use for its precomputed calls (rows[5] is adjRow's sink).
+const vecRows = 5
+
+// rowCall is a costly call on one or two arguments only, computed for
+// every chain as a row per element before the loop over chains (once per
+// evaluation for a broadcast argument shared by every chain): accel/vec's
+// counterpart of a memo and of a data term.
+type rowCall struct {
+	key  string
+	expr ast.Expr
+	args []int
+}
+
+// rowCalls finds the outermost such calls of es, in order of appearance.
+func (p *parsed) rowCalls(es ...ast.Expr) []rowCall {
+	s := p.scope()
+	var out []rowCall
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			f, ok := c.Fun.(*ast.Ident)
+			if !ok || !(costly[f.Name] || funcs[f.Name].memo) {
+				return true
+			}
+			args, only := map[int]bool{}, true
+			ast.Inspect(c, func(m ast.Node) bool {
+				id, ok := m.(*ast.Ident)
+				if !ok || id == f {
+					return true
+				}
+				if _, fn := funcs[id.Name]; fn {
+					return true
+				}
+				if _, k := consts[id.Name]; k {
+					return true
+				}
+				for i, a := range p.args {
+					if a == id.Name {
+						args[i] = true
+						return true
+					}
+				}
+				only = false
+				return true
+			})
+			if !only || len(args) == 0 || len(args) > 2 {
+				return true
+			}
+			key, err := s.print(c, goLang)
+			if err != nil {
+				return false
+			}
+			if !seen[key] {
+				seen[key] = true
+				rc := rowCall{key: key, expr: c}
+				for i := range p.args {
+					if args[i] {
+						rc.args = append(rc.args, i)
+					}
+				}
+				out = append(out, rc)
+			}
+			return false
+		})
+	}
+	return out
+}
+
+// vecFile writes accel/vec's lockstep kernels of every definition: for
+// each element, the rows of its precomputed calls, then one loop over the
+// chains.
+func vecFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteString("package vec\n\nimport (\n\t\"math\"\n\n\t\"gonum.org/v1/gonum/mathext\"\n\n\t\"github.com/gobayes/gobayes/accel/ir\"\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
+	b.WriteString("var (\n\t_ = mathext.Digamma\n\t_ = opdef.Inv\n\t_ = ir.Exp\n)\n\n")
+	b.WriteString("// genKernels are the lockstep kernels of the accel/opdef families.\nvar genKernels = map[ir.Op]genKernel{\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "\tir.Op%s: {(*Batch).gen%sForward, (*Batch).gen%sBackward},\n", p.d.Op, p.d.Family, p.d.Family)
+	}
+	b.WriteString("}\n")
+	for _, p := range ps {
+		if err := vecForward(&b, p); err != nil {
+			return nil, err
+		}
+		if err := vecBackward(&b, p); err != nil {
+			return nil, err
+		}
+	}
+	return goFile("lpdf_gen.go", &b)
+}
+
+// vecScope prints per-chain code: x<i> the argument, rows as r<j>[c].
+func (p *parsed) vecScope(rows []rowCall) *scope {
+	s := p.scope()
+	s.outside, s.nw = true, new(int)
+	s.cached = map[string]string{}
+	for j, r := range rows {
+		s.cached[r.key] = fmt.Sprintf("r%d[c]", j)
+	}
+	return s
+}
+
+// vecHead declares the operands, the batch length and the offsets.
+func vecHead(b *bytes.Buffer, p *parsed, adj bool) {
+	var as, es, ns []string
+	for i := range p.args {
+		as = append(as, fmt.Sprintf("a%d", i))
+		es = append(es, fmt.Sprintf("b.elem(in.In[%d])", i))
+		ns = append(ns, fmt.Sprintf("a%d.n", i))
+	}
+	if adj {
+		b.WriteString("\tv, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B\n")
+	} else {
+		b.WriteString("\tv, o, nb := b.V, b.loc[in.Out], b.B\n")
+	}
+	fmt.Fprintf(b, "\t%s := %s\n", strings.Join(as, ", "), strings.Join(es, ", "))
+	if len(ns) == 1 {
+		fmt.Fprintf(b, "\tn := %s\n", ns[0])
+	} else {
+		fmt.Fprintf(b, "\tn := max(%s)\n", strings.Join(ns, ", "))
+	}
+	b.WriteString("\tpw := isPointwise(in)\n")
+}
+
+// vecElement opens the loop over elements: the output offset and the
+// operands' offsets for element i.
+func vecElement(b *bytes.Buffer, p *parsed) {
+	b.WriteString("\tfor i := 0; i < n; i++ {\n\t\too := o.off\n\t\tif pw {\n\t\t\too += i * nb\n\t\t}\n")
+	var os, vs []string
+	for i := range p.args {
+		os = append(os, fmt.Sprintf("o%d", i))
+		vs = append(vs, fmt.Sprintf("a%d.off+i*a%d.es", i, i))
+	}
+	fmt.Fprintf(b, "\t\t%s := %s\n", strings.Join(os, ", "), strings.Join(vs, ", "))
+}
+
+// vecChain reads every argument of chain c.
+func vecChain(b *bytes.Buffer, p *parsed) {
+	var xs, rs []string
+	for i := range p.args {
+		xs = append(xs, fmt.Sprintf("x%d", i))
+		rs = append(rs, fmt.Sprintf("v[o%d+c*a%d.cs]", i, i))
+	}
+	fmt.Fprintf(b, "\t\t\t%s := %s\n", strings.Join(xs, ", "), strings.Join(rs, ", "))
+	fmt.Fprintf(b, "\t\t\t%s = %s\n", strings.Repeat("_, ", len(xs)-1)+"_", strings.Join(xs, ", "))
+}
+
+// fillRow writes the computation of row j for element i.
+func fillRow(b *bytes.Buffer, p *parsed, j int, r rowCall, indent string) {
+	s := p.scope()
+	s.outside = true
+	call, _ := s.print(r.expr, goLang)
+	if len(r.args) == 1 {
+		fmt.Fprintf(b, "%sb.paramRow(a%d, i, r%d, func(x%d float64) float64 { return %s })\n", indent, r.args[0], j, r.args[0], call)
+		return
+	}
+	fmt.Fprintf(b, "%sb.paramRow2(a%d, a%d, i, r%d, func(x%d, x%d float64) float64 { return %s })\n",
+		indent, r.args[0], r.args[1], j, r.args[0], r.args[1], call)
+}
+
+func declareRows(b *bytes.Buffer, n int) {
+	if n == 0 {
+		return
+	}
+	var rs, vs []string
+	for j := 0; j < n; j++ {
+		rs = append(rs, fmt.Sprintf("r%d", j))
+		vs = append(vs, fmt.Sprintf("b.rows[%d]", j))
+	}
+	fmt.Fprintf(b, "\t%s := %s\n", strings.Join(rs, ", "), strings.Join(vs, ", "))
+}
+
+func vecForward(b *bytes.Buffer, p *parsed) error {
+	lets := p.letsNeeded(p.value)
+	es := []ast.Expr{p.value}
+	for _, k := range lets {
+		es = append(es, p.lets[k])
+	}
+	rows := p.rowCalls(es...)
+	if len(rows) > vecRows {
+		rows = rows[:vecRows]
+	}
+	s := p.vecScope(rows)
+	fmt.Fprintf(b, "\nfunc (b *Batch) gen%sForward(in *ir.Instr) {\n", p.d.Family)
+	vecHead(b, p, false)
+	b.WriteString("\tif !pw {\n\t\tclear(v[o.off : o.off+nb])\n\t}\n")
+	declareRows(b, len(rows))
+	vecElement(b, p)
+	for j, r := range rows {
+		fillRow(b, p, j, r, "\t\t")
+	}
+	valid, err := p.vecScope(nil).print(p.valid, goLang)
+	if err != nil {
+		return err
+	}
+	b.WriteString("\t\tfor c := 0; c < nb; c++ {\n")
+	vecChain(b, p)
+	fmt.Fprintf(b, "\t\t\te := math.Inf(-1)\n\t\t\tif %s {\n", valid)
+	for _, k := range lets {
+		line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+		if err != nil {
+			return err
+		}
+		b.WriteString(line)
+	}
+	line, err := goLine(s, p.value, "e = %s")
+	if err != nil {
+		return err
+	}
+	b.WriteString(line + "\t\t\t}\n\t\t\tb.put(oo+c, e, pw)\n\t\t}\n\t}\n}\n")
+	return nil
+}
+
+func vecBackward(b *bytes.Buffer, p *parsed) error {
+	fmt.Fprintf(b, "\nfunc (b *Batch) gen%sBackward(in *ir.Instr) {\n", p.d.Family)
+	var grads []int
+	for i, g := range p.grads {
+		if g != nil {
+			grads = append(grads, i)
+		}
+	}
+	if len(grads) == 0 {
+		b.WriteString("}\n")
+		return nil
+	}
+	// The lets all partials read (and GradIf's) are per chain, once; a
+	// partial's own inside its test of the gradient.
+	common := map[int]bool{}
+	for n, i := range grads {
+		lets := map[int]bool{}
+		for _, k := range p.letsNeeded(p.grads[i]) {
+			lets[k] = true
+		}
+		if n == 0 {
+			common = lets
+			continue
+		}
+		for k := range common {
+			if !lets[k] {
+				delete(common, k)
+			}
+		}
+	}
+	if p.gradIf != nil {
+		for _, k := range p.letsNeeded(p.gradIf) {
+			common[k] = true
+		}
+	}
+	for k := len(p.lets) - 1; k >= 0; k-- {
+		if common[k] {
+			for _, j := range p.letsNeeded(p.lets[k]) {
+				common[j] = true
+			}
+		}
+	}
+	// Rows: those the common code reads, computed for every element; a
+	// partial's own, only when its argument carries a gradient.
+	commonEs := []ast.Expr{p.gradIf}
+	for k := range p.lets {
+		if common[k] {
+			commonEs = append(commonEs, p.lets[k])
+		}
+	}
+	rows := p.rowCalls(commonEs...)
+	own := map[int][]int{} // partial → its rows
+	shared := map[string]bool{}
+	for _, r := range rows {
+		shared[r.key] = true
+	}
+	for _, i := range grads {
+		es := []ast.Expr{p.grads[i]}
+		for _, k := range p.letsNeeded(p.grads[i]) {
+			if !common[k] {
+				es = append(es, p.lets[k])
+			}
+		}
+		for _, r := range p.rowCalls(es...) {
+			if shared[r.key] {
+				continue
+			}
+			// A row two partials read is computed for either.
+			found := -1
+			for j, q := range rows {
+				if q.key == r.key {
+					found = j
+				}
+			}
+			if found < 0 {
+				if len(rows) == vecRows {
+					continue // computed inline
+				}
+				rows = append(rows, r)
+				found = len(rows) - 1
+			}
+			own[i] = append(own[i], found)
+		}
+	}
+	s := p.vecScope(rows)
+	vecHead(b, p, true)
+	declareRows(b, len(rows))
+	vecElement(b, p)
+	for _, i := range grads {
+		fmt.Fprintf(b, "\t\tg%d := b.adjRow(a%d, i, true)\n", i, i)
+	}
+	ownOf := map[int]bool{}
+	for _, js := range own {
+		for _, j := range js {
+			ownOf[j] = true
+		}
+	}
+	for j, r := range rows {
+		if !ownOf[j] {
+			fillRow(b, p, j, r, "\t\t")
+		}
+	}
+	filled := map[int]bool{}
+	for _, i := range grads {
+		var js []int
+		for _, j := range own[i] {
+			if !filled[j] {
+				js = append(js, j)
+			}
+		}
+		sort.Ints(js)
+		if len(js) == 0 {
+			continue
+		}
+		// A row shared by two partials is filled when either needs it.
+		var conds []string
+		for _, k := range grads {
+			for _, j := range own[k] {
+				for _, jj := range js {
+					if j == jj {
+						conds = append(conds, fmt.Sprintf("a%d.grad", k))
+					}
+				}
+			}
+		}
+		fmt.Fprintf(b, "\t\tif %s {\n", strings.Join(dedupe(conds), " || "))
+		for _, j := range js {
+			fillRow(b, p, j, rows[j], "\t\t\t")
+			filled[j] = true
+		}
+		b.WriteString("\t\t}\n")
+	}
+	valid, err := p.vecScope(nil).print(p.valid, goLang)
+	if err != nil {
+		return err
+	}
+	b.WriteString("\t\tfor c := 0; c < nb; c++ {\n")
+	vecChain(b, p)
+	fmt.Fprintf(b, "\t\t\tif !(%s) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tg := a[oo+c]\n", valid)
+	for k := range p.lets {
+		if common[k] {
+			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+			if err != nil {
+				return err
+			}
+			b.WriteString(line)
+		}
+	}
+	if p.gradIf != nil {
+		line, err := goLine(s, p.gradIf, "if !(%s) {\ncontinue\n}")
+		if err != nil {
+			return err
+		}
+		b.WriteString(line)
+	}
+	for _, i := range grads {
+		fmt.Fprintf(b, "\t\t\tif a%d.grad {\n", i)
+		for _, k := range p.letsNeeded(p.grads[i]) {
+			if common[k] {
+				continue
+			}
+			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+			if err != nil {
+				return err
+			}
+			b.WriteString(line)
+		}
+		line, err := goLine(s, p.grads[i], fmt.Sprintf("g%d[c] += g * (%%s)", i))
+		if err != nil {
+			return err
+		}
+		b.WriteString(line + "\t\t\t}\n")
+	}
+	b.WriteString("\t\t}\n\t}\n}\n")
+	return nil
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
