@@ -2,59 +2,9 @@
 
 package ppl
 
-// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive.
-func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
-}
-
-// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance.
-func (m *Model) Cauchy(name string, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("Cauchy"), []any{mu, sigma}, opts...)
-}
-
-// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance.
-func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
-}
-
-// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0.
-func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
-}
-
-// Exponential is the exponential distribution with rate > 0 (mean 1/rate).
-func (m *Model) Exponential(name string, rate any, opts ...Option) *RV {
-	return m.Var(name, family("Exponential"), []any{rate}, opts...)
-}
-
-// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta).
-func (m *Model) Gamma(name string, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("Gamma"), []any{alpha, beta}, opts...)
-}
-
-// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.
-func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
-}
-
-// Laplace (the double exponential) has location mu and scale b > 0.
-func (m *Model) Laplace(name string, mu, b any, opts ...Option) *RV {
-	return m.Var(name, family("Laplace"), []any{mu, b}, opts...)
-}
-
-// Logistic is the logistic distribution with location mu and scale s > 0.
-func (m *Model) Logistic(name string, mu, s any, opts ...Option) *RV {
-	return m.Var(name, family("Logistic"), []any{mu, s}, opts...)
-}
-
-// Uniform is the uniform distribution on (lower, upper); the bounds may be expressions.
-func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
-	return m.Var(name, family("Uniform"), []any{lower, upper}, opts...)
-}
-
-// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0.
-func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
-	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
+// Bernoulli is 1 with probability p, 0 otherwise.
+func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
+	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
 }
 
 // Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0.
@@ -62,9 +12,9 @@ func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
 }
 
-// Bernoulli is 1 with probability p, 0 otherwise.
-func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
-	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
+// BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)).
+func (m *Model) BetaBinomial(name string, n, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("BetaBinomial"), []any{n, alpha, beta}, opts...)
 }
 
 // Binomial counts successes in n trials of probability p.
@@ -77,9 +27,49 @@ func (m *Model) BinomialLogit(name string, n, logit any, opts ...Option) *RV {
 	return m.Var(name, family("BinomialLogit"), []any{n, logit}, opts...)
 }
 
-// Poisson counts events of the given rate > 0.
-func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
-	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance.
+func (m *Model) Cauchy(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("Cauchy"), []any{mu, sigma}, opts...)
+}
+
+// Exponential is the exponential distribution with rate > 0 (mean 1/rate).
+func (m *Model) Exponential(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Exponential"), []any{rate}, opts...)
+}
+
+// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta).
+func (m *Model) Gamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("Gamma"), []any{alpha, beta}, opts...)
+}
+
+// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance.
+func (m *Model) HalfCauchy(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfCauchy"), []any{sigma}, opts...)
+}
+
+// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive.
+func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
+}
+
+// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.
+func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
+	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
+}
+
+// Laplace (the double exponential) has location mu and scale b > 0.
+func (m *Model) Laplace(name string, mu, b any, opts ...Option) *RV {
+	return m.Var(name, family("Laplace"), []any{mu, b}, opts...)
+}
+
+// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0.
+func (m *Model) LogNormal(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("LogNormal"), []any{mu, sigma}, opts...)
+}
+
+// Logistic is the logistic distribution with location mu and scale s > 0.
+func (m *Model) Logistic(name string, mu, s any, opts ...Option) *RV {
+	return m.Var(name, family("Logistic"), []any{mu, s}, opts...)
 }
 
 // NegativeBinomial counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. Draws are Poisson with a gamma(phi, phi/mu) rate.
@@ -87,9 +77,19 @@ func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
 	return m.Var(name, family("NegativeBinomial"), []any{mu, phi}, opts...)
 }
 
-// BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)).
-func (m *Model) BetaBinomial(name string, n, alpha, beta any, opts ...Option) *RV {
-	return m.Var(name, family("BetaBinomial"), []any{n, alpha, beta}, opts...)
+// Poisson counts events of the given rate > 0.
+func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
+	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+}
+
+// Uniform is the uniform distribution on (lower, upper); the bounds may be expressions.
+func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
+	return m.Var(name, family("Uniform"), []any{lower, upper}, opts...)
+}
+
+// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0.
+func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
+	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
 }
 
 // ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson.

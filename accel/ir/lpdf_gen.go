@@ -23,51 +23,55 @@ const (
 )
 
 func init() {
-	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward})
-	register(OpCauchyLPDF, OpDef{Name: "cauchy_lpdf", Arity: 3, Shape: lpdfShape, Forward: cauchyForward, Backward: cauchyBackward})
-	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward})
-	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
-	register(OpExponentialLPDF, OpDef{Name: "exponential_lpdf", Arity: 2, Shape: lpdfShape, Forward: exponentialForward, Backward: exponentialBackward})
-	register(OpGammaLPDF, OpDef{Name: "gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: gammaForward, Backward: gammaBackward, Scratch: dataScratch(1, 0)})
-	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
-	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
-	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
-	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
-	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
-	register(OpBetaLPDF, OpDef{Name: "beta_lpdf", Arity: 3, Shape: lpdfShape, Forward: betaForward, Backward: betaBackward, Scratch: dataScratch(2, 0)})
 	register(OpBernoulliLPMF, OpDef{Name: "bernoulli_lpmf", Arity: 2, Shape: lpdfShape, Forward: bernoulliForward, Backward: bernoulliBackward})
+	register(OpBetaLPDF, OpDef{Name: "beta_lpdf", Arity: 3, Shape: lpdfShape, Forward: betaForward, Backward: betaBackward, Scratch: dataScratch(2, 0)})
+	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpBinomialLPMF, OpDef{Name: "binomial_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialForward, Backward: binomialBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpBinomialLogitLPMF, OpDef{Name: "binomial_logit_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialLogitForward, Backward: binomialLogitBackward, Scratch: dataScratch(1, 0, 1)})
-	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonForward, Backward: poissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpCauchyLPDF, OpDef{Name: "cauchy_lpdf", Arity: 3, Shape: lpdfShape, Forward: cauchyForward, Backward: cauchyBackward})
+	register(OpExponentialLPDF, OpDef{Name: "exponential_lpdf", Arity: 2, Shape: lpdfShape, Forward: exponentialForward, Backward: exponentialBackward})
+	register(OpGammaLPDF, OpDef{Name: "gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: gammaForward, Backward: gammaBackward, Scratch: dataScratch(1, 0)})
+	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward})
+	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward})
+	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
+	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
+	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
+	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
 	register(OpNegBinomialLPMF, OpDef{Name: "neg_binomial_2_lpmf", Arity: 3, Shape: lpdfShape, Forward: negativeBinomialForward, Backward: negativeBinomialBackward, Scratch: dataScratch(1, 0)})
-	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward, Scratch: dataScratch(1, 0, 1)})
+	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonForward, Backward: poissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
+	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
 }
 
-// half_normal_lpdf(y, sigma) = ln2 - log(sigma) - lnSqrt2Pi - 0.5 * z * z where sigma > 0 && y >= 0,
-// z = y * inv(sigma).
-func halfNormalForward(f *Frame, in *Instr) {
+// bernoulli_lpmf(y, p) = where(y == 1, log(p), log1p(-p)) where p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1).
+func bernoulliForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), isPointwise(in)
-	km1_1 := math.NaN()
 	km0_1 := math.NaN()
-	var m1, m0 float64
+	km1_1 := math.NaN()
+	var m0, m1 float64
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if x1 > 0 && x0 >= 0 {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, opdef.Inv(x1)
+		if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+			var w0 float64
+			if x0 == 1 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				w0 = m0
+			} else {
+				if x1 != km1_1 {
+					km1_1, m1 = x1, math.Log1p(-x1)
+				}
+				w0 = m1
 			}
-			l0 := x0 * m1
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
-			}
-			e = opdef.Ln2 - m0 - opdef.LnSqrt2Pi - 0.5*l0*l0
+			e = w0
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -82,36 +86,460 @@ func halfNormalForward(f *Frame, in *Instr) {
 	}
 }
 
-func halfNormalBackward(f *Frame, in *Instr) {
+func bernoulliBackward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	g, gs := f.AdjOf(in.Out), outStride(in)
-	d0, d0Vec := gradOf(f, in.In[0])
 	d1, d1Vec := gradOf(f, in.In[1])
-	var d0Sum, d1Sum float64
-	km1_1 := math.NaN()
-	var m1 float64
+	var d1Sum float64
+	km3_1 := math.NaN()
+	km2_1 := math.NaN()
+	var m3, m2 float64
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(x1 > 0 && x0 >= 0) {
+		if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 			continue
 		}
 		gi := g[i*gs]
-		if x1 != km1_1 {
-			km1_1, m1 = x1, opdef.Inv(x1)
+		if d1 != nil {
+			var w0 float64
+			if x0 == 1 {
+				if x1 != km3_1 {
+					km3_1, m3 = x1, opdef.Inv(x1)
+				}
+				w0 = m3
+			} else {
+				if x1 != km2_1 {
+					km2_1, m2 = x1, opdef.Inv(1-x1)
+				}
+				w0 = -m2
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
 		}
-		l0 := x0 * m1
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// beta_lpdf(y, alpha, beta) = (alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta) where alpha > 0 && beta > 0 && y > 0 && y < 1.
+func betaForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	km0_2 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 2)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			var c1 float64
+			if cache != nil {
+				c1 = cache[1*cn+i*cs]
+			} else {
+				c1 = math.Log1p(-x0)
+			}
+			if x1 != km0_1 || x2 != km0_2 {
+				km0_1, km0_2, m0 = x1, x2, opdef.LBeta(x1, x2)
+			}
+			e = (x1-1)*c0 + (x2-1)*c1 - m0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func betaBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_1 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	km3_2 := math.NaN()
+	var m1, m2, m3 float64
+	cache, cn, fill := dataCache(f, in, 2)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			c1 = math.Log1p(-x0)
+		}
 		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*(-l0*m1), d0Sum)
+			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-(x2-1)/(1-x0)), d0Sum)
 		}
 		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*m1), d1Sum)
+			if x1 != km1_1 {
+				km1_1, m1 = x1, mathext.Digamma(x1)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
+		}
+		if d2 != nil {
+			if x2 != km3_2 {
+				km3_2, m3 = x2, mathext.Digamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// beta_binomial_lpmf(y, n, alpha, beta) = lchoose(n, y) + lbeta(y + alpha, n - y + beta) - lbeta(alpha, beta) where isCount(y) && isCount(n) && y <= n && alpha > 0 && beta > 0,
+// dn = digamma(n + alpha + beta).
+func betaBinomialForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	km0_3 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LChoose(x1, x0)
+			}
+			if x2 != km0_2 || x3 != km0_3 {
+				km0_2, km0_3, m0 = x2, x3, opdef.LBeta(x2, x3)
+			}
+			e = c0 + opdef.LBeta(x0+x2, x1-x0+x3) - m0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func betaBinomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d2Sum, d3Sum float64
+	km1_1 := math.NaN()
+	km1_2 := math.NaN()
+	km1_3 := math.NaN()
+	km3_2 := math.NaN()
+	km3_3 := math.NaN()
+	km2_2 := math.NaN()
+	km4_3 := math.NaN()
+	var m1, m3, m2, m4 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km1_1 || x2 != km1_2 || x3 != km1_3 {
+			km1_1, km1_2, km1_3, m1 = x1, x2, x3, mathext.Digamma(x1+x2+x3)
+		}
+		l0 := m1
+		if d2 != nil {
+			if x2 != km3_2 || x3 != km3_3 {
+				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
+			}
+			if x2 != km2_2 {
+				km2_2, m2 = x2, mathext.Digamma(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
+		}
+		if d3 != nil {
+			if x2 != km3_2 || x3 != km3_3 {
+				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
+			}
+			if x3 != km4_3 {
+				km4_3, m4 = x3, mathext.Digamma(x3)
+			}
+			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
+		}
+	}
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
+}
+
+// binomial_lpmf(y, n, p) = lchoose(n, y) + where(y > 0, y * log(p), 0) + where(n > y, (n - y) * log1p(-p), 0) where isCount(y) && isCount(n) && y <= n && p >= 0 && p <= 1 && (p > 0 || y == 0) && (p < 1 || y == n).
+func binomialForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	km1_2 := math.NaN()
+	var m0, m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LChoose(x1, x0)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x2 != km0_2 {
+					km0_2, m0 = x2, math.Log(x2)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			var w1 float64
+			if x1 > x0 {
+				if x2 != km1_2 {
+					km1_2, m1 = x2, math.Log1p(-x2)
+				}
+				w1 = (x1 - x0) * m1
+			} else {
+				w1 = 0
+			}
+			e = c0 + w0 + w1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func binomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d2Sum float64
+	km3_2 := math.NaN()
+	km2_2 := math.NaN()
+	var m3, m2 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d2 != nil {
+			var w0 float64
+			if x0 > 0 {
+				if x2 != km3_2 {
+					km3_2, m3 = x2, opdef.Inv(x2)
+				}
+				w0 = x0 * m3
+			} else {
+				w0 = 0
+			}
+			var w1 float64
+			if x1 > x0 {
+				if x2 != km2_2 {
+					km2_2, m2 = x2, opdef.Inv(1-x2)
+				}
+				w1 = (x1 - x0) * m2
+			} else {
+				w1 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w0-w1), d2Sum)
+		}
+	}
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// binomial_logit_lpmf(y, n, logit) = lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0)) where isCount(y) && isCount(n) && y <= n && logit == logit.
+func binomialLogitForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_2 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			x1 := in1[i*s1]
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LChoose(x1, x0)
+			}
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log1p(Exp(-math.Abs(x2)))
+			}
+			e = c0 - (x1*m0 + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func binomialLogitBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d2Sum float64
+	km1_2 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2) {
+			continue
+		}
+		gi := g[i*gs]
+		if d2 != nil {
+			if x2 != km1_2 {
+				km1_2, m1 = x2, Logistic(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
+		}
+	}
+	flushAcc(d2, d2Vec, d2Sum)
 }
 
 // cauchy_lpdf(y, mu, sigma) = -lnPi - log(sigma) - log1p(z * z) where sigma > 0,
@@ -184,192 +612,6 @@ func cauchyBackward(f *Frame, in *Instr) {
 		}
 		if d2 != nil {
 			d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*l1), d2Sum)
-		}
-	}
-	flushAcc(d0, d0Vec, d0Sum)
-	flushAcc(d1, d1Vec, d1Sum)
-	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// half_cauchy_lpdf(y, sigma) = ln2 - lnPi - log(sigma) - log1p(z * z) where sigma > 0 && y >= 0,
-// z = y * inv(sigma),
-// r = inv(sigma) / (1 + z*z).
-func halfCauchyForward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km1_1 := math.NaN()
-	km0_1 := math.NaN()
-	var m1, m0 float64
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		e := negInf
-		if x1 > 0 && x0 >= 0 {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, opdef.Inv(x1)
-			}
-			l0 := x0 * m1
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
-			}
-			e = opdef.Ln2 - opdef.LnPi - m0 - math.Log1p(l0*l0)
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func halfCauchyBackward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d0, d0Vec := gradOf(f, in.In[0])
-	d1, d1Vec := gradOf(f, in.In[1])
-	var d0Sum, d1Sum float64
-	km1_1 := math.NaN()
-	var m1 float64
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		if !(x1 > 0 && x0 >= 0) {
-			continue
-		}
-		gi := g[i*gs]
-		if x1 != km1_1 {
-			km1_1, m1 = x1, opdef.Inv(x1)
-		}
-		l0 := x0 * m1
-		l1 := m1 / (1 + l0*l0)
-		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
-		}
-		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*l1), d1Sum)
-		}
-	}
-	flushAcc(d0, d0Vec, d0Sum)
-	flushAcc(d1, d1Vec, d1Sum)
-}
-
-// lognormal_lpdf(y, mu, sigma) = -log(sigma) - lnSqrt2Pi - 0.5*z*z - ly where sigma > 0 && y > 0,
-// ly = log(y),
-// z = (ly - mu) * inv(sigma).
-func logNormalForward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km1_2 := math.NaN()
-	km0_2 := math.NaN()
-	var m1, m0 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = math.Log(x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		e := negInf
-		if x2 > 0 && x0 > 0 {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = math.Log(x0)
-			}
-			l0 := c0
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
-			}
-			l1 := (l0 - x1) * m1
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log(x2)
-			}
-			e = -m0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func logNormalBackward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d0, d0Vec := gradOf(f, in.In[0])
-	d1, d1Vec := gradOf(f, in.In[1])
-	d2, d2Vec := gradOf(f, in.In[2])
-	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
-	var m1 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = math.Log(x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		if !(x2 > 0 && x0 > 0) {
-			continue
-		}
-		gi := g[i*gs]
-		var c0 float64
-		if cache != nil {
-			c0 = cache[0*cn+i*cs]
-		} else {
-			c0 = math.Log(x0)
-		}
-		l0 := c0
-		if x2 != km1_2 {
-			km1_2, m1 = x2, opdef.Inv(x2)
-		}
-		l1 := (l0 - x1) * m1
-		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*(-(1+l1*m1)/x0), d0Sum)
-		}
-		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(l1*m1), d1Sum)
-		}
-		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*((l1*l1-1)*m1), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -550,6 +792,148 @@ func gammaBackward(f *Frame, in *Instr) {
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// half_cauchy_lpdf(y, sigma) = ln2 - lnPi - log(sigma) - log1p(z * z) where sigma > 0 && y >= 0,
+// z = y * inv(sigma),
+// r = inv(sigma) / (1 + z*z).
+func halfCauchyForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_1 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 && x0 >= 0 {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, opdef.Inv(x1)
+			}
+			l0 := x0 * m1
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			e = opdef.Ln2 - opdef.LnPi - m0 - math.Log1p(l0*l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfCauchyBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km1_1 {
+			km1_1, m1 = x1, opdef.Inv(x1)
+		}
+		l0 := x0 * m1
+		l1 := m1 / (1 + l0*l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*l1), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_normal_lpdf(y, sigma) = ln2 - log(sigma) - lnSqrt2Pi - 0.5 * z * z where sigma > 0 && y >= 0,
+// z = y * inv(sigma).
+func halfNormalForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_1 := math.NaN()
+	km0_1 := math.NaN()
+	var m1, m0 float64
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 && x0 >= 0 {
+			if x1 != km1_1 {
+				km1_1, m1 = x1, opdef.Inv(x1)
+			}
+			l0 := x0 * m1
+			if x1 != km0_1 {
+				km0_1, m0 = x1, math.Log(x1)
+			}
+			e = opdef.Ln2 - m0 - opdef.LnSqrt2Pi - 0.5*l0*l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfNormalBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km1_1 {
+			km1_1, m1 = x1, opdef.Inv(x1)
+		}
+		l0 := x0 * m1
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l0*m1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*m1), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
 }
 
 // inv_gamma_lpdf(y, alpha, beta) = alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y where alpha > 0 && beta > 0 && y > 0.
@@ -742,6 +1126,120 @@ func laplaceBackward(f *Frame, in *Instr) {
 	flushAcc(d2, d2Vec, d2Sum)
 }
 
+// lognormal_lpdf(y, mu, sigma) = -log(sigma) - lnSqrt2Pi - 0.5*z*z - ly where sigma > 0 && y > 0,
+// ly = log(y),
+// z = (ly - mu) * inv(sigma).
+func logNormalForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km1_2 := math.NaN()
+	km0_2 := math.NaN()
+	var m1, m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 && x0 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			l0 := c0
+			if x2 != km1_2 {
+				km1_2, m1 = x2, opdef.Inv(x2)
+			}
+			l1 := (l0 - x1) * m1
+			if x2 != km0_2 {
+				km0_2, m0 = x2, math.Log(x2)
+			}
+			e = -m0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logNormalBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	km1_2 := math.NaN()
+	var m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = math.Log(x0)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0 && x0 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		l0 := c0
+		if x2 != km1_2 {
+			km1_2, m1 = x2, opdef.Inv(x2)
+		}
+		l1 := (l0 - x1) * m1
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-(1+l1*m1)/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(l1*m1), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*((l1*l1-1)*m1), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
 // logistic_lpdf(y, mu, s) = -abs(z) - log(s) - 2*log1p(exp(-abs(z))) where s > 0,
 // z = (y - mu) * inv(s),
 // t = -tanh(0.5 * z).
@@ -817,6 +1315,207 @@ func logisticBackward(f *Frame, in *Instr) {
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// neg_binomial_2_lpmf(y, mu, phi) = lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0) where isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf,
+// r = inv(mu + phi).
+func negativeBinomialForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km3_2 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	km0_1 := math.NaN()
+	km1_1 := math.NaN()
+	km1_2 := math.NaN()
+	var m3, m2, m0, m1 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			if x2 != km3_2 {
+				km3_2, m3 = x2, opdef.LGamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				if x1 != km1_1 || x2 != km1_2 {
+					km1_1, km1_2, m1 = x1, x2, math.Log(x1+x2)
+				}
+				w0 = x0 * (m0 - m1)
+			} else {
+				w0 = 0
+			}
+			e = opdef.LGamma(x0+x2) - c0 - m3 - x2*m2 + w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func negativeBinomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d1Sum, d2Sum float64
+	km4_1 := math.NaN()
+	km4_2 := math.NaN()
+	km5_2 := math.NaN()
+	km2_1 := math.NaN()
+	km2_2 := math.NaN()
+	var m4, m5, m2 float64
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
+			continue
+		}
+		gi := g[i*gs]
+		if x1 != km4_1 || x2 != km4_2 {
+			km4_1, km4_2, m4 = x1, x2, opdef.Inv(x1+x2)
+		}
+		l0 := m4
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(x2*l0*(x0-x1)/x1), d1Sum)
+		}
+		if d2 != nil {
+			if x2 != km5_2 {
+				km5_2, m5 = x2, mathext.Digamma(x2)
+			}
+			if x1 != km2_1 || x2 != km2_2 {
+				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// poisson_lpmf(y, rate) = where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1) where isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0).
+func poissonForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), isPointwise(in)
+	km0_1 := math.NaN()
+	var m0 float64
+	cache, cn, fill := dataCache(f, in, 1)
+	if fill {
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+		}
+	}
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_ = cs
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km0_1 {
+					km0_1, m0 = x1, math.Log(x1)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			e = w0 - x1 - c0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func poissonBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d1Sum float64
+	km1_1 := math.NaN()
+	var m1 float64
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil {
+			var w0 float64
+			if x0 > 0 {
+				if x1 != km1_1 {
+					km1_1, m1 = x1, opdef.Inv(x1)
+				}
+				w0 = x0 * m1
+			} else {
+				w0 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0-1), d1Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
 }
 
 // uniform_lpdf(y, lower, upper) = -log(upper - lower) where lower < upper && y >= lower && y <= upper.
@@ -1015,705 +1714,6 @@ func weibullBackward(f *Frame, in *Instr) {
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// beta_lpdf(y, alpha, beta) = (alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta) where alpha > 0 && beta > 0 && y > 0 && y < 1.
-func betaForward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_1 := math.NaN()
-	km0_2 := math.NaN()
-	var m0 float64
-	cache, cn, fill := dataCache(f, in, 2)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = math.Log(x0)
-			cache[1*cn+i] = math.Log1p(-x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		e := negInf
-		if x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1 {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = math.Log(x0)
-			}
-			var c1 float64
-			if cache != nil {
-				c1 = cache[1*cn+i*cs]
-			} else {
-				c1 = math.Log1p(-x0)
-			}
-			if x1 != km0_1 || x2 != km0_2 {
-				km0_1, km0_2, m0 = x1, x2, opdef.LBeta(x1, x2)
-			}
-			e = (x1-1)*c0 + (x2-1)*c1 - m0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func betaBackward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d0, d0Vec := gradOf(f, in.In[0])
-	d1, d1Vec := gradOf(f, in.In[1])
-	d2, d2Vec := gradOf(f, in.In[2])
-	var d0Sum, d1Sum, d2Sum float64
-	km1_1 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
-	km3_2 := math.NaN()
-	var m1, m2, m3 float64
-	cache, cn, fill := dataCache(f, in, 2)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = math.Log(x0)
-			cache[1*cn+i] = math.Log1p(-x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1) {
-			continue
-		}
-		gi := g[i*gs]
-		var c0 float64
-		if cache != nil {
-			c0 = cache[0*cn+i*cs]
-		} else {
-			c0 = math.Log(x0)
-		}
-		var c1 float64
-		if cache != nil {
-			c1 = cache[1*cn+i*cs]
-		} else {
-			c1 = math.Log1p(-x0)
-		}
-		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-(x2-1)/(1-x0)), d0Sum)
-		}
-		if d1 != nil {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, mathext.Digamma(x1)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
-			}
-			d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
-		}
-		if d2 != nil {
-			if x2 != km3_2 {
-				km3_2, m3 = x2, mathext.Digamma(x2)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
-			}
-			d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
-		}
-	}
-	flushAcc(d0, d0Vec, d0Sum)
-	flushAcc(d1, d1Vec, d1Sum)
-	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// bernoulli_lpmf(y, p) = where(y == 1, log(p), log1p(-p)) where p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1).
-func bernoulliForward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_1 := math.NaN()
-	km1_1 := math.NaN()
-	var m0, m1 float64
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		e := negInf
-		if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
-			var w0 float64
-			if x0 == 1 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
-				}
-				w0 = m0
-			} else {
-				if x1 != km1_1 {
-					km1_1, m1 = x1, math.Log1p(-x1)
-				}
-				w0 = m1
-			}
-			e = w0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func bernoulliBackward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d1, d1Vec := gradOf(f, in.In[1])
-	var d1Sum float64
-	km3_1 := math.NaN()
-	km2_1 := math.NaN()
-	var m3, m2 float64
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
-			continue
-		}
-		gi := g[i*gs]
-		if d1 != nil {
-			var w0 float64
-			if x0 == 1 {
-				if x1 != km3_1 {
-					km3_1, m3 = x1, opdef.Inv(x1)
-				}
-				w0 = m3
-			} else {
-				if x1 != km2_1 {
-					km2_1, m2 = x1, opdef.Inv(1-x1)
-				}
-				w0 = -m2
-			}
-			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
-		}
-	}
-	flushAcc(d1, d1Vec, d1Sum)
-}
-
-// binomial_lpmf(y, n, p) = lchoose(n, y) + where(y > 0, y * log(p), 0) + where(n > y, (n - y) * log1p(-p), 0) where isCount(y) && isCount(n) && y <= n && p >= 0 && p <= 1 && (p > 0 || y == 0) && (p < 1 || y == n).
-func binomialForward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_2 := math.NaN()
-	km1_2 := math.NaN()
-	var m0, m1 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			x1 := in1[i*s1]
-			cache[0*cn+i] = opdef.LChoose(x1, x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = opdef.LChoose(x1, x0)
-			}
-			var w0 float64
-			if x0 > 0 {
-				if x2 != km0_2 {
-					km0_2, m0 = x2, math.Log(x2)
-				}
-				w0 = x0 * m0
-			} else {
-				w0 = 0
-			}
-			var w1 float64
-			if x1 > x0 {
-				if x2 != km1_2 {
-					km1_2, m1 = x2, math.Log1p(-x2)
-				}
-				w1 = (x1 - x0) * m1
-			} else {
-				w1 = 0
-			}
-			e = c0 + w0 + w1
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func binomialBackward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d2, d2Vec := gradOf(f, in.In[2])
-	var d2Sum float64
-	km3_2 := math.NaN()
-	km2_2 := math.NaN()
-	var m3, m2 float64
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
-			continue
-		}
-		gi := g[i*gs]
-		if d2 != nil {
-			var w0 float64
-			if x0 > 0 {
-				if x2 != km3_2 {
-					km3_2, m3 = x2, opdef.Inv(x2)
-				}
-				w0 = x0 * m3
-			} else {
-				w0 = 0
-			}
-			var w1 float64
-			if x1 > x0 {
-				if x2 != km2_2 {
-					km2_2, m2 = x2, opdef.Inv(1-x2)
-				}
-				w1 = (x1 - x0) * m2
-			} else {
-				w1 = 0
-			}
-			d2Sum = acc(d2, d2Vec, i, gi*(w0-w1), d2Sum)
-		}
-	}
-	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// binomial_logit_lpmf(y, n, logit) = lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0)) where isCount(y) && isCount(n) && y <= n && logit == logit.
-func binomialLogitForward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_2 := math.NaN()
-	var m0 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			x1 := in1[i*s1]
-			cache[0*cn+i] = opdef.LChoose(x1, x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2 {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = opdef.LChoose(x1, x0)
-			}
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log1p(Exp(-math.Abs(x2)))
-			}
-			e = c0 - (x1*m0 + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func binomialLogitBackward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d2, d2Vec := gradOf(f, in.In[2])
-	var d2Sum float64
-	km1_2 := math.NaN()
-	var m1 float64
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2) {
-			continue
-		}
-		gi := g[i*gs]
-		if d2 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, Logistic(x2)
-			}
-			d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
-		}
-	}
-	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// poisson_lpmf(y, rate) = where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1) where isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0).
-func poissonForward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_1 := math.NaN()
-	var m0 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = opdef.LGamma(x0 + 1)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		e := negInf
-		if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = opdef.LGamma(x0 + 1)
-			}
-			var w0 float64
-			if x0 > 0 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
-				}
-				w0 = x0 * m0
-			} else {
-				w0 = 0
-			}
-			e = w0 - x1 - c0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func poissonBackward(f *Frame, in *Instr) {
-	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
-	n := batchLen(in0, in1)
-	s0, s1 := stride(in0), stride(in1)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d1, d1Vec := gradOf(f, in.In[1])
-	var d1Sum float64
-	km1_1 := math.NaN()
-	var m1 float64
-	for i := 0; i < n; i++ {
-		x0, x1 := in0[i*s0], in1[i*s1]
-		_, _ = x0, x1
-		if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
-			continue
-		}
-		gi := g[i*gs]
-		if d1 != nil {
-			var w0 float64
-			if x0 > 0 {
-				if x1 != km1_1 {
-					km1_1, m1 = x1, opdef.Inv(x1)
-				}
-				w0 = x0 * m1
-			} else {
-				w0 = 0
-			}
-			d1Sum = acc(d1, d1Vec, i, gi*(w0-1), d1Sum)
-		}
-	}
-	flushAcc(d1, d1Vec, d1Sum)
-}
-
-// neg_binomial_2_lpmf(y, mu, phi) = lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0) where isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf,
-// r = inv(mu + phi).
-func negativeBinomialForward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km3_2 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
-	km0_1 := math.NaN()
-	km1_1 := math.NaN()
-	km1_2 := math.NaN()
-	var m3, m2, m0, m1 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			cache[0*cn+i] = opdef.LGamma(x0 + 1)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		e := negInf
-		if opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = opdef.LGamma(x0 + 1)
-			}
-			if x2 != km3_2 {
-				km3_2, m3 = x2, opdef.LGamma(x2)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
-			}
-			var w0 float64
-			if x0 > 0 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
-				}
-				if x1 != km1_1 || x2 != km1_2 {
-					km1_1, km1_2, m1 = x1, x2, math.Log(x1+x2)
-				}
-				w0 = x0 * (m0 - m1)
-			} else {
-				w0 = 0
-			}
-			e = opdef.LGamma(x0+x2) - c0 - m3 - x2*m2 + w0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func negativeBinomialBackward(f *Frame, in *Instr) {
-	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	n := batchLen(in0, in1, in2)
-	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d1, d1Vec := gradOf(f, in.In[1])
-	d2, d2Vec := gradOf(f, in.In[2])
-	var d1Sum, d2Sum float64
-	km4_1 := math.NaN()
-	km4_2 := math.NaN()
-	km5_2 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
-	var m4, m5, m2 float64
-	for i := 0; i < n; i++ {
-		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
-		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
-			continue
-		}
-		gi := g[i*gs]
-		if x1 != km4_1 || x2 != km4_2 {
-			km4_1, km4_2, m4 = x1, x2, opdef.Inv(x1+x2)
-		}
-		l0 := m4
-		if d1 != nil {
-			d1Sum = acc(d1, d1Vec, i, gi*(x2*l0*(x0-x1)/x1), d1Sum)
-		}
-		if d2 != nil {
-			if x2 != km5_2 {
-				km5_2, m5 = x2, mathext.Digamma(x2)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
-			}
-			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
-		}
-	}
-	flushAcc(d1, d1Vec, d1Sum)
-	flushAcc(d2, d2Vec, d2Sum)
-}
-
-// beta_binomial_lpmf(y, n, alpha, beta) = lchoose(n, y) + lbeta(y + alpha, n - y + beta) - lbeta(alpha, beta) where isCount(y) && isCount(n) && y <= n && alpha > 0 && beta > 0,
-// dn = digamma(n + alpha + beta).
-func betaBinomialForward(f *Frame, in *Instr) {
-	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
-	n := batchLen(in0, in1, in2, in3)
-	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
-	out, pw := f.Val(in.Out), isPointwise(in)
-	km0_2 := math.NaN()
-	km0_3 := math.NaN()
-	var m0 float64
-	cache, cn, fill := dataCache(f, in, 1)
-	if fill {
-		for i := 0; i < cn; i++ {
-			x0 := in0[i*s0]
-			x1 := in1[i*s1]
-			cache[0*cn+i] = opdef.LChoose(x1, x0)
-		}
-	}
-	cs := 0 // the cache's stride: 0 for one element
-	if cn > 1 {
-		cs = 1
-	}
-	_ = cs
-	t := 0.0
-	for i := 0; i < n; i++ {
-		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
-		_, _, _, _ = x0, x1, x2, x3
-		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
-			var c0 float64
-			if cache != nil {
-				c0 = cache[0*cn+i*cs]
-			} else {
-				c0 = opdef.LChoose(x1, x0)
-			}
-			if x2 != km0_2 || x3 != km0_3 {
-				km0_2, km0_3, m0 = x2, x3, opdef.LBeta(x2, x3)
-			}
-			e = c0 + opdef.LBeta(x0+x2, x1-x0+x3) - m0
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		t += e
-	}
-	if !pw {
-		out[0] = t
-	}
-}
-
-func betaBinomialBackward(f *Frame, in *Instr) {
-	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
-	n := batchLen(in0, in1, in2, in3)
-	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	d2, d2Vec := gradOf(f, in.In[2])
-	d3, d3Vec := gradOf(f, in.In[3])
-	var d2Sum, d3Sum float64
-	km1_1 := math.NaN()
-	km1_2 := math.NaN()
-	km1_3 := math.NaN()
-	km3_2 := math.NaN()
-	km3_3 := math.NaN()
-	km2_2 := math.NaN()
-	km4_3 := math.NaN()
-	var m1, m3, m2, m4 float64
-	for i := 0; i < n; i++ {
-		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
-		_, _, _, _ = x0, x1, x2, x3
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
-			continue
-		}
-		gi := g[i*gs]
-		if x1 != km1_1 || x2 != km1_2 || x3 != km1_3 {
-			km1_1, km1_2, km1_3, m1 = x1, x2, x3, mathext.Digamma(x1+x2+x3)
-		}
-		l0 := m1
-		if d2 != nil {
-			if x2 != km3_2 || x3 != km3_3 {
-				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
-			}
-			if x2 != km2_2 {
-				km2_2, m2 = x2, mathext.Digamma(x2)
-			}
-			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
-		}
-		if d3 != nil {
-			if x2 != km3_2 || x3 != km3_3 {
-				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
-			}
-			if x3 != km4_3 {
-				km4_3, m4 = x3, mathext.Digamma(x3)
-			}
-			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
-		}
-	}
-	flushAcc(d2, d2Vec, d2Sum)
-	flushAcc(d3, d3Vec, d3Sum)
 }
 
 // zero_inflated_poisson_lpmf(y, psi, lambda) = where(y == 0, log(v), log1p(-psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0,

@@ -10,7 +10,7 @@ import (
 // Beta(α, β): log p(y | n, α, β) = log C(n, y) + log B(y+α, n-y+β) -
 // log B(α, β). With s = α+β: ∂α = ψ(y+α) - ψ(n+s) - ψ(α) + ψ(s),
 // ∂β = ψ(n-y+β) - ψ(n+s) - ψ(β) + ψ(s).
-var BetaBinomial = &Dist{
+var BetaBinomial = define(&Dist{
 	Family: "BetaBinomial", Op: "BetaBinomialLPMF", Name: "beta_binomial_lpmf", CName: "beta_binomial",
 	Doc: "counts successes in n trials whose success probability is Beta(alpha, beta): " +
 		"a binomial with overdispersion (mean n·alpha/(alpha+beta)).",
@@ -34,4 +34,4 @@ var BetaBinomial = &Dist{
 		s := a + b
 		return n * a * b * (s + n) / (s * s * (s + 1))
 	},
-}
+})

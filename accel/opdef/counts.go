@@ -7,7 +7,7 @@ import (
 )
 
 // Bernoulli: log p for y = 1, log(1-p) for y = 0.
-var Bernoulli = &Dist{
+var Bernoulli = define(&Dist{
 	Family: "Bernoulli", Op: "BernoulliLPMF", Name: "bernoulli_lpmf", CName: "bernoulli",
 	Doc: "is 1 with probability p, 0 otherwise.",
 	Args: []Arg{
@@ -20,11 +20,11 @@ var Bernoulli = &Dist{
 	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBernoulli(rng, p[0]) },
 	Mean:  func(p []float64) float64 { return p[0] },
 	Var:   func(p []float64) float64 { return p[0] * (1 - p[0]) },
-}
+})
 
 // Binomial: log C(n, y) + y log p + (n-y) log(1-p) for counts
 // 0 ≤ y ≤ n; a certain outcome (p = 0 or 1) has log mass 0.
-var Binomial = &Dist{
+var Binomial = define(&Dist{
 	Family: "Binomial", Op: "BinomialLPMF", Name: "binomial_lpmf", CName: "binomial",
 	Doc: "counts successes in n trials of probability p.",
 	Args: []Arg{
@@ -38,12 +38,12 @@ var Binomial = &Dist{
 	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBinomial(rng, p[0], p[1]) },
 	Mean:  func(p []float64) float64 { return p[0] * p[1] },
 	Var:   func(p []float64) float64 { return p[0] * p[1] * (1 - p[1]) },
-}
+})
 
 // BinomialLogit: the binomial with p = logistic(logit), written without
 // overflow: y log σ(x) + (n-y) log σ(-x) = -n log1p(e^-|x|) - y max(-x, 0)
 // - (n-y) max(x, 0); ∂x = y - n σ(x).
-var BinomialLogit = &Dist{
+var BinomialLogit = define(&Dist{
 	Family: "BinomialLogit", Op: "BinomialLogitLPMF", Name: "binomial_logit_lpmf", CName: "binomial_logit",
 	Doc: "is Binomial with probability logistic(logit).",
 	Args: []Arg{
@@ -62,11 +62,11 @@ var BinomialLogit = &Dist{
 		q := distuv.Logistic{Mu: 0, S: 1}.CDF(p[1])
 		return p[0] * q * (1 - q)
 	},
-}
+})
 
 // Poisson: y log λ - λ - log y! for counts y and λ ≥ 0 (λ = 0 puts all
 // its mass on 0).
-var Poisson = &Dist{
+var Poisson = define(&Dist{
 	Family: "Poisson", Op: "PoissonLPMF", Name: "poisson_lpmf", CName: "poisson",
 	Doc: "counts events of the given rate > 0.",
 	Args: []Arg{
@@ -79,13 +79,13 @@ var Poisson = &Dist{
 	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawPoisson(rng, p[0]) },
 	Mean:  func(p []float64) float64 { return p[0] },
 	Var:   func(p []float64) float64 { return p[0] },
-}
+})
 
 // NegativeBinomial is Stan's neg_binomial_2, mean μ and variance
 // μ + μ²/φ: lgamma(y+φ) - lgamma(y+1) - lgamma(φ) + y log(μ/(μ+φ))
 // + φ log(φ/(μ+φ)). With r = 1/(μ+φ): ∂μ = φ r (y-μ)/μ,
 // ∂φ = ψ(y+φ) - ψ(φ) - log1p(μ/φ) + (μ-y) r.
-var NegativeBinomial = &Dist{
+var NegativeBinomial = define(&Dist{
 	Family: "NegativeBinomial", Op: "NegBinomialLPMF", Name: "neg_binomial_2_lpmf", CName: "neg_binomial",
 	Doc: "counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. " +
 		"Draws are Poisson with a gamma(phi, phi/mu) rate.",
@@ -103,4 +103,4 @@ var NegativeBinomial = &Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return p[0] + p[0]*p[0]/p[1] },
-}
+})

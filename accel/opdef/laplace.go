@@ -7,7 +7,7 @@ import (
 )
 
 // Laplace: log p(y | μ, b) = -log(2b) - |y-μ|/b.
-var Laplace = &Dist{
+var Laplace = define(&Dist{
 	Family: "Laplace", Op: "LaplaceLPDF", Name: "laplace_lpdf", CName: "laplace",
 	Doc: "(the double exponential) has location mu and scale b > 0.",
 	Args: []Arg{
@@ -23,4 +23,4 @@ var Laplace = &Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return 2 * p[1] * p[1] },
-}
+})

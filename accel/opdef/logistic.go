@@ -11,7 +11,7 @@ import (
 // (symmetric in z, so the exponential cannot overflow); with
 // t = 1 - 2·logistic(z) = -tanh(z/2): ∂y = t/s, ∂μ = -t/s,
 // ∂s = -(1 + z·t)/s.
-var Logistic = &Dist{
+var Logistic = define(&Dist{
 	Family: "Logistic", Op: "LogisticLPDF", Name: "logistic_lpdf", CName: "logistic",
 	Doc: "is the logistic distribution with location mu and scale s > 0.",
 	Args: []Arg{
@@ -29,7 +29,7 @@ var Logistic = &Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return p[1] * p[1] * math.Pi * math.Pi / 3 },
-}
+})
 
 // openUnit is uniform on (0, 1), never 0.
 func openUnit(rng *rand.Rand) float64 {

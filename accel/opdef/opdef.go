@@ -1,6 +1,10 @@
 package opdef
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
 
 // Dist is one scalar log density (or mass) function of the instruction
 // set: an elementwise op whose inputs broadcast (each has the batch length
@@ -60,13 +64,19 @@ type Arg struct {
 // Let is a named per-element subexpression.
 type Let struct{ Name, Expr string }
 
-// All is every definition, in a fixed order: the order of the generated
-// code and of the families they add.
+var defined []*Dist
+
+// define registers d (each definition file's variable is define(&Dist{…}),
+// so that adding a family touches no list) and returns it.
+func define(d *Dist) *Dist {
+	defined = append(defined, d)
+	return d
+}
+
+// All is every definition, ordered by family name: the order of the
+// generated code and of the families they add.
 func All() []*Dist {
-	return []*Dist{
-		HalfNormal, Cauchy, HalfCauchy, LogNormal, Exponential, Gamma, InverseGamma,
-		Laplace, Logistic, Uniform, Weibull, Beta,
-		Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial,
-		BetaBinomial, ZeroInflatedPoisson,
-	}
+	out := slices.Clone(defined)
+	slices.SortFunc(out, func(a, b *Dist) int { return strings.Compare(a.Family, b.Family) })
+	return out
 }

@@ -10,7 +10,7 @@ import (
 // Weibull: with L = log(y/λ) and u = (y/λ)^k, log p = log k - log λ +
 // (k-1) L - u; ∂y = (k-1-ku)/y, ∂k = 1/k + L(1-u), ∂λ = k(u-1)/λ. Where
 // u overflows the term is -Inf and takes no gradient.
-var Weibull = &Dist{
+var Weibull = define(&Dist{
 	Family: "Weibull", Op: "WeibullLPDF", Name: "weibull_lpdf", CName: "weibull",
 	Doc: "is the Weibull distribution with shape k > 0 and scale lambda > 0.",
 	Args: []Arg{
@@ -31,12 +31,12 @@ var Weibull = &Dist{
 		g1 := math.Gamma(1 + 1/p[0])
 		return p[1] * p[1] * (math.Gamma(1+2/p[0]) - g1*g1)
 	},
-}
+})
 
 // Beta: (α-1) log y + (β-1) log(1-y) - log B(α, β) on (0, 1);
 // ∂y = (α-1)/y - (β-1)/(1-y), ∂α = log y - ψ(α) + ψ(α+β),
 // ∂β = log(1-y) - ψ(β) + ψ(α+β).
-var Beta = &Dist{
+var Beta = define(&Dist{
 	Family: "Beta", Op: "BetaLPDF", Name: "beta_lpdf", CName: "beta",
 	Doc: "is the beta distribution on (0, 1) with shapes alpha, beta > 0.",
 	Args: []Arg{
@@ -55,4 +55,4 @@ var Beta = &Dist{
 		s := p[0] + p[1]
 		return p[0] * p[1] / (s * s * (s + 1))
 	},
-}
+})

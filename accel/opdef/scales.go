@@ -8,7 +8,7 @@ import (
 )
 
 // Exponential: log λ - λy for y ≥ 0; ∂y = -λ, ∂λ = 1/λ - y.
-var Exponential = &Dist{
+var Exponential = define(&Dist{
 	Family: "Exponential", Op: "ExponentialLPDF", Name: "exponential_lpdf", CName: "exponential",
 	Doc: "is the exponential distribution with rate > 0 (mean 1/rate).",
 	Args: []Arg{
@@ -23,11 +23,11 @@ var Exponential = &Dist{
 	},
 	Mean: func(p []float64) float64 { return 1 / p[0] },
 	Var:  func(p []float64) float64 { return 1 / (p[0] * p[0]) },
-}
+})
 
 // Cauchy: with z = (y-μ)/σ and r = 1/(σ(1+z²)), log p = -log π - log σ -
 // log(1+z²); ∂y = -2zr, ∂μ = 2zr, ∂σ = (z²-1)r.
-var Cauchy = &Dist{
+var Cauchy = define(&Dist{
 	Family: "Cauchy", Op: "CauchyLPDF", Name: "cauchy_lpdf", CName: "cauchy",
 	Doc: "is the Cauchy distribution with location mu and scale sigma > 0 " +
 		"(Student's t with one degree of freedom). It has no mean or variance.",
@@ -43,11 +43,11 @@ var Cauchy = &Dist{
 	Draw: func(rng *rand.Rand, p []float64) float64 {
 		return distuv.StudentsT{Nu: 1, Mu: p[0], Sigma: p[1], Src: rng}.Rand()
 	},
-}
+})
 
 // HalfCauchy: |X| for X Cauchy(0, σ): the Cauchy's formulas with μ = 0,
 // plus log 2, on y ≥ 0.
-var HalfCauchy = &Dist{
+var HalfCauchy = define(&Dist{
 	Family: "HalfCauchy", Op: "HalfCauchyLPDF", Name: "half_cauchy_lpdf", CName: "half_cauchy",
 	Doc: "is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance.",
 	Args: []Arg{
@@ -61,11 +61,11 @@ var HalfCauchy = &Dist{
 	Draw: func(rng *rand.Rand, p []float64) float64 {
 		return math.Abs(distuv.StudentsT{Nu: 1, Sigma: p[0], Src: rng}.Rand())
 	},
-}
+})
 
 // HalfNormal: log 2 - ½(y/σ)² - log σ - log √(2π) for y ≥ 0; with z = y/σ,
 // ∂y = -z/σ, ∂σ = (z²-1)/σ.
-var HalfNormal = &Dist{
+var HalfNormal = define(&Dist{
 	Family: "HalfNormal", Op: "HalfNormalLPDF", Name: "half_normal_lpdf", CName: "half_normal",
 	Doc: "is |X| for X normal with mean 0 and standard deviation sigma > 0: positive.",
 	Args: []Arg{
@@ -81,11 +81,11 @@ var HalfNormal = &Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] * math.Sqrt(2/math.Pi) },
 	Var:  func(p []float64) float64 { return p[0] * p[0] * (1 - 2/math.Pi) },
-}
+})
 
 // LogNormal: with z = (log y - μ)/σ, log p = -½z² - log σ - log y -
 // log √(2π) for y > 0; ∂y = -(1 + z/σ)/y, ∂μ = z/σ, ∂σ = (z²-1)/σ.
-var LogNormal = &Dist{
+var LogNormal = define(&Dist{
 	Family: "LogNormal", Op: "LogNormalLPDF", Name: "lognormal_lpdf", CName: "lognormal",
 	Doc: "is exp(X) for X normal with mean mu and standard deviation sigma > 0.",
 	Args: []Arg{
@@ -105,11 +105,11 @@ var LogNormal = &Dist{
 		s2 := p[1] * p[1]
 		return math.Expm1(s2) * math.Exp(2*p[0]+s2)
 	},
-}
+})
 
 // Gamma (β the rate): α log β - lgamma(α) + (α-1) log y - βy for y > 0;
 // ∂y = (α-1)/y - β, ∂α = log β - ψ(α) + log y, ∂β = α/β - y.
-var Gamma = &Dist{
+var Gamma = define(&Dist{
 	Family: "Gamma", Op: "GammaLPDF", Name: "gamma_lpdf", CName: "gamma",
 	Doc: "is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta).",
 	Args: []Arg{
@@ -125,11 +125,11 @@ var Gamma = &Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] / p[1] },
 	Var:  func(p []float64) float64 { return p[0] / (p[1] * p[1]) },
-}
+})
 
 // InverseGamma (β the scale): α log β - lgamma(α) - (α+1) log y - β/y for
 // y > 0; ∂y = (β/y - (α+1))/y, ∂α = log β - ψ(α) - log y, ∂β = α/β - 1/y.
-var InverseGamma = &Dist{
+var InverseGamma = define(&Dist{
 	Family: "InverseGamma", Op: "InvGammaLPDF", Name: "inv_gamma_lpdf", CName: "inv_gamma",
 	Doc: "is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. " +
 		"The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.",
@@ -157,4 +157,4 @@ var InverseGamma = &Dist{
 		}
 		return b * b / ((a - 1) * (a - 1) * (a - 2))
 	},
-}
+})

@@ -9,7 +9,7 @@ import (
 // Uniform: -log(upper - lower) on [lower, upper]. Its support is bounded
 // by its own parameters 0 and 1, so a Uniform variable is mapped through
 // the interval bijector with those bounds (which may be expressions).
-var Uniform = &Dist{
+var Uniform = define(&Dist{
 	Family: "Uniform", Op: "UniformLPDF", Name: "uniform_lpdf", CName: "uniform",
 	Doc: "is the uniform distribution on (lower, upper); the bounds may be expressions.",
 	Args: []Arg{
@@ -28,4 +28,4 @@ var Uniform = &Dist{
 		d := p[1] - p[0]
 		return d * d / 12
 	},
-}
+})

@@ -6,7 +6,7 @@ import "math/rand/v2"
 // log p(0) = log(ψ + (1-ψ)e^-λ), log p(y > 0) = log(1-ψ) + y log λ - λ -
 // log y!. At y = 0, with v = ψ + (1-ψ)e^-λ: ∂ψ = (1-e^-λ)/v,
 // ∂λ = -(1-ψ)e^-λ/v; at y > 0: ∂ψ = -1/(1-ψ), ∂λ = y/λ - 1.
-var ZeroInflatedPoisson = &Dist{
+var ZeroInflatedPoisson = define(&Dist{
 	Family: "ZeroInflatedPoisson", Op: "ZeroInflatedPoissonLPMF", Name: "zero_inflated_poisson_lpmf", CName: "zero_inflated_poisson",
 	Doc: "counts that are zero with probability psi (structural zeros) and " +
 		"Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson.",
@@ -28,4 +28,4 @@ var ZeroInflatedPoisson = &Dist{
 	},
 	Mean: func(p []float64) float64 { return (1 - p[0]) * p[1] },
 	Var:  func(p []float64) float64 { return (1 - p[0]) * p[1] * (1 + p[0]*p[1]) },
-}
+})

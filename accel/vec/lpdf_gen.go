@@ -19,28 +19,28 @@ var (
 
 // genKernels are the lockstep kernels of the accel/opdef families.
 var genKernels = map[ir.Op]genKernel{
-	ir.OpHalfNormalLPDF:          {(*Batch).genHalfNormalForward, (*Batch).genHalfNormalBackward},
-	ir.OpCauchyLPDF:              {(*Batch).genCauchyForward, (*Batch).genCauchyBackward},
-	ir.OpHalfCauchyLPDF:          {(*Batch).genHalfCauchyForward, (*Batch).genHalfCauchyBackward},
-	ir.OpLogNormalLPDF:           {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
-	ir.OpExponentialLPDF:         {(*Batch).genExponentialForward, (*Batch).genExponentialBackward},
-	ir.OpGammaLPDF:               {(*Batch).genGammaForward, (*Batch).genGammaBackward},
-	ir.OpInvGammaLPDF:            {(*Batch).genInverseGammaForward, (*Batch).genInverseGammaBackward},
-	ir.OpLaplaceLPDF:             {(*Batch).genLaplaceForward, (*Batch).genLaplaceBackward},
-	ir.OpLogisticLPDF:            {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
-	ir.OpUniformLPDF:             {(*Batch).genUniformForward, (*Batch).genUniformBackward},
-	ir.OpWeibullLPDF:             {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
-	ir.OpBetaLPDF:                {(*Batch).genBetaForward, (*Batch).genBetaBackward},
 	ir.OpBernoulliLPMF:           {(*Batch).genBernoulliForward, (*Batch).genBernoulliBackward},
+	ir.OpBetaLPDF:                {(*Batch).genBetaForward, (*Batch).genBetaBackward},
+	ir.OpBetaBinomialLPMF:        {(*Batch).genBetaBinomialForward, (*Batch).genBetaBinomialBackward},
 	ir.OpBinomialLPMF:            {(*Batch).genBinomialForward, (*Batch).genBinomialBackward},
 	ir.OpBinomialLogitLPMF:       {(*Batch).genBinomialLogitForward, (*Batch).genBinomialLogitBackward},
-	ir.OpPoissonLPMF:             {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
+	ir.OpCauchyLPDF:              {(*Batch).genCauchyForward, (*Batch).genCauchyBackward},
+	ir.OpExponentialLPDF:         {(*Batch).genExponentialForward, (*Batch).genExponentialBackward},
+	ir.OpGammaLPDF:               {(*Batch).genGammaForward, (*Batch).genGammaBackward},
+	ir.OpHalfCauchyLPDF:          {(*Batch).genHalfCauchyForward, (*Batch).genHalfCauchyBackward},
+	ir.OpHalfNormalLPDF:          {(*Batch).genHalfNormalForward, (*Batch).genHalfNormalBackward},
+	ir.OpInvGammaLPDF:            {(*Batch).genInverseGammaForward, (*Batch).genInverseGammaBackward},
+	ir.OpLaplaceLPDF:             {(*Batch).genLaplaceForward, (*Batch).genLaplaceBackward},
+	ir.OpLogNormalLPDF:           {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
+	ir.OpLogisticLPDF:            {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
 	ir.OpNegBinomialLPMF:         {(*Batch).genNegativeBinomialForward, (*Batch).genNegativeBinomialBackward},
-	ir.OpBetaBinomialLPMF:        {(*Batch).genBetaBinomialForward, (*Batch).genBetaBinomialBackward},
+	ir.OpPoissonLPMF:             {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
+	ir.OpUniformLPDF:             {(*Batch).genUniformForward, (*Batch).genUniformBackward},
+	ir.OpWeibullLPDF:             {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
 	ir.OpZeroInflatedPoissonLPMF: {(*Batch).genZeroInflatedPoissonForward, (*Batch).genZeroInflatedPoissonBackward},
 }
 
-func (b *Batch) genHalfNormalForward(in *ir.Instr) {
+func (b *Batch) genBernoulliForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
@@ -56,129 +56,30 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return math.Log1p(-x1) })
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
-				l0 := x0 * r1[c]
-				e = opdef.Ln2 - r0[c] - opdef.LnSqrt2Pi - 0.5*l0*l0
+			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+				var w0 float64
+				if x0 == 1 {
+					w0 = r0[c]
+				} else {
+					w0 = r1[c]
+				}
+				e = w0
 			}
 			b.put(oo+c, e, pw)
 		}
 	}
 }
 
-func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
+func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := x0 * r0[c]
-			if a0.grad {
-				g0[c] += g * (-l0 * r0[c])
-			}
-			if a1.grad {
-				g1[c] += g * ((l0*l0 - 1) * r0[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genCauchyForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1 := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x2 > 0 {
-				l0 := (x0 - x1) * r1[c]
-				e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genCauchyBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x2 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := (x0 - x1) * r0[c]
-			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
-				g0[c] += g * (-2 * l0 * l1)
-			}
-			if a1.grad {
-				g1[c] += g * (2 * l0 * l1)
-			}
-			if a2.grad {
-				g2[c] += g * ((l0*l0 - 1) * l1)
-			}
-		}
-	}
-}
-
-func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
 	r0, r1 := b.rows[0], b.rows[1]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -186,607 +87,26 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
-			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
-				l0 := x0 * r1[c]
-				e = opdef.Ln2 - opdef.LnPi - r0[c] - math.Log1p(l0*l0)
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := x0 * r0[c]
-			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
-				g0[c] += g * (-2 * l0 * l1)
-			}
-			if a1.grad {
-				g1[c] += g * ((l0*l0 - 1) * l1)
-			}
-		}
-	}
-}
-
-func (b *Batch) genLogNormalForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x2 > 0 && x0 > 0 {
-				l0 := r1[c]
-				l1 := (l0 - x1) * r2[c]
-				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genLogNormalBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0, r1 := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x2 > 0 && x0 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := r0[c]
-			l1 := (l0 - x1) * r1[c]
-			if a0.grad {
-				g0[c] += g * (-(1 + l1*r1[c]) / x0)
-			}
-			if a1.grad {
-				g1[c] += g * (l1 * r1[c])
-			}
-			if a2.grad {
-				g2[c] += g * ((l1*l1 - 1) * r1[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genExponentialForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
-			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
-				e = r0[c] - x1*x0
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genExponentialBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+			b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(1 - x1) })
 		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
+			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 				continue
 			}
 			g := a[oo+c]
-			if a0.grad {
-				g0[c] += g * (-x1)
-			}
 			if a1.grad {
-				g1[c] += g * (r0[c] - x0)
-			}
-		}
-	}
-}
-
-func (b *Batch) genGammaForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
-				e = x1*r0[c] - r1[c] + (x1-1)*r2[c] - x2*x0
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genGammaBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		if a1.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(x1) })
-			b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			if a0.grad {
-				g0[c] += g * ((x1-1)/x0 - x2)
-			}
-			if a1.grad {
-				g1[c] += g * (r0[c] - r1[c] + r2[c])
-			}
-			if a2.grad {
-				g2[c] += g * (x1/x2 - x0)
-			}
-		}
-	}
-}
-
-func (b *Batch) genInverseGammaForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
-				e = x1*r0[c] - r1[c] - (x1+1)*r2[c] - x2/x0
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		if a0.grad || a2.grad {
-			b.paramRow(a0, i, r0, func(x0 float64) float64 { return opdef.Inv(x0) })
-		}
-		if a1.grad {
-			b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(x1) })
-			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log(x0) })
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			if a0.grad {
-				g0[c] += g * ((x2*r0[c] - (x1 + 1)) * r0[c])
-			}
-			if a1.grad {
-				g1[c] += g * (r1[c] - r2[c] - r3[c])
-			}
-			if a2.grad {
-				g2[c] += g * (x1/x2 - r0[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genLaplaceForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1 := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x2 > 0 {
-				e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genLaplaceBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		if a0.grad || a1.grad || a2.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x2 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			if a0.grad {
-				g0[c] += g * (-opdef.Sign(x0-x1) * r0[c])
-			}
-			if a1.grad {
-				g1[c] += g * (opdef.Sign(x0-x1) * r0[c])
-			}
-			if a2.grad {
-				g2[c] += g * ((math.Abs(x0-x1)*r0[c] - 1) * r0[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genLogisticForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1 := b.rows[0], b.rows[1]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x2 > 0 {
-				l0 := (x0 - x1) * r1[c]
-				e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genLogisticBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x2 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := (x0 - x1) * r0[c]
-			l1 := -math.Tanh(0.5 * l0)
-			if a0.grad {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if a1.grad {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if a2.grad {
-				g2[c] += g * (-(1 + l0*l1) * r0[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genUniformForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return math.Log(x2 - x1) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x1 < x2 && x0 >= x1 && x0 <= x2 {
-				e = -r0[c]
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genUniformBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0 := b.rows[0]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		if a1.grad || a2.grad {
-			b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return opdef.Inv(x2 - x1) })
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
-				continue
-			}
-			g := a[oo+c]
-			if a0.grad {
-				g0[c] += g * (0)
-			}
-			if a1.grad {
-				g1[c] += g * (r0[c])
-			}
-			if a2.grad {
-				g2[c] += g * (-r0[c])
-			}
-		}
-	}
-}
-
-func (b *Batch) genWeibullForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
-				l0 := r2[c] - r1[c]
-				l1 := ir.Exp(x1 * l0)
-				e = r0[c] - r1[c] + (x1-1)*l0 - l1
-			}
-			b.put(oo+c, e, pw)
-		}
-	}
-}
-
-func (b *Batch) genWeibullBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
-	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		g0 := b.adjRow(a0, i, true)
-		g1 := b.adjRow(a1, i, true)
-		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-		if a1.grad {
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return opdef.Inv(x1) })
-		}
-		if a2.grad {
-			b.paramRow(a2, i, r3, func(x2 float64) float64 { return opdef.Inv(x2) })
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
-				continue
-			}
-			g := a[oo+c]
-			l0 := r0[c] - r1[c]
-			l1 := ir.Exp(x1 * l0)
-			if !(l1 < math.Inf(1)) {
-				continue
-			}
-			if a0.grad {
-				g0[c] += g * ((x1 - 1 - x1*l1) / x0)
-			}
-			if a1.grad {
-				g1[c] += g * (r2[c] + l0*(1-l1))
-			}
-			if a2.grad {
-				g2[c] += g * (x1 * (l1 - 1) * r3[c])
+				var w0 float64
+				if x0 == 1 {
+					w0 = r0[c]
+				} else {
+					w0 = -r1[c]
+				}
+				g1[c] += g * (w0)
 			}
 		}
 	}
@@ -866,10 +186,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 	}
 }
 
-func (b *Batch) genBernoulliForward(in *ir.Instr) {
+func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := isPointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
@@ -880,59 +200,56 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		if pw {
 			oo += i * nb
 		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return math.Log1p(-x1) })
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
+		b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return opdef.LBeta(x2, x3) })
 		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
 			e := math.Inf(-1)
-			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
-				var w0 float64
-				if x0 == 1 {
-					w0 = r0[c]
-				} else {
-					w0 = r1[c]
-				}
-				e = w0
+			if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
+				e = r0[c] + opdef.LBeta(x0+x2, x1-x0+x3) - r1[c]
 			}
 			b.put(oo+c, e, pw)
 		}
 	}
 }
 
-func (b *Batch) genBernoulliBackward(in *ir.Instr) {
+func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
-	n := max(a0.n, a1.n)
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := isPointwise(in)
-	r0, r1 := b.rows[0], b.rows[1]
+	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
-		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		g1 := b.adjRow(a1, i, true)
-		if a1.grad {
-			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(1 - x1) })
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		g2 := b.adjRow(a2, i, true)
+		g3 := b.adjRow(a3, i, true)
+		if a2.grad || a3.grad {
+			b.paramRow2(a0, a2, i, r0, func(x0, x2 float64) float64 { return mathext.Digamma(x0 + x2) })
+			b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return mathext.Digamma(x2 + x3) })
+			b.paramRow(a2, i, r2, func(x2 float64) float64 { return mathext.Digamma(x2) })
+		}
+		if a3.grad {
+			b.paramRow(a3, i, r3, func(x3 float64) float64 { return mathext.Digamma(x3) })
 		}
 		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
-			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
 				continue
 			}
 			g := a[oo+c]
-			if a1.grad {
-				var w0 float64
-				if x0 == 1 {
-					w0 = r0[c]
-				} else {
-					w0 = -r1[c]
-				}
-				g1[c] += g * (w0)
+			l0 := mathext.Digamma(x1 + x2 + x3)
+			if a2.grad {
+				g2[c] += g * (r0[c] - l0 + r1[c] - r2[c])
+			}
+			if a3.grad {
+				g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
 			}
 		}
 	}
@@ -1082,7 +399,207 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 	}
 }
 
-func (b *Batch) genPoissonForward(in *ir.Instr) {
+func (b *Batch) genCauchyForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r1[c]
+				e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genCauchyBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := r0[c] / (1 + l0*l0)
+			if a0.grad {
+				g0[c] += g * (-2 * l0 * l1)
+			}
+			if a1.grad {
+				g1[c] += g * (2 * l0 * l1)
+			}
+			if a2.grad {
+				g2[c] += g * ((l0*l0 - 1) * l1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genExponentialForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if x1 > 0 && x0 >= 0 {
+				e = r0[c] - x1*x0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genExponentialBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if a1.grad {
+			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(x1 > 0 && x0 >= 0) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				g0[c] += g * (-x1)
+			}
+			if a1.grad {
+				g1[c] += g * (r0[c] - x0)
+			}
+		}
+	}
+}
+
+func (b *Batch) genGammaForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
+		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 > 0 && x2 > 0 && x0 > 0 {
+				e = x1*r0[c] - r1[c] + (x1-1)*r2[c] - x2*x0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genGammaBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a1.grad {
+			b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(x1) })
+			b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0 && x0 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				g0[c] += g * ((x1-1)/x0 - x2)
+			}
+			if a1.grad {
+				g1[c] += g * (r0[c] - r1[c] + r2[c])
+			}
+			if a2.grad {
+				g2[c] += g * (x1/x2 - x0)
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
@@ -1098,26 +615,21 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
-				var w0 float64
-				if x0 > 0 {
-					w0 = x0 * r0[c]
-				} else {
-					w0 = 0
-				}
-				e = w0 - x1 - r1[c]
+			if x1 > 0 && x0 >= 0 {
+				l0 := x0 * r1[c]
+				e = opdef.Ln2 - opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
 			b.put(oo+c, e, pw)
 		}
 	}
 }
 
-func (b *Batch) genPoissonBackward(in *ir.Instr) {
+func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
@@ -1129,25 +641,365 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
-		if a1.grad {
-			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
-		}
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+			if !(x1 > 0 && x0 >= 0) {
 				continue
 			}
 			g := a[oo+c]
+			l0 := x0 * r0[c]
+			l1 := r0[c] / (1 + l0*l0)
+			if a0.grad {
+				g0[c] += g * (-2 * l0 * l1)
+			}
 			if a1.grad {
-				var w0 float64
-				if x0 > 0 {
-					w0 = x0 * r0[c]
-				} else {
-					w0 = 0
-				}
-				g1[c] += g * (w0 - 1)
+				g1[c] += g * ((l0*l0 - 1) * l1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if x1 > 0 && x0 >= 0 {
+				l0 := x0 * r1[c]
+				e = opdef.Ln2 - r0[c] - opdef.LnSqrt2Pi - 0.5*l0*l0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(x1 > 0 && x0 >= 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			if a0.grad {
+				g0[c] += g * (-l0 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * ((l0*l0 - 1) * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genInverseGammaForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
+		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 > 0 && x2 > 0 && x0 > 0 {
+				e = x1*r0[c] - r1[c] - (x1+1)*r2[c] - x2/x0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a0.grad || a2.grad {
+			b.paramRow(a0, i, r0, func(x0 float64) float64 { return opdef.Inv(x0) })
+		}
+		if a1.grad {
+			b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
+			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(x1) })
+			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log(x0) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0 && x0 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				g0[c] += g * ((x2*r0[c] - (x1 + 1)) * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (r1[c] - r2[c] - r3[c])
+			}
+			if a2.grad {
+				g2[c] += g * (x1/x2 - r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLaplaceForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLaplaceBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a0.grad || a1.grad || a2.grad {
+			b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				g0[c] += g * (-opdef.Sign(x0-x1) * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (opdef.Sign(x0-x1) * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * ((math.Abs(x0-x1)*r0[c] - 1) * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogNormalForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log(x0) })
+		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 && x0 > 0 {
+				l0 := r1[c]
+				l1 := (l0 - x1) * r2[c]
+				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogNormalBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0 && x0 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c]
+			l1 := (l0 - x1) * r1[c]
+			if a0.grad {
+				g0[c] += g * (-(1 + l1*r1[c]) / x0)
+			}
+			if a1.grad {
+				g1[c] += g * (l1 * r1[c])
+			}
+			if a2.grad {
+				g2[c] += g * ((l1*l1 - 1) * r1[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogisticForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r1[c]
+				e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogisticBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := -math.Tanh(0.5 * l0)
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-(1 + l0*l1) * r0[c])
 			}
 		}
 	}
@@ -1229,10 +1081,10 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 	}
 }
 
-func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
+func (b *Batch) genPoissonForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
-	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
-	n := max(a0.n, a1.n, a2.n, a3.n)
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
 	pw := isPointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
@@ -1243,25 +1095,165 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		if pw {
 			oo += i * nb
 		}
-		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
-		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
-		b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return opdef.LBeta(x2, x3) })
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		b.paramRow(a0, i, r1, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
 		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
-				e = r0[c] + opdef.LBeta(x0+x2, x1-x0+x3) - r1[c]
+			if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * r0[c]
+				} else {
+					w0 = 0
+				}
+				e = w0 - x1 - r1[c]
 			}
 			b.put(oo+c, e, pw)
 		}
 	}
 }
 
-func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
+func (b *Batch) genPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
-	n := max(a0.n, a1.n, a2.n, a3.n)
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g1 := b.adjRow(a1, i, true)
+		if a1.grad {
+			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+				continue
+			}
+			g := a[oo+c]
+			if a1.grad {
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * r0[c]
+				} else {
+					w0 = 0
+				}
+				g1[c] += g * (w0 - 1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genUniformForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return math.Log(x2 - x1) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 < x2 && x0 >= x1 && x0 <= x2 {
+				e = -r0[c]
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genUniformBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a1.grad || a2.grad {
+			b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return opdef.Inv(x2 - x1) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				g0[c] += g * (0)
+			}
+			if a1.grad {
+				g1[c] += g * (r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genWeibullForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := isPointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 > 0 && x2 > 0 && x0 > 0 {
+				l0 := r2[c] - r1[c]
+				l1 := ir.Exp(x1 * l0)
+				e = r0[c] - r1[c] + (x1-1)*l0 - l1
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genWeibullBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
 	pw := isPointwise(in)
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
@@ -1269,30 +1261,38 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		if pw {
 			oo += i * nb
 		}
-		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		g3 := b.adjRow(a3, i, true)
-		if a2.grad || a3.grad {
-			b.paramRow2(a0, a2, i, r0, func(x0, x2 float64) float64 { return mathext.Digamma(x0 + x2) })
-			b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return mathext.Digamma(x2 + x3) })
-			b.paramRow(a2, i, r2, func(x2 float64) float64 { return mathext.Digamma(x2) })
+		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
+		if a1.grad {
+			b.paramRow(a1, i, r2, func(x1 float64) float64 { return opdef.Inv(x1) })
 		}
-		if a3.grad {
-			b.paramRow(a3, i, r3, func(x3 float64) float64 { return mathext.Digamma(x3) })
+		if a2.grad {
+			b.paramRow(a2, i, r3, func(x2 float64) float64 { return opdef.Inv(x2) })
 		}
 		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
-			if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0 && x0 > 0) {
 				continue
 			}
 			g := a[oo+c]
-			l0 := mathext.Digamma(x1 + x2 + x3)
-			if a2.grad {
-				g2[c] += g * (r0[c] - l0 + r1[c] - r2[c])
+			l0 := r0[c] - r1[c]
+			l1 := ir.Exp(x1 * l0)
+			if !(l1 < math.Inf(1)) {
+				continue
 			}
-			if a3.grad {
-				g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
+			if a0.grad {
+				g0[c] += g * ((x1 - 1 - x1*l1) / x0)
+			}
+			if a1.grad {
+				g1[c] += g * (r2[c] + l0*(1-l1))
+			}
+			if a2.grad {
+				g2[c] += g * (x1 * (l1 - 1) * r3[c])
 			}
 		}
 	}

@@ -7,114 +7,14 @@ import (
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
-// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive. Op: half_normal_lpdf(y, sigma).
-var HalfNormal = &Family{
-	Name: "HalfNormal", Params: []string{"sigma"},
-	ParamSupport: []Support{on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpHalfNormalLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.HalfNormal.Draw),
-	Mean:   opdef.HalfNormal.Mean, Var: opdef.HalfNormal.Var,
-}
-
-// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance. Op: cauchy_lpdf(y, mu, sigma).
-var Cauchy = &Family{
-	Name: "Cauchy", Params: []string{"mu", "sigma"},
-	ParamSupport: []Support{on(Real), on(Positive)},
-	Support:      on(Real),
-	Op:           ir.OpCauchyLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Cauchy.Draw),
-	Mean:   opdef.Cauchy.Mean, Var: opdef.Cauchy.Var,
-}
-
-// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance. Op: half_cauchy_lpdf(y, sigma).
-var HalfCauchy = &Family{
-	Name: "HalfCauchy", Params: []string{"sigma"},
-	ParamSupport: []Support{on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpHalfCauchyLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.HalfCauchy.Draw),
-	Mean:   opdef.HalfCauchy.Mean, Var: opdef.HalfCauchy.Var,
-}
-
-// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0. Op: lognormal_lpdf(y, mu, sigma).
-var LogNormal = &Family{
-	Name: "LogNormal", Params: []string{"mu", "sigma"},
-	ParamSupport: []Support{on(Real), on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpLogNormalLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.LogNormal.Draw),
-	Mean:   opdef.LogNormal.Mean, Var: opdef.LogNormal.Var,
-}
-
-// Exponential is the exponential distribution with rate > 0 (mean 1/rate). Op: exponential_lpdf(y, rate).
-var Exponential = &Family{
-	Name: "Exponential", Params: []string{"rate"},
-	ParamSupport: []Support{on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpExponentialLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Exponential.Draw),
-	Mean:   opdef.Exponential.Mean, Var: opdef.Exponential.Var,
-}
-
-// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta). Op: gamma_lpdf(y, alpha, beta).
-var Gamma = &Family{
-	Name: "Gamma", Params: []string{"alpha", "beta"},
-	ParamSupport: []Support{on(Positive), on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpGammaLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Gamma.Draw),
-	Mean:   opdef.Gamma.Mean, Var: opdef.Gamma.Var,
-}
-
-// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2. Op: inv_gamma_lpdf(y, alpha, beta).
-var InverseGamma = &Family{
-	Name: "InverseGamma", Params: []string{"alpha", "beta"},
-	ParamSupport: []Support{on(Positive), on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpInvGammaLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.InverseGamma.Draw),
-	Mean:   opdef.InverseGamma.Mean, Var: opdef.InverseGamma.Var,
-}
-
-// Laplace (the double exponential) has location mu and scale b > 0. Op: laplace_lpdf(y, mu, b).
-var Laplace = &Family{
-	Name: "Laplace", Params: []string{"mu", "b"},
-	ParamSupport: []Support{on(Real), on(Positive)},
-	Support:      on(Real),
-	Op:           ir.OpLaplaceLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Laplace.Draw),
-	Mean:   opdef.Laplace.Mean, Var: opdef.Laplace.Var,
-}
-
-// Logistic is the logistic distribution with location mu and scale s > 0. Op: logistic_lpdf(y, mu, s).
-var Logistic = &Family{
-	Name: "Logistic", Params: []string{"mu", "s"},
-	ParamSupport: []Support{on(Real), on(Positive)},
-	Support:      on(Real),
-	Op:           ir.OpLogisticLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Logistic.Draw),
-	Mean:   opdef.Logistic.Mean, Var: opdef.Logistic.Var,
-}
-
-// Uniform is the uniform distribution on (lower, upper); the bounds may be expressions. Op: uniform_lpdf(y, lower, upper).
-var Uniform = &Family{
-	Name: "Uniform", Params: []string{"lower", "upper"},
-	ParamSupport: []Support{on(Real), on(Real)},
-	Support:      Support{Kind: Bounded, Lower: 0, Upper: 1},
-	Op:           ir.OpUniformLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Uniform.Draw),
-	Mean:   opdef.Uniform.Mean, Var: opdef.Uniform.Var,
-}
-
-// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0. Op: weibull_lpdf(y, k, lambda).
-var Weibull = &Family{
-	Name: "Weibull", Params: []string{"k", "lambda"},
-	ParamSupport: []Support{on(Positive), on(Positive)},
-	Support:      on(Positive),
-	Op:           ir.OpWeibullLPDF, Discrete: false,
-	Sample: scalarSampler(opdef.Weibull.Draw),
-	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
+// Bernoulli is 1 with probability p, 0 otherwise. Op: bernoulli_lpmf(y, p).
+var Bernoulli = &Family{
+	Name: "Bernoulli", Params: []string{"p"},
+	ParamSupport: []Support{on(UnitInterval)},
+	Support:      on(Binary),
+	Op:           ir.OpBernoulliLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.Bernoulli.Draw),
+	Mean:   opdef.Bernoulli.Mean, Var: opdef.Bernoulli.Var,
 }
 
 // Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0. Op: beta_lpdf(y, alpha, beta).
@@ -127,14 +27,14 @@ var Beta = &Family{
 	Mean:   opdef.Beta.Mean, Var: opdef.Beta.Var,
 }
 
-// Bernoulli is 1 with probability p, 0 otherwise. Op: bernoulli_lpmf(y, p).
-var Bernoulli = &Family{
-	Name: "Bernoulli", Params: []string{"p"},
-	ParamSupport: []Support{on(UnitInterval)},
-	Support:      on(Binary),
-	Op:           ir.OpBernoulliLPMF, Discrete: true,
-	Sample: scalarSampler(opdef.Bernoulli.Draw),
-	Mean:   opdef.Bernoulli.Mean, Var: opdef.Bernoulli.Var,
+// BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)). Op: beta_binomial_lpmf(y, n, alpha, beta).
+var BetaBinomial = &Family{
+	Name: "BetaBinomial", Params: []string{"n", "alpha", "beta"},
+	ParamSupport: []Support{on(NonNegInt), on(Positive), on(Positive)},
+	Support:      Support{Kind: BoundedInt, Lower: -1, Upper: 0},
+	Op:           ir.OpBetaBinomialLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.BetaBinomial.Draw),
+	Mean:   opdef.BetaBinomial.Mean, Var: opdef.BetaBinomial.Var,
 }
 
 // Binomial counts successes in n trials of probability p. Op: binomial_lpmf(y, n, p).
@@ -157,14 +57,94 @@ var BinomialLogit = &Family{
 	Mean:   opdef.BinomialLogit.Mean, Var: opdef.BinomialLogit.Var,
 }
 
-// Poisson counts events of the given rate > 0. Op: poisson_lpmf(y, rate).
-var Poisson = &Family{
-	Name: "Poisson", Params: []string{"rate"},
+// Cauchy is the Cauchy distribution with location mu and scale sigma > 0 (Student's t with one degree of freedom). It has no mean or variance. Op: cauchy_lpdf(y, mu, sigma).
+var Cauchy = &Family{
+	Name: "Cauchy", Params: []string{"mu", "sigma"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpCauchyLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Cauchy.Draw),
+	Mean:   opdef.Cauchy.Mean, Var: opdef.Cauchy.Var,
+}
+
+// Exponential is the exponential distribution with rate > 0 (mean 1/rate). Op: exponential_lpdf(y, rate).
+var Exponential = &Family{
+	Name: "Exponential", Params: []string{"rate"},
 	ParamSupport: []Support{on(Positive)},
-	Support:      on(NonNegInt),
-	Op:           ir.OpPoissonLPMF, Discrete: true,
-	Sample: scalarSampler(opdef.Poisson.Draw),
-	Mean:   opdef.Poisson.Mean, Var: opdef.Poisson.Var,
+	Support:      on(Positive),
+	Op:           ir.OpExponentialLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Exponential.Draw),
+	Mean:   opdef.Exponential.Mean, Var: opdef.Exponential.Var,
+}
+
+// Gamma is the gamma distribution with shape alpha > 0 and rate beta > 0 (mean alpha/beta). Op: gamma_lpdf(y, alpha, beta).
+var Gamma = &Family{
+	Name: "Gamma", Params: []string{"alpha", "beta"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpGammaLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Gamma.Draw),
+	Mean:   opdef.Gamma.Mean, Var: opdef.Gamma.Var,
+}
+
+// HalfCauchy is |X| for X Cauchy with location 0 and scale sigma > 0: positive. It has no mean or variance. Op: half_cauchy_lpdf(y, sigma).
+var HalfCauchy = &Family{
+	Name: "HalfCauchy", Params: []string{"sigma"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpHalfCauchyLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.HalfCauchy.Draw),
+	Mean:   opdef.HalfCauchy.Mean, Var: opdef.HalfCauchy.Var,
+}
+
+// HalfNormal is |X| for X normal with mean 0 and standard deviation sigma > 0: positive. Op: half_normal_lpdf(y, sigma).
+var HalfNormal = &Family{
+	Name: "HalfNormal", Params: []string{"sigma"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpHalfNormalLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.HalfNormal.Draw),
+	Mean:   opdef.HalfNormal.Mean, Var: opdef.HalfNormal.Var,
+}
+
+// InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2. Op: inv_gamma_lpdf(y, alpha, beta).
+var InverseGamma = &Family{
+	Name: "InverseGamma", Params: []string{"alpha", "beta"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpInvGammaLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.InverseGamma.Draw),
+	Mean:   opdef.InverseGamma.Mean, Var: opdef.InverseGamma.Var,
+}
+
+// Laplace (the double exponential) has location mu and scale b > 0. Op: laplace_lpdf(y, mu, b).
+var Laplace = &Family{
+	Name: "Laplace", Params: []string{"mu", "b"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpLaplaceLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Laplace.Draw),
+	Mean:   opdef.Laplace.Mean, Var: opdef.Laplace.Var,
+}
+
+// LogNormal is exp(X) for X normal with mean mu and standard deviation sigma > 0. Op: lognormal_lpdf(y, mu, sigma).
+var LogNormal = &Family{
+	Name: "LogNormal", Params: []string{"mu", "sigma"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpLogNormalLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.LogNormal.Draw),
+	Mean:   opdef.LogNormal.Mean, Var: opdef.LogNormal.Var,
+}
+
+// Logistic is the logistic distribution with location mu and scale s > 0. Op: logistic_lpdf(y, mu, s).
+var Logistic = &Family{
+	Name: "Logistic", Params: []string{"mu", "s"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpLogisticLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Logistic.Draw),
+	Mean:   opdef.Logistic.Mean, Var: opdef.Logistic.Var,
 }
 
 // NegativeBinomial counts with mean mu > 0 and overdispersion phi > 0 (variance mu + mu²/phi), Stan's neg_binomial_2. Draws are Poisson with a gamma(phi, phi/mu) rate. Op: neg_binomial_2_lpmf(y, mu, phi).
@@ -177,14 +157,34 @@ var NegativeBinomial = &Family{
 	Mean:   opdef.NegativeBinomial.Mean, Var: opdef.NegativeBinomial.Var,
 }
 
-// BetaBinomial counts successes in n trials whose success probability is Beta(alpha, beta): a binomial with overdispersion (mean n·alpha/(alpha+beta)). Op: beta_binomial_lpmf(y, n, alpha, beta).
-var BetaBinomial = &Family{
-	Name: "BetaBinomial", Params: []string{"n", "alpha", "beta"},
-	ParamSupport: []Support{on(NonNegInt), on(Positive), on(Positive)},
-	Support:      Support{Kind: BoundedInt, Lower: -1, Upper: 0},
-	Op:           ir.OpBetaBinomialLPMF, Discrete: true,
-	Sample: scalarSampler(opdef.BetaBinomial.Draw),
-	Mean:   opdef.BetaBinomial.Mean, Var: opdef.BetaBinomial.Var,
+// Poisson counts events of the given rate > 0. Op: poisson_lpmf(y, rate).
+var Poisson = &Family{
+	Name: "Poisson", Params: []string{"rate"},
+	ParamSupport: []Support{on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpPoissonLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.Poisson.Draw),
+	Mean:   opdef.Poisson.Mean, Var: opdef.Poisson.Var,
+}
+
+// Uniform is the uniform distribution on (lower, upper); the bounds may be expressions. Op: uniform_lpdf(y, lower, upper).
+var Uniform = &Family{
+	Name: "Uniform", Params: []string{"lower", "upper"},
+	ParamSupport: []Support{on(Real), on(Real)},
+	Support:      Support{Kind: Bounded, Lower: 0, Upper: 1},
+	Op:           ir.OpUniformLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Uniform.Draw),
+	Mean:   opdef.Uniform.Mean, Var: opdef.Uniform.Var,
+}
+
+// Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0. Op: weibull_lpdf(y, k, lambda).
+var Weibull = &Family{
+	Name: "Weibull", Params: []string{"k", "lambda"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpWeibullLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Weibull.Draw),
+	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
 }
 
 // ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson. Op: zero_inflated_poisson_lpmf(y, psi, lambda).
@@ -199,5 +199,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{HalfNormal, Cauchy, HalfCauchy, LogNormal, Exponential, Gamma, InverseGamma, Laplace, Logistic, Uniform, Weibull, Beta, Bernoulli, Binomial, BinomialLogit, Poisson, NegativeBinomial, BetaBinomial, ZeroInflatedPoisson}
+	return []*Family{Bernoulli, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Poisson, Uniform, Weibull, ZeroInflatedPoisson}
 }
