@@ -8,11 +8,14 @@ import (
 
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/vec"
 )
 
 var (
-	_ accel.Backend  = (*Backend)(nil)
-	_ accel.Compiled = (*Compiled)(nil)
+	_ accel.Backend      = (*Backend)(nil)
+	_ accel.Compiled     = (*Compiled)(nil)
+	_ accel.Batcher      = (*Compiled)(nil)
+	_ accel.DensityBatch = (*vec.Batch)(nil)
 )
 
 func init() {
@@ -103,6 +106,12 @@ type engine struct {
 
 // Dim is the position length.
 func (c *Compiled) Dim() int { return c.p.Dim }
+
+// NewBatch is a struct-of-arrays batch of b positions: accel/vec's
+// lockstep kernels, the CPU's implementation of accel.Batch (an
+// accel.DensityBatch too). Its evaluations run on the caller's goroutine;
+// the lockstep samplers run one per block on every core.
+func (c *Compiled) NewBatch(b int) accel.Batch { return vec.New(c.p, b) }
 
 // Close stops the workers. The Compiled must not be used afterwards.
 func (c *Compiled) Close() error {

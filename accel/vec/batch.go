@@ -321,6 +321,9 @@ const framesBudget = 64 << 20
 // X is the position region of V: slot j of chain c at j·B+c.
 func (b *Batch) X() []float64 { return b.V[:b.P.Dim*b.B] }
 
+// LPs is LP (accel.Batch).
+func (b *Batch) LPs() []float64 { return b.LP }
+
 // Grad is the gradient region of Adj after Gradient, laid out as X.
 func (b *Batch) Grad() []float64 { return b.Adj[:b.P.Dim*b.B] }
 

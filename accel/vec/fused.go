@@ -297,6 +297,9 @@ func (b *Batch) ForwardDensity(dens []float64) {
 	mixSum(dens[:b.B], b.V[:b.B], b.density.par)
 }
 
+// DensityFloor is the constant DensityFloor (accel.DensityBatch).
+func (b *Batch) DensityFloor() float64 { return DensityFloor }
+
 // DensityFloor is the least s for which LogFromDensity takes shift + log s:
 // below it (or for a y that is not finite) the sum has lost digits.
 const DensityFloor = 0x1p-900

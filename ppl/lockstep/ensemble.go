@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/accel"
-	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -56,11 +55,7 @@ type worker struct {
 func (w *worker) batch(e *ensemble, n int) evaluator {
 	b, ok := w.batches[n]
 	if !ok {
-		if e.dev != nil {
-			b = newDevBatch(e.dev, n, e.dim)
-		} else {
-			b = cpuBatch{vec.New(e.model.Program(), n)}
-		}
+		b = newEvaluator(e.comp, n)
 		w.batches[n] = b
 	}
 	return b
@@ -78,8 +73,12 @@ type ensemble struct {
 	// kept are the posterior's chains; ncols their columns.
 	kept  []posterior.Chain
 	ncols int
-	// dev is the program compiled on Config.Backend (nil: accel/vec on
-	// every core); traj the ChEES trajectories' buffers on it.
+	// comp is the program compiled for the run, through the accel
+	// contract: on the CPU (accel/cpu, whose batches are accel/vec's) or
+	// on Config.Backend. dev is comp when a Backend was given (nil
+	// otherwise): then every chain is one block and each ChEES trajectory
+	// one Leapfrog call; traj is its buffers.
+	comp accel.Compiled
 	dev  accel.Compiled
 	traj *accel.Trajectories
 }

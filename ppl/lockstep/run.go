@@ -47,11 +47,12 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 	vars, cols := layout(m.Vars())
 	hmc := cfg.Sampler != infer.RWMH
 	e := newEnsemble(m, cfg, hmc)
+	if e.comp, err = openBackend(m, cfg); err != nil {
+		return nil, err
+	}
+	defer e.comp.Close()
 	if cfg.Backend != nil {
-		if e.dev, err = openBackend(m, cfg); err != nil {
-			return nil, err
-		}
-		defer e.dev.Close()
+		e.dev = e.comp
 		e.traj = newTrajectories(cfg.Chains, e.dim)
 	}
 	e.allocKept(len(cols), cfg.Draws, hmc)

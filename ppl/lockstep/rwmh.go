@@ -4,7 +4,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/gobayes/gobayes/accel/vec"
 	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -59,6 +58,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 			// holds s at each chain's position, b.lp is brought up to date
 			// for the kept chains at each draw and for all at the end.
 			dense := d == 1 && bt.DensityForm()
+			floor := bt.DensityFloor()
 			if dense {
 				if len(b.dens) != n {
 					b.dens = make([]float64, n)
@@ -128,7 +128,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						var ok bool
 						if !dense {
 							ok = lpn[c] > us[c]
-						} else if sc, sn := dens[c], sp[c]; sc >= vec.DensityFloor && sn >= vec.DensityFloor {
+						} else if sc, sn := dens[c], sp[c]; sc >= floor && sn >= floor {
 							ok = sn > us[c]*sc
 						} else {
 							// A sum that lost its digits (far in the tails):
