@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"sync"
 
@@ -129,18 +128,6 @@ func Register(name string, f Factory) {
 	factories[name] = f
 }
 
-// Names lists the registered backends.
-func Names() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	var ns []string
-	for n := range factories {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
 // Forget drops the backends started so far and the remembered failures,
 // so that the next ByName starts them again (tests; after installing a
 // worker). It does not close them.
@@ -155,8 +142,9 @@ func Forget() {
 var ErrUnavailable = errors.New("accel: backend unavailable")
 
 // ErrNotInstalled wraps ErrUnavailable when the backend is simply not
-// installed (no GPU worker built): Choose then uses the CPU silently,
-// while an explicit request (GOBAYES_ACCEL, ByName) still says why.
+// installed (no GPU worker built): the automatic choice then uses the CPU
+// silently, while an explicit request (ppl.Backend("cuda"), GOBAYES_ACCEL)
+// is an error that says why.
 var ErrNotInstalled = fmt.Errorf("%w: not installed", ErrUnavailable)
 
 // ByName returns the backend registered as name, starting it on first use.
@@ -192,34 +180,9 @@ func namesLocked() []string {
 	return ns
 }
 
-// Default returns the backend named by the environment variable
-// GOBAYES_ACCEL, or "cpu". When the named backend cannot start, Default
-// falls back to the CPU and reports why through Notice. It panics when no
-// CPU backend is linked in (import accel/cpu): a programming error.
-func Default() Backend {
-	name := os.Getenv("GOBAYES_ACCEL")
-	if name == "" || name == "auto" {
-		name = "cpu"
-	}
-	b, err := ByName(name)
-	if err == nil {
-		return b
-	}
-	Notice(fmt.Sprintf("%v; using the CPU", err))
-	b, err = ByName("cpu")
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// Notice receives the messages of automatic fallbacks (the GPU worker did
-// not start, …). It writes to standard error by default; the kernel
-// replaces it to show them in the notebook.
-var Notice = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
-
-// Workload describes a call site for Choose: how many chains evaluate at
-// once and how much work one log density costs.
+// Workload describes a run for the automatic choice of a backend
+// (ppl.Backend("auto")): how many chains evaluate at once and how much
+// work one log density costs.
 type Workload struct {
 	Chains int
 	// Slots is the program's frame size (ir.Program.Size): data plus
@@ -227,7 +190,7 @@ type Workload struct {
 	Slots int
 }
 
-// GPU thresholds of Choose, from the crossover measured on an NVIDIA H100
+// GPU thresholds of the automatic choice, from the crossover measured on an NVIDIA H100
 // against accel/cpu on that machine's cores (BenchmarkCrossover in
 // accel/cuda; the figures and the run that measured them are in
 // bench/README.md, section GPU): below them the CPU is as fast or faster,
@@ -236,29 +199,3 @@ var (
 	GPUMinChains = 16384   // lockstep batches at least this wide
 	GPUMinWork   = 1 << 28 // or Chains × Slots at least this (large data)
 )
-
-// Choose picks a backend for w: the registered "cuda" backend when it
-// starts and w.Chains ≥ GPUMinChains or w.Chains·w.Slots ≥ GPUMinWork;
-// the CPU otherwise (on a CPU-only machine, always the CPU, without a
-// notice unless a worker is installed but fails). GOBAYES_ACCEL set to a
-// backend name overrides the rule.
-func Choose(w Workload) Backend {
-	if name := os.Getenv("GOBAYES_ACCEL"); name != "" && name != "auto" {
-		return Default()
-	}
-	if w.Chains >= GPUMinChains || w.Chains*w.Slots >= GPUMinWork {
-		mu.Lock()
-		_, ok := factories["cuda"]
-		mu.Unlock()
-		if ok {
-			b, err := ByName("cuda")
-			if err == nil {
-				return b
-			}
-			if !errors.Is(err, ErrNotInstalled) {
-				Notice(fmt.Sprintf("%v; using the CPU", err))
-			}
-		}
-	}
-	return Default()
-}

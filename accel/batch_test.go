@@ -99,4 +99,6 @@ func TestRowBatch(t *testing.T) {
 // failing is a Compiled whose evaluations fail.
 type failing struct{ accel.Compiled }
 
-func (failing) LogDensityGrad(xs, lps, grads []float64) error { return errors.New("the device is gone") }
+func (failing) LogDensityGrad(xs, lps, grads []float64) error {
+	return errors.New("the device is gone")
+}

@@ -1,23 +1,32 @@
-// Package accel is the compute-backend contract of gobayes: a backend
-// compiles a model program (package accel/ir) and evaluates it for a batch
-// of positions at once, or runs a batch of leapfrog trajectories without a
-// round trip per step.
+// Package accel is the compute-backend contract of gobayes, the one way
+// every sampler evaluates a model: a backend compiles a model program
+// (package accel/ir) into a Compiled that evaluates it at a batch of
+// positions at once — row by row (LogDensityGrad) or struct-of-arrays, the
+// lockstep samplers' layout (Batch, NewBatch) — or runs a batch of
+// leapfrog trajectories without a round trip per step (Leapfrog).
+//
+// Who calls it: NUTS, HMC, MAP and ADVI evaluate one position per call
+// (ppl's Density); ChEES, MEADS and many-chain RWMH a Batch per block of
+// chains (package ppl/lockstep), or on a device one Batch of every chain
+// and one Leapfrog per ChEES trajectory.
 //
 // Variants live in subpackages and register themselves when imported:
-// accel/cpu (every core, always built) as "cpu", and accel/remote as
-// "cuda": a client that starts the GPU worker (cmd/gobayes-cuda, built
-// with `make cuda`) and talks to it through a pipe, so that the main
-// binary never links the CUDA driver. Pick one with Default, ByName or
-// Choose:
+// accel/cpu as "cpu" (its batches of many chains are accel/vec's lockstep
+// kernels, its single positions accel/ir's planned frames), and
+// accel/remote as "cuda": a client that starts the GPU worker
+// (cmd/gobayes-cuda, built with `make cuda`) and talks to it through a
+// pipe, so that the main binary never links the CUDA driver; the same
+// wire serves accel/cpu from cmd/gobayes-worker. ByName starts one:
 //
 //	import _ "github.com/gobayes/gobayes/accel/cpu"
 //
-//	b := accel.Default()                  // the CPU unless GOBAYES_ACCEL says otherwise
-//	c, err := b.Compile(program)          // once per model
+//	b, err := accel.ByName("cpu")
+//	c, err := b.Compile(program)           // once per model
 //	defer c.Close()
 //	err = c.LogDensityGrad(xs, lps, grads) // xs [B×D] → lps [B], grads [B×D]
+//	bt := accel.NewBatch(c, 256)           // X [D×B] → LPs [B], Grad [D×B]
 //
-// Choose applies the automatic rule (see Choose): the GPU only for many
-// chains or large data, the CPU otherwise. Package accel/conformance is the
+// Which backend a run takes is ppl.Backend's choice ("cpu", "cuda",
+// "auto" by GPUMinChains and GPUMinWork). Package accel/conformance is the
 // one test suite every backend passes.
 package accel

@@ -8,7 +8,7 @@
 // or on PATH):
 //
 //	import _ "github.com/gobayes/gobayes/accel/remote"
-//	b, err := accel.ByName("cuda") // or accel.Choose / GOBAYES_ACCEL=cuda
+//	b, err := accel.ByName("cuda") // or ppl.Backend("cuda") / GOBAYES_ACCEL=cuda
 //
 // When the worker is missing or fails to start, ByName returns an error
 // saying so and what to do (build it with `make cuda`), and Default and

@@ -65,25 +65,6 @@ func TestBrokenWorker(t *testing.T) {
 	}
 }
 
-// TestDefaultFallsBack: asking for the GPU where there is none gives the
-// CPU and a notice that says why.
-func TestDefaultFallsBack(t *testing.T) {
-	t.Setenv("GOBAYES_CUDA_WORKER", "/bin/false")
-	t.Setenv("GOBAYES_ACCEL", "cuda")
-	accel.Forget()
-	defer accel.Forget()
-	var notices []string
-	old := accel.Notice
-	accel.Notice = func(m string) { notices = append(notices, m) }
-	defer func() { accel.Notice = old }()
-	if b := accel.Default(); b.Name() != "cpu" {
-		t.Errorf("Default() = %s, want the cpu fallback", b.Name())
-	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "using the CPU") {
-		t.Errorf("notices = %q, want one saying the CPU is used", notices)
-	}
-}
-
 // TestConformanceWorkerProcess builds cmd/gobayes-worker, which serves
 // accel/cpu, and runs the suite through StartWorker: the path the CUDA
 // worker takes.
@@ -106,32 +87,4 @@ func TestConformanceWorkerProcess(t *testing.T) {
 		t.Errorf("hello info %q", c.Info())
 	}
 	conformance.Run(t, c, conformance.Options{})
-}
-
-// TestChooseWithoutWorker: the automatic choice on a machine without the
-// GPU worker is the CPU, silently; with a worker that fails, the CPU and
-// a notice.
-func TestChooseWithoutWorker(t *testing.T) {
-	t.Setenv("GOBAYES_ACCEL", "")
-	cases := []struct {
-		worker  string
-		notices int
-	}{{filepath.Join(t.TempDir(), "absent"), 0}, {"/bin/false", 1}}
-	for _, tc := range cases {
-		t.Setenv("GOBAYES_CUDA_WORKER", "")
-		t.Setenv("PATH", t.TempDir())
-		if tc.worker != "" && tc.notices > 0 {
-			t.Setenv("GOBAYES_CUDA_WORKER", tc.worker)
-		}
-		accel.Forget()
-		var notices []string
-		old := accel.Notice
-		accel.Notice = func(m string) { notices = append(notices, m) }
-		b := accel.Choose(accel.Workload{Chains: 1 << 20, Slots: 10})
-		accel.Notice = old
-		if b.Name() != "cpu" || len(notices) != tc.notices {
-			t.Errorf("worker %s: Choose = %s with notices %q; want cpu and %d notice(s)", tc.worker, b.Name(), notices, tc.notices)
-		}
-	}
-	accel.Forget()
 }

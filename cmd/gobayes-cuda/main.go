@@ -3,7 +3,7 @@
 // Command gobayes-cuda is the GPU worker: it serves the accel/cuda
 // backend on stdin and stdout with the accel/remote protocol. The main
 // binary starts it for the "cuda" backend (GOBAYES_ACCEL=cuda or
-// accel.Choose); build it with `make cuda`. It exits with a message on
+// ppl.Backend("auto")); build it with `make cuda`. It exits with a message on
 // stderr when there is no CUDA driver or device.
 package main
 
