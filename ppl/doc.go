@@ -105,4 +105,20 @@
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over
 // the constrained values of every variable, lazily on first use.
+//
+// # Backends and run hooks
+//
+// Every sampler evaluates the model through the accel contract (package
+// accel): a Density's log density and gradient are a batch of one position
+// on accel/cpu (the planned ir.Frame, on the caller's goroutine) or on the
+// backend Backend chose; the lockstep samplers take accel.Batch per block
+// of chains. A sharded model evaluates its shards itself.
+//
+// ppl knows nothing of notebooks: a run asks the installed Hooks for the
+// context it watches (an interrupt stops it) and for where its live
+// progress goes. The kernel's interpreter (package interp) installs hooks
+// that give the running cell's context and a progress table in the cell's
+// output (package display/progress); without hooks a run watches
+// context.Background() and shows nothing. The distributions' families and
+// their Model methods (families_gen.go) are generated from accel/opdef.
 package ppl

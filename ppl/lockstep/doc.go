@@ -27,12 +27,14 @@
 // ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
 // m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
 //
-// Backends: by default the chains' log densities are evaluated by
-// accel/vec on every core. With Config.Backend set (ppl.Backend("cuda"),
-// GOBAYES_ACCEL, or "auto" for wide runs) they go through the accel
-// contract instead: every chain is one block, each gradient one call of
-// Compiled.LogDensityGrad (positions laid out row by row for it), and
-// each ChEES trajectory one call of Compiled.Leapfrog, so a GPU runs the
+// Backends: every evaluation goes through the accel contract. By default
+// the program is compiled on accel/cpu, whose accel.Batch of a block is
+// accel/vec's lockstep kernels, and the blocks run on every core. With
+// Config.Backend set (ppl.Backend("cuda"), GOBAYES_ACCEL, or "auto" for
+// wide runs) every chain is one block, each gradient one accel.Batch
+// evaluation on that backend (the contract's row adapter lays the
+// positions out row by row for Compiled.LogDensityGrad), and each ChEES
+// trajectory one call of Compiled.Leapfrog, so a GPU runs the
 // whole trajectory without a round trip per step. Momenta, acceptance and
 // adaptation stay on the host. The same code runs on accel/cpu in the
 // tests (TestMomentsWithinMCSE runs every case both ways).
@@ -40,7 +42,7 @@
 // RWMH's acceptance costs no exponential: u < exp(lp' − lp) is tested
 // as lp' > lp − E with E = −log u a standard exponential drawn by the
 // ziggurat from one random word. When the whole log density of a
-// one-dimensional model is a normal mixture (vec.Batch.DensityForm) the
+// one-dimensional model is a normal mixture (accel.DensityBatch) the
 // test is u·s < s' on the mixture's sums, with no logarithm either; lp__
 // is computed only for the kept chains and at the end of each segment.
 //
