@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
+	"github.com/gobayes/gobayes/accel/dense"
 )
 
 // Linear algebra over row-major matrices. Ops that take a lower-triangular
@@ -44,12 +44,12 @@ func init() {
 				at := transposedData(f, in, a, len(y), k)
 				clear(y)
 				for l, vl := range v {
-					axpy(y, vl, at[l*len(y):(l+1)*len(y)])
+					dense.Axpy(y, vl, at[l*len(y):(l+1)*len(y)])
 				}
 				return
 			}
 			for i := range y {
-				y[i] = dot(a[i*k:(i+1)*k], v)
+				y[i] = dense.Dot(a[i*k:(i+1)*k], v)
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {
@@ -60,20 +60,20 @@ func init() {
 				at := f.Val(in.Scratch)[1:]
 				gv := f.AdjOf(in.In[1])
 				for l := range gv {
-					gv[l] += dot(at[l*len(g):(l+1)*len(g)], g)
+					gv[l] += dense.Dot(at[l*len(g):(l+1)*len(g)], g)
 				}
 				return
 			}
 			if f.Grad(in.In[0]) {
 				ga := f.AdjOf(in.In[0])
 				for i, gi := range g {
-					axpy(ga[i*k:(i+1)*k], gi, v)
+					dense.Axpy(ga[i*k:(i+1)*k], gi, v)
 				}
 			}
 			if f.Grad(in.In[1]) {
 				gv := f.AdjOf(in.In[1])
 				for i, gi := range g {
-					axpy(gv, gi, a[i*k:(i+1)*k])
+					dense.Axpy(gv, gi, a[i*k:(i+1)*k])
 				}
 			}
 		},
@@ -95,7 +95,7 @@ func init() {
 			for i := range n {
 				yr := y[i*m : (i+1)*m]
 				for l := range k {
-					axpy(yr, a[i*k+l], b[l*m:(l+1)*m])
+					dense.Axpy(yr, a[i*k+l], b[l*m:(l+1)*m])
 				}
 			}
 		},
@@ -109,10 +109,10 @@ func init() {
 				for l := range k {
 					br := b[l*m : (l+1)*m]
 					if ga != nil {
-						ga[i*k+l] += dot(gr, br)
+						ga[i*k+l] += dense.Dot(gr, br)
 					}
 					if gb != nil {
-						axpy(gb[l*m:(l+1)*m], a[i*k+l], gr)
+						dense.Axpy(gb[l*m:(l+1)*m], a[i*k+l], gr)
 					}
 				}
 			}
@@ -133,7 +133,7 @@ func init() {
 		Forward: func(f *Frame, in *Instr) {
 			a, l := f.Val(in.In[0]), f.Val(in.Out)
 			n := f.P.Values[in.Out].Shape[0]
-			if !cholesky(a, l, n) {
+			if dense.Cholesky(a, l, n, 0) >= 0 {
 				for i := range l {
 					l[i] = math.NaN()
 				}
@@ -142,7 +142,7 @@ func init() {
 		Backward: func(f *Frame, in *Instr) {
 			n := f.P.Values[in.Out].Shape[0]
 			l, lb, ga := f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-			choleskyReverse(l, lb, ga, f.Val(in.Scratch), n)
+			dense.CholeskyReverse(l, lb, ga, f.Val(in.Scratch), n)
 		},
 	})
 	register(OpTriSolve, OpDef{
@@ -453,7 +453,7 @@ func init() {
 // are long enough.
 func matVecByColumn(p *Program, in *Instr) bool {
 	a := p.Values[in.In[0]]
-	return a.Kind == Const && a.Shape[1] < kernelMin && a.Shape[0] >= kernelMin
+	return a.Kind == Const && a.Shape[1] < dense.KernelMin && a.Shape[0] >= dense.KernelMin
 }
 
 // transposedData returns Aᵀ (k×n) from the instruction's scratch, filling
@@ -470,118 +470,4 @@ func transposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
 		w[0] = 1
 	}
 	return at
-}
-
-// Below this length a plain loop beats the call into gonum's assembly
-// kernels.
-const kernelMin = 16
-
-// dot is Σ a·b over len(a) (b at least as long).
-func dot(a, b []float64) float64 {
-	if len(a) >= kernelMin {
-		return floats.Dot(a, b[:len(a)])
-	}
-	b = b[:len(a)]
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
-
-// axpy adds alpha·x into y (len(x) elements).
-func axpy(y []float64, alpha float64, x []float64) {
-	if len(x) >= kernelMin {
-		floats.AddScaled(y[:len(x)], alpha, x)
-		return
-	}
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += alpha * v
-	}
-}
-
-// cholesky writes the lower Cholesky factor of the n×n matrix whose lower
-// triangle is a into l (upper triangle zero). It reports false when a is
-// not positive definite. Up to maxInvDiag rows it multiplies by the
-// inverses of the diagonal, kept on the stack, instead of dividing by it
-// at every element.
-func cholesky(a, l []float64, n int) bool {
-	var invBuf [maxInvDiag]float64
-	var inv []float64
-	if n <= maxInvDiag {
-		inv = invBuf[:n]
-	}
-	for i := range n {
-		for j := 0; j <= i; j++ {
-			s := a[i*n+j]
-			ri, rj := l[i*n:i*n+j], l[j*n:j*n+j]
-			for k, v := range ri {
-				s -= v * rj[k]
-			}
-			if i == j {
-				if !(s > 0) {
-					return false
-				}
-				l[i*n+i] = math.Sqrt(s)
-				if inv != nil {
-					inv[i] = 1 / l[i*n+i]
-				}
-			} else if inv != nil {
-				l[i*n+j] = s * inv[j]
-			} else {
-				l[i*n+j] = s / l[j*n+j]
-			}
-		}
-		for j := i + 1; j < n; j++ {
-			l[i*n+j] = 0
-		}
-	}
-	return true
-}
-
-// maxInvDiag bounds the matrices whose inverse diagonal cholesky and
-// choleskyReverse keep on the stack.
-const maxInvDiag = 64
-
-// choleskyReverse adds into ga (lower triangle) the adjoint of A given
-// the adjoint lb of its factor L, by running the factorisation's steps
-// backwards (the unblocked reverse mode of Murray 2016, "Differentiation
-// of the Cholesky decomposition"): each step s = A_ij - Σ_{k<j} L_ik L_jk,
-// then L_ii = √s or L_ij = s/L_jj, is undone in the reverse order of the
-// forward pass. w (n×n) holds the working copy of L̄.
-func choleskyReverse(l, lb, ga, w []float64, n int) {
-	var invBuf [maxInvDiag]float64
-	var inv []float64
-	if n <= maxInvDiag {
-		inv = invBuf[:n]
-		for j := range inv {
-			inv[j] = 1 / l[j*n+j]
-		}
-	}
-	for i := range n {
-		copy(w[i*n:i*n+i+1], lb[i*n:i*n+i+1])
-	}
-	for i := n - 1; i >= 0; i-- {
-		li, wi := l[i*n:i*n+i+1], w[i*n:i*n+i+1]
-		for j := i; j >= 0; j-- {
-			var sb float64
-			if i == j {
-				sb = wi[i] / (2 * li[i])
-			} else {
-				if inv != nil {
-					sb = wi[j] * inv[j]
-				} else {
-					sb = wi[j] / l[j*n+j]
-				}
-				w[j*n+j] -= sb * li[j]
-			}
-			ga[i*n+j] += sb
-			lj, wj := l[j*n:j*n+j], w[j*n:j*n+j]
-			for k, v := range lj {
-				wi[k] -= sb * v
-				wj[k] -= sb * li[k]
-			}
-		}
-	}
 }

@@ -1,6 +1,10 @@
 package ir
 
-import "math"
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/dense"
+)
 
 // The execution plan: how a Frame runs a program on the CPU. Finalize
 // derives it from the instructions without changing them — Program.Instrs,
@@ -707,9 +711,9 @@ func (k *kRegressionNormal) forward(f *Frame) {
 	r := f.priv[k.resid : k.resid+n]
 	copy(r, y)
 	for l, bl := range beta {
-		axpy(r, -bl, at[l*n:(l+1)*n])
+		dense.Axpy(r, -bl, at[l*n:(l+1)*n])
 	}
-	q := dot(r, r)
+	q := dense.Dot(r, r)
 	f.priv[k.resid+n] = q
 	if k.writeMu {
 		for i, v := range y {
@@ -745,7 +749,7 @@ func (k *kRegressionNormal) backward(f *Frame) {
 		at := f.Val(k.mv.Scratch)[1:]
 		gb := f.AdjOf(beta)
 		for l := range gb {
-			gb[l] += c * dot(at[l*n:(l+1)*n], r)
+			gb[l] += c * dense.Dot(at[l*n:(l+1)*n], r)
 		}
 	}
 	if f.Grad(in.In[2]) {
@@ -803,7 +807,7 @@ func (k *kLowerMatVec) forward(f *Frame) {
 	}
 	f.priv[k.flag] = 1
 	for i := range y {
-		y[i] = dot(l[i*n:i*n+i+1], v)
+		y[i] = dense.Dot(l[i*n:i*n+i+1], v)
 	}
 }
 
@@ -818,13 +822,13 @@ func (k *kLowerMatVec) backward(f *Frame) {
 	if f.Grad(in.In[0]) {
 		ga := f.AdjOf(in.In[0])
 		for i, gi := range g {
-			axpy(ga[i*n:i*n+i+1], gi, v)
+			dense.Axpy(ga[i*n:i*n+i+1], gi, v)
 		}
 	}
 	if f.Grad(in.In[1]) {
 		gv := f.AdjOf(in.In[1])
 		for i, gi := range g {
-			axpy(gv, gi, l[i*n:i*n+i+1])
+			dense.Axpy(gv, gi, l[i*n:i*n+i+1])
 		}
 	}
 }
@@ -1002,7 +1006,7 @@ func (k *kGPCholesky) forward(f *Frame) {
 			a[i*n+j] = a2 * math.Exp(c*sqDist(x, i, j, d)) // math.Exp as gp_exp_quad_cov (linalg.go)
 		}
 	}
-	if !cholesky(a, l, n) {
+	if dense.Cholesky(a, l, n, 0) >= 0 {
 		for i := range l {
 			l[i] = math.NaN()
 		}
@@ -1013,7 +1017,7 @@ func (k *kGPCholesky) backward(f *Frame) {
 	cov := k.cov
 	n := f.P.Values[k.in.Out].Shape[0]
 	l, lb, ga := f.Val(k.in.Out), f.AdjOf(k.in.Out), f.AdjOf(k.ad.Out)
-	choleskyReverse(l, lb, ga, f.Val(k.in.Scratch), n)
+	dense.CholeskyReverse(l, lb, ga, f.Val(k.in.Scratch), n)
 	ga0, gr := f.Grad(cov.In[1]), f.Grad(cov.In[2])
 	if !ga0 && !gr {
 		return

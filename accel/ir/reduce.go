@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"math"
+
+	"github.com/gobayes/gobayes/accel/dense"
 )
 
 func scalarShape(p *Program, in *Instr, args [][]int) ([]int, error) {
@@ -63,16 +65,16 @@ func init() {
 			return nil, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			f.Val(in.Out)[0] = dot(f.Val(in.In[0]), f.Val(in.In[1]))
+			f.Val(in.Out)[0] = dense.Dot(f.Val(in.In[0]), f.Val(in.In[1]))
 		},
 		Backward: func(f *Frame, in *Instr) {
 			g := f.AdjOf(in.Out)[0]
 			a, b := f.Val(in.In[0]), f.Val(in.In[1])
 			if f.Grad(in.In[0]) {
-				axpy(f.AdjOf(in.In[0]), g, b)
+				dense.Axpy(f.AdjOf(in.In[0]), g, b)
 			}
 			if f.Grad(in.In[1]) {
-				axpy(f.AdjOf(in.In[1]), g, a)
+				dense.Axpy(f.AdjOf(in.In[1]), g, a)
 			}
 		},
 	})

@@ -3,6 +3,7 @@ package vec
 import (
 	"math"
 
+	"github.com/gobayes/gobayes/accel/dense"
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
@@ -195,26 +196,11 @@ func (l *linearNormal) fit(x, y []float64) {
 }
 
 // cholesky is the lower factor of the k×k matrix a, and false when a is
-// not (numerically) positive definite.
+// not (numerically) positive definite: a pivot at most 1e-12 times its
+// diagonal entry.
 func cholesky(a []float64, k int) ([]float64, bool) {
 	l := make([]float64, k*k)
-	for i := 0; i < k; i++ {
-		for j := 0; j <= i; j++ {
-			s := a[i*k+j]
-			for m := 0; m < j; m++ {
-				s -= l[i*k+m] * l[j*k+m]
-			}
-			if i == j {
-				if !(s > 1e-12*a[i*k+i]) {
-					return nil, false
-				}
-				l[i*k+i] = math.Sqrt(s)
-			} else {
-				l[i*k+j] = s / l[j*k+j]
-			}
-		}
-	}
-	return l, true
+	return l, dense.Cholesky(a, l, k, 1e-12) < 0
 }
 
 // chain loads chain c's Δ, computes GΔ and returns S.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/gobayes/gobayes/accel/dense"
 )
 
 // Metric is the Euclidean metric of Hamiltonian Monte Carlo, given by its
@@ -168,22 +170,8 @@ func (m *Metric) ScaleNoise(z, out []float64) {
 // positive-definite row-major n×n matrix a.
 func Cholesky(a []float64, n int) ([]float64, error) {
 	l := make([]float64, n*n)
-	for j := 0; j < n; j++ {
-		s := a[j*n+j]
-		for k := 0; k < j; k++ {
-			s -= l[j*n+k] * l[j*n+k]
-		}
-		if !(s > 0) {
-			return nil, fmt.Errorf("mcmc: matrix is not positive definite (pivot %d is %g)", j, s)
-		}
-		l[j*n+j] = math.Sqrt(s)
-		for i := j + 1; i < n; i++ {
-			t := a[i*n+j]
-			for k := 0; k < j; k++ {
-				t -= l[i*n+k] * l[j*n+k]
-			}
-			l[i*n+j] = t / l[j*n+j]
-		}
+	if j := dense.Cholesky(a, l, n, 0); j >= 0 {
+		return nil, fmt.Errorf("mcmc: matrix is not positive definite (pivot %d is not positive)", j)
 	}
 	return l, nil
 }
