@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/gobayes/gobayes/accel"
+	// accel/fuse installs the fused kernels every Frame of this backend runs.
+	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/vec"
 )

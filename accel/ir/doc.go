@@ -29,22 +29,23 @@
 // exported inverses), lpdf_*.go (log densities). Package irtest checks ops
 // and programs against finite differences.
 //
-// A Frame runs a program through its execution plan (plan.go, plan_hmm.go),
-// which Finalize derives without touching Program.Instrs: common chains of
-// instructions (a prior with a constant scale, the sum of a model's
-// priors, normal_lpdf of a + b·z — the non-centred hierarchy, with the
-// standard-normal prior of z — or of X·β, a bound with its log-Jacobian,
-// covariance → jitter → Cholesky, an HMM's forward-algorithm scan) run as
-// fused kernels that compute the same values in fewer passes. Terms that
+// A Frame runs a program through its execution plan (plan.go), which
+// Finalize derives without touching Program.Instrs: kernels (Kernel,
+// TermKernel) run in place of an instruction and of the instructions it
+// absorbs. This package plans what belongs to single ops — a bound with
+// its log-Jacobian (a scalar bound, τ = exp(u), runs without dispatch in
+// Gradient) and matvec with a Cholesky factor. The structures of models
+// (a prior with a constant scale, the sum of a model's priors, normal_lpdf
+// of a + b·z — the non-centred hierarchy, with the standard-normal prior
+// of z — or of X·β, covariance → jitter → Cholesky, an HMM's
+// forward-algorithm scan) are package accel/fuse's, the Planner that
+// Finalize calls once it is imported (accel/cpu imports it). Terms that
 // only the log density's sum reads get their gradient during the forward
-// pass (their adjoint is 1), so the reverse sweep leaves them out; a
-// scalar bound (τ = exp(u)) runs without dispatch in Gradient, a plan of
-// kernels only takes a shorter Gradient, and per-data constants (the sum
-// of a σ per element's normalisers) are computed once per frame. Other
-// backends keep reading Instrs and the ops' semantics; Program.Fused
-// counts the fused kernels and Frame.Unfused runs instruction by
-// instruction. Package planmodels checks both runs agree on every
-// posteriordb model.
+// pass (Step.Leaf), so the reverse sweep leaves them out, and a plan of
+// kernels only takes a shorter Gradient. Other backends keep reading
+// Instrs and the ops' semantics; Program.Fused counts the fused kernels
+// and Frame.Unfused runs instruction by instruction. Package planmodels
+// checks both runs agree on every posteriordb model.
 //
 // Every exponential in the semantics and in the plan's kernels is Exp
 // (exp.go), the package's own scalar exp, not math.Exp: the bound

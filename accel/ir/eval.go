@@ -116,7 +116,7 @@ func plannedClears(p *Program) (pre, post [][2]int) {
 		}
 	}
 	for i, st := range p.plan {
-		if st.skip && st.adjRead {
+		if st.Skip && st.AdjRead {
 			markID(p.Instrs[i].Out)
 		}
 	}
@@ -129,7 +129,7 @@ func plannedClears(p *Program) (pre, post [][2]int) {
 	leaf := make([]bool, n)
 	for _, st := range p.steps {
 		if st.leaf != nil {
-			for _, r := range st.leaf.adjWrites() {
+			for _, r := range st.leaf.AdjWrites() {
 				mark(leaf, r[0], r[1])
 			}
 		}
@@ -271,9 +271,9 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 		case st.bound != nil:
 			st.bound.scalarForward(v)
 		case st.leaf != nil:
-			st.leaf.forwardGrad(f)
+			st.leaf.ForwardGrad(f)
 		case st.k != nil:
-			st.k.forward(f)
+			st.k.Forward(f)
 		case st.fast != nil:
 			st.fast.forward(v)
 		default:
@@ -296,7 +296,7 @@ func (f *Frame) Gradient(x, grad []float64) float64 {
 			case st.bound != nil && !st.bound.gb:
 				st.bound.scalarBackward(v, adj)
 			case st.k != nil:
-				st.k.backward(f)
+				st.k.Backward(f)
 			case st.fast != nil:
 				st.fast.backward(v, adj)
 			default:
@@ -323,9 +323,9 @@ func (f *Frame) gradientKernels(x, grad []float64) float64 {
 		if b := st.bound; b != nil {
 			b.scalarForward(f.V)
 		} else if st.leaf != nil {
-			st.leaf.forwardGrad(f)
+			st.leaf.ForwardGrad(f)
 		} else {
-			st.k.forward(f)
+			st.k.Forward(f)
 		}
 	}
 	clearSpans(f.Adj, f.plannedSpans)
@@ -336,7 +336,7 @@ func (f *Frame) gradientKernels(x, grad []float64) float64 {
 		if b := st.bound; b != nil && !b.gb {
 			b.scalarBackward(f.V, f.Adj)
 		} else {
-			st.k.backward(f)
+			st.k.Backward(f)
 		}
 	}
 	copy(grad, f.Adj[:p.Dim])
@@ -374,7 +374,7 @@ func (f *Frame) runPlanned() {
 		st := &f.P.steps[i]
 		switch {
 		case st.k != nil:
-			st.k.forward(f)
+			st.k.Forward(f)
 		case st.fast != nil:
 			st.fast.forward(f.V)
 		default:
@@ -390,7 +390,7 @@ func (f *Frame) reversePlanned() {
 		st := &rsteps[i]
 		switch {
 		case st.k != nil:
-			st.k.backward(f)
+			st.k.Backward(f)
 		case st.fast != nil:
 			st.fast.backward(f.V, f.Adj)
 		default:

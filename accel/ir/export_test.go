@@ -33,15 +33,3 @@ func FastPathLen(p *Program) int {
 	}
 	return n
 }
-
-// LeafSteps counts the steps of p's plan that add their gradient as they
-// run forward (see markLeaves).
-func LeafSteps(p *Program) int {
-	n := 0
-	for _, st := range p.steps {
-		if st.leaf != nil {
-			n++
-		}
-	}
-	return n
-}

@@ -41,7 +41,7 @@ func init() {
 			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 			k := len(v)
 			if in.Scratch != None {
-				at := transposedData(f, in, a, len(y), k)
+				at := TransposedData(f, in, a, len(y), k)
 				clear(y)
 				for l, vl := range v {
 					dense.Axpy(y, vl, at[l*len(y):(l+1)*len(y)])
@@ -456,9 +456,9 @@ func matVecByColumn(p *Program, in *Instr) bool {
 	return a.Kind == Const && a.Shape[1] < dense.KernelMin && a.Shape[0] >= dense.KernelMin
 }
 
-// transposedData returns Aᵀ (k×n) from the instruction's scratch, filling
+// TransposedData returns Aᵀ (k×n) from the instruction's scratch, filling
 // it on first use (the data never changes within a frame).
-func transposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
+func TransposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
 	w := f.Val(in.Scratch)
 	at := w[1:]
 	if w[0] == 0 {

@@ -37,7 +37,7 @@ func bernoulliLogitForward(f *Frame, in *Instr) {
 	y, th := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(y, th)
 	ys, ts := stride(y), stride(th)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	flag, cache, ex := lpdfScratchParts(f, in, 1)
 	sg, valid := bernoulliSigns(flag, cache, y)
 	t := 0.0

@@ -32,7 +32,7 @@ func categoricalShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 	if rows != 1 && ny != 1 && ny != rows {
 		return nil, fmt.Errorf("categorical: %d outcomes but %d rows of logits; give one row per outcome or a single [K] vector", ny, rows)
 	}
-	if !isPointwise(in) {
+	if !Pointwise(in) {
 		return nil, nil
 	}
 	return []int{max(ny, rows)}, nil
@@ -80,7 +80,7 @@ func categoricalForward(f *Frame, in *Instr) {
 	y, lg := f.Val(in.In[0]), f.Val(in.In[1])
 	n, k, rs := categoricalDims(f, in)
 	ys := stride(y)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	lse := 0.0
 	if rs == 0 {
 		lse = logSumExp(lg)

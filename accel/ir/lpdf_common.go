@@ -31,9 +31,9 @@ const (
 
 var negInf = math.Inf(-1)
 
-// isPointwise reports whether a log-density instruction gives one term per
+// Pointwise reports whether a log-density instruction gives one term per
 // element (Ints[0] == 1) rather than their sum.
-func isPointwise(in *Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
+func Pointwise(in *Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
 
 // checkLPDFInts rejects immediates other than the pointwise flag.
 func checkLPDFInts(in *Instr) error {
@@ -64,7 +64,7 @@ func lpdfShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 			return nil, fmt.Errorf("argument %d has %d values but argument %d has %d: each argument must have the same length or be a scalar", i, l, at, n)
 		}
 	}
-	if !isPointwise(in) || at < 0 {
+	if !Pointwise(in) || at < 0 {
 		return nil, nil
 	}
 	return slices.Clone(args[at]), nil
@@ -92,7 +92,7 @@ func stride(x []float64) int {
 
 // outStride is the stride of the output adjoint: 1 in pointwise mode.
 func outStride(in *Instr) int {
-	if isPointwise(in) {
+	if Pointwise(in) {
 		return 1
 	}
 	return 0

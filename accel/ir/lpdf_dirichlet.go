@@ -51,7 +51,7 @@ func eventShape(name string, nEvent int) func(p *Program, in *Instr, args [][]in
 				rows = r
 			}
 		}
-		if !isPointwise(in) {
+		if !Pointwise(in) {
 			return nil, nil
 		}
 		return []int{rows}, nil
@@ -88,7 +88,7 @@ func dirichletForward(f *Frame, in *Instr) {
 	sh := f.P.Values[in.In[0]].Shape
 	k := sh[len(sh)-1]
 	n := max(ny, na)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	c := 0.0
 	if ars == 0 {
 		c = dirichletConst(al)

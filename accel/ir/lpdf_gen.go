@@ -49,7 +49,7 @@ func bernoulliForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_1 := math.NaN()
 	km1_1 := math.NaN()
 	var m0, m1 float64
@@ -127,7 +127,7 @@ func betaForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_1 := math.NaN()
 	km0_2 := math.NaN()
 	var m0 float64
@@ -259,7 +259,7 @@ func betaBinomialForward(f *Frame, in *Instr) {
 	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
 	n := batchLen(in0, in1, in2, in3)
 	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_2 := math.NaN()
 	km0_3 := math.NaN()
 	var m0 float64
@@ -361,7 +361,7 @@ func binomialForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_2 := math.NaN()
 	km1_2 := math.NaN()
 	var m0, m1 float64
@@ -470,7 +470,7 @@ func binomialLogitForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_2 := math.NaN()
 	var m0 float64
 	cache, cn, fill := dataCache(f, in, 1)
@@ -549,7 +549,7 @@ func cauchyForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_2 := math.NaN()
 	var m1, m0 float64
@@ -624,7 +624,7 @@ func exponentialForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_1 := math.NaN()
 	var m0 float64
 	t := 0.0
@@ -687,7 +687,7 @@ func gammaForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_1 := math.NaN()
 	var m1, m0 float64
@@ -801,7 +801,7 @@ func halfCauchyForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_1 := math.NaN()
 	km0_1 := math.NaN()
 	var m1, m0 float64
@@ -872,7 +872,7 @@ func halfNormalForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_1 := math.NaN()
 	km0_1 := math.NaN()
 	var m1, m0 float64
@@ -941,7 +941,7 @@ func inverseGammaForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_1 := math.NaN()
 	var m1, m0 float64
@@ -1053,7 +1053,7 @@ func laplaceForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_2 := math.NaN()
 	km1_2 := math.NaN()
 	var m0, m1 float64
@@ -1133,7 +1133,7 @@ func logNormalForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_2 := math.NaN()
 	var m1, m0 float64
@@ -1247,7 +1247,7 @@ func logisticForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_2 := math.NaN()
 	var m1, m0 float64
@@ -1323,7 +1323,7 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km3_2 := math.NaN()
 	km2_1 := math.NaN()
 	km2_2 := math.NaN()
@@ -1435,7 +1435,7 @@ func poissonForward(f *Frame, in *Instr) {
 	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_1 := math.NaN()
 	var m0 float64
 	cache, cn, fill := dataCache(f, in, 1)
@@ -1523,7 +1523,7 @@ func uniformForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km0_1 := math.NaN()
 	km0_2 := math.NaN()
 	var m0 float64
@@ -1598,7 +1598,7 @@ func weibullForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km1_2 := math.NaN()
 	km0_1 := math.NaN()
 	var m1, m0 float64
@@ -1723,7 +1723,7 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	km2_2 := math.NaN()
 	km0_1 := math.NaN()
 	km1_2 := math.NaN()

@@ -37,7 +37,7 @@ func lkjShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 	if ShapeLen(args[1]) != 1 {
 		return nil, fmt.Errorf("lkj_corr_cholesky: eta has shape %v, want a scalar", args[1])
 	}
-	if isPointwise(in) {
+	if Pointwise(in) {
 		return []int{1}, nil
 	}
 	return nil, nil

@@ -77,7 +77,7 @@ func multiNormalForward(f *Frame, in *Instr) {
 	ny, yrs := eventRows(f, in.In[0])
 	nm, mrs := eventRows(f, in.In[1])
 	n := max(ny, nm)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	z := f.Val(in.Scratch)[:k]
 	c := -float64(k)*lnSqrt2Pi - cholLogDet(l, k)
 	ok := !math.IsNaN(c)

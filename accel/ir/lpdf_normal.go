@@ -45,7 +45,7 @@ func normalForward(f *Frame, in *Instr) {
 	y, mu, sg := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(y, mu, sg)
 	ys, ms, ss := stride(y), stride(mu), stride(sg)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	if ss == 0 && !pw {
 		// One σ for all: Σ -½((y-μ)/σ)² = -½ Σ (y-μ)² / σ².
 		s := sg[0]

@@ -37,7 +37,7 @@ func poissonLogForward(f *Frame, in *Instr) {
 	y, eta := f.Val(in.In[0]), f.Val(in.In[1])
 	n := batchLen(y, eta)
 	ys, es := stride(y), stride(eta)
-	out, pw := f.Val(in.Out), isPointwise(in)
+	out, pw := f.Val(in.Out), Pointwise(in)
 	flag, cache, ex := lpdfScratchParts(f, in, 1)
 	lg, valid := countLgamma(flag, cache, y)
 	if valid && !pw && len(y) == n && len(eta) == n {

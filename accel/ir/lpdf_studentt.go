@@ -49,7 +49,7 @@ func studentTForward(half bool) func(f *Frame, in *Instr) {
 		y, nu, mu, sg, _ := studentTArgs(f, in, half)
 		n := batchLen(y, nu, mu, sg)
 		ys, ns, ms, ss := stride(y), stride(nu), stride(mu), stride(sg)
-		out, pw := f.Val(in.Out), isPointwise(in)
+		out, pw := f.Val(in.Out), Pointwise(in)
 		_, _, l1p := lpdfScratchParts(f, in, 0)
 		half0 := 0.0
 		if half {

@@ -87,7 +87,7 @@ type Program struct {
 	// plan is the interpreter's execution plan (see plan.go), nil when no
 	// instruction is fused; privSize is the per-frame memory its kernels
 	// need. Set by Builder.Finalize; Instrs are never changed by it.
-	plan     []planStep
+	plan     []Step
 	privSize int
 	// steps is the plan as a compact list, in program order, of what a
 	// planned run executes (absorbed instructions left out).

@@ -86,7 +86,7 @@ func init() {
 		// so the reverse sweep needs no exponential: ∂y/∂x_i = e_i / Σe.
 		Forward: func(f *Frame, in *Instr) {
 			x, e := f.Val(in.In[0]), f.Val(in.Scratch)
-			f.Val(in.Out)[0] = logSumExpInto(x, e)
+			f.Val(in.Out)[0] = LogSumExpInto(x, e)
 		},
 		Backward: func(f *Frame, in *Instr) {
 			y, g := f.Val(in.Out)[0], f.AdjOf(in.Out)[0]
@@ -107,10 +107,10 @@ func init() {
 	})
 }
 
-// logSumExpInto is LogSumExp that leaves exp(x_i - max) in e: the maximum
+// LogSumExpInto is LogSumExp that leaves exp(x_i - max) in e: the maximum
 // needs no exponential, and with two elements it costs one exp and one
 // log1p.
-func logSumExpInto(x, e []float64) float64 {
+func LogSumExpInto(x, e []float64) float64 {
 	m, im := math.Inf(-1), -1
 	for i, v := range x {
 		if v > m || math.IsNaN(v) {

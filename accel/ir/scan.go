@@ -25,7 +25,9 @@ import "fmt"
 // sweep walks the steps backwards without recomputing, and propagates into
 // carry inits, sequences and statics. Scans nest.
 
-func scanDims(in *Instr) (t, c, s int) { return in.Ints[0], in.Ints[1], in.Ints[2] }
+// ScanDims are a scan instruction's immediates: the number of steps, carries
+// and sequences.
+func ScanDims(in *Instr) (t, c, s int) { return in.Ints[0], in.Ints[1], in.Ints[2] }
 
 func scanShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 	body := in.Body
@@ -35,7 +37,7 @@ func scanShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 	if len(in.Ints) != 3 || in.Ints[0] < 0 || in.Ints[1] < 0 || in.Ints[2] < 0 {
 		return nil, fmt.Errorf("scan: Ints = %v, want [steps, carries, sequences]", in.Ints)
 	}
-	t, c, s := scanDims(in)
+	t, c, s := ScanDims(in)
 	if body.Dim != 0 {
 		return nil, fmt.Errorf("scan: the body reads a position of %d slots; build it with NewBuilder(0) and pass parameters as static arguments", body.Dim)
 	}
@@ -74,7 +76,7 @@ func scanShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 }
 
 func scanScratch(p *Program, in *Instr) int {
-	t, c, _ := scanDims(in)
+	t, c, _ := ScanDims(in)
 	body := in.Body
 	carry := 0
 	for _, id := range body.Inputs[:c] {
@@ -152,7 +154,7 @@ func scanForward(f *Frame, in *Instr) {
 		scanScalarForward(f, in)
 		return
 	}
-	t, c, s := scanDims(in)
+	t, c, s := ScanDims(in)
 	body := in.Body
 	bf := f.sub(body)
 	n := body.Size
@@ -214,7 +216,7 @@ func scanBackward(f *Frame, in *Instr) {
 		scanScalarBackward(f, in)
 		return
 	}
-	t, c, s := scanDims(in)
+	t, c, s := ScanDims(in)
 	body := in.Body
 	bf := f.sub(body)
 	n := body.Size
@@ -317,7 +319,7 @@ const maxScalarArgs = 16
 // AR, ARMA or GARCH step): the same step frames as the general path, but
 // one loop over the steps with the slot offsets resolved once.
 func scanScalarForward(f *Frame, in *Instr) {
-	t, c, s := scanDims(in)
+	t, c, s := ScanDims(in)
 	body := in.Body
 	n := body.Size
 	w := f.Val(in.Scratch)
@@ -359,7 +361,7 @@ func scanScalarForward(f *Frame, in *Instr) {
 }
 
 func scanScalarBackward(f *Frame, in *Instr) {
-	t, c, s := scanDims(in)
+	t, c, s := ScanDims(in)
 	body := in.Body
 	n := body.Size
 	w := f.Val(in.Scratch)

@@ -50,7 +50,7 @@ func (b *Batch) fuseAffineNormals() {
 	}
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if b.plan[k].k != kNormal || isPointwise(in) {
+		if b.plan[k].k != kNormal || ir.Pointwise(in) {
 			continue
 		}
 		y, sg := b.loc[in.In[0]], b.elem(in.In[2])
@@ -100,7 +100,7 @@ func (b *Batch) priorOf(z ir.ID, k int) (int, bool) {
 	p := b.P
 	for j := range p.Instrs {
 		in := &p.Instrs[j]
-		if b.plan[j].k != kNormal || in.Op != ir.OpNormalLPDF || isPointwise(in) || in.In[0] != z {
+		if b.plan[j].k != kNormal || in.Op != ir.OpNormalLPDF || ir.Pointwise(in) || in.In[0] != z {
 			continue
 		}
 		m, s := b.loc[in.In[1]], b.loc[in.In[2]]

@@ -18,10 +18,6 @@ import (
 
 const lnPi = 1.14472988584940017414342735135305871164729481291531 // log π
 
-// isPointwise reports whether a log density gives one term per element
-// (Ints[0] == 1) rather than their sum.
-func isPointwise(in *ir.Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
-
 // log1p is log(1+x) from math.Log, accurate where 1+x rounds (the
 // formula of ir's log1p). The kernels here call math.Log rather than
 // LogScalar: one value at a time it was as fast (12 against 13.5 ns,
@@ -172,7 +168,7 @@ func (b *Batch) locScaleForward(in *ir.Instr, f locScale) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -232,7 +228,7 @@ func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	y, mu, sg := b.locScaleArgs(in, f)
 	n := max(y.n, mu.n, sg.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !y.grad && !(mu.grad && !f.half) && !sg.grad {
 		return
 	}
@@ -356,7 +352,7 @@ func (b *Batch) densityForward(in *ir.Instr) {
 	for _, x := range ops {
 		n = max(n, x.n)
 	}
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -431,7 +427,7 @@ func (b *Batch) densityBackward(in *ir.Instr) {
 	for _, x := range ops {
 		n = max(n, x.n)
 	}
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	y := ops[0]
 	r0, r1, r3 := b.rows[0], b.rows[1], b.rows[3]
 	for i := 0; i < n; i++ {

@@ -23,7 +23,7 @@ func (b *Batch) glmForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	y, eta := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(y.n, eta.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -74,7 +74,7 @@ func (b *Batch) glmBackward(in *ir.Instr) {
 		return
 	}
 	n := max(y.n, eta.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	poisson := in.Op == ir.OpPoissonLogLPMF
 	for i := 0; i < n; i++ {
 		oo := o.off

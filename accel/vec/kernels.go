@@ -354,7 +354,7 @@ func (b *Batch) normalForward(in *ir.Instr) {
 	}
 	v, o := b.V, b.loc[in.Out]
 	n := max(y.n, mu.n, sg.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+b.B])
 	}

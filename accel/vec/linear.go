@@ -44,7 +44,7 @@ func (b *Batch) fuseLinearNormals() {
 	producer, uses := dataflow(p)
 	for k := range p.Instrs {
 		in := &p.Instrs[k]
-		if b.plan[k].k != kNormal || isPointwise(in) {
+		if b.plan[k].k != kNormal || ir.Pointwise(in) {
 			continue
 		}
 		y, sg := b.loc[in.In[0]], b.loc[in.In[2]]

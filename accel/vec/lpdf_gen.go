@@ -44,7 +44,7 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -79,7 +79,7 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1 := b.rows[0], b.rows[1]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -116,7 +116,7 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -146,7 +146,7 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -190,7 +190,7 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -219,7 +219,7 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -259,7 +259,7 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -301,7 +301,7 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1 := b.rows[0], b.rows[1]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -344,7 +344,7 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -373,7 +373,7 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -403,7 +403,7 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -433,7 +433,7 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -471,7 +471,7 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -499,7 +499,7 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -533,7 +533,7 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -563,7 +563,7 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -603,7 +603,7 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -633,7 +633,7 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -667,7 +667,7 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -697,7 +697,7 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -730,7 +730,7 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -760,7 +760,7 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -803,7 +803,7 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -832,7 +832,7 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -870,7 +870,7 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -902,7 +902,7 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1 := b.rows[0], b.rows[1]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -941,7 +941,7 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -971,7 +971,7 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -1009,7 +1009,7 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -1047,7 +1047,7 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -1085,7 +1085,7 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -1120,7 +1120,7 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -1156,7 +1156,7 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -1184,7 +1184,7 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0 := b.rows[0]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -1222,7 +1222,7 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -1254,7 +1254,7 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
 	for i := 0; i < n; i++ {
 		oo := o.off
@@ -1302,7 +1302,7 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
@@ -1341,7 +1341,7 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
-	pw := isPointwise(in)
+	pw := ir.Pointwise(in)
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
 	for i := 0; i < n; i++ {
 		oo := o.off

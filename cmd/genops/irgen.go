@@ -236,7 +236,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	formulaComment(b, p)
 	fmt.Fprintf(b, "func %sForward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
 	reads(b, p)
-	b.WriteString("\tout, pw := f.Val(in.Out), isPointwise(in)\n")
+	b.WriteString("\tout, pw := f.Val(in.Out), Pointwise(in)\n")
 	lets := p.letsNeeded(p.value)
 	es := []ast.Expr{p.value}
 	for _, k := range lets {

@@ -138,7 +138,7 @@ func vecHead(b *bytes.Buffer, p *parsed, adj bool) {
 	} else {
 		fmt.Fprintf(b, "\tn := max(%s)\n", strings.Join(ns, ", "))
 	}
-	b.WriteString("\tpw := isPointwise(in)\n")
+	b.WriteString("\tpw := ir.Pointwise(in)\n")
 }
 
 // vecElement opens the loop over elements: the output offset and the

@@ -1,6 +1,10 @@
-package ir
+package fuse
 
-import "math"
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
 
 // kHMMScan replaces a scan that runs the forward algorithm of a hidden
 // Markov model in log space with normal emissions, in the form
@@ -15,22 +19,22 @@ import "math"
 // scan's output α_0..α_{T-1}; the step frames in the scan's scratch are not
 // used.
 type kHMMScan struct {
-	in      *Instr
+	in      *ir.Instr
 	k       int
-	cols    []ID // statics c_k, [K] each
-	mu      ID   // static μ, [K]
+	cols    []ir.ID // statics c_k, [K] each
+	mu      ir.ID   // static μ, [K]
 	sigma   float64
 	weights int // private: T·K·K log-sum-exp weights, then 2K work slots
 	memo    int
 }
 
 // hmmScan matches the scan instruction i against kHMMScan's body.
-func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
+func hmmScan(p *ir.Program, i int, priv *int) (kernel, bool) {
 	in := &p.Instrs[i]
-	if in.Op != OpScan || in.Body == nil {
+	if in.Op != ir.OpScan || in.Body == nil {
 		return nil, false
 	}
-	t, c, s := scanDims(in)
+	t, c, s := ir.ScanDims(in)
 	body := in.Body
 	if c != 1 || s != 1 || len(body.Outputs) != 2 || body.Outputs[0].ID != body.Outputs[1].ID {
 		return nil, false
@@ -41,7 +45,7 @@ func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
 		return nil, false
 	}
 	// staticOf maps a body input to the instruction's argument.
-	staticOf := map[ID]ID{}
+	staticOf := map[ir.ID]ir.ID{}
 	for j, id := range body.Inputs[2:] {
 		staticOf[id] = in.In[2+j]
 	}
@@ -49,11 +53,11 @@ func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
 	if len(ins) != 2*k+3 {
 		return nil, false
 	}
-	cols := make([]ID, k)
-	lses := make([]ID, k)
+	cols := make([]ir.ID, k)
+	lses := make([]ir.ID, k)
 	for j := range k {
 		add, lse := &ins[2*j], &ins[2*j+1]
-		if add.Op != OpAdd || lse.Op != OpLogSumExp || lse.In[0] != add.Out || add.In[0] != carry {
+		if add.Op != ir.OpAdd || lse.Op != ir.OpLogSumExp || lse.In[0] != add.Out || add.In[0] != carry {
 			return nil, false
 		}
 		col, ok := staticOf[add.In[1]]
@@ -63,7 +67,7 @@ func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
 		cols[j], lses[j] = col, lse.Out
 	}
 	cat, nrm, sum := &ins[2*k], &ins[2*k+1], &ins[2*k+2]
-	if cat.Op != OpConcat || len(cat.In) != k || body.Values[cat.Out].Len != k {
+	if cat.Op != ir.OpConcat || len(cat.In) != k || body.Values[cat.Out].Len != k {
 		return nil, false
 	}
 	for j := range k {
@@ -71,15 +75,15 @@ func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
 			return nil, false
 		}
 	}
-	if nrm.Op != OpNormalLPDF || !isPointwise(nrm) || nrm.In[0] != seq || body.Values[nrm.Out].Len != k {
+	if nrm.Op != ir.OpNormalLPDF || !ir.Pointwise(nrm) || nrm.In[0] != seq || body.Values[nrm.Out].Len != k {
 		return nil, false
 	}
 	mu, ok := staticOf[nrm.In[1]]
 	sv := &body.Values[nrm.In[2]]
-	if !ok || body.Values[nrm.In[1]].Len != k || sv.Kind != Const || sv.Len != 1 {
+	if !ok || body.Values[nrm.In[1]].Len != k || sv.Kind != ir.Const || sv.Len != 1 {
 		return nil, false
 	}
-	if sum.Op != OpAdd || sum.Out != body.Outputs[0].ID ||
+	if sum.Op != ir.OpAdd || sum.Out != body.Outputs[0].ID ||
 		!(sum.In[0] == cat.Out && sum.In[1] == nrm.Out || sum.In[0] == nrm.Out && sum.In[1] == cat.Out) {
 		return nil, false
 	}
@@ -88,18 +92,18 @@ func hmmScan(p *Program, i int, priv *int) (kernel, bool) {
 	return kern, true
 }
 
-func (h *kHMMScan) forward(f *Frame) {
+func (h *kHMMScan) Forward(f *ir.Frame) {
 	in, k := h.in, h.k
 	t := in.Ints[0]
 	init, y, out := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 	mu := f.Val(h.mu)
-	w := f.priv[h.weights : h.weights+t*k*k]
-	x := f.priv[h.weights+t*k*k : h.weights+t*k*k+k]
-	e := f.priv[h.weights+t*k*k+k : h.weights+t*k*k+2*k]
+	w := f.Private()[h.weights : h.weights+t*k*k]
+	x := f.Private()[h.weights+t*k*k : h.weights+t*k*k+k]
+	e := f.Private()[h.weights+t*k*k+k : h.weights+t*k*k+2*k]
 	s := h.sigma
 	ok, c, inv := s > 0, 0.0, 0.0
 	if ok {
-		c, inv = -f.memoLog(h.memo, s)-lnSqrt2Pi, 1/s
+		c, inv = -memoLog(f, h.memo, s)-lnSqrt2Pi, 1/s
 	}
 	prev := init[:k]
 	if k == 2 {
@@ -114,7 +118,7 @@ func (h *kHMMScan) forward(f *Frame) {
 			for l := range k {
 				x[l] = prev[l] + col[l]
 			}
-			lse := logSumExpInto(x, e)
+			lse := ir.LogSumExpInto(x, e)
 			ws := w[(step*k+j)*k : (step*k+j+1)*k]
 			if math.IsInf(lse, 0) || math.IsNaN(lse) {
 				clear(ws)
@@ -142,14 +146,14 @@ func (h *kHMMScan) forward(f *Frame) {
 	}
 }
 
-func (h *kHMMScan) backward(f *Frame) {
+func (h *kHMMScan) Backward(f *ir.Frame) {
 	in, k := h.in, h.k
 	t := in.Ints[0]
 	y, g := f.Val(in.In[1]), f.AdjOf(in.Out)
 	mu := f.Val(h.mu)
-	w := f.priv[h.weights : h.weights+t*k*k]
-	ca := f.priv[h.weights+t*k*k : h.weights+t*k*k+k]      // carry adjoint into step t
-	nca := f.priv[h.weights+t*k*k+k : h.weights+t*k*k+2*k] // into step t-1
+	w := f.Private()[h.weights : h.weights+t*k*k]
+	ca := f.Private()[h.weights+t*k*k : h.weights+t*k*k+k]      // carry adjoint into step t
+	nca := f.Private()[h.weights+t*k*k+k : h.weights+t*k*k+2*k] // into step t-1
 	clear(ca)
 	gmu := gradOrNil(f, h.mu)
 	s := h.sigma
@@ -187,7 +191,7 @@ func (h *kHMMScan) backward(f *Frame) {
 // forward2 is forward for two states, with log_sum_exp of two terms
 // written out: the same arithmetic as logSumExpInto and the weights of
 // the general loop, without its loops.
-func (h *kHMMScan) forward2(f *Frame, prev, y, out, w, mu []float64, ok bool, c, inv float64) {
+func (h *kHMMScan) forward2(f *ir.Frame, prev, y, out, w, mu []float64, ok bool, c, inv float64) {
 	c0, c1 := f.Val(h.cols[0])[:2], f.Val(h.cols[1])[:2]
 	mu = mu[:2]
 	p0, p1 := prev[0], prev[1]
@@ -212,8 +216,8 @@ func (h *kHMMScan) forward2(f *Frame, prev, y, out, w, mu []float64, ok bool, c,
 				if hi == 1 {
 					lo = a0
 				}
-				e := Exp(lo - m)
-				lse = m + log1p(e)
+				e := ir.Exp(lo - m)
+				lse = m + math.Log1p(e)
 				r := 1 / (1 + e)
 				if hi == 0 {
 					ws[2*j], ws[2*j+1] = r, r*e

@@ -1,4 +1,4 @@
-package ir_test
+package fuse_test
 
 import (
 	"math"
@@ -116,4 +116,15 @@ func TestPlanHMMScan(t *testing.T) {
 			irtest.CheckNoAllocs(t, p, x)
 		}
 	}
+}
+
+// emit adds op over in with no immediates.
+func emit(b *ir.Builder, op ir.Op, in ...ir.ID) ir.ID { return must(b.Emit(op, in, nil, -1)) }
+
+// must panics on a build error: the programs here are fixed.
+func must(id ir.ID, err error) ir.ID {
+	if err != nil {
+		panic(err)
+	}
+	return id
 }

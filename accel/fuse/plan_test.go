@@ -1,4 +1,4 @@
-package ir_test
+package fuse_test
 
 import (
 	"math"
@@ -421,7 +421,7 @@ func TestPlanLeaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ir.LeafSteps(p); got != n {
+		if got := p.Leaves(); got != n {
 			t.Errorf("%s: %d leaf steps, want %d, in\n%v", c.name, got, n, p)
 		}
 	}

@@ -1,8 +1,10 @@
-package ir
+package fuse
 
 import (
 	"math"
 	"slices"
+
+	"github.com/gobayes/gobayes/accel/ir"
 )
 
 // kTermSum is addn(t_1, …, t_k) (the log density as the sum of its terms)
@@ -36,7 +38,7 @@ type kTermSum struct {
 
 // scalarPrior is a kScalePrior of a scalar variate, by value.
 type scalarPrior struct {
-	op                 Op
+	op                 ir.Op
 	y, mu, sig, out, m int
 	gy, gmu            bool
 }
@@ -44,17 +46,14 @@ type scalarPrior struct {
 // termSum matches addn instruction i and absorbs the priors among its
 // terms; it returns the kernel and the absorbed instructions, or false
 // when no term is a prior (the registered addn is as fast then).
-func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[int]int) (kernel, []int, bool) {
-	if plan == nil {
-		return nil, nil, false
-	}
+func termSum(p *ir.Program, plan []ir.Step, i int, uses map[int]int, producer map[int]int) (kernel, []int, bool) {
 	in := &p.Instrs[i]
 	k := &kTermSum{out: p.Values[in.Out].Off}
 	var absorbed []int
 	for _, a := range in.In {
 		v := &p.Values[a]
-		if j, ok := producer[v.Off]; ok && j < i && uses[v.Off] == 1 && !plan[j].skip {
-			if sp, ok := plan[j].k.(*kScalePrior); ok && sp.out == v.Off {
+		if j, ok := producer[v.Off]; ok && j < i && uses[v.Off] == 1 && !plan[j].Skip {
+			if sp, ok := plan[j].Kernel.(*kScalePrior); ok && sp.out == v.Off {
 				k.priors = append(k.priors, sp)
 				absorbed = append(absorbed, j)
 				continue
@@ -80,7 +79,7 @@ func termSum(p *Program, plan []planStep, i int, uses map[int]int, producer map[
 	return k, absorbed, true
 }
 
-func (k *kTermSum) forward(f *Frame) {
+func (k *kTermSum) Forward(f *ir.Frame) {
 	v := f.V
 	s := 0.0
 	for _, off := range k.plain {
@@ -94,7 +93,7 @@ func (k *kTermSum) forward(f *Frame) {
 	v[k.out] = s
 }
 
-func (k *kTermSum) backward(f *Frame) {
+func (k *kTermSum) Backward(f *ir.Frame) {
 	adj := f.Adj
 	g := adj[k.out]
 	for _, t := range k.gterms {
@@ -109,7 +108,7 @@ func (k *kTermSum) termOuts() []int { return []int{k.out} }
 
 // forwardGrad is forward and backward with the sum's adjoint 1: each
 // absorbed prior runs its value and gradient in one pass.
-func (k *kTermSum) forwardGrad(f *Frame) {
+func (k *kTermSum) ForwardGrad(f *ir.Frame) {
 	v, adj := f.V, f.Adj
 	s := 0.0
 	for _, off := range k.plain {
@@ -123,13 +122,13 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 		sp := &k.scalars[i]
 		e := negInf
 		if y, sg := v[sp.y], v[sp.sig]; sg > 0 {
-			c := (*[3]float64)(f.priv[sp.m:])
+			c := (*[3]float64)(f.Private()[sp.m:])
 			if c[0] != sg {
 				setScale(c, sg)
 			}
 			ls, inv := c[1], c[2]
 			switch sp.op {
-			case OpNormalLPDF:
+			case ir.OpNormalLPDF:
 				d := y - v[sp.mu]
 				g := inv * (d * inv)
 				if sp.gy {
@@ -139,7 +138,7 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 					adj[sp.mu] += g
 				}
 				e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
-			case OpHalfNormalLPDF:
+			case ir.OpHalfNormalLPDF:
 				if y >= 0 {
 					z := y * inv
 					e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
@@ -147,7 +146,7 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 						adj[sp.y] += -z * inv
 					}
 				}
-			case OpHalfCauchyLPDF:
+			case ir.OpHalfCauchyLPDF:
 				if y >= 0 {
 					z := y * inv
 					u := 1 + z*z
@@ -175,14 +174,14 @@ func (k *kTermSum) forwardGrad(f *Frame) {
 	}
 }
 
-func (k *kTermSum) adjWrites() [][2]int {
+func (k *kTermSum) AdjWrites() [][2]int {
 	var r [][2]int
 	for _, t := range k.gterms {
 		r = append(r, [2]int{t, t + 1})
 	}
 	for _, sp := range k.priors {
 		r = append(r, [2]int{sp.y, sp.y + sp.n})
-		if sp.op == OpNormalLPDF {
+		if sp.op == ir.OpNormalLPDF {
 			r = append(r, [2]int{sp.mu, sp.mu + 1})
 		}
 	}

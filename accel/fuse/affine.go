@@ -1,6 +1,10 @@
-package ir
+package fuse
 
-import "math"
+import (
+	"math"
+
+	"github.com/gobayes/gobayes/accel/ir"
+)
 
 // affineNormal matches normal_lpdf(y, add(a, mul(b, z)), σ) (either
 // operand order in add and mul) with a and b scalars, z a vector, y and σ
@@ -11,14 +15,14 @@ import "math"
 // instruction i, the prior is absorbed too: one loop over z then computes
 // both log densities, and one loop their gradients. lastRead maps an
 // offset to the last instruction reading it.
-func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastRead map[int]int, priv *int) (kernel, []int, bool) {
+func affineNormal(p *ir.Program, plan []ir.Step, i int, only onlyFunc, uses, lastRead map[int]int, priv *int) (kernel, []int, bool) {
 	in := &p.Instrs[i]
 	y, t, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
 	n := t.Len
 	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 && (sg.Len != n || sg.Grad) {
 		return nil, nil, false
 	}
-	ja, ok := only(in.In[1], i, OpAdd)
+	ja, ok := only(in.In[1], i, ir.OpAdd)
 	if !ok {
 		return nil, nil, false
 	}
@@ -30,7 +34,7 @@ func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastR
 	if p.Values[a].Len != 1 || p.Values[m].Len != n {
 		return nil, nil, false
 	}
-	jm, ok := only(m, ja, OpMul)
+	jm, ok := only(m, ja, ir.OpMul)
 	if !ok {
 		return nil, nil, false
 	}
@@ -42,7 +46,7 @@ func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastR
 	if p.Values[b].Len != 1 || p.Values[z].Len != n {
 		return nil, nil, false
 	}
-	if sg.Len == n && in.Scratch == None {
+	if sg.Len == n && in.Scratch == ir.None {
 		return nil, nil, false
 	}
 	va, vb, vz := &p.Values[a], &p.Values[b], &p.Values[z]
@@ -58,15 +62,15 @@ func affineNormal(p *Program, plan []planStep, i int, only onlyFunc, uses, lastR
 	absorbed := []int{ja, jm}
 	// The prior of z, if it can run here.
 	for j := range plan {
-		sp, ok := plan[j].k.(*kScalePrior)
-		if !ok || plan[j].skip || sp.op != OpNormalLPDF || sp.y != vz.Off || sp.n != n || sp.gmu {
+		sp, ok := plan[j].Kernel.(*kScalePrior)
+		if !ok || plan[j].Skip || sp.op != ir.OpNormalLPDF || sp.y != vz.Off || sp.n != n || sp.gmu {
 			continue
 		}
 		if uses[sp.out] != 1 || lastRead[sp.out] <= i {
 			continue
 		}
 		k.prior, k.pmu, k.psig, k.pout = sp, sp.mu, sp.sig, sp.out
-		plan[j].adjRead = true // the sum's sweep writes it, the kernel reads it
+		plan[j].AdjRead = true // the sum's sweep writes it, the kernel reads it
 		absorbed = append(absorbed, j)
 		break
 	}
@@ -121,7 +125,7 @@ func (k *kAffineNormal) fillSigmaCache(v []float64) {
 	v[c] = 1
 }
 
-func (k *kAffineNormal) forward(f *Frame) {
+func (k *kAffineNormal) Forward(f *ir.Frame) {
 	v := f.V
 	z := v[k.z : k.z+k.n]
 	n := len(z)
@@ -143,11 +147,11 @@ func (k *kAffineNormal) forward(f *Frame) {
 			d0 := zi - mu0
 			q0 += d0 * d0
 		}
-		f.priv[k.memo+2] = q
+		f.Private()[k.memo+2] = q
 		e := negInf
 		if s > 0 {
 			inv := 1 / s
-			e = -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+			e = -0.5*(q*inv)*inv - float64(n)*(memoLog(f, k.memo, s)+lnSqrt2Pi)
 			if e != e {
 				e = negInf
 			}
@@ -200,7 +204,7 @@ func (k *kAffineNormal) forward(f *Frame) {
 	}
 }
 
-func (k *kAffineNormal) backward(f *Frame) {
+func (k *kAffineNormal) Backward(f *ir.Frame) {
 	v, adj := f.V, f.Adj
 	z := v[k.z : k.z+k.n]
 	n := len(z)
@@ -220,7 +224,7 @@ func (k *kAffineNormal) backward(f *Frame) {
 		if s0 := v[k.psig]; s0 > 0 {
 			prior = true
 			mu0 = v[k.pmu]
-			_, inv0 = f.memoScale(k.prior.memo, s0)
+			_, inv0 = memoScale(f, k.prior.memo, s0)
 			r0 = adj[k.pout] * inv0
 		}
 	}
@@ -241,7 +245,7 @@ func (k *kAffineNormal) backward(f *Frame) {
 			}
 		}
 		if k.gsg {
-			q := f.priv[k.memo+2]
+			q := f.Private()[k.memo+2]
 			adj[k.sg] += g * inv * ((q*inv)*inv - float64(n))
 		}
 	case k.ns == 1: // σ ≤ 0: the likelihood adds nothing
@@ -280,8 +284,8 @@ func (k *kAffineNormal) backward(f *Frame) {
 
 // sink is n private slots that take the gradient in z when z carries
 // none.
-func (k *kAffineNormal) sink(f *Frame, n int) []float64 {
-	return f.priv[k.memo+3 : k.memo+3+n]
+func (k *kAffineNormal) sink(f *ir.Frame, n int) []float64 {
+	return f.Private()[k.memo+3 : k.memo+3+n]
 }
 
 func (k *kAffineNormal) termOuts() []int {
@@ -291,14 +295,14 @@ func (k *kAffineNormal) termOuts() []int {
 	return []int{k.out}
 }
 
-func (k *kAffineNormal) adjWrites() [][2]int {
+func (k *kAffineNormal) AdjWrites() [][2]int {
 	return [][2]int{{k.z, k.z + k.n}, {k.a, k.a + 1}, {k.b, k.b + 1}, {k.sg, k.sg + k.ns}}
 }
 
 // forwardGrad is forward and backward with the adjoints of the log
 // density (and of the prior's) 1, in one loop over z, as a hand-written
 // non-centred model does.
-func (k *kAffineNormal) forwardGrad(f *Frame) {
+func (k *kAffineNormal) ForwardGrad(f *ir.Frame) {
 	v, adj := f.V, f.Adj
 	z := v[k.z : k.z+k.n]
 	n := len(z)
@@ -317,7 +321,7 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 		mu0 = v[k.pmu]
 		if s0 := v[k.psig]; s0 > 0 {
 			prior = true
-			c := (*[3]float64)(f.priv[k.prior.memo:])
+			c := (*[3]float64)(f.Private()[k.prior.memo:])
 			if c[0] != s0 {
 				setScale(c, s0)
 			}
@@ -349,10 +353,10 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 			}
 			gz[i] += gi
 		}
-		f.priv[k.memo+2] = q
+		f.Private()[k.memo+2] = q
 		e := negInf
 		if ok {
-			e = -0.5*(q*inv)*inv - float64(n)*(f.memoLog(k.memo, s)+lnSqrt2Pi)
+			e = -0.5*(q*inv)*inv - float64(n)*(memoLog(f, k.memo, s)+lnSqrt2Pi)
 			if e != e {
 				e = negInf
 			}
@@ -362,7 +366,7 @@ func (k *kAffineNormal) forwardGrad(f *Frame) {
 		}
 		v[k.out] = e
 	} else {
-		c, sums := k.cache, f.priv[k.memo+3+n:k.memo+5+n]
+		c, sums := k.cache, f.Private()[k.memo+3+n:k.memo+5+n]
 		if sums[0] != sums[0] {
 			k.fillSigmaSums(f)
 		}
@@ -446,9 +450,9 @@ func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, pr
 
 // sigmaSums returns the private slots after the sink, Σ log-normaliser
 // and 1 when every σ_i > 0 (else 0), filling them on first use.
-func (k *kAffineNormal) sigmaSums(f *Frame) []float64 {
+func (k *kAffineNormal) sigmaSums(f *ir.Frame) []float64 {
 	n := k.n
-	s := f.priv[k.memo+3+n : k.memo+5+n]
+	s := f.Private()[k.memo+3+n : k.memo+5+n]
 	if s[0] != s[0] {
 		k.fillSigmaSums(f)
 	}
@@ -459,7 +463,7 @@ func (k *kAffineNormal) sigmaSums(f *Frame) []float64 {
 // sigmaSums. They are computed once per frame, as the cache is (σ is
 // data); the flag (NaN until filled) is the kernel's own because the
 // registered op may have filled the cache.
-func (k *kAffineNormal) fillSigmaSums(f *Frame) {
+func (k *kAffineNormal) fillSigmaSums(f *ir.Frame) {
 	v, n, c := f.V, k.n, k.cache
 	if v[c] == 0 {
 		k.fillSigmaCache(v)
@@ -471,7 +475,7 @@ func (k *kAffineNormal) fillSigmaSums(f *Frame) {
 			pos = 0
 		}
 	}
-	f.priv[k.memo+3+n], f.priv[k.memo+4+n] = sum, pos
+	f.Private()[k.memo+3+n], f.Private()[k.memo+4+n] = sum, pos
 }
 
 // affineSigmasPosLoop is affineSigmasLoop when every σ_i > 0 and z has a
@@ -511,13 +515,13 @@ func (k *kAffineNormal) leanApplies() bool {
 	return k.ns != 1 && k.prior != nil && k.gz && !k.writeM
 }
 
-func (l affineLean) forwardGrad(f *Frame) {
+func (l affineLean) ForwardGrad(f *ir.Frame) {
 	k := l.kAffineNormal
 	v, adj, n := f.V, f.Adj, k.n
-	sums := f.priv[k.memo+3+n : k.memo+5+n]
-	c0 := (*[3]float64)(f.priv[k.prior.memo:])
+	sums := f.Private()[k.memo+3+n : k.memo+5+n]
+	c0 := (*[3]float64)(f.Private()[k.prior.memo:])
 	if s0 := v[k.psig]; sums[1] != 1 || !(s0 > 0) || c0[0] != s0 {
-		k.forwardGrad(f)
+		k.ForwardGrad(f)
 		return
 	}
 	mu0, inv0 := v[k.pmu], c0[2]
