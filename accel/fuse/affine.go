@@ -6,73 +6,41 @@ import (
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
-// affineNormal matches normal_lpdf(y, add(a, mul(b, z)), σ) (either
-// operand order in add and mul) with a and b scalars, z a vector, y and σ
-// carrying no gradient, σ a scalar or one per element: the non-centred
-// parameterisation of a hierarchical model (θ = μ + τ·z). When z also has
-// a normal prior with constant mean and scale (z ~ Normal(0, 1), a
-// kScalePrior already in the plan) whose term nothing reads before
-// instruction i, the prior is absorbed too: one loop over z then computes
-// both log densities, and one loop their gradients. lastRead maps an
-// offset to the last instruction reading it.
-func affineNormal(p *ir.Program, plan []ir.Step, i int, only onlyFunc, uses, lastRead map[int]int, priv *int) (kernel, []int, bool) {
-	in := &p.Instrs[i]
-	y, t, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
-	n := t.Len
-	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 && (sg.Len != n || sg.Grad) {
-		return nil, nil, false
-	}
-	ja, ok := only(in.In[1], i, ir.OpAdd)
-	if !ok {
-		return nil, nil, false
-	}
-	add := &p.Instrs[ja]
-	a, m := add.In[0], add.In[1]
-	if p.Values[a].Len != 1 {
-		a, m = m, a
-	}
-	if p.Values[a].Len != 1 || p.Values[m].Len != n {
-		return nil, nil, false
-	}
-	jm, ok := only(m, ja, ir.OpMul)
-	if !ok {
-		return nil, nil, false
-	}
-	mul := &p.Instrs[jm]
-	b, z := mul.In[0], mul.In[1]
-	if p.Values[b].Len != 1 {
-		b, z = z, b
-	}
-	if p.Values[b].Len != 1 || p.Values[z].Len != n {
-		return nil, nil, false
+// affineNormal is the kernel of match m (see AffineNormal), when this
+// interpreter can run it: the add and the mul not already planned, a
+// scratch for the σ per element. z's prior is absorbed when it comes
+// before the likelihood and runs as a kScalePrior: one loop over z then
+// computes both log densities, and one loop their gradients.
+func affineNormal(p *ir.Program, plan []ir.Step, m AffineNormal, priv *int) (kernel, []int, bool) {
+	in := &p.Instrs[m.Normal]
+	y, sg := &p.Values[in.In[0]], &p.Values[in.In[2]]
+	n := y.Len
+	for _, j := range []int{m.Add, m.Mul} {
+		if plan[j].Kernel != nil || plan[j].Skip {
+			return nil, nil, false
+		}
 	}
 	if sg.Len == n && in.Scratch == ir.None {
 		return nil, nil, false
 	}
-	va, vb, vz := &p.Values[a], &p.Values[b], &p.Values[z]
+	add, mul := &p.Instrs[m.Add], &p.Instrs[m.Mul]
+	va, vb, vz := &p.Values[m.A], &p.Values[m.B], &p.Values[m.Z]
 	k := &kAffineNormal{
 		y: y.Off, sg: sg.Off, ns: sg.Len, a: va.Off, b: vb.Off, z: vz.Off,
 		m: p.Values[mul.Out].Off, t: p.Values[add.Out].Off, out: p.Values[in.Out].Off, n: n,
 		ga: va.Grad, gb: vb.Grad, gz: vz.Grad, gsg: sg.Grad,
-		writeM: isOutput(p, mul.Out), cache: -1, memo: alloc(priv, 5+n),
+		writeM: m.MulOut, cache: -1, memo: alloc(priv, 5+n),
 	}
 	if sg.Len == n {
 		k.cache = p.Values[in.Scratch].Off
 	}
-	absorbed := []int{ja, jm}
-	// The prior of z, if it can run here.
-	for j := range plan {
-		sp, ok := plan[j].Kernel.(*kScalePrior)
-		if !ok || plan[j].Skip || sp.op != ir.OpNormalLPDF || sp.y != vz.Off || sp.n != n || sp.gmu {
-			continue
+	absorbed := []int{m.Add, m.Mul}
+	if j := m.Prior; j >= 0 && j < m.Normal && !plan[j].Skip {
+		if sp, ok := plan[j].Kernel.(*kScalePrior); ok {
+			k.prior, k.pmu, k.psig, k.pout = sp, sp.mu, sp.sig, sp.out
+			plan[j].AdjRead = true // the sum's sweep writes it, the kernel reads it
+			absorbed = append(absorbed, j)
 		}
-		if uses[sp.out] != 1 || lastRead[sp.out] <= i {
-			continue
-		}
-		k.prior, k.pmu, k.psig, k.pout = sp, sp.mu, sp.sig, sp.out
-		plan[j].AdjRead = true // the sum's sweep writes it, the kernel reads it
-		absorbed = append(absorbed, j)
-		break
 	}
 	return k, absorbed, true
 }

@@ -7,6 +7,11 @@
 // It is the Planner of accel/ir (ir.UsePlanner): importing it is enough,
 // and accel/cpu does, so every model compiled by ppl runs these kernels.
 //
+// The structures are found once (structure.go): AffineNormals is the one
+// matcher of the non-centred hierarchy, read by this package's plan and by
+// accel/vec's lockstep batches, each adding only the conditions of its own
+// layout; neither searches the instructions for it.
+//
 // Why a package of its own: the instruction set (accel/ir) defines what a
 // program means; which chains of instructions a model writes, and how to
 // run them fast on a CPU, is another concern that grows with every model

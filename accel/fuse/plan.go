@@ -39,12 +39,10 @@ func plan(p *ir.Program, steps []ir.Step, priv int) int {
 	if p.Target != ir.None {
 		uses[p.Values[p.Target].Off]++
 	}
-	// lastRead maps an offset to the last instruction reading it.
-	lastRead := map[int]int{}
-	for i := range p.Instrs {
-		for _, a := range p.Instrs[i].In {
-			lastRead[p.Values[a].Off] = i
-		}
+	// affine holds the non-centred hierarchies by their normal_lpdf.
+	affine := map[int]AffineNormal{}
+	for _, m := range AffineNormals(p) {
+		affine[m.Normal] = m
 	}
 	// producer maps an output's offset to its instruction.
 	// (Empty values are left out: their offset is the next value's.)
@@ -94,9 +92,11 @@ func plan(p *ir.Program, steps []ir.Step, priv int) int {
 				steps[ja].AdjRead = true
 			}
 		case ir.OpNormalLPDF:
-			if k, absorbed, ok := affineNormal(p, steps, i, only, uses, lastRead, &priv); ok {
-				set(i, k, absorbed...)
-				continue
+			if m, ok := affine[i]; ok {
+				if k, absorbed, ok := affineNormal(p, steps, m, &priv); ok {
+					set(i, k, absorbed...)
+					continue
+				}
 			}
 			if k, j, ok := regressionNormal(p, i, only, &priv); ok {
 				set(i, k, j)

@@ -3,6 +3,7 @@ package vec
 import (
 	"math"
 
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
@@ -31,132 +32,41 @@ type affineNormal struct {
 	pm, ps operand
 }
 
-// fuseAffineNormals finds normal_lpdf(y, add(a, mul(b, z)), σ) summed
-// (either operand order in add and mul), with y and σ shared, the mul's
-// output read by the add only and the add's (or a view of all its slots,
-// a deterministic θ) by the normal only, besides the program's outputs.
+// fuseAffineNormals runs affineNormal for each of accel/fuse's
+// AffineNormal matches (θ = a + b·z into a summed normal_lpdf) whose
+// layout it handles: y and σ shared, a and b per-chain scalars, z a
+// per-chain vector, the add and the mul plain binary instructions, the
+// mul's output read by nothing else (the add's may be a deterministic θ,
+// which the kernel then writes).
 func (b *Batch) fuseAffineNormals() {
 	p := b.P
-	producer, uses := dataflow(p)
 	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
-	// binaryOf is the instruction computing id with op, when id is read
-	// by the caller only.
-	binaryOf := func(id ir.ID, op ir.Op) (*ir.Instr, int, bool) {
-		j, ok := producer[id]
-		if !ok || uses[id] != 1 || b.viewed(id) || b.plan[j].k != kBinary || p.Instrs[j].Op != op {
-			return nil, 0, false
-		}
-		return &p.Instrs[j], j, true
-	}
-	for k := range p.Instrs {
-		in := &p.Instrs[k]
-		if b.plan[k].k != kNormal || ir.Pointwise(in) {
+	for _, m := range fuse.AffineNormals(p) {
+		k, in, mul := m.Normal, &p.Instrs[m.Normal], &p.Instrs[m.Mul]
+		if b.plan[k].k != kNormal || b.plan[m.Add].k != kBinary || b.plan[m.Mul].k != kBinary {
 			continue
 		}
-		y, sg := b.loc[in.In[0]], b.elem(in.In[2])
+		y, sg, z := b.loc[in.In[0]], b.elem(in.In[2]), b.loc[m.Z]
 		n := y.n
-		if y.per || sg.per || n < 2 || b.loc[in.In[1]].n != n {
+		if y.per || sg.per || !scalar(m.A) || !scalar(m.B) || !z.per || z.n != n || m.MulOut || b.viewed(mul.Out) {
 			continue
 		}
-		ja, ok := b.soleReader(in.In[1], k, producer)
-		if !ok || b.plan[ja].k != kBinary || p.Instrs[ja].Op != ir.OpAdd {
-			continue
+		f := &affineNormal{a: b.loc[m.A], b: b.loc[m.B], z: z, y: y, sg: sg, n: n}
+		if m.AddOut {
+			f.theta = b.loc[p.Instrs[m.Add].Out]
 		}
-		add := &p.Instrs[ja]
-		a, m := add.In[0], add.In[1]
-		if !scalar(a) {
-			a, m = m, a
-		}
-		mul, jm, ok := binaryOf(m, ir.OpMul)
-		if !ok || !scalar(a) {
-			continue
-		}
-		bb, z := mul.In[0], mul.In[1]
-		if !scalar(bb) {
-			bb, z = z, bb
-		}
-		if lz := b.loc[z]; !scalar(bb) || !lz.per || lz.n != n {
-			continue
-		}
-		f := &affineNormal{a: b.loc[a], b: b.loc[bb], z: b.loc[z], y: y, sg: sg, n: n}
-		if b.isOutput(add.Out) {
-			f.theta = b.loc[add.Out]
-		}
-		if jp, ok := b.priorOf(z, k); ok {
+		if jp := m.Prior; jp >= 0 {
 			pin := &p.Instrs[jp]
-			f.prior, f.pm, f.ps = b.loc[pin.Out], b.loc[pin.In[1]], b.loc[pin.In[2]]
-			b.plan[jp] = step{k: kAbsorbed}
+			pm, ps := b.loc[pin.In[1]], b.loc[pin.In[2]]
+			if b.plan[jp].k == kNormal && !pm.per && !ps.per && !b.plan[jp].fused && b.plan[jp].mix == nil && !b.viewed(pin.Out) {
+				f.prior, f.pm, f.ps = b.loc[pin.Out], pm, ps
+				b.plan[jp] = step{k: kAbsorbed}
+			}
 		}
 		b.plan[k] = step{k: kAffineNormal, aff: f}
-		b.plan[ja] = step{k: kNone}
-		b.plan[jm] = step{k: kNone}
+		b.plan[m.Add] = step{k: kNone}
+		b.plan[m.Mul] = step{k: kNone}
 	}
-}
-
-// priorOf finds a summed normal_lpdf(z | m, s) with m and s shared
-// scalars that can run at instruction k: no instruction between the two
-// reads its output.
-func (b *Batch) priorOf(z ir.ID, k int) (int, bool) {
-	p := b.P
-	for j := range p.Instrs {
-		in := &p.Instrs[j]
-		if b.plan[j].k != kNormal || in.Op != ir.OpNormalLPDF || ir.Pointwise(in) || in.In[0] != z {
-			continue
-		}
-		m, s := b.loc[in.In[1]], b.loc[in.In[2]]
-		if m.per || s.per || m.n != 1 || s.n != 1 || b.plan[j].fused || b.plan[j].mix != nil || b.viewed(in.Out) {
-			continue
-		}
-		for jj := j + 1; jj < k; jj++ {
-			for _, a := range p.Instrs[jj].In {
-				if a == in.Out {
-					return 0, false
-				}
-			}
-		}
-		return j, true
-	}
-	return 0, false
-}
-
-// soleReader finds the instruction producing the slots of id (id itself
-// or the value id views in full) when instruction k is the only one
-// reading those slots.
-func (b *Batch) soleReader(id ir.ID, k int, producer map[ir.ID]int) (int, bool) {
-	p := b.P
-	v := p.Values[id]
-	j, ok := producer[id]
-	if !ok {
-		for u, w := range p.Values {
-			if jj, has := producer[ir.ID(u)]; has && w.Off == v.Off && w.Len == v.Len {
-				j, ok = jj, true
-				break
-			}
-		}
-	}
-	if !ok {
-		return 0, false
-	}
-	for jj, in := range p.Instrs {
-		for _, a := range in.In {
-			if w := p.Values[a]; jj != k && w.Len > 0 && w.Off < v.Off+v.Len && v.Off < w.Off+w.Len {
-				return 0, false
-			}
-		}
-	}
-	return j, true
-}
-
-// isOutput reports whether a program output shares slots with id.
-func (b *Batch) isOutput(id ir.ID) bool {
-	p := b.P
-	v := p.Values[id]
-	for _, o := range p.Outputs {
-		if w := p.Values[o.ID]; w.Len > 0 && w.Off < v.Off+v.Len && v.Off < w.Off+w.Len {
-			return true
-		}
-	}
-	return false
 }
 
 func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {

@@ -28,8 +28,9 @@
 // sufficient statistics centred at the least-squares fit, O(k²) per chain
 // whatever the number of observations (linear.go); a non-centred
 // hierarchical likelihood, normal(y | a + b·z, σ) with data σ, runs in
-// one sweep each way, with z's standard-normal prior (affine.go). The
-// values they skip (X·β, b·z) are not formed in V, except a θ that is a
+// one sweep each way, with z's standard-normal prior (affine.go; the
+// structure is accel/fuse's AffineNormals match, the one the CPU
+// interpreter's plan reads too). The values they skip (X·β, b·z) are not formed in V, except a θ that is a
 // program output.
 //
 // Fused forward kernels: a log-sum-exp of a normal's pointwise log
