@@ -8,9 +8,12 @@
 // and accel/cpu does, so every model compiled by ppl runs these kernels.
 //
 // The structures are found once (structure.go): AffineNormals is the one
-// matcher of the non-centred hierarchy, read by this package's plan and by
-// accel/vec's lockstep batches, each adding only the conditions of its own
-// layout; neither searches the instructions for it.
+// matcher of the non-centred hierarchy and LinearNormals the one of the
+// regression likelihood (X·β as matvecs, scaled data columns and
+// intercepts). This package's plan and accel/vec's lockstep batches both
+// read them, each adding only the conditions of its own layout (the plan's
+// regression kernel takes one matvec; vec's takes any sum of terms);
+// neither searches the instructions for them.
 //
 // Why a package of its own: the instruction set (accel/ir) defines what a
 // program means; which chains of instructions a model writes, and how to

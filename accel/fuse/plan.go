@@ -39,10 +39,15 @@ func plan(p *ir.Program, steps []ir.Step, priv int) int {
 	if p.Target != ir.None {
 		uses[p.Values[p.Target].Off]++
 	}
-	// affine holds the non-centred hierarchies by their normal_lpdf.
+	// affine and linear hold the non-centred hierarchies and the
+	// regressions by their normal_lpdf.
 	affine := map[int]AffineNormal{}
 	for _, m := range AffineNormals(p) {
 		affine[m.Normal] = m
+	}
+	linear := map[int]LinearNormal{}
+	for _, m := range LinearNormals(p) {
+		linear[m.Normal] = m
 	}
 	// producer maps an output's offset to its instruction.
 	// (Empty values are left out: their offset is the next value's.)
@@ -98,9 +103,11 @@ func plan(p *ir.Program, steps []ir.Step, priv int) int {
 					continue
 				}
 			}
-			if k, j, ok := regressionNormal(p, i, only, &priv); ok {
-				set(i, k, j)
-				continue
+			if m, ok := linear[i]; ok {
+				if k, j, ok := regressionNormal(p, steps, m, &priv); ok {
+					set(i, k, j)
+					continue
+				}
 			}
 			if p.Values[in.In[1]].Len == 1 && scaleIsData(p, in.In[2]) {
 				set(i, newScalePrior(p, in, alloc(&priv, 3)))
@@ -470,24 +477,21 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 // only is buildPlan's test for an absorbable producer.
 type onlyFunc func(id ir.ID, by int, ops ...ir.Op) (int, bool)
 
-// regressionNormal matches normal_lpdf(y, matvec(X, β), σ) with X and y
-// carrying no gradient, σ a scalar, and matvec working X by columns.
-func regressionNormal(p *ir.Program, i int, only onlyFunc, priv *int) (kernel, int, bool) {
-	in := &p.Instrs[i]
-	y, mu, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
-	n := mu.Len
-	if n < 2 || y.Grad || y.Len != n || sg.Len != 1 {
+// regressionNormal is the kernel of match m (see LinearNormal) when the
+// mean is one matvec, not already planned, that works X by columns (its
+// scratch holds Xᵀ).
+func regressionNormal(p *ir.Program, plan []ir.Step, m LinearNormal, priv *int) (kernel, int, bool) {
+	if len(m.Terms) != 1 || m.Terms[0].Instr < 0 || p.Instrs[m.Terms[0].Instr].Op != ir.OpMatVec {
 		return nil, 0, false
 	}
-	j, ok := only(in.In[1], i, ir.OpMatVec)
-	if !ok {
-		return nil, 0, false
-	}
+	j := m.Terms[0].Instr
 	mv := &p.Instrs[j]
-	if mv.Scratch == ir.None || p.Values[mv.In[0]].Grad {
+	if mv.Scratch == ir.None || plan[j].Kernel != nil || plan[j].Skip {
 		return nil, 0, false
 	}
-	k := &kRegressionNormal{in: in, mv: mv, resid: alloc(priv, n+1), memo: alloc(priv, 2), writeMu: isOutput(p, mv.Out)}
+	in := &p.Instrs[m.Normal]
+	n := p.Values[in.In[1]].Len
+	k := &kRegressionNormal{in: in, mv: mv, resid: alloc(priv, n+1), memo: alloc(priv, 2), writeMu: m.MeanOut}
 	return k, j, true
 }
 

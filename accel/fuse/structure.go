@@ -168,3 +168,98 @@ func (d *dataflow) priorOf(z ir.ID, i int) int {
 	}
 	return -1
 }
+
+// LinearNormal is a regression likelihood as a program writes it,
+// Σ_i normal_lpdf(y_i | (X·β)_i, σ): Normal is a summed normal_lpdf over
+// n ≥ 2 elements whose y carries no gradient and whose σ is one scalar,
+// and its mean is X·β written as a sum of Terms, each a matvec of a data
+// matrix, a scalar times a data vector (either operand order), or a
+// scalar alone (an intercept: a column of ones), joined by adds. Instrs
+// are the instructions computing the mean, the mean's producer last; the
+// value of each is read by the next one only (and no program output);
+// MeanOut reports that a program output reads the mean itself.
+type LinearNormal struct {
+	Normal  int
+	Terms   []LinearTerm
+	Instrs  []int
+	MeanOut bool
+}
+
+// LinearTerm is one term of a LinearNormal's mean: X·Coef with X an n×k
+// data matrix and Coef k values (Instr a matvec), X an n-vector of data
+// and Coef one value (Instr a mul), or Coef alone (Instr -1, X ir.None).
+type LinearTerm struct {
+	Instr   int
+	X, Coef ir.ID
+}
+
+// LinearNormals finds every LinearNormal of p, in program order.
+func LinearNormals(p *ir.Program) []LinearNormal {
+	d := newDataflow(p)
+	var out []LinearNormal
+	for i := range p.Instrs {
+		in := &p.Instrs[i]
+		if in.Op != ir.OpNormalLPDF || ir.Pointwise(in) {
+			continue
+		}
+		y, mu, sg := &p.Values[in.In[0]], &p.Values[in.In[1]], &p.Values[in.In[2]]
+		n := mu.Len
+		if n < 2 || y.Grad || y.Len != n || sg.Len != 1 {
+			continue
+		}
+		m := LinearNormal{Normal: i, MeanOut: d.isOutput(in.In[1])}
+		if d.linear(in.In[1], i, n, true, &m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// linear matches value id, n elements read by instruction by only, as a
+// sum of LinearTerms, appending them and their instructions to m. The
+// top of the mean may be read by program outputs (top), the values
+// inside it not.
+func (d *dataflow) linear(id ir.ID, by, n int, top bool, m *LinearNormal) bool {
+	p := d.p
+	v := &p.Values[id]
+	j, ok := d.producer[[2]int{v.Off, v.Len}]
+	if !ok || j >= by || v.Len != n || !top && d.isOutput(id) {
+		return false
+	}
+	if rs, target := d.readers(id); target || len(rs) != 1 || rs[0] != by {
+		return false
+	}
+	in := &p.Instrs[j]
+	data := func(id ir.ID) bool { return !p.Values[id].Grad }
+	switch in.Op {
+	case ir.OpMatVec:
+		x, beta := in.In[0], in.In[1]
+		if !data(x) || p.Values[x].Len != n*p.Values[beta].Len {
+			return false
+		}
+		m.Terms = append(m.Terms, LinearTerm{Instr: j, X: x, Coef: beta})
+	case ir.OpMul:
+		s, x := in.In[0], in.In[1]
+		if p.Values[s].Len != 1 {
+			s, x = x, s
+		}
+		if p.Values[s].Len != 1 || p.Values[x].Len != n || !data(x) {
+			return false
+		}
+		m.Terms = append(m.Terms, LinearTerm{Instr: j, X: x, Coef: s})
+	case ir.OpAdd:
+		for _, a := range in.In {
+			if p.Values[a].Len == 1 {
+				m.Terms = append(m.Terms, LinearTerm{Instr: -1, X: ir.None, Coef: a})
+				continue
+			}
+			if !d.linear(a, j, n, false, m) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	m.Instrs = append(m.Instrs, j)
+	return true
+}

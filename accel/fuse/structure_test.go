@@ -96,3 +96,79 @@ func TestAffineNormals(t *testing.T) {
 		})
 	}
 }
+
+// TestLinearNormals checks the one matcher of the regression likelihood
+// that accel/ir's plan and accel/vec's batches both read.
+func TestLinearNormals(t *testing.T) {
+	// c0 scalar, beta 2 parameters; X 4×2, x 4 and y 4 data; sigma a parameter.
+	args := []irtest.Arg{
+		irtest.Param(-1, 1), irtest.Param(-1, 1, 2),
+		irtest.Const([]int{4, 2}, 1, 2, 3, 4, 5, 6, 7, 8), irtest.Const([]int{4}, 0.5, -1, 2, 0.3),
+		irtest.Const([]int{4}, 1, 2, 0.5, 1.5), irtest.Param(0.5, 2),
+	}
+	const c0, beta, X, x, y, s = 0, 1, 2, 3, 4, 5
+	cases := []struct {
+		name  string
+		build func(bl *ir.Builder, in []ir.ID) ir.ID
+		// terms are the ops of the terms expected in order (ir.OpNop for an
+		// intercept); nil: no match.
+		terms []ir.Op
+	}{
+		{"X·β", func(bl *ir.Builder, in []ir.ID) ir.ID {
+			return emit(bl, ir.OpNormalLPDF, in[y], emit(bl, ir.OpMatVec, in[X], in[beta]), in[s])
+		}, []ir.Op{ir.OpMatVec}},
+		{"c0 + x·c0 + X·β", func(bl *ir.Builder, in []ir.ID) ir.ID {
+			mu := emit(bl, ir.OpAdd, emit(bl, ir.OpAdd, in[c0], emit(bl, ir.OpMul, in[x], in[c0])), emit(bl, ir.OpMatVec, in[X], in[beta]))
+			return emit(bl, ir.OpNormalLPDF, in[y], mu, in[s])
+		}, []ir.Op{ir.OpNop, ir.OpMul, ir.OpMatVec}},
+		{"X·β read by another instruction", func(bl *ir.Builder, in []ir.ID) ir.ID {
+			mu := emit(bl, ir.OpMatVec, in[X], in[beta])
+			return emit(bl, ir.OpAddN, emit(bl, ir.OpNormalLPDF, in[y], mu, in[s]), emit(bl, ir.OpSum, mu))
+		}, nil},
+		{"a parameter design column", func(bl *ir.Builder, in []ir.ID) ir.ID {
+			mu := emit(bl, ir.OpAdd, in[c0], emit(bl, ir.OpMul, in[c0], emit(bl, ir.OpMatVec, in[X], in[beta])))
+			return emit(bl, ir.OpNormalLPDF, in[y], mu, in[s])
+		}, nil},
+		{"σ per element", func(bl *ir.Builder, in []ir.ID) ir.ID {
+			return emit(bl, ir.OpNormalLPDF, in[y], emit(bl, ir.OpMatVec, in[X], in[beta]), in[x])
+		}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := irtest.BuildProgram(func(bl *ir.Builder, in []ir.ID) (ir.ID, error) { return c.build(bl, in), nil }, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := fuse.LinearNormals(p)
+			if c.terms == nil {
+				if len(ms) != 0 {
+					t.Fatalf("matched %+v in\n%v", ms, p)
+				}
+				return
+			}
+			if len(ms) != 1 {
+				t.Fatalf("%d matches, want 1, in\n%v", len(ms), p)
+			}
+			m := ms[0]
+			if len(m.Terms) != len(c.terms) {
+				t.Fatalf("%d terms %+v, want %d", len(m.Terms), m.Terms, len(c.terms))
+			}
+			for i, tm := range m.Terms {
+				op := ir.OpNop
+				if tm.Instr >= 0 {
+					op = p.Instrs[tm.Instr].Op
+				}
+				if op != c.terms[i] {
+					t.Fatalf("term %d is %v, want %v", i, op, c.terms[i])
+				}
+				if tm.Instr < 0 && tm.X != ir.None || tm.Instr >= 0 && p.Values[tm.X].Grad {
+					t.Fatalf("term %d: X %d is not data", i, tm.X)
+				}
+			}
+			mean := p.Instrs[m.Normal].In[1]
+			if last := m.Instrs[len(m.Instrs)-1]; p.Values[p.Instrs[last].Out].Off != p.Values[mean].Off {
+				t.Fatalf("the last of Instrs %v does not produce the mean", m.Instrs)
+			}
+		})
+	}
+}

@@ -26,7 +26,8 @@
 // a linear regression, normal(y | X·β, σ) with X data (a matvec, or
 // per-chain scalars times data vectors, plus intercepts), runs from
 // sufficient statistics centred at the least-squares fit, O(k²) per chain
-// whatever the number of observations (linear.go); a non-centred
+// whatever the number of observations (linear.go, on accel/fuse's
+// LinearNormals match); a non-centred
 // hierarchical likelihood, normal(y | a + b·z, σ) with data σ, runs in
 // one sweep each way, with z's standard-normal prior (affine.go; the
 // structure is accel/fuse's AffineNormals match, the one the CPU

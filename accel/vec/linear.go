@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gobayes/gobayes/accel/dense"
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
@@ -35,103 +36,92 @@ type linearNormal struct {
 	d, gd    []float64 // one chain's Δ and GΔ
 }
 
-// fuseLinearNormals finds normal_lpdf(y, X·β, σ) summed, with y data, σ a
-// scalar and X·β as linearNormal says, computed by instructions whose
-// outputs nothing else reads; the normal then runs linearNormal and those
-// instructions nothing.
+// fuseLinearNormals runs linearNormal for each of accel/fuse's
+// LinearNormal matches whose layout it handles: y, X and σ's data shared,
+// σ one scalar, the coefficients per-chain, the mean's instructions plain
+// lockstep instructions and the mean itself no program output; the normal
+// then runs linearNormal and those instructions nothing.
 func (b *Batch) fuseLinearNormals() {
 	p := b.P
-	producer, uses := dataflow(p)
-	for k := range p.Instrs {
-		in := &p.Instrs[k]
-		if b.plan[k].k != kNormal || ir.Pointwise(in) {
-			continue
-		}
+	for _, m := range fuse.LinearNormals(p) {
+		k, in := m.Normal, &p.Instrs[m.Normal]
 		y, sg := b.loc[in.In[0]], b.loc[in.In[2]]
 		n := y.n
-		if y.per || sg.n != 1 || b.loc[in.In[1]].n != n {
+		if b.plan[k].k != kNormal || y.per || sg.n != 1 || m.MeanOut || b.viewed(in.In[1]) {
 			continue
 		}
-		x, coef, fused, ok := b.linearPredictor(in.In[1], n, producer, uses)
+		x, coef, ok := b.linearDesign(m, n)
 		if !ok || n <= len(coef) {
 			continue
 		}
 		l := &linearNormal{coef: coef, sg: sg, n: n, k: len(coef), d: make([]float64, len(coef)), gd: make([]float64, len(coef))}
 		l.fit(x, b.V[y.off:y.off+n])
 		b.plan[k] = step{k: kLinearNormal, lin: l}
-		for _, j := range fused {
+		for _, j := range m.Instrs {
 			b.plan[j] = step{k: kNone}
 		}
 	}
 }
 
-// linearPredictor matches value mu (n elements per chain) as X·β: it
-// returns X (n×k, row-major), the operands of β and the instructions
-// that compute mu.
-func (b *Batch) linearPredictor(mu ir.ID, n int, producer, uses map[ir.ID]int) (x []float64, coef []operand, instrs []int, ok bool) {
-	j, found := producer[mu]
-	if !found || uses[mu] != 1 || b.viewed(mu) || b.loc[mu].n != n {
-		return nil, nil, nil, false
+// linearDesign lays out match m's design matrix X (n×k, row-major, the
+// terms' columns in order) and the operands of the k coefficients, when
+// every coefficient is per-chain, every column data, and every
+// instruction of the mean one this batch runs as a plain kernel.
+func (b *Batch) linearDesign(m fuse.LinearNormal, n int) (x []float64, coef []operand, ok bool) {
+	p := b.P
+	for _, j := range m.Instrs {
+		if want := kBinary; p.Instrs[j].Op == ir.OpMatVec {
+			want = kMatVec
+			if b.plan[j].k != want {
+				return nil, nil, false
+			}
+		} else if b.plan[j].k != want {
+			return nil, nil, false
+		}
 	}
-	in := &b.P.Instrs[j]
-	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
-	switch {
-	case b.plan[j].k == kMatVec:
-		a, beta := b.loc[in.In[0]], b.loc[in.In[1]]
-		x = append([]float64(nil), b.V[a.off:a.off+n*beta.n]...)
-		for m := 0; m < beta.n; m++ {
-			coef = append(coef, operand{off: beta.off + m*b.B, cs: 1, n: 1, per: true, grad: beta.grad})
+	var cols [][]float64
+	for _, t := range m.Terms {
+		c := b.loc[t.Coef]
+		if !c.per {
+			return nil, nil, false
 		}
-		return x, coef, []int{j}, true
-	case b.plan[j].k != kBinary:
-		return nil, nil, nil, false
-	case in.Op == ir.OpMul:
-		s, d := in.In[0], in.In[1]
-		if !scalar(s) {
-			s, d = d, s
-		}
-		if l := b.loc[d]; !scalar(s) || l.per || l.n != n {
-			return nil, nil, nil, false
-		}
-		l := b.loc[d]
-		return append([]float64(nil), b.V[l.off:l.off+n]...), []operand{b.loc[s]}, []int{j}, true
-	case in.Op == ir.OpAdd:
-		// Each side an intercept (a per-chain scalar) or a predictor.
-		var cols [][]float64 // column-major pieces, joined below
-		for _, id := range in.In {
-			if scalar(id) {
-				one := make([]float64, n)
-				for i := range one {
-					one[i] = 1
-				}
-				cols = append(cols, one)
-				coef = append(coef, b.loc[id])
-				continue
+		if t.Instr < 0 { // an intercept
+			one := make([]float64, n)
+			for i := range one {
+				one[i] = 1
 			}
-			px, pc, pi, ok := b.linearPredictor(id, n, producer, uses)
-			if !ok {
-				return nil, nil, nil, false
-			}
-			for m := range pc {
-				col := make([]float64, n)
-				for i := range col {
-					col[i] = px[i*len(pc)+m]
-				}
-				cols = append(cols, col)
-			}
-			coef = append(coef, pc...)
-			instrs = append(instrs, pi...)
+			cols = append(cols, one)
+			coef = append(coef, c)
+			continue
 		}
-		k := len(cols)
-		x = make([]float64, n*k)
-		for m, col := range cols {
-			for i, v := range col {
-				x[i*k+m] = v
-			}
+		xl := b.loc[t.X]
+		if xl.per {
+			return nil, nil, false
 		}
-		return x, coef, append(instrs, j), true
+		data := b.V[xl.off : xl.off+xl.n]
+		if p.Instrs[t.Instr].Op != ir.OpMatVec { // a scalar times a data vector
+			cols = append(cols, append([]float64(nil), data...))
+			coef = append(coef, c)
+			continue
+		}
+		kk := c.n
+		for j := range kk {
+			col := make([]float64, n)
+			for i := range col {
+				col[i] = data[i*kk+j]
+			}
+			cols = append(cols, col)
+			coef = append(coef, operand{off: c.off + j*b.B, cs: 1, n: 1, per: true, grad: c.grad})
+		}
 	}
-	return nil, nil, nil, false
+	k := len(cols)
+	x = make([]float64, n*k)
+	for j, col := range cols {
+		for i, v := range col {
+			x[i*k+j] = v
+		}
+	}
+	return x, coef, true
 }
 
 // viewed reports whether another value shares slots with id.
