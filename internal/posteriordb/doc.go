@@ -15,6 +15,14 @@
 // GOBAYES_POSTERIORDB points. Tests call Require, which skips under -short
 // and fails otherwise when the folder is missing.
 //
+// The programs ppl compiles from these models, from a simulated logistic
+// regression and from the small models of accel's tests
+// (accelmodels_test.go) are the fixtures of accel/ir/irtest: accel sits
+// below ppl and reads compiled programs from them. TestFixtures fails when
+// they differ from what ppl compiles today; rewrite them with
+//
+//	go test ./internal/posteriordb -run Fixtures -update
+//
 // Subpackage handwritten holds an independent plain-Go log density of every
 // model, the oracle the compiled models are tested and benchmarked against.
 package posteriordb

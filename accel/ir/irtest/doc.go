@@ -1,6 +1,8 @@
 // Package irtest checks accel/ir programs: gradients against central finite
 // differences, Jacobians of transforms, and one-op programs over random
-// parameters so that every op test is one row of a table.
+// parameters so that every op test is one row of a table. It also holds
+// the fixtures: models' programs as ppl compiles them, for the tests of
+// accel, which imports no ppl.
 //
 // Typical use:
 //
@@ -13,4 +15,28 @@
 //
 // BuildProgram does the same for a small graph of ops, and FDJacobian
 // differentiates a transform numerically (for log-Jacobian checks).
+//
+// Fixtures returns the models of a set (Posteriordb: the seventeen
+// reference posteriors; Simulated: a logistic regression of simulated
+// data; Kernels and Small: small models written for accel's tests),
+// Fixture one program by name:
+//
+//	for _, m := range irtest.Fixtures(t, irtest.Posteriordb) {
+//		t.Run(m.Name, func(t *testing.T) { check(t, m.Program) })
+//	}
+//	p := irtest.Fixture(t, "eight_schools-eight_schools_noncentered")
+//
+// The sets are the files testdata/<set>.gob.gz (gob, gzip-compressed,
+// embedded in the package). TestFixtures of the posteriordb package under
+// internal/, above ppl, writes them from the ppl models and fails when
+// they differ from what ppl compiles today; rewrite them with
+//
+//	cd internal && go test ./posteriordb -run Fixtures -update
+//
+// Gob carries a program's exported fields only, so reading rebuilds each
+// program through an ir.Builder: Finalize derives its execution plan
+// again, with the Planner the test binary installed (a test of the
+// fused kernels imports accel/fuse, as ppl's programs run with it). Op
+// numbers are stored with the op names, so that adding or reordering ops
+// leaves the files valid.
 package irtest
