@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel"
+	// The reference frames run ppl's programs as ppl runs them, with the
+	// model-structure kernels of the execution plan.
+	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
-	"github.com/gobayes/gobayes/internal/posteriordb"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
 
 // Options adapt the suite to a backend.
@@ -29,21 +32,12 @@ type Options struct {
 	CaseTol map[string]float64
 }
 
-// Program compiles the model of posteriordb case name and returns its
-// log-density program; it skips the test when the data folder is missing
-// under -short.
+// Program returns the log-density program of the named model (a
+// posteriordb case such as "eight_schools-eight_schools_noncentered"), as
+// ppl compiles it, from accel/ir/irtest's fixtures.
 func Program(t testing.TB, name string) *ir.Program {
 	t.Helper()
-	c := posteriordb.Require(t, name)
-	m, err := posteriordb.Model(name, c)
-	if err != nil {
-		t.Fatalf("model %s: %v", name, err)
-	}
-	cm, err := m.Compile()
-	if err != nil {
-		t.Fatalf("compile %s: %v", name, err)
-	}
-	return cm.Program()
+	return irtest.Fixture(t, name)
 }
 
 // Points are n positions of dimension d drawn uniform(-2, 2), the
@@ -66,9 +60,9 @@ func Run(t *testing.T, b accel.Backend, o Options) {
 		o.Batches = []int{1, 7, 64}
 	}
 	t.Run("lengths", func(t *testing.T) { testLengths(t, b) })
-	for _, name := range posteriordb.Cases() {
+	for _, m := range irtest.Fixtures(t, irtest.Posteriordb) {
+		name, p := m.Name, m.Program
 		t.Run(name, func(t *testing.T) {
-			p := Program(t, name)
 			if o.Skip != nil {
 				if why := o.Skip(name, p); why != "" {
 					t.Skip(why)

@@ -9,6 +9,9 @@
 //		conformance.Run(t, cpu.New(2), conformance.Options{})
 //	}
 //
-// The suite needs ../shared/posteriordb (see internal/posteriordb); it
-// skips the model cases under -short when the folder is missing.
+// The suite takes programs, not models: the posteriordb models' programs,
+// as ppl compiles them, are accel/ir/irtest's fixtures (set
+// irtest.Posteriordb), so that no accel package imports ppl and the suite
+// needs no data folder. Program returns one of them by name, for a
+// backend's own tests and benchmarks.
 package conformance

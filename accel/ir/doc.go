@@ -27,7 +27,10 @@
 // linalg.go, scan.go (recurrences, with the body's calling convention),
 // bijectors.go (constraining transforms, their log-Jacobians and the
 // exported inverses), lpdf_*.go (log densities). Package irtest checks ops
-// and programs against finite differences.
+// and programs against finite differences, and holds the fixtures: the
+// programs ppl compiles for the posteriordb models and for the small
+// models of accel's tests, so that no package under accel, tests
+// included, imports ppl (internal/layers fails when one does).
 //
 // A Frame runs a program through its execution plan (plan.go), which
 // Finalize derives without touching Program.Instrs: kernels (Kernel,
@@ -45,7 +48,7 @@
 // kernels only takes a shorter Gradient. Other backends keep reading
 // Instrs and the ops' semantics; Program.Fused counts the fused kernels
 // and Frame.Unfused runs instruction by instruction. Package planmodels
-// checks both runs agree on every posteriordb model.
+// checks both runs agree on every posteriordb model (irtest's fixtures).
 //
 // Every exponential in the semantics and in the plan's kernels is Exp
 // (exp.go), the package's own scalar exp, not math.Exp: the bound
@@ -67,5 +70,6 @@
 // finite (Exp returns the finite value, as the pure Go math.Exp does).
 // Package accel/vec uses Exp where it mirrors these semantics, so the
 // lockstep evaluator still agrees with a Frame. The hand-written comparison
-// models (internal/posteriordb/handwritten) are plain Go and use math.Exp.
+// models (package handwritten, beside the posteriordb loader under
+// internal/) are plain Go and use math.Exp.
 package ir

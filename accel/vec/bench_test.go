@@ -1,29 +1,21 @@
 package vec_test
 
 import (
-	"math"
 	"runtime"
 	"syscall"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 	"github.com/gobayes/gobayes/accel/vec"
-	"github.com/gobayes/gobayes/ppl"
 )
 
 // BenchmarkMixtureForward is the log density of bench/rwmh's mixture for
 // a block of chains; ns/chain is the cost of one chain's evaluation.
 func BenchmarkMixtureForward(b *testing.B) {
-	m := ppl.NewModel("gauss_mix4")
-	x := m.Flat("x")
-	logW := []float64{math.Log(0.2), math.Log(0.3), math.Log(0.1), math.Log(0.4)}
-	m.LogDensity("mixture", ppl.LogSumExp(ppl.Add(ppl.LogPDF("Normal", x, []float64{-2, 0, 3.2, 2.5}, []float64{1.2, 1, 5, 2.8}), logW)))
-	c, err := m.Compile()
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := irtest.Fixture(b, "gauss_mix4")
 	for _, n := range []int{64, 256, 1024} {
 		b.Run("block"+itoa(n), func(b *testing.B) {
-			bt := vec.New(c.Program(), n)
+			bt := vec.New(p, n)
 			for i, xs := 0, bt.X(); i < len(xs); i++ {
 				xs[i] = float64(i%13) - 6
 			}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 	"github.com/gobayes/gobayes/accel/vec"
-	"github.com/gobayes/gobayes/ppl"
 )
 
 // A regression whose response sits far from zero (y ≈ 1000 + noise),
@@ -16,18 +16,11 @@ import (
 // 1e-12. Also checks that the likelihoods were fused (else the
 // comparison would not test the kernel).
 func TestLinearNormalNearFit(t *testing.T) {
-	x := [][]float64{{1, 0.5}, {1, -1.5}, {1, 2}, {1, 0.1}, {1, -0.3}, {1, 1.2}}
-	y := []float64{1000.6, 998.4, 1002.1, 1000.05, 999.6, 1001.3}
-	m := ppl.NewModel("offset")
-	beta := m.Flat("beta", ppl.Size(2))
-	s := m.HalfNormal("s", 1)
-	m.Normal("y", ppl.MatVec(x, beta), s, ppl.Observed(y))
-	m.Normal("y2", ppl.MatVec(x, beta), 0.5, ppl.Observed(y))
-	cm, err := m.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := cm.Program()
+	// x = [(1, 0.5), (1, -1.5), (1, 2), (1, 0.1), (1, -0.3), (1, 1.2)],
+	// y = (1000.6, 998.4, 1002.1, 1000.05, 999.6, 1001.3); β flat, one
+	// likelihood with σ ~ HalfNormal(1), one with σ = 0.5
+	// (the fixture's ppl model).
+	p := irtest.Fixture(t, "linear offset")
 	if n := vec.LinearNormals(vec.New(p, 1)); n != 2 {
 		t.Fatalf("%d regression likelihoods fused, want 2", n)
 	}
@@ -47,17 +40,7 @@ func TestLinearNormalNearFit(t *testing.T) {
 // A deterministic θ = μ + τ·z that the fused non-centred likelihood reads
 // is still written, in Forward and in Gradient, as ir.Frame writes it.
 func TestAffineNormalWritesOutput(t *testing.T) {
-	m := ppl.NewModel("theta")
-	mu := m.Normal("mu", 0, 5)
-	tau := m.HalfCauchy("tau", 5)
-	z := m.Normal("z", 0, 1, ppl.Size(3))
-	th := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
-	m.Normal("y", th, []float64{1, 2, 3}, ppl.Observed([]float64{0.5, -1, 2}))
-	cm, err := m.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := cm.Program()
+	p := irtest.Fixture(t, "affine theta")
 	const chains = 5
 	b := vec.New(p, chains)
 	if n := vec.AffineNormals(b); n != 1 {

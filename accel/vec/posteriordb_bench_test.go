@@ -6,31 +6,22 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 	"github.com/gobayes/gobayes/accel/vec"
-	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
 // BenchmarkPosteriordbGradient is the cost of one chain's log density
-// and gradient for each posteriordb model (GOBAYES_POSTERIORDB names the
-// folder), lockstep for 256 chains against the single-chain ir plan (a
-// planned ir.Frame) of the same model, interleaved in each iteration so
-// that both see the same load on a shared machine. Metrics are CPU time
+// and gradient for each posteriordb model (irtest's fixtures), lockstep
+// for 256 chains against the single-chain ir plan (a planned ir.Frame) of
+// the same model, interleaved in each iteration so that both see the
+// same load on a shared machine. Metrics are CPU time
 // of the benchmark's thread: vec-ns/chain, ir-ns/chain and their ratio
 // ir/vec (above 1: lockstep is faster per chain).
 func BenchmarkPosteriordbGradient(b *testing.B) {
 	const chains = 256
-	for _, name := range posteriordb.Cases() {
-		b.Run(name, func(b *testing.B) {
-			c := posteriordb.Require(b, name)
-			m, err := posteriordb.Model(name, c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			cm, err := m.Compile()
-			if err != nil {
-				b.Fatal(err)
-			}
-			p := cm.Program()
+	for _, m := range irtest.Fixtures(b, irtest.Posteriordb) {
+		p := m.Program
+		b.Run(m.Name, func(b *testing.B) {
 			d := p.Dim
 			rng := rand.New(rand.NewPCG(1, 2))
 			xs := make([]float64, chains*d)

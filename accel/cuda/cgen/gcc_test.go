@@ -9,7 +9,7 @@ import (
 	"github.com/gobayes/gobayes/accel/conformance"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
 	"github.com/gobayes/gobayes/accel/ir"
-	"github.com/gobayes/gobayes/internal/posteriordb"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
 
 // TestConformanceGCC runs the accel conformance suite on the generated
@@ -58,9 +58,9 @@ func TestCompilesAsCXX(t *testing.T) {
 		t.Skip("g++ is not on PATH: cannot check that the generated source is valid C++ as NVRTC needs")
 	}
 	dir := t.TempDir()
-	for _, name := range posteriordb.Cases() {
+	for _, m := range irtest.Fixtures(t, irtest.Posteriordb) {
+		name, p := m.Name, m.Program
 		t.Run(name, func(t *testing.T) {
-			p := conformance.Program(t, name)
 			code, _, err := cgen.HostSource(p)
 			if err != nil {
 				t.Skip(err)

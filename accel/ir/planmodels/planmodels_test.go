@@ -5,14 +5,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	// The model-structure kernels: ppl's programs run with them, as
+	// every program compiled after accel/fuse is imported.
+	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
-	"github.com/gobayes/gobayes/internal/posteriordb"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
 
-// wantFused are the models whose programs, as ppl writes them today, the
-// plan is meant to fuse (the benchmark models of issue 3): a test failure
-// here means ppl's output changed shape and the fused kernels no longer
-// apply — not wrong results, lost speed.
+// wantFused are the models whose programs, as ppl writes them today (the
+// fixtures, which the fixture writer's TestFixtures keeps equal to ppl's
+// output), the plan is meant to fuse (the benchmark models of issue
+// 3): a test failure here means ppl's output changed shape and the fused
+// kernels no longer apply — not wrong results, lost speed.
 var wantFused = map[string]bool{
 	"eight_schools-eight_schools_noncentered": true,
 	"sblrc-blr":                  true,
@@ -21,30 +25,17 @@ var wantFused = map[string]bool{
 }
 
 // TestFusedMatchesUnfused evaluates each posteriordb model's log-density
-// program at random positions with its execution plan and without it
+// program (and the simulated logistic regression's; irtest's fixtures) at
+// random positions with its execution plan and without it
 // (Frame.Unfused): log densities and gradients must agree to 1e-12
 // relative (the fused kernels only associate sums differently), and the
 // fused evaluation must not allocate.
 func TestFusedMatchesUnfused(t *testing.T) {
-	names := append(posteriordb.Cases(), posteriordb.LogisticName)
+	models := append(irtest.Fixtures(t, irtest.Posteriordb), irtest.Fixtures(t, irtest.Simulated)...)
 	fusedModels := 0
-	for _, name := range names {
+	for _, m := range models {
+		name, p := m.Name, m.Program
 		t.Run(name, func(t *testing.T) {
-			var c *posteriordb.Case
-			if name == posteriordb.LogisticName {
-				c = posteriordb.SimulatedLogistic(500, 10, 1)
-			} else {
-				c = posteriordb.Require(t, name)
-			}
-			m, err := posteriordb.Model(name, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			comp, err := m.Compile()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := comp.Program()
 			if p.Fused() > 0 {
 				fusedModels++
 			} else if wantFused[name] {
