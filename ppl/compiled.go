@@ -10,6 +10,7 @@ import (
 	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/internal/shard"
 )
 
 // Compiled is a model compiled into ir programs: the log density over the
@@ -134,9 +135,9 @@ type Density struct {
 	acc accel.Compiled // the log density and gradient; nil for a sharded model
 	one *cpu.Compiled  // acc when it is the CPU's: called directly, not through the interface
 	lp  [1]float64
-	f   *ir.Frame // the whole log density by term, for NonFinite; built on first need
-	v   *ir.Frame // constrained values
-	sh  *shardRun // the shards' frames, nil when the model is not sharded
+	f   *ir.Frame        // the whole log density by term, for NonFinite; built on first need
+	v   *ir.Frame        // constrained values
+	sh  *shard.Evaluator // the blocks' frames, nil when the model is not sharded
 }
 
 var _ infer.Density = (*Density)(nil)
@@ -161,7 +162,7 @@ var oneCPU = cpu.New(1)
 func (c *Compiled) newDensityOn(b accel.Backend) (*Density, error) {
 	d := &Density{c: c, v: ir.NewFrame(c.values)}
 	if c.shardProgs != nil {
-		d.sh = newShardRun(c)
+		d.sh = shard.New(c.shardMain, c.shardProgs, c.shardPlan.Shards, c.dim)
 		return d, nil
 	}
 	if b == nil {
@@ -204,7 +205,7 @@ func (d *Density) full() *ir.Frame {
 // is not finite.
 func (d *Density) LogDensity(x []float64) float64 {
 	if d.sh != nil {
-		return finite(d.sh.eval(x, nil))
+		return finite(d.sh.Eval(x, nil))
 	}
 	d.eval(x, nil)
 	return d.lp[0]
@@ -222,7 +223,7 @@ func (d *Density) LogDensityGrad(x, grad []float64) float64 {
 		return d.lp[0]
 	}
 	if d.sh != nil {
-		return finite(d.sh.eval(x, grad))
+		return finite(d.sh.Eval(x, grad))
 	}
 	d.eval(x, grad)
 	return d.lp[0]

@@ -17,7 +17,7 @@ import (
 //
 // Compile builds, when it shards, one main program (priors, Jacobians,
 // and the terms left whole) and one program per block of rows: each shard
-// is a few blocks of about a megabyte of data (shard_run.go says why).
+// is a few blocks of about a megabyte of data (package ppl/internal/shard runs them).
 // Each block program takes the whole position and computes only its rows
 // of every sharded log density: the variable's data and every
 // per-observation expression its parameters are made of (X·β from a data

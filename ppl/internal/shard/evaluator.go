@@ -1,4 +1,4 @@
-package ppl
+package shard
 
 import (
 	"runtime"
@@ -8,23 +8,10 @@ import (
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
-// Parallel evaluation of the shards. Every Density of a sharded model
-// owns a frame per block of rows (each shard is a few blocks); a call
-// hands the blocks to a pool of helper goroutines shared by the whole
-// process (GOMAXPROCS-1 of them, started on first use; a call wakes at
-// most Shards-1 of them) and works through them itself too. Blocks are
-// claimed one at a time from an atomic counter, so the caller never waits
-// for a helper that has not started and waits for a busy one at most one
-// block: when the helpers are busy (NUTS runs one chain per core, each
-// with its own Density) the caller computes the blocks alone, and
-// sharding costs a few atomic operations rather than oversubscribing the
-// cores. Nothing is allocated and no goroutine is started per call; the
-// values and gradients are summed in block order, so the result does not
-// depend on which goroutine ran which block.
-
-// shardRun is one Density's block frames and the state of its current
-// call.
-type shardRun struct {
+// Evaluator is one Density's block frames and the state of its current
+// call: not safe for concurrent use (each goroutine has its own), never
+// allocating.
+type Evaluator struct {
 	workers int // shards: how many goroutines may share a call
 	main    *ir.Frame
 	frames  []*ir.Frame
@@ -45,38 +32,41 @@ type shardRun struct {
 	panicked any
 }
 
-func newShardRun(c *Compiled) *shardRun {
-	k := len(c.shardProgs)
-	r := &shardRun{workers: c.shardPlan.Shards, main: ir.NewFrame(c.shardMain), frames: make([]*ir.Frame, k), lps: make([]float64, k),
+// New is an evaluator of main plus blocks (programs over one position of
+// dim values, their targets summed) whose calls share the blocks among
+// at most workers goroutines, the caller's included.
+func New(main *ir.Program, blocks []*ir.Program, workers, dim int) *Evaluator {
+	k := len(blocks)
+	r := &Evaluator{workers: workers, main: ir.NewFrame(main), frames: make([]*ir.Frame, k), lps: make([]float64, k),
 		grads: make([][]float64, k), finished: make(chan struct{}, 1)}
-	for i, p := range c.shardProgs {
+	for i, p := range blocks {
 		r.frames[i] = ir.NewFrame(p)
-		r.grads[i] = make([]float64, c.dim)
+		r.grads[i] = make([]float64, dim)
 	}
 	r.next.Store(int32(k)) // nothing to claim until a call
 	return r
 }
 
-// shardHelpers is the process's pool of helper goroutines.
-var shardHelpers struct {
+// helpers is the process's pool of helper goroutines.
+var helpers struct {
 	once sync.Once
-	jobs chan *shardRun
+	jobs chan *Evaluator
 	n    int
 }
 
-func startShardHelpers() {
+func startHelpers() {
 	n := runtime.GOMAXPROCS(0) - 1
-	shardHelpers.n = n
+	helpers.n = n
 	if n <= 0 {
-		return // shardHelpers.jobs stays nil: callers work alone
+		return // helpers.jobs stays nil: callers work alone
 	}
-	shardHelpers.jobs = make(chan *shardRun, 64*n)
+	helpers.jobs = make(chan *Evaluator, 64*n)
 	for range n {
-		go shardHelper(shardHelpers.jobs)
+		go helper(helpers.jobs)
 	}
 }
 
-func shardHelper(jobs <-chan *shardRun) {
+func helper(jobs <-chan *Evaluator) {
 	for r := range jobs {
 		// A message may arrive after its call ended; it then claims
 		// nothing, or helps the Density's next call.
@@ -88,7 +78,7 @@ func shardHelper(jobs <-chan *shardRun) {
 
 // work claims and runs shards until none is left, returning how many it
 // ran.
-func (r *shardRun) work() int {
+func (r *Evaluator) work() int {
 	n := 0
 	for {
 		i := int(r.next.Add(1)) - 1
@@ -102,7 +92,7 @@ func (r *shardRun) work() int {
 
 // runMain evaluates the main program, catching a panic: it is raised
 // again once the helpers are done with this call's frames.
-func (r *shardRun) runMain(x, grad []float64) float64 {
+func (r *Evaluator) runMain(x, grad []float64) float64 {
 	defer r.catch()
 	if grad != nil {
 		return r.main.Gradient(x, grad)
@@ -110,7 +100,7 @@ func (r *shardRun) runMain(x, grad []float64) float64 {
 	return r.main.Forward(x)
 }
 
-func (r *shardRun) catch() {
+func (r *Evaluator) catch() {
 	if p := recover(); p != nil {
 		r.mu.Lock()
 		if r.panicked == nil {
@@ -121,7 +111,7 @@ func (r *shardRun) catch() {
 }
 
 // run evaluates shard i, catching a panic for the caller.
-func (r *shardRun) run(i int) {
+func (r *Evaluator) run(i int) {
 	defer r.catch()
 	if r.withGrad {
 		r.lps[i] = r.frames[i].Gradient(r.x, r.grads[i])
@@ -130,17 +120,19 @@ func (r *shardRun) run(i int) {
 	}
 }
 
-// eval returns the log density at x, summed over the main program and the
-// shards, and with grad non-nil writes the summed gradient into it.
-func (r *shardRun) eval(x, grad []float64) float64 {
-	shardHelpers.once.Do(startShardHelpers)
+// Eval returns the log density at x, summed over the main program and the
+// blocks, and with grad non-nil writes the summed gradient into it. A
+// panic of a program (a backend failure) is raised again in the caller's
+// goroutine once every helper is done with this call.
+func (r *Evaluator) Eval(x, grad []float64) float64 {
+	helpers.once.Do(startHelpers)
 	k := len(r.frames)
 	r.x, r.withGrad = x, grad != nil
 	r.done.Store(0)
 	r.next.Store(0) // publishes x to the helpers
-	for range min(r.workers-1, shardHelpers.n) {
+	for range min(r.workers-1, helpers.n) {
 		select {
-		case shardHelpers.jobs <- r:
+		case helpers.jobs <- r:
 		default: // the queue is full: the helpers are busy anyway
 		}
 	}
