@@ -188,12 +188,14 @@ func modelNames(ms []irtest.Model) []string {
 // program, so that comparing programs (TestFixtures) says whether the
 // fixtures are stale, never that the compiler drew another layout.
 func TestFixturesDeterministic(t *testing.T) {
-	for _, set := range []string{irtest.Kernels, irtest.Small} {
-		a, b := fixtureSet(t, set), fixtureSet(t, set)
-		for i := range a {
-			if !irtest.EqualPrograms(a[i].Program, b[i].Program) {
-				t.Errorf("%s: two compilations of the same model differ", a[i].Name)
+	for _, set := range irtest.Sets() {
+		t.Run(set, func(t *testing.T) {
+			a, b := fixtureSet(t, set), fixtureSet(t, set)
+			for i := range a {
+				if !irtest.EqualPrograms(a[i].Program, b[i].Program) {
+					t.Errorf("%s: two compilations of the same model differ", a[i].Name)
+				}
 			}
-		}
+		})
 	}
 }
