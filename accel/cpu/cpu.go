@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"github.com/gobayes/gobayes/accel"
 	// accel/fuse installs the fused kernels every Frame of this backend runs.
 	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/par"
 	"github.com/gobayes/gobayes/accel/vec"
 )
 
@@ -36,7 +36,7 @@ func New(workers int) *Backend { return &Backend{Workers: workers} }
 // Name is "cpu".
 func (b *Backend) Name() string { return "cpu" }
 
-// Compile starts the workers of p, each with its own frame.
+// Compile prepares p with a frame per worker.
 func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if p == nil {
 		return nil, fmt.Errorf("cpu: Compile of a nil program")
@@ -45,23 +45,16 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	e := &engine{p: p, own: ir.NewFrame(p), tasks: make(chan task, 4*n), minBlock: max(1, minBlockSlots/max(p.Size, 1))}
-	if n > 1 {
-		// One worker would only hand the caller's work to another
-		// goroutine: New(1), what one-chain samplers use, runs every
-		// batch on the caller's goroutine and its own frame.
-		for range n {
-			e.frames = append(e.frames, ir.NewFrame(p))
-		}
-		for _, f := range e.frames {
-			go e.work(f)
-		}
+	own := ir.NewFrame(p)
+	e := &engine{p: p, own: own, loop: par.NewLoop(n), minBlock: max(1, minBlockSlots/max(p.Size, 1))}
+	// The caller works too, on its own frame (worker 0); New(1), what
+	// one-chain samplers use, runs every batch there.
+	e.frames = append(e.frames, own)
+	for range n - 1 {
+		e.frames = append(e.frames, ir.NewFrame(p))
 	}
-	c := &Compiled{engine: e, own: e.own, dim: p.Dim}
-	// The workers hold the engine, not c: when c becomes unreachable
-	// without Close, the cleanup stops them.
-	c.cleanup = runtime.AddCleanup(c, func(e *engine) { e.stop() }, e)
-	return c, nil
+	e.body = e.block
+	return &Compiled{engine: e, own: own, dim: p.Dim}, nil
 }
 
 // blocksPerWorker splits a batch finer than one block per worker so that
@@ -74,34 +67,29 @@ const blocksPerWorker = 4
 // the caller's goroutine.
 const minBlockSlots = 1 << 14
 
-// task is a block [lo, hi) of a batch call; one of eval or traj is set.
-type task struct {
-	lo, hi int
-	eval   *evalCall
-	traj   *accel.Trajectories
-	wg     *sync.WaitGroup
-}
-
 type evalCall struct{ xs, lps, grads []float64 }
 
 // Compiled is a program on the CPU backend.
 type Compiled struct {
 	*engine
-	cleanup runtime.Cleanup
 	// own and dim are the engine's, here for the one-position path.
 	own *ir.Frame
 	dim int
 }
 
-// engine is the program, its frames and its workers.
+// engine is the program, its frames (the caller's first) and the
+// parallel loop over a batch's blocks (accel/par).
 type engine struct {
 	p      *ir.Program
-	own    *ir.Frame // the caller's frame for batches of one
+	own    *ir.Frame // the caller's frame, worker 0's
 	frames []*ir.Frame
-	tasks  chan task
-	wg     sync.WaitGroup
-	call   evalCall
-	once   sync.Once
+	loop   *par.Loop
+	body   func(w, i int)
+	// The current call: b positions in nb blocks, one of eval and traj.
+	b, nb int
+	eval  *evalCall
+	traj  *accel.Trajectories
+	call  evalCall
 	// minBlock is the fewest positions per block (see minBlockSlots).
 	minBlock int
 }
@@ -115,28 +103,24 @@ func (c *Compiled) Dim() int { return c.p.Dim }
 // the lockstep samplers run one per block on every core.
 func (c *Compiled) NewBatch(b int) accel.Batch { return vec.New(c.p, b) }
 
-// Close stops the workers. The Compiled must not be used afterwards.
-func (c *Compiled) Close() error {
-	c.cleanup.Stop()
-	c.stop()
-	return nil
-}
+// Close releases nothing: the frames are garbage-collected with c, and the
+// helpers are the process's (accel/par). The Compiled must not be used
+// afterwards.
+func (c *Compiled) Close() error { return nil }
 
-func (c *engine) stop() { c.once.Do(func() { close(c.tasks) }) }
-
-func (c *engine) work(f *ir.Frame) {
-	for t := range c.tasks {
-		if t.eval != nil {
-			c.evalBlock(f, t.eval, t.lo, t.hi)
-		} else {
-			c.trajBlock(f, t.traj, t.lo, t.hi)
-		}
-		t.wg.Done()
+// block runs block i of the current call as worker w.
+func (c *engine) block(w, i int) {
+	lo, hi := i*c.b/c.nb, (i+1)*c.b/c.nb
+	if c.eval != nil {
+		c.evalBlock(c.frames[w], c.eval, lo, hi)
+	} else {
+		c.trajBlock(c.frames[w], c.traj, lo, hi)
 	}
 }
 
 // split runs blocks of [0, b) on the workers and waits; batches of one
-// run on the caller's goroutine.
+// block run on the caller's goroutine. A panic of the program is raised
+// again in the caller's goroutine once every block has run.
 func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 	nb := min((b+c.minBlock-1)/c.minBlock, blocksPerWorker*len(c.frames))
 	if nb <= 1 || len(c.frames) <= 1 {
@@ -147,11 +131,12 @@ func (c *engine) split(b int, eval *evalCall, traj *accel.Trajectories) {
 		}
 		return
 	}
-	c.wg.Add(nb)
-	for i := range nb {
-		c.tasks <- task{lo: i * b / nb, hi: (i + 1) * b / nb, eval: eval, traj: traj, wg: &c.wg}
+	c.b, c.nb, c.eval, c.traj = b, nb, eval, traj
+	p := c.loop.Run(nb, c.body)
+	c.eval, c.traj = nil, nil
+	if p != nil {
+		panic(p)
 	}
-	c.wg.Wait()
 }
 
 // LogDensityGrad evaluates a batch (see accel.Compiled). One position,

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/par"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -67,7 +67,8 @@ type ensemble struct {
 	model   Model
 	dim     int
 	blocks  []*block
-	workers []*worker
+	workers []*worker // one per worker index of loop
+	loop    *par.Loop
 	// draws is the number of draws in the Welford moments.
 	draws int
 	// kept are the posterior's chains; ncols their columns.
@@ -102,6 +103,7 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 		nw = runtime.GOMAXPROCS(0)
 	}
 	nw = min(nw, len(e.blocks))
+	e.loop = par.NewLoop(nw)
 	for i := 0; i < nw; i++ {
 		e.workers = append(e.workers, &worker{batches: map[int]evaluator{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block),
 			w0: make([]uint32, cfg.Block), w1: make([]uint32, cfg.Block)})
@@ -119,41 +121,18 @@ func (e *ensemble) stateBytes() int {
 	return n
 }
 
-// parallel runs f on every block, blocks shared out to the workers. A
-// panic in the model becomes an error.
+// parallel runs f on every block, blocks shared out to the workers
+// (accel/par's loop: the caller and the process's helpers). A panic in the
+// model becomes an error, once every other block has run.
 func (e *ensemble) parallel(f func(w *worker, b *block)) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, len(e.workers))
-	for i, w := range e.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					if err, ok := asDeviceError(r); ok {
-						errs[i] = err
-						return
-					}
-					errs[i] = fmt.Errorf("lockstep: the model's log density panicked: %v", r)
-				}
-			}()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(e.blocks) {
-					return
-				}
-				f(w, e.blocks[k])
-			}
-		}()
+	p := e.loop.Run(len(e.blocks), func(w, i int) { f(e.workers[w], e.blocks[i]) })
+	if p == nil {
+		return nil
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err, ok := asDeviceError(p); ok {
+		return err
 	}
-	return nil
+	return fmt.Errorf("lockstep: the model's log density panicked: %v", p)
 }
 
 // initStep is the step number of the initial positions' random numbers
