@@ -13,6 +13,7 @@ import (
 
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/gobayes/gobayes/interp/rewrite"
 	"github.com/gobayes/gobayes/interp/symbols"
 )
 
@@ -220,7 +221,7 @@ func (s *Session) cellMethodsOf(recv string) []string {
 	s.mu.Unlock()
 	var out []string
 	for _, m := range names {
-		if _, err := compile(it, stmtPrefix+"_ = "+recv+"."+m); err == nil {
+		if _, err := compile(it, rewrite.StmtPrefix+"_ = "+recv+"."+m); err == nil {
 			out = append(out, m)
 		}
 	}

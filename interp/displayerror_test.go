@@ -1,10 +1,13 @@
-package interp
+package interp_test
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gobayes/gobayes/interp"
+	"github.com/gobayes/gobayes/interp/internal/enginetest"
 )
 
 // unknownVarFigure stands for a plotting figure of a variable the
@@ -23,9 +26,9 @@ type brokenPicture struct{}
 
 func (brokenPicture) PNG() ([]byte, error) { return nil, errors.New("picture: no pixels to draw") }
 
-func displayTestSession(t *testing.T) *Session {
+func displayTestSession(t *testing.T) *interp.Session {
 	t.Helper()
-	s, err := NewSession(Options{Env: []string{}, Symbols: []map[string]map[string]reflect.Value{{
+	s, err := interp.NewSession(interp.Options{Env: []string{}, Symbols: []map[string]map[string]reflect.Value{{
 		"example.com/fig/fig": {
 			"Bad":    reflect.ValueOf(func() unknownVarFigure { return unknownVarFigure{} }),
 			"Broken": reflect.ValueOf(func() brokenPicture { return brokenPicture{} }),
@@ -41,17 +44,17 @@ func displayTestSession(t *testing.T) *Session {
 // renderer's own message (no Go type name), pointing at its line.
 func TestExecuteDisplayError(t *testing.T) {
 	const msg = `plotting: Pair: unknown variable "theta1"; the posterior has mu, tau`
-	runSteps(t, displayTestSession(t), []step{
-		{cell: "import \"example.com/fig\"\nimport \"github.com/gobayes/gobayes/display\""},
-		{cell: "f := fig.Bad()\n\nf", errName: "DisplayError", errHas: msg},
-		{cell: "fig.Broken()", errName: "DisplayError", errHas: "picture: no pixels to draw"},
-		{cell: "display.Show(fig.Bad())\n1", value: "1", events: "stderr:display: cannot show the value: " + msg + "\n"},
-		{cell: "display.Show(f)", events: "stderr:display: cannot show the value: " + msg + "\n"},
-		{cell: "f2 := f\n2", value: "2"}, // only showing fails; the value is kept
+	enginetest.RunSteps(t, displayTestSession(t), []enginetest.Step{
+		{Cell: "import \"example.com/fig\"\nimport \"github.com/gobayes/gobayes/display\""},
+		{Cell: "f := fig.Bad()\n\nf", ErrName: "DisplayError", ErrHas: msg},
+		{Cell: "fig.Broken()", ErrName: "DisplayError", ErrHas: "picture: no pixels to draw"},
+		{Cell: "display.Show(fig.Bad())\n1", Value: "1", Events: "stderr:display: cannot show the value: " + msg + "\n"},
+		{Cell: "display.Show(f)", Events: "stderr:display: cannot show the value: " + msg + "\n"},
+		{Cell: "f2 := f\n2", Value: "2"}, // only showing fails; the value is kept
 	})
 	// The real thing: a figure of no data, through the generated symbols.
-	runSteps(t, newTestSession(t), []step{
-		{cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", errName: "DisplayError", errHas: "plotting: Dist got 0 numbers"},
+	enginetest.RunSteps(t, newTestSession(t), []enginetest.Step{
+		{Cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", ErrName: "DisplayError", ErrHas: "plotting: Dist got 0 numbers"},
 	})
 
 	s := displayTestSession(t)

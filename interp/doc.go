@@ -2,12 +2,12 @@
 // keeping variables, functions, types and imports from cell to cell.
 //
 // The kernel drives an Engine. NewSession gives one in this process;
-// NewSupervised gives one whose interpreter runs in a child process (the
-// same binary, entered through WorkerMain) so that a cell that panics in a
-// goroutine, exits or exhausts memory ends with an error instead of taking
-// the kernel down:
+// package interp/supervisor gives one whose Session runs in a child process
+// (the same binary, entered through supervisor.WorkerMain) so that a cell
+// that panics in a goroutine, exits or exhausts memory ends with an error
+// instead of taking the kernel down:
 //
-//	eng, err := interp.NewSupervised(interp.SupervisedOptions{Command: []string{exe, "worker"}})
+//	eng, err := interp.NewSession(interp.Options{})
 //	res := eng.Execute(ctx, "x := 1\nx + 1", events) // res.Value: text/plain "2"
 //
 // A cell is split into runs of imports, declarations and statements
@@ -25,11 +25,10 @@
 // generic functions of slices and maps; such cells get an error saying
 // what to write instead. Forms yaegi mishandles at a cell's top level
 // (v, ok := m[k]; x.(T) with ok; type switches; function literals called
-// at once) are rewritten into forms it runs; defer at the top level is
-// refused. A composite literal among several assigned values
-// (a, b := 1.0, []float64{2}), which yaegi would let zero the others, is
-// put in parentheses wherever it appears. A type's definition cannot
-// change once a cell declared it.
+// at once; a composite literal among several assigned values) are
+// rewritten into forms it runs (package interp/rewrite); defer at the top
+// level is refused. A type's definition cannot change once a cell declared
+// it.
 //
 // A cell's standard input (os.Stdin, fmt.Scan, fmt.Scanln, fmt.Scanf)
 // asks the client for a line whenever everything typed has been read, when
@@ -37,17 +36,34 @@
 // execute request allows stdin); the unfinished last line the cell printed
 // is the prompt. Without a client to ask, a read fails at once with an
 // error wrapping io.EOF that says why. An interrupt ends a waiting read.
-// NewSupervised's worker relays the requests through its supervisor.
 //
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.
 // os.Exit and log.Fatal stop the cell with an Exit error; the session and
 // its variables stay.
 //
-// The worker's memory is capped (SupervisedOptions.MemoryLimit, or
-// GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the
-// garbage collector's limit and RLIMIT_AS, so a runaway allocation ends as
-// an "out of memory" crash of the cell, not in the system's OOM killer.
+// # Layout
+//
+// The interpreter is three packages, each importing only the one before
+// it:
+//
+//   - interp/rewrite turns a cell's text into the sources yaegi evaluates:
+//     splitting into runs, the rewrites of forms yaegi mishandles, the
+//     refusals, and is_complete for Go. It is text only and imports
+//     neither yaegi nor this package.
+//   - interp, this package, is the session: the yaegi interpreter and its
+//     state across cells, output and standard input while a cell runs,
+//     values, errors, completion and documentation, and the magics.
+//   - interp/supervisor runs a Session in a child process and relays to
+//     it: the worker, the wire protocol between the two, and the worker's
+//     memory cap.
+//
+// The magics (magic.go) stay in this package: each needs something only
+// the session has (running Go code without magics, resetting inside the
+// running cell, the cell's output buffer, documentation lookup), so a
+// package of their own would turn those into exported API for one caller.
+// They reach the session only through the small interface magicHost.
+//
 // Symbol tables of the compiled packages cells may import are generated in
 // interp/symbols.
 package interp

@@ -7,8 +7,9 @@ import (
 )
 
 // Engine is what the kernel needs of an interpreter session. Session (in
-// process) and Supervised (a session in a child process that may crash and be
-// restarted) both implement it, so the kernel never knows which it drives.
+// process) and supervisor.Supervised (a session in a child process that may
+// crash and be restarted) both implement it, so the kernel never knows
+// which it drives.
 //
 // Positions (cursor, Start, End) count Unicode code points, as the Jupyter
 // protocol (5.2 and later) does.

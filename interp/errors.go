@@ -3,21 +3,19 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
 	"go/scanner"
-	"go/token"
 	"path"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gobayes/gobayes/interp/rewrite"
 	"github.com/gobayes/gobayes/interp/symbols"
 )
 
 // yaegiPos matches a position yaegi puts in an error ("_.go:3:5: " or
-// "3:5: "): the line counts the wrapper line runSource adds.
+// "3:5: "): the line counts the wrapper line rewrite's sources begin with.
 var yaegiPos = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+): `)
 
 // cellPos converts a line reported by yaegi for a run's source into the
@@ -172,63 +170,9 @@ func panicError(cell string, value any, frames []panicFrame, line, col int) *Err
 	return e
 }
 
-// checkSupported rejects syntax yaegi v0.16 mishandles, with what to write
-// instead: range over an integer (Go 1.22) and over a function (Go 1.23).
-func checkSupported(cell string) *Error {
-	unsupported := func(line, col int, msg string) *Error {
-		msg = fmt.Sprintf("cell:%d:%d: %s", line, col, msg)
-		return &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, line, col)...)}
-	}
-	for _, r := range groupRuns(splitCell(cell)) {
-		if r.Kind != kindStmt {
-			continue
-		}
-		fset := token.NewFileSet()
-		// A cell that does not parse is left to yaegi's own errors.
-		f, err := parser.ParseFile(fset, "", "package main; func main() {"+runSource(cell, r)+"\n}", parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		body := f.Decls[0].(*ast.FuncDecl).Body
-		for _, st := range body.List {
-			if d, ok := st.(*ast.DeferStmt); ok {
-				p := fset.Position(d.Pos())
-				return unsupported(cellLine(p.Line), p.Column, "defer at the top level of a cell is not supported by the interpreter; put the cell's code in a function, or call the deferred function at the end of the cell")
-			}
-		}
-		var found *Error
-		ast.Inspect(body, func(n ast.Node) bool {
-			if rs, ok := n.(*ast.RangeStmt); ok && found == nil && isIntExpr(rs.X) {
-				p := fset.Position(rs.Pos())
-				found = unsupported(cellLine(p.Line), p.Column, "range over an integer is not supported by the interpreter; write for i := 0; i < n; i++ { ... } instead")
-			}
-			return found == nil
-		})
-		if found != nil {
-			return found
-		}
-	}
-	return nil
-}
-
-// isIntExpr reports whether e is visibly an integer without type
-// information: an integer literal, a len/cap call, int(...) conversion or
-// arithmetic on those.
-func isIntExpr(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		return e.Kind == token.INT
-	case *ast.ParenExpr:
-		return isIntExpr(e.X)
-	case *ast.BinaryExpr:
-		return isIntExpr(e.X) || isIntExpr(e.Y)
-	case *ast.CallExpr:
-		if id, ok := e.Fun.(*ast.Ident); ok {
-			switch id.Name {
-			case "len", "cap", "int", "int64", "int32", "uint", "uint64":
-				return true
-			}
-		}
-	}
-	return false
+// unsupportedError is the cell's error for syntax the interpreter cannot
+// run (see rewrite.CheckSupported).
+func unsupportedError(cell string, u *rewrite.Unsupported) *Error {
+	msg := u.Error()
+	return &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, u.Line, u.Col)...)}
 }

@@ -23,6 +23,11 @@ func docIndex() (symbols.DocIndex, error) {
 	return docs, docsErr
 }
 
+// PreloadDocs decodes the documentation index that Inspect and %doc read
+// (about 0.1 s), so that the first of them does not wait for it; a worker
+// process calls it in the background as it starts.
+func PreloadDocs() { _, _ = docIndex() }
+
 // Inspect returns documentation for the name at cursor (or the function
 // whose call the cursor is in, right after its "("). See Engine.
 func (s *Session) Inspect(code string, cursor int, detail int) (b display.Bundle, found bool) {

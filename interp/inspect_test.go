@@ -1,4 +1,4 @@
-package interp
+package interp_test
 
 import (
 	"context"
@@ -54,19 +54,5 @@ func TestInspect(t *testing.T) {
 				t.Errorf("Inspect(%q) = %q, want it to contain %q", c.code, text, h)
 			}
 		}
-	}
-}
-
-func TestDocMagics(t *testing.T) {
-	s := newTestSession(t)
-	for _, cell := range []string{"fmt.Sprintf?", "%doc fmt.Sprintf", "fmt.Sprintf??"} {
-		r := s.Execute(context.Background(), cell, nil)
-		if r.Pager == nil || !strings.Contains(r.Pager.Data[display.MIMEText].(string), "func Sprintf(format string, a ...any) string") {
-			t.Errorf("%q: pager %+v", cell, r.Pager)
-		}
-	}
-	r := s.Execute(context.Background(), "nosuch?", nil)
-	if r.Pager == nil || !strings.Contains(r.Pager.Data[display.MIMEText].(string), "no documentation found for nosuch") {
-		t.Errorf("nosuch?: pager %+v", r.Pager)
 	}
 }

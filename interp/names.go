@@ -9,11 +9,13 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/gobayes/gobayes/interp/rewrite"
 )
 
 // precheckUndefined reports the first name a statement of the cell uses
 // that neither the session nor the cell defines, before anything runs.
-func (s *Session) precheckUndefined(cell string, runs []run) *Error {
+func (s *Session) precheckUndefined(cell string, runs []rewrite.Run) *Error {
 	s.mu.Lock()
 	dot := s.dotImport
 	s.mu.Unlock()
@@ -23,8 +25,8 @@ func (s *Session) precheckUndefined(cell string, runs []run) *Error {
 	declared := map[string]bool{} // by the cell's runs so far
 	known := s.knownName(declared)
 	for _, r := range runs {
-		src := runSource(cell, r)
-		if r.Kind == kindStmt {
+		src := r.Source(cell)
+		if r.Kind == rewrite.Stmt {
 			if e := undefinedIn(cell, src, known); e != nil {
 				return e
 			}
@@ -67,10 +69,10 @@ func (s *Session) knownName(extra map[string]bool) func(string) bool {
 
 // declaredNames lists the names a run declares at the top level (and
 // whether it dot-imports a package).
-func declaredNames(src string, kind itemKind) (names []string, dot bool) {
+func declaredNames(src string, kind rewrite.Kind) (names []string, dot bool) {
 	var f *ast.File
 	var err error
-	if kind == kindStmt {
+	if kind == rewrite.Stmt {
 		f, err = parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+src+"\n}", parser.SkipObjectResolution)
 	} else {
 		f, err = parser.ParseFile(token.NewFileSet(), "", "package main;"+src, parser.SkipObjectResolution)
@@ -103,7 +105,7 @@ func declaredNames(src string, kind itemKind) (names []string, dot bool) {
 		case *ast.GenDecl:
 			gen(d)
 		case *ast.FuncDecl:
-			if kind != kindStmt {
+			if kind != rewrite.Stmt {
 				if d.Recv == nil {
 					names = append(names, d.Name.Name)
 				}
@@ -216,11 +218,11 @@ func importName(spec *ast.ImportSpec, path string) string {
 }
 
 // record notes the names a run defined and imported, for completion.
-func (s *Session) record(src string, kind itemKind) {
+func (s *Session) record(src string, kind rewrite.Kind) {
 	fset := token.NewFileSet()
 	var f *ast.File
 	var err error
-	if kind == kindStmt {
+	if kind == rewrite.Stmt {
 		f, err = parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
 	} else {
 		f, err = parser.ParseFile(fset, "", "package main;"+src, parser.ParseComments)
@@ -258,7 +260,7 @@ func (s *Session) record(src string, kind itemKind) {
 			case *ast.TypeSpec:
 				s.defs[sp.Name.Name] = "type"
 				s.types[sp.Name.Name] = typeSource(fset, src, sp, kind)
-				if kind != kindStmt {
+				if kind != rewrite.Stmt {
 					s.defSrc[sp.Name.Name] = docPrefix(d.Doc) + "type " + text(sp.Pos(), sp.End())
 				}
 			}
@@ -267,7 +269,7 @@ func (s *Session) record(src string, kind itemKind) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			if kind == kindStmt {
+			if kind == rewrite.Stmt {
 				for _, st := range d.Body.List {
 					switch st := st.(type) {
 					case *ast.AssignStmt:
@@ -319,9 +321,9 @@ func docPrefix(g *ast.CommentGroup) string {
 }
 
 // typeSource is the text of a type spec, white space normalised.
-func typeSource(fset *token.FileSet, src string, sp *ast.TypeSpec, kind itemKind) string {
+func typeSource(fset *token.FileSet, src string, sp *ast.TypeSpec, kind rewrite.Kind) string {
 	off := len("package main;")
-	if kind == kindStmt {
+	if kind == rewrite.Stmt {
 		off = len("package main; func main() {")
 	}
 	from, to := fset.Position(sp.Pos()).Offset-off, fset.Position(sp.End()).Offset-off
@@ -349,7 +351,7 @@ func (s *Session) checkTypeRedefinition(cell, src string) *Error {
 		for _, sp := range g.Specs {
 			ts := sp.(*ast.TypeSpec)
 			old, had := s.types[ts.Name.Name]
-			if had && old != typeSource(fset, src, ts, kindDecl) {
+			if had && old != typeSource(fset, src, ts, rewrite.Decl) {
 				p := fset.Position(ts.Pos())
 				msg := fmt.Sprintf("cell:%d:%d: type %s is already defined with another definition; the interpreter cannot change a type: give the new type another name, or run %%reset and the cells again", cellLine(p.Line), p.Column, ts.Name.Name)
 				return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}

@@ -15,6 +15,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp/rewrite"
 	"github.com/gobayes/gobayes/interp/symbols"
 )
 
@@ -148,7 +149,7 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Resu
 		display.SetPublisher(prev)
 		display.SetContext(prevCtx)
 	}()
-	return s.executeMagic(ctx, code)
+	return runMagics(ctx, s, code)
 }
 
 // Evaluate computes one expression (user_expressions). Printed output is
@@ -175,24 +176,24 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 
 // execute runs a cell without magics.
 func (s *Session) execute(ctx context.Context, code string) Result {
-	if err := checkSupported(code); err != nil {
-		return Result{Err: err}
+	if u := rewrite.CheckSupported(code); u != nil {
+		return Result{Err: unsupportedError(code, u)}
 	}
-	runs := groupRuns(splitCell(code))
+	runs := rewrite.Runs(code)
 	if err := s.precheckUndefined(code, runs); err != nil {
 		return Result{Err: err} // nothing runs when a name is undefined
 	}
 	var res Result
 	for i, r := range runs {
 		last := i == len(runs)-1
-		if r.Kind != kindStmt {
-			src := runSource(code, r)
-			if r.Kind == kindImport {
+		if r.Kind != rewrite.Stmt {
+			src := r.Source(code)
+			if r.Kind == rewrite.Import {
 				if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
 					continue
 				}
 			}
-			if r.Kind == kindDecl {
+			if r.Kind == rewrite.Decl {
 				if err := s.checkTypeRedefinition(code, src); err != nil {
 					return Result{Err: err}
 				}
@@ -214,7 +215,7 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		// would be worse: a failed compile leaves the names the compiled
 		// statements declared without values.
 		for j, at := range r.Items {
-			src := itemSource(code, at)
+			src := at.Source(code)
 			if arg, ok := s.showCall(code[at.Start:at.End]); ok {
 				shown, err := s.show(ctx, code, at, arg)
 				if err != nil {
@@ -224,14 +225,15 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 					continue
 				}
 			}
-			if rewritten, ok, err := commaOkRewrite(code, at); err != nil {
-				return Result{Err: err}
+			if rewritten, ok, u := rewrite.CommaOk(code, at); u != nil {
+				msg := u.Error()
+				return Result{Err: &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{msg}, quoteLine(code, u.Line, u.Col)...)}}
 			} else if ok {
 				src = rewritten
 			}
 			prog, err := s.compile(code, src)
 			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell")) {
-				if wrapped, ok := wrapInFunc(code, at); ok {
+				if wrapped, ok := rewrite.WrapInFunc(code, at); ok {
 					if p, werr := s.compile(code, wrapped); werr == nil {
 						prog, err = p, nil
 					}
@@ -247,7 +249,7 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 			if err != nil {
 				return Result{Err: err}
 			}
-			s.record(src, kindStmt)
+			s.record(src, rewrite.Stmt)
 			if wantValue {
 				b, rerr := renderValue(v)
 				if rerr != nil {
@@ -263,25 +265,12 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 	return res
 }
 
-// stmtPrefix starts the source of every statement item. yaegi decides
-// from the first token whether a source holds declarations; a statement
-// starting with "func" (a function literal called at once) would be taken
-// for a program with a main function, which every later cell runs again.
-// An empty statement on the wrapper's line avoids that.
-const stmtPrefix = ";"
-
-// itemSource is one statement item's text placed as runSource places a
-// run, after stmtPrefix.
-func itemSource(cell string, it item) string {
-	return stmtPrefix + runSource(cell, run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []item{it}})
-}
-
 // compile compiles one run or item, mapping errors to cell lines.
 func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
-	prog, err := compile(it, guardCompositeLits(src))
+	prog, err := compile(it, rewrite.GuardCompositeLits(src))
 	if err == nil {
 		return prog, nil
 	}
@@ -302,7 +291,7 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 // position of the item it happened in (yaegi's own position for the
 // top-level frame is the start of the code) and of the cell functions it
 // went through.
-func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at item) (reflect.Value, *Error) {
+func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at rewrite.Item) (reflect.Value, *Error) {
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()

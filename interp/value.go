@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp/rewrite"
 )
 
 // hasValue reports whether an expression statement yields a value: a call
@@ -130,8 +131,8 @@ func renderValue(v reflect.Value) (*display.Bundle, error) {
 // displayError is the cell's error when its final value, the expression at
 // item at, cannot be rendered: the renderer's own message, which names the
 // package and what is wrong, at the expression's cell line.
-func displayError(cell string, at item, err error) *Error {
-	line, col := lineCol(cell, at.Start)
+func displayError(cell string, at rewrite.Item, err error) *Error {
+	line, col := at.Pos(cell)
 	msg := err.Error()
 	tb := []string{"\x1b[0;31mDisplayError: " + msg + "\x1b[0m", fmt.Sprintf("  showing the value of the cell's last line, cell:%d:%d", line, col)}
 	return &Error{Name: "DisplayError", Value: msg, Traceback: append(tb, quoteLine(cell, line, col)...)}
@@ -283,10 +284,8 @@ func (s *Session) showCall(stmt string) (arg string, ok bool) {
 // the value is kept in shownVar and rendered as a final value is.
 // It reports false, having run nothing, when the argument cannot be held
 // in a variable (an untyped nil, say); the call then runs as written.
-func (s *Session) show(ctx context.Context, cell string, at item, arg string) (bool, *Error) {
-	line, col := lineCol(cell, at.Start)
-	src := stmtPrefix + strings.Repeat("\n", line) + strings.Repeat(" ", col-1) + shownVar + " := " + arg
-	prog, err := s.compile(cell, src)
+func (s *Session) show(ctx context.Context, cell string, at rewrite.Item, arg string) (bool, *Error) {
+	prog, err := s.compile(cell, rewrite.StmtAt(cell, at, shownVar+" := "+arg))
 	if err != nil {
 		return false, nil
 	}

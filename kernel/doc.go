@@ -8,7 +8,8 @@
 //	k, err := kernel.New(kernel.Config{Engine: engine, Scheme: info.SignatureScheme, Key: info.Key}, nil)
 //	err = k.Serve(ctx, info) // returns after a shutdown_request
 //
-// Engine is an interp.Engine (interp.NewSupervised in the gobayes binary).
+// Engine is an interp.Engine (supervisor.New of package interp/supervisor
+// in the gobayes binary).
 // Interrupt cancels the running cell (the binary calls it on SIGINT).
 //
 // The package is built in layers, each talking only to its neighbour:

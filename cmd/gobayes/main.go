@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobayes/gobayes/install"
 	"github.com/gobayes/gobayes/interp"
+	"github.com/gobayes/gobayes/interp/supervisor"
 	"github.com/gobayes/gobayes/kernel"
 )
 
@@ -48,7 +49,7 @@ func main() {
 		// group, the worker included; the kernel interrupts the worker by
 		// message, so the signal must not kill it.
 		signal.Ignore(os.Interrupt)
-		os.Exit(interp.WorkerMain())
+		os.Exit(supervisor.WorkerMain())
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:
@@ -165,7 +166,7 @@ func runKernel(args []string) int {
 		return 1
 	}
 	engine := startEngine(func() (interp.Engine, error) {
-		return interp.NewSupervised(interp.SupervisedOptions{Command: []string{exe, "worker"}})
+		return supervisor.New(supervisor.Options{Command: []string{exe, "worker"}})
 	})
 	k, err := kernel.New(kernel.Config{
 		Engine: engine, Scheme: info.SignatureScheme, Key: info.Key, Version: version, Log: lg,

@@ -1,4 +1,4 @@
-package interp
+package supervisor
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobayes/gobayes/interp/internal/enginetest"
 )
 
 func newTestSupervised(t *testing.T, limit int64) *Supervised {
 	t.Helper()
-	s, err := NewSupervised(SupervisedOptions{
+	s, err := New(Options{
 		Command:     []string{os.Args[0]},
 		Env:         append(os.Environ(), testWorkerEnv+"=1"),
 		MemoryLimit: limit,
@@ -23,15 +25,15 @@ func newTestSupervised(t *testing.T, limit int64) *Supervised {
 }
 
 func TestSupervisedState(t *testing.T) {
-	runSteps(t, newTestSupervised(t, 1<<30), []step{
-		{cell: "import \"fmt\"\nx := 1\nfmt.Println(\"hi\", x)\nx+1", value: "2", events: "stdout:hi 1\n"},
-		{cell: "x * 10", value: "10"},
-		{cell: "y := undefinedThing", errName: "CompileError", errHas: "cell:1:6: undefined: undefinedThing"},
-		{cell: "panic(\"boom\")", errName: "panic", errHas: "boom", events: "-"}, // nothing printed
-		{cell: "import \"os\"\nos.Exit(3)", errName: "Exit", errHas: "os.Exit(3) was called: the cell was stopped; your variables are kept"},
-		{cell: "import \"log\"\nlog.Fatal(\"fatal\")", errName: "Exit", errHas: `log.Fatal was called with "fatal"`},
-		{cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", errName: "DisplayError", errHas: "plotting: Dist got 0 numbers"},
-		{cell: "x", value: "1"},
+	enginetest.RunSteps(t, newTestSupervised(t, 1<<30), []enginetest.Step{
+		{Cell: "import \"fmt\"\nx := 1\nfmt.Println(\"hi\", x)\nx+1", Value: "2", Events: "stdout:hi 1\n"},
+		{Cell: "x * 10", Value: "10"},
+		{Cell: "y := undefinedThing", ErrName: "CompileError", ErrHas: "cell:1:6: undefined: undefinedThing"},
+		{Cell: "panic(\"boom\")", ErrName: "panic", ErrHas: "boom", Events: "-"}, // nothing printed
+		{Cell: "import \"os\"\nos.Exit(3)", ErrName: "Exit", ErrHas: "os.Exit(3) was called: the cell was stopped; your variables are kept"},
+		{Cell: "import \"log\"\nlog.Fatal(\"fatal\")", ErrName: "Exit", ErrHas: `log.Fatal was called with "fatal"`},
+		{Cell: "import \"github.com/gobayes/gobayes/plotting\"\nplotting.Dist(nil)", ErrName: "DisplayError", ErrHas: "plotting: Dist got 0 numbers"},
+		{Cell: "x", Value: "1"},
 	})
 }
 
@@ -53,17 +55,17 @@ func TestSupervisedCrashes(t *testing.T) {
 		if raceEnabled && c.reason == "out of memory" {
 			continue
 		}
-		runSteps(t, s, []step{{cell: "x := 1"}})
-		r := s.Execute(context.Background(), c.cell, &recorder{})
+		enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x := 1"}})
+		r := s.Execute(context.Background(), c.cell, &enginetest.Recorder{})
 		if r.Err != nil {
 			t.Logf("%s: %s", c.name, r.Err.Value)
 		}
 		if r.Err == nil || r.Err.Name != "InterpreterCrashed" || !strings.Contains(r.Err.Value, c.reason) || !strings.Contains(r.Err.Value, "state was reset") {
 			t.Errorf("%s: got %+v, want InterpreterCrashed mentioning %q", c.name, r.Err, c.reason)
 		}
-		runSteps(t, s, []step{
-			{cell: "x", errName: "CompileError", errHas: "undefined: x"},
-			{cell: "1 + 1", value: "2"},
+		enginetest.RunSteps(t, s, []enginetest.Step{
+			{Cell: "x", ErrName: "CompileError", ErrHas: "undefined: x"},
+			{Cell: "1 + 1", Value: "2"},
 		})
 	}
 }
@@ -72,7 +74,7 @@ func TestSupervisedCrashes(t *testing.T) {
 // next cell's output, which runs in a fresh interpreter.
 func TestSupervisedCrashBetweenCells(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	runSteps(t, s, []step{{cell: "import \"time\"\nx := 1\ngo func() {\n\ttime.Sleep(100 * time.Millisecond)\n\tpanic(\"late\")\n}()"}})
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "import \"time\"\nx := 1\ngo func() {\n\ttime.Sleep(100 * time.Millisecond)\n\tpanic(\"late\")\n}()"}})
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		s.mu.Lock()
 		dead := s.child.exited()
@@ -81,37 +83,37 @@ func TestSupervisedCrashBetweenCells(t *testing.T) {
 			break
 		}
 	}
-	rec := &recorder{}
+	rec := &enginetest.Recorder{}
 	r := s.Execute(context.Background(), "1 + 1", rec)
 	if r.Err != nil || r.Value == nil || r.Value.Data["text/plain"] != "2" {
 		t.Errorf("cell after the crash: %+v", r)
 	}
-	if !strings.Contains(rec.joined(), "stderr:the interpreter crashed after the previous cell (panic: late") {
-		t.Errorf("no notice of the crash: %q", rec.joined())
+	if !strings.Contains(rec.Joined(), "stderr:the interpreter crashed after the previous cell (panic: late") {
+		t.Errorf("no notice of the crash: %q", rec.Joined())
 	}
-	runSteps(t, s, []step{{cell: "x", errName: "CompileError", errHas: "undefined: x", events: "-"}})
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x", ErrName: "CompileError", ErrHas: "undefined: x", Events: "-"}})
 }
 
 // Output of a goroutine that outlives its cell reaches the latest cell.
 func TestSupervisedLateOutput(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	rec := &recorder{}
+	rec := &enginetest.Recorder{}
 	r := s.Execute(context.Background(), "import \"fmt\"\nimport \"time\"\ngo func() {\n\ttime.Sleep(200 * time.Millisecond)\n\tfmt.Println(\"late\")\n}()", rec)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	seen := false
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !seen; time.Sleep(10 * time.Millisecond) {
-		seen = rec.joined() == "stdout:late\n"
+		seen = rec.Joined() == "stdout:late\n"
 	}
 	if !seen {
-		t.Errorf("late output %q, want stdout:late", rec.joined())
+		t.Errorf("late output %q, want stdout:late", rec.Joined())
 	}
 }
 
 func TestSupervisedInterrupt(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	runSteps(t, s, []step{{cell: "x := 41"}})
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x := 41"}})
 	for _, cell := range []string{"for {\n}", "import \"time\"\ntime.Sleep(time.Hour)", "c := make(chan int)\n<-c",
 		"import \"sync\"\nvar wg sync.WaitGroup\nwg.Add(1)\nwg.Wait()"} { // blocked in compiled code
 		ctx, cancel := context.WithCancel(context.Background())
@@ -119,11 +121,11 @@ func TestSupervisedInterrupt(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 			cancel()
 		}()
-		r := s.Execute(ctx, cell, &recorder{})
+		r := s.Execute(ctx, cell, &enginetest.Recorder{})
 		if r.Err == nil || r.Err.Name != "Interrupted" {
 			t.Errorf("%q interrupted: %+v, want Interrupted", cell, r.Err)
 		}
-		runSteps(t, s, []step{{cell: "x + 1", value: "42"}})
+		enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x + 1", Value: "42"}})
 	}
 }
 
@@ -158,10 +160,10 @@ func TestMemoryLimitFromEnv(t *testing.T) {
 
 func TestSupervisedDisplayAndEvaluate(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	runSteps(t, s, []step{
-		{cell: "import \"github.com/gobayes/gobayes/display\"\nimport \"fmt\"\nfmt.Println(\"before\")\ndisplay.Markdown(\"# hi\")\nh := display.HandleWithID(\"p\")\nh.Update(1)\nh.Update(2)\ndisplay.Clear(false)\nfmt.Println(\"after\")",
-			events: "stdout:before\n|display::new:# hi|display:p:new:1|display:p:update:2|clear|stdout:after\n"},
-		{cell: "v := 20"},
+	enginetest.RunSteps(t, s, []enginetest.Step{
+		{Cell: "import \"github.com/gobayes/gobayes/display\"\nimport \"fmt\"\nfmt.Println(\"before\")\ndisplay.Markdown(\"# hi\")\nh := display.HandleWithID(\"p\")\nh.Update(1)\nh.Update(2)\ndisplay.Clear(false)\nfmt.Println(\"after\")",
+			Events: "stdout:before\n|display::new:# hi|display:p:new:1|display:p:update:2|clear|stdout:after\n"},
+		{Cell: "v := 20"},
 	})
 	b, err := s.Evaluate(context.Background(), "v * 2 + 2")
 	if err != nil || b.Data["text/plain"] != "42" {
@@ -182,41 +184,14 @@ func TestSupervisedDisplayAndEvaluate(t *testing.T) {
 	if err := s.Reset(); err != nil {
 		t.Fatal(err)
 	}
-	runSteps(t, s, []step{{cell: "v", errName: "CompileError", errHas: "undefined: v"}})
-}
-
-// Output must reach the client while the cell still runs, not when it ends.
-func TestStreamsWhileRunning(t *testing.T) {
-	for name, eng := range map[string]Engine{"session": newTestSession(t), "supervised": newTestSupervised(t, 1<<30)} {
-		rec := &recorder{}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan Result)
-		go func() {
-			done <- eng.Execute(ctx, "import \"fmt\"\nimport \"time\"\nfmt.Println(\"first\")\ntime.Sleep(time.Hour)", rec)
-		}()
-		seen := false
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if rec.joined() == "stdout:first\n" {
-				seen = true
-				break
-			}
-		}
-		cancel()
-		r := <-done
-		if !seen {
-			t.Errorf("%s: output %q did not arrive while the cell ran", name, rec.joined())
-		}
-		if r.Err == nil || r.Err.Name != "Interrupted" {
-			t.Errorf("%s: %+v, want Interrupted", name, r.Err)
-		}
-	}
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "v", ErrName: "CompileError", ErrHas: "undefined: v"}})
 }
 
 // Compiled code writing straight to the worker's standard output (here a
 // line far longer than any buffer) reaches the cell and never blocks it.
 func TestSupervisedRawOutput(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	rec := &recorder{}
+	rec := &enginetest.Recorder{}
 	// os.Stdout in a cell is the interpreter's writer; a *os.File made from
 	// descriptor 1 is the process's own standard output.
 	r := s.Execute(context.Background(), "import \"os\"\nimport \"strings\"\nf := os.NewFile(1, \"stdout\")\nf.Write([]byte(strings.Repeat(\"x\", 1<<20) + \"\\n\"))\nf.Write([]byte(\"done\\n\"))", rec)
@@ -224,9 +199,9 @@ func TestSupervisedRawOutput(t *testing.T) {
 		t.Fatal(r.Err)
 	}
 	want := "stdout:" + strings.Repeat("x", 1<<20) + "\ndone\n"
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && rec.joined() != want; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && rec.Joined() != want; time.Sleep(10 * time.Millisecond) {
 	}
-	if got := rec.joined(); got != want {
+	if got := rec.Joined(); got != want {
 		t.Errorf("raw output: %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-10):], len(want))
 	}
 }

@@ -1,5 +1,5 @@
 //go:build !race
 
-package interp
+package supervisor
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package interp
+package rewrite
 
 import "testing"
 
@@ -23,16 +23,12 @@ func TestIsComplete(t *testing.T) {
 		{"x := \"unterminated", "invalid", ""},
 		{"func f() {}\nf()", "complete", ""},
 		{"x++", "complete", ""},
-		{"%time", "complete", ""},
-		{"%time\nfor {", "incomplete", "    "},
-		{"%time\nx := 1", "complete", ""},
-		{"fmt.Println?", "complete", ""},
 		{"var = 3", "invalid", ""},
 	}
 	for _, c := range cases {
-		status, indent := isComplete(c.code)
+		status, indent := IsComplete(c.code)
 		if status != c.status || indent != c.indent {
-			t.Errorf("isComplete(%q) = %q, %q; want %q, %q", c.code, status, indent, c.status, c.indent)
+			t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", c.code, status, indent, c.status, c.indent)
 		}
 	}
 }

@@ -1,4 +1,6 @@
-package interp
+// The forms GuardCompositeLits fixes, run in plain yaegi and as cells of a
+// session (package interp, which applies the rewrite to every source).
+package rewrite_test
 
 import (
 	"fmt"
@@ -7,6 +9,10 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/gobayes/gobayes/interp"
+	"github.com/gobayes/gobayes/interp/internal/enginetest"
+	"github.com/gobayes/gobayes/interp/rewrite"
 )
 
 // multiAssignForms are assignments of several values, one a composite
@@ -37,7 +43,7 @@ var multiAssignForms = []struct {
 }
 
 // TestYaegiMultiAssignBug runs each form in plain yaegi, in main's body and
-// in a declared function: rewritten by guardCompositeLits it must give
+// in a declared function: rewritten by GuardCompositeLits it must give
 // Go's answer. As written it does not on yaegi v0.16.1; when that changes
 // (a newer yaegi) the test says so, since the rewrite may then go.
 func TestYaegiMultiAssignBug(t *testing.T) {
@@ -57,7 +63,7 @@ func TestYaegiMultiAssignBug(t *testing.T) {
 			if raw != tc.want {
 				wrong++
 			}
-			fixed, err := runPlainYaegi(program(strings.TrimPrefix(guardCompositeLits(stmtPrefix+tc.body), stmtPrefix)))
+			fixed, err := runPlainYaegi(program(strings.TrimPrefix(rewrite.GuardCompositeLits(rewrite.StmtPrefix+tc.body), rewrite.StmtPrefix)))
 			if err != nil {
 				t.Fatalf("%s in %s, rewritten: %v", tc.name, where, err)
 			}
@@ -67,7 +73,7 @@ func TestYaegiMultiAssignBug(t *testing.T) {
 		}
 	}
 	if wrong == 0 {
-		t.Log("yaegi assigns every form correctly without the rewrite; guardCompositeLits may no longer be needed")
+		t.Log("yaegi assigns every form correctly without the rewrite; GuardCompositeLits may no longer be needed")
 	}
 }
 
@@ -101,7 +107,10 @@ func TestExecuteMultiAssignComposite(t *testing.T) {
 				cell = strings.Replace(cell, "f := func", "g := func", 1)
 				cell = strings.Replace(cell, "r = f()", "r = g()", 1)
 			}
-			s := newTestSession(t)
+			s, err := interp.NewSession(interp.Options{Env: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			res := s.Execute(t.Context(), cell, nil)
 			if res.Err != nil {
 				t.Errorf("%s (%s): %v", tc.name, where, res.Err)
@@ -121,17 +130,21 @@ func TestExecuteMultiAssignComposite(t *testing.T) {
 // A package-level var declaration of several values, the form a cell's
 // "var a, b = ..." takes, and one across two cells.
 func TestExecuteMultiVarDecl(t *testing.T) {
-	runSteps(t, newTestSession(t), []step{
-		{cell: "var a, b = 1.5, []float64{2}\na", value: "1.5"},
-		{cell: "var (\n\tc, d = \"x\", map[string]int{\"k\": 1}\n)\nc", value: `"x"`},
-		{cell: "d", value: "map[k:1]"},
-		{cell: "type P struct{ X int }\nu, v := 3, P{4}\nu + v.X", value: "7"},
-		{cell: "u, w := 5, []P{{6}}\nu + w[0].X", value: "11"}, // u redeclared at the top level
+	s, err := interp.NewSession(interp.Options{Env: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.RunSteps(t, s, []enginetest.Step{
+		{Cell: "var a, b = 1.5, []float64{2}\na", Value: "1.5"},
+		{Cell: "var (\n\tc, d = \"x\", map[string]int{\"k\": 1}\n)\nc", Value: `"x"`},
+		{Cell: "d", Value: "map[k:1]"},
+		{Cell: "type P struct{ X int }\nu, v := 3, P{4}\nu + v.X", Value: "7"},
+		{Cell: "u, w := 5, []P{{6}}\nu + w[0].X", Value: "11"}, // u redeclared at the top level
 		// The rewrite keeps the columns of errors after the literal: the
 		// operand "s" starts at column 25, and 1 at column 19, as counted
 		// in the cells.
-		{cell: "a, b, c := 1, []int{2}, \"s\" + 1", errName: "CompileError", errHas: "cell:1:25:"},
-		{cell: "a, b := []int{2}, 1 + \"s\"", errName: "CompileError", errHas: "cell:1:19:"},
+		{Cell: "a, b, c := 1, []int{2}, \"s\" + 1", ErrName: "CompileError", ErrHas: "cell:1:25:"},
+		{Cell: "a, b := []int{2}, 1 + \"s\"", ErrName: "CompileError", ErrHas: "cell:1:19:"},
 	})
 }
 
@@ -153,8 +166,8 @@ func TestGuardCompositeLits(t *testing.T) {
 		{";x, y := 1, []func(){func() { c, d := 2, T{}; _ = c }}", ";x, y := 1,([]func(){func() { c, d := 2,(T{}); _ = c }})"}, // nested
 	}
 	for _, tc := range cases {
-		if got := guardCompositeLits(tc.in); got != tc.want {
-			t.Errorf("guardCompositeLits(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := rewrite.GuardCompositeLits(tc.in); got != tc.want {
+			t.Errorf("GuardCompositeLits(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package interp
+package supervisor
 
 import (
 	"bufio"
@@ -17,10 +17,11 @@ import (
 	"time"
 
 	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp"
 )
 
 // MemoryLimitEnv is the environment variable that sets the interpreter's
-// memory limit when SupervisedOptions.MemoryLimit is 0: bytes, or a number
+// memory limit when Options.MemoryLimit is 0: bytes, or a number
 // with a unit (512MiB, 4GiB, 4G), or a share of physical memory (25%).
 const MemoryLimitEnv = "GOBAYES_MEMORY_LIMIT"
 
@@ -33,8 +34,8 @@ const defaultMemoryShare = 0.5
 // not see the interrupt).
 const interruptGrace = 2 * time.Second
 
-// SupervisedOptions configures NewSupervised.
-type SupervisedOptions struct {
+// Options configures New.
+type Options struct {
 	// Command starts the worker, which must call WorkerMain (for the gobayes
 	// binary: its path and "worker").
 	Command []string
@@ -45,12 +46,12 @@ type SupervisedOptions struct {
 	Env []string
 }
 
-// Supervised is an Engine whose Session runs in a child process. When the
-// child dies (a panic in a goroutine a cell started, a fatal runtime error,
-// running out of memory) the cell ends with an InterpreterCrashed error and
-// a fresh child serves the next request.
+// Supervised is an interp.Engine whose Session runs in a child process.
+// When the child dies (a panic in a goroutine a cell started, a fatal
+// runtime error, running out of memory) the cell ends with an
+// InterpreterCrashed error and a fresh child serves the next request.
 type Supervised struct {
-	opts  SupervisedOptions
+	opts  Options
 	limit int64
 	ids   atomic.Int64
 
@@ -60,12 +61,12 @@ type Supervised struct {
 	notice string // a crash between cells, told with the next cell's output
 }
 
-var _ Engine = (*Supervised)(nil)
+var _ interp.Engine = (*Supervised)(nil)
 
-// NewSupervised starts the worker in the background and returns at once.
-func NewSupervised(opts SupervisedOptions) (*Supervised, error) {
+// New starts the worker in the background and returns at once.
+func New(opts Options) (*Supervised, error) {
 	if len(opts.Command) == 0 {
-		return nil, errors.New("interp: SupervisedOptions.Command is empty; pass the worker command, e.g. {os.Args[0], \"worker\"}")
+		return nil, errors.New("interp: supervisor.Options.Command is empty; pass the worker command, e.g. {os.Args[0], \"worker\"}")
 	}
 	limit := opts.MemoryLimit
 	if limit == 0 {
@@ -145,18 +146,18 @@ func (s *Supervised) current() (*child, error) {
 }
 
 // crashError is the cell error for a child that died.
-func crashError(reason string) *Error {
+func crashError(reason string) *interp.Error {
 	msg := "the interpreter crashed (" + reason + "); its state was reset — run the cells you need again"
-	return &Error{Name: "InterpreterCrashed", Value: msg, Traceback: []string{"\x1b[0;31mInterpreterCrashed: " + msg + "\x1b[0m"}}
+	return &interp.Error{Name: "InterpreterCrashed", Value: msg, Traceback: []string{"\x1b[0;31mInterpreterCrashed: " + msg + "\x1b[0m"}}
 }
 
 // call sends a request and waits for its answer, passing events to ev.
 // When ctx ends it interrupts the child, and kills it when the interrupt
 // does not take.
-func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wireReply, *Error) {
+func (s *Supervised) call(ctx context.Context, req wireRequest, ev interp.Events) (wireReply, *interp.Error) {
 	c, err := s.current()
 	if err != nil {
-		return wireReply{}, &Error{Name: "InterpreterUnavailable", Value: err.Error()}
+		return wireReply{}, &interp.Error{Name: "InterpreterUnavailable", Value: err.Error()}
 	}
 	s.mu.Lock()
 	notice := s.notice
@@ -220,12 +221,12 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev Events) (wire
 }
 
 // askInput answers the child's request for a line of standard input (r)
-// with what ev's client types, or with ErrNoInput when ev cannot ask. The
+// with what ev's client types, or with interp.ErrNoInput when ev cannot ask. The
 // client is asked in the background, so that an interrupt or the child's
 // death is still seen while the person types; when ctx ends first, the
 // child's read has been interrupted and the late answer is ignored there.
-func (c *child) askInput(ctx context.Context, id int64, ev Events, r wireReply) {
-	in, ok := ev.(InputEvents)
+func (c *child) askInput(ctx context.Context, id int64, ev interp.Events, r wireReply) {
+	in, ok := ev.(interp.InputEvents)
 	if !ok {
 		_ = c.send(wireRequest{ID: id, Op: opInput, InputErr: inputNotAllowed})
 		return
@@ -236,7 +237,7 @@ func (c *child) askInput(ctx context.Context, id int64, ev Events, r wireReply) 
 	}()
 }
 
-func deliver(ev Events, r wireReply) {
+func deliver(ev interp.Events, r wireReply) {
 	if ev == nil {
 		return
 	}
@@ -265,20 +266,20 @@ func (s *Supervised) restartInBackground(c *child) {
 	}()
 }
 
-// Execute runs a cell in the child. See Engine.
-func (s *Supervised) Execute(ctx context.Context, code string, ev Events) Result {
+// Execute runs a cell in the child. See interp.Engine.
+func (s *Supervised) Execute(ctx context.Context, code string, ev interp.Events) interp.Result {
 	r, err := s.call(ctx, wireRequest{Op: opExecute, Code: code}, ev)
 	if err != nil {
-		return Result{Err: err}
+		return interp.Result{Err: err}
 	}
 	if r.Result == nil {
-		return Result{Err: &Error{Name: "ProtocolError", Value: "interp: the worker answered an execute without a result"}}
+		return interp.Result{Err: &interp.Error{Name: "ProtocolError", Value: "interp: the worker answered an execute without a result"}}
 	}
 	return *r.Result
 }
 
-// Evaluate computes one expression in the child. See Engine.
-func (s *Supervised) Evaluate(ctx context.Context, expr string) (display.Bundle, *Error) {
+// Evaluate computes one expression in the child. See interp.Engine.
+func (s *Supervised) Evaluate(ctx context.Context, expr string) (display.Bundle, *interp.Error) {
 	r, err := s.call(ctx, wireRequest{Op: opEvaluate, Code: expr}, nil)
 	if err != nil {
 		return display.Bundle{}, err
@@ -292,16 +293,16 @@ func (s *Supervised) Evaluate(ctx context.Context, expr string) (display.Bundle,
 	return *r.Bundle, nil
 }
 
-// Complete asks the child for completions. See Engine.
-func (s *Supervised) Complete(code string, cursor int) Completion {
+// Complete asks the child for completions. See interp.Engine.
+func (s *Supervised) Complete(code string, cursor int) interp.Completion {
 	r, err := s.call(context.Background(), wireRequest{Op: opComplete, Code: code, Cursor: cursor}, nil)
 	if err != nil || r.Completion == nil {
-		return Completion{Start: cursor, End: cursor}
+		return interp.Completion{Start: cursor, End: cursor}
 	}
 	return *r.Completion
 }
 
-// Inspect asks the child for documentation. See Engine.
+// Inspect asks the child for documentation. See interp.Engine.
 func (s *Supervised) Inspect(code string, cursor int, detail int) (display.Bundle, bool) {
 	r, err := s.call(context.Background(), wireRequest{Op: opInspect, Code: code, Cursor: cursor, Detail: detail}, nil)
 	if err != nil || r.Bundle == nil {
@@ -313,7 +314,7 @@ func (s *Supervised) Inspect(code string, cursor int, detail int) (display.Bundl
 // IsComplete needs no interpreter state, so it is answered here without a
 // round trip to the child.
 func (s *Supervised) IsComplete(code string) (status, indent string) {
-	return isComplete(code)
+	return interp.IsComplete(code)
 }
 
 // Reset replaces the child with a fresh one: quicker and more thorough than
@@ -354,7 +355,7 @@ type child struct {
 
 	mu      sync.Mutex
 	waiting map[int64]chan wireReply
-	events  Events // of the running cell: where the child's raw stdout and stderr go
+	events  interp.Events // of the running cell: where the child's raw stdout and stderr go
 	tail    []string
 	crash   string // the runtime's first crash line ("panic: ...", "fatal error: ...")
 	crashed bool   // stderr showed a Go runtime crash; later lines are kept, not shown
@@ -381,7 +382,7 @@ func (c *child) wasReported() bool {
 // tailLines is how many of the child's last stderr lines explain a crash.
 const tailLines = 40
 
-func startChild(opts SupervisedOptions, limit int64) (*child, error) {
+func startChild(opts Options, limit int64) (*child, error) {
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("interp: starting the interpreter: %w", err)
@@ -440,7 +441,7 @@ func (c *child) exited() bool {
 	}
 }
 
-func (c *child) register(id int64, ev Events) chan wireReply {
+func (c *child) register(id int64, ev interp.Events) chan wireReply {
 	ch := make(chan wireReply, 256)
 	c.mu.Lock()
 	c.waiting[id] = ch

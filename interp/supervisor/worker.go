@@ -1,4 +1,4 @@
-package interp
+package supervisor
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp"
 )
 
 // workerMemoryEnv carries the worker's memory limit in bytes from the
@@ -21,9 +22,9 @@ import (
 const workerMemoryEnv = "GOBAYES_WORKER_MEMORY_LIMIT"
 
 // WorkerMain is the entry point of the interpreter's child process (the
-// `gobayes worker` command): it serves one Session to the supervisor over
-// the inherited pipes until the supervisor goes away, and returns the exit
-// code.
+// `gobayes worker` command): it serves one interp.Session to the supervisor
+// over the inherited pipes until the supervisor goes away, and returns the
+// exit code.
 func WorkerMain() int {
 	in := os.NewFile(workerRequestFD, "requests")
 	out := os.NewFile(workerReplyFD, "replies")
@@ -34,7 +35,7 @@ func WorkerMain() int {
 	// yaegi reports some unsupported syntax with log.Panic, which the
 	// session recovers and explains; the log line itself is noise.
 	log.SetOutput(yaegiLogFilter{os.Stderr})
-	s, err := NewSession(Options{})
+	s, err := interp.NewSession(interp.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -46,7 +47,7 @@ func WorkerMain() int {
 	}
 	// Decoding the documentation index takes ~0.1 s; do it before the
 	// first inspect request asks.
-	go docIndex()
+	go interp.PreloadDocs()
 	w := &worker{s: s, enc: json.NewEncoder(out)}
 	return w.serve(in)
 }
@@ -72,7 +73,7 @@ func (f yaegiLogFilter) Write(p []byte) (int, error) {
 }
 
 type worker struct {
-	s     *Session
+	s     *interp.Session
 	encMu sync.Mutex
 	enc   *json.Encoder
 
@@ -146,14 +147,14 @@ func (w *worker) serve(in io.Reader) int {
 			w.send(wireReply{ID: req.ID, Kind: replyDone, Status: status, Indent: indent})
 		case opReset:
 			go func(id int64) {
-				var e *Error
+				var e *interp.Error
 				if err := w.s.Reset(); err != nil {
-					e = &Error{Name: "ResetFailed", Value: err.Error()}
+					e = &interp.Error{Name: "ResetFailed", Value: err.Error()}
 				}
 				w.send(wireReply{ID: id, Kind: replyDone, Err: e})
 			}(req.ID)
 		default:
-			w.send(wireReply{ID: req.ID, Kind: replyDone, Err: &Error{Name: "ProtocolError", Value: "interp: worker: unknown operation " + req.Op}})
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Err: &interp.Error{Name: "ProtocolError", Value: "interp: worker: unknown operation " + req.Op}})
 		}
 	}
 }
@@ -177,7 +178,8 @@ func (e workerEvents) Clear(wait bool) {
 }
 
 // Input asks the supervisor, and through it the client, for a line of
-// input; the supervisor answers ErrNoInput when its Events cannot ask.
+// input; the supervisor answers interp.ErrNoInput when its Events cannot
+// ask.
 func (e workerEvents) Input(ctx context.Context, prompt string, password bool) (string, error) {
 	ch := make(chan wireRequest, 1)
 	e.w.mu.Lock()

@@ -1,10 +1,11 @@
-package interp
+package supervisor
 
 import (
 	"context"
 	"errors"
 
 	"github.com/gobayes/gobayes/display"
+	"github.com/gobayes/gobayes/interp"
 )
 
 // The supervisor and its worker talk in JSON lines over two pipes the
@@ -40,7 +41,7 @@ type wireRequest struct {
 	InputErr string `json:"input_error,omitempty"`
 }
 
-// inputNotAllowed is wireRequest.InputErr for ErrNoInput;
+// inputNotAllowed is wireRequest.InputErr for interp.ErrNoInput;
 // inputInterrupted for a wait that the cell's interruption ended.
 const (
 	inputNotAllowed  = "not allowed"
@@ -53,7 +54,7 @@ func inputError(code string) error {
 	case "":
 		return nil
 	case inputNotAllowed:
-		return ErrNoInput
+		return interp.ErrNoInput
 	case inputInterrupted:
 		return context.Canceled
 	}
@@ -65,7 +66,7 @@ func inputErrorCode(err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case errors.Is(err, ErrNoInput):
+	case errors.Is(err, interp.ErrNoInput):
 		return inputNotAllowed
 	case errors.Is(err, context.Canceled):
 		return inputInterrupted
@@ -98,10 +99,10 @@ type wireReply struct {
 	Wait      bool            `json:"wait,omitempty"`
 
 	// done
-	Result     *Result     `json:"result,omitempty"`
-	Err        *Error      `json:"error,omitempty"`
-	Completion *Completion `json:"completion,omitempty"`
-	Found      bool        `json:"found,omitempty"`
-	Status     string      `json:"status,omitempty"`
-	Indent     string      `json:"indent,omitempty"`
+	Result     *interp.Result     `json:"result,omitempty"`
+	Err        *interp.Error      `json:"error,omitempty"`
+	Completion *interp.Completion `json:"completion,omitempty"`
+	Found      bool               `json:"found,omitempty"`
+	Status     string             `json:"status,omitempty"`
+	Indent     string             `json:"indent,omitempty"`
 }

@@ -1,6 +1,6 @@
 //go:build race
 
-package interp
+package supervisor
 
 // raceEnabled: the race detector's shadow memory does not fit under an
 // address-space limit, so the out-of-memory cases are skipped.

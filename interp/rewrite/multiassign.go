@@ -1,4 +1,4 @@
-package interp
+package rewrite
 
 import (
 	"go/ast"
@@ -19,19 +19,19 @@ import (
 // statement position (init statements included) and needs no knowledge of
 // which names are new.
 
-// guardCompositeLits returns src, a run or item as the session hands it to
-// yaegi (declarations, or statements starting with stmtPrefix), with each
+// GuardCompositeLits returns src, a run or item as the session hands it to
+// yaegi (declarations, or statements starting with StmtPrefix), with each
 // composite literal that is one of several values of an assignment or a
 // var declaration put in parentheses. Lines do not move, and columns do
 // not either where spaces around the literal leave room for the
 // parentheses (a, b := 1, T{2} and a, b := T{1}, 2 do). A source that
 // does not parse is returned unchanged, for yaegi to report.
-func guardCompositeLits(src string) string {
+func GuardCompositeLits(src string) string {
 	if !strings.Contains(src, "{") || !strings.Contains(src, ",") {
 		return src // no composite literal, or no list of values
 	}
 	prefix, suffix := "package main;", ""
-	if strings.HasPrefix(src, stmtPrefix) {
+	if strings.HasPrefix(src, StmtPrefix) {
 		prefix, suffix = "package main; func main() {", "\n}"
 	}
 	fset := token.NewFileSet()

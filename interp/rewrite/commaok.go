@@ -1,10 +1,9 @@
-package interp
+package rewrite
 
 import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"strconv"
 	"strings"
 )
 
@@ -14,11 +13,11 @@ import (
 // values), although it compiles them inside functions. These rewrites
 // move them into function literals, keeping the cell's line numbers.
 
-// commaOkRewrite rewrites a top-level "a, ok := m[k]", "a, ok = m[k]" or
-// "a, ok := x.(T)" item into single-value statements; ok reports whether
-// the item had that form. A channel receive gives an error instead, since
-// it cannot be evaluated twice.
-func commaOkRewrite(cell string, at item) (src string, ok bool, cellErr *Error) {
+// CommaOk rewrites a top-level "a, ok := m[k]", "a, ok = m[k]" or
+// "a, ok := x.(T)" statement item into single-value statements; ok reports
+// whether the item had that form. A channel receive is refused instead,
+// since it cannot be evaluated twice.
+func CommaOk(cell string, at Item) (src string, ok bool, refused *Unsupported) {
 	text := cell[at.Start:at.End]
 	as, exprOff := parseStmt(text)
 	assign, isAssign := as.(*ast.AssignStmt)
@@ -44,9 +43,8 @@ func commaOkRewrite(cell string, at item) (src string, ok bool, cellErr *Error) 
 		if rhs.Op != token.ARROW {
 			return "", false, nil
 		}
-		line, col := lineCol(cell, at.Start)
-		msg := "cell:" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": the interpreter cannot receive with \", ok\" at the top level of a cell; do it inside a function: func() { v, ok := <-ch; ... }()"
-		return "", true, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{msg}, quoteLine(cell, line, col)...)}
+		line, col := at.Pos(cell)
+		return "", true, &Unsupported{Line: line, Col: col, Msg: "the interpreter cannot receive with \", ok\" at the top level of a cell; do it inside a function: func() { v, ok := <-ch; ... }()"}
 	default:
 		return "", false, nil
 	}
@@ -60,15 +58,13 @@ func commaOkRewrite(cell string, at item) (src string, ok bool, cellErr *Error) 
 	if len(parts) == 0 {
 		return "", false, nil
 	}
-	rewritten := strings.Join(parts, "; ")
-	line, col := lineCol(cell, at.Start)
-	return stmtPrefix + strings.Repeat("\n", line) + strings.Repeat(" ", col-1) + rewritten, true, nil
+	return StmtAt(cell, at, strings.Join(parts, "; ")), true, nil
 }
 
-// wrapInFunc makes a compound statement (if, for, switch, select, block)
-// the body of a function literal called at once: the same meaning, since
-// the names it declares are its own, and a form yaegi compiles.
-func wrapInFunc(cell string, at item) (string, bool) {
+// WrapInFunc makes a compound statement item (if, for, switch, select,
+// block) the body of a function literal called at once: the same meaning,
+// since the names it declares are its own, and a form yaegi compiles.
+func WrapInFunc(cell string, at Item) (string, bool) {
 	st, _ := parseStmt(cell[at.Start:at.End])
 	switch st.(type) {
 	case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
@@ -77,7 +73,7 @@ func wrapInFunc(cell string, at item) (string, bool) {
 	}
 	// The opening sits on the line yaegi's wrapper takes, so the cell's
 	// line numbers do not move.
-	return stmtPrefix + "(func() {" + itemSource(cell, at)[len(stmtPrefix):] + "\n})()", true
+	return StmtPrefix + "(func() {" + at.Source(cell)[len(StmtPrefix):] + "\n})()", true
 }
 
 // parseStmt parses one statement; offsets of its nodes minus exprOff index
@@ -95,8 +91,4 @@ func parseStmt(text string) (ast.Stmt, int) {
 	}
 	base := fset.File(f.Pos()).Base()
 	return body.List[0], base + len(prefix)
-}
-
-func lineCol(cell string, off int) (line, col int) {
-	return 1 + strings.Count(cell[:off], "\n"), off - (strings.LastIndex(cell[:off], "\n") + 1) + 1
 }

@@ -1,4 +1,4 @@
-package interp
+package rewrite
 
 import (
 	"go/parser"
@@ -10,20 +10,11 @@ import (
 // indentUnit is the indent suggested per open bracket.
 const indentUnit = "    "
 
-// isComplete answers is_complete_request: "incomplete" while a bracket,
-// a raw string or a comment is open or the last line ends in an operator,
-// "invalid" for a syntax error, "complete" otherwise.
-func isComplete(code string) (status, indent string) {
-	trimmed := strings.TrimSpace(code)
-	if first, rest, _ := strings.Cut(trimmed, "\n"); strings.HasPrefix(first, "%time") || strings.HasPrefix(first, "%%time") {
-		if strings.TrimSpace(rest) == "" {
-			return "complete", ""
-		}
-		return isComplete(rest) // the code %time runs
-	}
-	if trimmed == "" || strings.HasPrefix(trimmed, "%") || helpQuery.MatchString(trimmed) {
-		return "complete", ""
-	}
+// IsComplete answers is_complete_request for Go code: "incomplete" while
+// a bracket, a raw string or a comment is open or the last line ends in an
+// operator, "invalid" for a syntax error, "complete" otherwise; indent is
+// what the next line may start with.
+func IsComplete(code string) (status, indent string) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(code))
 	var s scanner.Scanner
@@ -77,7 +68,7 @@ func parses(code string) bool {
 	for _, r := range groupRuns(splitCell(code)) {
 		src := code[r.Start:r.End]
 		var err error
-		if r.Kind == kindStmt {
+		if r.Kind == Stmt {
 			_, err = parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+src+"\n}", parser.SkipObjectResolution)
 		} else {
 			_, err = parser.ParseFile(token.NewFileSet(), "", "package main;"+src, parser.SkipObjectResolution)
@@ -87,9 +78,4 @@ func parses(code string) bool {
 		}
 	}
 	return true
-}
-
-// IsComplete says whether code is ready to run. See Engine.
-func (s *Session) IsComplete(code string) (status, indent string) {
-	return isComplete(code)
 }

@@ -1,4 +1,4 @@
-package interp
+package rewrite
 
 import (
 	"go/scanner"
@@ -6,44 +6,48 @@ import (
 	"strings"
 )
 
-// itemKind says how yaegi must see one top-level item of a cell.
-type itemKind int
+// Kind says how yaegi must see one top-level item of a cell.
+type Kind int
 
 const (
-	kindStmt   itemKind = iota // a statement, run inside main's body
-	kindDecl                   // var, const, type or a named func: a package-level declaration
-	kindImport                 // an import declaration
+	Stmt   Kind = iota // a statement, run inside main's body
+	Decl               // var, const, type or a named func: a package-level declaration
+	Import             // an import declaration
 )
 
-func (k itemKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case kindDecl:
+	case Decl:
 		return "decl"
-	case kindImport:
+	case Import:
 		return "import"
 	}
 	return "stmt"
 }
 
-// item is one top-level statement or declaration of a cell.
-type item struct {
-	Kind       itemKind
+// Item is one top-level statement or declaration of a cell.
+type Item struct {
+	Kind       Kind
 	Start, End int // byte offsets in the cell
-	Lead       int // offset where the comments and space before Start begin
+	lead       int // offset where the comments and space before Start begin
 }
 
-// run is consecutive items of the same kind, evaluated by one yaegi Eval.
-type run struct {
-	Kind       itemKind
+// Run is consecutive items of the same kind, evaluated by one yaegi Eval.
+type Run struct {
+	Kind       Kind
 	Start, End int // byte offsets in the cell
-	Items      []item
+	Items      []Item
 }
+
+// Runs cuts a cell into runs of items of one kind, in order: what the
+// session evaluates one after the other.
+func Runs(cell string) []Run { return groupRuns(splitCell(cell)) }
 
 // splitCell cuts a cell into its top-level items. It scans tokens (with Go's
 // automatic semicolons) and cuts at semicolons outside brackets; it does not
 // parse, so a cell with syntax errors still splits and yaegi reports the
 // error at the right line.
-func splitCell(src string) []item {
+func splitCell(src string) []Item {
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(src))
 	var s scanner.Scanner
@@ -63,7 +67,7 @@ func splitCell(src string) []item {
 		toks = append(toks, tok{file.Offset(pos), t, lit})
 	}
 
-	var items []item
+	var items []Item
 	depth := 0
 	start := -1 // index in toks of the current item's first token
 	end := 0    // byte offset just past the current item's last token
@@ -73,7 +77,7 @@ func splitCell(src string) []item {
 			return
 		}
 		first := start
-		items = append(items, item{Kind: classify(func(i int) token.Token { return toks[first+i].tok }, len(toks)-first), Start: toks[first].pos, End: end, Lead: lead})
+		items = append(items, Item{Kind: classify(func(i int) token.Token { return toks[first+i].tok }, len(toks)-first), Start: toks[first].pos, End: end, lead: lead})
 		start = -1
 	}
 	header := false // inside the header of for, if or switch, whose semicolons do not end the statement
@@ -211,15 +215,15 @@ func tokenLen(t token.Token, lit string) int {
 // declaration when a name follows it (func f) or a receiver and a name
 // followed by a parameter list (func (r T) M()); a literal such as
 // func() int {...}() is a statement.
-func classify(at func(int) token.Token, n int) itemKind {
+func classify(at func(int) token.Token, n int) Kind {
 	switch at(0) {
 	case token.IMPORT:
-		return kindImport
+		return Import
 	case token.VAR, token.CONST, token.TYPE:
-		return kindDecl
+		return Decl
 	case token.FUNC:
 		if n > 1 && at(1) == token.IDENT {
-			return kindDecl
+			return Decl
 		}
 		if n > 1 && at(1) == token.LPAREN {
 			depth := 0
@@ -231,20 +235,20 @@ func classify(at func(int) token.Token, n int) itemKind {
 					depth--
 					if depth == 0 {
 						if i+2 < n && at(i+1) == token.IDENT && at(i+2) == token.LPAREN {
-							return kindDecl
+							return Decl
 						}
-						return kindStmt
+						return Stmt
 					}
 				}
 			}
 		}
 	}
-	return kindStmt
+	return Stmt
 }
 
 // groupRuns joins consecutive items of the same kind.
-func groupRuns(items []item) []run {
-	var runs []run
+func groupRuns(items []Item) []Run {
+	var runs []Run
 	for _, it := range items {
 		if n := len(runs); n > 0 && runs[n-1].Kind == it.Kind {
 			runs[n-1].End = it.End
@@ -253,19 +257,45 @@ func groupRuns(items []item) []run {
 		}
 		// A run starts where the comments before its first item start, so a
 		// doc comment stays with its declaration.
-		runs = append(runs, run{Kind: it.Kind, Start: it.Lead, End: it.End, Items: []item{it}})
+		runs = append(runs, Run{Kind: it.Kind, Start: it.lead, End: it.End, Items: []Item{it}})
 	}
 	return runs
 }
 
-// runSource is the text yaegi evaluates for r: the run's text placed at
+// Source is the text yaegi evaluates for r: the run's text placed at
 // the same line and column as in the cell, after one leading line that
 // yaegi's wrapper ("package main; func main() {") occupies. So a position
 // yaegi reports as line L+1 is line L of the cell, column unchanged.
-func runSource(cell string, r run) string {
+func (r Run) Source(cell string) string {
 	line := 1 + strings.Count(cell[:r.Start], "\n")
 	col := r.Start - (strings.LastIndex(cell[:r.Start], "\n") + 1)
 	return strings.Repeat("\n", line) + strings.Repeat(" ", col) + cell[r.Start:r.End]
+}
+
+// StmtPrefix starts the source of every statement item. yaegi decides
+// from the first token whether a source holds declarations; a statement
+// starting with "func" (a function literal called at once) would be taken
+// for a program with a main function, which every later cell runs again.
+// An empty statement on the wrapper's line avoids that.
+const StmtPrefix = ";"
+
+// Source is the source of a statement item: StmtPrefix, then the item
+// placed as Run.Source places a run.
+func (it Item) Source(cell string) string {
+	return StmtPrefix + Run{Kind: it.Kind, Start: it.Start, End: it.End, Items: []Item{it}}.Source(cell)
+}
+
+// StmtAt is the source of the statement text standing in for item at:
+// StmtPrefix, then text at the item's line and column.
+func StmtAt(cell string, at Item, text string) string {
+	line, col := at.Pos(cell)
+	return StmtPrefix + strings.Repeat("\n", line) + strings.Repeat(" ", col-1) + text
+}
+
+// Pos is the line and column (from 1, in bytes) where the item starts.
+func (it Item) Pos(cell string) (line, col int) {
+	off := it.Start
+	return 1 + strings.Count(cell[:off], "\n"), off - (strings.LastIndex(cell[:off], "\n") + 1) + 1
 }
 
 // afterSeparator is the offset just past a statement separator at pos: an

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package interp
+package supervisor
 
 import (
 	"os"

@@ -1,0 +1,36 @@
+// Package supervisor runs an interp.Session in a child process and relays
+// to it, so that a cell that panics in a goroutine, hits a fatal runtime
+// error or exhausts memory ends with an error instead of taking the kernel
+// down.
+//
+// The child is the same binary, entered through WorkerMain; New starts it
+// and returns an interp.Engine:
+//
+//	// main, for the "worker" command:
+//	os.Exit(supervisor.WorkerMain())
+//
+//	// the kernel:
+//	eng, err := supervisor.New(supervisor.Options{Command: []string{exe, "worker"}})
+//	res := eng.Execute(ctx, "x := 1\nx + 1", events) // res.Value: text/plain "2"
+//
+// When the child dies, the cell running in it ends with an
+// InterpreterCrashed error saying why (the panic, or out of memory), and a
+// fresh child serves the next request; a crash between cells is told with
+// the next cell's output. An interrupt that the cell does not heed within
+// two seconds (it is blocked in compiled code) kills the child. The
+// supervisor and the worker talk in JSON lines over two pipes the worker
+// inherits (wire.go), so a cell writing to standard output cannot corrupt
+// the protocol; what compiled code writes to the child's own stdout and
+// stderr reaches the running cell. A cell's reads of standard input are
+// relayed to the client through the supervisor's Events.
+//
+// The worker's memory is capped (Options.MemoryLimit, or
+// GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the garbage
+// collector's limit and RLIMIT_AS, so a runaway allocation ends as an "out
+// of memory" crash of the cell, not in the system's OOM killer.
+//
+// Processes, pipes and rlimits are no part of interpreting a cell, so they
+// live here and not in package interp: the supervisor uses only interp's
+// exported API (NewSession, Engine, IsComplete, PreloadDocs), and interp
+// knows nothing of it.
+package supervisor
