@@ -8,6 +8,7 @@ import (
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // transform is the bijector from a parameter's unconstrained slots to its
@@ -42,9 +43,9 @@ type Param struct {
 
 // latent is a free parameter's layout and bijector.
 type latent struct {
-	rv           *RV
+	RV           *graph.RV
 	tr           transform
-	lower, upper *node // effective bounds, nil when absent
+	lower, upper *graph.Node // effective bounds, nil when absent
 	off, ulen    int
 }
 
@@ -53,8 +54,8 @@ type latent struct {
 // constrained values into ir programs. The result is cached until the
 // model changes. Errors name the variable at fault.
 func (m *Model) Compile() (*Compiled, error) {
-	if m.err != nil {
-		return nil, m.err
+	if m.g.Err != nil {
+		return nil, m.g.Err
 	}
 	if m.compiled != nil || m.cerr != nil {
 		return m.compiled, m.cerr
@@ -71,23 +72,23 @@ func compile(m *Model) (c *Compiled, err error) {
 		}
 	}()
 	defer Catch(&err)
-	c = &Compiled{m: m, name: m.name, version: m.version}
+	c = &Compiled{m: m, name: m.g.Name, version: m.version}
 	// Layout of the unconstrained position, in declaration order.
-	for _, r := range m.rvs {
-		if r.observed {
+	for _, r := range m.g.RVs {
+		if r.Observed {
 			c.observed = append(c.observed, r)
 			continue
 		}
-		l := layout(r, c.dim)
+		l := layout(m, r, c.dim)
 		c.dim += l.ulen
 		c.latents = append(c.latents, l)
 	}
 	for _, l := range c.latents {
-		c.params = append(c.params, Param{Name: l.rv.name, Shape: slices.Clone(l.rv.n.shape), Offset: l.off, Len: l.ulen, Transform: l.tr.String()})
-		c.vars = append(c.vars, infer.Var{Name: l.rv.name, Shape: slices.Clone(l.rv.n.shape)})
+		c.params = append(c.params, Param{Name: l.RV.Name, Shape: slices.Clone(l.RV.Value.Dims), Offset: l.off, Len: l.ulen, Transform: l.tr.String()})
+		c.vars = append(c.vars, infer.Var{Name: l.RV.Name, Shape: slices.Clone(l.RV.Value.Dims)})
 	}
-	for _, d := range m.dets {
-		c.vars = append(c.vars, infer.Var{Name: d.det, Shape: slices.Clone(d.shape), Deterministic: true})
+	for _, d := range m.g.Dets {
+		c.vars = append(c.vars, infer.Var{Name: d.Det, Shape: slices.Clone(d.Dims), Deterministic: true})
 	}
 	for _, v := range c.vars {
 		c.varLen += ir.ShapeLen(v.Shape)
@@ -110,59 +111,58 @@ func compile(m *Model) (c *Compiled, err error) {
 }
 
 // layout picks the bijector of a free parameter at position offset off.
-func layout(r *RV, off int) latent {
-	m := r.m
-	l := latent{rv: r, off: off, ulen: r.n.Len(), lower: r.lower, upper: r.upper}
-	if r.fam != nil && r.fam.Discrete || r.mix != nil && r.mix.comps[0].fam.Discrete {
-		m.failf(r.name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", famName(r))
+func layout(m *Model, r *graph.RV, off int) latent {
+	l := latent{RV: r, off: off, ulen: r.Value.Len(), lower: r.Lower, upper: r.Upper}
+	if r.Fam != nil && r.Fam.Discrete || r.Mix != nil && r.Mix.Comps[0].Fam.Discrete {
+		m.failf(r.Name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", r.FamName())
 	}
-	if r.mix != nil {
-		switch r.support().Kind {
+	if r.Mix != nil {
+		switch r.Support().Kind {
 		case dist.Simplex, dist.CholeskyCorr, dist.Bounded:
-			m.failf(r.name, "a latent mixture needs components on the real line, the positive reals or (0, 1); observe it, or write its log density with LogMix in a LogDensity term")
+			m.failf(r.Name, "a latent mixture needs components on the real line, the positive reals or (0, 1); observe it, or write its log density with LogMix in a LogDensity term")
 		}
 	}
-	switch r.order {
-	case ordered:
+	switch r.Order {
+	case graph.Ordered:
 		l.tr = tOrdered
-		if r.support().Kind == dist.Positive {
+		if r.Support().Kind == dist.Positive {
 			l.tr = tPosOrdered // an ordered vector of a positive family
 		}
 		return l
-	case positiveOrdered:
+	case graph.PositiveOrdered:
 		l.tr = tPosOrdered
 		return l
 	}
-	sup := r.support()
+	sup := r.Support()
 	switch sup.Kind {
 	case dist.Positive:
 		if l.lower == nil {
-			l.lower = scalarNode(0)
+			l.lower = graph.Scalar(0)
 		}
 	case dist.UnitInterval:
 		if l.lower == nil {
-			l.lower = scalarNode(0)
+			l.lower = graph.Scalar(0)
 		}
 		if l.upper == nil {
-			l.upper = scalarNode(1)
+			l.upper = graph.Scalar(1)
 		}
 	case dist.Bounded:
 		if l.lower == nil && sup.Lower >= 0 {
-			l.lower = r.params[sup.Lower]
+			l.lower = r.Params[sup.Lower]
 		}
 		if l.upper == nil && sup.Upper >= 0 {
-			l.upper = r.params[sup.Upper]
+			l.upper = r.Params[sup.Upper]
 		}
 	case dist.Simplex:
 		// One simplex [K], or one per row [N K].
-		if len(r.n.shape) < 1 || len(r.n.shape) > 2 || r.n.shape[len(r.n.shape)-1] < 2 {
-			m.failf(r.name, "a simplex parameter is a vector [K] or rows [N K] with K ≥ 2, not shape %v", r.n.shape)
+		if len(r.Value.Dims) < 1 || len(r.Value.Dims) > 2 || r.Value.Dims[len(r.Value.Dims)-1] < 2 {
+			m.failf(r.Name, "a simplex parameter is a vector [K] or rows [N K] with K ≥ 2, not shape %v", r.Value.Dims)
 		}
-		k := r.n.shape[len(r.n.shape)-1]
-		l.tr, l.ulen = tSimplex, r.n.Len()/k*(k-1)
+		k := r.Value.Dims[len(r.Value.Dims)-1]
+		l.tr, l.ulen = tSimplex, r.Value.Len()/k*(k-1)
 		return l
 	case dist.CholeskyCorr:
-		k := r.n.shape[0]
+		k := r.Value.Dims[0]
 		l.tr, l.ulen = tCholCorr, k*(k-1)/2
 		return l
 	}
@@ -181,12 +181,12 @@ func layout(r *RV, off int) latent {
 type emitter struct {
 	c   *Compiled
 	b   *ir.Builder
-	ids map[*node]ir.ID
+	ids map[*graph.Node]ir.ID
 	// constrained: random variables are slots of a position of
 	// constrained values (voff) rather than bijected unconstrained slots.
 	constrained bool
-	voff        map[*RV]int
-	latentOf    map[*RV]*latent
+	voff        map[*graph.RV]int
+	latentOf    map[*graph.RV]*latent
 	// terms collects the log-density terms (and their names) in the order
 	// they are emitted; jacobians are added as parameters are.
 	terms     []ir.ID
@@ -194,40 +194,40 @@ type emitter struct {
 	// ctx names what is being emitted, for errors.
 	ctx string
 	// inputs maps the placeholders of a scan body being traced.
-	inputs map[*node]ir.ID
+	inputs map[*graph.Node]ir.ID
 	outer  *emitter
 	// noFold turns constant folding off (inside the folder itself);
 	// isConst memoises constTree.
 	noFold  bool
-	isConst map[*node]bool
+	isConst map[*graph.Node]bool
 	// cse maps an instruction (op, inputs, immediates) to its value.
 	cse map[string]ir.ID
 }
 
 // constTree reports whether n depends on no random variable and no scan
 // placeholder: its value is known when the model is compiled.
-func (e *emitter) constTree(n *node) bool {
+func (e *emitter) constTree(n *graph.Node) bool {
 	if v, ok := e.isConst[n]; ok {
 		return v
 	}
 	v := true
-	switch n.kind {
-	case kRV:
-		v = n.rv.observed && !e.constrained
-	case kInput, kSlots:
+	switch n.Kind {
+	case graph.KRV:
+		v = n.RV.Observed && !e.constrained
+	case graph.KInput, graph.KSlots:
 		v = false
-	case kOp:
-		if n.op == ir.OpScan {
+	case graph.KOp:
+		if n.Op == ir.OpScan {
 			v = false
 		}
 	}
-	for _, a := range n.args {
+	for _, a := range n.Args {
 		if v && !e.constTree(a) {
 			v = false
 		}
 	}
 	if e.isConst == nil {
-		e.isConst = map[*node]bool{}
+		e.isConst = map[*graph.Node]bool{}
 	}
 	e.isConst[n] = v
 	return v
@@ -236,9 +236,9 @@ func (e *emitter) constTree(n *node) bool {
 // fold evaluates a constant expression once, at compile time, so that the
 // program carries its value rather than recomputing it at every
 // evaluation.
-func (e *emitter) fold(n *node) []float64 {
+func (e *emitter) fold(n *graph.Node) []float64 {
 	b := ir.NewBuilder(0)
-	fe := &emitter{c: e.c, b: b, ids: map[*node]ir.ID{}, noFold: true, ctx: e.ctx}
+	fe := &emitter{c: e.c, b: b, ids: map[*graph.Node]ir.ID{}, noFold: true, ctx: e.ctx}
 	id := fe.emit(n)
 	b.AddOutput("value", id)
 	p, err := b.Finalize(ir.None)
@@ -249,9 +249,9 @@ func (e *emitter) fold(n *node) []float64 {
 }
 
 func newEmitter(c *Compiled, b *ir.Builder) *emitter {
-	e := &emitter{c: c, b: b, ids: map[*node]ir.ID{}, latentOf: map[*RV]*latent{}}
+	e := &emitter{c: c, b: b, ids: map[*graph.Node]ir.ID{}, latentOf: map[*graph.RV]*latent{}}
 	for i := range c.latents {
-		e.latentOf[c.latents[i].rv] = &c.latents[i]
+		e.latentOf[c.latents[i].RV] = &c.latents[i]
 	}
 	return e
 }
@@ -271,66 +271,66 @@ func (e *emitter) emitOp(op ir.Op, in []ir.ID, ints []int) ir.ID {
 
 // emit returns the ir value of n, emitting it (and what it depends on)
 // once.
-func (e *emitter) emit(n *node) ir.ID {
+func (e *emitter) emit(n *graph.Node) ir.ID {
 	if id, ok := e.ids[n]; ok {
 		return id
 	}
 	var id ir.ID
-	switch n.kind {
-	case kConst:
-		id = e.b.Const(n.data, n.shape)
-	case kRV:
-		id = e.rvValue(n.rv)
-	case kReshape:
-		src := e.emit(n.args[0])
+	switch n.Kind {
+	case graph.KConst:
+		id = e.b.Const(n.Data, n.Dims)
+	case graph.KRV:
+		id = e.rvValue(n.RV)
+	case graph.KReshape:
+		src := e.emit(n.Args[0])
 		var err error
-		id, err = e.b.Reshape(src, n.shape)
+		id, err = e.b.Reshape(src, n.Dims)
 		e.check(err)
-	case kSlots:
-		id = e.b.ParamSlice(n.ints[0], n.shape)
-	case kInput:
+	case graph.KSlots:
+		id = e.b.ParamSlice(n.Ints[0], n.Dims)
+	case graph.KInput:
 		var ok bool
 		if id, ok = e.inputs[n]; !ok {
 			e.c.m.failf(e.ctx, "a scan's placeholder was used outside its step function")
 		}
-	case kOp:
-		if n.op == ir.OpScan {
+	case graph.KOp:
+		if n.Op == ir.OpScan {
 			id = e.emitScan(n)
 			break
 		}
 		if !e.noFold && e.constTree(n) {
-			id = e.b.Const(e.fold(n), n.shape)
+			id = e.b.Const(e.fold(n), n.Dims)
 			break
 		}
 		src := n
-		if n.op == ir.OpSum && n.args[0].fn == "LogPDF" {
+		if n.Op == ir.OpSum && n.Args[0].Fn == "LogPDF" {
 			// Sum(LogPDF(…)): the log density op sums its terms itself,
 			// without writing them out.
-			src = &node{kind: kOp, op: n.args[0].op, fn: "LogPDF", args: n.args[0].args, model: n.model}
+			src = &graph.Node{Kind: graph.KOp, Op: n.Args[0].Op, Fn: "LogPDF", Args: n.Args[0].Args, Model: n.Model}
 		}
-		in := make([]ir.ID, len(src.args))
-		for i, a := range src.args {
+		in := make([]ir.ID, len(src.Args))
+		for i, a := range src.Args {
 			in[i] = e.emit(a)
 		}
 		// Equal instructions over equal inputs are emitted once (two
 		// calls of Exp(a) in a model give one value).
-		key := fmt.Sprint(src.op, in, src.ints, src.table)
+		key := fmt.Sprint(src.Op, in, src.Ints, src.Table)
 		if prev, ok := e.cse[key]; ok {
 			id = prev
 			break
 		}
 		table := -1
-		if src.table != nil {
-			table = e.b.Table(src.table)
+		if src.Table != nil {
+			table = e.b.Table(src.Table)
 		}
 		var err error
-		id, err = e.b.Emit(src.op, in, src.ints, table)
+		id, err = e.b.Emit(src.Op, in, src.Ints, table)
 		if e.cse == nil {
 			e.cse = map[string]ir.ID{}
 		}
 		e.cse[key] = id
 		if err != nil {
-			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", src.describe(), err)})
+			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", src.String(), err)})
 		}
 	}
 	e.ids[n] = id
@@ -340,18 +340,18 @@ func (e *emitter) emit(n *node) ir.ID {
 // rvValue is the value of a random variable: a slot of the constrained
 // position in constrained mode, data when observed, otherwise its bijector
 // applied to its unconstrained slots (adding the log-Jacobian term).
-func (e *emitter) rvValue(r *RV) ir.ID {
+func (e *emitter) rvValue(r *graph.RV) ir.ID {
 	if e.constrained {
-		return e.b.ParamSlice(e.voff[r], r.n.shape)
+		return e.b.ParamSlice(e.voff[r], r.Value.Dims)
 	}
-	if r.observed {
-		return e.b.Const(r.data, r.n.shape)
+	if r.Observed {
+		return e.b.Const(r.Data, r.Value.Dims)
 	}
 	l := e.latentOf[r]
 	saved := e.ctx
-	e.ctx = r.name
+	e.ctx = r.Name
 	defer func() { e.ctx = saved }()
-	shape := r.n.shape
+	shape := r.Value.Dims
 	if l.tr == tIdentity {
 		return e.b.ParamSlice(l.off, shape)
 	}
@@ -388,13 +388,13 @@ func (e *emitter) rvValue(r *RV) ir.ID {
 		e.check(err)
 	}
 	e.terms = append(e.terms, e.emitOp(logj, in, nil))
-	e.termNames = append(e.termNames, "jacobian("+r.name+")")
+	e.termNames = append(e.termNames, "jacobian("+r.Name+")")
 	return v
 }
 
 // simplexRows maps N rows of K-1 unconstrained slots to N simplexes [N K].
-func (e *emitter) simplexRows(r *RV, l *latent) ir.ID {
-	n, k := r.n.shape[0], r.n.shape[1]
+func (e *emitter) simplexRows(r *graph.RV, l *latent) ir.ID {
+	n, k := r.Value.Dims[0], r.Value.Dims[1]
 	rows := make([]ir.ID, n)
 	jac := make([]ir.ID, n)
 	for i := range n {
@@ -403,49 +403,49 @@ func (e *emitter) simplexRows(r *RV, l *latent) ir.ID {
 		jac[i] = e.emitOp(ir.OpSimplexLogJ, []ir.ID{x}, nil)
 	}
 	e.terms = append(e.terms, e.emitOp(ir.OpAddN, jac, nil))
-	e.termNames = append(e.termNames, "jacobian("+r.name+")")
+	e.termNames = append(e.termNames, "jacobian("+r.Name+")")
 	return e.emitOp(ir.OpConcat, rows, []int{n, k})
 }
 
 // logDensity emits the log density of random variable r at its value:
 // the sum (pointwise false) or one term per element (pointwise true).
-func (e *emitter) logDensity(r *RV, pointwise bool) (ir.ID, bool) {
+func (e *emitter) logDensity(r *graph.RV, pointwise bool) (ir.ID, bool) {
 	saved := e.ctx
-	e.ctx = r.name
+	e.ctx = r.Name
 	defer func() { e.ctx = saved }()
-	y := e.emit(r.n)
+	y := e.emit(r.Value)
 	var ints []int
 	if pointwise {
 		ints = []int{1}
 	}
-	if r.mix != nil {
+	if r.Mix != nil {
 		return e.mixtureDensity(r, y, pointwise), true
 	}
-	if r.fam.Op == ir.OpNop {
+	if r.Fam.Op == ir.OpNop {
 		return ir.None, false
 	}
 	in := []ir.ID{y}
-	for _, p := range r.params {
+	for _, p := range r.Params {
 		in = append(in, e.emit(p))
 	}
-	return e.emitOp(r.fam.Op, in, ints), true
+	return e.emitOp(r.Fam.Op, in, ints), true
 }
 
 // mixtureDensity is log Σₖ wₖ pₖ(y), elementwise, then summed unless
 // pointwise.
-func (e *emitter) mixtureDensity(r *RV, y ir.ID, pointwise bool) ir.ID {
-	mix := r.mix
-	lps := make([]ir.ID, len(mix.comps))
-	for k, c := range mix.comps {
+func (e *emitter) mixtureDensity(r *graph.RV, y ir.ID, pointwise bool) ir.ID {
+	mix := r.Mix
+	lps := make([]ir.ID, len(mix.Comps))
+	for k, c := range mix.Comps {
 		in := []ir.ID{y}
-		for _, p := range c.params {
+		for _, p := range c.Params {
 			in = append(in, e.emit(p))
 		}
-		lps[k] = e.emitOp(c.fam.Op, in, []int{1})
+		lps[k] = e.emitOp(c.Fam.Op, in, []int{1})
 	}
-	w := e.emit(mix.weights)
+	w := e.emit(mix.Weights)
 	var acc ir.ID
-	if mix.weights.Len() == 1 {
+	if mix.Weights.Len() == 1 {
 		acc = e.emitOp(ir.OpLogMix, []ir.ID{w, lps[0], lps[1]}, nil)
 	} else {
 		// Pairwise: log(eᵃ + eᵇ) = log_mix(½, a, b) + log 2.
@@ -479,34 +479,34 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 	b := ir.NewBuilder(c.dim)
 	e := newEmitter(c, b)
 	for _, l := range c.latents {
-		e.emit(l.rv.n)
+		e.emit(l.RV.Value)
 	}
 	if withTarget {
-		for _, r := range m.rvs {
-			if skip[r.name] {
+		for _, r := range m.g.RVs {
+			if skip[r.Name] {
 				continue
 			}
 			if id, ok := e.logDensity(r, false); ok {
 				e.terms = append(e.terms, id)
-				e.termNames = append(e.termNames, r.name)
+				e.termNames = append(e.termNames, r.Name)
 			}
 		}
-		for _, t := range m.terms {
-			if skip[t.name] {
+		for _, t := range m.g.Terms {
+			if skip[t.Name] {
 				continue
 			}
-			e.ctx = t.name
-			e.terms = append(e.terms, e.emit(t.n))
-			e.termNames = append(e.termNames, t.name)
+			e.ctx = t.Name
+			e.terms = append(e.terms, e.emit(t.Value))
+			e.termNames = append(e.termNames, t.Name)
 		}
 	}
 	if outputs {
 		for _, l := range c.latents {
-			b.AddOutput(l.rv.name, e.emit(l.rv.n))
+			b.AddOutput(l.RV.Name, e.emit(l.RV.Value))
 		}
-		for _, d := range m.dets {
-			e.ctx = d.det
-			b.AddOutput(d.det, e.emit(d))
+		for _, d := range m.g.Dets {
+			e.ctx = d.Det
+			b.AddOutput(d.Det, e.emit(d))
 		}
 	}
 	target := ir.None
@@ -524,7 +524,7 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 	}
 	p, err = b.Finalize(target)
 	if err != nil {
-		return nil, nil, nil, &Error{Var: m.name, Msg: err.Error()}
+		return nil, nil, nil, &Error{Var: m.g.Name, Msg: err.Error()}
 	}
 	return p, e.terms, e.termNames, nil
 }

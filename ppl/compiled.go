@@ -10,6 +10,7 @@ import (
 	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 	"github.com/gobayes/gobayes/ppl/internal/shard"
 )
 
@@ -24,7 +25,7 @@ type Compiled struct {
 	name      string
 	dim       int
 	latents   []latent
-	observed  []*RV
+	observed  []*graph.RV
 	params    []Param
 	vars      []infer.Var
 	varLen    int
@@ -86,7 +87,7 @@ func (c *Compiled) Params() []Param { return slices.Clone(c.params) }
 func (c *Compiled) Observed() []infer.Var {
 	vs := make([]infer.Var, len(c.observed))
 	for i, r := range c.observed {
-		vs[i] = infer.Var{Name: r.name, Shape: slices.Clone(r.n.shape)}
+		vs[i] = infer.Var{Name: r.Name, Shape: slices.Clone(r.Value.Dims)}
 	}
 	return vs
 }
@@ -113,7 +114,7 @@ type Term struct {
 func (c *Compiled) Terms() []Term {
 	obs := map[string]bool{}
 	for _, r := range c.observed {
-		obs[r.name] = true
+		obs[r.Name] = true
 	}
 	ts := make([]Term, len(c.termIDs))
 	for i, id := range c.termIDs {

@@ -3,6 +3,8 @@ package ppl
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Error is a mistake in a model, found while the model is built: a shape
@@ -47,25 +49,32 @@ func Catch(err *error) {
 	panic(r)
 }
 
-// fail records e in m (the first error sticks) and panics with it.
-func (m *Model) fail(e *Error) {
-	if m != nil && m.err == nil {
-		m.err = e
+// fail records e as g's first mistake (g is nil for an expression of
+// constants only) and panics with it.
+func fail(g *graph.Model, e *Error) {
+	if g != nil && g.Err == nil {
+		g.Err = e
 	}
 	panic(e)
 }
 
 // failf is fail with a formatted message.
-func (m *Model) failf(name, format string, args ...any) {
-	m.fail(&Error{Var: name, Msg: fmt.Sprintf(format, args...)})
+func failf(g *graph.Model, name, format string, args ...any) {
+	fail(g, &Error{Var: name, Msg: fmt.Sprintf(format, args...)})
 }
+
+// fail records e in m (the first error sticks) and panics with it.
+func (m *Model) fail(e *Error) { fail(&m.g, e) }
+
+// failf is fail with a formatted message.
+func (m *Model) failf(name, format string, args ...any) { failf(&m.g, name, format, args...) }
 
 // exprLabel describes an expression for an error: the function and the
 // names of its random-variable operands, "Add(mu, theta_tilde)".
-func exprLabel(fn string, args ...*node) string {
+func exprLabel(fn string, args ...*graph.Node) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = a.describe()
+		parts[i] = a.String()
 	}
 	return fn + "(" + strings.Join(parts, ", ") + ")"
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Expr is a value of a model: a random variable, a deterministic quantity,
@@ -20,79 +20,32 @@ import (
 type Expr interface {
 	// Shape is the expression's shape (nil for a scalar).
 	Shape() []int
-	node() *node
+	node() *graph.Node
 }
 
-type nodeKind uint8
+// node is an expression as a user holds it: the graph's node with the
+// methods of Expr. The conversions (*node)(n) and (*graph.Node)(e) copy
+// nothing, so an expression keeps its identity in the graph.
+type node graph.Node
 
-const (
-	kConst   nodeKind = iota // data fixed when the model is built
-	kRV                      // a random variable's value
-	kOp                      // an ir instruction over the arguments
-	kReshape                 // a view of args[0] with another shape
-	kInput                   // a placeholder inside a scan body
-	kSlots                   // slots [ints[0], ints[0]+Len) of the unconstrained position (shard programs only)
-)
+// asExpr is n as an Expr.
+func asExpr(n *graph.Node) Expr { return (*node)(n) }
 
-// node is one vertex of the model graph. The graph is immutable: functions
-// make new nodes, so a node can be shared by many expressions.
-type node struct {
-	kind  nodeKind
-	op    ir.Op
-	args  []*node
-	ints  []int
-	table []int // integer immediates (gather indices), nil for none
-	shape []int
-	data  []float64 // kConst
-	rv    *RV       // kRV
-	det   string    // name of the deterministic quantity it was recorded as
-	scan  *scanDef  // op == ir.OpScan
-	input int       // kInput: index among the scan body's placeholders
-	fn    string    // the function that made it, for error messages
-	model *Model    // nil when the node depends on no random variable
-}
+func (n *node) node() *graph.Node { return (*graph.Node)(n) }
 
-func (n *node) node() *node { return n }
-
-// Shape returns the node's shape (nil for a scalar).
-func (n *node) Shape() []int { return slices.Clone(n.shape) }
+// Shape returns the expression's shape (nil for a scalar).
+func (n *node) Shape() []int { return slices.Clone(n.Dims) }
 
 // Len is the number of elements.
-func (n *node) Len() int { return ir.ShapeLen(n.shape) }
+func (n *node) Len() int { return ir.ShapeLen(n.Dims) }
 
-// String describes the node: a variable's name, a constant, or an
+// String describes the expression: a variable's name, a constant, or an
 // expression's function and shape.
-func (n *node) String() string { return n.describe() }
-
-func (n *node) describe() string {
-	switch {
-	case n.kind == kRV:
-		return n.rv.name
-	case n.det != "":
-		return n.det
-	case n.kind == kConst && len(n.data) == 1:
-		return strconv.FormatFloat(n.data[0], 'g', 6, 64)
-	case n.kind == kConst:
-		return fmt.Sprintf("data%v", n.shape)
-	case n.kind == kInput:
-		return fmt.Sprintf("scan argument %d", n.input)
-	}
-	return fmt.Sprintf("%s%v", n.fn, n.shape)
-}
-
-// constNode wraps data of a shape.
-func constNode(data []float64, shape []int) *node {
-	return &node{kind: kConst, data: data, shape: shape}
-}
-
-func scalarNode(x float64) *node { return constNode([]float64{x}, nil) }
-
-// isConst reports whether n is known when the model is built.
-func (n *node) isConst() bool { return n.kind == kConst }
+func (n *node) String() string { return n.node().String() }
 
 // asNode converts a value a user passed (an Expr or Go data) into a node.
 // The error message says what was passed and what is accepted.
-func asNode(v any) (*node, error) {
+func asNode(v any) (*graph.Node, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, fmt.Errorf("got nil; pass a number, a slice or an expression")
@@ -102,19 +55,21 @@ func asNode(v any) (*node, error) {
 			return nil, fmt.Errorf("got a nil expression")
 		}
 		return n, nil
+	case *graph.Node: // this package's own functions pass nodes on
+		return x, nil
 	case float64:
-		return scalarNode(x), nil
+		return graph.Scalar(x), nil
 	case float32:
-		return scalarNode(float64(x)), nil
+		return graph.Scalar(float64(x)), nil
 	case int:
-		return scalarNode(float64(x)), nil
+		return graph.Scalar(float64(x)), nil
 	case int64:
-		return scalarNode(float64(x)), nil
+		return graph.Scalar(float64(x)), nil
 	case []float64:
 		if len(x) == 0 {
 			return nil, fmt.Errorf("got an empty slice")
 		}
-		return constNode(slices.Clone(x), []int{len(x)}), nil
+		return graph.Const(slices.Clone(x), []int{len(x)}), nil
 	case []int:
 		if len(x) == 0 {
 			return nil, fmt.Errorf("got an empty slice")
@@ -123,7 +78,7 @@ func asNode(v any) (*node, error) {
 		for i, v := range x {
 			d[i] = float64(v)
 		}
-		return constNode(d, []int{len(x)}), nil
+		return graph.Const(d, []int{len(x)}), nil
 	case []bool:
 		if len(x) == 0 {
 			return nil, fmt.Errorf("got an empty slice")
@@ -134,7 +89,7 @@ func asNode(v any) (*node, error) {
 				d[i] = 1
 			}
 		}
-		return constNode(d, []int{len(x)}), nil
+		return graph.Const(d, []int{len(x)}), nil
 	case [][]float64:
 		if len(x) == 0 || len(x[0]) == 0 {
 			return nil, fmt.Errorf("got an empty matrix")
@@ -147,7 +102,7 @@ func asNode(v any) (*node, error) {
 			}
 			d = append(d, row...)
 		}
-		return constNode(d, []int{len(x), c}), nil
+		return graph.Const(d, []int{len(x), c}), nil
 	case [][]int:
 		if len(x) == 0 || len(x[0]) == 0 {
 			return nil, fmt.Errorf("got an empty matrix")
@@ -162,7 +117,7 @@ func asNode(v any) (*node, error) {
 				d = append(d, float64(v))
 			}
 		}
-		return constNode(d, []int{len(x), c}), nil
+		return graph.Const(d, []int{len(x), c}), nil
 	}
 	return nil, fmt.Errorf("got a %T; pass a number, []float64, []int, [][]float64 or an expression", v)
 }
@@ -179,16 +134,16 @@ func firstNonFinite(d []float64) int {
 
 // modelOf returns the one model the nodes belong to (nil for constants
 // only), failing when they mix two models.
-func modelOf(fn string, ns ...*node) *Model {
-	var m *Model
+func modelOf(fn string, ns ...*graph.Node) *graph.Model {
+	var m *graph.Model
 	for _, n := range ns {
-		if n.model == nil {
+		if n.Model == nil {
 			continue
 		}
 		if m == nil {
-			m = n.model
-		} else if m != n.model {
-			m.failf(exprLabel(fn, ns...), "mixes variables of models %q and %q; an expression can only use one model's variables", m.name, n.model.name)
+			m = n.Model
+		} else if m != n.Model {
+			failf(m, exprLabel(fn, ns...), "mixes variables of models %q and %q; an expression can only use one model's variables", m.Name, n.Model.Name)
 		}
 	}
 	return m
@@ -197,23 +152,23 @@ func modelOf(fn string, ns ...*node) *Model {
 // args converts the user's arguments of function fn, failing with an
 // *Error naming the function and the argument when one is not a value or
 // holds NaN.
-func args(fn string, vs ...any) []*node {
-	var m *Model
+func args(fn string, vs ...any) []*graph.Node {
+	var m *graph.Model
 	for _, w := range vs {
-		if e, ok := w.(Expr); ok && e != nil && e.node() != nil && e.node().model != nil {
-			m = e.node().model
+		if e, ok := w.(Expr); ok && e != nil && e.node() != nil && e.node().Model != nil {
+			m = e.node().Model
 			break
 		}
 	}
-	ns := make([]*node, len(vs))
+	ns := make([]*graph.Node, len(vs))
 	for i, v := range vs {
 		n, err := asNode(v)
 		if err != nil {
-			m.failf(fn, "argument %d: %v", i+1, err)
+			failf(m, fn, "argument %d: %v", i+1, err)
 		}
-		if n.kind == kConst {
-			if j := firstNonFinite(n.data); j >= 0 {
-				m.failf(fn, "argument %d holds %v at index %d; data must be finite (remove or impute missing values)", i+1, n.data[j], j)
+		if n.Kind == graph.KConst {
+			if j := firstNonFinite(n.Data); j >= 0 {
+				failf(m, fn, "argument %d holds %v at index %d; data must be finite (remove or impute missing values)", i+1, n.Data[j], j)
 			}
 		}
 		ns[i] = n

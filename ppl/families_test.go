@@ -68,7 +68,7 @@ func TestEveryFamily(t *testing.T) {
 				ps := make([][]float64, len(params))
 				for i, p := range params {
 					nd, _ := asNode(p)
-					ps[i] = nd.data
+					ps[i] = nd.Data
 				}
 				fam.Sample(rng, ps, data)
 				m.Var("v", fam, params, Observed(data))

@@ -6,34 +6,35 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // opNode makes a node computing op over ns with the given output shape.
-func opNode(fn string, op ir.Op, shape []int, ns []*node, ints, table []int) *node {
-	return &node{kind: kOp, op: op, fn: fn, shape: shape, args: ns, ints: ints, table: table, model: modelOf(fn, ns...)}
+func opNode(fn string, op ir.Op, shape []int, ns []*graph.Node, ints, table []int) *graph.Node {
+	return &graph.Node{Kind: graph.KOp, Op: op, Fn: fn, Dims: shape, Args: ns, Ints: ints, Table: table, Model: modelOf(fn, ns...)}
 }
 
 // broadcast returns the output shape of an elementwise function: every
 // argument has the same shape or is a scalar (one element).
-func broadcast(fn string, ns []*node) []int {
+func broadcast(fn string, ns []*graph.Node) []int {
 	var out []int
 	for _, n := range ns {
 		if n.Len() == 1 {
 			continue
 		}
 		if out == nil {
-			out = n.shape
+			out = n.Dims
 			continue
 		}
-		if !slices.Equal(out, n.shape) {
-			modelOf(fn, ns...).failf(exprLabel(fn, ns...), "shapes %v and %v differ; elementwise functions need equal shapes or a scalar", out, n.shape)
+		if !slices.Equal(out, n.Dims) {
+			failf(modelOf(fn, ns...), exprLabel(fn, ns...), "shapes %v and %v differ; elementwise functions need equal shapes or a scalar", out, n.Dims)
 		}
 	}
 	if out == nil {
 		// All scalars: keep a vector of one when one argument is one.
 		for _, n := range ns {
-			if len(n.shape) > 0 {
-				return slices.Clone(n.shape)
+			if len(n.Dims) > 0 {
+				return slices.Clone(n.Dims)
 			}
 		}
 		return nil
@@ -43,12 +44,12 @@ func broadcast(fn string, ns []*node) []int {
 
 func unary(fn string, op ir.Op, x any) Expr {
 	ns := args(fn, x)
-	return opNode(fn, op, slices.Clone(ns[0].shape), ns, nil, nil)
+	return asExpr(opNode(fn, op, slices.Clone(ns[0].Dims), ns, nil, nil))
 }
 
 func elementwise(fn string, op ir.Op, xs ...any) Expr {
 	ns := args(fn, xs...)
-	return opNode(fn, op, broadcast(fn, ns), ns, nil, nil)
+	return asExpr(opNode(fn, op, broadcast(fn, ns), ns, nil, nil))
 }
 
 // Add is a + b, elementwise.
@@ -117,22 +118,22 @@ func LogMix(theta, a, b any) Expr { return elementwise("LogMix", ir.OpLogMix, th
 // Sum adds all elements of x into a scalar.
 func Sum(x any) Expr {
 	ns := args("Sum", x)
-	return opNode("Sum", ir.OpSum, nil, ns, nil, nil)
+	return asExpr(opNode("Sum", ir.OpSum, nil, ns, nil, nil))
 }
 
 // LogSumExp is log Σ exp(xᵢ) over all elements of x, a scalar.
 func LogSumExp(x any) Expr {
 	ns := args("LogSumExp", x)
-	return opNode("LogSumExp", ir.OpLogSumExp, nil, ns, nil, nil)
+	return asExpr(opNode("LogSumExp", ir.OpLogSumExp, nil, ns, nil, nil))
 }
 
 // Dot is Σ aᵢbᵢ; a and b have the same number of elements.
 func Dot(a, b any) Expr {
 	ns := args("Dot", a, b)
 	if ns[0].Len() != ns[1].Len() {
-		modelOf("Dot", ns...).failf(exprLabel("Dot", ns...), "lengths %d and %d differ", ns[0].Len(), ns[1].Len())
+		failf(modelOf("Dot", ns...), exprLabel("Dot", ns...), "lengths %d and %d differ", ns[0].Len(), ns[1].Len())
 	}
-	return opNode("Dot", ir.OpDot, nil, ns, nil, nil)
+	return asExpr(opNode("Dot", ir.OpDot, nil, ns, nil, nil))
 }
 
 // Index gathers elements (or, of a matrix, rows) of x by 0-based Go
@@ -144,27 +145,27 @@ func Index(x any, idx []int) Expr {
 	n := ns[0]
 	m := modelOf("Index", n)
 	if len(idx) == 0 {
-		m.failf(exprLabel("Index", n), "no indices given")
+		failf(m, exprLabel("Index", n), "no indices given")
 	}
-	switch len(n.shape) {
+	switch len(n.Dims) {
 	case 0, 1:
 		l := n.Len()
 		for i, j := range idx {
 			if j < 0 || j >= l {
-				m.failf(exprLabel("Index", n), "index %d at position %d is outside [0, %d); indices are 0-based", j, i, l)
+				failf(m, exprLabel("Index", n), "index %d at position %d is outside [0, %d); indices are 0-based", j, i, l)
 			}
 		}
-		return opNode("Index", ir.OpGather, []int{len(idx)}, ns, nil, slices.Clone(idx))
+		return asExpr(opNode("Index", ir.OpGather, []int{len(idx)}, ns, nil, slices.Clone(idx)))
 	case 2:
-		r := n.shape[0]
+		r := n.Dims[0]
 		for i, j := range idx {
 			if j < 0 || j >= r {
-				m.failf(exprLabel("Index", n), "row index %d at position %d is outside [0, %d); indices are 0-based", j, i, r)
+				failf(m, exprLabel("Index", n), "row index %d at position %d is outside [0, %d); indices are 0-based", j, i, r)
 			}
 		}
-		return opNode("Index", ir.OpGatherRow, []int{len(idx), n.shape[1]}, ns, nil, slices.Clone(idx))
+		return asExpr(opNode("Index", ir.OpGatherRow, []int{len(idx), n.Dims[1]}, ns, nil, slices.Clone(idx)))
 	}
-	m.failf(exprLabel("Index", n), "cannot index a value of shape %v", n.shape)
+	failf(m, exprLabel("Index", n), "cannot index a value of shape %v", n.Dims)
 	return nil
 }
 
@@ -174,10 +175,10 @@ func At(x any, i int) Expr {
 	ns := args("At", x)
 	n := ns[0]
 	if i < 0 || i >= n.Len() {
-		modelOf("At", n).failf(exprLabel("At", n), "index %d is outside [0, %d); indices are 0-based", i, n.Len())
+		failf(modelOf("At", n), exprLabel("At", n), "index %d is outside [0, %d); indices are 0-based", i, n.Len())
 	}
 	g := opNode("At", ir.OpSlice, []int{1}, ns, []int{i, 1}, nil)
-	return &node{kind: kReshape, fn: "At", args: []*node{g}, model: g.model}
+	return asExpr(&graph.Node{Kind: graph.KReshape, Fn: "At", Args: []*graph.Node{g}, Model: g.Model})
 }
 
 // Slice is the elements [from, to) of x (0-based, flattened row-major).
@@ -185,9 +186,9 @@ func Slice(x any, from, to int) Expr {
 	ns := args("Slice", x)
 	n := ns[0]
 	if from < 0 || to > n.Len() || from >= to {
-		modelOf("Slice", n).failf(exprLabel("Slice", n), "[%d, %d) is not a non-empty range inside [0, %d)", from, to, n.Len())
+		failf(modelOf("Slice", n), exprLabel("Slice", n), "[%d, %d) is not a non-empty range inside [0, %d)", from, to, n.Len())
 	}
-	return opNode("Slice", ir.OpSlice, []int{to - from}, ns, []int{from, to - from}, nil)
+	return asExpr(opNode("Slice", ir.OpSlice, []int{to - from}, ns, []int{from, to - from}, nil))
 }
 
 // Concat joins the elements of its arguments into one vector.
@@ -200,7 +201,7 @@ func Concat(xs ...any) Expr {
 	for _, n := range ns {
 		l += n.Len()
 	}
-	return opNode("Concat", ir.OpConcat, []int{l}, ns, []int{l}, nil)
+	return asExpr(opNode("Concat", ir.OpConcat, []int{l}, ns, []int{l}, nil))
 }
 
 // Stack puts arguments of one shape side by side along a new first axis:
@@ -211,22 +212,22 @@ func Stack(xs ...any) Expr {
 		panic(&Error{Msg: "Stack needs at least one argument"})
 	}
 	for _, n := range ns[1:] {
-		if !slices.Equal(n.shape, ns[0].shape) {
-			modelOf("Stack", ns...).failf(exprLabel("Stack", ns...), "shapes %v and %v differ; Stack needs equal shapes (Concat joins vectors of any length)", ns[0].shape, n.shape)
+		if !slices.Equal(n.Dims, ns[0].Dims) {
+			failf(modelOf("Stack", ns...), exprLabel("Stack", ns...), "shapes %v and %v differ; Stack needs equal shapes (Concat joins vectors of any length)", ns[0].Dims, n.Dims)
 		}
 	}
-	shape := append([]int{len(ns)}, ns[0].shape...)
-	return opNode("Stack", ir.OpConcat, shape, ns, shape, nil)
+	shape := append([]int{len(ns)}, ns[0].Dims...)
+	return asExpr(opNode("Stack", ir.OpConcat, shape, ns, shape, nil))
 }
 
 // Fill broadcasts a scalar x to the given shape.
 func Fill(x any, shape ...int) Expr {
 	ns := args("Fill", x)
 	if ns[0].Len() != 1 {
-		modelOf("Fill", ns...).failf(exprLabel("Fill", ns...), "Fill needs a scalar, got shape %v", ns[0].shape)
+		failf(modelOf("Fill", ns...), exprLabel("Fill", ns...), "Fill needs a scalar, got shape %v", ns[0].Dims)
 	}
 	checkShape("Fill", shape)
-	return opNode("Fill", ir.OpFill, slices.Clone(shape), ns, slices.Clone(shape), nil)
+	return asExpr(opNode("Fill", ir.OpFill, slices.Clone(shape), ns, slices.Clone(shape), nil))
 }
 
 // Reshape views x with another shape of the same number of elements.
@@ -234,9 +235,9 @@ func Reshape(x any, shape ...int) Expr {
 	ns := args("Reshape", x)
 	checkShape("Reshape", shape)
 	if ir.ShapeLen(shape) != ns[0].Len() {
-		modelOf("Reshape", ns...).failf(exprLabel("Reshape", ns...), "cannot view %d elements as %v", ns[0].Len(), shape)
+		failf(modelOf("Reshape", ns...), exprLabel("Reshape", ns...), "cannot view %d elements as %v", ns[0].Len(), shape)
 	}
-	return &node{kind: kReshape, fn: "Reshape", shape: slices.Clone(shape), args: ns, model: ns[0].model}
+	return asExpr(&graph.Node{Kind: graph.KReshape, Fn: "Reshape", Dims: slices.Clone(shape), Args: ns, Model: ns[0].Model})
 }
 
 func checkShape(fn string, shape []int) {
@@ -260,12 +261,12 @@ func LogPDF(family any, y any, params ...any) Expr {
 	}
 	ns := args("LogPDF", append([]any{y}, params...)...)
 	if len(params) != len(fam.Params) {
-		modelOf("LogPDF", ns...).failf(exprLabel("LogPDF", ns...), "%s takes %d parameters (%v), got %d", fam.Name, len(fam.Params), fam.Params, len(params))
+		failf(modelOf("LogPDF", ns...), exprLabel("LogPDF", ns...), "%s takes %d parameters (%v), got %d", fam.Name, len(fam.Params), fam.Params, len(params))
 	}
 	if fam.Op == ir.OpNop {
 		return Mul(0, y)
 	}
-	return opNode("LogPDF", fam.Op, broadcast("LogPDF", ns), ns, []int{1}, nil)
+	return asExpr(opNode("LogPDF", fam.Op, broadcast("LogPDF", ns), ns, []int{1}, nil))
 }
 
 func familyOf(f any) *dist.Family {
@@ -287,27 +288,27 @@ func Digamma(x any) Expr { return unary("Digamma", ir.OpDigamma, x) }
 func Row(x any, i int) Expr {
 	ns := args("Row", x)
 	n := ns[0]
-	if len(n.shape) != 2 || i < 0 || i >= n.shape[0] {
-		modelOf("Row", n).failf(exprLabel("Row", n), "row %d of shape %v: want a matrix and a 0-based row inside it", i, n.shape)
+	if len(n.Dims) != 2 || i < 0 || i >= n.Dims[0] {
+		failf(modelOf("Row", n), exprLabel("Row", n), "row %d of shape %v: want a matrix and a 0-based row inside it", i, n.Dims)
 	}
-	c := n.shape[1]
-	return opNode("Row", ir.OpSlice, []int{c}, ns, []int{i * c, c}, nil)
+	c := n.Dims[1]
+	return asExpr(opNode("Row", ir.OpSlice, []int{c}, ns, []int{i * c, c}, nil))
 }
 
 // Col is column j (0-based) of the matrix x, a vector.
 func Col(x any, j int) Expr {
 	ns := args("Col", x)
 	n := ns[0]
-	if len(n.shape) != 2 || j < 0 || j >= n.shape[1] {
-		modelOf("Col", n).failf(exprLabel("Col", n), "column %d of shape %v: want a matrix and a 0-based column inside it", j, n.shape)
+	if len(n.Dims) != 2 || j < 0 || j >= n.Dims[1] {
+		failf(modelOf("Col", n), exprLabel("Col", n), "column %d of shape %v: want a matrix and a 0-based column inside it", j, n.Dims)
 	}
-	r, c := n.shape[0], n.shape[1]
+	r, c := n.Dims[0], n.Dims[1]
 	idx := make([]int, r)
 	for i := range idx {
 		idx[i] = i*c + j
 	}
-	flat := &node{kind: kReshape, fn: "Col", shape: []int{r * c}, args: ns, model: n.model}
-	return opNode("Col", ir.OpGather, []int{r}, []*node{flat}, nil, idx)
+	flat := &graph.Node{Kind: graph.KReshape, Fn: "Col", Dims: []int{r * c}, Args: ns, Model: n.Model}
+	return asExpr(opNode("Col", ir.OpGather, []int{r}, []*graph.Node{flat}, nil, idx))
 }
 
 // Mean is the mean of the elements of x, a scalar.
@@ -330,10 +331,10 @@ func Softmax(x any) Expr { return Exp(LogSoftmax(x)) }
 func CumSum(x any) Expr {
 	ns := args("CumSum", x)
 	n := ns[0]
-	if len(n.shape) != 1 {
-		modelOf("CumSum", n).failf(exprLabel("CumSum", n), "shape %v; want a vector", n.shape)
+	if len(n.Dims) != 1 {
+		failf(modelOf("CumSum", n), exprLabel("CumSum", n), "shape %v; want a vector", n.Dims)
 	}
-	return Scan(n.shape[0], []any{0.0}, []any{n}, func(c, x []Expr) ([]Expr, Expr) {
+	return Scan(n.Dims[0], []any{0.0}, []any{n}, func(c, x []Expr) ([]Expr, Expr) {
 		s := Add(c[0], x[0])
 		return []Expr{s}, s
 	})

@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // MatVec is the matrix–vector product A·x of A [n k] and x [k], a vector
@@ -9,27 +10,27 @@ import (
 func MatVec(a, x any) Expr {
 	ns := args("MatVec", a, x)
 	A, v := ns[0], ns[1]
-	if len(A.shape) != 2 || v.Len() != A.shape[1] || len(v.shape) > 1 {
-		modelOf("MatVec", ns...).failf(exprLabel("MatVec", ns...), "shapes %v and %v do not multiply; want a matrix [n k] and a vector [k]", A.shape, v.shape)
+	if len(A.Dims) != 2 || v.Len() != A.Dims[1] || len(v.Dims) > 1 {
+		failf(modelOf("MatVec", ns...), exprLabel("MatVec", ns...), "shapes %v and %v do not multiply; want a matrix [n k] and a vector [k]", A.Dims, v.Dims)
 	}
-	return opNode("MatVec", ir.OpMatVec, []int{A.shape[0]}, ns, nil, nil)
+	return asExpr(opNode("MatVec", ir.OpMatVec, []int{A.Dims[0]}, ns, nil, nil))
 }
 
 // MatMul is the matrix product of A [n k] and B [k m], a matrix [n m].
 func MatMul(a, b any) Expr {
 	ns := args("MatMul", a, b)
 	A, B := ns[0], ns[1]
-	if len(A.shape) != 2 || len(B.shape) != 2 || A.shape[1] != B.shape[0] {
-		modelOf("MatMul", ns...).failf(exprLabel("MatMul", ns...), "shapes %v and %v do not multiply; want matrices [n k] and [k m]", A.shape, B.shape)
+	if len(A.Dims) != 2 || len(B.Dims) != 2 || A.Dims[1] != B.Dims[0] {
+		failf(modelOf("MatMul", ns...), exprLabel("MatMul", ns...), "shapes %v and %v do not multiply; want matrices [n k] and [k m]", A.Dims, B.Dims)
 	}
-	return opNode("MatMul", ir.OpMatMul, []int{A.shape[0], B.shape[1]}, ns, nil, nil)
+	return asExpr(opNode("MatMul", ir.OpMatMul, []int{A.Dims[0], B.Dims[1]}, ns, nil, nil))
 }
 
-func square(fn string, n *node, ns []*node) int {
-	if len(n.shape) != 2 || n.shape[0] != n.shape[1] {
-		modelOf(fn, ns...).failf(exprLabel(fn, ns...), "%s has shape %v; want a square matrix", n.describe(), n.shape)
+func square(fn string, n *graph.Node, ns []*graph.Node) int {
+	if len(n.Dims) != 2 || n.Dims[0] != n.Dims[1] {
+		failf(modelOf(fn, ns...), exprLabel(fn, ns...), "%s has shape %v; want a square matrix", n.String(), n.Dims)
 	}
-	return n.shape[0]
+	return n.Dims[0]
 }
 
 // Cholesky is the lower-triangular factor L of a symmetric
@@ -38,7 +39,7 @@ func square(fn string, n *node, ns []*node) int {
 func Cholesky(a any) Expr {
 	ns := args("Cholesky", a)
 	n := square("Cholesky", ns[0], ns)
-	return opNode("Cholesky", ir.OpCholesky, []int{n, n}, ns, nil, nil)
+	return asExpr(opNode("Cholesky", ir.OpCholesky, []int{n, n}, ns, nil, nil))
 }
 
 // TriSolve solves L·x = b for a lower-triangular L [n n] and b [n] or
@@ -47,10 +48,10 @@ func TriSolve(l, b any) Expr {
 	ns := args("TriSolve", l, b)
 	n := square("TriSolve", ns[0], ns)
 	B := ns[1]
-	if len(B.shape) == 0 || len(B.shape) > 2 || B.shape[0] != n {
-		modelOf("TriSolve", ns...).failf(exprLabel("TriSolve", ns...), "right-hand side has shape %v; want [%d] or [%d m]", B.shape, n, n)
+	if len(B.Dims) == 0 || len(B.Dims) > 2 || B.Dims[0] != n {
+		failf(modelOf("TriSolve", ns...), exprLabel("TriSolve", ns...), "right-hand side has shape %v; want [%d] or [%d m]", B.Dims, n, n)
 	}
-	return opNode("TriSolve", ir.OpTriSolve, append([]int(nil), B.shape...), ns, nil, nil)
+	return asExpr(opNode("TriSolve", ir.OpTriSolve, append([]int(nil), B.Dims...), ns, nil, nil))
 }
 
 // LowerMulT is L·Lᵀ for a lower-triangular L, for example a covariance
@@ -58,7 +59,7 @@ func TriSolve(l, b any) Expr {
 func LowerMulT(l any) Expr {
 	ns := args("LowerMulT", l)
 	n := square("LowerMulT", ns[0], ns)
-	return opNode("LowerMulT", ir.OpMulLowerTTr, []int{n, n}, ns, nil, nil)
+	return asExpr(opNode("LowerMulT", ir.OpMulLowerTTr, []int{n, n}, ns, nil, nil))
 }
 
 // CovExpQuad is the squared-exponential covariance of the points x ([n]
@@ -67,14 +68,14 @@ func LowerMulT(l any) Expr {
 func CovExpQuad(x, alpha, rho any) Expr {
 	ns := args("CovExpQuad", x, alpha, rho)
 	X := ns[0]
-	if len(X.shape) == 0 || len(X.shape) > 2 {
-		modelOf("CovExpQuad", ns...).failf(exprLabel("CovExpQuad", ns...), "points have shape %v; want [n] or [n d]", X.shape)
+	if len(X.Dims) == 0 || len(X.Dims) > 2 {
+		failf(modelOf("CovExpQuad", ns...), exprLabel("CovExpQuad", ns...), "points have shape %v; want [n] or [n d]", X.Dims)
 	}
 	if ns[1].Len() != 1 || ns[2].Len() != 1 {
-		modelOf("CovExpQuad", ns...).failf(exprLabel("CovExpQuad", ns...), "alpha and rho must be scalars, got shapes %v and %v", ns[1].shape, ns[2].shape)
+		failf(modelOf("CovExpQuad", ns...), exprLabel("CovExpQuad", ns...), "alpha and rho must be scalars, got shapes %v and %v", ns[1].Dims, ns[2].Dims)
 	}
-	n := X.shape[0]
-	return opNode("CovExpQuad", ir.OpCovExpQuad, []int{n, n}, ns, nil, nil)
+	n := X.Dims[0]
+	return asExpr(opNode("CovExpQuad", ir.OpCovExpQuad, []int{n, n}, ns, nil, nil))
 }
 
 // AddDiag adds d (a scalar or a vector [n]) to the diagonal of the square
@@ -82,10 +83,10 @@ func CovExpQuad(x, alpha, rho any) Expr {
 func AddDiag(a, d any) Expr {
 	ns := args("AddDiag", a, d)
 	n := square("AddDiag", ns[0], ns)
-	if l := ns[1].Len(); l != 1 && (l != n || len(ns[1].shape) != 1) {
-		modelOf("AddDiag", ns...).failf(exprLabel("AddDiag", ns...), "diagonal has shape %v; want a scalar or [%d]", ns[1].shape, n)
+	if l := ns[1].Len(); l != 1 && (l != n || len(ns[1].Dims) != 1) {
+		failf(modelOf("AddDiag", ns...), exprLabel("AddDiag", ns...), "diagonal has shape %v; want a scalar or [%d]", ns[1].Dims, n)
 	}
-	return opNode("AddDiag", ir.OpAddDiag, []int{n, n}, ns, nil, nil)
+	return asExpr(opNode("AddDiag", ir.OpAddDiag, []int{n, n}, ns, nil, nil))
 }
 
 // DiagPreMultiply is diag(v)·A: row i of A [n k] scaled by v[i], Stan's
@@ -94,15 +95,15 @@ func AddDiag(a, d any) Expr {
 func DiagPreMultiply(v, a any) Expr {
 	ns := args("DiagPreMultiply", v, a)
 	V, A := ns[0], ns[1]
-	if len(A.shape) != 2 || len(V.shape) != 1 || V.shape[0] != A.shape[0] {
-		modelOf("DiagPreMultiply", ns...).failf(exprLabel("DiagPreMultiply", ns...), "shapes %v and %v; want a vector [n] and a matrix [n k]", V.shape, A.shape)
+	if len(A.Dims) != 2 || len(V.Dims) != 1 || V.Dims[0] != A.Dims[0] {
+		failf(modelOf("DiagPreMultiply", ns...), exprLabel("DiagPreMultiply", ns...), "shapes %v and %v; want a vector [n] and a matrix [n k]", V.Dims, A.Dims)
 	}
-	n, k := A.shape[0], A.shape[1]
+	n, k := A.Dims[0], A.Dims[1]
 	idx := make([]int, n*k)
 	for i := range idx {
 		idx[i] = i / k
 	}
-	rows := opNode("DiagPreMultiply", ir.OpGather, []int{n * k}, []*node{V}, nil, idx)
+	rows := opNode("DiagPreMultiply", ir.OpGather, []int{n * k}, []*graph.Node{V}, nil, idx)
 	return Mul(Reshape(rows, n, k), A)
 }
 
@@ -110,14 +111,14 @@ func DiagPreMultiply(v, a any) Expr {
 func DiagPostMultiply(a, v any) Expr {
 	ns := args("DiagPostMultiply", a, v)
 	A, V := ns[0], ns[1]
-	if len(A.shape) != 2 || len(V.shape) != 1 || V.shape[0] != A.shape[1] {
-		modelOf("DiagPostMultiply", ns...).failf(exprLabel("DiagPostMultiply", ns...), "shapes %v and %v; want a matrix [n k] and a vector [k]", A.shape, V.shape)
+	if len(A.Dims) != 2 || len(V.Dims) != 1 || V.Dims[0] != A.Dims[1] {
+		failf(modelOf("DiagPostMultiply", ns...), exprLabel("DiagPostMultiply", ns...), "shapes %v and %v; want a matrix [n k] and a vector [k]", A.Dims, V.Dims)
 	}
-	n, k := A.shape[0], A.shape[1]
+	n, k := A.Dims[0], A.Dims[1]
 	idx := make([]int, n*k)
 	for i := range idx {
 		idx[i] = i % k
 	}
-	cols := opNode("DiagPostMultiply", ir.OpGather, []int{n * k}, []*node{V}, nil, idx)
+	cols := opNode("DiagPostMultiply", ir.OpGather, []int{n * k}, []*graph.Node{V}, nil, idx)
 	return Mul(A, Reshape(cols, n, k))
 }

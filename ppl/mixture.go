@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Component is one component of a finite mixture: a scalar family and its
@@ -24,16 +25,6 @@ func NormalComp(mu, sigma any) Component {
 	return Component{fam: family("Normal"), params: []any{mu, sigma}}
 }
 
-type mixture struct {
-	weights *node
-	comps   []mixComp
-}
-
-type mixComp struct {
-	fam    *dist.Family
-	params []*node
-}
-
 // Mixture adds a finite mixture: each element is drawn from component k
 // with probability weights[k]. weights is a simplex of K elements (a
 // Dirichlet variable, or data); for two components a scalar θ stands for
@@ -51,15 +42,15 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	if w.Len() == 1 && len(comps) != 2 {
 		m.failf(name, "a scalar weight stands for (θ, 1-θ) and needs 2 components, got %d", len(comps))
 	}
-	if w.Len() != 1 && (len(w.shape) != 1 || w.Len() != len(comps)) {
-		m.failf(name, "weights have shape %v for %d components; want a simplex [%d]", w.shape, len(comps), len(comps))
+	if w.Len() != 1 && (len(w.Dims) != 1 || w.Len() != len(comps)) {
+		m.failf(name, "weights have shape %v for %d components; want a simplex [%d]", w.Dims, len(comps), len(comps))
 	}
-	if w.kind == kConst {
+	if w.Kind == graph.KConst {
 		k := dist.Simplex
 		if w.Len() == 1 {
 			k = dist.UnitInterval
 		}
-		if msg := checkSupport(w.data, k, 0, 1); msg != "" {
+		if msg := checkSupport(w.Data, k, 0, 1); msg != "" {
 			m.failf(name, "weights %s", msg)
 		}
 	}
@@ -67,7 +58,7 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	for _, f := range opts {
 		f(&o)
 	}
-	mix := &mixture{weights: w}
+	mix := &graph.Mixture{Weights: w}
 	var ps []int
 	for k, c := range comps {
 		if c.fam == nil {
@@ -82,20 +73,20 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 		if len(c.params) != len(c.fam.Params) {
 			m.failf(name, "component %d: %s takes %d parameters, got %d", k, c.fam.Name, len(c.fam.Params), len(c.params))
 		}
-		mc := mixComp{fam: c.fam}
+		mc := graph.MixComp{Fam: c.fam}
 		for i, p := range c.params {
 			n := m.paramNode(name, c.fam, i, p)
 			if n.Len() != 1 {
-				if ps != nil && !slices.Equal(ps, n.shape) {
-					m.failf(name, "component parameters have shapes %v and %v; want equal shapes or scalars", ps, n.shape)
+				if ps != nil && !slices.Equal(ps, n.Dims) {
+					m.failf(name, "component parameters have shapes %v and %v; want equal shapes or scalars", ps, n.Dims)
 				}
-				ps = n.shape
+				ps = n.Dims
 			}
-			mc.params = append(mc.params, n)
+			mc.Params = append(mc.Params, n)
 		}
-		mix.comps = append(mix.comps, mc)
+		mix.Comps = append(mix.Comps, mc)
 	}
-	r := &RV{m: m, name: name, mix: mix}
+	r := &RV{m: m, v: graph.RV{Name: name, Mix: mix}}
 	shape := slices.Clone(ps)
 	if o.shape != nil {
 		if ps != nil && !slices.Equal(ps, o.shape) {
@@ -105,11 +96,11 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	}
 	r.shapeFixed = shape != nil
 	m.claim(name, r)
-	r.n = &node{kind: kRV, rv: r, shape: shape, model: m}
-	if o.lower != nil || o.upper != nil || o.order != unordered {
+	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
+	if o.lower != nil || o.upper != nil || o.order != graph.Unordered {
 		m.failf(name, "bounds and orderings do not apply to a mixture")
 	}
-	m.rvs = append(m.rvs, r)
+	m.g.RVs = append(m.g.RVs, &r.v)
 	if o.hasObserved {
 		r.Observe(o.observed)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Model is a graph of random variables, deterministic quantities and
@@ -15,30 +16,22 @@ import (
 // distributions (m.Normal, m.HalfCauchy, …), then Compile it (Sample
 // compiles it for you).
 type Model struct {
-	name  string
-	rvs   []*RV
-	dets  []*node
-	terms []term
+	// g is the graph the compiler reads: the variables, deterministic
+	// quantities and terms, and the first mistake (its Err).
+	g graph.Model
 	// names maps every name in use to what it names, for duplicate checks
 	// and Lookup.
 	names    map[string]any
-	err      *Error
 	compiled *Compiled
 	cerr     error
 	version  int // counts changes, so a stale Compiled can tell
 	shards   int // 0: automatic; see Shards
 }
 
-// term is an explicit log-density term (Stan's target +=).
-type term struct {
-	name string
-	n    *node
-}
-
 // NewModel starts an empty model. The name labels summaries and files;
 // options (Shards) set how it compiles.
 func NewModel(name string, opts ...ModelOption) *Model {
-	m := &Model{name: name, names: map[string]any{}}
+	m := &Model{g: graph.Model{Name: name}, names: map[string]any{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -46,15 +39,12 @@ func NewModel(name string, opts ...ModelOption) *Model {
 }
 
 // Name is the model's name.
-func (m *Model) Name() string { return m.name }
+func (m *Model) Name() string { return m.g.Name }
 
 // Err returns the first mistake met while building the model (an *Error),
 // or nil.
 func (m *Model) Err() error {
-	if m.err == nil {
-		return nil
-	}
-	return m.err
+	return m.g.Err
 }
 
 // changed drops a cached compilation: the model grew.
@@ -78,11 +68,11 @@ func (m *Model) claim(name string, v any) {
 func describeNamed(v any) string {
 	switch x := v.(type) {
 	case *RV:
-		if x.observed {
+		if x.v.Observed {
 			return "an observed variable"
 		}
 		return "a random variable"
-	case *node:
+	case *graph.Node:
 		return "a deterministic quantity"
 	}
 	return "a log-density term"
@@ -94,17 +84,17 @@ func (m *Model) Lookup(name string) Expr {
 	switch x := m.names[name].(type) {
 	case *RV:
 		return x
-	case *node:
-		return x
+	case *graph.Node:
+		return asExpr(x)
 	}
 	known := make([]string, 0, len(m.names))
 	for k, v := range m.names {
-		if _, ok := v.(term); !ok {
+		if _, ok := v.(graph.Term); !ok {
 			known = append(known, k)
 		}
 	}
 	slices.Sort(known)
-	m.failf(name, "no variable of this name in model %q (it has: %s)", m.name, strings.Join(known, ", "))
+	m.failf(name, "no variable of this name in model %q (it has: %s)", m.g.Name, strings.Join(known, ", "))
 	return nil
 }
 
@@ -116,13 +106,13 @@ func (m *Model) Deterministic(name string, expr any) Expr {
 	if err != nil {
 		m.failf(name, "%v", err)
 	}
-	if n.model != nil && n.model != m {
-		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.model.name, m.name)
+	if n.Model != nil && n.Model != &m.g {
+		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.Model.Name, m.g.Name)
 	}
-	d := &node{kind: kReshape, fn: "Deterministic", shape: slices.Clone(n.shape), args: []*node{n}, det: name, model: m}
+	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
 	m.claim(name, d)
-	m.dets = append(m.dets, d)
-	return d
+	m.g.Dets = append(m.g.Dets, d)
+	return asExpr(d)
 }
 
 // LogDensity adds expr to the model's log density (Stan's target +=): a
@@ -134,14 +124,15 @@ func (m *Model) LogDensity(name string, expr any) {
 	if err != nil {
 		m.failf(name, "%v", err)
 	}
-	if n.model != nil && n.model != m {
-		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.model.name, m.name)
+	if n.Model != nil && n.Model != &m.g {
+		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.Model.Name, m.g.Name)
 	}
 	if n.Len() != 1 {
 		n = Sum(n).node()
 	}
-	m.claim(name, term{name, n})
-	m.terms = append(m.terms, term{name, n})
+	t := graph.Term{Name: name, Value: n}
+	m.claim(name, t)
+	m.g.Terms = append(m.g.Terms, t)
 }
 
 // Option configures a random variable: its shape (Size, Shape), bounds
@@ -152,18 +143,10 @@ type Option func(*options)
 type options struct {
 	shape        []int
 	lower, upper any
-	order        order
+	order        graph.Order
 	observed     any
 	hasObserved  bool
 }
-
-type order uint8
-
-const (
-	unordered order = iota
-	ordered
-	positiveOrdered
-)
 
 // Size makes a vector of n independent draws (parameters broadcast).
 func Size(n int) Option { return func(o *options) { o.shape = []int{n} } }
@@ -187,10 +170,10 @@ func Bounds(lb, ub any) Option {
 
 // Ordered makes a vector increasing: x[0] < x[1] < … (identifies the
 // components of a mixture).
-func Ordered() Option { return func(o *options) { o.order = ordered } }
+func Ordered() Option { return func(o *options) { o.order = graph.Ordered } }
 
 // PositiveOrdered makes a vector positive and increasing.
-func PositiveOrdered() Option { return func(o *options) { o.order = positiveOrdered } }
+func PositiveOrdered() Option { return func(o *options) { o.order = graph.PositiveOrdered } }
 
 // Observed gives the variable's data at once, like calling Observe.
 func Observed(data any) Option {
@@ -201,47 +184,40 @@ func Observed(data any) Option {
 // whose log density is part of the model. It is an Expr, usable wherever a
 // value is.
 type RV struct {
-	m      *Model
-	name   string
-	fam    *dist.Family // nil for a mixture
-	params []*node
-	mix    *mixture
-	n      *node
+	m *Model
+	v graph.RV // what the compiler reads; its Value is the node of the variable
 	// shapeFixed says the shape was given (Size, Shape) or follows from
 	// non-scalar parameters; otherwise Observe may widen it to the data's.
 	shapeFixed bool
-	observed   bool
-	data       []float64
-	lower      *node
-	upper      *node
-	order      order
-	used       bool
+	// used says the variable is in an expression already: its shape can no
+	// longer change.
+	used bool
 }
 
 // Name is the variable's name.
-func (r *RV) Name() string { return r.name }
+func (r *RV) Name() string { return r.v.Name }
 
 // Shape is the variable's shape (nil for a scalar).
-func (r *RV) Shape() []int { return slices.Clone(r.n.shape) }
+func (r *RV) Shape() []int { return slices.Clone(r.v.Value.Dims) }
 
 // IsObserved reports whether the variable carries data.
-func (r *RV) IsObserved() bool { return r.observed }
+func (r *RV) IsObserved() bool { return r.v.Observed }
 
 // Family is the variable's distribution (nil for a mixture).
-func (r *RV) Family() *dist.Family { return r.fam }
+func (r *RV) Family() *dist.Family { return r.v.Fam }
 
-func (r *RV) node() *node {
+func (r *RV) node() *graph.Node {
 	if r == nil {
 		return nil
 	}
 	r.used = true
-	return r.n
+	return r.v.Value
 }
 
 // String describes the variable as its model's listing does:
 // "theta_tilde[8] ~ Normal(0, 1)".
 func (r *RV) String() string {
-	l := r.m.line(r)
+	l := line(&r.v)
 	return l[0] + " " + l[1] + " " + l[2]
 }
 
@@ -259,48 +235,40 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	for _, f := range opts {
 		f(&o)
 	}
-	r := &RV{m: m, name: name, fam: fam}
-	r.params = make([]*node, len(params))
+	r := &RV{m: m, v: graph.RV{Name: name, Fam: fam}}
+	r.v.Params = make([]*graph.Node, len(params))
 	for i, p := range params {
 		n := m.paramNode(name, fam, i, p)
-		r.params[i] = n
+		r.v.Params[i] = n
 	}
 	shape := r.eventShape(o.shape)
 	m.claim(name, r)
-	r.n = &node{kind: kRV, rv: r, shape: shape, model: m}
+	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
 	m.applyBounds(r, &o)
-	m.rvs = append(m.rvs, r)
+	m.g.RVs = append(m.g.RVs, &r.v)
 	if o.hasObserved {
 		r.Observe(o.observed)
 	}
 	return r
 }
 
-// paramName is parameter i of fam, for messages.
-func paramName(fam *dist.Family, i int) string {
-	if i < len(fam.Params) {
-		return fam.Params[i]
-	}
-	return fmt.Sprintf("parameter %d", i+1)
-}
-
 // paramNode converts parameter i of a variable and checks data against
 // the parameter's support.
-func (m *Model) paramNode(name string, fam *dist.Family, i int, p any) *node {
+func (m *Model) paramNode(name string, fam *dist.Family, i int, p any) *graph.Node {
 	n, err := asNode(p)
 	if err != nil {
-		m.failf(name, "%s %s: %v", fam.Name, paramName(fam, i), err)
+		m.failf(name, "%s %s: %v", fam.Name, graph.ParamName(fam, i), err)
 	}
-	if n.model != nil && n.model != m {
-		m.failf(name, "%s %s uses variables of model %q", fam.Name, paramName(fam, i), n.model.name)
+	if n.Model != nil && n.Model != &m.g {
+		m.failf(name, "%s %s uses variables of model %q", fam.Name, graph.ParamName(fam, i), n.Model.Name)
 	}
-	if n.kind == kConst {
+	if n.Kind == graph.KConst {
 		var sup dist.Support
 		if i < len(fam.ParamSupport) {
 			sup = fam.ParamSupport[i]
 		}
-		if msg := checkSupport(n.data, sup.Kind, math.Inf(-1), math.Inf(1)); msg != "" {
-			m.failf(name, "%s %s %s", fam.Name, paramName(fam, i), msg)
+		if msg := checkSupport(n.Data, sup.Kind, math.Inf(-1), math.Inf(1)); msg != "" {
+			m.failf(name, "%s %s %s", fam.Name, graph.ParamName(fam, i), msg)
 		}
 	}
 	return n
@@ -366,27 +334,27 @@ func checkSupport(d []float64, k dist.SupportKind, lo, hi float64) string {
 // eventShape works out the variable's shape from its parameters and the
 // Size/Shape option, failing on a mismatch.
 func (r *RV) eventShape(given []int) []int {
-	m, fam := r.m, r.fam
+	m, fam := r.m, r.v.Fam
 	for _, d := range given {
 		if d <= 0 {
-			m.failf(r.name, "shape %v has a dimension that is not positive", given)
+			m.failf(r.v.Name, "shape %v has a dimension that is not positive", given)
 		}
 	}
 	if fam.EventRank == 0 {
 		var ps []int
-		for i, p := range r.params {
+		for i, p := range r.v.Params {
 			if p.Len() == 1 {
 				continue
 			}
 			if ps == nil {
-				ps = p.shape
-			} else if !slices.Equal(ps, p.shape) {
-				m.failf(r.name, "%s parameters have shapes %v and %v (%s); they must have equal shapes or be scalars", fam.Name, ps, p.shape, paramName(fam, i))
+				ps = p.Dims
+			} else if !slices.Equal(ps, p.Dims) {
+				m.failf(r.v.Name, "%s parameters have shapes %v and %v (%s); they must have equal shapes or be scalars", fam.Name, ps, p.Dims, graph.ParamName(fam, i))
 			}
 		}
 		if given != nil {
 			if ps != nil && !slices.Equal(ps, given) {
-				m.failf(r.name, "the parameters have shape %v but the variable was given shape %v; make them agree", ps, given)
+				m.failf(r.v.Name, "the parameters have shape %v but the variable was given shape %v; make them agree", ps, given)
 			}
 			r.shapeFixed = true
 			return slices.Clone(given)
@@ -400,33 +368,33 @@ func (r *RV) eventShape(given []int) []int {
 	var event, batch []int
 	switch fam.Name {
 	case "Dirichlet":
-		a := r.params[0]
-		if len(a.shape) != 1 || a.Len() < 2 {
-			m.failf(r.name, "Dirichlet alpha has shape %v; want a vector of at least 2 concentrations", a.shape)
+		a := r.v.Params[0]
+		if len(a.Dims) != 1 || a.Len() < 2 {
+			m.failf(r.v.Name, "Dirichlet alpha has shape %v; want a vector of at least 2 concentrations", a.Dims)
 		}
-		event = a.shape
+		event = a.Dims
 	case "MultiNormalChol", "MultivariateNormal", "MultiNormal":
-		mu, L := r.params[0], r.params[1]
+		mu, L := r.v.Params[0], r.v.Params[1]
 		k := mu.Len()
-		if len(mu.shape) > 1 {
-			m.failf(r.name, "mu has shape %v; want a vector", mu.shape)
+		if len(mu.Dims) > 1 {
+			m.failf(r.v.Name, "mu has shape %v; want a vector", mu.Dims)
 		}
-		if len(L.shape) != 2 || L.shape[0] != L.shape[1] || (k > 1 && L.shape[0] != k) {
-			m.failf(r.name, "L has shape %v; want a square Cholesky factor [%d %d] matching mu", L.shape, k, k)
+		if len(L.Dims) != 2 || L.Dims[0] != L.Dims[1] || (k > 1 && L.Dims[0] != k) {
+			m.failf(r.v.Name, "L has shape %v; want a square Cholesky factor [%d %d] matching mu", L.Dims, k, k)
 		}
-		event = []int{L.shape[0]}
+		event = []int{L.Dims[0]}
 	case "CategoricalLogit", "Categorical":
-		lg := r.params[0]
-		switch len(lg.shape) {
+		lg := r.v.Params[0]
+		switch len(lg.Dims) {
 		case 1:
 			event = nil
 		case 2:
-			batch = []int{lg.shape[0]}
+			batch = []int{lg.Dims[0]}
 		default:
-			m.failf(r.name, "logits have shape %v; want [K] or [N K]", lg.shape)
+			m.failf(r.v.Name, "logits have shape %v; want [K] or [N K]", lg.Dims)
 		}
 		if given != nil && batch != nil && !slices.Equal(given, batch) {
-			m.failf(r.name, "logits give %v variates but the variable was given shape %v", batch, given)
+			m.failf(r.v.Name, "logits give %v variates but the variable was given shape %v", batch, given)
 		}
 		if given != nil {
 			r.shapeFixed = true
@@ -436,13 +404,13 @@ func (r *RV) eventShape(given []int) []int {
 		return batch
 	case "LKJCorrChol", "LKJCholesky":
 		if given == nil {
-			m.failf(r.name, "give the dimension K of the correlation matrix")
+			m.failf(r.v.Name, "give the dimension K of the correlation matrix")
 		}
 		r.shapeFixed = true
 		return slices.Clone(given)
 	default:
 		if given == nil {
-			m.failf(r.name, "%s is multivariate; give the variable's shape with Shape(...)", fam.Name)
+			m.failf(r.v.Name, "%s is multivariate; give the variable's shape with Shape(...)", fam.Name)
 		}
 		r.shapeFixed = true
 		return slices.Clone(given)
@@ -460,58 +428,51 @@ func (r *RV) eventShape(given []int) []int {
 
 // applyBounds records the Lower/Upper/Bounds and ordering options.
 func (m *Model) applyBounds(r *RV, o *options) {
-	cont := r.fam != nil && !r.fam.Discrete
+	cont := r.v.Fam != nil && !r.v.Fam.Discrete
 	if o.lower != nil || o.upper != nil {
-		if !cont || r.fam.EventRank != 0 {
-			m.failf(r.name, "bounds apply to continuous scalar families only, not %s", famName(r))
+		if !cont || r.v.Fam.EventRank != 0 {
+			m.failf(r.v.Name, "bounds apply to continuous scalar families only, not %s", r.v.FamName())
 		}
 		if o.lower != nil {
-			r.lower = m.boundNode(r, "lower bound", o.lower)
+			r.v.Lower = m.boundNode(r, "lower bound", o.lower)
 		}
 		if o.upper != nil {
-			r.upper = m.boundNode(r, "upper bound", o.upper)
+			r.v.Upper = m.boundNode(r, "upper bound", o.upper)
 		}
-		if r.lower != nil && r.upper != nil && r.lower.isConst() && r.upper.isConst() {
-			for i := range max(r.lower.Len(), r.upper.Len()) {
-				lo, hi := r.lower.data[i%r.lower.Len()], r.upper.data[i%r.upper.Len()]
+		if r.v.Lower != nil && r.v.Upper != nil && r.v.Lower.IsConst() && r.v.Upper.IsConst() {
+			for i := range max(r.v.Lower.Len(), r.v.Upper.Len()) {
+				lo, hi := r.v.Lower.Data[i%r.v.Lower.Len()], r.v.Upper.Data[i%r.v.Upper.Len()]
 				if !(lo < hi) {
-					m.failf(r.name, "lower bound %v is not below upper bound %v", lo, hi)
+					m.failf(r.v.Name, "lower bound %v is not below upper bound %v", lo, hi)
 				}
 			}
 		}
 	}
-	if o.order != unordered {
-		if !cont || r.fam.EventRank != 0 || len(r.n.shape) != 1 || r.n.shape[0] < 2 {
-			m.failf(r.name, "Ordered and PositiveOrdered apply to continuous vectors of 2 or more elements (use Size(n)); this one is %s of shape %v", famName(r), r.n.shape)
+	if o.order != graph.Unordered {
+		if !cont || r.v.Fam.EventRank != 0 || len(r.v.Value.Dims) != 1 || r.v.Value.Dims[0] < 2 {
+			m.failf(r.v.Name, "Ordered and PositiveOrdered apply to continuous vectors of 2 or more elements (use Size(n)); this one is %s of shape %v", r.v.FamName(), r.v.Value.Dims)
 		}
-		if r.lower != nil || r.upper != nil {
-			m.failf(r.name, "an ordered vector cannot also have bounds")
+		if r.v.Lower != nil || r.v.Upper != nil {
+			m.failf(r.v.Name, "an ordered vector cannot also have bounds")
 		}
-		r.order = o.order
+		r.v.Order = o.order
 	}
 }
 
-func famName(r *RV) string {
-	if r.fam == nil {
-		return "a mixture"
-	}
-	return r.fam.Name
-}
-
-func (m *Model) boundNode(r *RV, what string, v any) *node {
+func (m *Model) boundNode(r *RV, what string, v any) *graph.Node {
 	n, err := asNode(v)
 	if err != nil {
-		m.failf(r.name, "%s: %v", what, err)
+		m.failf(r.v.Name, "%s: %v", what, err)
 	}
-	if n.model != nil && n.model != m {
-		m.failf(r.name, "%s uses variables of model %q", what, n.model.name)
+	if n.Model != nil && n.Model != &m.g {
+		m.failf(r.v.Name, "%s uses variables of model %q", what, n.Model.Name)
 	}
-	if n.Len() != 1 && !slices.Equal(n.shape, r.n.shape) {
-		m.failf(r.name, "%s has shape %v; want a scalar or the variable's shape %v", what, n.shape, r.n.shape)
+	if n.Len() != 1 && !slices.Equal(n.Dims, r.v.Value.Dims) {
+		m.failf(r.v.Name, "%s has shape %v; want a scalar or the variable's shape %v", what, n.Dims, r.v.Value.Dims)
 	}
-	if n.kind == kConst {
-		if i := firstNonFinite(n.data); i >= 0 && !math.IsInf(n.data[i], 0) {
-			m.failf(r.name, "%s is NaN", what)
+	if n.Kind == graph.KConst {
+		if i := firstNonFinite(n.Data); i >= 0 && !math.IsInf(n.Data[i], 0) {
+			m.failf(r.v.Name, "%s is NaN", what)
 		}
 	}
 	return n
@@ -525,38 +486,38 @@ func (m *Model) boundNode(r *RV, what string, v any) *node {
 // Discrete families need whole numbers in their support.
 func (r *RV) Observe(data any) *RV {
 	m := r.m
-	if r.observed {
-		m.failf(r.name, "already observed; call Observe once")
+	if r.v.Observed {
+		m.failf(r.v.Name, "already observed; call Observe once")
 	}
-	if r.lower != nil || r.upper != nil || r.order != unordered {
-		m.failf(r.name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood write it with LogPDF in a LogDensity term)")
+	if r.v.Lower != nil || r.v.Upper != nil || r.v.Order != graph.Unordered {
+		m.failf(r.v.Name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood write it with LogPDF in a LogDensity term)")
 	}
 	n, err := asNode(data)
 	if err != nil {
-		m.failf(r.name, "observed data: %v", err)
+		m.failf(r.v.Name, "observed data: %v", err)
 	}
-	if n.kind != kConst {
-		n = m.evalData(r.name, n)
+	if n.Kind != graph.KConst {
+		n = m.evalData(r.v.Name, n)
 	}
-	r.checkData(n.data)
-	want := r.n.shape
+	r.checkData(n.Data)
+	want := r.v.Value.Dims
 	switch {
-	case slices.Equal(n.shape, want) || n.Len() == 1 && ir.ShapeLen(want) == 1:
-	case !r.shapeFixed && r.fam != nil && r.fam.EventRank == 0 || !r.shapeFixed && r.mix != nil:
+	case slices.Equal(n.Dims, want) || n.Len() == 1 && ir.ShapeLen(want) == 1:
+	case !r.shapeFixed && r.v.Fam != nil && r.v.Fam.EventRank == 0 || !r.shapeFixed && r.v.Mix != nil:
 		if r.used {
-			m.failf(r.name, "the data have shape %v but the variable (shape %v) was already used in an expression; observe it before using it, or give its shape with Size", n.shape, want)
+			m.failf(r.v.Name, "the data have shape %v but the variable (shape %v) was already used in an expression; observe it before using it, or give its shape with Size", n.Dims, want)
 		}
-		r.n.shape = slices.Clone(n.shape)
-	case r.fam != nil && r.fam.EventRank == 1 && len(n.shape) == 2 && len(want) == 1 && n.shape[1] == want[0] && !r.used:
+		r.v.Value.Dims = slices.Clone(n.Dims)
+	case r.v.Fam != nil && r.v.Fam.EventRank == 1 && len(n.Dims) == 2 && len(want) == 1 && n.Dims[1] == want[0] && !r.used:
 		// Many multivariate events: [N K] data for a [K] variable.
-		r.n.shape = slices.Clone(n.shape)
-	case r.fam != nil && (r.fam.Name == "CategoricalLogit" || r.fam.Name == "Categorical") && len(want) == 0 && len(n.shape) == 1 && !r.used:
-		r.n.shape = slices.Clone(n.shape)
+		r.v.Value.Dims = slices.Clone(n.Dims)
+	case r.v.Fam != nil && (r.v.Fam.Name == "CategoricalLogit" || r.v.Fam.Name == "Categorical") && len(want) == 0 && len(n.Dims) == 1 && !r.used:
+		r.v.Value.Dims = slices.Clone(n.Dims)
 	default:
-		m.failf(r.name, "the data have shape %v but the variable has shape %v; make them agree (Size(n) sets a variable's length)", n.shape, want)
+		m.failf(r.v.Name, "the data have shape %v but the variable has shape %v; make them agree (Size(n) sets a variable's length)", n.Dims, want)
 	}
-	r.observed = true
-	r.data = n.data
+	r.v.Observed = true
+	r.v.Data = n.Data
 	m.changed()
 	return r
 }
@@ -565,7 +526,7 @@ func (r *RV) Observe(data any) *RV {
 func (r *RV) checkData(d []float64) {
 	m := r.m
 	if i := firstNonFinite(d); i >= 0 {
-		m.failf(r.name, "the data hold %v at index %d; remove or impute missing values", d[i], i)
+		m.failf(r.v.Name, "the data hold %v at index %d; remove or impute missing values", d[i], i)
 	}
 	sup := r.support()
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -581,31 +542,31 @@ func (r *RV) checkData(d []float64) {
 	case dist.CholeskyCorr, dist.Simplex:
 		kind = dist.Real
 	}
-	if r.fam != nil && (r.fam.Name == "CategoricalLogit" || r.fam.Name == "Categorical") {
-		k := r.params[0].shape[len(r.params[0].shape)-1]
+	if r.v.Fam != nil && (r.v.Fam.Name == "CategoricalLogit" || r.v.Fam.Name == "Categorical") {
+		k := r.v.Params[0].Dims[len(r.v.Params[0].Dims)-1]
 		kind, lo, hi = dist.BoundedInt, 0, float64(k-1)
 	}
-	if r.lower != nil && r.lower.isConst() && r.lower.Len() == 1 {
-		lo = math.Max(lo, r.lower.data[0])
+	if r.v.Lower != nil && r.v.Lower.IsConst() && r.v.Lower.Len() == 1 {
+		lo = math.Max(lo, r.v.Lower.Data[0])
 		if kind == dist.Real || kind == dist.Positive {
 			kind = dist.Bounded
 		}
 	}
-	if r.upper != nil && r.upper.isConst() && r.upper.Len() == 1 {
-		hi = math.Min(hi, r.upper.data[0])
+	if r.v.Upper != nil && r.v.Upper.IsConst() && r.v.Upper.Len() == 1 {
+		hi = math.Min(hi, r.v.Upper.Data[0])
 		if kind == dist.Real || kind == dist.Positive {
 			kind = dist.Bounded
 		}
 	}
 	if msg := checkSupport(d, kind, lo, hi); msg != "" {
-		m.failf(r.name, "observed value %s", msg)
+		m.failf(r.v.Name, "observed value %s", msg)
 	}
 	// Counts against per-element trials (Binomial's n given as data).
-	if sup.Kind == dist.BoundedInt && sup.Upper >= 0 && r.fam != nil {
-		if n := r.params[sup.Upper]; n.isConst() && n.Len() == len(d) && len(d) > 1 {
+	if sup.Kind == dist.BoundedInt && sup.Upper >= 0 && r.v.Fam != nil {
+		if n := r.v.Params[sup.Upper]; n.IsConst() && n.Len() == len(d) && len(d) > 1 {
 			for i, v := range d {
-				if v > n.data[i] {
-					m.failf(r.name, "observed value %v at index %d exceeds its %s = %v", v, i, paramName(r.fam, sup.Upper), n.data[i])
+				if v > n.Data[i] {
+					m.failf(r.v.Name, "observed value %v at index %d exceeds its %s = %v", v, i, graph.ParamName(r.v.Fam, sup.Upper), n.Data[i])
 				}
 			}
 		}
@@ -615,28 +576,28 @@ func (r *RV) checkData(d []float64) {
 // constParam is the value of parameter i when it is a constant scalar,
 // def otherwise.
 func (r *RV) constParam(i int, def float64) float64 {
-	if i < 0 || i >= len(r.params) || !r.params[i].isConst() || r.params[i].Len() != 1 {
+	if i < 0 || i >= len(r.v.Params) || !r.v.Params[i].IsConst() || r.v.Params[i].Len() != 1 {
 		return def
 	}
-	return r.params[i].data[0]
+	return r.v.Params[i].Data[0]
 }
 
 // support is the variable's support (for a mixture, its first
 // component's).
 func (r *RV) support() dist.Support {
-	if r.fam != nil {
-		return r.fam.Support
+	if r.v.Fam != nil {
+		return r.v.Fam.Support
 	}
-	return r.mix.comps[0].fam.Support
+	return r.v.Mix.Comps[0].Fam.Support
 }
 
 // evalData computes an expression of data alone (Log(y), say) now, for
 // use as observed data; an expression of parameters is an error.
-func (m *Model) evalData(name string, n *node) *node {
-	e := &emitter{c: &Compiled{m: m}, ids: map[*node]ir.ID{}, ctx: name}
-	if !e.constTree(n) || n.model != nil && n.model != m {
+func (m *Model) evalData(name string, n *graph.Node) *graph.Node {
+	e := &emitter{c: &Compiled{m: m}, ids: map[*graph.Node]ir.ID{}, ctx: name}
+	if !e.constTree(n) || n.Model != nil && n.Model != &m.g {
 		m.failf(name, "observed data must be data (Go values, or expressions of data alone), not an expression of the model's parameters")
 	}
 	d := e.fold(n)
-	return constNode(d, slices.Clone(n.shape))
+	return graph.Const(d, slices.Clone(n.Dims))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // predictive is the program over the constrained values of every random
@@ -18,7 +19,7 @@ import (
 type predictive struct {
 	p    *ir.Program
 	dim  int
-	voff map[*RV]int
+	voff map[*graph.RV]int
 	// Per variable, in Model.rvs order: its parameters' values (for a
 	// mixture, the weights then every component's parameters), its bound
 	// options, and (latent only) the bounds of its bijector.
@@ -46,15 +47,15 @@ func (c *Compiled) predictiveProgram() (*predictive, error) {
 func (c *Compiled) buildPredictive() (pr *predictive, err error) {
 	defer Catch(&err)
 	m := c.m
-	pr = &predictive{voff: map[*RV]int{}}
-	for _, r := range m.rvs {
+	pr = &predictive{voff: map[*graph.RV]int{}}
+	for _, r := range m.g.RVs {
 		pr.voff[r] = pr.dim
-		pr.dim += r.n.Len()
+		pr.dim += r.Value.Len()
 	}
 	b := ir.NewBuilder(pr.dim)
 	e := newEmitter(c, b)
 	e.constrained, e.voff = true, pr.voff
-	out := func(n *node) ir.ID {
+	out := func(n *graph.Node) ir.ID {
 		if n == nil {
 			return ir.None
 		}
@@ -62,28 +63,28 @@ func (c *Compiled) buildPredictive() (pr *predictive, err error) {
 		b.AddOutput("", id)
 		return id
 	}
-	lat := map[*RV]*latent{}
+	lat := map[*graph.RV]*latent{}
 	for i := range c.latents {
-		lat[c.latents[i].rv] = &c.latents[i]
+		lat[c.latents[i].RV] = &c.latents[i]
 	}
-	for _, r := range m.rvs {
-		e.ctx = r.name
+	for _, r := range m.g.RVs {
+		e.ctx = r.Name
 		var ps []ir.ID
-		if r.mix != nil {
-			ps = append(ps, out(r.mix.weights))
-			for _, mc := range r.mix.comps {
-				for _, p := range mc.params {
+		if r.Mix != nil {
+			ps = append(ps, out(r.Mix.Weights))
+			for _, mc := range r.Mix.Comps {
+				for _, p := range mc.Params {
 					ps = append(ps, out(p))
 				}
 			}
 		} else {
-			for _, p := range r.params {
+			for _, p := range r.Params {
 				ps = append(ps, out(p))
 			}
 		}
 		pr.params = append(pr.params, ps)
-		pr.lower = append(pr.lower, out(r.lower))
-		pr.upper = append(pr.upper, out(r.upper))
+		pr.lower = append(pr.lower, out(r.Lower))
+		pr.upper = append(pr.upper, out(r.Upper))
 		lo, hi := ir.None, ir.None
 		if l := lat[r]; l != nil {
 			lo, hi = out(l.lower), out(l.upper)
@@ -91,13 +92,13 @@ func (c *Compiled) buildPredictive() (pr *predictive, err error) {
 		pr.effLo = append(pr.effLo, lo)
 		pr.effHi = append(pr.effHi, hi)
 	}
-	for _, d := range m.dets {
-		e.ctx = d.det
+	for _, d := range m.g.Dets {
+		e.ctx = d.Det
 		pr.dets = append(pr.dets, out(d))
 	}
 	pr.p, err = b.Finalize(ir.None)
 	if err != nil {
-		return nil, &Error{Var: m.name, Msg: err.Error()}
+		return nil, &Error{Var: m.g.Name, Msg: err.Error()}
 	}
 	return pr, nil
 }
@@ -112,21 +113,21 @@ func val(f *ir.Frame, id ir.ID) []float64 {
 
 // sampleRV draws variable i (r) into its slots of the constrained position
 // held by f, given the values of the variables before it.
-func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, r *RV) error {
+func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, r *graph.RV) error {
 	f.Forward(f.V[:pr.dim])
-	dst := f.V[pr.voff[r] : pr.voff[r]+r.n.Len()]
+	dst := f.V[pr.voff[r] : pr.voff[r]+r.Value.Len()]
 	ps := make([][]float64, len(pr.params[i]))
 	for j, id := range pr.params[i] {
 		ps[j] = slices.Clone(f.Val(id))
 	}
 	lo, hi := val(f, pr.lower[i]), val(f, pr.upper[i])
 	draw := func(out []float64) error {
-		if r.mix != nil {
+		if r.Mix != nil {
 			return c.sampleMixture(rng, r, ps, out)
 		}
-		if r.fam.Sample == nil {
+		if r.Fam.Sample == nil {
 			if lo == nil || hi == nil {
-				return &Error{Var: r.name, Msg: fmt.Sprintf("%s is improper and has no draws; give it proper bounds (Bounds) or another prior for prior predictive sampling", r.fam.Name)}
+				return &Error{Var: r.Name, Msg: fmt.Sprintf("%s is improper and has no draws; give it proper bounds (Bounds) or another prior for prior predictive sampling", r.Fam.Name)}
 			}
 			for k := range out {
 				a, b := lo[k%len(lo)], hi[k%len(hi)]
@@ -134,7 +135,7 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, 
 			}
 			return nil
 		}
-		r.fam.Sample(rng, ps, out)
+		r.Fam.Sample(rng, ps, out)
 		return nil
 	}
 	if lo == nil && hi == nil {
@@ -148,7 +149,7 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, 
 		left := len(dst)
 		for try := 0; left > 0; try++ {
 			if try == 1000 {
-				return &Error{Var: r.name, Msg: "1000 prior draws fell outside the variable's bounds; the prior puts almost no mass between them"}
+				return &Error{Var: r.Name, Msg: "1000 prior draws fell outside the variable's bounds; the prior puts almost no mass between them"}
 			}
 			if err := draw(tmp); err != nil {
 				return err
@@ -162,10 +163,10 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, 
 			}
 		}
 	}
-	switch r.order {
-	case ordered:
+	switch r.Order {
+	case graph.Ordered:
 		sort.Float64s(dst)
-	case positiveOrdered:
+	case graph.PositiveOrdered:
 		for k := range dst {
 			dst[k] = math.Abs(dst[k])
 		}
@@ -175,22 +176,22 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, 
 }
 
 // sampleMixture draws each element from a component chosen by the weights.
-func (c *Compiled) sampleMixture(rng *rand.Rand, r *RV, ps [][]float64, out []float64) error {
-	mix := r.mix
+func (c *Compiled) sampleMixture(rng *rand.Rand, r *graph.RV, ps [][]float64, out []float64) error {
+	mix := r.Mix
 	w := ps[0]
 	if len(w) == 1 {
 		w = []float64{w[0], 1 - w[0]}
 	}
-	fams := make([]*dist.Family, len(mix.comps))
-	params := make([][][]float64, len(mix.comps))
+	fams := make([]*dist.Family, len(mix.Comps))
+	params := make([][][]float64, len(mix.Comps))
 	j := 1
-	for k, mc := range mix.comps {
-		if mc.fam.Sample == nil {
-			return &Error{Var: r.name, Msg: fmt.Sprintf("component %d (%s) is improper and has no draws", k, mc.fam.Name)}
+	for k, mc := range mix.Comps {
+		if mc.Fam.Sample == nil {
+			return &Error{Var: r.Name, Msg: fmt.Sprintf("component %d (%s) is improper and has no draws", k, mc.Fam.Name)}
 		}
-		fams[k] = mc.fam
-		params[k] = ps[j : j+len(mc.params)]
-		j += len(mc.params)
+		fams[k] = mc.Fam
+		params[k] = ps[j : j+len(mc.Params)]
+		j += len(mc.Params)
 	}
 	dist.SampleMixture(rng, w, fams, params, out)
 	return nil
@@ -211,17 +212,17 @@ func (c *Compiled) PriorPredictive(rng *rand.Rand, n int) (map[string][][]float6
 	f := ir.NewFrame(pr.p)
 	res := map[string][][]float64{}
 	for range n {
-		for i, r := range m.rvs {
+		for i, r := range m.g.RVs {
 			if err := c.sampleRV(rng, pr, f, i, r); err != nil {
 				return nil, err
 			}
 		}
 		f.Forward(f.V[:pr.dim])
-		for _, r := range m.rvs {
-			res[r.name] = append(res[r.name], slices.Clone(f.V[pr.voff[r]:pr.voff[r]+r.n.Len()]))
+		for _, r := range m.g.RVs {
+			res[r.Name] = append(res[r.Name], slices.Clone(f.V[pr.voff[r]:pr.voff[r]+r.Value.Len()]))
 		}
-		for j, d := range m.dets {
-			res[d.det] = append(res[d.det], slices.Clone(f.Val(pr.dets[j])))
+		for j, d := range m.g.Dets {
+			res[d.Det] = append(res[d.Det], slices.Clone(f.Val(pr.dets[j])))
 		}
 	}
 	return res, nil
@@ -236,12 +237,12 @@ func (c *Compiled) fill(pr *predictive, pos, draw []float64) error {
 	}
 	k := 0
 	for _, l := range c.latents {
-		n := l.rv.n.Len()
-		copy(pos[pr.voff[l.rv]:], draw[k:k+n])
+		n := l.RV.Value.Len()
+		copy(pos[pr.voff[l.RV]:], draw[k:k+n])
 		k += n
 	}
 	for _, r := range c.observed {
-		copy(pos[pr.voff[r]:], r.data)
+		copy(pos[pr.voff[r]:], r.Data)
 	}
 	return nil
 }
@@ -270,14 +271,14 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 		return nil, err
 	}
 	res := map[string][]float64{}
-	for i, r := range c.m.rvs {
-		if !r.observed {
+	for i, r := range c.m.g.RVs {
+		if !r.Observed {
 			continue
 		}
 		if err := c.sampleRV(rng, pr, f, i, r); err != nil {
 			return nil, err
 		}
-		res[r.name] = slices.Clone(f.V[pr.voff[r] : pr.voff[r]+r.n.Len()])
+		res[r.Name] = slices.Clone(f.V[pr.voff[r] : pr.voff[r]+r.Value.Len()])
 	}
 	return res, nil
 }
@@ -292,15 +293,15 @@ func (c *Compiled) LogLikLen() int {
 	return n
 }
 
-func (c *Compiled) obsTerms(r *RV) int {
-	if r.fam != nil && r.fam.EventRank > 0 && len(r.n.shape) > 0 {
-		if r.fam.Name == "CategoricalLogit" || r.fam.Name == "Categorical" {
-			return r.n.Len()
+func (c *Compiled) obsTerms(r *graph.RV) int {
+	if r.Fam != nil && r.Fam.EventRank > 0 && len(r.Value.Dims) > 0 {
+		if r.Fam.Name == "CategoricalLogit" || r.Fam.Name == "Categorical" {
+			return r.Value.Len()
 		}
-		s := r.n.shape
-		return ir.ShapeLen(s[:max(0, len(s)-r.fam.EventRank)])
+		s := r.Value.Dims
+		return ir.ShapeLen(s[:max(0, len(s)-r.Fam.EventRank)])
 	}
-	return r.n.Len()
+	return r.Value.Len()
 }
 
 // PointwiseLogLik writes the log density of every observed element (in
@@ -350,9 +351,9 @@ func (c *Compiled) buildLogLik() (p *ir.Program, ids []ir.ID, err error) {
 			id = b.Const(make([]float64, c.obsTerms(r)), []int{c.obsTerms(r)})
 		}
 		if got := ir.ShapeLen(b.Shape(id)); got != c.obsTerms(r) {
-			return nil, nil, &Error{Var: r.name, Msg: fmt.Sprintf("pointwise log density has %d terms, want %d", got, c.obsTerms(r))}
+			return nil, nil, &Error{Var: r.Name, Msg: fmt.Sprintf("pointwise log density has %d terms, want %d", got, c.obsTerms(r))}
 		}
-		b.AddOutput(r.name, id)
+		b.AddOutput(r.Name, id)
 		ids = append(ids, id)
 	}
 	p, err = b.Finalize(ir.None)

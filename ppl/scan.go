@@ -4,20 +4,8 @@ import (
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
-
-// scanDef is a traced recurrence: the placeholders the step function was
-// called with, what it returned, and the outer values it used (statics).
-type scanDef struct {
-	steps   int
-	nCarry  int
-	nSeq    int
-	carryPh []*node
-	seqPh   []*node
-	next    []*node
-	emit    *node
-	statics []*node
-}
 
 // Scan runs a recurrence over steps steps in compiled code: AR, ARMA and
 // GARCH volatilities, the forward algorithm of a hidden Markov model.
@@ -57,62 +45,62 @@ func Scan(steps int, init []any, seqs []any, step func(carry, x []Expr) ([]Expr,
 	in := args("Scan", append(slices.Clone(init), seqs...)...)
 	m := modelOf("Scan", in...)
 	if steps < 1 {
-		m.failf("Scan", "%d steps; want 1 or more", steps)
+		failf(m, "Scan", "%d steps; want 1 or more", steps)
 	}
 	if step == nil {
-		m.failf("Scan", "no step function")
+		failf(m, "Scan", "no step function")
 	}
-	d := &scanDef{steps: steps, nCarry: len(init), nSeq: len(seqs)}
+	d := &graph.Scan{Steps: steps, NCarry: len(init), NSeq: len(seqs)}
 	carry := make([]Expr, len(init))
 	for i, n := range in[:len(init)] {
-		ph := &node{kind: kInput, input: i, shape: slices.Clone(n.shape), fn: "carry"}
-		d.carryPh = append(d.carryPh, ph)
-		carry[i] = ph
+		ph := &graph.Node{Kind: graph.KInput, Input: i, Dims: slices.Clone(n.Dims), Fn: "carry"}
+		d.CarryPh = append(d.CarryPh, ph)
+		carry[i] = asExpr(ph)
 	}
 	x := make([]Expr, len(seqs))
 	for i, n := range in[len(init):] {
-		if len(n.shape) == 0 || n.shape[0] != steps {
-			m.failf("Scan", "sequence %d has shape %v; want the steps (%d) along its first axis", i, n.shape, steps)
+		if len(n.Dims) == 0 || n.Dims[0] != steps {
+			failf(m, "Scan", "sequence %d has shape %v; want the steps (%d) along its first axis", i, n.Dims, steps)
 		}
-		ph := &node{kind: kInput, input: len(init) + i, shape: slices.Clone(n.shape[1:]), fn: "sequence"}
-		d.seqPh = append(d.seqPh, ph)
-		x[i] = ph
+		ph := &graph.Node{Kind: graph.KInput, Input: len(init) + i, Dims: slices.Clone(n.Dims[1:]), Fn: "sequence"}
+		d.SeqPh = append(d.SeqPh, ph)
+		x[i] = asExpr(ph)
 	}
 	next, emit := step(carry, x)
 	if len(next) != len(init) {
-		m.failf("Scan", "the step function returned %d carried values for %d initial values", len(next), len(init))
+		failf(m, "Scan", "the step function returned %d carried values for %d initial values", len(next), len(init))
 	}
 	if emit == nil {
-		m.failf("Scan", "the step function emitted nil; return the value of the step (or a carried value)")
+		failf(m, "Scan", "the step function emitted nil; return the value of the step (or a carried value)")
 	}
 	for i, e := range next {
 		if e == nil {
-			m.failf("Scan", "carried value %d is nil", i)
+			failf(m, "Scan", "carried value %d is nil", i)
 		}
 		n := e.node()
 		if n.Len() != in[i].Len() {
-			m.failf("Scan", "carried value %d starts with shape %v but the step returns shape %v", i, in[i].shape, n.shape)
+			failf(m, "Scan", "carried value %d starts with shape %v but the step returns shape %v", i, in[i].Dims, n.Dims)
 		}
-		d.next = append(d.next, n)
+		d.Next = append(d.Next, n)
 	}
-	d.emit = emit.node()
+	d.Emit = emit.node()
 	// The statics: outer values the body uses, found by walking from its
 	// results down to values that depend on no placeholder.
-	ph := map[*node]bool{}
-	for _, p := range d.carryPh {
+	ph := map[*graph.Node]bool{}
+	for _, p := range d.CarryPh {
 		ph[p] = true
 	}
-	for _, p := range d.seqPh {
+	for _, p := range d.SeqPh {
 		ph[p] = true
 	}
-	dep := map[*node]bool{}
-	var depends func(n *node) bool
-	depends = func(n *node) bool {
+	dep := map[*graph.Node]bool{}
+	var depends func(n *graph.Node) bool
+	depends = func(n *graph.Node) bool {
 		if v, ok := dep[n]; ok {
 			return v
 		}
 		v := ph[n]
-		for _, a := range n.args {
+		for _, a := range n.Args {
 			if depends(a) {
 				v = true
 			}
@@ -120,72 +108,72 @@ func Scan(steps int, init []any, seqs []any, step func(carry, x []Expr) ([]Expr,
 		dep[n] = v
 		return v
 	}
-	seen := map[*node]bool{}
-	var walk func(n *node)
-	walk = func(n *node) {
+	seen := map[*graph.Node]bool{}
+	var walk func(n *graph.Node)
+	walk = func(n *graph.Node) {
 		if seen[n] {
 			return
 		}
 		seen[n] = true
 		if !depends(n) {
-			if n.kind != kConst {
-				d.statics = append(d.statics, n)
+			if n.Kind != graph.KConst {
+				d.Statics = append(d.Statics, n)
 			}
 			return
 		}
-		for _, a := range n.args {
+		for _, a := range n.Args {
 			walk(a)
 		}
 	}
-	for _, n := range d.next {
+	for _, n := range d.Next {
 		walk(n)
 	}
-	walk(d.emit)
-	all := append(slices.Clone(in), d.statics...)
+	walk(d.Emit)
+	all := append(slices.Clone(in), d.Statics...)
 	if m == nil {
 		m = modelOf("Scan", all...)
 	}
-	for _, s := range d.statics {
-		if s.kind == kInput {
+	for _, s := range d.Statics {
+		if s.Kind == graph.KInput {
 			continue // a placeholder of an enclosing scan
 		}
-		if s.model != nil && m != nil && s.model != m {
-			m.failf("Scan", "the step function uses variables of model %q", s.model.name)
+		if s.Model != nil && m != nil && s.Model != m {
+			failf(m, "Scan", "the step function uses variables of model %q", s.Model.Name)
 		}
 	}
-	shape := append([]int{steps}, d.emit.shape...)
-	return &node{kind: kOp, op: ir.OpScan, fn: "Scan", shape: shape, args: all, scan: d, model: m}
+	shape := append([]int{steps}, d.Emit.Dims...)
+	return asExpr(&graph.Node{Kind: graph.KOp, Op: ir.OpScan, Fn: "Scan", Dims: shape, Args: all, Scan: d, Model: m})
 }
 
 // emitScan compiles a scan's body into its own program and emits the
 // scan instruction over the outer values.
-func (e *emitter) emitScan(n *node) ir.ID {
-	d := n.scan
-	if r := d.asRecurrence(n.args); r != nil {
+func (e *emitter) emitScan(n *graph.Node) ir.ID {
+	d := n.Scan
+	if r := asRecurrence(d, n.Args); r != nil {
 		return e.emit(r)
 	}
-	in := make([]ir.ID, len(n.args))
-	for i, a := range n.args {
+	in := make([]ir.ID, len(n.Args))
+	for i, a := range n.Args {
 		in[i] = e.emit(a)
 	}
 	b := ir.NewBuilder(0)
-	be := &emitter{c: e.c, b: b, ids: map[*node]ir.ID{}, latentOf: e.latentOf, inputs: map[*node]ir.ID{}, outer: e, ctx: e.ctx}
-	for _, p := range d.carryPh {
-		be.inputs[p] = b.Input(p.shape)
+	be := &emitter{c: e.c, b: b, ids: map[*graph.Node]ir.ID{}, latentOf: e.latentOf, inputs: map[*graph.Node]ir.ID{}, outer: e, ctx: e.ctx}
+	for _, p := range d.CarryPh {
+		be.inputs[p] = b.Input(p.Dims)
 	}
-	for _, p := range d.seqPh {
-		be.inputs[p] = b.Input(p.shape)
+	for _, p := range d.SeqPh {
+		be.inputs[p] = b.Input(p.Dims)
 	}
-	for _, s := range d.statics {
-		be.ids[s] = b.Input(s.shape)
+	for _, s := range d.Statics {
+		be.ids[s] = b.Input(s.Dims)
 	}
-	for _, nx := range d.next {
+	for _, nx := range d.Next {
 		b.AddOutput("carry", be.emit(nx))
 	}
-	b.AddOutput("emit", be.emit(d.emit))
+	b.AddOutput("emit", be.emit(d.Emit))
 	body, err := b.Finalize(ir.None)
 	e.check(err)
-	id, err := e.b.EmitBody(ir.OpScan, in, []int{d.steps, d.nCarry, d.nSeq}, -1, body)
+	id, err := e.b.EmitBody(ir.OpScan, in, []int{d.Steps, d.NCarry, d.NSeq}, -1, body)
 	e.check(err)
 	return id
 }

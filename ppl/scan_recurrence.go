@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // scanGeneralOnly compiles every scan with the general OpScan path, never
@@ -24,18 +25,18 @@ func LinearRecurrence(x0, a, b any) Expr {
 	ns := args("LinearRecurrence", x0, a, b)
 	m := modelOf("LinearRecurrence", ns...)
 	if ns[0].Len() != 1 {
-		m.failf(exprLabel("LinearRecurrence", ns...), "the initial value has shape %v; want a scalar", ns[0].shape)
+		failf(m, exprLabel("LinearRecurrence", ns...), "the initial value has shape %v; want a scalar", ns[0].Dims)
 	}
 	t := 1
 	for _, n := range ns[1:] {
 		if l := n.Len(); l != 1 {
 			if t != 1 && l != t {
-				m.failf(exprLabel("LinearRecurrence", ns...), "a has %d values and b %d; want vectors of the same length (the steps) or scalars", ns[1].Len(), ns[2].Len())
+				failf(m, exprLabel("LinearRecurrence", ns...), "a has %d values and b %d; want vectors of the same length (the steps) or scalars", ns[1].Len(), ns[2].Len())
 			}
 			t = l
 		}
 	}
-	return opNode("LinearRecurrence", ir.OpLinearRecurrence, []int{t}, ns, nil, nil)
+	return asExpr(opNode("LinearRecurrence", ir.OpLinearRecurrence, []int{t}, ns, nil, nil))
 }
 
 // liftable are the elementwise ops a step may use for the scan to be
@@ -51,12 +52,12 @@ var liftable = map[ir.Op]bool{
 
 // recurrenceForm is a scan analysed as a linear recurrence.
 type recurrenceForm struct {
-	d     *scanDef
-	init  *node
-	seqs  []*node         // the outer sequences, as [steps] vectors
-	dep   map[*node]bool  // depends on a placeholder
-	depC  map[*node]bool  // depends on the carry placeholder
-	lift  map[*node]*node // body node → its values at every step
+	d     *graph.Scan
+	init  *graph.Node
+	seqs  []*graph.Node               // the outer sequences, as [steps] vectors
+	dep   map[*graph.Node]bool        // depends on a placeholder
+	depC  map[*graph.Node]bool        // depends on the carry placeholder
+	lift  map[*graph.Node]*graph.Node // body node → its values at every step
 	steps []int
 }
 
@@ -67,76 +68,76 @@ type recurrenceForm struct {
 // elementwise function of the carry, the next carry and the sequences'
 // rows. It returns the scan's value, or nil when the scan has another
 // form (it then runs as a general scan).
-func (d *scanDef) asRecurrence(args []*node) *node {
-	if scanGeneralOnly || d.nCarry != 1 || args[0].Len() != 1 || d.emit.Len() != 1 {
+func asRecurrence(d *graph.Scan, args []*graph.Node) *graph.Node {
+	if scanGeneralOnly || d.NCarry != 1 || args[0].Len() != 1 || d.Emit.Len() != 1 {
 		return nil
 	}
-	r := &recurrenceForm{d: d, init: args[0], dep: map[*node]bool{}, depC: map[*node]bool{}, lift: map[*node]*node{}, steps: []int{d.steps}}
-	for _, s := range args[d.nCarry : d.nCarry+d.nSeq] {
-		if s.Len() != d.steps {
+	r := &recurrenceForm{d: d, init: args[0], dep: map[*graph.Node]bool{}, depC: map[*graph.Node]bool{}, lift: map[*graph.Node]*graph.Node{}, steps: []int{d.Steps}}
+	for _, s := range args[d.NCarry : d.NCarry+d.NSeq] {
+		if s.Len() != d.Steps {
 			return nil
 		}
-		if len(s.shape) != 1 {
-			s = &node{kind: kReshape, fn: "Scan", args: []*node{s}, shape: slices.Clone(r.steps), model: s.model}
+		if len(s.Dims) != 1 {
+			s = &graph.Node{Kind: graph.KReshape, Fn: "Scan", Args: []*graph.Node{s}, Dims: slices.Clone(r.steps), Model: s.Model}
 		}
 		r.seqs = append(r.seqs, s)
 	}
-	ph := map[*node]bool{}
-	for _, p := range d.seqPh {
+	ph := map[*graph.Node]bool{}
+	for _, p := range d.SeqPh {
 		ph[p] = true
 	}
-	carry := d.carryPh[0]
+	carry := d.CarryPh[0]
 	ph[carry] = true
 	// Every node depending on a placeholder must be a scalar elementwise op.
 	ok := true
-	var mark func(n *node) (bool, bool)
-	mark = func(n *node) (bool, bool) {
+	var mark func(n *graph.Node) (bool, bool)
+	mark = func(n *graph.Node) (bool, bool) {
 		if v, seen := r.dep[n]; seen {
 			return v, r.depC[n]
 		}
 		v, c := ph[n], n == carry
-		for _, a := range n.args {
+		for _, a := range n.Args {
 			av, ac := mark(a)
 			v, c = v || av, c || ac
 		}
-		if v && !ph[n] && (n.kind != kOp || !liftable[n.op] || n.Len() != 1 || n.ints != nil || n.table != nil) {
+		if v && !ph[n] && (n.Kind != graph.KOp || !liftable[n.Op] || n.Len() != 1 || n.Ints != nil || n.Table != nil) {
 			ok = false
 		}
 		r.dep[n], r.depC[n] = v, c
 		return v, c
 	}
-	next := d.next[0]
+	next := d.Next[0]
 	if v, _ := mark(next); !v {
 		return nil
 	}
-	if v, _ := mark(d.emit); !v || !ok {
+	if v, _ := mark(d.Emit); !v || !ok {
 		return nil
 	}
 	// next = A + B·carry, or next = sqrt(A + B·carry²).
-	x0, A, B, sqrt := r.init, (*node)(nil), (*node)(nil), false
-	isCarry := func(n *node) bool { return n == carry }
+	x0, A, B, sqrt := r.init, (*graph.Node)(nil), (*graph.Node)(nil), false
+	isCarry := func(n *graph.Node) bool { return n == carry }
 	if A, B, ok = r.affine(next, isCarry); !ok {
-		if next.op != ir.OpSqrt {
+		if next.Op != ir.OpSqrt {
 			return nil
 		}
-		isSquare := func(n *node) bool {
-			return n.kind == kOp && (n.op == ir.OpSquare && n.args[0] == carry ||
-				n.op == ir.OpMul && n.args[0] == carry && n.args[1] == carry)
+		isSquare := func(n *graph.Node) bool {
+			return n.Kind == graph.KOp && (n.Op == ir.OpSquare && n.Args[0] == carry ||
+				n.Op == ir.OpMul && n.Args[0] == carry && n.Args[1] == carry)
 		}
-		if A, B, ok = r.affine(next.args[0], isSquare); !ok {
+		if A, B, ok = r.affine(next.Args[0], isSquare); !ok {
 			return nil
 		}
 		x0, sqrt = r.op(ir.OpSquare, nil, r.init), true
 	}
 	if A == nil {
-		A = scalarNode(0)
+		A = graph.Scalar(0)
 	}
 	if B == nil {
-		B = scalarNode(0)
+		B = graph.Scalar(0)
 	}
 	a, b := r.lifted(A), r.lifted(B)
-	if a.Len() == 1 && b.Len() == 1 && d.steps > 1 {
-		a = r.op(ir.OpAdd, r.steps, a, constNode(make([]float64, d.steps), slices.Clone(r.steps)))
+	if a.Len() == 1 && b.Len() == 1 && d.Steps > 1 {
+		a = r.op(ir.OpAdd, r.steps, a, graph.Const(make([]float64, d.Steps), slices.Clone(r.steps)))
 	}
 	x := r.op(ir.OpLinearRecurrence, r.steps, x0, a, b)
 	if sqrt {
@@ -145,49 +146,45 @@ func (d *scanDef) asRecurrence(args []*node) *node {
 	// The emitted values: the next carry is x, the carry before the step is
 	// x shifted by one behind the initial value.
 	r.lift[next] = x
-	if r.depC[d.emit] && d.emit != next {
+	if r.depC[d.Emit] && d.Emit != next {
 		prev := r.init
-		if d.steps > 1 {
-			prev = r.op(ir.OpConcat, r.steps, r.init, r.op(ir.OpSlice, []int{d.steps - 1}, x).withInts(0, d.steps-1))
-			prev.ints = []int{d.steps}
-		} else if len(prev.shape) != 1 {
-			prev = &node{kind: kReshape, fn: "Scan", args: []*node{prev}, shape: []int{1}, model: prev.model}
+		if d.Steps > 1 {
+			head := r.op(ir.OpSlice, []int{d.Steps - 1}, x)
+			head.Ints = []int{0, d.Steps - 1}
+			prev = r.op(ir.OpConcat, r.steps, r.init, head)
+			prev.Ints = []int{d.Steps}
+		} else if len(prev.Dims) != 1 {
+			prev = &graph.Node{Kind: graph.KReshape, Fn: "Scan", Args: []*graph.Node{prev}, Dims: []int{1}, Model: prev.Model}
 		}
 		r.lift[carry] = prev
 	}
-	out := r.lifted(d.emit)
-	want := append([]int{d.steps}, d.emit.shape...)
-	if !slices.Equal(out.shape, want) {
-		out = &node{kind: kReshape, fn: "Scan", args: []*node{out}, shape: want, model: out.model}
+	out := r.lifted(d.Emit)
+	want := append([]int{d.Steps}, d.Emit.Dims...)
+	if !slices.Equal(out.Dims, want) {
+		out = &graph.Node{Kind: graph.KReshape, Fn: "Scan", Args: []*graph.Node{out}, Dims: want, Model: out.Model}
 	}
 	return out
 }
 
-// withInts sets a node's immediates (for OpSlice: from, length).
-func (n *node) withInts(ints ...int) *node {
-	n.ints = ints
-	return n
-}
-
 // op makes a node of the rewritten graph.
-func (r *recurrenceForm) op(op ir.Op, shape []int, ns ...*node) *node {
-	return &node{kind: kOp, op: op, fn: "Scan", shape: slices.Clone(shape), args: ns, model: modelOf("Scan", ns...)}
+func (r *recurrenceForm) op(op ir.Op, shape []int, ns ...*graph.Node) *graph.Node {
+	return &graph.Node{Kind: graph.KOp, Op: op, Fn: "Scan", Dims: slices.Clone(shape), Args: ns, Model: modelOf("Scan", ns...)}
 }
 
 // affine splits a step's node n into A + B·v where v is the carry variable
 // (the nodes isVar accepts) and A, B are free of the carry; nil stands for
 // zero. It fails when n is not affine in v or uses the carry otherwise.
-func (r *recurrenceForm) affine(n *node, isVar func(*node) bool) (A, B *node, ok bool) {
+func (r *recurrenceForm) affine(n *graph.Node, isVar func(*graph.Node) bool) (A, B *graph.Node, ok bool) {
 	if isVar(n) {
-		return nil, scalarNode(1), true
+		return nil, graph.Scalar(1), true
 	}
 	if !r.depC[n] {
 		return n, nil, true
 	}
-	if n.kind != kOp {
+	if n.Kind != graph.KOp {
 		return nil, nil, false
 	}
-	add := func(op ir.Op, x, y *node) *node {
+	add := func(op ir.Op, x, y *graph.Node) *graph.Node {
 		switch {
 		case y == nil:
 			return x
@@ -198,26 +195,26 @@ func (r *recurrenceForm) affine(n *node, isVar func(*node) bool) (A, B *node, ok
 		}
 		return r.op(op, nil, x, y)
 	}
-	scale := func(op ir.Op, x, c *node) *node {
+	scale := func(op ir.Op, x, c *graph.Node) *graph.Node {
 		if x == nil {
 			return nil
 		}
 		return r.op(op, nil, x, c)
 	}
-	switch n.op {
+	switch n.Op {
 	case ir.OpAdd, ir.OpSub:
-		a1, b1, ok1 := r.affine(n.args[0], isVar)
-		a2, b2, ok2 := r.affine(n.args[1], isVar)
+		a1, b1, ok1 := r.affine(n.Args[0], isVar)
+		a2, b2, ok2 := r.affine(n.Args[1], isVar)
 		if !ok1 || !ok2 {
 			return nil, nil, false
 		}
-		return add(n.op, a1, a2), add(n.op, b1, b2), true
+		return add(n.Op, a1, a2), add(n.Op, b1, b2), true
 	case ir.OpNeg:
-		a1, b1, ok1 := r.affine(n.args[0], isVar)
+		a1, b1, ok1 := r.affine(n.Args[0], isVar)
 		if !ok1 {
 			return nil, nil, false
 		}
-		neg := func(x *node) *node {
+		neg := func(x *graph.Node) *graph.Node {
 			if x == nil {
 				return nil
 			}
@@ -225,7 +222,7 @@ func (r *recurrenceForm) affine(n *node, isVar func(*node) bool) (A, B *node, ok
 		}
 		return neg(a1), neg(b1), true
 	case ir.OpMul:
-		x, c := n.args[0], n.args[1]
+		x, c := n.Args[0], n.Args[1]
 		if r.depC[c] {
 			x, c = c, x
 		}
@@ -238,14 +235,14 @@ func (r *recurrenceForm) affine(n *node, isVar func(*node) bool) (A, B *node, ok
 		}
 		return scale(ir.OpMul, a1, c), scale(ir.OpMul, b1, c), true
 	case ir.OpDiv:
-		if r.depC[n.args[1]] {
+		if r.depC[n.Args[1]] {
 			return nil, nil, false
 		}
-		a1, b1, ok1 := r.affine(n.args[0], isVar)
+		a1, b1, ok1 := r.affine(n.Args[0], isVar)
 		if !ok1 {
 			return nil, nil, false
 		}
-		return scale(ir.OpDiv, a1, n.args[1]), scale(ir.OpDiv, b1, n.args[1]), true
+		return scale(ir.OpDiv, a1, n.Args[1]), scale(ir.OpDiv, b1, n.Args[1]), true
 	}
 	return nil, nil, false
 }
@@ -253,22 +250,22 @@ func (r *recurrenceForm) affine(n *node, isVar func(*node) bool) (A, B *node, ok
 // lifted is the value of a step's node n at every step: the node itself
 // when it depends on no placeholder (a scalar or a value of the model,
 // broadcast), otherwise the same elementwise op over the stacked values.
-func (r *recurrenceForm) lifted(n *node) *node {
+func (r *recurrenceForm) lifted(n *graph.Node) *graph.Node {
 	if l, ok := r.lift[n]; ok {
 		return l
 	}
-	var l *node
+	var l *graph.Node
 	switch {
-	case n.kind == kInput && slices.Contains(r.d.seqPh, n):
-		l = r.seqs[slices.Index(r.d.seqPh, n)]
-	case n == r.d.carryPh[0]:
+	case n.Kind == graph.KInput && slices.Contains(r.d.SeqPh, n):
+		l = r.seqs[slices.Index(r.d.SeqPh, n)]
+	case n == r.d.CarryPh[0]:
 		panic("ppl: internal error: the carry of a scan rewritten as a recurrence was not lifted")
 	case !r.dep[n] && !r.depC[n] && !r.isRewritten(n):
 		l = n // a value of the model, or a placeholder of an enclosing scan
 	default:
-		args := make([]*node, len(n.args))
+		args := make([]*graph.Node, len(n.Args))
 		dep := false
-		for i, a := range n.args {
+		for i, a := range n.Args {
 			args[i] = r.lifted(a)
 			dep = dep || args[i].Len() != 1
 		}
@@ -276,8 +273,8 @@ func (r *recurrenceForm) lifted(n *node) *node {
 		if !dep {
 			shape = nil
 		}
-		l = r.op(n.op, shape, args...)
-		l.ints, l.table = n.ints, n.table
+		l = r.op(n.Op, shape, args...)
+		l.Ints, l.Table = n.Ints, n.Table
 	}
 	r.lift[n] = l
 	return l
@@ -285,12 +282,12 @@ func (r *recurrenceForm) lifted(n *node) *node {
 
 // isRewritten reports whether n was made by the rewrite (A and B's nodes
 // over the body's placeholders are not in dep).
-func (r *recurrenceForm) isRewritten(n *node) bool {
+func (r *recurrenceForm) isRewritten(n *graph.Node) bool {
 	if _, ok := r.dep[n]; ok {
 		return false
 	}
-	for _, a := range n.args {
-		if a.kind == kInput || r.dep[a] || r.isRewritten(a) {
+	for _, a := range n.Args {
+		if a.Kind == graph.KInput || r.dep[a] || r.isRewritten(a) {
 			return true
 		}
 	}

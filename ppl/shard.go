@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Data sharding: the log-likelihood of a large observed variable is a sum
@@ -54,7 +55,7 @@ const AutoShardVolume = 50_000
 // SetShards sets the number of shards of the observed data (see Shards).
 func (m *Model) SetShards(n int) {
 	if n < 0 {
-		m.failf(m.name, "Shards(%d): want 0 (automatic), 1 (no sharding) or more shards", n)
+		m.failf(m.g.Name, "Shards(%d): want 0 (automatic), 1 (no sharding) or more shards", n)
 	}
 	if n != m.shards {
 		m.shards = n
@@ -149,19 +150,19 @@ func (c *Compiled) planShards() error {
 	if want == 1 {
 		return nil
 	}
-	folds := map[*node][]float64{}
+	folds := map[*graph.Node][]float64{}
 	shared := map[string]int{}
 	vars := make([]ShardVar, len(c.observed))
 	total := 0
 	for i, r := range c.observed {
-		sv := ShardVar{Name: r.name}
+		sv := ShardVar{Name: r.Name}
 		rows, err := obsRows(r)
 		sv.Rows = rows
 		if err == nil {
 			s := newRowSlicer(c, rows, 0, rows, folds)
 			if _, err = s.observedTerm(r); err == nil {
 				sv.Volume = s.volume
-				shared[r.name] = s.shared
+				shared[r.Name] = s.shared
 			}
 		}
 		if err != nil {
@@ -174,18 +175,18 @@ func (c *Compiled) planShards() error {
 	}
 	// LogDensity terms that sum over rows (Sum(LogPDF(…)) of a
 	// hand-written likelihood) split like observed variables.
-	for _, t := range m.terms {
+	for _, t := range m.g.Terms {
 		x, rows, ok := termRows(t)
 		if !ok {
 			continue
 		}
-		sv := ShardVar{Name: t.name, Rows: rows, Term: true}
+		sv := ShardVar{Name: t.Name, Rows: rows, Term: true}
 		s := newRowSlicer(c, rows, 0, rows, folds)
 		if _, err := s.slice(x, x.Len()/rows); err != nil {
 			sv.Reason = err.Error()
 		} else {
 			sv.Sharded, sv.Volume = true, s.volume
-			shared[t.name] = s.shared
+			shared[t.Name] = s.shared
 			total += sv.Volume
 		}
 		vars = append(vars, sv)
@@ -272,13 +273,13 @@ var blockVolume = 1 << 17
 
 // buildShard compiles shard j of k: rows [j·N/k, (j+1)·N/k) of every
 // sharded variable's log density.
-func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*node][]float64) (p *ir.Program, err error) {
+func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*graph.Node][]float64) (p *ir.Program, err error) {
 	defer Catch(&err)
 	b := ir.NewBuilder(c.dim)
 	e := newEmitter(c, b)
 	var terms []ir.ID
 	for _, r := range c.observed {
-		if !sharded[r.name] {
+		if !sharded[r.Name] {
 			continue
 		}
 		rows, _ := obsRows(r)
@@ -287,25 +288,25 @@ func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*node
 		if err != nil {
 			// The plan's pass over all rows succeeded, so every block
 			// slices the same way.
-			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, r.name, err))
+			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, r.Name, err))
 		}
 		id, ok := e.logDensity(fr, false)
 		if ok {
 			terms = append(terms, id)
 		}
 	}
-	for _, t := range c.m.terms {
-		if !sharded[t.name] {
+	for _, t := range c.m.g.Terms {
+		if !sharded[t.Name] {
 			continue
 		}
 		x, rows, _ := termRows(t)
 		s := newRowSlicer(c, rows, j*rows/k, (j+1)*rows/k, folds)
 		sx, err := s.slice(x, x.Len()/rows)
 		if err != nil {
-			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, t.name, err))
+			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, t.Name, err))
 		}
-		e.ctx = t.name
-		terms = append(terms, e.emit(&node{kind: kOp, op: ir.OpSum, args: []*node{sx}, fn: "Sum", model: c.m}))
+		e.ctx = t.Name
+		terms = append(terms, e.emit(&graph.Node{Kind: graph.KOp, Op: ir.OpSum, Args: []*graph.Node{sx}, Fn: "Sum", Model: &c.m.g}))
 	}
 	target := b.Scalar(0)
 	if len(terms) > 0 {
@@ -320,33 +321,33 @@ func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*node
 
 // termRows returns the summand x of a LogDensity term Sum(x) and its
 // number of rows (x's leading axis); ok is false for other terms.
-func termRows(t term) (x *node, rows int, ok bool) {
-	n := t.n
-	if n.kind != kOp || n.op != ir.OpSum || len(n.args[0].shape) == 0 {
+func termRows(t graph.Term) (x *graph.Node, rows int, ok bool) {
+	n := t.Value
+	if n.Kind != graph.KOp || n.Op != ir.OpSum || len(n.Args[0].Dims) == 0 {
 		return nil, 0, false
 	}
-	x = n.args[0]
-	return x, x.shape[0], x.shape[0] > 1
+	x = n.Args[0]
+	return x, x.Dims[0], x.Dims[0] > 1
 }
 
 // obsRows is the number of observations of an observed variable: the
 // leading axis of its value, which its log density sums over.
-func obsRows(r *RV) (int, error) {
-	shape := r.n.shape
+func obsRows(r *graph.RV) (int, error) {
+	shape := r.Value.Dims
 	if len(shape) == 0 {
 		return 1, fmt.Errorf("a single observation")
 	}
-	if r.fam != nil && r.fam.Op == ir.OpCategoricalLogitLPMF {
+	if r.Fam != nil && r.Fam.Op == ir.OpCategoricalLogitLPMF {
 		return shape[0], nil // one category per row
 	}
-	if r.fam != nil && r.fam.EventRank == 1 && len(shape) < 2 {
-		return 1, fmt.Errorf("a single %s event of shape %v", r.fam.Name, shape)
+	if r.Fam != nil && r.Fam.EventRank == 1 && len(shape) < 2 {
+		return 1, fmt.Errorf("a single %s event of shape %v", r.Fam.Name, shape)
 	}
-	if r.fam != nil && r.fam.EventRank > 1 {
-		return 1, fmt.Errorf("%s events do not split by rows", r.fam.Name)
+	if r.Fam != nil && r.Fam.EventRank > 1 {
+		return 1, fmt.Errorf("%s events do not split by rows", r.Fam.Name)
 	}
-	if r.fam != nil && r.fam.Op == ir.OpNop {
-		return 1, fmt.Errorf("%s has no log density to split", r.fam.Name)
+	if r.Fam != nil && r.Fam.Op == ir.OpNop {
+		return 1, fmt.Errorf("%s has no log density to split", r.Fam.Name)
 	}
 	return shape[0], nil
 }
@@ -359,86 +360,86 @@ type rowSlicer struct {
 	n      int
 	lo, hi int
 	ce     *emitter // for constTree and fold
-	folds  map[*node][]float64
-	memo   map[[2]any]*node
+	folds  map[*graph.Node][]float64
+	memo   map[[2]any]*graph.Node
 	volume int // data elements read by the sliced expressions
 	// shared counts the elements that every block computes whole (a
 	// gathered group mean, the coefficients of X·β), each node once.
 	shared     int
-	sharedSeen map[*node]bool
+	sharedSeen map[*graph.Node]bool
 }
 
-func newRowSlicer(c *Compiled, n, lo, hi int, folds map[*node][]float64) *rowSlicer {
-	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*node{}, sharedSeen: map[*node]bool{},
-		ce: &emitter{c: c, ids: map[*node]ir.ID{}, ctx: c.name}}
+func newRowSlicer(c *Compiled, n, lo, hi int, folds map[*graph.Node][]float64) *rowSlicer {
+	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*graph.Node{}, sharedSeen: map[*graph.Node]bool{},
+		ce: &emitter{c: c, ids: map[*graph.Node]ir.ID{}, ctx: c.name}}
 }
 
 // observedTerm returns a stand-in variable whose log density is the rows
 // [lo, hi) of r's.
-func (s *rowSlicer) observedTerm(r *RV) (*RV, error) {
-	yr := r.n.Len() / s.n
-	fr := &RV{m: r.m, name: r.name, fam: r.fam, observed: true, shapeFixed: true}
-	fr.data = r.data[s.lo*yr : s.hi*yr]
-	s.volume += len(fr.data)
-	fr.n = &node{kind: kRV, rv: fr, shape: s.shape(r.n.shape, yr), model: r.m}
+func (s *rowSlicer) observedTerm(r *graph.RV) (*graph.RV, error) {
+	yr := r.Value.Len() / s.n
+	fr := &graph.RV{Name: r.Name, Fam: r.Fam, Observed: true}
+	fr.Data = r.Data[s.lo*yr : s.hi*yr]
+	s.volume += len(fr.Data)
+	fr.Value = &graph.Node{Kind: graph.KRV, RV: fr, Dims: s.shape(r.Value.Dims, yr), Model: r.Value.Model}
 	// args slices one parameter: those of length 1 are shared, those
 	// with a row per observation are sliced; event is the length of one
 	// event for multivariate families (a [K] parameter is shared).
-	arg := func(what string, p *node, event int) (*node, error) {
+	arg := func(what string, p *graph.Node, event int) (*graph.Node, error) {
 		switch l := p.Len(); {
-		case l == 1 || event > 1 && len(p.shape) == 1 && l == event:
+		case l == 1 || event > 1 && len(p.Dims) == 1 && l == event:
 			s.share(p)
 			return p, nil
-		case l == r.n.Len() || event > 1 && l == s.n*event:
+		case l == r.Value.Len() || event > 1 && l == s.n*event:
 			q, err := s.slice(p, l/s.n)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", what, err)
 			}
 			return q, nil
 		default:
-			return nil, fmt.Errorf("%s has shape %v, not one row per observation", what, p.shape)
+			return nil, fmt.Errorf("%s has shape %v, not one row per observation", what, p.Dims)
 		}
 	}
-	if r.mix != nil {
-		s.share(r.mix.weights)
-		mix := &mixture{weights: r.mix.weights}
-		for _, comp := range r.mix.comps {
-			mc := mixComp{fam: comp.fam}
-			for i, p := range comp.params {
-				q, err := arg(fmt.Sprintf("the %s %s of a component", comp.fam.Name, paramName(comp.fam, i)), p, 0)
+	if r.Mix != nil {
+		s.share(r.Mix.Weights)
+		mix := &graph.Mixture{Weights: r.Mix.Weights}
+		for _, comp := range r.Mix.Comps {
+			mc := graph.MixComp{Fam: comp.Fam}
+			for i, p := range comp.Params {
+				q, err := arg(fmt.Sprintf("the %s %s of a component", comp.Fam.Name, graph.ParamName(comp.Fam, i)), p, 0)
 				if err != nil {
 					return nil, err
 				}
-				mc.params = append(mc.params, q)
+				mc.Params = append(mc.Params, q)
 			}
-			mix.comps = append(mix.comps, mc)
+			mix.Comps = append(mix.Comps, mc)
 		}
-		fr.mix = mix
+		fr.Mix = mix
 		return fr, nil
 	}
 	event := 0
-	switch r.fam.Op {
+	switch r.Fam.Op {
 	case ir.OpCategoricalLogitLPMF:
-		event = r.params[0].shape[len(r.params[0].shape)-1]
+		event = r.Params[0].Dims[len(r.Params[0].Dims)-1]
 	case ir.OpDirichletLPDF, ir.OpMultiNormalCholLPDF:
-		event = r.n.shape[1]
+		event = r.Value.Dims[1]
 	}
-	for i, p := range r.params {
-		var q *node
+	for i, p := range r.Params {
+		var q *graph.Node
 		var err error
-		if r.fam.Op == ir.OpMultiNormalCholLPDF && i == 1 {
+		if r.Fam.Op == ir.OpMultiNormalCholLPDF && i == 1 {
 			q = p // the Cholesky factor is shared by every row
 			s.share(p)
 			if p.Len() != event*event {
-				err = fmt.Errorf("L has shape %v", p.shape)
+				err = fmt.Errorf("L has shape %v", p.Dims)
 			}
 		} else {
-			q, err = arg(paramName(r.fam, i), p, event)
+			q, err = arg(graph.ParamName(r.Fam, i), p, event)
 		}
 		if err != nil {
 			return nil, err
 		}
-		fr.params = append(fr.params, q)
+		fr.Params = append(fr.Params, q)
 	}
 	return fr, nil
 }
@@ -457,7 +458,7 @@ func (s *rowSlicer) shape(shape []int, r int) []int {
 // slice returns the rows [lo, hi) of n, which has r elements per
 // observation, or says why n's rows cannot be computed apart from the
 // others.
-func (s *rowSlicer) slice(n *node, r int) (*node, error) {
+func (s *rowSlicer) slice(n *graph.Node, r int) (*graph.Node, error) {
 	key := [2]any{n, r}
 	if q, ok := s.memo[key]; ok {
 		return q, nil
@@ -470,15 +471,15 @@ func (s *rowSlicer) slice(n *node, r int) (*node, error) {
 	return q, nil
 }
 
-func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
+func (s *rowSlicer) sliceNew(n *graph.Node, r int) (*graph.Node, error) {
 	if n.Len() != s.n*r {
-		return nil, fmt.Errorf("%s has %d elements, not %d per observation", n.describe(), n.Len(), r)
+		return nil, fmt.Errorf("%s has %d elements, not %d per observation", n.String(), n.Len(), r)
 	}
 	from, to := s.lo*r, s.hi*r
-	shape := s.shape(n.shape, r)
-	if n.kind == kConst || n.kind != kInput && s.ce.constTree(n) {
-		d := n.data
-		if n.kind != kConst {
+	shape := s.shape(n.Dims, r)
+	if n.Kind == graph.KConst || n.Kind != graph.KInput && s.ce.constTree(n) {
+		d := n.Data
+		if n.Kind != graph.KConst {
 			var ok bool
 			if d, ok = s.folds[n]; !ok {
 				d = s.ce.fold(n)
@@ -486,74 +487,74 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 			}
 		}
 		s.volume += to - from
-		return constNode(d[from:to], shape), nil
+		return graph.Const(d[from:to], shape), nil
 	}
-	switch n.kind {
-	case kRV:
+	switch n.Kind {
+	case graph.KRV:
 		return s.latentRows(n, r, from, to, shape)
-	case kReshape:
-		a, err := s.slice(n.args[0], r)
+	case graph.KReshape:
+		a, err := s.slice(n.Args[0], r)
 		if err != nil {
 			return nil, err
 		}
-		return &node{kind: kReshape, args: []*node{a}, shape: shape, fn: n.fn, model: n.model}, nil
-	case kInput:
-		return nil, fmt.Errorf("%s is a scan placeholder", n.describe())
+		return &graph.Node{Kind: graph.KReshape, Args: []*graph.Node{a}, Dims: shape, Fn: n.Fn, Model: n.Model}, nil
+	case graph.KInput:
+		return nil, fmt.Errorf("%s is a scan placeholder", n.String())
 	}
-	op := n.op
-	q := &node{kind: kOp, op: op, ints: n.ints, table: n.table, shape: shape, fn: n.fn, model: n.model}
+	op := n.Op
+	q := &graph.Node{Kind: graph.KOp, Op: op, Ints: n.Ints, Table: n.Table, Dims: shape, Fn: n.Fn, Model: n.Model}
 	elementwise := op >= ir.OpNeg && op <= ir.OpLogMix ||
-		op >= ir.OpNormalLPDF && op <= ir.OpNegBinomialLPMF && len(n.ints) > 0 && n.ints[0] == 1
+		op >= ir.OpNormalLPDF && op <= ir.OpNegBinomialLPMF && len(n.Ints) > 0 && n.Ints[0] == 1
 	switch {
 	case elementwise:
-		for _, a := range n.args {
+		for _, a := range n.Args {
 			if a.Len() == 1 {
-				q.args = append(q.args, a)
+				q.Args = append(q.Args, a)
 				continue
 			}
 			sa, err := s.slice(a, r)
 			if err != nil {
 				return nil, err
 			}
-			q.args = append(q.args, sa)
+			q.Args = append(q.Args, sa)
 		}
 		return q, nil
-	case op == ir.OpMatVec || op == ir.OpMatMul || op == ir.OpLogMatMulExp && len(n.args[0].shape) == 2:
+	case op == ir.OpMatVec || op == ir.OpMatMul || op == ir.OpLogMatMulExp && len(n.Args[0].Dims) == 2:
 		// A [rows×k] · B: each output row is one row of A times B.
-		a, b := n.args[0], n.args[1]
+		a, b := n.Args[0], n.Args[1]
 		cols := 1
 		if op != ir.OpMatVec {
-			cols = b.shape[1]
+			cols = b.Dims[1]
 		}
 		if r%cols != 0 {
 			break
 		}
-		sa, err := s.slice(a, r/cols*a.shape[1])
+		sa, err := s.slice(a, r/cols*a.Dims[1])
 		if err != nil {
 			return nil, err
 		}
 		s.share(b)
-		q.args = []*node{sa, b}
+		q.Args = []*graph.Node{sa, b}
 		return q, nil
 	case op == ir.OpGather:
-		s.share(n.args[0])
-		q.args, q.table = n.args, n.table[from:to]
+		s.share(n.Args[0])
+		q.Args, q.Table = n.Args, n.Table[from:to]
 		s.volume += to - from
 		return q, nil
 	case op == ir.OpGatherRow:
-		k := n.args[0].shape[1]
+		k := n.Args[0].Dims[1]
 		if r%k != 0 {
 			break
 		}
-		s.share(n.args[0])
-		q.args, q.table = n.args, n.table[from/k:to/k]
+		s.share(n.Args[0])
+		q.Args, q.Table = n.Args, n.Table[from/k:to/k]
 		s.volume += (to - from) / k
 		return q, nil
 	case op == ir.OpSlice:
 		// Rows of a slice are a slice of its source.
-		return s.cut(n.args[0], n.ints[0]+from, n.ints[0]+to, shape), nil
+		return s.cut(n.Args[0], n.Ints[0]+from, n.Ints[0]+to, shape), nil
 	}
-	return nil, fmt.Errorf("%s is computed over all rows at once (by %s), which does not split by rows", n.describe(), opName(n))
+	return nil, fmt.Errorf("%s is computed over all rows at once (by %s), which does not split by rows", n.String(), opName(n))
 }
 
 // latentRows is elements [from, to) of a parameter with r elements per
@@ -561,74 +562,74 @@ func (s *rowSlicer) sliceNew(n *node, r int) (*node, error) {
 // are cut first and an elementwise bijector applied to the cut alone (the
 // log-Jacobian stays in the main program), so each block maps only its
 // rows; other bijectors (ordered, simplex) run whole, then are cut.
-func (s *rowSlicer) latentRows(n *node, r, from, to int, shape []int) (*node, error) {
+func (s *rowSlicer) latentRows(n *graph.Node, r, from, to int, shape []int) (*graph.Node, error) {
 	var l *latent
 	for i := range s.c.latents {
-		if s.c.latents[i].rv == n.rv {
+		if s.c.latents[i].RV == n.RV {
 			l = &s.c.latents[i]
 		}
 	}
 	if l == nil {
-		return nil, fmt.Errorf("%s is not a parameter of the model", n.describe())
+		return nil, fmt.Errorf("%s is not a parameter of the model", n.String())
 	}
-	slots := &node{kind: kSlots, ints: []int{l.off + from}, shape: shape, fn: n.rv.name, model: n.model}
+	slots := &graph.Node{Kind: graph.KSlots, Ints: []int{l.off + from}, Dims: shape, Fn: n.RV.Name, Model: n.Model}
 	var op ir.Op
-	var bounds []*node
+	var bounds []*graph.Node
 	switch l.tr {
 	case tIdentity:
 		return slots, nil
 	case tLower:
-		op, bounds = ir.OpLowerFwd, []*node{l.lower}
+		op, bounds = ir.OpLowerFwd, []*graph.Node{l.lower}
 	case tUpper:
-		op, bounds = ir.OpUpperFwd, []*node{l.upper}
+		op, bounds = ir.OpUpperFwd, []*graph.Node{l.upper}
 	case tInterval:
-		op, bounds = ir.OpIntervalFwd, []*node{l.lower, l.upper}
+		op, bounds = ir.OpIntervalFwd, []*graph.Node{l.lower, l.upper}
 	default:
 		return s.cut(n, from, to, shape), nil
 	}
-	q := &node{kind: kOp, op: op, args: []*node{slots}, shape: shape, fn: n.rv.name, model: n.model}
+	q := &graph.Node{Kind: graph.KOp, Op: op, Args: []*graph.Node{slots}, Dims: shape, Fn: n.RV.Name, Model: n.Model}
 	for _, b := range bounds {
 		if b.Len() == 1 {
-			q.args = append(q.args, b)
+			q.Args = append(q.Args, b)
 			continue
 		}
 		sb, err := s.slice(b, r)
 		if err != nil {
-			return nil, fmt.Errorf("bound of %s: %w", n.rv.name, err)
+			return nil, fmt.Errorf("bound of %s: %w", n.RV.Name, err)
 		}
-		q.args = append(q.args, sb)
+		q.Args = append(q.Args, sb)
 	}
 	return q, nil
 }
 
 // share counts the work of n, which every block computes whole: the
 // elements of the parameters and instructions it is made of.
-func (s *rowSlicer) share(n *node) {
-	if s.sharedSeen[n] || n.kind == kConst || s.ce.constTree(n) {
+func (s *rowSlicer) share(n *graph.Node) {
+	if s.sharedSeen[n] || n.Kind == graph.KConst || s.ce.constTree(n) {
 		return
 	}
 	s.sharedSeen[n] = true
-	if n.kind == kRV || n.kind == kOp {
+	if n.Kind == graph.KRV || n.Kind == graph.KOp {
 		s.shared += n.Len()
 	}
-	for _, a := range n.args {
+	for _, a := range n.Args {
 		s.share(a)
 	}
 }
 
 // cut is elements [from, to) of n (read flat), with the given shape.
-func (s *rowSlicer) cut(n *node, from, to int, shape []int) *node {
-	q := &node{kind: kOp, op: ir.OpSlice, args: []*node{n}, ints: []int{from, to - from}, shape: []int{to - from}, fn: "rows", model: n.model}
+func (s *rowSlicer) cut(n *graph.Node, from, to int, shape []int) *graph.Node {
+	q := &graph.Node{Kind: graph.KOp, Op: ir.OpSlice, Args: []*graph.Node{n}, Ints: []int{from, to - from}, Dims: []int{to - from}, Fn: "rows", Model: n.Model}
 	if len(shape) == 1 {
 		return q
 	}
-	return &node{kind: kReshape, args: []*node{q}, shape: shape, fn: "rows", model: n.model}
+	return &graph.Node{Kind: graph.KReshape, Args: []*graph.Node{q}, Dims: shape, Fn: "rows", Model: n.Model}
 }
 
 // opName names the function that made n, for reasons.
-func opName(n *node) string {
-	if n.fn != "" {
-		return n.fn
+func opName(n *graph.Node) string {
+	if n.Fn != "" {
+		return n.Fn
 	}
-	return n.op.String()
+	return n.Op.String()
 }

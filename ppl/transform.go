@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // Unconstrain maps values of the free parameters, by name, to an
@@ -45,23 +46,23 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 	known := map[string]bool{}
 	var missing []string
 	for _, l := range c.latents {
-		r := l.rv
-		known[r.name] = true
-		v, ok := values[r.name]
+		r := l.RV
+		known[r.Name] = true
+		v, ok := values[r.Name]
 		if !ok {
 			if x0 == nil {
-				missing = append(missing, r.name)
+				missing = append(missing, r.Name)
 			}
 			continue
 		}
 		n, err := asNode(v)
-		if err != nil || n.kind != kConst {
-			return nil, &Error{Var: r.name, Msg: fmt.Sprintf("initial value: %v", err)}
+		if err != nil || n.Kind != graph.KConst {
+			return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("initial value: %v", err)}
 		}
-		if n.Len() != r.n.Len() {
-			return nil, &Error{Var: r.name, Msg: fmt.Sprintf("initial value has %d elements; the parameter has shape %v", n.Len(), r.n.shape)}
+		if n.Len() != r.Value.Len() {
+			return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("initial value has %d elements; the parameter has shape %v", n.Len(), r.Value.Dims)}
 		}
-		copy(pos[pr.voff[r]:], n.data)
+		copy(pos[pr.voff[r]:], n.Data)
 	}
 	if len(missing) > 0 {
 		return nil, &Error{Var: strings.Join(missing, ", "), Msg: "no initial value given; give every free parameter a value"}
@@ -77,7 +78,7 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 		return nil, &Error{Var: strings.Join(unknown, ", "), Msg: "not a free parameter of the model (observed variables and deterministic quantities take no initial value)"}
 	}
 	for _, r := range c.observed {
-		copy(pos[pr.voff[r]:], r.data)
+		copy(pos[pr.voff[r]:], r.Data)
 	}
 	return c.unconstrain(pr, pos)
 }
@@ -101,15 +102,15 @@ func (c *Compiled) UnconstrainDraw(draw []float64) ([]float64, error) {
 func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error) {
 	f := ir.NewFrame(pr.p)
 	f.Forward(pos)
-	index := map[*RV]int{}
-	for i, r := range c.m.rvs {
+	index := map[*graph.RV]int{}
+	for i, r := range c.m.g.RVs {
 		index[r] = i
 	}
 	x := make([]float64, c.dim)
 	for _, l := range c.latents {
-		r := l.rv
+		r := l.RV
 		i := index[r]
-		y := pos[pr.voff[r] : pr.voff[r]+r.n.Len()]
+		y := pos[pr.voff[r] : pr.voff[r]+r.Value.Len()]
 		u := x[l.off : l.off+l.ulen]
 		lo, hi := val(f, pr.effLo[i]), val(f, pr.effHi[i])
 		at := func(b []float64, k int) float64 { return b[k%len(b)] }
@@ -133,10 +134,10 @@ func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error)
 		case tPosOrdered:
 			ir.PosOrderedInverse(y, u)
 		case tSimplex:
-			k := r.n.shape[len(r.n.shape)-1]
+			k := r.Value.Dims[len(r.Value.Dims)-1]
 			for row := range len(y) / k {
 				if msg := checkSupport(y[row*k:(row+1)*k], dist.Simplex, 0, 1); msg != "" {
-					return nil, &Error{Var: r.name, Msg: fmt.Sprintf("row %d: value %s", row, msg)}
+					return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("row %d: value %s", row, msg)}
 				}
 			}
 			for row := range len(y) / k {
@@ -147,7 +148,7 @@ func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error)
 		}
 		for k, v := range u {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{Var: r.name, Msg: fmt.Sprintf("value %v (element %d) lies outside the parameter's support (%s transform); give a value inside it", y[min(k, len(y)-1)], k, l.tr)}
+				return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("value %v (element %d) lies outside the parameter's support (%s transform); give a value inside it", y[min(k, len(y)-1)], k, l.tr)}
 			}
 		}
 	}

@@ -1,0 +1,89 @@
+package graph
+
+import (
+	"strconv"
+
+	"github.com/gobayes/gobayes/ppl/dist"
+)
+
+// Model is what a model is made of, in declaration order: its random
+// variables, deterministic quantities and explicit log-density terms.
+// Package ppl builds it; the compiler reads it.
+type Model struct {
+	Name  string
+	RVs   []*RV
+	Dets  []*Node // KReshape nodes carrying Det, over the recorded value
+	Terms []Term
+	// Err is the first mistake met while building the model (package
+	// ppl's *Error), nil when there is none.
+	Err error
+}
+
+// Term is an explicit log-density term (Stan's target +=).
+type Term struct {
+	Name  string
+	Value *Node // a scalar
+}
+
+// RV is a random variable: its distribution, parameters, bounds and,
+// when observed, its data.
+type RV struct {
+	Name     string
+	Fam      *dist.Family // nil for a mixture
+	Params   []*Node      // Fam.Params, in order
+	Mix      *Mixture     // nil unless a mixture
+	Value    *Node        // the KRV node standing for its value; its Dims are the variable's shape
+	Observed bool
+	Data     []float64 // the observed values
+	// Lower and Upper are the bound options (nil when absent); Order an
+	// ordering option.
+	Lower, Upper *Node
+	Order        Order
+}
+
+// Order is an ordering constraint of a vector.
+type Order uint8
+
+const (
+	Unordered       Order = iota
+	Ordered               // x[0] < x[1] < …
+	PositiveOrdered       // 0 < x[0] < x[1] < …
+)
+
+// Mixture is a finite mixture's weights and components.
+type Mixture struct {
+	Weights *Node // a simplex [K], or a scalar θ for (θ, 1-θ)
+	Comps   []MixComp
+}
+
+// MixComp is one component of a mixture: a scalar family and its
+// parameters.
+type MixComp struct {
+	Fam    *dist.Family
+	Params []*Node
+}
+
+// Support is the variable's support (for a mixture, its first
+// component's).
+func (r *RV) Support() dist.Support {
+	if r.Fam != nil {
+		return r.Fam.Support
+	}
+	return r.Mix.Comps[0].Fam.Support
+}
+
+// FamName is the family's name, "a mixture" for a mixture.
+func (r *RV) FamName() string {
+	if r.Fam == nil {
+		return "a mixture"
+	}
+	return r.Fam.Name
+}
+
+// ParamName is parameter i of fam, for messages.
+func ParamName(fam *dist.Family, i int) string {
+	if i < len(fam.Params) {
+		return fam.Params[i]
+	}
+	return "parameter " + strconv.Itoa(i+1)
+}
