@@ -225,14 +225,20 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	for a, s := range b.aliasOf {
 		p.Values[a].Grad = p.Values[s].Grad
 	}
-	p.fast = fastInstrs(&p)
-	p.scalarBody = isScalarBody(&p)
-	p.plan, p.privSize = buildPlan(&p)
-	p.steps = planOps(&p)
-	p.rsteps = reverseOps(p.steps)
-	if p.kernelsOnly = kernelsOnly(&p); p.kernelsOnly {
-		p.targetOff = p.Values[p.Target].Off
-	}
+	p.derive()
 	b.p = Program{}
 	return &p, nil
+}
+
+// derive computes what the interpreter keeps beside the instructions: the
+// scalar fast path and the execution plan (with the Planner installed).
+func (p *Program) derive() {
+	p.fast = fastInstrs(p)
+	p.scalarBody = isScalarBody(p)
+	p.plan, p.privSize = buildPlan(p)
+	p.steps = planOps(p)
+	p.rsteps = reverseOps(p.steps)
+	if p.kernelsOnly = kernelsOnly(p); p.kernelsOnly {
+		p.targetOff = p.Values[p.Target].Off
+	}
 }

@@ -1,0 +1,66 @@
+package ir_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/ir/irtest"
+)
+
+// TestGobKeepsThePlan sends programs through encoding/gob, as accel/remote
+// does: the copy has the same fused kernels and scalar fast path as the
+// original and computes the same log density and gradient, bit for bit.
+func TestGobKeepsThePlan(t *testing.T) {
+	args := []irtest.Arg{
+		irtest.Param(-1, 1), irtest.Param(-1, 1), irtest.Param(-1, 1, 4),
+		irtest.Const([]int{4}, 0.5, -1, 2, 0.3), irtest.Const([]int{4}, 1, 2, 0.5, 1.5),
+	}
+	build := func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+		// A positive scalar (a bound with its log-Jacobian: accel/ir's own
+		// kernel), z's prior and the non-centred likelihood (accel/fuse's),
+		// and scalar arithmetic (the fast path).
+		lo := b.Scalar(0)
+		tau := emit(b, ir.OpLowerFwd, in[1], lo)
+		prior := emit(b, ir.OpNormalLPDF, in[2], b.Scalar(0), b.Scalar(1))
+		theta := emit(b, ir.OpAdd, in[0], emit(b, ir.OpMul, tau, in[2]))
+		s := emit(b, ir.OpLog1p, emit(b, ir.OpSquare, in[0]))
+		return b.Emit(ir.OpAddN, []ir.ID{emit(b, ir.OpLowerLogJ, in[1], lo), prior, emit(b, ir.OpNormalLPDF, in[3], theta, in[4]), emit(b, ir.OpNeg, s)}, nil, -1)
+	}
+	p, err := irtest.BuildProgram(build, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Fused() < 2 || ir.FastPathLen(p) == 0 {
+		t.Fatalf("the test program should have fused kernels and fast-path instructions: %d, %d in\n%v", p.Fused(), ir.FastPathLen(p), p)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	var q *ir.Program
+	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
+		t.Fatal(err)
+	}
+	if q.Fused() != p.Fused() || q.Leaves() != p.Leaves() || ir.FastPathLen(q) != ir.FastPathLen(p) {
+		t.Fatalf("decoded: %d fused, %d leaves, %d fast; original %d, %d, %d",
+			q.Fused(), q.Leaves(), ir.FastPathLen(q), p.Fused(), p.Leaves(), ir.FastPathLen(p))
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	fp, fq := ir.NewFrame(p), ir.NewFrame(q)
+	for range 5 {
+		x := irtest.Point(rng, args...)
+		gp, gq := make([]float64, p.Dim), make([]float64, q.Dim)
+		lp, lq := fp.Gradient(x, gp), fq.Gradient(x, gq)
+		if lp != lq {
+			t.Fatalf("log density %v after gob, %v before", lq, lp)
+		}
+		for i := range gp {
+			if gp[i] != gq[i] {
+				t.Fatalf("gradient[%d] %v after gob, %v before", i, gq[i], gp[i])
+			}
+		}
+	}
+}
