@@ -47,7 +47,7 @@ class CrashesResetTheInterpreter(KernelCase):
     """Crashes that kill the interpreter's process: the kernel stays, says
     so in the cell, and runs the next cell in a fresh interpreter."""
 
-    # Small, so the runaway allocation ends quickly; see interp.MemoryLimitEnv.
+    # Small, so the runaway allocation ends quickly; see supervisor.MemoryLimitEnv (interp/supervisor).
     env = {"GOBAYES_MEMORY_LIMIT": "768MiB"}
 
     def check_crash(self, code, may_be_caught=False):
