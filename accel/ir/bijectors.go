@@ -264,7 +264,7 @@ func init() {
 				z := Logistic(a)
 				zb := (g[k] - sb) * sk
 				sb = g[k]*z + sb*(1-z)
-				gx[k] += zb * logisticDeriv(a)
+				gx[k] += zb * LogisticDeriv(a)
 				s = sk
 			}
 		},

@@ -1,8 +1,10 @@
-// Package opdef is the one definition of each scalar log-density op: its
-// value, its partials, where it is defined (support and valid
-// arguments), and what a modeller sees of it (the family's name,
-// parameters, supports, a sampler and its moments). Everything else is
-// derived from it by cmd/genops:
+// Package opdef is the one definition of each scalar log-density op and of
+// each elementwise op. A log density (Dist) has its value, its partials,
+// where it is defined (support and valid arguments), and what a modeller
+// sees of it (the family's name, parameters, supports, a sampler and its
+// moments); an elementwise op (Unary, Binary: neg, exp, log, …, add, mul,
+// pow) its value and the increment of each input's adjoint. Everything
+// else is derived from them by cmd/genops. For the log densities:
 //
 //   - accel/ir/lpdf_gen.go: the reference Forward and Backward of each op
 //     (the scalar evaluator of accel/cpu, NUTS and the plans' fallback);
@@ -13,6 +15,19 @@
 //     functions gb_<name>_lpdf and gb_<name>_grad, and the op table;
 //   - ppl/dist/families_gen.go: the dist.Family;
 //   - ppl/families_gen.go: the Model method (m.BetaBinomial(…)).
+//
+// For the elementwise ops (elementwise.go):
+//
+//   - accel/ir/elementwise_gen.go: the registered loops (a binary op's in
+//     its three broadcast cases, a broadcast input's adjoint summed before
+//     it is added) and the scalar fast path's forward and backward;
+//   - accel/vec/elementwise_gen.go: the lockstep kernels, for every op
+//     (before, vec ran five unary and four binary ops itself and handed
+//     the others to ir chain by chain);
+//   - accel/cuda/cgen/elementwise_gen.go: the C templates.
+//
+// accel/vec's TestOpdefElementwise checks every op's kernel against ir
+// with no entry of its own, and cgen's gcc tests compile and run the C.
 //
 // Adding a distribution is one file here and two test rows: the
 // log-density suite (accel/ir/lpdf_test.go: an independent oracle, the
@@ -38,9 +53,11 @@
 // The formula language: numbers; the arguments and lets by name; + - * /,
 // comparisons, && || !; the constants ln2, lnPi, lnSqrt2Pi, pi; and the
 // functions log, log1p, exp, expm1, sqrt, abs, sign, tanh, inv (1/x),
-// lgamma, digamma, lbeta(a, b), lchoose(n, k), logaddexp(a, b)
-// (log(eᵃ+eᵇ)), isCount(x) (a non-negative integer), and where(c, a, b)
-// (a when c holds, else b; both are evaluated).
+// lgamma, digamma, trigamma, logistic, logisticDeriv, softplus, logitOf,
+// pow(a, b), lbeta(a, b), lchoose(n, k), logaddexp(a, b) (log(eᵃ+eᵇ)),
+// isCount(x) (a non-negative integer), and where(c, a, b) (a when c
+// holds, else b; the loops compute only the branch taken). An argument
+// may not be named as a function.
 //
 // Not yet here: the normal (its fused plans in accel/ir and kernels in
 // accel/vec rediscover affine and regression structure; see "fusion

@@ -255,11 +255,10 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 	if !p.Values[in.Out].Grad {
 		return kFallback
 	}
+	if k, ok := elementwiseKernel(in.Op); ok {
+		return k
+	}
 	switch in.Op {
-	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpSquare, ir.OpSqrt:
-		return kUnary
-	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv:
-		return kBinary
 	case ir.OpSum:
 		return kSum
 	case ir.OpAddN:

@@ -10,7 +10,8 @@
 //	b := vec.New(prog, 1024)          // an evaluator for 1024 chains
 //	b.LogDensityGrad(xs, lps, grads)  // xs, grads [chain][dim] flat: chain c at c*dim
 //
-// Lockstep kernels cover the elementwise ops, reductions, the transforms
+// Lockstep kernels cover every elementwise op (generated from accel/opdef's
+// definitions, elementwise_gen.go), reductions, the transforms
 // of bounded parameters (lower, upper, interval and their log-Jacobians),
 // linear_recurrence, concat, slice, and the common scalar log densities:
 // normal, half_normal, cauchy, half_cauchy, lognormal, student_t,

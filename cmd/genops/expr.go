@@ -52,6 +52,12 @@ var funcs = map[string]fn{
 	"where":     {"opdef.Where", "", 3, false, false},
 	"max":       {"math.Max", "fmax", 2, false, false},
 	"logistic":  {"Logistic", "gb_logistic", 1, true, false},
+	// The elementwise ops' own (accel/opdef's Unary, Binary).
+	"logisticDeriv": {"LogisticDeriv", "gb_logistic_deriv", 1, false, false},
+	"softplus":      {"Softplus", "gb_softplus", 1, false, false},
+	"trigamma":      {"Trigamma", "gb_trigamma", 1, false, false},
+	"logitOf":       {"Logit", "gb_logit", 1, false, false}, // not "logit": a parameter's name
+	"pow":           {"math.Pow", "pow", 2, false, false},
 }
 
 var consts = map[string][2]string{

@@ -50,6 +50,9 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 		if !token.IsIdentifier(a.Name) || a.Name == "name" || a.Name == "opts" || a.Name == "m" {
 			return fail("args", fmt.Errorf("argument name %q", a.Name))
 		}
+		if _, fn := funcs[a.Name]; fn {
+			return fail("args", fmt.Errorf("argument name %q is a function of the formulas", a.Name))
+		}
 		if i > 0 {
 			if _, err := supportLiteral(a.Support); err != nil {
 				return fail(a.Name, err)
@@ -291,6 +294,21 @@ func Generate(root string) (map[string][]byte, error) {
 		ps = append(ps, p)
 	}
 	files := map[string][]byte{}
+	un, bin, err := parseElementwise()
+	if err != nil {
+		return nil, err
+	}
+	for path, fn := range map[string]func([]*ewOp, []*ewOp) ([]byte, error){
+		"accel/ir/elementwise_gen.go":        irElementwiseFile,
+		"accel/vec/elementwise_gen.go":       vecElementwiseFile,
+		"accel/cuda/cgen/elementwise_gen.go": cgenElementwiseFile,
+	} {
+		b, err := fn(un, bin)
+		if err != nil {
+			return nil, err
+		}
+		files[path] = b
+	}
 	for _, g := range []struct {
 		path string
 		fn   func([]*parsed, map[string]bool) ([]byte, error)

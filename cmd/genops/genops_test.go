@@ -20,8 +20,8 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 6 {
-		t.Fatalf("%d generated files, want 6", len(files))
+	if len(files) != 9 {
+		t.Fatalf("%d generated files, want 9", len(files))
 	}
 	if stale := Stale(root, files); len(stale) > 0 {
 		t.Errorf("stale generated files %v: run go generate ./accel/opdef", stale)
@@ -47,6 +47,10 @@ func TestBadDefinitions(t *testing.T) {
 			d.Args = append([]opdef.Arg(nil), d.Args...)
 			d.Args[1].Name = "name"
 		}, `argument name "name"`},
+		{func(d *opdef.Dist) {
+			d.Args = append([]opdef.Arg(nil), d.Args...)
+			d.Args[1].Name = "softplus"
+		}, `argument name "softplus" is a function`},
 	}
 	for _, c := range cases {
 		d := good
@@ -77,5 +81,33 @@ func TestPrintC(t *testing.T) {
 	got, err = p.scope().print(p.value, goLang)
 	if want := "opdef.Where(x0 == 0, 1 / 2, -(-x1))"; err != nil || got != want {
 		t.Errorf("Go: %q (%v), want %q", got, err, want)
+	}
+}
+
+// TestElementwiseC: the C templates of the elementwise ops come out as
+// accel/cuda/cgen substitutes them (X, Y, G; A, B), a where as C's
+// conditional operator.
+func TestElementwiseC(t *testing.T) {
+	un, bin, err := parseElementwise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(un) != len(opdef.Unaries()) || len(bin) != len(opdef.Binaries()) {
+		t.Fatalf("%d unary and %d binary ops parsed", len(un), len(bin))
+	}
+	want := map[string]string{
+		"Abs": "(X > 0.0 ? G : (X < 0.0 ? -G : 0.0))",
+		"Inv": "-(G * Y * Y)",
+		"Exp": "G * Y",
+	}
+	for _, o := range un {
+		w, ok := want[o.op]
+		if !ok {
+			continue
+		}
+		got, err := o.scope(nil, false, "X", "Y", "G").print(o.adjs[0], cLang)
+		if err != nil || got != w {
+			t.Errorf("%s: C adjoint %q (%v), want %q", o.op, got, err, w)
+		}
 	}
 }

@@ -1,5 +1,6 @@
 // Command genops writes the code derived from the op definitions of
-// accel/opdef (see its doc.go): accel/ir's reference loops, the CUDA
+// accel/opdef (see its doc.go): for the log densities and the elementwise
+// ops, accel/ir's reference loops, accel/vec's lockstep kernels, the CUDA
 // device functions and their table in accel/cuda/cgen, the dist.Family
 // and the Model method of each family. Run it through
 // `go generate ./accel/opdef`; with -check it writes nothing and fails

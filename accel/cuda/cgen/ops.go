@@ -8,36 +8,8 @@ import (
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
-// unaryOps are the elementwise unary ops: forward y from X, and the
-// increment of the input's adjoint from G (out adjoint), X and Y, written
-// as the ir reference writes them.
-var unaryOps = map[ir.Op][2]string{
-	ir.OpNeg:      {"-X", "-G"},
-	ir.OpExp:      {"exp(X)", "G * Y"},
-	ir.OpLog:      {"log(X)", "G / X"},
-	ir.OpLog1p:    {"log1p(X)", "G / (1 + X)"},
-	ir.OpExpm1:    {"expm1(X)", "G * exp(X)"},
-	ir.OpSqrt:     {"sqrt(X)", "G * 0.5 / Y"},
-	ir.OpSquare:   {"X * X", "2 * G * X"},
-	ir.OpLogistic: {"gb_logistic(X)", "G * gb_logistic_deriv(X)"},
-	ir.OpSoftplus: {"gb_softplus(X)", "G * gb_logistic(X)"},
-	ir.OpLgamma:   {"gb_lgamma(X)", "G * gb_digamma(X)"},
-	ir.OpDigamma:  {"gb_digamma(X)", "G * gb_trigamma(X)"},
-	ir.OpAbs:      {"fabs(X)", "(X > 0 ? G : (X < 0 ? -G : 0.0))"},
-	ir.OpLogit:    {"gb_logit(X)", "G / (X * (1 - X))"},
-	ir.OpTanh:     {"tanh(X)", "G * (1 - Y * Y)"},
-	ir.OpInv:      {"1 / X", "-(G * Y * Y)"},
-}
-
-// binaryOps: forward from A and B; increments of a's and b's adjoints
-// from G, A, B and Y.
-var binaryOps = map[ir.Op][3]string{
-	ir.OpAdd: {"A + B", "G", "G"},
-	ir.OpSub: {"A - B", "G", "-G"},
-	ir.OpMul: {"A * B", "G * B", "G * A"},
-	ir.OpDiv: {"A / B", "G / B", "-(G * Y / B)"},
-	ir.OpPow: {"pow(A, B)", "(B != 0 ? G * B * pow(A, B - 1) : 0.0)", "(Y != 0 ? G * Y * log(A) : 0.0)"},
-}
+// unaryOps and binaryOps, the C templates of the elementwise ops, are
+// generated from accel/opdef (elementwise_gen.go).
 
 // scalarLPDFs are the elementwise log densities with a device function
 // pair gb_<name>_lpdf and gb_<name>_grad (partials of every input; those
