@@ -7,7 +7,8 @@ import "math"
 // equal area, over 32-bit words (the low eight bits pick the layer): one
 // word gives a normal 98.5% of the time, with no transcendental function
 // (128 layers gave 97.2%, and each miss costs a Philox block and an
-// exponential: about 4 ns per draw of one-dimensional RWMH). The tables are built once here
+// exponential, which bench/rwmh's draws per second show). The tables are
+// built once here
 // from the constants of the paper (r, the rightmost layer edge, and v, the
 // layer area); a GPU backend copies them rather than rebuilding them, so
 // both sides use the same tables.
