@@ -10,7 +10,7 @@ import (
 	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
-	"github.com/gobayes/gobayes/ppl/internal/graph"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/shard"
 )
 
@@ -20,30 +20,19 @@ import (
 // is safe for concurrent use (each goroutine evaluates with its own
 // Density).
 type Compiled struct {
-	m         *Model
-	version   int // the model's version when compiled
-	name      string
-	dim       int
-	latents   []latent
-	observed  []*graph.RV
-	params    []Param
-	vars      []infer.Var
-	varLen    int
-	density   *ir.Program // target: log density; outputs: vars and terms
-	termIDs   []ir.ID
-	termNames []string
-	values    *ir.Program // forward only; outputs: vars
-	valueIDs  []ir.ID
-	pool      sync.Pool // of *Density, for the convenience methods
-
-	// Data sharding (shard.go): the plan, and when sharded the main
-	// program and one program per block of rows.
-	shardPlan  ShardPlan
-	shardMain  *ir.Program
-	shardProgs []*ir.Program
+	m        *Model
+	version  int               // the model's version when compiled
+	p        *compile.Programs // the layout and the programs
+	name     string
+	dim      int
+	params   []Param
+	vars     []infer.Var
+	varLen   int
+	valueIDs []ir.ID   // vars in p.Values
+	pool     sync.Pool // of *Density, for the convenience methods
 
 	predOnce   sync.Once
-	pred       *predictive
+	pred       *compile.Predictive
 	predErr    error
 	predFrames sync.Pool
 	llOnce     sync.Once
@@ -54,6 +43,61 @@ type Compiled struct {
 }
 
 var _ infer.Model = (*Compiled)(nil)
+
+// Param describes one free parameter of a compiled model.
+type Param struct {
+	Name  string
+	Shape []int // constrained shape
+	// Offset and Len locate its slots in the unconstrained position.
+	Offset, Len int
+	// Transform names the bijector: identity, lower, upper, interval,
+	// ordered, positive_ordered, simplex, cholesky_corr.
+	Transform string
+}
+
+// Compile lays out the unconstrained position, picks each parameter's
+// bijector, and compiles the log density (Jacobians included) and the
+// constrained values into ir programs (package ppl/internal/compile does
+// the work). The result is cached until the model changes. Errors name
+// the variable at fault.
+func (m *Model) Compile() (*Compiled, error) {
+	if m.g.Err != nil {
+		return nil, m.g.Err
+	}
+	if m.compiled != nil || m.cerr != nil {
+		return m.compiled, m.cerr
+	}
+	c, err := compileModel(m)
+	m.compiled, m.cerr = c, err
+	return c, err
+}
+
+func compileModel(m *Model) (*Compiled, error) {
+	p, err := compile.Compile(&m.g, compile.Sharding{Shards: m.shards, AutoVolume: AutoShardVolume})
+	if err != nil {
+		err = fromCompile(err)
+		if e, ok := err.(*Error); ok && m.g.Err == nil {
+			m.g.Err = e // a mistake found compiling is the model's too
+		}
+		return nil, err
+	}
+	c := &Compiled{m: m, version: m.version, p: p, name: m.g.Name, dim: p.Dim}
+	for _, l := range p.Latents {
+		shape := l.RV.Value.Dims
+		c.params = append(c.params, Param{Name: l.RV.Name, Shape: slices.Clone(shape), Offset: l.Offset, Len: l.Len, Transform: l.Transform.String()})
+		c.vars = append(c.vars, infer.Var{Name: l.RV.Name, Shape: slices.Clone(shape)})
+	}
+	for _, d := range m.g.Dets {
+		c.vars = append(c.vars, infer.Var{Name: d.Det, Shape: slices.Clone(d.Dims), Deterministic: true})
+	}
+	c.valueIDs = make([]ir.ID, len(c.vars))
+	for i, v := range c.vars {
+		c.varLen += ir.ShapeLen(v.Shape)
+		c.valueIDs[i] = p.Values.Output(v.Name)
+	}
+	c.pool.New = func() any { return c.NewDensity() }
+	return c, nil
+}
 
 // stale reports a model changed since it was compiled: the programs built
 // lazily (predictive, log-likelihood) would no longer match the layout.
@@ -85,8 +129,8 @@ func (c *Compiled) Params() []Param { return slices.Clone(c.params) }
 // Observed lists the observed variables (name and shape), in declaration
 // order: the layout of PosteriorPredictive and PointwiseLogLik.
 func (c *Compiled) Observed() []infer.Var {
-	vs := make([]infer.Var, len(c.observed))
-	for i, r := range c.observed {
+	vs := make([]infer.Var, len(c.p.Observed))
+	for i, r := range c.p.Observed {
 		vs[i] = infer.Var{Name: r.Name, Shape: slices.Clone(r.Value.Dims)}
 	}
 	return vs
@@ -95,7 +139,7 @@ func (c *Compiled) Observed() []infer.Var {
 // Program is the log-density program, for backends that evaluate it
 // themselves (accel/cpu batches, accel/cuda). Data sharding splits the
 // observed variables' terms of this program.
-func (c *Compiled) Program() *ir.Program { return c.density }
+func (c *Compiled) Program() *ir.Program { return c.p.Density }
 
 // Term is one summand of the log density in Program.
 type Term struct {
@@ -113,12 +157,12 @@ type Term struct {
 // added.
 func (c *Compiled) Terms() []Term {
 	obs := map[string]bool{}
-	for _, r := range c.observed {
+	for _, r := range c.p.Observed {
 		obs[r.Name] = true
 	}
-	ts := make([]Term, len(c.termIDs))
-	for i, id := range c.termIDs {
-		ts[i] = Term{Name: c.termNames[i], ID: id, Observed: obs[c.termNames[i]]}
+	ts := make([]Term, len(c.p.TermIDs))
+	for i, id := range c.p.TermIDs {
+		ts[i] = Term{Name: c.p.TermNames[i], ID: id, Observed: obs[c.p.TermNames[i]]}
 	}
 	return ts
 }
@@ -161,15 +205,15 @@ var oneCPU = cpu.New(1)
 // newDensityOn is an evaluator whose log density runs on b (nil: the
 // CPU).
 func (c *Compiled) newDensityOn(b accel.Backend) (*Density, error) {
-	d := &Density{c: c, v: ir.NewFrame(c.values)}
-	if c.shardProgs != nil {
-		d.sh = shard.New(c.shardMain, c.shardProgs, c.shardPlan.Shards, c.dim)
+	d := &Density{c: c, v: ir.NewFrame(c.p.Values)}
+	if c.p.ShardBlocks != nil {
+		d.sh = shard.New(c.p.ShardMain, c.p.ShardBlocks, c.p.Plan.Shards, c.dim)
 		return d, nil
 	}
 	if b == nil {
 		b = oneCPU
 	}
-	acc, err := b.Compile(c.density)
+	acc, err := b.Compile(c.p.Density)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +241,7 @@ func (o onBackend) NewDensity() infer.Density {
 // for NonFinite.
 func (d *Density) full() *ir.Frame {
 	if d.f == nil {
-		d.f = ir.NewFrame(d.c.density)
+		d.f = ir.NewFrame(d.c.p.Density)
 	}
 	return d.f
 }
@@ -285,9 +329,9 @@ func (d *Density) NonFinite(x []float64) []string {
 	f := d.full()
 	f.Forward(x)
 	var bad []string
-	for i, id := range d.c.termIDs {
+	for i, id := range d.c.p.TermIDs {
 		if v := f.Val(id)[0]; math.IsNaN(v) || math.IsInf(v, 0) {
-			bad = append(bad, d.c.termNames[i])
+			bad = append(bad, d.c.p.TermNames[i])
 		}
 	}
 	return bad

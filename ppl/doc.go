@@ -69,7 +69,7 @@
 // once, so the programs recompute only what depends on the position. A
 // Scan's step is traced into a body program whose inputs are its carries,
 // the current rows of its sequences, and the outer values it uses; when
-// the step is an affine update of one scalar carry (scan_recurrence.go
+// the step is an affine update of one scalar carry (the compiler
 // recognises it from the traced graph), the scan is emitted instead as
 // the step's elementwise ops applied to the whole sequences plus one
 // OpLinearRecurrence, and the emitted value as elementwise ops over the
@@ -84,11 +84,11 @@
 // # Data sharding
 //
 // A large observed variable's log-likelihood is split by rows into shards
-// evaluated in parallel and summed, gradients included (shard.go): Compile
-// slices the data and every per-observation expression of the variable's
-// parameters (X·β, μ[group], elementwise arithmetic) into one program per
-// block of rows, and keeps priors, Jacobians and what cannot be split in a
-// main program. Density.LogDensityGrad hands the shards to a pool of
+// evaluated in parallel and summed, gradients included: Compile slices the
+// data and every per-observation expression of the variable's parameters
+// (X·β, μ[group], elementwise arithmetic) into one program per block of
+// rows, and keeps priors, Jacobians and what cannot be split in a main
+// program. Density.LogDensityGrad hands the shards to a pool of
 // GOMAXPROCS-1 helper goroutines shared by every Density of the process
 // and works through them itself, so chains that already fill the cores
 // just compute their shards alone; nothing is allocated per call. By
@@ -121,4 +121,26 @@
 // output (package display/progress); without hooks a run watches
 // context.Background() and shows nothing. The distributions' families and
 // their Model methods (families_gen.go) are generated from accel/opdef.
+//
+// # Package layout
+//
+// This package is the modelling API and its glue to the samplers; the
+// graph it builds, the compiler and the parallel evaluation of shards are
+// internal packages below it:
+//
+//	ppl                   Model, RV, Expr and the functions, options, Error,
+//	                      Compiled and Density, Sample and its relatives, Hooks
+//	ppl/internal/graph    the expression graph: nodes, random variables, the
+//	                      model's lists (data only)
+//	ppl/internal/compile  graph → accel/ir programs: layout and bijectors,
+//	                      folding, CSE, scans and recurrences, the sharding
+//	                      plan and its block programs
+//	ppl/internal/shard    the parallel evaluation of a sharded log density
+//
+// Imports point one way: ppl imports the three, compile imports graph,
+// graph and shard import neither. The cut is at the graph: the API checks
+// what users give and builds it, the compiler reads it, so neither side
+// exports its internals to the other. Compiled and Density stay here (their
+// methods are what users call, and the notebook's symbol tables and %doc
+// read this package), wrapping the compiler's Programs.
 package ppl

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
@@ -77,4 +78,13 @@ func exprLabel(fn string, args ...*graph.Node) string {
 		parts[i] = a.String()
 	}
 	return fn + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// fromCompile gives the compiler's *compile.Error as this package's
+// *Error (the same fields); other errors pass unchanged.
+func fromCompile(err error) error {
+	if e, ok := err.(*compile.Error); ok {
+		return (*Error)(e)
+	}
+	return err
 }

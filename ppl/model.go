@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
@@ -528,7 +529,7 @@ func (r *RV) checkData(d []float64) {
 	if i := firstNonFinite(d); i >= 0 {
 		m.failf(r.v.Name, "the data hold %v at index %d; remove or impute missing values", d[i], i)
 	}
-	sup := r.support()
+	sup := r.v.Support()
 	lo, hi := math.Inf(-1), math.Inf(1)
 	kind := sup.Kind
 	switch kind {
@@ -582,22 +583,15 @@ func (r *RV) constParam(i int, def float64) float64 {
 	return r.v.Params[i].Data[0]
 }
 
-// support is the variable's support (for a mixture, its first
-// component's).
-func (r *RV) support() dist.Support {
-	if r.v.Fam != nil {
-		return r.v.Fam.Support
-	}
-	return r.v.Mix.Comps[0].Fam.Support
-}
-
 // evalData computes an expression of data alone (Log(y), say) now, for
 // use as observed data; an expression of parameters is an error.
 func (m *Model) evalData(name string, n *graph.Node) *graph.Node {
-	e := &emitter{c: &Compiled{m: m}, ids: map[*graph.Node]ir.ID{}, ctx: name}
-	if !e.constTree(n) || n.Model != nil && n.Model != &m.g {
+	d, ok, err := compile.Fold(name, n)
+	if err != nil {
+		m.fail(fromCompile(err).(*Error))
+	}
+	if !ok || n.Model != nil && n.Model != &m.g {
 		m.failf(name, "observed data must be data (Go values, or expressions of data alone), not an expression of the model's parameters")
 	}
-	d := e.fold(n)
 	return graph.Const(d, slices.Clone(n.Dims))
 }

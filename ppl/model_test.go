@@ -74,6 +74,9 @@ func TestBuildErrors(t *testing.T) {
 			a := other.Normal("a", 0, 1)
 			m.Normal("b", a, 1)
 		}, "b", []string{"other"}},
+		{"LinearRecurrence from a vector", func(m *Model) {
+			LinearRecurrence(Mul(m.Normal("x0", 0, 1), []float64{1, 2}), 1.0, 0.5)
+		}, "LinearRecurrence(Mul[2], 1, 0.5)", []string{"[2]", "scalar"}},
 		{"mixture weights not a simplex", func(m *Model) {
 			m.Mixture("y", []float64{0.5, 0.6}, []Component{NormalComp(0, 1), NormalComp(1, 1)})
 		}, "y", []string{"sums to"}},

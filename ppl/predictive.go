@@ -9,98 +9,24 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
-// predictive is the program over the constrained values of every random
-// variable (latent and observed, in declaration order): it gives each
-// variable's parameters, bounds and the deterministic quantities, for
-// ancestral sampling and for the inverse bijectors.
-type predictive struct {
-	p    *ir.Program
-	dim  int
-	voff map[*graph.RV]int
-	// Per variable, in Model.rvs order: its parameters' values (for a
-	// mixture, the weights then every component's parameters), its bound
-	// options, and (latent only) the bounds of its bijector.
-	params       [][]ir.ID
-	lower, upper []ir.ID
-	effLo, effHi []ir.ID
-	dets         []ir.ID
-}
-
-func (c *Compiled) predictiveProgram() (*predictive, error) {
+func (c *Compiled) predictiveProgram() (*compile.Predictive, error) {
 	if err := c.stale(); err != nil {
 		return nil, err
 	}
 	c.predOnce.Do(func() {
-		c.pred, c.predErr = c.buildPredictive()
+		c.pred, c.predErr = c.p.Predictive()
+		c.predErr = fromCompile(c.predErr)
 		if c.predErr == nil {
 			// Frames are reused across calls: a frame of a large data set
 			// is as large as the data.
-			c.predFrames.New = func() any { return ir.NewFrame(c.pred.p) }
+			c.predFrames.New = func() any { return ir.NewFrame(c.pred.Program) }
 		}
 	})
 	return c.pred, c.predErr
-}
-
-func (c *Compiled) buildPredictive() (pr *predictive, err error) {
-	defer Catch(&err)
-	m := c.m
-	pr = &predictive{voff: map[*graph.RV]int{}}
-	for _, r := range m.g.RVs {
-		pr.voff[r] = pr.dim
-		pr.dim += r.Value.Len()
-	}
-	b := ir.NewBuilder(pr.dim)
-	e := newEmitter(c, b)
-	e.constrained, e.voff = true, pr.voff
-	out := func(n *graph.Node) ir.ID {
-		if n == nil {
-			return ir.None
-		}
-		id := e.emit(n)
-		b.AddOutput("", id)
-		return id
-	}
-	lat := map[*graph.RV]*latent{}
-	for i := range c.latents {
-		lat[c.latents[i].RV] = &c.latents[i]
-	}
-	for _, r := range m.g.RVs {
-		e.ctx = r.Name
-		var ps []ir.ID
-		if r.Mix != nil {
-			ps = append(ps, out(r.Mix.Weights))
-			for _, mc := range r.Mix.Comps {
-				for _, p := range mc.Params {
-					ps = append(ps, out(p))
-				}
-			}
-		} else {
-			for _, p := range r.Params {
-				ps = append(ps, out(p))
-			}
-		}
-		pr.params = append(pr.params, ps)
-		pr.lower = append(pr.lower, out(r.Lower))
-		pr.upper = append(pr.upper, out(r.Upper))
-		lo, hi := ir.None, ir.None
-		if l := lat[r]; l != nil {
-			lo, hi = out(l.lower), out(l.upper)
-		}
-		pr.effLo = append(pr.effLo, lo)
-		pr.effHi = append(pr.effHi, hi)
-	}
-	for _, d := range m.g.Dets {
-		e.ctx = d.Det
-		pr.dets = append(pr.dets, out(d))
-	}
-	pr.p, err = b.Finalize(ir.None)
-	if err != nil {
-		return nil, &Error{Var: m.g.Name, Msg: err.Error()}
-	}
-	return pr, nil
 }
 
 // val is the value of id in frame f, or nil for None.
@@ -113,14 +39,14 @@ func val(f *ir.Frame, id ir.ID) []float64 {
 
 // sampleRV draws variable i (r) into its slots of the constrained position
 // held by f, given the values of the variables before it.
-func (c *Compiled) sampleRV(rng *rand.Rand, pr *predictive, f *ir.Frame, i int, r *graph.RV) error {
-	f.Forward(f.V[:pr.dim])
-	dst := f.V[pr.voff[r] : pr.voff[r]+r.Value.Len()]
-	ps := make([][]float64, len(pr.params[i]))
-	for j, id := range pr.params[i] {
+func (c *Compiled) sampleRV(rng *rand.Rand, pr *compile.Predictive, f *ir.Frame, i int, r *graph.RV) error {
+	f.Forward(f.V[:pr.Dim])
+	dst := f.V[pr.Offset[r] : pr.Offset[r]+r.Value.Len()]
+	ps := make([][]float64, len(pr.Params[i]))
+	for j, id := range pr.Params[i] {
 		ps[j] = slices.Clone(f.Val(id))
 	}
-	lo, hi := val(f, pr.lower[i]), val(f, pr.upper[i])
+	lo, hi := val(f, pr.Lower[i]), val(f, pr.Upper[i])
 	draw := func(out []float64) error {
 		if r.Mix != nil {
 			return c.sampleMixture(rng, r, ps, out)
@@ -209,7 +135,7 @@ func (c *Compiled) PriorPredictive(rng *rand.Rand, n int) (map[string][][]float6
 		return nil, err
 	}
 	m := c.m
-	f := ir.NewFrame(pr.p)
+	f := ir.NewFrame(pr.Program)
 	res := map[string][][]float64{}
 	for range n {
 		for i, r := range m.g.RVs {
@@ -217,12 +143,12 @@ func (c *Compiled) PriorPredictive(rng *rand.Rand, n int) (map[string][][]float6
 				return nil, err
 			}
 		}
-		f.Forward(f.V[:pr.dim])
+		f.Forward(f.V[:pr.Dim])
 		for _, r := range m.g.RVs {
-			res[r.Name] = append(res[r.Name], slices.Clone(f.V[pr.voff[r]:pr.voff[r]+r.Value.Len()]))
+			res[r.Name] = append(res[r.Name], slices.Clone(f.V[pr.Offset[r]:pr.Offset[r]+r.Value.Len()]))
 		}
 		for j, d := range m.g.Dets {
-			res[d.Det] = append(res[d.Det], slices.Clone(f.Val(pr.dets[j])))
+			res[d.Det] = append(res[d.Det], slices.Clone(f.Val(pr.Dets[j])))
 		}
 	}
 	return res, nil
@@ -231,18 +157,18 @@ func (c *Compiled) PriorPredictive(rng *rand.Rand, n int) (map[string][][]float6
 // fill sets the latent variables' slots of a constrained position from a
 // draw in the layout of Vars (Density.Constrained's output) and the
 // observed variables' slots from their data.
-func (c *Compiled) fill(pr *predictive, pos, draw []float64) error {
+func (c *Compiled) fill(pr *compile.Predictive, pos, draw []float64) error {
 	if len(draw) < c.varLen-c.detLen() {
 		return fmt.Errorf("ppl: %s: draw has %d values; want the %d of Vars (parameters first)", c.name, len(draw), c.varLen)
 	}
 	k := 0
-	for _, l := range c.latents {
+	for _, l := range c.p.Latents {
 		n := l.RV.Value.Len()
-		copy(pos[pr.voff[l.RV]:], draw[k:k+n])
+		copy(pos[pr.Offset[l.RV]:], draw[k:k+n])
 		k += n
 	}
-	for _, r := range c.observed {
-		copy(pos[pr.voff[r]:], r.Data)
+	for _, r := range c.p.Observed {
+		copy(pos[pr.Offset[r]:], r.Data)
 	}
 	return nil
 }
@@ -278,7 +204,7 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 		if err := c.sampleRV(rng, pr, f, i, r); err != nil {
 			return nil, err
 		}
-		res[r.Name] = slices.Clone(f.V[pr.voff[r] : pr.voff[r]+r.Value.Len()])
+		res[r.Name] = slices.Clone(f.V[pr.Offset[r] : pr.Offset[r]+r.Value.Len()])
 	}
 	return res, nil
 }
@@ -287,21 +213,10 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 // of every observed variable (events, for multivariate families).
 func (c *Compiled) LogLikLen() int {
 	n := 0
-	for _, r := range c.observed {
-		n += c.obsTerms(r)
+	for _, r := range c.p.Observed {
+		n += compile.ObsTerms(r)
 	}
 	return n
-}
-
-func (c *Compiled) obsTerms(r *graph.RV) int {
-	if r.Fam != nil && r.Fam.EventRank > 0 && len(r.Value.Dims) > 0 {
-		if r.Fam.Name == "CategoricalLogit" || r.Fam.Name == "Categorical" {
-			return r.Value.Len()
-		}
-		s := r.Value.Dims
-		return ir.ShapeLen(s[:max(0, len(s)-r.Fam.EventRank)])
-	}
-	return r.Value.Len()
 }
 
 // PointwiseLogLik writes the log density of every observed element (in
@@ -312,7 +227,13 @@ func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
 		return err
 	}
 	c.llOnce.Do(func() {
-		c.ll, c.llIDs, c.llErr = c.buildLogLik()
+		pr, err := c.predictiveProgram()
+		if err != nil {
+			c.llErr = err
+			return
+		}
+		c.ll, c.llIDs, c.llErr = c.p.LogLik(pr)
+		c.llErr = fromCompile(c.llErr)
 		if c.llErr == nil {
 			c.llFrames.New = func() any { return ir.NewFrame(c.ll) }
 		}
@@ -332,30 +253,4 @@ func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
 		k += copy(out[k:], f.Val(id))
 	}
 	return nil
-}
-
-func (c *Compiled) buildLogLik() (p *ir.Program, ids []ir.ID, err error) {
-	pr, err := c.predictiveProgram()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer Catch(&err)
-	b := ir.NewBuilder(pr.dim)
-	e := newEmitter(c, b)
-	e.constrained, e.voff = true, pr.voff
-	for _, r := range c.observed {
-		// Observed values are slots of the position here, so that the
-		// same program serves replicated data too.
-		id, ok := e.logDensity(r, true)
-		if !ok {
-			id = b.Const(make([]float64, c.obsTerms(r)), []int{c.obsTerms(r)})
-		}
-		if got := ir.ShapeLen(b.Shape(id)); got != c.obsTerms(r) {
-			return nil, nil, &Error{Var: r.Name, Msg: fmt.Sprintf("pointwise log density has %d terms, want %d", got, c.obsTerms(r))}
-		}
-		b.AddOutput(r.Name, id)
-		ids = append(ids, id)
-	}
-	p, err = b.Finalize(ir.None)
-	return p, ids, err
 }

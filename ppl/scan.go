@@ -145,35 +145,30 @@ func Scan(steps int, init []any, seqs []any, step func(carry, x []Expr) ([]Expr,
 	return asExpr(&graph.Node{Kind: graph.KOp, Op: ir.OpScan, Fn: "Scan", Dims: shape, Args: all, Scan: d, Model: m})
 }
 
-// emitScan compiles a scan's body into its own program and emits the
-// scan instruction over the outer values.
-func (e *emitter) emitScan(n *graph.Node) ir.ID {
-	d := n.Scan
-	if r := asRecurrence(d, n.Args); r != nil {
-		return e.emit(r)
+// LinearRecurrence is the sequence x[t] = a[t] + b[t]·x[t-1], t = 0…T-1,
+// starting from the scalar x0 (x[-1] = x0): an AR(1) process, an ARMA
+// error recursion, a GARCH variance. a and b are vectors of T values or
+// scalars (the same value at every step); when both are scalars there is
+// one step. It returns the T values x[0…T-1] (not x0), computed in one
+// pass, several times faster than the same recurrence written with Scan.
+//
+//	// ARMA(1,1) errors: err[t] = (y[t] - mu - phi·y[t-1]) - theta·err[t-1]
+//	a := ppl.Sub(ppl.Sub(y[1:], mu), ppl.Mul(phi, y[:T-1]))
+//	errs := ppl.LinearRecurrence(err1, a, ppl.Neg(theta))
+func LinearRecurrence(x0, a, b any) Expr {
+	ns := args("LinearRecurrence", x0, a, b)
+	m := modelOf("LinearRecurrence", ns...)
+	if ns[0].Len() != 1 {
+		failf(m, exprLabel("LinearRecurrence", ns...), "the initial value has shape %v; want a scalar", ns[0].Dims)
 	}
-	in := make([]ir.ID, len(n.Args))
-	for i, a := range n.Args {
-		in[i] = e.emit(a)
+	t := 1
+	for _, n := range ns[1:] {
+		if l := n.Len(); l != 1 {
+			if t != 1 && l != t {
+				failf(m, exprLabel("LinearRecurrence", ns...), "a has %d values and b %d; want vectors of the same length (the steps) or scalars", ns[1].Len(), ns[2].Len())
+			}
+			t = l
+		}
 	}
-	b := ir.NewBuilder(0)
-	be := &emitter{c: e.c, b: b, ids: map[*graph.Node]ir.ID{}, latentOf: e.latentOf, inputs: map[*graph.Node]ir.ID{}, outer: e, ctx: e.ctx}
-	for _, p := range d.CarryPh {
-		be.inputs[p] = b.Input(p.Dims)
-	}
-	for _, p := range d.SeqPh {
-		be.inputs[p] = b.Input(p.Dims)
-	}
-	for _, s := range d.Statics {
-		be.ids[s] = b.Input(s.Dims)
-	}
-	for _, nx := range d.Next {
-		b.AddOutput("carry", be.emit(nx))
-	}
-	b.AddOutput("emit", be.emit(d.Emit))
-	body, err := b.Finalize(ir.None)
-	e.check(err)
-	id, err := e.b.EmitBody(ir.OpScan, in, []int{d.Steps, d.NCarry, d.NSeq}, -1, body)
-	e.check(err)
-	return id
+	return asExpr(opNode("LinearRecurrence", ir.OpLinearRecurrence, []int{t}, ns, nil, nil))
 }

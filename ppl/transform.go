@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
@@ -30,7 +31,7 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 	if err != nil {
 		return nil, err
 	}
-	pos := make([]float64, pr.dim)
+	pos := make([]float64, pr.Dim)
 	if x0 != nil {
 		if len(x0) != c.dim {
 			return nil, fmt.Errorf("ppl: %s: position has %d values; the model has %d", c.name, len(x0), c.dim)
@@ -45,7 +46,7 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 	}
 	known := map[string]bool{}
 	var missing []string
-	for _, l := range c.latents {
+	for _, l := range c.p.Latents {
 		r := l.RV
 		known[r.Name] = true
 		v, ok := values[r.Name]
@@ -62,7 +63,7 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 		if n.Len() != r.Value.Len() {
 			return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("initial value has %d elements; the parameter has shape %v", n.Len(), r.Value.Dims)}
 		}
-		copy(pos[pr.voff[r]:], n.Data)
+		copy(pos[pr.Offset[r]:], n.Data)
 	}
 	if len(missing) > 0 {
 		return nil, &Error{Var: strings.Join(missing, ", "), Msg: "no initial value given; give every free parameter a value"}
@@ -77,8 +78,8 @@ func (c *Compiled) UnconstrainAt(x0 []float64, values map[string]any) ([]float64
 		sort.Strings(unknown)
 		return nil, &Error{Var: strings.Join(unknown, ", "), Msg: "not a free parameter of the model (observed variables and deterministic quantities take no initial value)"}
 	}
-	for _, r := range c.observed {
-		copy(pos[pr.voff[r]:], r.Data)
+	for _, r := range c.p.Observed {
+		copy(pos[pr.Offset[r]:], r.Data)
 	}
 	return c.unconstrain(pr, pos)
 }
@@ -90,7 +91,7 @@ func (c *Compiled) UnconstrainDraw(draw []float64) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pos := make([]float64, pr.dim)
+	pos := make([]float64, pr.Dim)
 	if err := c.fill(pr, pos, draw); err != nil {
 		return nil, err
 	}
@@ -99,41 +100,41 @@ func (c *Compiled) UnconstrainDraw(draw []float64) ([]float64, error) {
 
 // unconstrain inverts every bijector at the constrained position pos (all
 // variables' values; bounds may depend on them).
-func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error) {
-	f := ir.NewFrame(pr.p)
+func (c *Compiled) unconstrain(pr *compile.Predictive, pos []float64) ([]float64, error) {
+	f := ir.NewFrame(pr.Program)
 	f.Forward(pos)
 	index := map[*graph.RV]int{}
 	for i, r := range c.m.g.RVs {
 		index[r] = i
 	}
 	x := make([]float64, c.dim)
-	for _, l := range c.latents {
+	for _, l := range c.p.Latents {
 		r := l.RV
 		i := index[r]
-		y := pos[pr.voff[r] : pr.voff[r]+r.Value.Len()]
-		u := x[l.off : l.off+l.ulen]
-		lo, hi := val(f, pr.effLo[i]), val(f, pr.effHi[i])
+		y := pos[pr.Offset[r] : pr.Offset[r]+r.Value.Len()]
+		u := x[l.Offset : l.Offset+l.Len]
+		lo, hi := val(f, pr.EffLower[i]), val(f, pr.EffUpper[i])
 		at := func(b []float64, k int) float64 { return b[k%len(b)] }
-		switch l.tr {
-		case tIdentity:
+		switch l.Transform {
+		case compile.Identity:
 			copy(u, y)
-		case tLower:
+		case compile.Lower:
 			for k := range u {
 				u[k] = ir.LowerInverse(y[k], at(lo, k))
 			}
-		case tUpper:
+		case compile.Upper:
 			for k := range u {
 				u[k] = ir.UpperInverse(y[k], at(hi, k))
 			}
-		case tInterval:
+		case compile.Interval:
 			for k := range u {
 				u[k] = ir.IntervalInverse(y[k], at(lo, k), at(hi, k))
 			}
-		case tOrdered:
+		case compile.Ordered:
 			ir.OrderedInverse(y, u)
-		case tPosOrdered:
+		case compile.PosOrdered:
 			ir.PosOrderedInverse(y, u)
-		case tSimplex:
+		case compile.Simplex:
 			k := r.Value.Dims[len(r.Value.Dims)-1]
 			for row := range len(y) / k {
 				if msg := checkSupport(y[row*k:(row+1)*k], dist.Simplex, 0, 1); msg != "" {
@@ -143,12 +144,12 @@ func (c *Compiled) unconstrain(pr *predictive, pos []float64) ([]float64, error)
 			for row := range len(y) / k {
 				ir.SimplexInverse(y[row*k:(row+1)*k], u[row*(k-1):(row+1)*(k-1)])
 			}
-		case tCholCorr:
+		case compile.CholCorr:
 			ir.CholCorrInverse(y, u)
 		}
 		for k, v := range u {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("value %v (element %d) lies outside the parameter's support (%s transform); give a value inside it", y[min(k, len(y)-1)], k, l.tr)}
+				return nil, &Error{Var: r.Name, Msg: fmt.Sprintf("value %v (element %d) lies outside the parameter's support (%s transform); give a value inside it", y[min(k, len(y)-1)], k, l.Transform)}
 			}
 		}
 	}

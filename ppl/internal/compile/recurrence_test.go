@@ -1,4 +1,4 @@
-package ppl
+package compile_test
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 )
 
 // recurrenceY is a short series for the recurrence models (any values do:
@@ -16,99 +18,123 @@ var recurrenceY = []float64{0.3, -0.5, 1.2, 0.1, -0.8, 0.4, 2.0, -1.1, 0.7, 0.2,
 
 // ar1Model: y[t] ~ Normal(x[t], sigma), x[t] = mu + phi·x[t-1] + z[t]·tau
 // with the innovations z data: a scan with a per-step a and a scalar b.
-func ar1Model() *Model {
+func ar1Model() *ppl.Model {
 	y, T := recurrenceY, len(recurrenceY)
-	m := NewModel("ar1")
+	m := ppl.NewModel("ar1")
 	mu := m.Normal("mu", 0, 1)
 	phi := m.Uniform("phi", -1, 1)
 	sigma := m.HalfNormal("sigma", 1)
-	x := Scan(T, []any{0.1}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
-		nx := Add(mu, Add(Mul(phi, c[0]), Mul(0.5, s[0])))
-		return []Expr{nx}, nx
+	x := ppl.Scan(T, []any{0.1}, []any{y}, func(c, s []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		nx := ppl.Add(mu, ppl.Add(ppl.Mul(phi, c[0]), ppl.Mul(0.5, s[0])))
+		return []ppl.Expr{nx}, nx
 	})
-	m.LogDensity("y", Sum(LogPDF("Normal", y, x, sigma)))
+	m.LogDensity("y", ppl.Sum(ppl.LogPDF("Normal", y, x, sigma)))
 	return m
 }
 
 // arma11Model is ARMA(1,1) as internal/posteriordb writes it: the error
 // is carried, err[t] = y[t] - (mu + phi·y[t-1] + theta·err[t-1]).
-func arma11Model() *Model {
+func arma11Model() *ppl.Model {
 	y, T := recurrenceY, len(recurrenceY)
-	m := NewModel("arma11")
+	m := ppl.NewModel("arma11")
 	mu := m.Normal("mu", 0, 10)
 	phi := m.Normal("phi", 0, 2)
 	theta := m.Normal("theta", 0, 2)
 	sigma := m.HalfCauchy("sigma", 2.5)
-	err1 := Sub(y[0], Add(mu, Mul(phi, mu)))
-	errs := Scan(T-1, []any{err1}, []any{y[:T-1], y[1:]}, func(c, x []Expr) ([]Expr, Expr) {
-		nu := Add(mu, Add(Mul(phi, x[0]), Mul(theta, c[0])))
-		e := Sub(x[1], nu)
-		return []Expr{e}, e
+	err1 := ppl.Sub(y[0], ppl.Add(mu, ppl.Mul(phi, mu)))
+	errs := ppl.Scan(T-1, []any{err1}, []any{y[:T-1], y[1:]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		nu := ppl.Add(mu, ppl.Add(ppl.Mul(phi, x[0]), ppl.Mul(theta, c[0])))
+		e := ppl.Sub(x[1], nu)
+		return []ppl.Expr{e}, e
 	})
-	m.LogDensity("err", LogPDF("Normal", Concat(err1, errs), 0, sigma))
+	m.LogDensity("err", ppl.LogPDF("Normal", ppl.Concat(err1, errs), 0, sigma))
+	return m
+}
+
+// garchY and garchSigma1 are the GARCH(1,1) data of package ppl's
+// density tests.
+var garchY = []float64{0.3, -0.5, 1.2, 0.1, -0.8, 0.4, 2.0, -1.1}
+
+const garchSigma1 = 0.5
+
+// garchModel is GARCH(1,1) carrying σ, its step next = Sqrt(A + B·carry²)
+// (package ppl's density tests check its log density against plain Go).
+func garchModel() *ppl.Model {
+	y, T := garchY, len(garchY)
+	m := ppl.NewModel("garch11")
+	mu := m.Flat("mu")
+	alpha0 := m.HalfFlat("alpha0")
+	alpha1 := m.Flat("alpha1", ppl.Bounds(0, 1))
+	beta1 := m.Flat("beta1", ppl.Bounds(0, ppl.Sub(1, alpha1)))
+	s := ppl.Scan(T-1, []any{garchSigma1}, []any{y[:T-1]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		v := ppl.Add(alpha0, ppl.Add(ppl.Mul(alpha1, ppl.Square(ppl.Sub(x[0], mu))), ppl.Mul(beta1, ppl.Square(c[0]))))
+		s := ppl.Sqrt(v)
+		return []ppl.Expr{s}, s
+	})
+	m.Normal("y", mu, ppl.Concat(garchSigma1, s)).Observe(y)
 	return m
 }
 
 // garchVarModel is GARCH(1,1) carrying the variance σ² and emitting σ.
-func garchVarModel() *Model {
+func garchVarModel() *ppl.Model {
 	y, T := garchY, len(garchY)
-	m := NewModel("garch11")
+	m := ppl.NewModel("garch11")
 	mu := m.Flat("mu")
 	alpha0 := m.HalfFlat("alpha0")
-	alpha1 := m.Flat("alpha1", Bounds(0, 1))
-	beta1 := m.Flat("beta1", Bounds(0, Sub(1, alpha1)))
-	s := Scan(T-1, []any{garchSigma1 * garchSigma1}, []any{y[:T-1]}, func(c, x []Expr) ([]Expr, Expr) {
-		v := Add(alpha0, Add(Mul(alpha1, Square(Sub(x[0], mu))), Mul(beta1, c[0])))
-		return []Expr{v}, Sqrt(v)
+	alpha1 := m.Flat("alpha1", ppl.Bounds(0, 1))
+	beta1 := m.Flat("beta1", ppl.Bounds(0, ppl.Sub(1, alpha1)))
+	s := ppl.Scan(T-1, []any{garchSigma1 * garchSigma1}, []any{y[:T-1]}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		v := ppl.Add(alpha0, ppl.Add(ppl.Mul(alpha1, ppl.Square(ppl.Sub(x[0], mu))), ppl.Mul(beta1, c[0])))
+		return []ppl.Expr{v}, ppl.Sqrt(v)
 	})
-	m.Normal("y", mu, Concat(garchSigma1, s)).Observe(y)
+	m.Normal("y", mu, ppl.Concat(garchSigma1, s)).Observe(y)
 	return m
 }
 
 // emitPrevModel emits a function of the carry before the step and of the
 // row, so the rewrite needs the shifted carries.
-func emitPrevModel() *Model {
+func emitPrevModel() *ppl.Model {
 	y, T := recurrenceY, len(recurrenceY)
-	m := NewModel("emitprev")
+	m := ppl.NewModel("emitprev")
 	a := m.Normal("a", 0, 1)
 	b := m.Uniform("b", -1, 1)
-	x := Scan(T, []any{a}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
-		nx := Sub(Div(Add(s[0], c[0]), 2), Neg(Mul(c[0], b)))
-		return []Expr{nx}, Add(Exp(Mul(0.1, c[0])), Square(Sub(nx, s[0])))
+	x := ppl.Scan(T, []any{a}, []any{y}, func(c, s []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		nx := ppl.Sub(ppl.Div(ppl.Add(s[0], c[0]), 2), ppl.Neg(ppl.Mul(c[0], b)))
+		return []ppl.Expr{nx}, ppl.Add(ppl.Exp(ppl.Mul(0.1, c[0])), ppl.Square(ppl.Sub(nx, s[0])))
 	})
-	m.LogDensity("x", Neg(Sum(x)))
+	m.LogDensity("x", ppl.Neg(ppl.Sum(x)))
 	return m
 }
 
 // nestedModel rewrites an inner scan whose step uses the outer step's
 // row and carry (placeholders of the enclosing scan) as coefficients.
-func nestedModel() *Model {
-	m := NewModel("nested")
+func nestedModel() *ppl.Model {
+	m := ppl.NewModel("nested")
 	a := m.Uniform("a", -1, 1)
 	inner := []float64{0.5, -1, 2}
-	totals := Scan(4, []any{a}, []any{recurrenceY[:4]}, func(c, row []Expr) ([]Expr, Expr) {
-		in := Scan(3, []any{c[0]}, []any{inner}, func(ci, x []Expr) ([]Expr, Expr) {
-			n := Add(Mul(row[0], x[0]), Mul(Mul(0.5, c[0]), ci[0]))
-			return []Expr{n}, Mul(a, n)
+	totals := ppl.Scan(4, []any{a}, []any{recurrenceY[:4]}, func(c, row []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		in := ppl.Scan(3, []any{c[0]}, []any{inner}, func(ci, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+			n := ppl.Add(ppl.Mul(row[0], x[0]), ppl.Mul(ppl.Mul(0.5, c[0]), ci[0]))
+			return []ppl.Expr{n}, ppl.Mul(a, n)
 		})
-		last := At(in, 2)
-		return []Expr{last}, last
+		last := ppl.At(in, 2)
+		return []ppl.Expr{last}, last
 	})
-	m.LogDensity("t", Neg(Sum(Square(totals))))
+	m.LogDensity("t", ppl.Neg(ppl.Sum(ppl.Square(totals))))
 	return m
 }
 
 // nonAffineModel builds a model whose step is not affine in the carry.
-func nonAffineModel(step func(c, x, p Expr) Expr) func() *Model {
-	return func() *Model {
+func nonAffineModel(step func(c, x, p ppl.Expr) ppl.Expr) func() *ppl.Model {
+	return func() *ppl.Model {
 		y, T := recurrenceY, len(recurrenceY)
-		m := NewModel("nonaffine")
+		m := ppl.NewModel("nonaffine")
 		p := m.Uniform("p", 0.1, 0.5)
-		x := Scan(T, []any{0.2}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
+		x := ppl.Scan(T, []any{0.2}, []any{y}, func(c, s []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
 			nx := step(c[0], s[0], p)
-			return []Expr{nx}, nx
+			return []ppl.Expr{nx}, nx
 		})
-		m.LogDensity("x", Neg(Sum(Square(x))))
+		m.LogDensity("x", ppl.Neg(ppl.Sum(ppl.Square(x))))
 		return m
 	}
 }
@@ -122,14 +148,14 @@ func hasOp(p *ir.Program, op ir.Op) bool {
 
 // compileBoth compiles a model with scans rewritten where they can be and
 // with the general scan path only.
-func compileBoth(t *testing.T, build func() *Model) (fast, general *Compiled) {
+func compileBoth(t *testing.T, build func() *ppl.Model) (fast, general *ppl.Compiled) {
 	t.Helper()
 	fast, err := build().Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
-	scanGeneralOnly = true
-	defer func() { scanGeneralOnly = false }()
+	compile.SetScanGeneralOnly(true)
+	defer compile.SetScanGeneralOnly(false)
 	general, err = build().Compile()
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +169,7 @@ func compileBoth(t *testing.T, build func() *Model) (fast, general *Compiled) {
 func TestScanAsRecurrence(t *testing.T) {
 	cases := []struct {
 		name      string
-		build     func() *Model
+		build     func() *ppl.Model
 		rewritten bool
 		keepsScan bool // an outer scan stays a scan
 	}{
@@ -153,12 +179,12 @@ func TestScanAsRecurrence(t *testing.T) {
 		{"GARCH(1,1) carrying σ through sqrt", garchModel, true, false},
 		{"emitting a function of the previous carry", emitPrevModel, true, false},
 		{"inner scan using the outer step's placeholders", nestedModel, true, true},
-		{"carry squared", nonAffineModel(func(c, x, p Expr) Expr { return Add(x, Mul(p, Square(c))) }), false, true},
-		{"carry times carry", nonAffineModel(func(c, x, p Expr) Expr { return Add(x, Mul(c, Mul(p, c))) }), false, true},
-		{"exp of the carry", nonAffineModel(func(c, x, p Expr) Expr { return Mul(p, Exp(c)) }), false, true},
-		{"divided by the carry", nonAffineModel(func(c, x, p Expr) Expr { return Div(p, Add(2, c)) }), false, true},
-		{"coefficient of a sequence times carry squared under sqrt", nonAffineModel(func(c, x, p Expr) Expr { return Sqrt(Add(p, Mul(p, Square(Add(c, x))))) }), false, true},
-		{"tanh of an affine step", nonAffineModel(func(c, x, p Expr) Expr { return Tanh(Add(x, Mul(p, c))) }), false, true},
+		{"carry squared", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Add(x, ppl.Mul(p, ppl.Square(c))) }), false, true},
+		{"carry times carry", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Add(x, ppl.Mul(c, ppl.Mul(p, c))) }), false, true},
+		{"exp of the carry", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Mul(p, ppl.Exp(c)) }), false, true},
+		{"divided by the carry", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Div(p, ppl.Add(2, c)) }), false, true},
+		{"coefficient of a sequence times carry squared under sqrt", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Sqrt(ppl.Add(p, ppl.Mul(p, ppl.Square(ppl.Add(c, x))))) }), false, true},
+		{"tanh of an affine step", nonAffineModel(func(c, x, p ppl.Expr) ppl.Expr { return ppl.Tanh(ppl.Add(x, ppl.Mul(p, c))) }), false, true},
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range cases {
@@ -200,21 +226,21 @@ func TestScanAsRecurrence(t *testing.T) {
 // same recurrence written as a general scan (the oracle).
 func TestLinearRecurrence(t *testing.T) {
 	y, T := recurrenceY, len(recurrenceY)
-	model := func(explicit bool) func() *Model {
-		return func() *Model {
-			m := NewModel("lr")
+	model := func(explicit bool) func() *ppl.Model {
+		return func() *ppl.Model {
+			m := ppl.NewModel("lr")
 			x0 := m.Normal("x0", 0, 1)
 			b := m.Uniform("b", -1, 1)
-			var x Expr
+			var x ppl.Expr
 			if explicit {
-				x = LinearRecurrence(x0, Mul(2, y), b)
+				x = ppl.LinearRecurrence(x0, ppl.Mul(2, y), b)
 			} else {
-				x = Scan(T, []any{x0}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
-					n := Add(Mul(2, s[0]), Mul(b, c[0]))
-					return []Expr{n}, n
+				x = ppl.Scan(T, []any{x0}, []any{y}, func(c, s []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+					n := ppl.Add(ppl.Mul(2, s[0]), ppl.Mul(b, c[0]))
+					return []ppl.Expr{n}, n
 				})
 			}
-			m.LogDensity("x", Neg(Sum(Square(x))))
+			m.LogDensity("x", ppl.Neg(ppl.Sum(ppl.Square(x))))
 			return m
 		}
 	}
@@ -230,9 +256,6 @@ func TestLinearRecurrence(t *testing.T) {
 			t.Errorf("at %v: LinearRecurrence gives %v %v, the scan %v %v", x, le, ge, lg, gg)
 		}
 	}
-	if _, e := build(func(m *Model) { LinearRecurrence(Mul(m.Normal("x0", 0, 1), []float64{1, 2}), 1.0, 0.5) }); e == nil {
-		t.Error("LinearRecurrence with a vector initial value: no error")
-	}
 }
 
 // TestScanManyStatics runs a general scan (a vector carry) whose step uses
@@ -242,19 +265,19 @@ func TestLinearRecurrence(t *testing.T) {
 func TestScanManyStatics(t *testing.T) {
 	const K = 20
 	y := recurrenceY
-	m := NewModel("statics")
-	w := make([]Expr, K)
+	m := ppl.NewModel("statics")
+	w := make([]ppl.Expr, K)
 	for i := range w {
 		w[i] = m.Normal("w"+string(rune('a'+i)), 0, 1)
 	}
-	x := Scan(len(y), []any{[]float64{0.1, -0.2}}, []any{y}, func(c, s []Expr) ([]Expr, Expr) {
-		acc := Expr(Mul(0.5, c[0]))
+	x := ppl.Scan(len(y), []any{[]float64{0.1, -0.2}}, []any{y}, func(c, s []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
+		acc := ppl.Expr(ppl.Mul(0.5, c[0]))
 		for i, wi := range w {
-			acc = Add(acc, Mul(wi, Mul(float64(i%3)-1, s[0])))
+			acc = ppl.Add(acc, ppl.Mul(wi, ppl.Mul(float64(i%3)-1, s[0])))
 		}
-		return []Expr{acc}, Sum(Square(acc))
+		return []ppl.Expr{acc}, ppl.Sum(ppl.Square(acc))
 	})
-	m.LogDensity("x", Neg(Sum(x)))
+	m.LogDensity("x", ppl.Neg(ppl.Sum(x)))
 	c, err := m.Compile()
 	if err != nil {
 		t.Fatal(err)

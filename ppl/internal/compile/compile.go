@@ -1,4 +1,4 @@
-package ppl
+package compile
 
 import (
 	"fmt"
@@ -7,186 +7,193 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
-	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
-// transform is the bijector from a parameter's unconstrained slots to its
+// Transform is the bijector from a parameter's unconstrained slots to its
 // constrained value.
-type transform uint8
+type Transform uint8
 
 const (
-	tIdentity transform = iota
-	tLower
-	tUpper
-	tInterval
-	tOrdered
-	tPosOrdered
-	tSimplex
-	tCholCorr
+	Identity   Transform = iota
+	Lower                // (lower, ∞): lower + exp(x)
+	Upper                // (-∞, upper): upper - exp(x)
+	Interval             // (lower, upper): a scaled logistic
+	Ordered              // increasing: cumulative sums of exp after the first
+	PosOrdered           // positive and increasing
+	Simplex              // stick-breaking, K-1 slots per simplex of K
+	CholCorr             // Cholesky factor of a correlation matrix, K(K-1)/2 slots
 )
 
 var transformNames = [...]string{"identity", "lower", "upper", "interval", "ordered", "positive_ordered", "simplex", "cholesky_corr"}
 
-func (t transform) String() string { return transformNames[t] }
+// String is the bijector's name as ppl.Param reports it.
+func (t Transform) String() string { return transformNames[t] }
 
-// Param describes one free parameter of a compiled model.
-type Param struct {
-	Name  string
-	Shape []int // constrained shape
-	// Offset and Len locate its slots in the unconstrained position.
+// Latent is a free parameter's place in the unconstrained position and
+// its bijector.
+type Latent struct {
+	RV        *graph.RV
+	Transform Transform
+	// Lower and Upper are the bounds the bijector uses (the bound options,
+	// or the family's support), nil when absent.
+	Lower, Upper *graph.Node
+	// Offset and Len locate its slots.
 	Offset, Len int
-	// Transform names the bijector: identity, lower, upper, interval,
-	// ordered, positive_ordered, simplex, cholesky_corr.
-	Transform string
 }
 
-// latent is a free parameter's layout and bijector.
-type latent struct {
-	RV           *graph.RV
-	tr           transform
-	lower, upper *graph.Node // effective bounds, nil when absent
-	off, ulen    int
+// Programs is a model compiled: the layout of the unconstrained position
+// and the ir programs over it.
+type Programs struct {
+	Name     string
+	Dim      int         // length of the unconstrained position
+	Latents  []Latent    // the free parameters, in declaration order
+	Observed []*graph.RV // the observed variables, in declaration order
+	// Density's target is the log density (Jacobians included); its
+	// outputs are the latents' constrained values, the deterministic
+	// quantities (by name) and every term of the target ("term:"+name).
+	// TermIDs are the terms' values in it, TermNames their names: a
+	// variable's name for its log density, "jacobian(name)" for a
+	// bijector's, a LogDensity term's name.
+	Density   *ir.Program
+	TermIDs   []ir.ID
+	TermNames []string
+	// Values computes the outputs of Density without the log density.
+	Values *ir.Program
+	// Plan says how the observed data are sharded; when they are,
+	// ShardMain and ShardBlocks are the programs whose targets sum to
+	// Density's (see shard.go).
+	Plan        ShardPlan
+	ShardMain   *ir.Program
+	ShardBlocks []*ir.Program
+
+	m *graph.Model
 }
 
-// Compile lays out the unconstrained position, picks each parameter's
-// bijector, and compiles the log density (Jacobians included) and the
-// constrained values into ir programs. The result is cached until the
-// model changes. Errors name the variable at fault.
-func (m *Model) Compile() (*Compiled, error) {
-	if m.g.Err != nil {
-		return nil, m.g.Err
-	}
-	if m.compiled != nil || m.cerr != nil {
-		return m.compiled, m.cerr
-	}
-	c, err := compile(m)
-	m.compiled, m.cerr = c, err
-	return c, err
-}
-
-func compile(m *Model) (c *Compiled, err error) {
+// Compile lays out the unconstrained position of m, picks each free
+// parameter's bijector, and compiles the log density (Jacobians included)
+// and the constrained values into ir programs, sharding the observed data
+// as sh says. Errors are *Error naming the variable at fault.
+func Compile(m *graph.Model, sh Sharding) (c *Programs, err error) {
 	defer func() {
 		if err != nil {
 			c = nil
 		}
 	}()
-	defer Catch(&err)
-	c = &Compiled{m: m, name: m.g.Name, version: m.version}
+	defer catch(&err)
+	c = &Programs{m: m, Name: m.Name}
 	// Layout of the unconstrained position, in declaration order.
-	for _, r := range m.g.RVs {
+	for _, r := range m.RVs {
 		if r.Observed {
-			c.observed = append(c.observed, r)
+			c.Observed = append(c.Observed, r)
 			continue
 		}
-		l := layout(m, r, c.dim)
-		c.dim += l.ulen
-		c.latents = append(c.latents, l)
+		l := layout(r, c.Dim)
+		c.Dim += l.Len
+		c.Latents = append(c.Latents, l)
 	}
-	for _, l := range c.latents {
-		c.params = append(c.params, Param{Name: l.RV.Name, Shape: slices.Clone(l.RV.Value.Dims), Offset: l.off, Len: l.ulen, Transform: l.tr.String()})
-		c.vars = append(c.vars, infer.Var{Name: l.RV.Name, Shape: slices.Clone(l.RV.Value.Dims)})
-	}
-	for _, d := range m.g.Dets {
-		c.vars = append(c.vars, infer.Var{Name: d.Det, Shape: slices.Clone(d.Dims), Deterministic: true})
-	}
-	for _, v := range c.vars {
-		c.varLen += ir.ShapeLen(v.Shape)
-	}
-	if c.density, c.termIDs, c.termNames, err = c.buildProgram(true, true, nil); err != nil {
+	if c.Density, c.TermIDs, c.TermNames, err = c.buildProgram(true, true, nil); err != nil {
 		return nil, err
 	}
-	if c.values, _, _, err = c.buildProgram(false, true, nil); err != nil {
+	if c.Values, _, _, err = c.buildProgram(false, true, nil); err != nil {
 		return nil, err
 	}
-	if err = c.planShards(); err != nil {
+	if err = c.planShards(sh); err != nil {
 		return nil, err
 	}
-	c.valueIDs = make([]ir.ID, len(c.vars))
-	for i, v := range c.vars {
-		c.valueIDs[i] = c.values.Output(v.Name)
-	}
-	c.pool.New = func() any { return c.NewDensity() }
 	return c, nil
 }
 
+// Fold computes n now when it depends on data alone (observed variables
+// count as data); ok is false when it depends on a parameter or a scan's
+// placeholder. Package ppl folds an expression given as observed data
+// (Log(y)) this way; errors name the variable name.
+func Fold(name string, n *graph.Node) (data []float64, ok bool, err error) {
+	defer catch(&err)
+	e := &emitter{c: &Programs{}, ids: map[*graph.Node]ir.ID{}, ctx: name}
+	if !e.constTree(n) {
+		return nil, false, nil
+	}
+	return e.fold(n), true, nil
+}
+
 // layout picks the bijector of a free parameter at position offset off.
-func layout(m *Model, r *graph.RV, off int) latent {
-	l := latent{RV: r, off: off, ulen: r.Value.Len(), lower: r.Lower, upper: r.Upper}
+func layout(r *graph.RV, off int) Latent {
+	l := Latent{RV: r, Offset: off, Len: r.Value.Len(), Lower: r.Lower, Upper: r.Upper}
 	if r.Fam != nil && r.Fam.Discrete || r.Mix != nil && r.Mix.Comps[0].Fam.Discrete {
-		m.failf(r.Name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", r.FamName())
+		failf(r.Name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", r.FamName())
 	}
 	if r.Mix != nil {
 		switch r.Support().Kind {
 		case dist.Simplex, dist.CholeskyCorr, dist.Bounded:
-			m.failf(r.Name, "a latent mixture needs components on the real line, the positive reals or (0, 1); observe it, or write its log density with LogMix in a LogDensity term")
+			failf(r.Name, "a latent mixture needs components on the real line, the positive reals or (0, 1); observe it, or write its log density with LogMix in a LogDensity term")
 		}
 	}
 	switch r.Order {
 	case graph.Ordered:
-		l.tr = tOrdered
+		l.Transform = Ordered
 		if r.Support().Kind == dist.Positive {
-			l.tr = tPosOrdered // an ordered vector of a positive family
+			l.Transform = PosOrdered // an ordered vector of a positive family
 		}
 		return l
 	case graph.PositiveOrdered:
-		l.tr = tPosOrdered
+		l.Transform = PosOrdered
 		return l
 	}
 	sup := r.Support()
 	switch sup.Kind {
 	case dist.Positive:
-		if l.lower == nil {
-			l.lower = graph.Scalar(0)
+		if l.Lower == nil {
+			l.Lower = graph.Scalar(0)
 		}
 	case dist.UnitInterval:
-		if l.lower == nil {
-			l.lower = graph.Scalar(0)
+		if l.Lower == nil {
+			l.Lower = graph.Scalar(0)
 		}
-		if l.upper == nil {
-			l.upper = graph.Scalar(1)
+		if l.Upper == nil {
+			l.Upper = graph.Scalar(1)
 		}
 	case dist.Bounded:
-		if l.lower == nil && sup.Lower >= 0 {
-			l.lower = r.Params[sup.Lower]
+		if l.Lower == nil && sup.Lower >= 0 {
+			l.Lower = r.Params[sup.Lower]
 		}
-		if l.upper == nil && sup.Upper >= 0 {
-			l.upper = r.Params[sup.Upper]
+		if l.Upper == nil && sup.Upper >= 0 {
+			l.Upper = r.Params[sup.Upper]
 		}
 	case dist.Simplex:
 		// One simplex [K], or one per row [N K].
 		if len(r.Value.Dims) < 1 || len(r.Value.Dims) > 2 || r.Value.Dims[len(r.Value.Dims)-1] < 2 {
-			m.failf(r.Name, "a simplex parameter is a vector [K] or rows [N K] with K ≥ 2, not shape %v", r.Value.Dims)
+			failf(r.Name, "a simplex parameter is a vector [K] or rows [N K] with K ≥ 2, not shape %v", r.Value.Dims)
 		}
 		k := r.Value.Dims[len(r.Value.Dims)-1]
-		l.tr, l.ulen = tSimplex, r.Value.Len()/k*(k-1)
+		l.Transform, l.Len = Simplex, r.Value.Len()/k*(k-1)
 		return l
 	case dist.CholeskyCorr:
 		k := r.Value.Dims[0]
-		l.tr, l.ulen = tCholCorr, k*(k-1)/2
+		l.Transform, l.Len = CholCorr, k*(k-1)/2
 		return l
 	}
 	switch {
-	case l.lower != nil && l.upper != nil:
-		l.tr = tInterval
-	case l.lower != nil:
-		l.tr = tLower
-	case l.upper != nil:
-		l.tr = tUpper
+	case l.Lower != nil && l.Upper != nil:
+		l.Transform = Interval
+	case l.Lower != nil:
+		l.Transform = Lower
+	case l.Upper != nil:
+		l.Transform = Upper
 	}
 	return l
 }
 
 // emitter turns model nodes into ir values, each node once.
 type emitter struct {
-	c   *Compiled
+	c   *Programs
 	b   *ir.Builder
 	ids map[*graph.Node]ir.ID
 	// constrained: random variables are slots of a position of
 	// constrained values (voff) rather than bijected unconstrained slots.
 	constrained bool
 	voff        map[*graph.RV]int
-	latentOf    map[*graph.RV]*latent
+	latentOf    map[*graph.RV]*Latent
 	// terms collects the log-density terms (and their names) in the order
 	// they are emitted; jacobians are added as parameters are.
 	terms     []ir.ID
@@ -248,10 +255,10 @@ func (e *emitter) fold(n *graph.Node) []float64 {
 	return slices.Clone(f.Val(id))
 }
 
-func newEmitter(c *Compiled, b *ir.Builder) *emitter {
-	e := &emitter{c: c, b: b, ids: map[*graph.Node]ir.ID{}, latentOf: map[*graph.RV]*latent{}}
-	for i := range c.latents {
-		e.latentOf[c.latents[i].RV] = &c.latents[i]
+func newEmitter(c *Programs, b *ir.Builder) *emitter {
+	e := &emitter{c: c, b: b, ids: map[*graph.Node]ir.ID{}, latentOf: map[*graph.RV]*Latent{}}
+	for i := range c.Latents {
+		e.latentOf[c.Latents[i].RV] = &c.Latents[i]
 	}
 	return e
 }
@@ -259,7 +266,7 @@ func newEmitter(c *Compiled, b *ir.Builder) *emitter {
 // check panics with an *Error naming the current variable when err is set.
 func (e *emitter) check(err error) {
 	if err != nil {
-		e.c.m.fail(&Error{Var: e.ctx, Msg: err.Error()})
+		panic(&Error{Var: e.ctx, Msg: err.Error()})
 	}
 }
 
@@ -291,7 +298,7 @@ func (e *emitter) emit(n *graph.Node) ir.ID {
 	case graph.KInput:
 		var ok bool
 		if id, ok = e.inputs[n]; !ok {
-			e.c.m.failf(e.ctx, "a scan's placeholder was used outside its step function")
+			failf(e.ctx, "a scan's placeholder was used outside its step function")
 		}
 	case graph.KOp:
 		if n.Op == ir.OpScan {
@@ -330,7 +337,7 @@ func (e *emitter) emit(n *graph.Node) ir.ID {
 		}
 		e.cse[key] = id
 		if err != nil {
-			e.c.m.fail(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", src.String(), err)})
+			panic(&Error{Var: e.ctx, Msg: fmt.Sprintf("%s: %v", src.String(), err)})
 		}
 	}
 	e.ids[n] = id
@@ -352,33 +359,33 @@ func (e *emitter) rvValue(r *graph.RV) ir.ID {
 	e.ctx = r.Name
 	defer func() { e.ctx = saved }()
 	shape := r.Value.Dims
-	if l.tr == tIdentity {
-		return e.b.ParamSlice(l.off, shape)
+	if l.Transform == Identity {
+		return e.b.ParamSlice(l.Offset, shape)
 	}
 	ushape := shape
-	if l.tr == tSimplex || l.tr == tCholCorr {
-		ushape = []int{l.ulen}
+	if l.Transform == Simplex || l.Transform == CholCorr {
+		ushape = []int{l.Len}
 	}
-	if l.tr == tSimplex && len(shape) == 2 {
+	if l.Transform == Simplex && len(shape) == 2 {
 		return e.simplexRows(r, l)
 	}
-	x := e.b.ParamSlice(l.off, ushape)
+	x := e.b.ParamSlice(l.Offset, ushape)
 	var in []ir.ID
 	var fwd, logj ir.Op
-	switch l.tr {
-	case tLower:
-		in, fwd, logj = []ir.ID{x, e.emit(l.lower)}, ir.OpLowerFwd, ir.OpLowerLogJ
-	case tUpper:
-		in, fwd, logj = []ir.ID{x, e.emit(l.upper)}, ir.OpUpperFwd, ir.OpUpperLogJ
-	case tInterval:
-		in, fwd, logj = []ir.ID{x, e.emit(l.lower), e.emit(l.upper)}, ir.OpIntervalFwd, ir.OpIntervalLogJ
-	case tOrdered:
+	switch l.Transform {
+	case Lower:
+		in, fwd, logj = []ir.ID{x, e.emit(l.Lower)}, ir.OpLowerFwd, ir.OpLowerLogJ
+	case Upper:
+		in, fwd, logj = []ir.ID{x, e.emit(l.Upper)}, ir.OpUpperFwd, ir.OpUpperLogJ
+	case Interval:
+		in, fwd, logj = []ir.ID{x, e.emit(l.Lower), e.emit(l.Upper)}, ir.OpIntervalFwd, ir.OpIntervalLogJ
+	case Ordered:
 		in, fwd, logj = []ir.ID{x}, ir.OpOrderedFwd, ir.OpOrderedLogJ
-	case tPosOrdered:
+	case PosOrdered:
 		in, fwd, logj = []ir.ID{x}, ir.OpPosOrderedFwd, ir.OpPosOrderedLogJ
-	case tSimplex:
+	case Simplex:
 		in, fwd, logj = []ir.ID{x}, ir.OpSimplexFwd, ir.OpSimplexLogJ
-	case tCholCorr:
+	case CholCorr:
 		in, fwd, logj = []ir.ID{x}, ir.OpCholCorrFwd, ir.OpCholCorrLogJ
 	}
 	v := e.emitOp(fwd, in, nil)
@@ -393,12 +400,12 @@ func (e *emitter) rvValue(r *graph.RV) ir.ID {
 }
 
 // simplexRows maps N rows of K-1 unconstrained slots to N simplexes [N K].
-func (e *emitter) simplexRows(r *graph.RV, l *latent) ir.ID {
+func (e *emitter) simplexRows(r *graph.RV, l *Latent) ir.ID {
 	n, k := r.Value.Dims[0], r.Value.Dims[1]
 	rows := make([]ir.ID, n)
 	jac := make([]ir.ID, n)
 	for i := range n {
-		x := e.b.ParamSlice(l.off+i*(k-1), []int{k - 1})
+		x := e.b.ParamSlice(l.Offset+i*(k-1), []int{k - 1})
 		rows[i] = e.emitOp(ir.OpSimplexFwd, []ir.ID{x}, nil)
 		jac[i] = e.emitOp(ir.OpSimplexLogJ, []ir.ID{x}, nil)
 	}
@@ -473,16 +480,16 @@ func (e *emitter) mixtureDensity(r *graph.RV, y ir.ID, pointwise bool) ir.ID {
 // variables and the LogDensity terms named in skip, which shards compute) with, when outputs is set,
 // every term's value as an output (named by termNames); with outputs, the
 // recorded variables as outputs.
-func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
-	defer Catch(&err)
+func (c *Programs) buildProgram(withTarget, outputs bool, skip map[string]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
+	defer catch(&err)
 	m := c.m
-	b := ir.NewBuilder(c.dim)
+	b := ir.NewBuilder(c.Dim)
 	e := newEmitter(c, b)
-	for _, l := range c.latents {
+	for _, l := range c.Latents {
 		e.emit(l.RV.Value)
 	}
 	if withTarget {
-		for _, r := range m.g.RVs {
+		for _, r := range m.RVs {
 			if skip[r.Name] {
 				continue
 			}
@@ -491,7 +498,7 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 				e.termNames = append(e.termNames, r.Name)
 			}
 		}
-		for _, t := range m.g.Terms {
+		for _, t := range m.Terms {
 			if skip[t.Name] {
 				continue
 			}
@@ -501,10 +508,10 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 		}
 	}
 	if outputs {
-		for _, l := range c.latents {
+		for _, l := range c.Latents {
 			b.AddOutput(l.RV.Name, e.emit(l.RV.Value))
 		}
-		for _, d := range m.g.Dets {
+		for _, d := range m.Dets {
 			e.ctx = d.Det
 			b.AddOutput(d.Det, e.emit(d))
 		}
@@ -524,7 +531,7 @@ func (c *Compiled) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 	}
 	p, err = b.Finalize(target)
 	if err != nil {
-		return nil, nil, nil, &Error{Var: m.g.Name, Msg: err.Error()}
+		return nil, nil, nil, &Error{Var: m.Name, Msg: err.Error()}
 	}
 	return p, e.terms, e.termNames, nil
 }

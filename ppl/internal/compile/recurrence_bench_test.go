@@ -1,12 +1,13 @@
-package ppl_test
+package compile_test
 
 import (
+	"math/rand/v2"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
-	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 )
 
 // cpuTime is the CPU time the process has used (user + system): on a
@@ -24,7 +25,7 @@ func cpuTime() time.Duration {
 // linear recurrences ("recurrence") and through the general scan path
 // ("scan"), and reports the CPU time per gradient:
 //
-//	go test -run '^$' -bench ScanRecurrence -count 3 ./ppl/
+//	go test -run '^$' -bench ScanRecurrence -count 3 ./ppl/internal/compile/
 func BenchmarkScanRecurrence(b *testing.B) {
 	for _, name := range []string{"arma-arma11", "garch-garch11", "hmm_example-hmm_example"} {
 		for _, general := range []bool{false, true} {
@@ -38,9 +39,9 @@ func BenchmarkScanRecurrence(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				ppl.SetScanGeneralOnly(general)
+				compile.SetScanGeneralOnly(general)
 				cm, err := m.Compile()
-				ppl.SetScanGeneralOnly(false)
+				compile.SetScanGeneralOnly(false)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -56,4 +57,15 @@ func BenchmarkScanRecurrence(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchPoint is the position the benchmarks evaluate (compiled layout),
+// as in package ppl's benchmarks.
+func benchPoint(dim int) []float64 {
+	rng := rand.New(rand.NewPCG(3, 5))
+	x := make([]float64, dim)
+	for i := range x {
+		x[i] = rng.Float64() - 0.5
+	}
+	return x
 }

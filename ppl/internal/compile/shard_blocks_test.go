@@ -1,19 +1,20 @@
-package ppl
+package compile_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 )
 
-// TestShardBlocks: with blocks much smaller than a shard (blockVolume
-// lowered), a shard is many programs claimed one at a time, and the sum
+// TestShardBlocks: with blocks much smaller than a shard (the block
+// volume lowered), a shard is many programs claimed one at a time, and the sum
 // is still the whole model's log density and gradient (the oracle: the
 // same model compiled with Shards(1)), to rounding.
 func TestShardBlocks(t *testing.T) {
-	saved := blockVolume
-	blockVolume = 100
-	defer func() { blockVolume = saved }()
+	defer compile.SetBlockVolume(compile.SetBlockVolume(100))
 	const n, d = 1000, 5
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := make([][]float64, n)
@@ -27,10 +28,10 @@ func TestShardBlocks(t *testing.T) {
 			y[i] = 1
 		}
 	}
-	build := func(shards int) *Compiled {
-		m := NewModel("blocks", Shards(shards))
-		beta := m.Normal("beta", 0, 1, Size(d))
-		m.BernoulliLogit("y", MatVec(x, beta)).Observe(y)
+	build := func(shards int) *ppl.Compiled {
+		m := ppl.NewModel("blocks", ppl.Shards(shards))
+		beta := m.Normal("beta", 0, 1, ppl.Size(d))
+		m.BernoulliLogit("y", ppl.MatVec(x, beta)).Observe(y)
 		c, err := m.Compile()
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +43,7 @@ func TestShardBlocks(t *testing.T) {
 	if p := sharded.ShardPlan(); p.Shards != 2 || p.Blocks != 60 {
 		t.Fatalf("plan: %d shards, %d blocks; want 2 and 60", p.Shards, p.Blocks)
 	}
-	dw, ds := whole.newDensity(), sharded.newDensity()
+	dw, ds := whole.NewDensity(), sharded.NewDensity()
 	pos, gw, gs := make([]float64, d), make([]float64, d), make([]float64, d)
 	for range 20 {
 		for i := range pos {
@@ -68,9 +69,7 @@ func TestShardBlocks(t *testing.T) {
 // value (a group mean with as many groups as half the rows), a shard is
 // one block; the sum is still the whole model's.
 func TestShardBlocksShared(t *testing.T) {
-	saved := blockVolume
-	blockVolume = 100
-	defer func() { blockVolume = saved }()
+	defer compile.SetBlockVolume(compile.SetBlockVolume(100))
 	const n, groups = 1000, 500
 	rng := rand.New(rand.NewPCG(3, 4))
 	y := make([]float64, n)
@@ -79,13 +78,13 @@ func TestShardBlocksShared(t *testing.T) {
 		y[i] = rng.NormFloat64()
 		idx[i] = i % groups
 	}
-	build := func(shards int) *Compiled {
-		m := NewModel("shared", Shards(shards))
+	build := func(shards int) *ppl.Compiled {
+		m := ppl.NewModel("shared", ppl.Shards(shards))
 		mu := m.Normal("mu", 0, 1)
 		tau := m.HalfNormal("tau", 1)
-		z := m.Normal("z", 0, 1, Size(groups))
-		alpha := Add(mu, Mul(tau, z))
-		m.Normal("y", Index(alpha, idx), 1).Observe(y)
+		z := m.Normal("z", 0, 1, ppl.Size(groups))
+		alpha := ppl.Add(mu, ppl.Mul(tau, z))
+		m.Normal("y", ppl.Index(alpha, idx), 1).Observe(y)
 		c, err := m.Compile()
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +99,7 @@ func TestShardBlocksShared(t *testing.T) {
 	if p := sharded.ShardPlan(); p.Shards != 2 || p.Blocks != 2 {
 		t.Fatalf("plan: %d shards, %d blocks; want 2 and 2", p.Shards, p.Blocks)
 	}
-	dw, ds := whole.newDensity(), sharded.newDensity()
+	dw, ds := whole.NewDensity(), sharded.NewDensity()
 	pos := make([]float64, whole.Dim())
 	gw, gs := make([]float64, len(pos)), make([]float64, len(pos))
 	for range 10 {

@@ -1,4 +1,4 @@
-package ppl
+package compile
 
 import (
 	"slices"
@@ -10,34 +10,6 @@ import (
 // scanGeneralOnly compiles every scan with the general OpScan path, never
 // as a linear recurrence; tests set it to compare the two.
 var scanGeneralOnly bool
-
-// LinearRecurrence is the sequence x[t] = a[t] + b[t]·x[t-1], t = 0…T-1,
-// starting from the scalar x0 (x[-1] = x0): an AR(1) process, an ARMA
-// error recursion, a GARCH variance. a and b are vectors of T values or
-// scalars (the same value at every step); when both are scalars there is
-// one step. It returns the T values x[0…T-1] (not x0), computed in one
-// pass, several times faster than the same recurrence written with Scan.
-//
-//	// ARMA(1,1) errors: err[t] = (y[t] - mu - phi·y[t-1]) - theta·err[t-1]
-//	a := ppl.Sub(ppl.Sub(y[1:], mu), ppl.Mul(phi, y[:T-1]))
-//	errs := ppl.LinearRecurrence(err1, a, ppl.Neg(theta))
-func LinearRecurrence(x0, a, b any) Expr {
-	ns := args("LinearRecurrence", x0, a, b)
-	m := modelOf("LinearRecurrence", ns...)
-	if ns[0].Len() != 1 {
-		failf(m, exprLabel("LinearRecurrence", ns...), "the initial value has shape %v; want a scalar", ns[0].Dims)
-	}
-	t := 1
-	for _, n := range ns[1:] {
-		if l := n.Len(); l != 1 {
-			if t != 1 && l != t {
-				failf(m, exprLabel("LinearRecurrence", ns...), "a has %d values and b %d; want vectors of the same length (the steps) or scalars", ns[1].Len(), ns[2].Len())
-			}
-			t = l
-		}
-	}
-	return asExpr(opNode("LinearRecurrence", ir.OpLinearRecurrence, []int{t}, ns, nil, nil))
-}
 
 // liftable are the elementwise ops a step may use for the scan to be
 // compiled as a linear recurrence: applied to the stacked per-step values
@@ -168,7 +140,7 @@ func asRecurrence(d *graph.Scan, args []*graph.Node) *graph.Node {
 
 // op makes a node of the rewritten graph.
 func (r *recurrenceForm) op(op ir.Op, shape []int, ns ...*graph.Node) *graph.Node {
-	return &graph.Node{Kind: graph.KOp, Op: op, Fn: "Scan", Dims: slices.Clone(shape), Args: ns, Model: modelOf("Scan", ns...)}
+	return &graph.Node{Kind: graph.KOp, Op: op, Fn: "Scan", Dims: slices.Clone(shape), Args: ns, Model: modelOf(ns)}
 }
 
 // affine splits a step's node n into A + B·v where v is the carry variable
@@ -292,4 +264,15 @@ func (r *recurrenceForm) isRewritten(n *graph.Node) bool {
 		}
 	}
 	return false
+}
+
+// modelOf is the model of the first node that has one: the nodes of a
+// scan's body all belong to one (ppl.Scan checked).
+func modelOf(ns []*graph.Node) *graph.Model {
+	for _, n := range ns {
+		if n.Model != nil {
+			return n.Model
+		}
+	}
+	return nil
 }

@@ -1,11 +1,9 @@
-package ppl
+package compile
 
 import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
-	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
@@ -18,9 +16,9 @@ import (
 //
 // Compile builds, when it shards, one main program (priors, Jacobians,
 // and the terms left whole) and one program per block of rows: each shard
-// is a few blocks of about a megabyte of data (package ppl/internal/shard runs them).
-// Each block program takes the whole position and computes only its rows
-// of every sharded log density: the variable's data and every
+// is a few blocks of about a megabyte of data (package ppl/internal/shard
+// runs them). Each block program takes the whole position and computes
+// only its rows of every sharded log density: the variable's data and every
 // per-observation expression its parameters are made of (X·β from a data
 // matrix, μ[group] gathered from a hierarchical mean, elementwise
 // arithmetic, a parameter with one element per row) are sliced along the
@@ -32,129 +30,47 @@ import (
 // such as Sum(LogPDF(…)) of a hand-written likelihood, split the same way
 // over x's leading axis.
 
-// ModelOption is a setting of NewModel (Shards).
-type ModelOption func(*Model)
-
-// Shards splits the log-likelihood of every observed variable (and
-// LogDensity term summing over rows) with at least n rows into n shards
-// evaluated in parallel. Shards(1) turns
-// sharding off; Shards(0) restores the automatic choice (the default): n
-// is GOMAXPROCS, lowered so that each shard reads at least
-// AutoShardVolume values of data, and the model is not sharded when that
-// leaves fewer than 2.
-//
-// Give it to NewModel, or call Model.SetShards.
-func Shards(n int) ModelOption { return func(m *Model) { m.SetShards(n) } }
-
-// AutoShardVolume is the data volume (elements of observed data and of
-// data per observation, such as the rows of a design matrix) below which
-// the automatic choice does not add a shard: with fewer, the handoff
-// between workers (a few µs) would cost more than the work saved.
-const AutoShardVolume = 50_000
-
-// SetShards sets the number of shards of the observed data (see Shards).
-func (m *Model) SetShards(n int) {
-	if n < 0 {
-		m.failf(m.g.Name, "Shards(%d): want 0 (automatic), 1 (no sharding) or more shards", n)
-	}
-	if n != m.shards {
-		m.shards = n
-		m.changed()
-	}
+// Sharding is how Compile splits the observed data: Shards is
+// ppl.Shards's setting (0 automatic, 1 none, or the number of shards) and
+// AutoVolume is ppl.AutoShardVolume, the data volume below which the
+// automatic choice adds no shard.
+type Sharding struct {
+	Shards     int
+	AutoVolume int
 }
 
-// ShardPlan says how a compiled model splits its observed data.
+// ShardPlan is ppl.ShardPlan (the same fields, documented there): how
+// the observed data are split.
 type ShardPlan struct {
-	// Shards is the number of workers the observed data are split
-	// across; 0 when the model is not sharded.
 	Shards int
-	// Blocks is the number of shard programs: each shard's rows are
-	// evaluated in blocks of about a megabyte of data, which the workers
-	// claim one at a time.
 	Blocks int
-	// Vars describes every observed variable, in declaration order, then
-	// every LogDensity term that is a sum over rows (Sum(LogPDF(…))).
-	Vars []ShardVar
+	Vars   []ShardVar
 }
 
-// ShardVar is one observed variable in a ShardPlan.
+// ShardVar is ppl.ShardVar: one observed variable or LogDensity term
+// of a ShardPlan.
 type ShardVar struct {
-	Name string
-	// Rows is the number of observations along the leading axis.
-	Rows int
-	// Volume is the data its log density reads: data elements along the
-	// rows, per-row data (a design matrix's rows, gather indices)
-	// included; 0 when its rows cannot be split.
-	Volume int
-	// Sharded reports the variable's log density is split over the
-	// shards; otherwise Reason says why it is computed whole.
+	Name    string
+	Rows    int
+	Volume  int
 	Sharded bool
 	Reason  string
-	// Term marks a LogDensity term summing over rows rather than an
-	// observed variable.
-	Term bool
-}
-
-// String lists the plan one variable per line, as a notebook shows it:
-//
-//	2 shards in 40 blocks
-//	y: 100000 rows (volume 5100000), sharded
-//	z: 100 rows (volume 100), whole: mu: Scan[100] is computed over all rows at once …
-func (p ShardPlan) String() string {
-	var sb strings.Builder
-	if p.Shards == 0 {
-		sb.WriteString("not sharded")
-	} else {
-		fmt.Fprintf(&sb, "%d shards in %d blocks", p.Shards, p.Blocks)
-	}
-	for _, v := range p.Vars {
-		what := ""
-		if v.Term {
-			what = " (LogDensity term)"
-		}
-		fmt.Fprintf(&sb, "\n%s%s: %d rows (volume %d), ", v.Name, what, v.Rows, v.Volume)
-		if v.Sharded {
-			sb.WriteString("sharded")
-		} else {
-			sb.WriteString("whole: " + v.Reason)
-		}
-	}
-	return sb.String()
-}
-
-// ShardPlan describes how the model's observed data are sharded, with the
-// reason for every observed variable left whole.
-func (c *Compiled) ShardPlan() ShardPlan {
-	p := c.shardPlan
-	p.Vars = slices.Clone(p.Vars)
-	return p
-}
-
-// ShardPrograms returns the programs of a sharded model: main computes
-// everything but the sharded log-likelihoods, each shard program one block
-// of rows of them (ShardPlan().Blocks of them, in row order; with B blocks
-// and K shards, shard j is blocks [j·B/K, (j+1)·B/K)); every program takes
-// the whole position, and the log density is main's target plus every
-// block's, likewise the gradients. A backend may place shards on devices
-// of its own. Both are nil when the model is not sharded (Program is then
-// the whole log density).
-func (c *Compiled) ShardPrograms() (main *ir.Program, shards []*ir.Program) {
-	return c.shardMain, slices.Clone(c.shardProgs)
+	Term    bool
 }
 
 // planShards decides which observed variables are split and into how
 // many shards, then builds the programs.
-func (c *Compiled) planShards() error {
+func (c *Programs) planShards(sh Sharding) error {
+	want, auto := sh.Shards, sh.AutoVolume
 	m := c.m
-	want := m.shards
 	if want == 1 {
 		return nil
 	}
 	folds := map[*graph.Node][]float64{}
 	shared := map[string]int{}
-	vars := make([]ShardVar, len(c.observed))
+	vars := make([]ShardVar, len(c.Observed))
 	total := 0
-	for i, r := range c.observed {
+	for i, r := range c.Observed {
 		sv := ShardVar{Name: r.Name}
 		rows, err := obsRows(r)
 		sv.Rows = rows
@@ -175,7 +91,7 @@ func (c *Compiled) planShards() error {
 	}
 	// LogDensity terms that sum over rows (Sum(LogPDF(…)) of a
 	// hand-written likelihood) split like observed variables.
-	for _, t := range m.g.Terms {
+	for _, t := range m.Terms {
 		x, rows, ok := termRows(t)
 		if !ok {
 			continue
@@ -193,7 +109,7 @@ func (c *Compiled) planShards() error {
 	}
 	k := want
 	if k == 0 {
-		k = min(runtime.GOMAXPROCS(0), total/AutoShardVolume)
+		k = min(runtime.GOMAXPROCS(0), total/auto)
 	}
 	// A variable with fewer rows than shards stays whole, and so does a
 	// small one when the choice is automatic.
@@ -204,19 +120,19 @@ func (c *Compiled) planShards() error {
 		case !sv.Sharded:
 		case sv.Rows < k:
 			sv.Sharded, sv.Reason = false, fmt.Sprintf("%d rows, fewer than the %d shards", sv.Rows, k)
-		case want == 0 && sv.Volume < AutoShardVolume:
-			sv.Sharded, sv.Reason = false, fmt.Sprintf("data volume %d is below AutoShardVolume (%d); force it with Shards(n)", sv.Volume, AutoShardVolume)
+		case want == 0 && sv.Volume < auto:
+			sv.Sharded, sv.Reason = false, fmt.Sprintf("data volume %d is below AutoShardVolume (%d); force it with Shards(n)", sv.Volume, auto)
 		default:
 			n++
 		}
 	}
-	c.shardPlan = ShardPlan{Vars: vars}
+	c.Plan = ShardPlan{Vars: vars}
 	if k < 2 || n == 0 {
 		for i := range vars {
 			if vars[i].Sharded {
 				vars[i].Sharded = false
 				if want == 0 {
-					vars[i].Reason = fmt.Sprintf("total data volume %d is below 2×AutoShardVolume (%d) or one core is available; force it with Shards(n)", total, 2*AutoShardVolume)
+					vars[i].Reason = fmt.Sprintf("total data volume %d is below 2×AutoShardVolume (%d) or one core is available; force it with Shards(n)", total, 2*auto)
 				} else {
 					vars[i].Reason = "fewer than 2 shards"
 				}
@@ -261,8 +177,8 @@ func (c *Compiled) planShards() error {
 			return err
 		}
 	}
-	c.shardPlan.Shards, c.shardPlan.Blocks = k, blocks
-	c.shardMain, c.shardProgs = main, progs
+	c.Plan.Shards, c.Plan.Blocks = k, blocks
+	c.ShardMain, c.ShardBlocks = main, progs
 	return nil
 }
 
@@ -273,12 +189,12 @@ var blockVolume = 1 << 17
 
 // buildShard compiles shard j of k: rows [j·N/k, (j+1)·N/k) of every
 // sharded variable's log density.
-func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*graph.Node][]float64) (p *ir.Program, err error) {
-	defer Catch(&err)
-	b := ir.NewBuilder(c.dim)
+func (c *Programs) buildShard(j, k int, sharded map[string]bool, folds map[*graph.Node][]float64) (p *ir.Program, err error) {
+	defer catch(&err)
+	b := ir.NewBuilder(c.Dim)
 	e := newEmitter(c, b)
 	var terms []ir.ID
-	for _, r := range c.observed {
+	for _, r := range c.Observed {
 		if !sharded[r.Name] {
 			continue
 		}
@@ -295,7 +211,7 @@ func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*grap
 			terms = append(terms, id)
 		}
 	}
-	for _, t := range c.m.g.Terms {
+	for _, t := range c.m.Terms {
 		if !sharded[t.Name] {
 			continue
 		}
@@ -306,7 +222,7 @@ func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*grap
 			panic(fmt.Sprintf("ppl: shard %d of %s: %v", j, t.Name, err))
 		}
 		e.ctx = t.Name
-		terms = append(terms, e.emit(&graph.Node{Kind: graph.KOp, Op: ir.OpSum, Args: []*graph.Node{sx}, Fn: "Sum", Model: &c.m.g}))
+		terms = append(terms, e.emit(&graph.Node{Kind: graph.KOp, Op: ir.OpSum, Args: []*graph.Node{sx}, Fn: "Sum", Model: c.m}))
 	}
 	target := b.Scalar(0)
 	if len(terms) > 0 {
@@ -314,7 +230,7 @@ func (c *Compiled) buildShard(j, k int, sharded map[string]bool, folds map[*grap
 	}
 	p, err = b.Finalize(target)
 	if err != nil {
-		return nil, &Error{Var: c.name, Msg: err.Error()}
+		return nil, &Error{Var: c.Name, Msg: err.Error()}
 	}
 	return p, nil
 }
@@ -356,7 +272,7 @@ func obsRows(r *graph.RV) (int, error) {
 // observations: a value of length n·r (r elements per observation, in
 // row-major order) becomes its elements [lo·r, hi·r).
 type rowSlicer struct {
-	c      *Compiled
+	c      *Programs
 	n      int
 	lo, hi int
 	ce     *emitter // for constTree and fold
@@ -369,9 +285,9 @@ type rowSlicer struct {
 	sharedSeen map[*graph.Node]bool
 }
 
-func newRowSlicer(c *Compiled, n, lo, hi int, folds map[*graph.Node][]float64) *rowSlicer {
+func newRowSlicer(c *Programs, n, lo, hi int, folds map[*graph.Node][]float64) *rowSlicer {
 	return &rowSlicer{c: c, n: n, lo: lo, hi: hi, folds: folds, memo: map[[2]any]*graph.Node{}, sharedSeen: map[*graph.Node]bool{},
-		ce: &emitter{c: c, ids: map[*graph.Node]ir.ID{}, ctx: c.name}}
+		ce: &emitter{c: c, ids: map[*graph.Node]ir.ID{}, ctx: c.Name}}
 }
 
 // observedTerm returns a stand-in variable whose log density is the rows
@@ -563,27 +479,27 @@ func (s *rowSlicer) sliceNew(n *graph.Node, r int) (*graph.Node, error) {
 // log-Jacobian stays in the main program), so each block maps only its
 // rows; other bijectors (ordered, simplex) run whole, then are cut.
 func (s *rowSlicer) latentRows(n *graph.Node, r, from, to int, shape []int) (*graph.Node, error) {
-	var l *latent
-	for i := range s.c.latents {
-		if s.c.latents[i].RV == n.RV {
-			l = &s.c.latents[i]
+	var l *Latent
+	for i := range s.c.Latents {
+		if s.c.Latents[i].RV == n.RV {
+			l = &s.c.Latents[i]
 		}
 	}
 	if l == nil {
 		return nil, fmt.Errorf("%s is not a parameter of the model", n.String())
 	}
-	slots := &graph.Node{Kind: graph.KSlots, Ints: []int{l.off + from}, Dims: shape, Fn: n.RV.Name, Model: n.Model}
+	slots := &graph.Node{Kind: graph.KSlots, Ints: []int{l.Offset + from}, Dims: shape, Fn: n.RV.Name, Model: n.Model}
 	var op ir.Op
 	var bounds []*graph.Node
-	switch l.tr {
-	case tIdentity:
+	switch l.Transform {
+	case Identity:
 		return slots, nil
-	case tLower:
-		op, bounds = ir.OpLowerFwd, []*graph.Node{l.lower}
-	case tUpper:
-		op, bounds = ir.OpUpperFwd, []*graph.Node{l.upper}
-	case tInterval:
-		op, bounds = ir.OpIntervalFwd, []*graph.Node{l.lower, l.upper}
+	case Lower:
+		op, bounds = ir.OpLowerFwd, []*graph.Node{l.Lower}
+	case Upper:
+		op, bounds = ir.OpUpperFwd, []*graph.Node{l.Upper}
+	case Interval:
+		op, bounds = ir.OpIntervalFwd, []*graph.Node{l.Lower, l.Upper}
 	default:
 		return s.cut(n, from, to, shape), nil
 	}
