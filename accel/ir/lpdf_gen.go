@@ -50,9 +50,13 @@ func bernoulliForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_1 := math.NaN()
-	km1_1 := math.NaN()
 	var m0, m1 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log1p(-in1[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
@@ -61,13 +65,13 @@ func bernoulliForward(f *Frame, in *Instr) {
 		if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
 			var w0 float64
 			if x0 == 1 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
+				if s1 != 0 {
+					m0 = math.Log(x1)
 				}
 				w0 = m0
 			} else {
-				if x1 != km1_1 {
-					km1_1, m1 = x1, math.Log1p(-x1)
+				if s1 != 0 {
+					m1 = math.Log1p(-x1)
 				}
 				w0 = m1
 			}
@@ -93,9 +97,13 @@ func bernoulliBackward(f *Frame, in *Instr) {
 	g, gs := f.AdjOf(in.Out), outStride(in)
 	d1, d1Vec := gradOf(f, in.In[1])
 	var d1Sum float64
-	km3_1 := math.NaN()
-	km2_1 := math.NaN()
 	var m3, m2 float64
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(1 - in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -106,13 +114,13 @@ func bernoulliBackward(f *Frame, in *Instr) {
 		if d1 != nil {
 			var w0 float64
 			if x0 == 1 {
-				if x1 != km3_1 {
-					km3_1, m3 = x1, opdef.Inv(x1)
+				if s1 != 0 {
+					m3 = opdef.Inv(x1)
 				}
 				w0 = m3
 			} else {
-				if x1 != km2_1 {
-					km2_1, m2 = x1, opdef.Inv(1-x1)
+				if s1 != 0 {
+					m2 = opdef.Inv(1 - x1)
 				}
 				w0 = -m2
 			}
@@ -128,9 +136,10 @@ func betaForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_1 := math.NaN()
-	km0_2 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = opdef.LBeta(in1[0], in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 2)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -162,8 +171,8 @@ func betaForward(f *Frame, in *Instr) {
 			} else {
 				c1 = math.Log1p(-x0)
 			}
-			if x1 != km0_1 || x2 != km0_2 {
-				km0_1, km0_2, m0 = x1, x2, opdef.LBeta(x1, x2)
+			if s1 != 0 || s2 != 0 {
+				m0 = opdef.LBeta(x1, x2)
 			}
 			e = (x1-1)*c0 + (x2-1)*c1 - m0
 		}
@@ -189,11 +198,16 @@ func betaBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_1 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
-	km3_2 := math.NaN()
-	var m1, m2, m3 float64
+	var m2, m1, m3 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m2 = mathext.Digamma(in1[0] + in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = mathext.Digamma(in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m3 = mathext.Digamma(in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 2)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -226,24 +240,23 @@ func betaBackward(f *Frame, in *Instr) {
 		} else {
 			c1 = math.Log1p(-x0)
 		}
+		if d1 != nil || d2 != nil {
+			if s1 != 0 || s2 != 0 {
+				m2 = mathext.Digamma(x1 + x2)
+			}
+		}
 		if d0 != nil {
 			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-(x2-1)/(1-x0)), d0Sum)
 		}
 		if d1 != nil {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, mathext.Digamma(x1)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			if s1 != 0 {
+				m1 = mathext.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km3_2 {
-				km3_2, m3 = x2, mathext.Digamma(x2)
-			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, mathext.Digamma(x1+x2)
+			if s2 != 0 {
+				m3 = mathext.Digamma(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
 		}
@@ -260,9 +273,10 @@ func betaBinomialForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2, in3)
 	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_2 := math.NaN()
-	km0_3 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m0 = opdef.LBeta(in2[0], in3[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -288,8 +302,8 @@ func betaBinomialForward(f *Frame, in *Instr) {
 			} else {
 				c0 = opdef.LChoose(x1, x0)
 			}
-			if x2 != km0_2 || x3 != km0_3 {
-				km0_2, km0_3, m0 = x2, x3, opdef.LBeta(x2, x3)
+			if s2 != 0 || s3 != 0 {
+				m0 = opdef.LBeta(x2, x3)
 			}
 			e = c0 + opdef.LBeta(x0+x2, x1-x0+x3) - m0
 		}
@@ -314,14 +328,19 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 	d2, d2Vec := gradOf(f, in.In[2])
 	d3, d3Vec := gradOf(f, in.In[3])
 	var d2Sum, d3Sum float64
-	km1_1 := math.NaN()
-	km1_2 := math.NaN()
-	km1_3 := math.NaN()
-	km3_2 := math.NaN()
-	km3_3 := math.NaN()
-	km2_2 := math.NaN()
-	km4_3 := math.NaN()
 	var m1, m3, m2, m4 float64
+	if n > 0 && !(s1 != 0 || s2 != 0 || s3 != 0) {
+		m1 = mathext.Digamma(in1[0] + in2[0] + in3[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m3 = mathext.Digamma(in2[0] + in3[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m2 = mathext.Digamma(in2[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m4 = mathext.Digamma(in3[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
@@ -329,25 +348,24 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x1 != km1_1 || x2 != km1_2 || x3 != km1_3 {
-			km1_1, km1_2, km1_3, m1 = x1, x2, x3, mathext.Digamma(x1+x2+x3)
+		if s1 != 0 || s2 != 0 || s3 != 0 {
+			m1 = mathext.Digamma(x1 + x2 + x3)
 		}
 		l0 := m1
-		if d2 != nil {
-			if x2 != km3_2 || x3 != km3_3 {
-				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
+		if d2 != nil || d3 != nil {
+			if s2 != 0 || s3 != 0 {
+				m3 = mathext.Digamma(x2 + x3)
 			}
-			if x2 != km2_2 {
-				km2_2, m2 = x2, mathext.Digamma(x2)
+		}
+		if d2 != nil {
+			if s2 != 0 {
+				m2 = mathext.Digamma(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
 		}
 		if d3 != nil {
-			if x2 != km3_2 || x3 != km3_3 {
-				km3_2, km3_3, m3 = x2, x3, mathext.Digamma(x2+x3)
-			}
-			if x3 != km4_3 {
-				km4_3, m4 = x3, mathext.Digamma(x3)
+			if s3 != 0 {
+				m4 = mathext.Digamma(x3)
 			}
 			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
 		}
@@ -362,9 +380,13 @@ func binomialForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_2 := math.NaN()
-	km1_2 := math.NaN()
 	var m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log1p(-in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -392,8 +414,8 @@ func binomialForward(f *Frame, in *Instr) {
 			}
 			var w0 float64
 			if x0 > 0 {
-				if x2 != km0_2 {
-					km0_2, m0 = x2, math.Log(x2)
+				if s2 != 0 {
+					m0 = math.Log(x2)
 				}
 				w0 = x0 * m0
 			} else {
@@ -401,8 +423,8 @@ func binomialForward(f *Frame, in *Instr) {
 			}
 			var w1 float64
 			if x1 > x0 {
-				if x2 != km1_2 {
-					km1_2, m1 = x2, math.Log1p(-x2)
+				if s2 != 0 {
+					m1 = math.Log1p(-x2)
 				}
 				w1 = (x1 - x0) * m1
 			} else {
@@ -430,9 +452,13 @@ func binomialBackward(f *Frame, in *Instr) {
 	g, gs := f.AdjOf(in.Out), outStride(in)
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d2Sum float64
-	km3_2 := math.NaN()
-	km2_2 := math.NaN()
 	var m3, m2 float64
+	if n > 0 && !(s2 != 0) {
+		m3 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m2 = opdef.Inv(1 - in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -443,8 +469,8 @@ func binomialBackward(f *Frame, in *Instr) {
 		if d2 != nil {
 			var w0 float64
 			if x0 > 0 {
-				if x2 != km3_2 {
-					km3_2, m3 = x2, opdef.Inv(x2)
+				if s2 != 0 {
+					m3 = opdef.Inv(x2)
 				}
 				w0 = x0 * m3
 			} else {
@@ -452,8 +478,8 @@ func binomialBackward(f *Frame, in *Instr) {
 			}
 			var w1 float64
 			if x1 > x0 {
-				if x2 != km2_2 {
-					km2_2, m2 = x2, opdef.Inv(1-x2)
+				if s2 != 0 {
+					m2 = opdef.Inv(1 - x2)
 				}
 				w1 = (x1 - x0) * m2
 			} else {
@@ -471,8 +497,10 @@ func binomialLogitForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_2 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log1p(Exp(-math.Abs(in2[0])))
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -498,8 +526,8 @@ func binomialLogitForward(f *Frame, in *Instr) {
 			} else {
 				c0 = opdef.LChoose(x1, x0)
 			}
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log1p(Exp(-math.Abs(x2)))
+			if s2 != 0 {
+				m0 = math.Log1p(Exp(-math.Abs(x2)))
 			}
 			e = c0 - (x1*m0 + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
 		}
@@ -523,8 +551,10 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 	g, gs := f.AdjOf(in.Out), outStride(in)
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d2Sum float64
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = Logistic(in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -533,8 +563,8 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if d2 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, Logistic(x2)
+			if s2 != 0 {
+				m1 = Logistic(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
 		}
@@ -550,21 +580,25 @@ func cauchyForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_2 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
 			}
 			l0 := (x0 - x1) * m1
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
 			}
 			e = -opdef.LnPi - m0 - math.Log1p(l0*l0)
 		}
@@ -590,8 +624,10 @@ func cauchyBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -599,8 +635,8 @@ func cauchyBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x2 != km1_2 {
-			km1_2, m1 = x2, opdef.Inv(x2)
+		if s2 != 0 {
+			m1 = opdef.Inv(x2)
 		}
 		l0 := (x0 - x1) * m1
 		l1 := m1 / (1 + l0*l0)
@@ -625,16 +661,18 @@ func exponentialForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_1 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
 		if x1 > 0 && x0 >= 0 {
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
+			if s1 != 0 {
+				m0 = math.Log(x1)
 			}
 			e = m0 - x1*x0
 		}
@@ -659,8 +697,10 @@ func exponentialBackward(f *Frame, in *Instr) {
 	d0, d0Vec := gradOf(f, in.In[0])
 	d1, d1Vec := gradOf(f, in.In[1])
 	var d0Sum, d1Sum float64
-	km1_1 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -672,8 +712,8 @@ func exponentialBackward(f *Frame, in *Instr) {
 			d0Sum = acc(d0, d0Vec, i, gi*(-x1), d0Sum)
 		}
 		if d1 != nil {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, opdef.Inv(x1)
+			if s1 != 0 {
+				m1 = opdef.Inv(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-x0), d1Sum)
 		}
@@ -688,9 +728,13 @@ func gammaForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_1 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -715,11 +759,11 @@ func gammaForward(f *Frame, in *Instr) {
 			} else {
 				c0 = math.Log(x0)
 			}
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
+			if s2 != 0 {
+				m1 = math.Log(x2)
 			}
-			if x1 != km0_1 {
-				km0_1, m0 = x1, opdef.LGamma(x1)
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
 			}
 			e = x1*m1 - m0 + (x1-1)*c0 - x2*x0
 		}
@@ -745,9 +789,13 @@ func gammaBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
-	km2_1 := math.NaN()
 	var m1, m2 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = mathext.Digamma(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -777,11 +825,11 @@ func gammaBackward(f *Frame, in *Instr) {
 			d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-x2), d0Sum)
 		}
 		if d1 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
+			if s2 != 0 {
+				m1 = math.Log(x2)
 			}
-			if x1 != km2_1 {
-				km2_1, m2 = x1, mathext.Digamma(x1)
+			if s1 != 0 {
+				m2 = mathext.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2+c0), d1Sum)
 		}
@@ -802,21 +850,25 @@ func halfCauchyForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_1 := math.NaN()
-	km0_1 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
 		if x1 > 0 && x0 >= 0 {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, opdef.Inv(x1)
+			if s1 != 0 {
+				m1 = opdef.Inv(x1)
 			}
 			l0 := x0 * m1
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
+			if s1 != 0 {
+				m0 = math.Log(x1)
 			}
 			e = opdef.Ln2 - opdef.LnPi - m0 - math.Log1p(l0*l0)
 		}
@@ -841,8 +893,10 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 	d0, d0Vec := gradOf(f, in.In[0])
 	d1, d1Vec := gradOf(f, in.In[1])
 	var d0Sum, d1Sum float64
-	km1_1 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -850,8 +904,8 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x1 != km1_1 {
-			km1_1, m1 = x1, opdef.Inv(x1)
+		if s1 != 0 {
+			m1 = opdef.Inv(x1)
 		}
 		l0 := x0 * m1
 		l1 := m1 / (1 + l0*l0)
@@ -873,21 +927,25 @@ func halfNormalForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_1 := math.NaN()
-	km0_1 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
 		if x1 > 0 && x0 >= 0 {
-			if x1 != km1_1 {
-				km1_1, m1 = x1, opdef.Inv(x1)
+			if s1 != 0 {
+				m1 = opdef.Inv(x1)
 			}
 			l0 := x0 * m1
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
+			if s1 != 0 {
+				m0 = math.Log(x1)
 			}
 			e = opdef.Ln2 - m0 - opdef.LnSqrt2Pi - 0.5*l0*l0
 		}
@@ -912,8 +970,10 @@ func halfNormalBackward(f *Frame, in *Instr) {
 	d0, d0Vec := gradOf(f, in.In[0])
 	d1, d1Vec := gradOf(f, in.In[1])
 	var d0Sum, d1Sum float64
-	km1_1 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -921,8 +981,8 @@ func halfNormalBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x1 != km1_1 {
-			km1_1, m1 = x1, opdef.Inv(x1)
+		if s1 != 0 {
+			m1 = opdef.Inv(x1)
 		}
 		l0 := x0 * m1
 		if d0 != nil {
@@ -942,9 +1002,13 @@ func inverseGammaForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_1 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -969,11 +1033,11 @@ func inverseGammaForward(f *Frame, in *Instr) {
 			} else {
 				c0 = math.Log(x0)
 			}
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
+			if s2 != 0 {
+				m1 = math.Log(x2)
 			}
-			if x1 != km0_1 {
-				km0_1, m0 = x1, opdef.LGamma(x1)
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
 			}
 			e = x1*m1 - m0 - (x1+1)*c0 - x2/x0
 		}
@@ -999,9 +1063,13 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
-	km2_1 := math.NaN()
 	var m1, m2 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = mathext.Digamma(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1031,11 +1099,11 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 			d0Sum = acc(d0, d0Vec, i, gi*((x2*opdef.Inv(x0)-(x1+1))*opdef.Inv(x0)), d0Sum)
 		}
 		if d1 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
+			if s2 != 0 {
+				m1 = math.Log(x2)
 			}
-			if x1 != km2_1 {
-				km2_1, m2 = x1, mathext.Digamma(x1)
+			if s1 != 0 {
+				m2 = mathext.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
 		}
@@ -1054,20 +1122,24 @@ func laplaceForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_2 := math.NaN()
-	km1_2 := math.NaN()
 	var m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
 			}
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
 			}
 			e = -opdef.Ln2 - m0 - math.Abs(x0-x1)*m1
 		}
@@ -1093,8 +1165,10 @@ func laplaceBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1102,22 +1176,18 @@ func laplaceBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if d0 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
+		if d0 != nil || d1 != nil || d2 != nil {
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
 			}
+		}
+		if d0 != nil {
 			d0Sum = acc(d0, d0Vec, i, gi*(-opdef.Sign(x0-x1)*m1), d0Sum)
 		}
 		if d1 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
-			}
 			d1Sum = acc(d1, d1Vec, i, gi*(opdef.Sign(x0-x1)*m1), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
-			}
 			d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*m1-1)*m1), d2Sum)
 		}
 	}
@@ -1134,9 +1204,13 @@ func logNormalForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_2 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1162,12 +1236,12 @@ func logNormalForward(f *Frame, in *Instr) {
 				c0 = math.Log(x0)
 			}
 			l0 := c0
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
 			}
 			l1 := (l0 - x1) * m1
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
 			}
 			e = -m0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
 		}
@@ -1193,8 +1267,10 @@ func logNormalBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1221,8 +1297,8 @@ func logNormalBackward(f *Frame, in *Instr) {
 			c0 = math.Log(x0)
 		}
 		l0 := c0
-		if x2 != km1_2 {
-			km1_2, m1 = x2, opdef.Inv(x2)
+		if s2 != 0 {
+			m1 = opdef.Inv(x2)
 		}
 		l1 := (l0 - x1) * m1
 		if d0 != nil {
@@ -1248,21 +1324,25 @@ func logisticForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_2 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x2 > 0 {
-			if x2 != km1_2 {
-				km1_2, m1 = x2, opdef.Inv(x2)
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
 			}
 			l0 := (x0 - x1) * m1
-			if x2 != km0_2 {
-				km0_2, m0 = x2, math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
 			}
 			e = -math.Abs(l0) - m0 - 2*math.Log1p(Exp(-math.Abs(l0)))
 		}
@@ -1288,8 +1368,10 @@ func logisticBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1297,8 +1379,8 @@ func logisticBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x2 != km1_2 {
-			km1_2, m1 = x2, opdef.Inv(x2)
+		if s2 != 0 {
+			m1 = opdef.Inv(x2)
 		}
 		l0 := (x0 - x1) * m1
 		l1 := -math.Tanh(0.5 * l0)
@@ -1324,13 +1406,19 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km3_2 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
-	km0_1 := math.NaN()
-	km1_1 := math.NaN()
-	km1_2 := math.NaN()
 	var m3, m2, m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m3 = opdef.LGamma(in2[0])
+	}
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m2 = math.Log1p(in1[0] / in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = math.Log(in1[0] + in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1355,19 +1443,19 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 			} else {
 				c0 = opdef.LGamma(x0 + 1)
 			}
-			if x2 != km3_2 {
-				km3_2, m3 = x2, opdef.LGamma(x2)
+			if s2 != 0 {
+				m3 = opdef.LGamma(x2)
 			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			if s1 != 0 || s2 != 0 {
+				m2 = math.Log1p(x1 / x2)
 			}
 			var w0 float64
 			if x0 > 0 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
+				if s1 != 0 {
+					m0 = math.Log(x1)
 				}
-				if x1 != km1_1 || x2 != km1_2 {
-					km1_1, km1_2, m1 = x1, x2, math.Log(x1+x2)
+				if s1 != 0 || s2 != 0 {
+					m1 = math.Log(x1 + x2)
 				}
 				w0 = x0 * (m0 - m1)
 			} else {
@@ -1396,12 +1484,16 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d1Sum, d2Sum float64
-	km4_1 := math.NaN()
-	km4_2 := math.NaN()
-	km5_2 := math.NaN()
-	km2_1 := math.NaN()
-	km2_2 := math.NaN()
 	var m4, m5, m2 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m4 = opdef.Inv(in1[0] + in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m5 = mathext.Digamma(in2[0])
+	}
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m2 = math.Log1p(in1[0] / in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1409,19 +1501,19 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x1 != km4_1 || x2 != km4_2 {
-			km4_1, km4_2, m4 = x1, x2, opdef.Inv(x1+x2)
+		if s1 != 0 || s2 != 0 {
+			m4 = opdef.Inv(x1 + x2)
 		}
 		l0 := m4
 		if d1 != nil {
 			d1Sum = acc(d1, d1Vec, i, gi*(x2*l0*(x0-x1)/x1), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km5_2 {
-				km5_2, m5 = x2, mathext.Digamma(x2)
+			if s2 != 0 {
+				m5 = mathext.Digamma(x2)
 			}
-			if x1 != km2_1 || x2 != km2_2 {
-				km2_1, km2_2, m2 = x1, x2, math.Log1p(x1/x2)
+			if s1 != 0 || s2 != 0 {
+				m2 = math.Log1p(x1 / x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
 		}
@@ -1436,8 +1528,10 @@ func poissonForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1)
 	s0, s1 := stride(in0), stride(in1)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_1 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1464,8 +1558,8 @@ func poissonForward(f *Frame, in *Instr) {
 			}
 			var w0 float64
 			if x0 > 0 {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log(x1)
+				if s1 != 0 {
+					m0 = math.Log(x1)
 				}
 				w0 = x0 * m0
 			} else {
@@ -1493,8 +1587,10 @@ func poissonBackward(f *Frame, in *Instr) {
 	g, gs := f.AdjOf(in.Out), outStride(in)
 	d1, d1Vec := gradOf(f, in.In[1])
 	var d1Sum float64
-	km1_1 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.Inv(in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -1505,8 +1601,8 @@ func poissonBackward(f *Frame, in *Instr) {
 		if d1 != nil {
 			var w0 float64
 			if x0 > 0 {
-				if x1 != km1_1 {
-					km1_1, m1 = x1, opdef.Inv(x1)
+				if s1 != 0 {
+					m1 = opdef.Inv(x1)
 				}
 				w0 = x0 * m1
 			} else {
@@ -1524,17 +1620,18 @@ func uniformForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km0_1 := math.NaN()
-	km0_2 := math.NaN()
 	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = math.Log(in2[0] - in1[0])
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
 		if x1 < x2 && x0 >= x1 && x0 <= x2 {
-			if x1 != km0_1 || x2 != km0_2 {
-				km0_1, km0_2, m0 = x1, x2, math.Log(x2-x1)
+			if s1 != 0 || s2 != 0 {
+				m0 = math.Log(x2 - x1)
 			}
 			e = -m0
 		}
@@ -1560,9 +1657,10 @@ func uniformBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_1 := math.NaN()
-	km1_2 := math.NaN()
 	var m1 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = opdef.Inv(in2[0] - in1[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1570,19 +1668,18 @@ func uniformBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
+		if d1 != nil || d2 != nil {
+			if s1 != 0 || s2 != 0 {
+				m1 = opdef.Inv(x2 - x1)
+			}
+		}
 		if d0 != nil {
 			d0Sum = acc(d0, d0Vec, i, gi*(0), d0Sum)
 		}
 		if d1 != nil {
-			if x1 != km1_1 || x2 != km1_2 {
-				km1_1, km1_2, m1 = x1, x2, opdef.Inv(x2-x1)
-			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1), d1Sum)
 		}
 		if d2 != nil {
-			if x1 != km1_1 || x2 != km1_2 {
-				km1_1, km1_2, m1 = x1, x2, opdef.Inv(x2-x1)
-			}
 			d2Sum = acc(d2, d2Vec, i, gi*(-m1), d2Sum)
 		}
 	}
@@ -1599,9 +1696,13 @@ func weibullForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km1_2 := math.NaN()
-	km0_1 := math.NaN()
 	var m1, m0 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1626,13 +1727,13 @@ func weibullForward(f *Frame, in *Instr) {
 			} else {
 				c0 = math.Log(x0)
 			}
-			if x2 != km1_2 {
-				km1_2, m1 = x2, math.Log(x2)
+			if s2 != 0 {
+				m1 = math.Log(x2)
 			}
 			l0 := c0 - m1
 			l1 := Exp(x1 * l0)
-			if x1 != km0_1 {
-				km0_1, m0 = x1, math.Log(x1)
+			if s1 != 0 {
+				m0 = math.Log(x1)
 			}
 			e = m0 - m1 + (x1-1)*l0 - l1
 		}
@@ -1658,10 +1759,16 @@ func weibullBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d0Sum, d1Sum, d2Sum float64
-	km1_2 := math.NaN()
-	km2_1 := math.NaN()
-	km3_2 := math.NaN()
 	var m1, m2, m3 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m3 = opdef.Inv(in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1687,8 +1794,8 @@ func weibullBackward(f *Frame, in *Instr) {
 		} else {
 			c0 = math.Log(x0)
 		}
-		if x2 != km1_2 {
-			km1_2, m1 = x2, math.Log(x2)
+		if s2 != 0 {
+			m1 = math.Log(x2)
 		}
 		l0 := c0 - m1
 		l1 := Exp(x1 * l0)
@@ -1699,14 +1806,14 @@ func weibullBackward(f *Frame, in *Instr) {
 			d0Sum = acc(d0, d0Vec, i, gi*((x1-1-x1*l1)/x0), d0Sum)
 		}
 		if d1 != nil {
-			if x1 != km2_1 {
-				km2_1, m2 = x1, opdef.Inv(x1)
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m2+l0*(1-l1)), d1Sum)
 		}
 		if d2 != nil {
-			if x2 != km3_2 {
-				km3_2, m3 = x2, opdef.Inv(x2)
+			if s2 != 0 {
+				m3 = opdef.Inv(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(x1*(l1-1)*m3), d2Sum)
 		}
@@ -1724,10 +1831,16 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	n := batchLen(in0, in1, in2)
 	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	km2_2 := math.NaN()
-	km0_1 := math.NaN()
-	km1_2 := math.NaN()
 	var m2, m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m2 = Exp(-in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log1p(-in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
 	cache, cn, fill := dataCache(f, in, 1)
 	if fill {
 		for i := 0; i < cn; i++ {
@@ -1752,8 +1865,8 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 			} else {
 				c0 = opdef.LGamma(x0 + 1)
 			}
-			if x2 != km2_2 {
-				km2_2, m2 = x2, Exp(-x2)
+			if s2 != 0 {
+				m2 = Exp(-x2)
 			}
 			l0 := m2
 			l1 := x1 + (1-x1)*l0
@@ -1761,11 +1874,11 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 			if x0 == 0 {
 				w0 = math.Log(l1)
 			} else {
-				if x1 != km0_1 {
-					km0_1, m0 = x1, math.Log1p(-x1)
+				if s1 != 0 {
+					m0 = math.Log1p(-x1)
 				}
-				if x2 != km1_2 {
-					km1_2, m1 = x2, math.Log(x2)
+				if s2 != 0 {
+					m1 = math.Log(x2)
 				}
 				w0 = m0 + x0*m1 - x2 - c0
 			}
@@ -1792,10 +1905,16 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 	d1, d1Vec := gradOf(f, in.In[1])
 	d2, d2Vec := gradOf(f, in.In[2])
 	var d1Sum, d2Sum float64
-	km2_2 := math.NaN()
-	km3_1 := math.NaN()
-	km4_2 := math.NaN()
 	var m2, m3, m4 float64
+	if n > 0 && !(s2 != 0) {
+		m2 = Exp(-in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.Inv(1 - in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m4 = opdef.Inv(in2[0])
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1803,8 +1922,8 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			continue
 		}
 		gi := g[i*gs]
-		if x2 != km2_2 {
-			km2_2, m2 = x2, Exp(-x2)
+		if s2 != 0 {
+			m2 = Exp(-x2)
 		}
 		l0 := m2
 		l1 := x1 + (1-x1)*l0
@@ -1813,8 +1932,8 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			if x0 == 0 {
 				w0 = (1 - l0) / l1
 			} else {
-				if x1 != km3_1 {
-					km3_1, m3 = x1, opdef.Inv(1-x1)
+				if s1 != 0 {
+					m3 = opdef.Inv(1 - x1)
 				}
 				w0 = -m3
 			}
@@ -1825,8 +1944,8 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			if x0 == 0 {
 				w1 = -(1 - x1) * l0 / l1
 			} else {
-				if x2 != km4_2 {
-					km4_2, m4 = x2, opdef.Inv(x2)
+				if s2 != 0 {
+					m4 = opdef.Inv(x2)
 				}
 				w1 = x0*m4 - 1
 			}

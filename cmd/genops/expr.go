@@ -193,7 +193,10 @@ func (s *scope) uses(e ast.Expr, out map[int]bool) {
 }
 
 // refreshMemo adds to the statement's pre-statements the recomputation
-// of memo v when one of its parameters changed since the last one.
+// of memo v for an element, when one of its parameters is not broadcast
+// (stride not 0); a memo of broadcast parameters alone is computed once,
+// before the loop (memoState.declare). Every parameter varying or none:
+// the loop keeps no key to compare with, so few values stay live.
 func (s *scope) refreshMemo(key, v string) {
 	if s.fresh[key] {
 		return
@@ -213,18 +216,20 @@ func (s *scope) refreshMemo(key, v string) {
 		}
 		return true
 	})
-	var conds, lhs, rhs []string
+	var conds []string
 	for i := range s.args {
 		if params[i] {
-			k := fmt.Sprintf("k%s_%d", v, i)
-			s.decl.add(&s.decl.keys, k)
-			conds = append(conds, fmt.Sprintf("x%d != %s", i, k))
-			lhs, rhs = append(lhs, k), append(rhs, fmt.Sprintf("x%d", i))
+			conds = append(conds, fmt.Sprintf("s%d != 0", i))
 		}
 	}
-	s.decl.add(&s.decl.vals, v)
+	varies := strings.Join(conds, " || ")
 	call, _ := s.plain().print(e, goLang)
-	stmt := fmt.Sprintf("if %s {\n%s = %s\n}", strings.Join(conds, " || "), strings.Join(append(lhs, v), ", "), strings.Join(append(rhs, call), ", "))
+	hoisted := s.plain()
+	hoisted.argVar = func(i int) string { return fmt.Sprintf("in%d[0]", i) }
+	first, _ := hoisted.print(e, goLang)
+	s.decl.add(&s.decl.vals, v)
+	s.decl.inits = append(s.decl.inits, fmt.Sprintf("if n > 0 && !(%s) {\n%s = %s\n}", varies, v, first))
+	stmt := fmt.Sprintf("if %s {\n%s = %s\n}", varies, v, call)
 	for _, p := range *s.pre {
 		if p == stmt {
 			return

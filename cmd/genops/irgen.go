@@ -174,7 +174,9 @@ func elements(b *bytes.Buffer, p *parsed) {
 // them before it.
 type memoState struct {
 	keys, vals []string
-	seen       map[string]bool
+	// inits compute the memos of broadcast parameters before the loop.
+	inits []string
+	seen  map[string]bool
 }
 
 func (st *memoState) add(list *[]string, name string) {
@@ -193,6 +195,13 @@ func (st *memoState) declare(b *bytes.Buffer) {
 	}
 	if len(st.vals) > 0 {
 		fmt.Fprintf(b, "\tvar %s float64\n", strings.Join(st.vals, ", "))
+	}
+	seen := map[string]bool{}
+	for _, s := range st.inits {
+		if !seen[s] {
+			seen[s] = true
+			b.WriteString(s + "\n")
+		}
 	}
 }
 
@@ -354,6 +363,37 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 		body.WriteString(line)
 	}
 	top := s
+	// A memo that several partials read is refreshed once, before their
+	// blocks, when any of them runs: each block then finds it fresh.
+	readers := map[string][]int{}
+	var keys []string
+	for _, i := range grads {
+		exprs := []ast.Expr{p.grads[i]}
+		for _, k := range p.letsNeeded(p.grads[i]) {
+			if !common[k] {
+				exprs = append(exprs, p.lets[k])
+			}
+		}
+		for _, m := range p.memosOf(exprs...) {
+			if readers[m.key] == nil {
+				keys = append(keys, m.key)
+			}
+			readers[m.key] = append(readers[m.key], i)
+		}
+	}
+	for _, key := range keys {
+		if len(readers[key]) < 2 || top.fresh[key] {
+			continue
+		}
+		var conds, pre []string
+		for _, i := range readers[key] {
+			conds = append(conds, fmt.Sprintf("d%d != nil", i))
+		}
+		once := *top
+		once.pre = &pre
+		once.refreshMemo(key, p.memoNames[key])
+		fmt.Fprintf(&body, "		if %s {\n%s\n}\n", strings.Join(conds, " || "), strings.Join(pre, "\n"))
+	}
 	for _, i := range grads {
 		s := top.conditional() // the partial's block runs only with a gradient
 		g := p.grads[i]
