@@ -1,5 +1,6 @@
 // Package graph holds the expression graph of a model: what package ppl's
-// modelling API builds and its compiler reads.
+// modelling API builds and its compiler (package ppl/internal/compile)
+// reads.
 //
 // A Node is one value: data (KConst), a random variable's value (KRV), an
 // accel/ir instruction over other nodes (KOp), a view with another shape
