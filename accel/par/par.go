@@ -87,11 +87,21 @@ func (l *Loop) Run(n int, body func(w, i int)) any {
 	l.join.Store(e | 1)
 	l.claim.Store(e) // publishes the call: helpers may claim from here on
 	if l.workers > 1 && n > 1 {
+		sent := false
 		for range min(l.workers-1, pool.n, n-1) {
 			select {
 			case pool.jobs <- job{l, l.epoch}:
+				sent = true
 			default: // the queue is full: the helpers are busy anyway
 			}
+		}
+		if sent {
+			// A woken helper waits in this goroutine's processor until it
+			// yields (Go's scheduler runs a readied goroutine next on the
+			// same P, and another P steals it only after a delay): yield
+			// once, so that the helper starts now and this goroutine goes
+			// on wherever a processor is free.
+			runtime.Gosched()
 		}
 	}
 	if l.work(l.epoch, 0) {
