@@ -256,23 +256,25 @@ func addForward(f *Frame, in *Instr) {
 
 func addBackward(f *Frame, in *Instr) {
 	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
-	_ = y
+	y = y[:len(g)]
 	if ga := gradOrNil(f, in.In[0]); ga != nil {
 		switch {
 		case len(a) == len(g) && len(b) == len(g):
-			a, b = a[:len(g)], b[:len(g)]
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i]
 			}
 		case len(a) == len(g):
 			bv := b[0]
 			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i]
 			}
 		default:
 			av := a[0]
 			_ = av
+			b = b[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i]
@@ -283,19 +285,21 @@ func addBackward(f *Frame, in *Instr) {
 	if gb := gradOrNil(f, in.In[1]); gb != nil {
 		switch {
 		case len(b) == len(g) && len(a) == len(g):
-			b, a = b[:len(g)], a[:len(g)]
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += g[i]
 			}
 		case len(b) == len(g):
 			av := a[0]
 			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += g[i]
 			}
 		default:
 			bv := b[0]
 			_ = bv
+			a = a[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i]
@@ -330,23 +334,25 @@ func subForward(f *Frame, in *Instr) {
 
 func subBackward(f *Frame, in *Instr) {
 	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
-	_ = y
+	y = y[:len(g)]
 	if ga := gradOrNil(f, in.In[0]); ga != nil {
 		switch {
 		case len(a) == len(g) && len(b) == len(g):
-			a, b = a[:len(g)], b[:len(g)]
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i]
 			}
 		case len(a) == len(g):
 			bv := b[0]
 			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i]
 			}
 		default:
 			av := a[0]
 			_ = av
+			b = b[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i]
@@ -357,19 +363,21 @@ func subBackward(f *Frame, in *Instr) {
 	if gb := gradOrNil(f, in.In[1]); gb != nil {
 		switch {
 		case len(b) == len(g) && len(a) == len(g):
-			b, a = b[:len(g)], a[:len(g)]
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += -g[i]
 			}
 		case len(b) == len(g):
 			av := a[0]
 			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += -g[i]
 			}
 		default:
 			bv := b[0]
 			_ = bv
+			a = a[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += -g[i]
@@ -404,23 +412,25 @@ func mulForward(f *Frame, in *Instr) {
 
 func mulBackward(f *Frame, in *Instr) {
 	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
-	_ = y
+	y = y[:len(g)]
 	if ga := gradOrNil(f, in.In[0]); ga != nil {
 		switch {
 		case len(a) == len(g) && len(b) == len(g):
-			a, b = a[:len(g)], b[:len(g)]
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i] * b[i]
 			}
 		case len(a) == len(g):
 			bv := b[0]
 			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i] * bv
 			}
 		default:
 			av := a[0]
 			_ = av
+			b = b[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i] * b[i]
@@ -431,19 +441,21 @@ func mulBackward(f *Frame, in *Instr) {
 	if gb := gradOrNil(f, in.In[1]); gb != nil {
 		switch {
 		case len(b) == len(g) && len(a) == len(g):
-			b, a = b[:len(g)], a[:len(g)]
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += g[i] * a[i]
 			}
 		case len(b) == len(g):
 			av := a[0]
 			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += g[i] * av
 			}
 		default:
 			bv := b[0]
 			_ = bv
+			a = a[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i] * a[i]
@@ -478,23 +490,25 @@ func divForward(f *Frame, in *Instr) {
 
 func divBackward(f *Frame, in *Instr) {
 	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
-	_ = y
+	y = y[:len(g)]
 	if ga := gradOrNil(f, in.In[0]); ga != nil {
 		switch {
 		case len(a) == len(g) && len(b) == len(g):
-			a, b = a[:len(g)], b[:len(g)]
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i] / b[i]
 			}
 		case len(a) == len(g):
 			bv := b[0]
 			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
 			for i := range g {
 				ga[i] += g[i] / bv
 			}
 		default:
 			av := a[0]
 			_ = av
+			b = b[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += g[i] / b[i]
@@ -505,19 +519,21 @@ func divBackward(f *Frame, in *Instr) {
 	if gb := gradOrNil(f, in.In[1]); gb != nil {
 		switch {
 		case len(b) == len(g) && len(a) == len(g):
-			b, a = b[:len(g)], a[:len(g)]
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += -(g[i] * y[i] / b[i])
 			}
 		case len(b) == len(g):
 			av := a[0]
 			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
 			for i := range g {
 				gb[i] += -(g[i] * y[i] / b[i])
 			}
 		default:
 			bv := b[0]
 			_ = bv
+			a = a[:len(g)]
 			t := 0.0
 			for i := range g {
 				t += -(g[i] * y[i] / bv)
@@ -552,11 +568,11 @@ func powForward(f *Frame, in *Instr) {
 
 func powBackward(f *Frame, in *Instr) {
 	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
-	_ = y
+	y = y[:len(g)]
 	if ga := gradOrNil(f, in.In[0]); ga != nil {
 		switch {
 		case len(a) == len(g) && len(b) == len(g):
-			a, b = a[:len(g)], b[:len(g)]
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
 			for i := range g {
 				var w0 float64
 				if b[i] != 0 {
@@ -569,6 +585,7 @@ func powBackward(f *Frame, in *Instr) {
 		case len(a) == len(g):
 			bv := b[0]
 			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
 			for i := range g {
 				var w0 float64
 				if bv != 0 {
@@ -581,6 +598,7 @@ func powBackward(f *Frame, in *Instr) {
 		default:
 			av := a[0]
 			_ = av
+			b = b[:len(g)]
 			t := 0.0
 			for i := range g {
 				var w0 float64
@@ -597,7 +615,7 @@ func powBackward(f *Frame, in *Instr) {
 	if gb := gradOrNil(f, in.In[1]); gb != nil {
 		switch {
 		case len(b) == len(g) && len(a) == len(g):
-			b, a = b[:len(g)], a[:len(g)]
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
 			for i := range g {
 				var w0 float64
 				if y[i] != 0 {
@@ -610,6 +628,7 @@ func powBackward(f *Frame, in *Instr) {
 		case len(b) == len(g):
 			av := a[0]
 			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
 			for i := range g {
 				var w0 float64
 				if y[i] != 0 {
@@ -622,6 +641,7 @@ func powBackward(f *Frame, in *Instr) {
 		default:
 			bv := b[0]
 			_ = bv
+			a = a[:len(g)]
 			t := 0.0
 			for i := range g {
 				var w0 float64

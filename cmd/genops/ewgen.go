@@ -161,7 +161,7 @@ func irElementwiseFile(un, bin []*ewOp) ([]byte, error) {
 		}
 		b.WriteString("\t}\n}\n")
 		// Backward: each input's adjoint, a broadcast one summed first.
-		fmt.Fprintf(&b, "\nfunc %sBackward(f *Frame, in *Instr) {\n\ta, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)\n\t_ = y\n", o.name)
+		fmt.Fprintf(&b, "\nfunc %sBackward(f *Frame, in *Instr) {\n\ta, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)\n\ty = y[:len(g)]\n", o.name)
 		for k, target := range []string{"ga", "gb"} {
 			fmt.Fprintf(&b, "\tif %s := gradOrNil(f, in.In[%d]); %s != nil {\n\t\tswitch {\n", target, k, target)
 			self, other := "a", "b"
@@ -173,9 +173,9 @@ func irElementwiseFile(un, bin []*ewOp) ([]byte, error) {
 				full        bool // the target is full length
 				selfV, othV string
 			}{
-				{fmt.Sprintf("len(%s) == len(g) && len(%s) == len(g)", self, other), fmt.Sprintf("%s, %s = %s[:len(g)], %s[:len(g)]", self, other, self, other), true, self + "[i]", other + "[i]"},
-				{fmt.Sprintf("len(%s) == len(g)", self), fmt.Sprintf("%sv := %s[0]\n_ = %sv", other, other, other), true, self + "[i]", other + "v"},
-				{"", fmt.Sprintf("%sv := %s[0]\n_ = %sv\nt := 0.0", self, self, self), false, self + "v", other + "[i]"},
+				{fmt.Sprintf("len(%s) == len(g) && len(%s) == len(g)", self, other), fmt.Sprintf("%s, %s, %s = %s[:len(g)], %s[:len(g)], %s[:len(g)]", self, other, target, self, other, target), true, self + "[i]", other + "[i]"},
+				{fmt.Sprintf("len(%s) == len(g)", self), fmt.Sprintf("%sv := %s[0]\n_ = %sv\n%s, %s = %s[:len(g)], %s[:len(g)]", other, other, other, self, target, self, target), true, self + "[i]", other + "v"},
+				{"", fmt.Sprintf("%sv := %s[0]\n_ = %sv\n%s = %s[:len(g)]\nt := 0.0", self, self, self, other, other), false, self + "v", other + "[i]"},
 			} {
 				av, bv := c.selfV, c.othV
 				if k == 1 {
