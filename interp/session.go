@@ -226,8 +226,7 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 				}
 			}
 			if rewritten, ok, u := rewrite.CommaOk(code, at); u != nil {
-				msg := u.Error()
-				return Result{Err: &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: append([]string{msg}, quoteLine(code, u.Line, u.Col)...)}}
+				return Result{Err: unsupportedError(code, u)}
 			} else if ok {
 				src = rewritten
 			}

@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/display"
@@ -162,4 +163,26 @@ func TestGeneratedPackages(t *testing.T) {
 		{Cell: "import (\n\t\"math\"\n\t\"gonum.org/v1/gonum/mat\"\n)\nm := mat.NewDense(2, 2, []float64{2, 1, 1, 3})\nmath.Abs(mat.Det(m)-5) < 1e-12", Value: "true"},
 		{Cell: "import \"github.com/gobayes/gobayes/display\"\ndisplay.HTML(\"<b>hi</b>\")", Events: "display::new:hi"},
 	})
+}
+
+// TestUnsupportedTracebacks: every UnsupportedSyntax error shows its
+// message in red and quotes the cell's line, whichever check found it
+// (the comma-ok receive is refused by the rewriting, defer and range over
+// an integer by CheckSupported).
+func TestUnsupportedTracebacks(t *testing.T) {
+	s := newTestSession(t)
+	for _, cell := range []string{
+		"ch := make(chan int, 1)\nch <- 1\nr, open := <-ch",
+		"defer println(\"later\")",
+		"for i := range 3 {\n\t_ = i\n}",
+	} {
+		r := s.Execute(t.Context(), cell, nil)
+		if r.Err == nil || r.Err.Name != "UnsupportedSyntax" {
+			t.Fatalf("%q: error %+v, want UnsupportedSyntax", cell, r.Err)
+		}
+		tb := r.Err.Traceback
+		if len(tb) < 2 || !strings.HasPrefix(tb[0], "\x1b[0;31m") || !strings.Contains(strings.Join(tb[1:], "\n"), " | ") {
+			t.Errorf("%q: traceback %q, want the message in red, then the quoted line", cell, tb)
+		}
+	}
 }
