@@ -14,17 +14,6 @@ func (m *Model) Normal(name string, mu, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("Normal"), []any{mu, sigma}, opts...)
 }
 
-// StudentT is Student's t with nu degrees of freedom, location mu and
-// scale sigma.
-func (m *Model) StudentT(name string, nu, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("StudentT"), []any{nu, mu, sigma}, opts...)
-}
-
-// HalfStudentT is |StudentT(nu, 0, sigma)|: positive.
-func (m *Model) HalfStudentT(name string, nu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("HalfStudentT"), []any{nu, sigma}, opts...)
-}
-
 // Flat is the improper uniform density on the real line (Stan's default
 // prior); combine it with Lower, Upper or Bounds for a bounded flat prior.
 // It has no prior predictive draws.

@@ -52,6 +52,11 @@ func (m *Model) HalfNormal(name string, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("HalfNormal"), []any{sigma}, opts...)
 }
 
+// HalfStudentT is |X| for X Student's t with nu > 0 degrees of freedom, location 0 and scale sigma > 0: positive.
+func (m *Model) HalfStudentT(name string, nu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("HalfStudentT"), []any{nu, sigma}, opts...)
+}
+
 // InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.
 func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
@@ -80,6 +85,11 @@ func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
 // Poisson counts events of the given rate > 0.
 func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
 	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+}
+
+// StudentT is Student's t with nu > 0 degrees of freedom, location mu and scale sigma > 0. The mean exists for nu > 1, the variance sigma²·nu/(nu-2) for nu > 2.
+func (m *Model) StudentT(name string, nu, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("StudentT"), []any{nu, mu, sigma}, opts...)
 }
 
 // Uniform is the uniform distribution on (lower, upper); the bounds may be expressions.

@@ -48,6 +48,10 @@ func BenchmarkFamilies(b *testing.B) {
 		{"binomial_logit", ir.OpBinomialLogitLPMF, []irtest.Arg{counts, trials, vec(-3, 3)}},
 		{"poisson", ir.OpPoissonLPMF, []irtest.Arg{counts, vec(0.5, 8)}},
 		{"neg_binomial_2", ir.OpNegBinomialLPMF, []irtest.Arg{counts, vec(0.5, 8), irtest.Param(0.5, 5)}},
+		// Student's t with ν a parameter, then ν data (a robust regression's fixed ν).
+		{"student_t", ir.OpStudentTLPDF, []irtest.Arg{y(-2, 2), irtest.Param(2, 8), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"student_t_fixed_nu", ir.OpStudentTLPDF, []irtest.Arg{y(-2, 2), irtest.Const(nil, 4), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"half_student_t", ir.OpHalfStudentTLPDF, []irtest.Arg{y(0.1, 3), irtest.Param(2, 8), vec(0.5, 2)}},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchOp(b, c.op, c.args...) })
 	}

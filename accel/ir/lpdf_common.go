@@ -224,3 +224,16 @@ func dataCache(f *Frame, in *Instr, k int) (c []float64, n int, fill bool) {
 	s[0] = 1
 	return s[1:], (len(s) - 1) / k, fill
 }
+
+// keepScratch sizes the scratch of a generated op whose Forward keeps k
+// lets per element for Backward (accel/opdef's Dist.Keep): k rows of the
+// batch length.
+func keepScratch(k int) func(p *Program, in *Instr) int {
+	return func(p *Program, in *Instr) int {
+		n := 1
+		for _, a := range in.In {
+			n = max(n, p.Values[a].Len)
+		}
+		return k * n
+	}
+}

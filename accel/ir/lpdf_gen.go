@@ -33,12 +33,14 @@ func init() {
 	register(OpGammaLPDF, OpDef{Name: "gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: gammaForward, Backward: gammaBackward, Scratch: dataScratch(1, 0)})
 	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward})
 	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward})
+	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTForward, Backward: halfStudentTBackward, Scratch: keepScratch(1)})
 	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
 	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
 	register(OpNegBinomialLPMF, OpDef{Name: "neg_binomial_2_lpmf", Arity: 3, Shape: lpdfShape, Forward: negativeBinomialForward, Backward: negativeBinomialBackward, Scratch: dataScratch(1, 0)})
 	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonForward, Backward: poissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpStudentTLPDF, OpDef{Name: "student_t_lpdf", Arity: 4, Shape: lpdfShape, Forward: studentTForward, Backward: studentTBackward, Scratch: keepScratch(1)})
 	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
@@ -996,6 +998,137 @@ func halfNormalBackward(f *Frame, in *Instr) {
 	flushAcc(d1, d1Vec, d1Sum)
 }
 
+// half_student_t_lpdf(y, nu, sigma) = ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - log(sigma) - 0.5*(nu+1)*l where nu > 0 && sigma > 0 && y >= 0,
+// z = y * inv(sigma),
+// r = (nu + 1) / (nu + z*z),
+// l = log1p(z * z * inv(nu)).
+func halfStudentTForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m4, m5, m1, m2, m0, m3 float64
+	if n > 0 && !(s2 != 0) {
+		m4 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m3 = math.Log(in2[0])
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 >= 0 {
+			if s2 != 0 {
+				m4 = opdef.Inv(x2)
+			}
+			l0 := x0 * m4
+			if s1 != 0 {
+				m5 = opdef.Inv(x1)
+			}
+			l2 := math.Log1p(l0 * l0 * m5)
+			keep[0*n+i] = l2
+			if s1 != 0 {
+				m1 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+			if s1 != 0 {
+				m2 = opdef.LGamma(0.5 * x1)
+			}
+			if s1 != 0 {
+				m0 = math.Log(x1)
+			}
+			if s2 != 0 {
+				m3 = math.Log(x2)
+			}
+			e = opdef.Ln2 + m1 - m2 - 0.5*(m0+opdef.LnPi) - m3 - 0.5*(x1+1)*l2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfStudentTBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m4, m6, m7, m5 float64
+	if n > 0 && !(s2 != 0) {
+		m4 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m6 = mathext.Digamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m7 = mathext.Digamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.Inv(in1[0])
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0 && x0 >= 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m4 = opdef.Inv(x2)
+		}
+		l0 := x0 * m4
+		l1 := (x1 + 1) / (x1 + l0*l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l1*l0*m4), d0Sum)
+		}
+		if d1 != nil {
+			l2 := keep[0*n+i]
+			if s1 != 0 {
+				m6 = mathext.Digamma(0.5 * (x1 + 1))
+			}
+			if s1 != 0 {
+				m7 = mathext.Digamma(0.5 * x1)
+			}
+			if s1 != 0 {
+				m5 = opdef.Inv(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(0.5*m6-0.5*m7-0.5*m5-0.5*l2+0.5*l1*l0*l0*m5), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*((l1*l0*l0-1)*m4), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
 // inv_gamma_lpdf(y, alpha, beta) = alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y where alpha > 0 && beta > 0 && y > 0.
 func inverseGammaForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
@@ -1612,6 +1745,142 @@ func poissonBackward(f *Frame, in *Instr) {
 		}
 	}
 	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// student_t_lpdf(y, nu, mu, sigma) = lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - log(sigma) - 0.5*(nu+1)*l where nu > 0 && sigma > 0,
+// z = (y - mu) * inv(sigma),
+// r = (nu + 1) / (nu + z*z),
+// l = log1p(z * z * inv(nu)).
+func studentTForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m4, m5, m1, m2, m0, m3 float64
+	if n > 0 && !(s3 != 0) {
+		m4 = opdef.Inv(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m3 = math.Log(in3[0])
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if x1 > 0 && x3 > 0 {
+			if s3 != 0 {
+				m4 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m4
+			if s1 != 0 {
+				m5 = opdef.Inv(x1)
+			}
+			l2 := math.Log1p(l0 * l0 * m5)
+			keep[0*n+i] = l2
+			if s1 != 0 {
+				m1 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+			if s1 != 0 {
+				m2 = opdef.LGamma(0.5 * x1)
+			}
+			if s1 != 0 {
+				m0 = math.Log(x1)
+			}
+			if s3 != 0 {
+				m3 = math.Log(x3)
+			}
+			e = m1 - m2 - 0.5*(m0+opdef.LnPi) - m3 - 0.5*(x1+1)*l2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func studentTBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d0Sum, d1Sum, d2Sum, d3Sum float64
+	var m4, m6, m7, m5 float64
+	if n > 0 && !(s3 != 0) {
+		m4 = opdef.Inv(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m6 = mathext.Digamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m7 = mathext.Digamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.Inv(in1[0])
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !(x1 > 0 && x3 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s3 != 0 {
+			m4 = opdef.Inv(x3)
+		}
+		l0 := (x0 - x2) * m4
+		l1 := (x1 + 1) / (x1 + l0*l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l1*l0*m4), d0Sum)
+		}
+		if d1 != nil {
+			l2 := keep[0*n+i]
+			if s1 != 0 {
+				m6 = mathext.Digamma(0.5 * (x1 + 1))
+			}
+			if s1 != 0 {
+				m7 = mathext.Digamma(0.5 * x1)
+			}
+			if s1 != 0 {
+				m5 = opdef.Inv(x1)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(0.5*m6-0.5*m7-0.5*m5-0.5*l2+0.5*l1*l0*l0*m5), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(l1*l0*m4), d2Sum)
+		}
+		if d3 != nil {
+			d3Sum = acc(d3, d3Vec, i, gi*((l1*l0*l0-1)*m4), d3Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
 }
 
 // uniform_lpdf(y, lower, upper) = -log(upper - lower) where lower < upper && y >= lower && y <= upper.

@@ -41,6 +41,11 @@ type Dist struct {
 	// Let names per-element subexpressions, in order; each may use the
 	// arguments and the lets before it.
 	Let []Let
+	// Keep names lets that accel/ir's Forward leaves in the op's scratch,
+	// one per element, for Backward to read instead of computing them
+	// again (Student's t's log1p(z²/ν), which only ∂ν reads). A family
+	// with data terms (see cmd/genops) cannot keep lets.
+	Keep []string
 	// Value is the log density.
 	Value string
 	// Draw is one draw given the parameters (not the variate); Mean and

@@ -74,7 +74,6 @@ const (
 	kInterval
 	kIntervalLogJ
 	kLocScale // the normal's location-scale loops (densities.go)
-	kDensity  // Student's t (densities.go)
 	kGen      // the accel/opdef families (lpdf_gen.go, generated)
 	// kLinearNormal is a regression's likelihood from sufficient
 	// statistics (linear.go); kNone an instruction computed inside it.
@@ -305,8 +304,6 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if b.loc[in.In[0]].per && len(in.Ints) == 2 {
 			return kSlice
 		}
-	case ir.OpStudentTLPDF, ir.OpHalfStudentTLPDF:
-		return kDensity
 	}
 	if _, ok := genKernels[in.Op]; ok {
 		return kGen
@@ -370,8 +367,6 @@ func (b *Batch) forward(grad bool) {
 			b.intervalLogJForward(in)
 		case kLocScale:
 			b.locScaleForward(in, locScaleOf(in.Op))
-		case kDensity:
-			b.densityForward(in)
 		case kGen:
 			st.gen[0](b, in)
 		case kLinearNormal:
@@ -458,8 +453,6 @@ func (b *Batch) Gradient() {
 			b.intervalLogJBackward(in)
 		case kLocScale:
 			b.locScaleBackward(in, locScaleOf(in.Op))
-		case kDensity:
-			b.densityBackward(in)
 		case kGen:
 			b.plan[k].gen[1](b, in)
 		case kLinearNormal:

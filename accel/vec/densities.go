@@ -3,8 +3,6 @@ package vec
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
@@ -332,66 +330,6 @@ func lgamma(x float64) float64 {
 	return v
 }
 
-// studentTConst is the part of student_t_lpdf that depends on ν only,
-// lgamma((ν+1)/2) − lgamma(ν/2) − ½ log(νπ), and studentTDConst its
-// derivative (ir's formulas).
-func studentTConst(nu float64) float64 {
-	return lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(math.Log(nu)+lnPi)
-}
-
-func studentTDConst(nu float64) float64 {
-	return 0.5*(mathext.Digamma(0.5*(nu+1))-mathext.Digamma(0.5*nu)) - 0.5/nu
-}
-
-// densityForward runs student_t and half_student_t: element by element with strided operands, each
-// parameter's constants from paramRow or scaleRows.
-func (b *Batch) densityForward(in *ir.Instr) {
-	v, o, nb := b.V, b.loc[in.Out], b.B
-	ops := b.densityArgs(in)
-	n := 1
-	for _, x := range ops {
-		n = max(n, x.n)
-	}
-	pw := ir.Pointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+nb])
-	}
-	y := ops[0]
-	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		yo := y.off + i*y.es
-		switch in.Op {
-		default: // student_t, half_student_t
-			half := in.Op == ir.OpHalfStudentTLPDF
-			nu, mu, sg := ops[1], ops[2], ops[3]
-			b.scaleRows(sg, i, r0, r1, true)
-			b.paramRow(nu, i, r2, studentTConst)
-			k := 0.0
-			if half {
-				k = math.Ln2
-			}
-			no, mo := nu.off+i*nu.es, mu.off+i*mu.es
-			for c := 0; c < nb; c++ {
-				nv, yv, is := v[no+c*nu.cs], v[yo+c*y.cs], r1[c]
-				e := math.Inf(-1)
-				if nv > 0 && is == is && (!half || yv >= 0) {
-					m := 0.0
-					if !half {
-						m = v[mo+c*mu.cs]
-					}
-					z := (yv - m) * is
-					e = k + r2[c] - r0[c] - 0.5*(nv+1)*log1p(z*z/nv)
-				}
-				b.put(oo+c, e, pw)
-			}
-		}
-	}
-}
-
 // put stores a term (NaN from infinite inputs as -Inf), or adds it to
 // the sum.
 func (b *Batch) put(at int, e float64, pw bool) {
@@ -402,73 +340,5 @@ func (b *Batch) put(at int, e float64, pw bool) {
 		b.V[at] = e
 	} else {
 		b.V[at] += e
-	}
-}
-
-// densityArgs are the operands of a densityForward op: y and the
-// parameters, the half Student t's location a zero-stride copy of y that
-// is never read.
-func (b *Batch) densityArgs(in *ir.Instr) [4]operand {
-	var ops [4]operand
-	for j, id := range in.In {
-		ops[j] = b.elem(id)
-	}
-	if in.Op == ir.OpHalfStudentTLPDF {
-		ops[2], ops[3] = ops[0], ops[2]
-		ops[2].grad = false
-	}
-	return ops
-}
-
-func (b *Batch) densityBackward(in *ir.Instr) {
-	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
-	ops := b.densityArgs(in)
-	n := 1
-	for _, x := range ops {
-		n = max(n, x.n)
-	}
-	pw := ir.Pointwise(in)
-	y := ops[0]
-	r0, r1, r3 := b.rows[0], b.rows[1], b.rows[3]
-	for i := 0; i < n; i++ {
-		oo := o.off
-		if pw {
-			oo += i * nb
-		}
-		yo := y.off + i*y.es
-		gy := b.adjRow(y, i, true)
-		switch in.Op {
-		default: // student_t, half_student_t
-			half := in.Op == ir.OpHalfStudentTLPDF
-			nu, mu, sg := ops[1], ops[2], ops[3]
-			b.scaleRows(sg, i, r0, r1, false)
-			if nu.grad {
-				b.paramRow(nu, i, r3, studentTDConst)
-			}
-			gn, gm, gs := b.adjRow(nu, i, true), b.adjRow(mu, i, !half), b.adjRow(sg, i, true)
-			no, mo := nu.off+i*nu.es, mu.off+i*mu.es
-			for c := 0; c < nb; c++ {
-				nv, yv, is := v[no+c*nu.cs], v[yo+c*y.cs], r1[c]
-				if !(nv > 0) || is != is || half && !(yv >= 0) {
-					continue
-				}
-				m := 0.0
-				if !half {
-					m = v[mo+c*mu.cs]
-				}
-				g := a[oo+c]
-				z := (yv - m) * is
-				z2 := z * z
-				r := (nv + 1) / (nv + z2) // (ν+1)/(ν+z²)
-				dy := -r * z * is
-				gy[c] += g * dy
-				gm[c] -= g * dy
-				gs[c] += g * (r*z2 - 1) * is
-				if nu.grad {
-					iv := 1 / nv
-					gn[c] += g * (r3[c] - 0.5*log1p(z2*iv) + 0.5*r*z2*iv)
-				}
-			}
-		}
 	}
 }

@@ -29,12 +29,14 @@ var genKernels = map[ir.Op]genKernel{
 	ir.OpGammaLPDF:               {(*Batch).genGammaForward, (*Batch).genGammaBackward},
 	ir.OpHalfCauchyLPDF:          {(*Batch).genHalfCauchyForward, (*Batch).genHalfCauchyBackward},
 	ir.OpHalfNormalLPDF:          {(*Batch).genHalfNormalForward, (*Batch).genHalfNormalBackward},
+	ir.OpHalfStudentTLPDF:        {(*Batch).genHalfStudentTForward, (*Batch).genHalfStudentTBackward},
 	ir.OpInvGammaLPDF:            {(*Batch).genInverseGammaForward, (*Batch).genInverseGammaBackward},
 	ir.OpLaplaceLPDF:             {(*Batch).genLaplaceForward, (*Batch).genLaplaceBackward},
 	ir.OpLogNormalLPDF:           {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
 	ir.OpLogisticLPDF:            {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
 	ir.OpNegBinomialLPMF:         {(*Batch).genNegativeBinomialForward, (*Batch).genNegativeBinomialBackward},
 	ir.OpPoissonLPMF:             {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
+	ir.OpStudentTLPDF:            {(*Batch).genStudentTForward, (*Batch).genStudentTBackward},
 	ir.OpUniformLPDF:             {(*Batch).genUniformForward, (*Batch).genUniformBackward},
 	ir.OpWeibullLPDF:             {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
 	ir.OpZeroInflatedPoissonLPMF: {(*Batch).genZeroInflatedPoissonForward, (*Batch).genZeroInflatedPoissonBackward},
@@ -726,6 +728,84 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 	}
 }
 
+func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.LGamma(0.5 * (x1 + 1)) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(0.5 * x1) })
+		b.paramRow(a1, i, r2, func(x1 float64) float64 { return math.Log(x1) })
+		b.paramRow(a2, i, r3, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a2, i, r4, func(x2 float64) float64 { return opdef.Inv(x2) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 > 0 && x2 > 0 && x0 >= 0 {
+				l0 := x0 * r4[c]
+				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+				e = opdef.Ln2 + r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if a1.grad {
+			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(0.5 * (x1 + 1)) })
+			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(0.5 * x1) })
+			b.paramRow(a1, i, r3, func(x1 float64) float64 { return opdef.Inv(x1) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0 && x0 >= 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			l1 := (x1 + 1) / (x1 + l0*l0)
+			if a0.grad {
+				g0[c] += g * (-l1 * l0 * r0[c])
+			}
+			if a1.grad {
+				l2 := math.Log1p(l0 * l0 * r3[c])
+				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
+			}
+			if a2.grad {
+				g2[c] += g * ((l1*l0*l0 - 1) * r0[c])
+			}
+		}
+	}
+}
+
 func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
@@ -1147,6 +1227,88 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 					w0 = 0
 				}
 				g1[c] += g * (w0 - 1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genStudentTForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.LGamma(0.5 * (x1 + 1)) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(0.5 * x1) })
+		b.paramRow(a1, i, r2, func(x1 float64) float64 { return math.Log(x1) })
+		b.paramRow(a3, i, r3, func(x3 float64) float64 { return math.Log(x3) })
+		b.paramRow(a3, i, r4, func(x3 float64) float64 { return opdef.Inv(x3) })
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			e := math.Inf(-1)
+			if x1 > 0 && x3 > 0 {
+				l0 := (x0 - x2) * r4[c]
+				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+				e = r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genStudentTBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		g3 := b.adjRow(a3, i, true)
+		b.paramRow(a3, i, r0, func(x3 float64) float64 { return opdef.Inv(x3) })
+		if a1.grad {
+			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(0.5 * (x1 + 1)) })
+			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(0.5 * x1) })
+			b.paramRow(a1, i, r3, func(x1 float64) float64 { return opdef.Inv(x1) })
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			if !(x1 > 0 && x3 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x2) * r0[c]
+			l1 := (x1 + 1) / (x1 + l0*l0)
+			if a0.grad {
+				g0[c] += g * (-l1 * l0 * r0[c])
+			}
+			if a1.grad {
+				l2 := math.Log1p(l0 * l0 * r3[c])
+				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
+			}
+			if a2.grad {
+				g2[c] += g * (l1 * l0 * r0[c])
+			}
+			if a3.grad {
+				g3[c] += g * ((l1*l0*l0 - 1) * r0[c])
 			}
 		}
 	}

@@ -36,6 +36,19 @@ type parsed struct {
 	// memoExprs holds its call.
 	memoNames map[string]string
 	memoExprs map[string]ast.Expr
+	// keep are the indexes of the lets Forward leaves in the scratch, in
+	// Dist.Keep's order (row j of the scratch holds keep[j]).
+	keep []int
+}
+
+// kept is the scratch row of let k, or -1 when it is not kept.
+func (p *parsed) kept(k int) int {
+	for j, l := range p.keep {
+		if l == k {
+			return j
+		}
+	}
+	return -1
 }
 
 func parseDist(d *opdef.Dist) (*parsed, error) {
@@ -92,6 +105,21 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 		p.grads = append(p.grads, g)
 	}
 	p.dataTerms()
+	for _, name := range d.Keep {
+		k := -1
+		for j, l := range d.Let {
+			if l.Name == name {
+				k = j
+			}
+		}
+		if k < 0 {
+			return fail("Keep", fmt.Errorf("%q is not a let", name))
+		}
+		p.keep = append(p.keep, k)
+	}
+	if len(p.keep) > 0 && len(p.terms) > 0 {
+		return fail("Keep", fmt.Errorf("a family with data terms cannot keep lets (both would live in the op's scratch)"))
+	}
 	p.memoNames, p.memoExprs = map[string]string{}, map[string]ast.Expr{}
 	for _, e := range append(append([]ast.Expr{p.value}, p.lets...), p.grads...) {
 		if e == nil {

@@ -51,6 +51,7 @@ func TestBadDefinitions(t *testing.T) {
 			d.Args = append([]opdef.Arg(nil), d.Args...)
 			d.Args[1].Name = "softplus"
 		}, `argument name "softplus" is a function`},
+		{func(d *opdef.Dist) { d.Keep = []string{"z"} }, `Keep: "z" is not a let`},
 	}
 	for _, c := range cases {
 		d := good

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"slices"
 	"strings"
 )
 
@@ -38,6 +39,9 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	b.WriteString(")\n\nfunc init() {\n")
 	for _, p := range ps {
 		scratch := ""
+		if len(p.keep) > 0 {
+			scratch = fmt.Sprintf(", Scratch: keepScratch(%d)", len(p.keep))
+		}
 		if len(p.terms) > 0 {
 			var as []string
 			for _, a := range p.termArgs {
@@ -246,7 +250,15 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	fmt.Fprintf(b, "func %sForward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
 	reads(b, p)
 	b.WriteString("\tout, pw := f.Val(in.Out), Pointwise(in)\n")
+	if len(p.keep) > 0 {
+		b.WriteString("\tkeep := f.Val(in.Scratch) // the kept lets, a row of n each\n")
+	}
 	lets := p.letsNeeded(p.value)
+	for _, k := range p.keep {
+		if !slices.Contains(lets, k) {
+			return fmt.Errorf("opdef %s: Keep %s: the value does not read it", p.d.Family, p.d.Let[k].Name)
+		}
+	}
 	es := []ast.Expr{p.value}
 	for _, k := range lets {
 		es = append(es, p.lets[k])
@@ -263,6 +275,9 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 			return err
 		}
 		body.WriteString(line)
+		if j := p.kept(k); j >= 0 {
+			fmt.Fprintf(&body, "keep[%d*n+i] = l%d\n", j, k)
+		}
 	}
 	line, err := goLine(s, p.value, "e = %s")
 	if err != nil {
@@ -288,6 +303,9 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	fmt.Fprintf(b, "\nfunc %sBackward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
 	reads(b, p)
 	b.WriteString("\tg, gs := f.AdjOf(in.Out), outStride(in)\n")
+	if len(p.keep) > 0 {
+		b.WriteString("\tkeep := f.Val(in.Scratch) // left by Forward at this point\n")
+	}
 	var sums []string
 	var grads []int
 	for i, g := range p.grads {
@@ -348,7 +366,7 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	readTerms(&body, p, used, "\t\t")
 	for k := range p.lets {
 		if common[k] {
-			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+			line, err := p.letLine(s, k)
 			if err != nil {
 				return err
 			}
@@ -402,7 +420,7 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 			if common[k] {
 				continue
 			}
-			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+			line, err := p.letLine(s, k)
 			if err != nil {
 				return err
 			}
@@ -442,4 +460,13 @@ func goLine(s *scope, e ast.Expr, format string) (string, error) {
 		return "", err
 	}
 	return strings.Join(append(pre, fmt.Sprintf(format, v), ""), "\n"), nil
+}
+
+// letLine is the statement giving let k its value in Backward: read from
+// the scratch when Forward kept it, else computed.
+func (p *parsed) letLine(s *scope, k int) (string, error) {
+	if j := p.kept(k); j >= 0 {
+		return fmt.Sprintf("l%d := keep[%d*n+i]\n", k, j), nil
+	}
+	return goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
 }

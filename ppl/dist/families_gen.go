@@ -107,6 +107,16 @@ var HalfNormal = &Family{
 	Mean:   opdef.HalfNormal.Mean, Var: opdef.HalfNormal.Var,
 }
 
+// HalfStudentT is |X| for X Student's t with nu > 0 degrees of freedom, location 0 and scale sigma > 0: positive. Op: half_student_t_lpdf(y, nu, sigma).
+var HalfStudentT = &Family{
+	Name: "HalfStudentT", Params: []string{"nu", "sigma"},
+	ParamSupport: []Support{on(Positive), on(Positive)},
+	Support:      on(Positive),
+	Op:           ir.OpHalfStudentTLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.HalfStudentT.Draw),
+	Mean:   opdef.HalfStudentT.Mean, Var: opdef.HalfStudentT.Var,
+}
+
 // InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2. Op: inv_gamma_lpdf(y, alpha, beta).
 var InverseGamma = &Family{
 	Name: "InverseGamma", Params: []string{"alpha", "beta"},
@@ -167,6 +177,16 @@ var Poisson = &Family{
 	Mean:   opdef.Poisson.Mean, Var: opdef.Poisson.Var,
 }
 
+// StudentT is Student's t with nu > 0 degrees of freedom, location mu and scale sigma > 0. The mean exists for nu > 1, the variance sigma²·nu/(nu-2) for nu > 2. Op: student_t_lpdf(y, nu, mu, sigma).
+var StudentT = &Family{
+	Name: "StudentT", Params: []string{"nu", "mu", "sigma"},
+	ParamSupport: []Support{on(Positive), on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpStudentTLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.StudentT.Draw),
+	Mean:   opdef.StudentT.Mean, Var: opdef.StudentT.Var,
+}
+
 // Uniform is the uniform distribution on (lower, upper); the bounds may be expressions. Op: uniform_lpdf(y, lower, upper).
 var Uniform = &Family{
 	Name: "Uniform", Params: []string{"lower", "upper"},
@@ -199,5 +219,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{Bernoulli, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Poisson, Uniform, Weibull, ZeroInflatedPoisson}
+	return []*Family{Bernoulli, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, HalfStudentT, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Poisson, StudentT, Uniform, Weibull, ZeroInflatedPoisson}
 }

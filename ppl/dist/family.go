@@ -60,7 +60,7 @@ type Family struct {
 // written here, then those defined in accel/opdef (families_gen.go).
 func Families() []*Family {
 	return append([]*Family{
-		Normal, StudentT, HalfStudentT, Flat, HalfFlat,
+		Normal, Flat, HalfFlat,
 		BernoulliLogit, PoissonLog, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
 	}, generatedFamilies()...)
 }

@@ -233,34 +233,6 @@ __device__ static void gb_bernoulli_logit_grad(double y, double x, double g, dou
 	*dx = g * (y - p);
 }
 
-__device__ static double gb_student_t_const(double v) {
-	return gb_lgamma(0.5 * (v + 1)) - gb_lgamma(0.5 * v) - 0.5 * (log(v) + GB_LN_PI);
-}
-__device__ static double gb_student_t_lpdf(double y, double v, double mu, double s) {
-	if (!(v > 0 && s > 0)) return -GB_INF;
-	double z = (y - mu) * (1 / s);
-	return gb_student_t_const(v) - log(s) - 0.5 * (v + 1) * log1p(z * z * (1 / v));
-}
-__device__ static void gb_student_t_grad(double y, double v, double mu, double s, double g, double *dy, double *dv, double *dm, double *ds) {
-	*dy = *dv = *dm = *ds = 0;
-	if (!(v > 0) || !(s > 0)) return;
-	double is = 1 / s, iv = 1 / v, z = (y - mu) * is, z2 = z * z, r = (v + 1) / (v + z2), d = -r * z * is;
-	double dc = 0.5 * (gb_digamma(0.5 * (v + 1)) - gb_digamma(0.5 * v)) - 0.5 / v;
-	*dy = g * d; *dm = -g * d; *ds = g * (r * z2 - 1) * is;
-	*dv = g * (dc - 0.5 * log1p(z2 * iv) + 0.5 * r * z2 * iv);
-}
-__device__ static double gb_half_student_t_lpdf(double y, double v, double s) {
-	if (!(y >= 0)) return -GB_INF;
-	double e = gb_student_t_lpdf(y, v, 0, s);
-	return e == -GB_INF ? e : e + GB_LN2;
-}
-__device__ static void gb_half_student_t_grad(double y, double v, double s, double g, double *dy, double *dv, double *ds) {
-	double dm;
-	*dy = *dv = *ds = 0;
-	if (!(y >= 0)) return;
-	gb_student_t_grad(y, v, 0, s, g, dy, dv, &dm, ds);
-}
-
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of
  * the sum; NaN propagates). */
 __device__ static double gb_lse_plain(const double *x, long long n) {

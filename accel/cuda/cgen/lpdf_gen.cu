@@ -129,6 +129,24 @@ __device__ static void gb_half_normal_grad(double x0, double x1, double g, doubl
 	*d1 = g * ((l0 * l0 - 1.0) * gb_inv(x1));
 }
 
+/* half_student_t_lpdf: ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - log(sigma) - 0.5*(nu+1)*l where nu > 0 && sigma > 0 && y >= 0. */
+__device__ static double gb_half_student_t_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 >= 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x2);
+	double l2 = log1p(l0 * l0 * gb_inv(x1));
+	return GB_LN2 + gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - log(x2) - 0.5 * (x1 + 1.0) * l2;
+}
+__device__ static void gb_half_student_t_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 >= 0.0)) return;
+	double l0 = x0 * gb_inv(x2);
+	double l1 = (x1 + 1.0) / (x1 + l0 * l0);
+	double l2 = log1p(l0 * l0 * gb_inv(x1));
+	*d0 = g * (-l1 * l0 * gb_inv(x2));
+	*d1 = g * (0.5 * gb_digamma(0.5 * (x1 + 1.0)) - 0.5 * gb_digamma(0.5 * x1) - 0.5 * gb_inv(x1) - 0.5 * l2 + 0.5 * l1 * l0 * l0 * gb_inv(x1));
+	*d2 = g * ((l1 * l0 * l0 - 1.0) * gb_inv(x2));
+}
+
 /* inv_gamma_lpdf: alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y where alpha > 0 && beta > 0 && y > 0. */
 __device__ static double gb_inv_gamma_lpdf(double x0, double x1, double x2) {
 	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
@@ -210,6 +228,25 @@ __device__ static void gb_poisson_grad(double x0, double x1, double g, double *d
 	*d0 = *d1 = 0;
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 < GB_INF && (x1 > 0.0 || x0 == 0.0))) return;
 	*d1 = g * ((x0 > 0.0 ? x0 * gb_inv(x1) : 0.0) - 1.0);
+}
+
+/* student_t_lpdf: lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - log(sigma) - 0.5*(nu+1)*l where nu > 0 && sigma > 0. */
+__device__ static double gb_student_t_lpdf(double x0, double x1, double x2, double x3) {
+	if (!(x1 > 0.0 && x3 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l2 = log1p(l0 * l0 * gb_inv(x1));
+	return gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - log(x3) - 0.5 * (x1 + 1.0) * l2;
+}
+__device__ static void gb_student_t_grad(double x0, double x1, double x2, double x3, double g, double *d0, double *d1, double *d2, double *d3) {
+	*d0 = *d1 = *d2 = *d3 = 0;
+	if (!(x1 > 0.0 && x3 > 0.0)) return;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l1 = (x1 + 1.0) / (x1 + l0 * l0);
+	double l2 = log1p(l0 * l0 * gb_inv(x1));
+	*d0 = g * (-l1 * l0 * gb_inv(x3));
+	*d1 = g * (0.5 * gb_digamma(0.5 * (x1 + 1.0)) - 0.5 * gb_digamma(0.5 * x1) - 0.5 * gb_inv(x1) - 0.5 * l2 + 0.5 * l1 * l0 * l0 * gb_inv(x1));
+	*d2 = g * (l1 * l0 * gb_inv(x3));
+	*d3 = g * ((l1 * l0 * l0 - 1.0) * gb_inv(x3));
 }
 
 /* uniform_lpdf: -log(upper - lower) where lower < upper && y >= lower && y <= upper. */

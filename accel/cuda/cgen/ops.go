@@ -19,8 +19,6 @@ var scalarLPDFs = map[ir.Op]string{
 	ir.OpNormalLPDF:         "normal",
 	ir.OpPoissonLogLPMF:     "poisson_log",
 	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
-	ir.OpStudentTLPDF:       "student_t",
-	ir.OpHalfStudentTLPDF:   "half_student_t",
 }
 
 func init() {
