@@ -230,10 +230,38 @@ func dataCache(f *Frame, in *Instr, k int) (c []float64, n int, fill bool) {
 // batch length.
 func keepScratch(k int) func(p *Program, in *Instr) int {
 	return func(p *Program, in *Instr) int {
-		n := 1
+		n := 1 // batchLen's rule
 		for _, a := range in.In {
-			n = max(n, p.Values[a].Len)
+			if l := p.Values[a].Len; l != 1 {
+				n = l
+			}
 		}
 		return k * n
 	}
+}
+
+// keepDataScratch is the scratch of a generated op with both: the kept
+// lets' rows (keepScratch) first, then the constant data's part
+// (dataScratch), which constData finds after them.
+func keepDataScratch(keep, k int, args ...int) func(p *Program, in *Instr) int {
+	kept, data := keepScratch(keep), dataScratch(k, args...)
+	return func(p *Program, in *Instr) int { return kept(p, in) + data(p, in) }
+}
+
+// constData is the constant data's part of a generated op's scratch,
+// after skip slots of kept lets: a flag slot, 0 until the first
+// evaluation in the frame has cached the data terms and tested the data
+// conditions of the op's Valid, then 1 when every element passed and 2
+// when some did not, and the cache after it. It returns the cache, whether
+// the caller is to fill it now, and the flag; nil, false, nil when the op
+// has no such part (its data are not constants).
+func constData(f *Frame, in *Instr, skip int) (cache []float64, fill bool, flag *float64) {
+	if in.Scratch == None {
+		return nil, false, nil
+	}
+	s := f.Val(in.Scratch)[skip:]
+	if len(s) == 0 {
+		return nil, false, nil
+	}
+	return s[1:], s[0] == 0, &s[0]
 }

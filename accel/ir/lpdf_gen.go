@@ -29,11 +29,11 @@ func init() {
 	register(OpBinomialLPMF, OpDef{Name: "binomial_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialForward, Backward: binomialBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpBinomialLogitLPMF, OpDef{Name: "binomial_logit_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialLogitForward, Backward: binomialLogitBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpCauchyLPDF, OpDef{Name: "cauchy_lpdf", Arity: 3, Shape: lpdfShape, Forward: cauchyForward, Backward: cauchyBackward})
-	register(OpExponentialLPDF, OpDef{Name: "exponential_lpdf", Arity: 2, Shape: lpdfShape, Forward: exponentialForward, Backward: exponentialBackward})
+	register(OpExponentialLPDF, OpDef{Name: "exponential_lpdf", Arity: 2, Shape: lpdfShape, Forward: exponentialForward, Backward: exponentialBackward, Scratch: dataScratch(0, 0)})
 	register(OpGammaLPDF, OpDef{Name: "gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: gammaForward, Backward: gammaBackward, Scratch: dataScratch(1, 0)})
-	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward})
-	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward})
-	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTForward, Backward: halfStudentTBackward, Scratch: keepScratch(1)})
+	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward, Scratch: dataScratch(0, 0)})
+	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward, Scratch: dataScratch(0, 0)})
+	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTForward, Backward: halfStudentTBackward, Scratch: keepDataScratch(1, 0, 0)})
 	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
@@ -142,25 +142,38 @@ func betaForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m0 = opdef.LBeta(in1[0], in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 2)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
 			cache[1*cn+i] = math.Log1p(-x0)
+			if !((x0 > 0) && (x0 < 1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1 {
+		if (allValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -210,23 +223,36 @@ func betaBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m3 = mathext.Digamma(in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 2)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
 			cache[1*cn+i] = math.Log1p(-x0)
+			if !((x0 > 0) && (x0 < 1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1) {
+		if !((allValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -279,25 +305,39 @@ func betaBinomialForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0 || s3 != 0) {
 		m0 = opdef.LBeta(in2[0], in3[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			x1 := in1[i*s1]
+			_ = x1
 			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
 		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
+		if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -343,10 +383,37 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s3 != 0) {
 		m4 = mathext.Digamma(in3[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			x1 := in1[i*s1]
+			_ = x1
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
+		if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -389,25 +456,39 @@ func binomialForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m1 = math.Log1p(-in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			x1 := in1[i*s1]
+			_ = x1
 			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+		if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -461,10 +542,37 @@ func binomialBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m2 = opdef.Inv(1 - in2[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			x1 := in1[i*s1]
+			_ = x1
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+		if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -503,25 +611,39 @@ func binomialLogitForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m0 = math.Log1p(Exp(-math.Abs(in2[0])))
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			x1 := in1[i*s1]
+			_ = x1
 			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2 {
+		if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -557,10 +679,37 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m1 = Logistic(in2[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0, in1)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			x1 := in1[i*s1]
+			_ = x1
+			cache[0*cn+i] = opdef.LChoose(x1, x0)
+			if !((opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2) {
+		if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -667,12 +816,36 @@ func exponentialForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = math.Log(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if x1 > 0 && x0 >= 0 {
+		if (allValid || (x0 >= 0)) && (x1 > 0) {
 			if s1 != 0 {
 				m0 = math.Log(x1)
 			}
@@ -703,10 +876,34 @@ func exponentialBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m1 = opdef.Inv(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(x1 > 0 && x0 >= 0) {
+		if !((allValid || (x0 >= 0)) && (x1 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -737,24 +934,37 @@ func gammaForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = opdef.LGamma(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x1 > 0 && x2 > 0 && x0 > 0 {
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -798,22 +1008,35 @@ func gammaBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m2 = mathext.Digamma(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -859,12 +1082,36 @@ func halfCauchyForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = math.Log(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if x1 > 0 && x0 >= 0 {
+		if (allValid || (x0 >= 0)) && (x1 > 0) {
 			if s1 != 0 {
 				m1 = opdef.Inv(x1)
 			}
@@ -899,10 +1146,34 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m1 = opdef.Inv(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(x1 > 0 && x0 >= 0) {
+		if !((allValid || (x0 >= 0)) && (x1 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -936,12 +1207,36 @@ func halfNormalForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = math.Log(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if x1 > 0 && x0 >= 0 {
+		if (allValid || (x0 >= 0)) && (x1 > 0) {
 			if s1 != 0 {
 				m1 = opdef.Inv(x1)
 			}
@@ -976,10 +1271,34 @@ func halfNormalBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m1 = opdef.Inv(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(x1 > 0 && x0 >= 0) {
+		if !((allValid || (x0 >= 0)) && (x1 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1027,12 +1346,36 @@ func halfStudentTForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m3 = math.Log(in2[0])
 	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x1 > 0 && x2 > 0 && x0 >= 0 {
+		if (allValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
 			if s2 != 0 {
 				m4 = opdef.Inv(x2)
 			}
@@ -1092,10 +1435,34 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m5 = opdef.Inv(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 >= 0) {
+		if !((allValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1142,24 +1509,37 @@ func inverseGammaForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = opdef.LGamma(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x1 > 0 && x2 > 0 && x0 > 0 {
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -1203,22 +1583,35 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m2 = mathext.Digamma(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1344,24 +1737,37 @@ func logNormalForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m0 = math.Log(in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x2 > 0 && x0 > 0 {
+		if (allValid || (x0 > 0)) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -1404,22 +1810,35 @@ func logNormalBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m1 = opdef.Inv(in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x2 > 0 && x0 > 0) {
+		if !((allValid || (x0 > 0)) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1552,24 +1971,37 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m1 = math.Log(in1[0] + in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
+		if (allValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -1627,10 +2059,35 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m2 = math.Log1p(in1[0] / in2[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
+		if !((allValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1665,24 +2122,37 @@ func poissonForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = math.Log(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
 		e := negInf
-		if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+		if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -1724,10 +2194,35 @@ func poissonBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m1 = opdef.Inv(in1[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
-		if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+		if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -1972,24 +2467,37 @@ func weibullForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m0 = math.Log(in1[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if x1 > 0 && x2 > 0 && x0 > 0 {
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -2038,22 +2546,35 @@ func weibullBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m3 = opdef.Inv(in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]
@@ -2110,24 +2631,37 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m1 = math.Log(in2[0])
 	}
-	cache, cn, fill := dataCache(f, in, 1)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
 	if fill {
+		ok := true
 		for i := 0; i < cn; i++ {
 			x0 := in0[i*s0]
+			_ = x0
 			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
 		}
 	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
 	cs := 0 // the cache's stride: 0 for one element
 	if cn > 1 {
 		cs = 1
 	}
-	_ = cs
+	_, _ = cs, cache
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
 		e := negInf
-		if opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0 {
+		if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
 			var c0 float64
 			if cache != nil {
 				c0 = cache[0*cn+i*cs]
@@ -2184,10 +2718,35 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m4 = opdef.Inv(in2[0])
 	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
-		if !(opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0) {
+		if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
 			continue
 		}
 		gi := g[i*gs]

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,12 @@ type parsed struct {
 	// memoExprs holds its call.
 	memoNames map[string]string
 	memoExprs map[string]ast.Expr
+	// validData are the conjuncts of Valid that read only data (the
+	// variate and the arguments without a gradient), validRest the others
+	// (nil when none); constArgs the arguments the data part of the
+	// scratch covers (the data terms' and validData's).
+	validData, validRest ast.Expr
+	constArgs            []int
 	// keep are the indexes of the lets Forward leaves in the scratch, in
 	// Dist.Keep's order (row j of the scratch holds keep[j]).
 	keep []int
@@ -105,6 +112,7 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 		p.grads = append(p.grads, g)
 	}
 	p.dataTerms()
+	p.splitValid()
 	for _, name := range d.Keep {
 		k := -1
 		for j, l := range d.Let {
@@ -356,3 +364,77 @@ func Generate(root string) (map[string][]byte, error) {
 	}
 	return files, nil
 }
+
+// splitValid sorts Valid's conjuncts into those that read only data and
+// the others: when the data are constants the generated loops test the
+// first once per frame (see constArgs).
+func (p *parsed) splitValid() {
+	data := map[string]int{p.args[0]: 0}
+	for i, a := range p.d.Args {
+		if i > 0 && a.Grad == "" {
+			data[a.Name] = i
+		}
+	}
+	var conj []ast.Expr
+	var split func(e ast.Expr)
+	split = func(e ast.Expr) {
+		if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			split(b.X)
+			split(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	split(p.valid)
+	reads := map[int]bool{}
+	var dc, rc []ast.Expr
+	for _, c := range conj {
+		only, uses := true, map[int]bool{}
+		ast.Inspect(c, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if k, ok := data[id.Name]; ok {
+				uses[k] = true
+			} else if _, fn := funcs[id.Name]; !fn {
+				if _, k := consts[id.Name]; !k {
+					only = false
+				}
+			}
+			return true
+		})
+		if only && len(uses) > 0 {
+			dc = append(dc, c)
+			for k := range uses {
+				reads[k] = true
+			}
+		} else {
+			rc = append(rc, c)
+		}
+	}
+	p.validData, p.validRest = andAll(dc), andAll(rc)
+	for i := range p.args {
+		if reads[i] || slices.Contains(p.termArgs, i) {
+			p.constArgs = append(p.constArgs, i)
+		}
+	}
+}
+
+// andAll is the conjunction of es, each in parentheses; nil for none.
+func andAll(es []ast.Expr) ast.Expr {
+	var out ast.Expr
+	for _, e := range es {
+		e = &ast.ParenExpr{X: e}
+		if out == nil {
+			out = e
+		} else {
+			out = &ast.BinaryExpr{X: out, Op: token.LAND, Y: e}
+		}
+	}
+	return out
+}
+
+// hasConstPart reports whether the op's scratch has a part for constant
+// data: cached terms, or data conditions tested once per frame.
+func (p *parsed) hasConstPart() bool { return len(p.terms) > 0 || p.validData != nil }

@@ -39,14 +39,16 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	b.WriteString(")\n\nfunc init() {\n")
 	for _, p := range ps {
 		scratch := ""
-		if len(p.keep) > 0 {
-			scratch = fmt.Sprintf(", Scratch: keepScratch(%d)", len(p.keep))
+		var as []string
+		for _, a := range p.constArgs {
+			as = append(as, fmt.Sprint(a))
 		}
-		if len(p.terms) > 0 {
-			var as []string
-			for _, a := range p.termArgs {
-				as = append(as, fmt.Sprint(a))
-			}
+		switch {
+		case len(p.keep) > 0 && p.hasConstPart():
+			scratch = fmt.Sprintf(", Scratch: keepDataScratch(%d, %d, %s)", len(p.keep), len(p.terms), strings.Join(as, ", "))
+		case len(p.keep) > 0:
+			scratch = fmt.Sprintf(", Scratch: keepScratch(%d)", len(p.keep))
+		case p.hasConstPart():
 			scratch = fmt.Sprintf(", Scratch: dataScratch(%d, %s)", len(p.terms), strings.Join(as, ", "))
 		}
 		fmt.Fprintf(&b, "\tregister(Op%s, OpDef{Name: %q, Arity: %d, Shape: lpdfShape, Forward: %sForward, Backward: %sBackward%s})\n",
@@ -64,22 +66,61 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	return goFile("lpdf_gen.go", &b)
 }
 
-// fillCache writes the code that fills the data cache on first use.
-func fillCache(b *bytes.Buffer, p *parsed) {
-	if len(p.terms) == 0 {
+// constPrelude writes the code that, on the first evaluation in a frame
+// with constant data, caches the data terms and tests the data conditions
+// of Valid (validData) for every element; allValid then lets the loop skip
+// them.
+func constPrelude(b *bytes.Buffer, p *parsed) {
+	if !p.hasConstPart() {
 		return
 	}
+	skip := "0"
+	if len(p.keep) > 0 {
+		skip = fmt.Sprintf("%d*n", len(p.keep))
+	}
 	s := p.scope()
-	fmt.Fprintf(b, "\tcache, cn, fill := dataCache(f, in, %d)\n", len(p.terms))
-	b.WriteString("\tif fill {\n\t\tfor i := 0; i < cn; i++ {\n")
-	for _, a := range p.termArgs {
-		fmt.Fprintf(b, "\t\t\tx%d := in%d[i*s%d]\n", a, a, a)
+	var ins []string
+	for _, a := range p.constArgs {
+		ins = append(ins, fmt.Sprintf("in%d", a))
+	}
+	fmt.Fprintf(b, "\tcache, fill, vflag := constData(f, in, %s)\n", skip)
+	fmt.Fprintf(b, "\tcn := batchLen(%s)\n", strings.Join(ins, ", "))
+	b.WriteString("\tif fill {\n\t\tok := true\n\t\tfor i := 0; i < cn; i++ {\n")
+	for _, a := range p.constArgs {
+		fmt.Fprintf(b, "\t\t\tx%d := in%d[i*s%d]\n\t\t\t_ = x%d\n", a, a, a, a)
 	}
 	for j, t := range p.terms {
 		v, _ := s.print(t, goLang)
 		fmt.Fprintf(b, "\t\t\tcache[%d*cn+i] = %s\n", j, v)
 	}
-	b.WriteString("\t\t}\n\t}\n\tcs := 0 // the cache's stride: 0 for one element\n\tif cn > 1 {\n\t\tcs = 1\n\t}\n\t_ = cs\n")
+	if p.validData != nil {
+		v, _ := s.print(p.validData, goLang)
+		fmt.Fprintf(b, "\t\t\tif !(%s) {\n\t\t\t\tok = false\n\t\t\t}\n", v)
+	}
+	b.WriteString("\t\t}\n\t\tif ok {\n\t\t\t*vflag = 1\n\t\t} else {\n\t\t\t*vflag = 2\n\t\t}\n\t}\n")
+	b.WriteString("\tallValid := vflag != nil && *vflag == 1\n\t_ = allValid\n")
+	b.WriteString("\tcs := 0 // the cache's stride: 0 for one element\n\tif cn > 1 {\n\t\tcs = 1\n\t}\n\t_, _ = cs, cache\n")
+}
+
+// validCode is Valid as the loops test it: the data conditions only when
+// constant data did not all pass them once per frame.
+func (p *parsed) validCode(s *scope) (string, error) {
+	if !p.hasConstPart() || p.validData == nil {
+		return s.print(p.valid, goLang)
+	}
+	d, err := s.print(p.validData, goLang)
+	if err != nil {
+		return "", err
+	}
+	out := "(allValid || " + d + ")"
+	if p.validRest != nil {
+		r, err := s.print(p.validRest, goLang)
+		if err != nil {
+			return "", err
+		}
+		out += " && " + r
+	}
+	return out, nil
 }
 
 // termsOf are the data terms the expressions read, by index.
@@ -263,7 +304,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	for _, k := range lets {
 		es = append(es, p.lets[k])
 	}
-	valid, err := s.print(p.valid, goLang)
+	valid, err := p.validCode(s)
 	if err != nil {
 		return err
 	}
@@ -285,7 +326,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	}
 	body.WriteString(line)
 	st.declare(b)
-	fillCache(b, p)
+	constPrelude(b, p)
 	b.WriteString("\tt := 0.0\n\tfor i := 0; i < n; i++ {\n")
 	elements(b, p)
 	fmt.Fprintf(b, "\t\te := negInf\n\t\tif %s {\n", valid)
@@ -321,7 +362,7 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 		return nil
 	}
 	fmt.Fprintf(b, "\tvar %s float64\n", strings.Join(sums, ", "))
-	valid, err := s.print(p.valid, goLang)
+	valid, err := p.validCode(s)
 	if err != nil {
 		return err
 	}
@@ -433,9 +474,7 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 		body.WriteString(line + "\t\t}\n")
 	}
 	st.declare(b)
-	if len(used) > 0 {
-		fillCache(b, p)
-	}
+	constPrelude(b, p)
 	b.WriteString("\tfor i := 0; i < n; i++ {\n")
 	elements(b, p)
 	fmt.Fprintf(b, "\t\tif !(%s) {\n\t\t\tcontinue\n\t\t}\n\t\tgi := g[i*gs]\n", valid)
