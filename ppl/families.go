@@ -9,11 +9,6 @@ import (
 // then options (Size, Shape, Lower, Upper, Bounds, Ordered,
 // PositiveOrdered, Observed). Model.Var takes any dist.Family.
 
-// Normal is a normal variable of mean mu and standard deviation sigma.
-func (m *Model) Normal(name string, mu, sigma any, opts ...Option) *RV {
-	return m.Var(name, family("Normal"), []any{mu, sigma}, opts...)
-}
-
 // Flat is the improper uniform density on the real line (Stan's default
 // prior); combine it with Lower, Upper or Bounds for a bounded flat prior.
 // It has no prior predictive draws.
@@ -24,17 +19,6 @@ func (m *Model) Flat(name string, opts ...Option) *RV {
 // HalfFlat is the improper uniform density on (0, ∞).
 func (m *Model) HalfFlat(name string, opts ...Option) *RV {
 	return m.Var(name, family("HalfFlat"), nil, opts...)
-}
-
-// BernoulliLogit is Bernoulli with probability Logistic(logit).
-func (m *Model) BernoulliLogit(name string, logit any, opts ...Option) *RV {
-	return m.Var(name, family("BernoulliLogit"), []any{logit}, opts...)
-}
-
-// PoissonLog is Poisson with rate Exp(logRate), stable for a linear
-// predictor.
-func (m *Model) PoissonLog(name string, logRate any, opts ...Option) *RV {
-	return m.Var(name, family("PoissonLog"), []any{logRate}, opts...)
 }
 
 // Categorical takes values 0 … K-1 with probabilities softmax(logits):

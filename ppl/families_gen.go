@@ -7,6 +7,11 @@ func (m *Model) Bernoulli(name string, p any, opts ...Option) *RV {
 	return m.Var(name, family("Bernoulli"), []any{p}, opts...)
 }
 
+// BernoulliLogit is Bernoulli with probability logistic(logit), the likelihood of logistic regression.
+func (m *Model) BernoulliLogit(name string, logit any, opts ...Option) *RV {
+	return m.Var(name, family("BernoulliLogit"), []any{logit}, opts...)
+}
+
 // Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0.
 func (m *Model) Beta(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("Beta"), []any{alpha, beta}, opts...)
@@ -82,9 +87,19 @@ func (m *Model) NegativeBinomial(name string, mu, phi any, opts ...Option) *RV {
 	return m.Var(name, family("NegativeBinomial"), []any{mu, phi}, opts...)
 }
 
+// Normal is the normal distribution with mean mu and standard deviation sigma > 0.
+func (m *Model) Normal(name string, mu, sigma any, opts ...Option) *RV {
+	return m.Var(name, family("Normal"), []any{mu, sigma}, opts...)
+}
+
 // Poisson counts events of the given rate > 0.
 func (m *Model) Poisson(name string, rate any, opts ...Option) *RV {
 	return m.Var(name, family("Poisson"), []any{rate}, opts...)
+}
+
+// PoissonLog is Poisson with rate exp(log_rate), stable for a linear predictor (Poisson regression).
+func (m *Model) PoissonLog(name string, logRate any, opts ...Option) *RV {
+	return m.Var(name, family("PoissonLog"), []any{logRate}, opts...)
 }
 
 // StudentT is Student's t with nu > 0 degrees of freedom, location mu and scale sigma > 0. The mean exists for nu > 1, the variance sigma²·nu/(nu-2) for nu > 2.

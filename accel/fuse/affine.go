@@ -32,7 +32,7 @@ func affineNormal(p *ir.Program, plan []ir.Step, m AffineNormal, priv *int) (ker
 		writeM: m.MulOut, cache: -1, memo: alloc(priv, 5+n),
 	}
 	if sg.Len == n {
-		k.cache = p.Values[in.Scratch].Off
+		k.cache = alloc(priv, 1+2*n)
 	}
 	absorbed := []int{m.Add, m.Mul}
 	if j := m.Prior; j >= 0 && j < m.Normal && !plan[j].Skip {
@@ -60,8 +60,9 @@ type kAffineNormal struct {
 	y, sg, ns, a, b, z, m, t, out, n int
 	ga, gb, gz, gsg                  bool
 	writeM                           bool // mul's output is a named output
-	// cache is the offset of normal_lpdf's scratch (per-element log σ and
-	// 1/σ, see normalSigmaCache), -1 with one σ.
+	// cache is the offset of the kernel's own cache of a σ per element
+	// (data): a flag, then -log σ - log √(2π) and 1/σ per element; -1
+	// with one σ.
 	cache int
 	memo  int
 	// The absorbed prior (nil without): its instruction's kernel, the
@@ -70,27 +71,27 @@ type kAffineNormal struct {
 	pmu, psig, pout int
 }
 
-// sigmaCache is normalSigmaCache by offset: log-normalisers and inverse
-// scales of a σ per element, filled on first use (σ is data).
-func (k *kAffineNormal) sigmaCache(v []float64) (cc, ci []float64) {
-	n, c := k.n, k.cache
-	if v[c] == 0 {
-		k.fillSigmaCache(v)
+// sigmaCache is the log-normalisers and inverse scales of a σ per
+// element, filled on first use (σ is data; the flag is NaN until then).
+func (k *kAffineNormal) sigmaCache(f *ir.Frame) (cc, ci []float64) {
+	n, c, pv := k.n, k.cache, f.Private()
+	if pv[c] != 1 { // NaN until filled
+		k.fillSigmaCache(f)
 	}
-	return v[c+1 : c+1+n], v[c+1+n : c+1+2*n]
+	return pv[c+1 : c+1+n], pv[c+1+n : c+1+2*n]
 }
 
-func (k *kAffineNormal) fillSigmaCache(v []float64) {
-	n, c := k.n, k.cache
-	cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n]
-	for i, sv := range v[k.sg : k.sg+n] {
+func (k *kAffineNormal) fillSigmaCache(f *ir.Frame) {
+	n, c, pv := k.n, k.cache, f.Private()
+	cc, ci := pv[c+1:c+1+n], pv[c+1+n:c+1+2*n]
+	for i, sv := range f.V[k.sg : k.sg+n] {
 		if sv > 0 {
 			cc[i], ci[i] = -math.Log(sv)-lnSqrt2Pi, 1/sv
 		} else {
 			cc[i], ci[i] = negInf, 0
 		}
 	}
-	v[c] = 1
+	pv[c] = 1
 }
 
 func (k *kAffineNormal) Forward(f *ir.Frame) {
@@ -127,7 +128,7 @@ func (k *kAffineNormal) Forward(f *ir.Frame) {
 		v[k.out] = e
 	} else if sums := k.sigmaSums(f); sums[1] == 1 {
 		// Every σ_i > 0: Σ log-normaliser - ½Σr², as forwardGrad.
-		_, ci := k.sigmaCache(v)
+		_, ci := k.sigmaCache(f)
 		ci = ci[:n]
 		rr := 0.0
 		for i, zi := range z {
@@ -144,7 +145,7 @@ func (k *kAffineNormal) Forward(f *ir.Frame) {
 		}
 		v[k.out] = tot
 	} else {
-		cc, ci := k.sigmaCache(v)
+		cc, ci := k.sigmaCache(f)
 		cc, ci = cc[:n], ci[:n]
 		tot := 0.0
 		for i, zi := range z {
@@ -224,7 +225,7 @@ func (k *kAffineNormal) Backward(f *ir.Frame) {
 			gz[i] -= r0 * ((zi - mu0) * inv0)
 		}
 	default:
-		_, ci := k.sigmaCache(v)
+		_, ci := k.sigmaCache(f)
 		ci = ci[:n]
 		for i, zi := range z {
 			// ci is 0 where σ ≤ 0: the registered backward adds
@@ -338,7 +339,8 @@ func (k *kAffineNormal) ForwardGrad(f *ir.Frame) {
 		if sums[0] != sums[0] {
 			k.fillSigmaSums(f)
 		}
-		cc, ci := v[c+1:c+1+n], v[c+1+n:c+1+2*n] // sigmaCache, inlined by hand
+		pv := f.Private()
+		cc, ci := pv[c+1:c+1+n], pv[c+1+n:c+1+2*n] // sigmaCache, inlined by hand
 		var tot float64
 		if sums[1] == 1 && prior {
 			var rr float64
@@ -429,17 +431,16 @@ func (k *kAffineNormal) sigmaSums(f *ir.Frame) []float64 {
 
 // fillSigmaSums fills the sigma cache if need be, then the sums of
 // sigmaSums. They are computed once per frame, as the cache is (σ is
-// data); the flag (NaN until filled) is the kernel's own because the
-// registered op may have filled the cache.
+// data); the flag is NaN until filled.
 func (k *kAffineNormal) fillSigmaSums(f *ir.Frame) {
-	v, n, c := f.V, k.n, k.cache
-	if v[c] == 0 {
-		k.fillSigmaCache(v)
+	pv, n, c := f.Private(), k.n, k.cache
+	if pv[c] != 1 { // NaN until filled
+		k.fillSigmaCache(f)
 	}
 	sum, pos := 0.0, 1.0
-	for i, cv := range v[c+1 : c+1+n] {
+	for i, cv := range pv[c+1 : c+1+n] {
 		sum += cv
-		if !(v[k.sg+i] > 0) {
+		if !(f.V[k.sg+i] > 0) {
 			pos = 0
 		}
 	}
@@ -496,7 +497,7 @@ func (l affineLean) ForwardGrad(f *ir.Frame) {
 	a, b := v[k.a], v[k.b]
 	z := v[k.z : k.z+n]
 	y, t, gz := v[k.y:k.y+n], v[k.t:k.t+n], adj[k.z:k.z+n]
-	ci := v[k.cache+1+n : k.cache+1+2*n]
+	ci := f.Private()[k.cache+1+n : k.cache+1+2*n]
 	// affineSigmasPosLoop, inlined by hand: the call cost eight schools
 	// 3% of its gradient (ModelRatio 1.39 inlined, 1.44 called, idle).
 	var rr, q0, sa, sb float64

@@ -33,3 +33,12 @@ func FastPathLen(p *Program) int {
 	}
 	return n
 }
+
+// SetShortcuts turns the hand-written shortcuts of the generated loops on
+// or off (see accel/opdef's Dist.Shortcut) and returns a function
+// restoring them.
+func SetShortcuts(on bool) (restore func()) {
+	old := shortcuts
+	shortcuts = on
+	return func() { shortcuts = old }
+}

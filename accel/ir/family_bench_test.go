@@ -31,6 +31,13 @@ func BenchmarkFamilies(b *testing.B) {
 		op   ir.Op
 		args []irtest.Arg
 	}{
+		// The normal in four shapes: a regression (one σ), measurement
+		// errors as data (eight schools), a vector of latents with one μ
+		// and σ, and a standard normal prior.
+		{"normal", ir.OpNormalLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"normal_data_sigma", ir.OpNormalLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), y(0.5, 2)}},
+		{"normal_latent", ir.OpNormalLPDF, []irtest.Arg{vec(-2, 2), irtest.Param(-1, 1), irtest.Param(0.5, 2)}},
+		{"normal_std", ir.OpNormalLPDF, []irtest.Arg{vec(-2, 2), irtest.Const(nil, 0), irtest.Const(nil, 1)}},
 		{"half_normal", ir.OpHalfNormalLPDF, []irtest.Arg{y(0.1, 3), vec(0.5, 2)}},
 		{"half_cauchy", ir.OpHalfCauchyLPDF, []irtest.Arg{y(0.1, 3), vec(0.5, 2)}},
 		{"cauchy", ir.OpCauchyLPDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},

@@ -144,56 +144,6 @@ func lgamma(x float64) float64 { return opdef.LGamma(x) }
 // lchoose is log(n choose k) for counts 0 ≤ k ≤ n.
 func lchoose(n, k float64) float64 { return opdef.LChoose(n, k) }
 
-// lpdfScratch sizes the scratch of a log-density op. Layout: slot 0 flags
-// the data cache as filled; then the data cache, one per-element constant
-// term (lgamma(y+1), log(n choose y), 2y-1) computed once per frame when
-// the first nData inputs (the integer data) are all constants, else no
-// slots; then, when perElem, one slot per element where Forward leaves a
-// value for Backward (exp(η), log1p(z²/ν)).
-func lpdfScratch(nData int, perElem bool) func(p *Program, in *Instr) int {
-	return func(p *Program, in *Instr) int {
-		n := 1
-		for _, a := range in.In {
-			if l := p.Values[a].Len; l != 1 {
-				n = l
-			}
-		}
-		size := 1 + dataCacheLen(p, in, nData)
-		if perElem {
-			size += n
-		}
-		return size
-	}
-}
-
-// dataCacheLen is the length of the data cache: 0 when a data input is not
-// a constant, else the length of the longest data input.
-func dataCacheLen(p *Program, in *Instr, nData int) int {
-	n := 1
-	for _, a := range in.In[:nData] {
-		v := &p.Values[a]
-		if v.Kind != Const {
-			return 0
-		}
-		if v.Len != 1 {
-			n = v.Len
-		}
-	}
-	return n
-}
-
-// lpdfScratchParts splits the scratch laid out by lpdfScratch: the data
-// cache (nil when there is none) and the per-element slots.
-func lpdfScratchParts(f *Frame, in *Instr, nData int) (flag, cache, elems []float64) {
-	s := f.Val(in.Scratch)
-	nc := dataCacheLen(f.P, in, nData)
-	flag = s[:1]
-	if nc > 0 {
-		cache = s[1 : 1+nc]
-	}
-	return flag, cache, s[1+nc:]
-}
-
 // dataScratch sizes the data cache of a generated op (see accel/opdef):
 // k terms per element of its data arguments args, computed once per frame
 // when every one of them is a constant, after a flag slot; none

@@ -24,6 +24,7 @@ const (
 
 func init() {
 	register(OpBernoulliLPMF, OpDef{Name: "bernoulli_lpmf", Arity: 2, Shape: lpdfShape, Forward: bernoulliForward, Backward: bernoulliBackward})
+	register(OpBernoulliLogitLPMF, OpDef{Name: "bernoulli_logit_lpmf", Arity: 2, Shape: lpdfShape, Forward: bernoulliLogitForward, Backward: bernoulliLogitBackward, Scratch: keepDataScratch(1, 0, 0)})
 	register(OpBetaLPDF, OpDef{Name: "beta_lpdf", Arity: 3, Shape: lpdfShape, Forward: betaForward, Backward: betaBackward, Scratch: dataScratch(2, 0)})
 	register(OpBetaBinomialLPMF, OpDef{Name: "beta_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: betaBinomialForward, Backward: betaBinomialBackward, Scratch: dataScratch(1, 0, 1)})
 	register(OpBinomialLPMF, OpDef{Name: "binomial_lpmf", Arity: 3, Shape: lpdfShape, Forward: binomialForward, Backward: binomialBackward, Scratch: dataScratch(1, 0, 1)})
@@ -34,12 +35,14 @@ func init() {
 	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTForward, Backward: halfStudentTBackward, Scratch: keepDataScratch(1, 0, 0)})
-	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(1, 0)})
+	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(2, 0)})
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
 	register(OpLogisticLPDF, OpDef{Name: "logistic_lpdf", Arity: 3, Shape: lpdfShape, Forward: logisticForward, Backward: logisticBackward})
 	register(OpNegBinomialLPMF, OpDef{Name: "neg_binomial_2_lpmf", Arity: 3, Shape: lpdfShape, Forward: negativeBinomialForward, Backward: negativeBinomialBackward, Scratch: dataScratch(1, 0)})
+	register(OpNormalLPDF, OpDef{Name: "normal_lpdf", Arity: 3, Shape: lpdfShape, Forward: normalForward, Backward: normalBackward, Scratch: dataScratch(2, 2)})
 	register(OpPoissonLPMF, OpDef{Name: "poisson_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonForward, Backward: poissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpPoissonLogLPMF, OpDef{Name: "poisson_log_lpmf", Arity: 2, Shape: lpdfShape, Forward: poissonLogForward, Backward: poissonLogBackward, Scratch: keepDataScratch(1, 1, 0)})
 	register(OpStudentTLPDF, OpDef{Name: "student_t_lpdf", Arity: 4, Shape: lpdfShape, Forward: studentTForward, Backward: studentTBackward, Scratch: keepScratch(1)})
 	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
@@ -58,6 +61,43 @@ func bernoulliForward(f *Frame, in *Instr) {
 	}
 	if n > 0 && !(s1 != 0) {
 		m1 = math.Log1p(-in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+				var w0 float64
+				if x0 == 1 {
+					if s1 != 0 {
+						m0 = math.Log(x1)
+					}
+					w0 = m0
+				} else {
+					if s1 != 0 {
+						m1 = math.Log1p(-x1)
+					}
+					w0 = m1
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -106,6 +146,36 @@ func bernoulliBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m2 = opdef.Inv(1 - in1[0])
 	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil {
+				var w0 float64
+				if x0 == 1 {
+					if s1 != 0 {
+						m3 = opdef.Inv(x1)
+					}
+					w0 = m3
+				} else {
+					if s1 != 0 {
+						m2 = opdef.Inv(1 - x1)
+					}
+					w0 = -m2
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -127,6 +197,180 @@ func bernoulliBackward(f *Frame, in *Instr) {
 				w0 = -m2
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// bernoulli_logit_lpmf(y, logit) = min((2*y - 1) * logit, 0) - log1p(em) where (y == 0 || y == 1) && logit == logit,
+// em = exp(-abs(logit)).
+func bernoulliLogitForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = Exp(-math.Abs(in1[0]))
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 == 0 || x0 == 1) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
+				if s1 != 0 {
+					m0 = Exp(-math.Abs(x1))
+				}
+				l0 := m0
+				keepRow0[i] = l0
+				e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if (allValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
+			if s1 != 0 {
+				m0 = Exp(-math.Abs(x1))
+			}
+			l0 := m0
+			keep[0*n+i] = l0
+			e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func bernoulliLogitBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d1Sum float64
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 == 0 || x0 == 1) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := keepRow0[i]
+			if d1 != nil {
+				var w0 float64
+				if x1 < 0 {
+					w0 = l0
+				} else {
+					w0 = 1
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(x0-w0*opdef.Inv(1+l0)), d1Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !((allValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := keep[0*n+i]
+		if d1 != nil {
+			var w0 float64
+			if x1 < 0 {
+				w0 = l0
+			} else {
+				w0 = 1
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(x0-w0*opdef.Inv(1+l0)), d1Sum)
 		}
 	}
 	flushAcc(d1, d1Vec, d1Sum)
@@ -168,6 +412,39 @@ func betaForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				c1 := cacheRow1[i]
+				if s1 != 0 || s2 != 0 {
+					m0 = opdef.LBeta(x1, x2)
+				}
+				e = (x1-1)*c0 + (x2-1)*c1 - m0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -249,6 +526,48 @@ func betaBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			c1 := cacheRow1[i]
+			if d1 != nil || d2 != nil {
+				if s1 != 0 || s2 != 0 {
+					m2 = mathext.Digamma(x1 + x2)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-(x2-1)/(1-x0)), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m1 = mathext.Digamma(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
+			}
+			if d2 != nil {
+				if s2 != 0 {
+					m3 = mathext.Digamma(x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -332,6 +651,37 @@ func betaBinomialForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 || s3 != 0 {
+					m0 = opdef.LBeta(x2, x3)
+				}
+				e = c0 + opdef.LBeta(x0+x2, x1-x0+x3) - m0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
@@ -410,6 +760,44 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 || s2 != 0 || s3 != 0 {
+				m1 = mathext.Digamma(x1 + x2 + x3)
+			}
+			l0 := m1
+			if d2 != nil || d3 != nil {
+				if s2 != 0 || s3 != 0 {
+					m3 = mathext.Digamma(x2 + x3)
+				}
+			}
+			if d2 != nil {
+				if s2 != 0 {
+					m2 = mathext.Digamma(x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
+			}
+			if d3 != nil {
+				if s3 != 0 {
+					m4 = mathext.Digamma(x3)
+				}
+				d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
+			}
+		}
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
@@ -483,6 +871,52 @@ func binomialForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+				c0 := cacheRow0[i]
+				var w0 float64
+				if x0 > 0 {
+					if s2 != 0 {
+						m0 = math.Log(x2)
+					}
+					w0 = x0 * m0
+				} else {
+					w0 = 0
+				}
+				var w1 float64
+				if x1 > x0 {
+					if s2 != 0 {
+						m1 = math.Log1p(-x2)
+					}
+					w1 = (x1 - x0) * m1
+				} else {
+					w1 = 0
+				}
+				e = c0 + w0 + w1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -569,6 +1003,43 @@ func binomialBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d2 != nil {
+				var w0 float64
+				if x0 > 0 {
+					if s2 != 0 {
+						m3 = opdef.Inv(x2)
+					}
+					w0 = x0 * m3
+				} else {
+					w0 = 0
+				}
+				var w1 float64
+				if x1 > x0 {
+					if s2 != 0 {
+						m2 = opdef.Inv(1 - x2)
+					}
+					w1 = (x1 - x0) * m2
+				} else {
+					w1 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w0-w1), d2Sum)
+			}
+		}
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -638,6 +1109,37 @@ func binomialLogitForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m0 = math.Log1p(Exp(-math.Abs(x2)))
+				}
+				e = c0 - (x1*m0 + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -653,7 +1155,7 @@ func binomialLogitForward(f *Frame, in *Instr) {
 			if s2 != 0 {
 				m0 = math.Log1p(Exp(-math.Abs(x2)))
 			}
-			e = c0 - (x1*m0 + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
+			e = c0 - (x1*m0 + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
 		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
@@ -706,6 +1208,28 @@ func binomialLogitBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d2 != nil {
+				if s2 != 0 {
+					m1 = Logistic(x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(x0-x1*m1), d2Sum)
+			}
+		}
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -737,6 +1261,38 @@ func cauchyForward(f *Frame, in *Instr) {
 	}
 	if n > 0 && !(s2 != 0) {
 		m0 = math.Log(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m1
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				e = -opdef.LnPi - m0 - math.Log1p(l0*l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -778,6 +1334,37 @@ func cauchyBackward(f *Frame, in *Instr) {
 	var m1 float64
 	if n > 0 && !(s2 != 0) {
 		m1 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m1
+			l1 := m1 / (1 + l0*l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(2*l0*l1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*l1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
 	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -840,6 +1427,35 @@ func exponentialForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 >= 0)) && (x1 > 0) {
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				e = m0 - x1*x0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
@@ -900,6 +1516,32 @@ func exponentialBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 >= 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-x1), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m1 = opdef.Inv(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(m1-x0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -959,6 +1601,40 @@ func gammaForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+				e = x1*m1 - m0 + (x1-1)*c0 - x2*x0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1033,6 +1709,41 @@ func gammaBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*((x1-1)/x0-x2), d0Sum)
+			}
+			if d1 != nil {
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s1 != 0 {
+					m2 = mathext.Digamma(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(m1-m2+c0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-x0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1106,6 +1817,39 @@ func halfCauchyForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 >= 0)) && (x1 > 0) {
+				if s1 != 0 {
+					m1 = opdef.Inv(x1)
+				}
+				l0 := x0 * m1
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				e = opdef.Ln2 - opdef.LnPi - m0 - math.Log1p(l0*l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
@@ -1170,6 +1914,34 @@ func halfCauchyBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 >= 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m1 = opdef.Inv(x1)
+			}
+			l0 := x0 * m1
+			l1 := m1 / (1 + l0*l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-2*l0*l1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*l1), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -1231,6 +2003,39 @@ func halfNormalForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 >= 0)) && (x1 > 0) {
+				if s1 != 0 {
+					m1 = opdef.Inv(x1)
+				}
+				l0 := x0 * m1
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				e = opdef.Ln2 - m0 - opdef.LnSqrt2Pi - 0.5*l0*l0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
@@ -1295,6 +2100,33 @@ func halfNormalBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 >= 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m1 = opdef.Inv(x1)
+			}
+			l0 := x0 * m1
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l0*m1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*((l0*l0-1)*m1), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -1370,6 +2202,54 @@ func halfStudentTForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
+				if s2 != 0 {
+					m4 = opdef.Inv(x2)
+				}
+				l0 := x0 * m4
+				if s1 != 0 {
+					m5 = opdef.Inv(x1)
+				}
+				l2 := math.Log1p(l0 * l0 * m5)
+				keepRow0[i] = l2
+				if s1 != 0 {
+					m1 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+				if s1 != 0 {
+					m2 = opdef.LGamma(0.5 * x1)
+				}
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				if s2 != 0 {
+					m3 = math.Log(x2)
+				}
+				e = opdef.Ln2 + m1 - m2 - 0.5*(m0+opdef.LnPi) - m3 - 0.5*(x1+1)*l2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1459,6 +2339,49 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m4 = opdef.Inv(x2)
+			}
+			l0 := x0 * m4
+			l1 := (x1 + 1) / (x1 + l0*l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l1*l0*m4), d0Sum)
+			}
+			if d1 != nil {
+				l2 := keepRow0[i]
+				if s1 != 0 {
+					m6 = mathext.Digamma(0.5 * (x1 + 1))
+				}
+				if s1 != 0 {
+					m7 = mathext.Digamma(0.5 * x1)
+				}
+				if s1 != 0 {
+					m5 = opdef.Inv(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(0.5*m6-0.5*m7-0.5*m5-0.5*l2+0.5*l1*l0*l0*m5), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l1*l0*l0-1)*m4), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1517,6 +2440,7 @@ func inverseGammaForward(f *Frame, in *Instr) {
 			x0 := in0[i*s0]
 			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = opdef.Inv(x0)
 			if !(x0 > 0) {
 				ok = false
 			}
@@ -1534,6 +2458,40 @@ func inverseGammaForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+				e = x1*m1 - m0 - (x1+1)*c0 - x2/x0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1591,6 +2549,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 			x0 := in0[i*s0]
 			_ = x0
 			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = opdef.Inv(x0)
 			if !(x0 > 0) {
 				ok = false
 			}
@@ -1608,6 +2567,43 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			c1 := cacheRow1[i]
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*((x2*c1-(x1+1))*c1), d0Sum)
+			}
+			if d1 != nil {
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s1 != 0 {
+					m2 = mathext.Digamma(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-c1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1621,8 +2617,14 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 		} else {
 			c0 = math.Log(x0)
 		}
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			c1 = opdef.Inv(x0)
+		}
 		if d0 != nil {
-			d0Sum = acc(d0, d0Vec, i, gi*((x2*opdef.Inv(x0)-(x1+1))*opdef.Inv(x0)), d0Sum)
+			d0Sum = acc(d0, d0Vec, i, gi*((x2*c1-(x1+1))*c1), d0Sum)
 		}
 		if d1 != nil {
 			if s2 != 0 {
@@ -1634,7 +2636,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
 		}
 		if d2 != nil {
-			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-opdef.Inv(x0)), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*(x1/x2-c1), d2Sum)
 		}
 	}
 	flushAcc(d0, d0Vec, d0Sum)
@@ -1654,6 +2656,37 @@ func laplaceForward(f *Frame, in *Instr) {
 	}
 	if n > 0 && !(s2 != 0) {
 		m1 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				e = -opdef.Ln2 - m0 - math.Abs(x0-x1)*m1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -1694,6 +2727,37 @@ func laplaceBackward(f *Frame, in *Instr) {
 	var m1 float64
 	if n > 0 && !(s2 != 0) {
 		m1 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if d0 != nil || d1 != nil || d2 != nil {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-opdef.Sign(x0-x1)*m1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.Sign(x0-x1)*m1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((math.Abs(x0-x1)*m1-1)*m1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
 	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1762,6 +2826,42 @@ func logNormalForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				l0 := c0
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				l1 := (l0 - x1) * m1
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				e = -m0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1835,6 +2935,40 @@ func logNormalBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			l0 := c0
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			l1 := (l0 - x1) * m1
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-(1+l1*m1)/x0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l1*m1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l1*l1-1)*m1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -1883,6 +3017,38 @@ func logisticForward(f *Frame, in *Instr) {
 	if n > 0 && !(s2 != 0) {
 		m0 = math.Log(in2[0])
 	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m1
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				e = -math.Abs(l0) - m0 - 2*math.Log1p(Exp(-math.Abs(l0)))
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1923,6 +3089,37 @@ func logisticBackward(f *Frame, in *Instr) {
 	var m1 float64
 	if n > 0 && !(s2 != 0) {
 		m1 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m1
+			l1 := -math.Tanh(0.5 * l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-(1+l0*l1)*m1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
 	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -1996,6 +3193,52 @@ func negativeBinomialForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m3 = opdef.LGamma(x2)
+				}
+				if s1 != 0 || s2 != 0 {
+					m2 = math.Log1p(x1 / x2)
+				}
+				var w0 float64
+				if x0 > 0 {
+					if s1 != 0 {
+						m0 = math.Log(x1)
+					}
+					if s1 != 0 || s2 != 0 {
+						m1 = math.Log(x1 + x2)
+					}
+					w0 = x0 * (m0 - m1)
+				} else {
+					w0 = 0
+				}
+				e = opdef.LGamma(x0+x2) - c0 - m3 - x2*m2 + w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -2084,6 +3327,39 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 || s2 != 0 {
+				m4 = opdef.Inv(x1 + x2)
+			}
+			l0 := m4
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(x2*l0*(x0-x1)/x1), d1Sum)
+			}
+			if d2 != nil {
+				if s2 != 0 {
+					m5 = mathext.Digamma(x2)
+				}
+				if s1 != 0 || s2 != 0 {
+					m2 = math.Log1p(x1 / x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -2108,6 +3384,408 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
 		}
 	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// normal_lpdf(y, mu, sigma) = -0.5*z*z - log(sigma) - lnSqrt2Pi where sigma > 0,
+// z = (y - mu) * inv(sigma).
+func normalForward(f *Frame, in *Instr) {
+	if shortcuts && normalSumForward(f, in) {
+		return
+	}
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in2)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x2 := in2[i*s2]
+			_ = x2
+			cache[0*cn+i] = math.Log(x2)
+			cache[1*cn+i] = opdef.Inv(x2)
+			if !(x2 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if allValid || (x2 > 0) {
+				c0 := cacheRow0[i]
+				c1 := cacheRow1[i]
+				l0 := (x0 - x1) * c1
+				e = -0.5*l0*l0 - c0 - opdef.LnSqrt2Pi
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == 1 {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 0
+		const cs = 0
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if allValid || (x2 > 0) {
+				var c0 float64
+				if cache != nil {
+					c0 = cache[0*cn+i*cs]
+				} else {
+					if s2 != 0 {
+						m0 = math.Log(x2)
+					}
+					c0 = m0
+				}
+				var c1 float64
+				if cache != nil {
+					c1 = cache[1*cn+i*cs]
+				} else {
+					if s2 != 0 {
+						m1 = opdef.Inv(x2)
+					}
+					c1 = m1
+				}
+				l0 := (x0 - x1) * c1
+				e = -0.5*l0*l0 - c0 - opdef.LnSqrt2Pi
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	if n > 1 && len(in0) == n && len(in1) == 1 && len(in2) == 1 {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 0, 0
+		const cs = 0
+		in0 := in0[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if allValid || (x2 > 0) {
+				var c0 float64
+				if cache != nil {
+					c0 = cache[0*cn+i*cs]
+				} else {
+					if s2 != 0 {
+						m0 = math.Log(x2)
+					}
+					c0 = m0
+				}
+				var c1 float64
+				if cache != nil {
+					c1 = cache[1*cn+i*cs]
+				} else {
+					if s2 != 0 {
+						m1 = opdef.Inv(x2)
+					}
+					c1 = m1
+				}
+				l0 := (x0 - x1) * c1
+				e = -0.5*l0*l0 - c0 - opdef.LnSqrt2Pi
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if allValid || (x2 > 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				c0 = m0
+			}
+			var c1 float64
+			if cache != nil {
+				c1 = cache[1*cn+i*cs]
+			} else {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				c1 = m1
+			}
+			l0 := (x0 - x1) * c1
+			e = -0.5*l0*l0 - c0 - opdef.LnSqrt2Pi
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func normalBackward(f *Frame, in *Instr) {
+	if shortcuts && normalSumBackward(f, in) {
+		return
+	}
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m1 float64
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in2)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x2 := in2[i*s2]
+			_ = x2
+			cache[0*cn+i] = math.Log(x2)
+			cache[1*cn+i] = opdef.Inv(x2)
+			if !(x2 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow1 := cache[1*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(allValid || (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c1 := cacheRow1[i]
+			l0 := (x0 - x1) * c1
+			if d0 != nil || d1 != nil || d2 != nil {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l0*c1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l0*c1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*c1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == 1 {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 0
+		const cs = 0
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(allValid || (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			var c1 float64
+			if cache != nil {
+				c1 = cache[1*cn+i*cs]
+			} else {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				c1 = m1
+			}
+			l0 := (x0 - x1) * c1
+			if d0 != nil || d1 != nil || d2 != nil {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l0*c1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l0*c1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*c1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	if n > 1 && len(in0) == n && len(in1) == 1 && len(in2) == 1 {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 0, 0
+		const cs = 0
+		in0 := in0[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(allValid || (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			var c1 float64
+			if cache != nil {
+				c1 = cache[1*cn+i*cs]
+			} else {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				c1 = m1
+			}
+			l0 := (x0 - x1) * c1
+			if d0 != nil || d1 != nil || d2 != nil {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l0*c1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l0*c1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*c1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(allValid || (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			c1 = m1
+		}
+		l0 := (x0 - x1) * c1
+		if d0 != nil || d1 != nil || d2 != nil {
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l0*c1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(l0*c1), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*((l0*l0-1)*c1), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
 }
@@ -2147,6 +3825,43 @@ func poissonForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
+				c0 := cacheRow0[i]
+				var w0 float64
+				if x0 > 0 {
+					if s1 != 0 {
+						m0 = math.Log(x1)
+					}
+					w0 = x0 * m0
+				} else {
+					w0 = 0
+				}
+				e = w0 - x1 - c0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
@@ -2219,6 +3934,34 @@ func poissonBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil {
+				var w0 float64
+				if x0 > 0 {
+					if s1 != 0 {
+						m1 = opdef.Inv(x1)
+					}
+					w0 = x0 * m1
+				} else {
+					w0 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w0-1), d1Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1 := in0[i*s0], in1[i*s1]
 		_, _ = x0, x1
@@ -2237,6 +3980,196 @@ func poissonBackward(f *Frame, in *Instr) {
 				w0 = 0
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(w0-1), d1Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// poisson_log_lpmf(y, log_rate) = where(y > 0, y * log_rate, 0) - l - lgamma(y + 1) where isCount(y) && log_rate < inf,
+// l = exp(log_rate).
+func poissonLogForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = Exp(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		cacheRow0 := cache[0*n:][:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
+				c0 := cacheRow0[i]
+				if s1 != 0 {
+					m0 = Exp(x1)
+				}
+				l0 := m0
+				keepRow0[i] = l0
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * x1
+				} else {
+					w0 = 0
+				}
+				e = w0 - l0 - c0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if (allValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			if s1 != 0 {
+				m0 = Exp(x1)
+			}
+			l0 := m0
+			keep[0*n+i] = l0
+			var w0 float64
+			if x0 > 0 {
+				w0 = x0 * x1
+			} else {
+				w0 = 0
+			}
+			e = w0 - l0 - c0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func poissonLogBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d1Sum float64
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := keepRow0[i]
+			if !(l0 < math.Inf(1)) {
+				continue
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(x0-l0), d1Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !((allValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := keep[0*n+i]
+		if !(l0 < math.Inf(1)) {
+			continue
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(x0-l0), d1Sum)
 		}
 	}
 	flushAcc(d1, d1Vec, d1Sum)
@@ -2270,6 +4203,53 @@ func studentTForward(f *Frame, in *Instr) {
 	}
 	if n > 0 && !(s3 != 0) {
 		m3 = math.Log(in3[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if x1 > 0 && x3 > 0 {
+				if s3 != 0 {
+					m4 = opdef.Inv(x3)
+				}
+				l0 := (x0 - x2) * m4
+				if s1 != 0 {
+					m5 = opdef.Inv(x1)
+				}
+				l2 := math.Log1p(l0 * l0 * m5)
+				keepRow0[i] = l2
+				if s1 != 0 {
+					m1 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+				if s1 != 0 {
+					m2 = opdef.LGamma(0.5 * x1)
+				}
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				if s3 != 0 {
+					m3 = math.Log(x3)
+				}
+				e = m1 - m2 - 0.5*(m0+opdef.LnPi) - m3 - 0.5*(x1+1)*l2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -2337,6 +4317,52 @@ func studentTBackward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0) {
 		m5 = opdef.Inv(in1[0])
 	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !(x1 > 0 && x3 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s3 != 0 {
+				m4 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m4
+			l1 := (x1 + 1) / (x1 + l0*l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l1*l0*m4), d0Sum)
+			}
+			if d1 != nil {
+				l2 := keepRow0[i]
+				if s1 != 0 {
+					m6 = mathext.Digamma(0.5 * (x1 + 1))
+				}
+				if s1 != 0 {
+					m7 = mathext.Digamma(0.5 * x1)
+				}
+				if s1 != 0 {
+					m5 = opdef.Inv(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(0.5*m6-0.5*m7-0.5*m5-0.5*l2+0.5*l1*l0*l0*m5), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(l1*l0*m4), d2Sum)
+			}
+			if d3 != nil {
+				d3Sum = acc(d3, d3Vec, i, gi*((l1*l0*l0-1)*m4), d3Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
 		_, _, _, _ = x0, x1, x2, x3
@@ -2388,6 +4414,34 @@ func uniformForward(f *Frame, in *Instr) {
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m0 = math.Log(in2[0] - in1[0])
 	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 < x2 && x0 >= x1 && x0 <= x2 {
+				if s1 != 0 || s2 != 0 {
+					m0 = math.Log(x2 - x1)
+				}
+				e = -m0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -2424,6 +4478,37 @@ func uniformBackward(f *Frame, in *Instr) {
 	var m1 float64
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m1 = opdef.Inv(in2[0] - in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil || d2 != nil {
+				if s1 != 0 || s2 != 0 {
+					m1 = opdef.Inv(x2 - x1)
+				}
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(m1), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-m1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
 	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -2492,6 +4577,42 @@ func weibullForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				l0 := c0 - m1
+				l1 := Exp(x1 * l0)
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				e = m0 - m1 + (x1-1)*l0 - l1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -2571,6 +4692,49 @@ func weibullBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if s2 != 0 {
+				m1 = math.Log(x2)
+			}
+			l0 := c0 - m1
+			l1 := Exp(x1 * l0)
+			if !(l1 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*((x1-1-x1*l1)/x0), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m2 = opdef.Inv(x1)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(m2+l0*(1-l1)), d1Sum)
+			}
+			if d2 != nil {
+				if s2 != 0 {
+					m3 = opdef.Inv(x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(x1*(l1-1)*m3), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2
@@ -2656,6 +4820,51 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m2 = Exp(-x2)
+				}
+				l0 := m2
+				l1 := x1 + (1-x1)*l0
+				var w0 float64
+				if x0 == 0 {
+					w0 = math.Log(l1)
+				} else {
+					if s1 != 0 {
+						m0 = math.Log1p(-x1)
+					}
+					if s2 != 0 {
+						m1 = math.Log(x2)
+					}
+					w0 = m0 + x0*m1 - x2 - c0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
 	t := 0.0
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
@@ -2743,6 +4952,52 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 		cs = 1
 	}
 	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m2 = Exp(-x2)
+			}
+			l0 := m2
+			l1 := x1 + (1-x1)*l0
+			if d1 != nil {
+				var w0 float64
+				if x0 == 0 {
+					w0 = (1 - l0) / l1
+				} else {
+					if s1 != 0 {
+						m3 = opdef.Inv(1 - x1)
+					}
+					w0 = -m3
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+			}
+			if d2 != nil {
+				var w1 float64
+				if x0 == 0 {
+					w1 = -(1 - x1) * l0 / l1
+				} else {
+					if s2 != 0 {
+						m4 = opdef.Inv(x2)
+					}
+					w1 = x0*m4 - 1
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w1), d2Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
 	for i := 0; i < n; i++ {
 		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
 		_, _, _ = x0, x1, x2

@@ -1,6 +1,7 @@
 package opdef
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -20,6 +21,31 @@ var Bernoulli = define(&Dist{
 	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBernoulli(rng, p[0]) },
 	Mean:  func(p []float64) float64 { return p[0] },
 	Var:   func(p []float64) float64 { return p[0] * (1 - p[0]) },
+})
+
+// BernoulliLogit: the Bernoulli with p = logistic(logit), the likelihood
+// of logistic regression, without overflow: log σ(s·x) = min(s·x, 0) -
+// log1p(e^-|x|) with s = 2y-1. Forward keeps e^-|x|, from which Backward
+// has σ(x) = 1/(1+e^-|x|) for x ≥ 0 and e^x/(1+e^x) below, with no
+// transcendental call.
+var BernoulliLogit = define(&Dist{
+	Family: "BernoulliLogit", Op: "BernoulliLogitLPMF", Name: "bernoulli_logit_lpmf", CName: "bernoulli_logit",
+	Doc: "is Bernoulli with probability logistic(logit), the likelihood of logistic regression.",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "logit", Support: "Real", Grad: "y - where(logit < 0, em, 1) * inv(1 + em)"},
+	},
+	Support: "Binary", Discrete: true,
+	Valid: "(y == 0 || y == 1) && logit == logit",
+	Let:   []Let{{"em", "exp(-abs(logit))"}},
+	Keep:  []string{"em"},
+	Value: "min((2*y - 1) * logit, 0) - log1p(em)",
+	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawBernoulli(rng, logistic(p[0])) },
+	Mean:  func(p []float64) float64 { return logistic(p[0]) },
+	Var: func(p []float64) float64 {
+		q := logistic(p[0])
+		return q * (1 - q)
+	},
 })
 
 // Binomial: log C(n, y) + y log p + (n-y) log(1-p) for counts
@@ -81,6 +107,28 @@ var Poisson = define(&Dist{
 	Var:   func(p []float64) float64 { return p[0] },
 })
 
+// PoissonLog: the Poisson with rate λ = exp(log_rate), the likelihood of
+// Poisson regression: y·η - λ - log y!, ∂η = y - λ. Forward keeps λ for
+// Backward; a rate that overflows makes the term -Inf and takes no
+// gradient.
+var PoissonLog = define(&Dist{
+	Family: "PoissonLog", Op: "PoissonLogLPMF", Name: "poisson_log_lpmf", CName: "poisson_log",
+	Doc: "is Poisson with rate exp(log_rate), stable for a linear predictor (Poisson regression).",
+	Args: []Arg{
+		{Name: "y"},
+		{Name: "log_rate", Support: "Real", Grad: "y - l"},
+	},
+	Support: "NonNegInt", Discrete: true,
+	Valid:  "isCount(y) && log_rate < inf",
+	GradIf: "l < inf",
+	Let:    []Let{{"l", "exp(log_rate)"}},
+	Keep:   []string{"l"},
+	Value:  "where(y > 0, y * log_rate, 0) - l - lgamma(y + 1)",
+	Draw:   func(rng *rand.Rand, p []float64) float64 { return DrawPoisson(rng, math.Exp(p[0])) },
+	Mean:   func(p []float64) float64 { return math.Exp(p[0]) },
+	Var:    func(p []float64) float64 { return math.Exp(p[0]) },
+})
+
 // NegativeBinomial is Stan's neg_binomial_2, mean μ and variance
 // μ + μ²/φ: lgamma(y+φ) - lgamma(y+1) - lgamma(φ) + y log(μ/(μ+φ))
 // + φ log(φ/(μ+φ)). With r = 1/(μ+φ): ∂μ = φ r (y-μ)/μ,
@@ -104,3 +152,6 @@ var NegativeBinomial = define(&Dist{
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return p[0] + p[0]*p[0]/p[1] },
 })
+
+// logistic is 1/(1+e^-x), for the samplers and moments.
+func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

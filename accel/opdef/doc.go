@@ -65,20 +65,37 @@
 // with ν a parameter, 0.72× with ν data and 0.76× for the half-t
 // (BenchmarkFamilies in accel/ir).
 //
-// Not yet here: the normal (accel/fuse's kernels read its scratch of
-// per-element log σ and 1/σ, a layout the generator does not write),
-// bernoulli_logit and poisson_log, and the multivariate families.
-// bernoulli_logit was tried: generated (e = exp(-|θ|) kept for Backward)
-// it took about 1.3× its hand-written loop, which checks constant data
-// once per frame and caches their signs, and the sharded logistic
-// regression's ratio rose about 7%. So was poisson_log (λ kept beside the
-// cached lgamma(y+1)): 1.5× its hand-written loop, and still 1.42× once
-// the generator tested constant counts once per frame, because the
-// hand-written loop has a stride-free path for full vectors of valid
-// data; gp_pois_regr's ratio rose 2–3%. A stride-free loop for that case
-// is the generator's next step. The scale-prior
-// kernels of accel/fuse (half-normal, half-Cauchy and gamma priors with
-// data scales) still spell their formulas by hand.
+// The loops over full vectors: for each shape a definition names in Fast
+// (by default every input a full vector), accel/ir's Forward and Backward
+// have a copy of their loop with the strides declared as constants and
+// the inputs resliced to n, so that the compiler drops the index
+// arithmetic, the memos' stride tests and the bounds checks; when the
+// data of that shape are constants, cached and valid, the copy reads the
+// cache's rows and skips the data conditions. With it the generated GLM
+// likelihoods overtook their hand-written loops (BenchmarkBernoulliLogitOp
+// 0.78×, BenchmarkPoissonLogOp 0.83×, interleaved min of 8), and the
+// families already here with that shape took 0.79–0.88× (half-normal,
+// exponential, Bernoulli, binomial, binomial_logit, Poisson). In accel/vec
+// their generated lockstep kernels replaced the hand-written glm.go at
+// 0.98× (bernoulli_logit) and 1.17× (poisson_log: a closure call per
+// chain fills the row of exp(η)) in vec's BenchmarkFamilies, 64 chains.
+//
+// Cached names parameters that are often data (the normal's σ): their
+// costly terms are cached once per frame when they are constants, as
+// the variate's are. Shortcut names a hand-written accel/ir function
+// tried first for one shape the formulas cannot say: the normal's sum
+// with one σ is -Σ(y-μ)²/2σ² - n log σ, one subtraction and one
+// multiply-add per element, where the generated per-element terms took
+// 2.3×; TestShortcuts compares it with the generated loops.
+//
+// Not yet here: the multivariate families (categorical, Dirichlet,
+// multivariate normal, LKJ), whose loops are not elementwise. accel/vec
+// keeps its hand-written normal kernels (densities.go, kernels.go: a
+// mixture's shape with μ and σ shared, and the fused regression and
+// affine kernels read them); the generated one is checked against ir but
+// not dispatched. accel/fuse's scale-prior kernels (half-normal,
+// half-Cauchy and gamma priors with data scales) still spell their
+// formulas by hand.
 package opdef
 
 //go:generate go run ../../cmd/genops

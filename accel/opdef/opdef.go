@@ -43,9 +43,28 @@ type Dist struct {
 	Let []Let
 	// Keep names lets that accel/ir's Forward leaves in the op's scratch,
 	// one per element, for Backward to read instead of computing them
-	// again (Student's t's log1p(z²/ν), which only ∂ν reads). A family
-	// with data terms (see cmd/genops) cannot keep lets.
+	// again (Student's t's log1p(z²/ν), which only ∂ν reads).
 	Keep []string
+	// Cached names parameters that are often data (the normal's σ, a
+	// measurement error per observation): when such an argument is a
+	// constant, the costly functions of it alone (log σ, 1/σ) are
+	// computed once per frame and its conditions in Valid tested once,
+	// as for the variate and the counts.
+	Cached []string
+	// Fast lists the shapes of the inputs that accel/ir's loops have a
+	// copy for with constant strides and no bounds checks: each names the
+	// arguments that are full vectors, separated by spaces, the others
+	// being one value ("y mu": a regression's observations and means, one
+	// σ). Empty: the one shape where every argument is a full vector.
+	Fast []string
+	// Shortcut names hand-written functions of accel/ir, <Shortcut>Forward
+	// and <Shortcut>Backward, each func(*Frame, *Instr) bool, that the
+	// generated loops call first: an algebraic shortcut for one shape that
+	// the formulas cannot say (the normal's -Σ(y-μ)²/2σ² - n log σ with
+	// one σ, one pass of a subtraction and a multiply-add per element),
+	// reporting whether it applied. accel/ir's TestShortcuts checks each
+	// against the generated loops on the same inputs, valid and not.
+	Shortcut string
 	// Value is the log density.
 	Value string
 	// Draw is one draw given the parameters (not the variate); Mean and

@@ -84,7 +84,6 @@ const (
 	kRecurrence   // linear_recurrence (sequences.go)
 	kConcat
 	kSlice
-	kGLM // poisson_log and bernoulli_logit of data (glm.go)
 )
 
 type step struct {
@@ -292,10 +291,6 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if b.loc[in.In[0]].per {
 			return kIntervalLogJ
 		}
-	case ir.OpPoissonLogLPMF, ir.OpBernoulliLogitLPMF:
-		if !b.loc[in.In[0]].per {
-			return kGLM
-		}
 	case ir.OpLinearRecurrence:
 		return kRecurrence
 	case ir.OpConcat:
@@ -379,8 +374,6 @@ func (b *Batch) forward(grad bool) {
 			b.concatForward(in)
 		case kSlice:
 			b.sliceForward(in)
-		case kGLM:
-			b.glmForward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackForward(in)
@@ -465,8 +458,6 @@ func (b *Batch) Gradient() {
 			b.concatBackward(in)
 		case kSlice:
 			b.sliceBackward(in)
-		case kGLM:
-			b.glmBackward(in)
 		case kNone, kAbsorbed:
 		default:
 			b.fallbackBackward(in)

@@ -20,6 +20,7 @@ var (
 // genKernels are the lockstep kernels of the accel/opdef families.
 var genKernels = map[ir.Op]genKernel{
 	ir.OpBernoulliLPMF:           {(*Batch).genBernoulliForward, (*Batch).genBernoulliBackward},
+	ir.OpBernoulliLogitLPMF:      {(*Batch).genBernoulliLogitForward, (*Batch).genBernoulliLogitBackward},
 	ir.OpBetaLPDF:                {(*Batch).genBetaForward, (*Batch).genBetaBackward},
 	ir.OpBetaBinomialLPMF:        {(*Batch).genBetaBinomialForward, (*Batch).genBetaBinomialBackward},
 	ir.OpBinomialLPMF:            {(*Batch).genBinomialForward, (*Batch).genBinomialBackward},
@@ -35,7 +36,9 @@ var genKernels = map[ir.Op]genKernel{
 	ir.OpLogNormalLPDF:           {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
 	ir.OpLogisticLPDF:            {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
 	ir.OpNegBinomialLPMF:         {(*Batch).genNegativeBinomialForward, (*Batch).genNegativeBinomialBackward},
+	ir.OpNormalLPDF:              {(*Batch).genNormalForward, (*Batch).genNormalBackward},
 	ir.OpPoissonLPMF:             {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
+	ir.OpPoissonLogLPMF:          {(*Batch).genPoissonLogForward, (*Batch).genPoissonLogBackward},
 	ir.OpStudentTLPDF:            {(*Batch).genStudentTForward, (*Batch).genStudentTBackward},
 	ir.OpUniformLPDF:             {(*Batch).genUniformForward, (*Batch).genUniformBackward},
 	ir.OpWeibullLPDF:             {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
@@ -114,6 +117,80 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 	}
 }
 
+func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(-math.Abs(x1)) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 == 0 || x0 == 1)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
+				l0 := r0[c]
+				e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g1 := b.adjRow(a1, i, true)
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(-math.Abs(x1)) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 == 0 || x0 == 1)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c]
+			if a1.grad {
+				var w0 float64
+				if x1 < 0 {
+					w0 = l0
+				} else {
+					w0 = 1
+				}
+				g1[c] += g * (x0 - w0*opdef.Inv(1+l0))
+			}
+		}
+	}
+}
+
 func (b *Batch) genBetaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
@@ -132,11 +209,16 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
 		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log1p(-x0) })
 		b.paramRow2(a1, a2, i, r2, func(x1, x2 float64) float64 { return opdef.LBeta(x1, x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0) && (x0 < 1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1 {
+			if (dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0) {
 				e = (x1-1)*r0[c] + (x2-1)*r1[c] - r2[c]
 			}
 			b.put(oo+c, e, pw)
@@ -168,10 +250,15 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log1p(-x0) })
 			b.paramRow(a2, i, r4, func(x2 float64) float64 { return mathext.Digamma(x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0) && (x0 < 1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0 && x0 < 1) {
+			if !((dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -205,11 +292,17 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
 		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
 		b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return opdef.LBeta(x2, x3) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
 			_, _, _, _ = x0, x1, x2, x3
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0 {
+			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0) {
 				e = r0[c] + opdef.LBeta(x0+x2, x1-x0+x3) - r1[c]
 			}
 			b.put(oo+c, e, pw)
@@ -239,10 +332,16 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		if a3.grad {
 			b.paramRow(a3, i, r3, func(x3 float64) float64 { return mathext.Digamma(x3) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
 			_, _, _, _ = x0, x1, x2, x3
-			if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 > 0 && x3 > 0) {
+			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -275,11 +374,17 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
 		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a2, i, r2, func(x2 float64) float64 { return math.Log1p(-x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r1[c]
@@ -316,10 +421,16 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
 			b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(1 - x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 >= 0 && x2 <= 1 && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
 				continue
 			}
 			g := a[oo+c]
@@ -359,12 +470,18 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
 		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log1p(ir.Exp(-math.Abs(x2))) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2 {
-				e = r0[c] - (x1*math.Log1p(ir.Exp(-math.Abs(x2))) + x0*math.Max(-x2, 0) + (x1-x0)*math.Max(x2, 0))
+			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2) {
+				e = r0[c] - (x1*r1[c] + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
 			}
 			b.put(oo+c, e, pw)
 		}
@@ -387,15 +504,21 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 		if a2.grad {
 			b.paramRow(a2, i, r0, func(x2 float64) float64 { return ir.Logistic(x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 && a1.cs == 0 {
+			x0 := v[o0]
+			x1 := v[o1]
+			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(opdef.IsCount(x0) && opdef.IsCount(x1) && x0 <= x1 && x2 == x2) {
+			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
 				continue
 			}
 			g := a[oo+c]
 			if a2.grad {
-				g2[c] += g * (x0 - x1*ir.Logistic(x2))
+				g2[c] += g * (x0 - x1*r0[c])
 			}
 		}
 	}
@@ -485,11 +608,16 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
+			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				e = r0[c] - x1*x0
 			}
 			b.put(oo+c, e, pw)
@@ -514,10 +642,15 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 		if a1.grad {
 			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
+			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -549,11 +682,16 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
 		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
+			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] + (x1-1)*r2[c] - x2*x0
 			}
 			b.put(oo+c, e, pw)
@@ -581,10 +719,15 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(x1) })
 			b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -618,11 +761,16 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
 		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
+			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
@@ -646,10 +794,15 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
+			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -682,11 +835,16 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
 		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if x1 > 0 && x0 >= 0 {
+			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - r0[c] - opdef.LnSqrt2Pi - 0.5*l0*l0
 			}
@@ -710,10 +868,15 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(x1 > 0 && x0 >= 0) {
+			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -748,11 +911,16 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		b.paramRow(a1, i, r2, func(x1 float64) float64 { return math.Log(x1) })
 		b.paramRow(a2, i, r3, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a2, i, r4, func(x2 float64) float64 { return opdef.Inv(x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 >= 0 {
+			if (dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x0 * r4[c]
 				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
 				e = opdef.Ln2 + r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
@@ -783,10 +951,15 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(0.5 * x1) })
 			b.paramRow(a1, i, r3, func(x1 float64) float64 { return opdef.Inv(x1) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 >= 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 >= 0) {
+			if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -824,11 +997,16 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
 		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
+			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] - (x1+1)*r2[c] - x2/x0
 			}
 			b.put(oo+c, e, pw)
@@ -859,10 +1037,15 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(x1) })
 			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log(x0) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -964,11 +1147,16 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log(x0) })
 		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x2 > 0 && x0 > 0 {
+			if (dataValid || (x0 > 0)) && (x2 > 0) {
 				l0 := r1[c]
 				l1 := (l0 - x1) * r2[c]
 				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
@@ -995,10 +1183,15 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		g2 := b.adjRow(a2, i, true)
 		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
 		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x2 > 0 && x0 > 0) {
+			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -1105,11 +1298,16 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.LGamma(x2) })
 		b.paramRow2(a1, a2, i, r3, func(x1, x2 float64) float64 { return math.Log1p(x1 / x2) })
 		b.paramRow(a1, i, r4, func(x1 float64) float64 { return math.Log(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1) {
+			if (dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * (r4[c] - math.Log(x1+x2))
@@ -1143,10 +1341,15 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			b.paramRow(a2, i, r2, func(x2 float64) float64 { return mathext.Digamma(x2) })
 			b.paramRow2(a1, a2, i, r3, func(x1, x2 float64) float64 { return math.Log1p(x1 / x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(opdef.IsCount(x0) && x1 > 0 && x2 > 0 && x1 < math.Inf(1) && x2 < math.Inf(1)) {
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
 				continue
 			}
 			g := a[oo+c]
@@ -1156,6 +1359,83 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			}
 			if a2.grad {
 				g2[c] += g * (r1[c] - r2[c] - r3[c] + (x1-x0)*l0)
+			}
+		}
+	}
+}
+
+func (b *Batch) genNormalForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
+		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a2.cs == 0 {
+			x2 := v[o2]
+			dataValid = (x2 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if dataValid || (x2 > 0) {
+				l0 := (x0 - x1) * r1[c]
+				e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genNormalBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a2.cs == 0 {
+			x2 := v[o2]
+			dataValid = (x2 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(dataValid || (x2 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			if a0.grad {
+				g0[c] += g * (-l0 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (l0 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * ((l0*l0 - 1) * r0[c])
 			}
 		}
 	}
@@ -1178,11 +1458,16 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
 		b.paramRow(a0, i, r1, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0) {
+			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r0[c]
@@ -1212,10 +1497,15 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 		if a1.grad {
 			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
-			if !(opdef.IsCount(x0) && x1 >= 0 && x1 < math.Inf(1) && (x1 > 0 || x0 == 0)) {
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -1227,6 +1517,84 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 					w0 = 0
 				}
 				g1[c] += g * (w0 - 1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genPoissonLogForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		b.paramRow(a0, i, r0, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
+		b.paramRow(a1, i, r1, func(x1 float64) float64 { return ir.Exp(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if (dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
+				l0 := r1[c]
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * x1
+				} else {
+					w0 = 0
+				}
+				e = w0 - l0 - r0[c]
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g1 := b.adjRow(a1, i, true)
+		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(x1) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c]
+			if !(l0 < math.Inf(1)) {
+				continue
+			}
+			if a1.grad {
+				g1[c] += g * (x0 - l0)
 			}
 		}
 	}
@@ -1398,11 +1766,16 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
 		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if x1 > 0 && x2 > 0 && x0 > 0 {
+			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r2[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				e = r0[c] - r1[c] + (x1-1)*l0 - l1
@@ -1435,10 +1808,15 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a2.grad {
 			b.paramRow(a2, i, r3, func(x2 float64) float64 { return opdef.Inv(x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
@@ -1479,12 +1857,17 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
 		b.paramRow(a0, i, r2, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
 		b.paramRow(a2, i, r3, func(x2 float64) float64 { return ir.Exp(-x2) })
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
 			e := math.Inf(-1)
-			if opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0 {
-				l0 := ir.Exp(-x2)
+			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
+				l0 := r3[c]
 				l1 := x1 + (1-x1)*l0
 				var w0 float64
 				if x0 == 0 {
@@ -1520,14 +1903,19 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a2.grad {
 			b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
 		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
-			if !(opdef.IsCount(x0) && x1 >= 0 && x1 <= 1 && x2 > 0) {
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
 				continue
 			}
 			g := a[oo+c]
-			l0 := ir.Exp(-x2)
+			l0 := r0[c]
 			l1 := x1 + (1-x1)*l0
 			if a1.grad {
 				var w0 float64

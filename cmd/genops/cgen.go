@@ -78,7 +78,7 @@ func cgenTable(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	b.WriteString(header)
 	b.WriteString("package cgen\n\nimport (\n\t_ \"embed\"\n\n\t\"github.com/gobayes/gobayes/accel/ir\"\n)\n\n")
 	b.WriteString("// generatedLibrary is the device functions of the accel/opdef families.\n//\n//go:embed lpdf_gen.cu\nvar generatedLibrary string\n\n")
-	b.WriteString("// generatedLPDFs are the accel/opdef families, by op.\nvar generatedLPDFs = map[ir.Op]string{\n")
+	b.WriteString("// generatedLPDFs are the accel/opdef families, by op: the elementwise log\n// densities with a device function pair gb_<name>_lpdf and gb_<name>_grad\n// (the partials of every input; those of data are zero).\nvar generatedLPDFs = map[ir.Op]string{\n")
 	for _, p := range ps {
 		fmt.Fprintf(&b, "\tir.Op%s: %q,\n", p.d.Op, p.d.CName)
 	}
@@ -118,7 +118,15 @@ func pplFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	b.WriteString("package ppl\n")
 	for _, p := range ps {
 		d := p.d
-		params := strings.Join(p.args[1:], ", ")
+		var goNames []string // Go's mixedCaps: log_rate is logRate
+		for _, a := range p.args[1:] {
+			parts := strings.Split(a, "_")
+			for i := 1; i < len(parts); i++ {
+				parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+			}
+			goNames = append(goNames, strings.Join(parts, ""))
+		}
+		params := strings.Join(goNames, ", ")
 		fmt.Fprintf(&b, "\n// %s %s\nfunc (m *Model) %s(name string, %s any, opts ...Option) *RV {\n", d.Family, d.Doc, d.Family, params)
 		fmt.Fprintf(&b, "\treturn m.Var(name, family(%q), []any{%s}, opts...)\n}\n", d.Family, params)
 	}

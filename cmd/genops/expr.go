@@ -30,7 +30,7 @@ type fn struct {
 // constant data (see dataTerms).
 var costly = map[string]bool{
 	"log": true, "log1p": true, "exp": true, "expm1": true, "sqrt": true, "tanh": true,
-	"lgamma": true, "digamma": true, "lbeta": true, "lchoose": true, "logaddexp": true, "logistic": true,
+	"inv": true, "lgamma": true, "digamma": true, "lbeta": true, "lchoose": true, "logaddexp": true, "logistic": true,
 }
 
 var funcs = map[string]fn{
@@ -50,7 +50,8 @@ var funcs = map[string]fn{
 	"logaddexp": {"opdef.LogAddExp", "gb_logaddexp", 2, true, false},
 	"isCount":   {"opdef.IsCount", "gb_is_count", 1, false, true},
 	"where":     {"opdef.Where", "", 3, false, false},
-	"max":       {"math.Max", "fmax", 2, false, false},
+	"max":       {"max", "fmax", 2, false, false}, // Go's builtin: NaN in, NaN out, as math.Max
+	"min":       {"min", "fmin", 2, false, false},
 	"logistic":  {"Logistic", "gb_logistic", 1, true, false},
 	// The elementwise ops' own (accel/opdef's Unary, Binary).
 	"logisticDeriv": {"LogisticDeriv", "gb_logistic_deriv", 1, false, false},
@@ -318,7 +319,9 @@ func (s *scope) write(b *strings.Builder, e ast.Expr, t target) error {
 		return s.write(b, e.Y, t)
 	case *ast.CallExpr:
 		if s.cached != nil || s.memoized != nil {
-			key, err := s.plain().print(e, goLang)
+			k := s.plain()
+			k.outside = false // keys are spelled as inside accel/ir
+			key, err := k.print(e, goLang)
 			if err != nil {
 				return err
 			}
@@ -374,7 +377,7 @@ func (s *scope) write(b *strings.Builder, e ast.Expr, t target) error {
 		}
 		if t == goLang {
 			name := f.goName
-			if s.outside && !strings.Contains(name, ".") {
+			if s.outside && !strings.Contains(name, ".") && name != "min" && name != "max" {
 				name = "ir." + name
 			}
 			b.WriteString(name)

@@ -78,6 +78,7 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 				return fail(a.Name, err)
 			}
 		}
+		p.names[a.Name] = i
 		p.args = append(p.args, a.Name)
 	}
 	if _, err := supportLiteral(d.Support); err != nil {
@@ -111,6 +112,22 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 		}
 		p.grads = append(p.grads, g)
 	}
+	for _, name := range d.Cached {
+		if !slices.Contains(p.args[1:], name) {
+			return fail("Cached", fmt.Errorf("%q is not a parameter", name))
+		}
+	}
+	for _, shape := range d.Fast {
+		names := strings.Fields(shape)
+		if len(names) == 0 {
+			return fail("Fast", fmt.Errorf("an empty shape"))
+		}
+		for _, name := range names {
+			if !slices.Contains(p.args, name) {
+				return fail("Fast", fmt.Errorf("%q is not an argument", name))
+			}
+		}
+	}
 	p.dataTerms()
 	p.splitValid()
 	for _, name := range d.Keep {
@@ -124,9 +141,6 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 			return fail("Keep", fmt.Errorf("%q is not a let", name))
 		}
 		p.keep = append(p.keep, k)
-	}
-	if len(p.keep) > 0 && len(p.terms) > 0 {
-		return fail("Keep", fmt.Errorf("a family with data terms cannot keep lets (both would live in the op's scratch)"))
 	}
 	p.memoNames, p.memoExprs = map[string]string{}, map[string]ast.Expr{}
 	for _, e := range append(append([]ast.Expr{p.value}, p.lets...), p.grads...) {
@@ -162,12 +176,7 @@ func parseDist(d *opdef.Dist) (*parsed, error) {
 // loops compute them once per frame into the op's scratch rather than
 // once per element per evaluation.
 func (p *parsed) dataTerms() {
-	data := map[string]int{p.args[0]: 0}
-	for i, a := range p.d.Args {
-		if i > 0 && a.Grad == "" {
-			data[a.Name] = i
-		}
-	}
+	data := p.dataArgs()
 	s := p.scope()
 	reads := map[int]bool{}
 	visit := func(e ast.Expr) {
@@ -369,12 +378,7 @@ func Generate(root string) (map[string][]byte, error) {
 // the others: when the data are constants the generated loops test the
 // first once per frame (see constArgs).
 func (p *parsed) splitValid() {
-	data := map[string]int{p.args[0]: 0}
-	for i, a := range p.d.Args {
-		if i > 0 && a.Grad == "" {
-			data[a.Name] = i
-		}
-	}
+	data := p.dataArgs()
 	var conj []ast.Expr
 	var split func(e ast.Expr)
 	split = func(e ast.Expr) {
@@ -419,6 +423,20 @@ func (p *parsed) splitValid() {
 			p.constArgs = append(p.constArgs, i)
 		}
 	}
+}
+
+// dataArgs are the arguments, by name, whose terms are cached and whose
+// conditions are tested once per frame when they are constants: the
+// variate, the arguments without a gradient (counts), and those the
+// definition names in Cached (a measurement error σ).
+func (p *parsed) dataArgs() map[string]int {
+	data := map[string]int{p.args[0]: 0}
+	for i, a := range p.d.Args {
+		if i > 0 && (a.Grad == "" || slices.Contains(p.d.Cached, a.Name)) {
+			data[a.Name] = i
+		}
+	}
+	return data
 }
 
 // andAll is the conjunction of es, each in parentheses; nil for none.

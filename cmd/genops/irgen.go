@@ -153,13 +153,45 @@ func (p *parsed) termsOf(es ...ast.Expr) []int {
 
 // readTerms reads the data terms js for element i: from the cache when
 // there is one, else computed.
-func readTerms(b *bytes.Buffer, p *parsed, js []int, indent string) {
-	s := p.scope()
+func readTerms(b *bytes.Buffer, p *parsed, s *scope, js []int, indent string) error {
 	for _, j := range js {
-		v, _ := s.print(p.terms[j], goLang)
-		fmt.Fprintf(b, "%svar c%d float64\n%sif cache != nil {\n%s\tc%d = cache[%d*cn+i*cs]\n%s} else {\n%s\tc%d = %s\n%s}\n",
-			indent, j, indent, indent, j, j, indent, indent, j, v, indent)
+		// Computed, a term of a parameter (Cached's log σ) is a memo.
+		t := s.conditional()
+		t.cached = nil
+		line, err := goLine(t, p.terms[j], fmt.Sprintf("c%d = %%s", j))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "%svar c%d float64\n%sif cache != nil {\n%s\tc%d = cache[%d*cn+i*cs]\n%s} else {\n%s%s}\n",
+			indent, j, indent, indent, j, j, indent, line, indent)
 	}
+	return nil
+}
+
+// readTermRows reads the data terms js for element i in the loop over
+// full vectors, where the cache is filled: from rows of n.
+func readTermRows(b *bytes.Buffer, js []int, indent string) {
+	for _, j := range js {
+		fmt.Fprintf(b, "%sc%d := cacheRow%d[i]\n", indent, j, j)
+	}
+}
+
+// keepSlot is where a loop reads or writes kept let j of element i: a
+// placeholder that fullLoop replaces by the scratch's slot (the general
+// loop) or by its row (the loop over full vectors).
+func keepSlot(j int) string { return fmt.Sprintf("@keep%d@", j) }
+
+// fullLoop is loop with its kept lets' slots resolved: rows of n in the
+// loop over full vectors (fast), else slots of the scratch.
+func fullLoop(loop string, p *parsed, fast bool) string {
+	for j := range p.keep {
+		slot := fmt.Sprintf("keep[%d*n+i]", j)
+		if fast {
+			slot = fmt.Sprintf("keepRow%d[i]", j)
+		}
+		loop = strings.ReplaceAll(loop, keepSlot(j), slot)
+	}
+	return loop
 }
 
 // loopScope is the scope of a generated loop: memos and data terms as
@@ -289,6 +321,9 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	s, st := p.loopScope()
 	formulaComment(b, p)
 	fmt.Fprintf(b, "func %sForward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
+	if sc := p.d.Shortcut; sc != "" {
+		fmt.Fprintf(b, "\tif shortcuts && %sForward(f, in) {\n\t\treturn\n\t}\n", sc)
+	}
 	reads(b, p)
 	b.WriteString("\tout, pw := f.Val(in.Out), Pointwise(in)\n")
 	if len(p.keep) > 0 {
@@ -308,8 +343,12 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	if err != nil {
 		return err
 	}
-	var body bytes.Buffer
-	readTerms(&body, p, p.termsOf(es...), "\t\t\t")
+	var body, terms, termRows bytes.Buffer
+	used := p.termsOf(es...)
+	if err := readTerms(&terms, p, s, used, "\t\t\t"); err != nil {
+		return err
+	}
+	readTermRows(&termRows, used, "\t\t\t")
 	for _, k := range lets {
 		line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
 		if err != nil {
@@ -317,7 +356,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 		}
 		body.WriteString(line)
 		if j := p.kept(k); j >= 0 {
-			fmt.Fprintf(&body, "keep[%d*n+i] = l%d\n", j, k)
+			fmt.Fprintf(&body, "%s = l%d\n", keepSlot(j), k)
 		}
 	}
 	line, err := goLine(s, p.value, "e = %s")
@@ -327,21 +366,115 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 	body.WriteString(line)
 	st.declare(b)
 	constPrelude(b, p)
-	b.WriteString("\tt := 0.0\n\tfor i := 0; i < n; i++ {\n")
-	elements(b, p)
-	fmt.Fprintf(b, "\t\te := negInf\n\t\tif %s {\n", valid)
-	b.Write(body.Bytes())
-	b.WriteString("\t\t}\n")
-	b.WriteString("\t\tif e != e { // NaN from infinite inputs\n\t\t\te = negInf\n\t\t}\n")
-	b.WriteString("\t\tif pw {\n\t\t\tout[i] = e\n\t\t}\n\t\tt += e\n\t}\n")
+	loop := func(terms []byte) string {
+		var loop bytes.Buffer
+		loop.WriteString("\tt := 0.0\n\tfor i := 0; i < n; i++ {\n")
+		elements(&loop, p)
+		fmt.Fprintf(&loop, "\t\te := negInf\n\t\tif %s {\n", valid)
+		loop.Write(terms)
+		loop.Write(body.Bytes())
+		loop.WriteString("\t\t}\n")
+		loop.WriteString("\t\tif e != e { // NaN from infinite inputs\n\t\t\te = negInf\n\t\t}\n")
+		loop.WriteString("\t\tif pw {\n\t\t\tout[i] = e\n\t\t}\n\t\tt += e\n\t}\n")
+		return loop.String()
+	}
+	for _, full := range p.fastShapes() {
+		read := terms.Bytes()
+		if fullVectors(b, p, full, used) {
+			read = termRows.Bytes()
+		}
+		b.WriteString(fullLoop(loop(read), p, true))
+		b.WriteString("\t\tif !pw {\n\t\t\tout[0] = t\n\t\t}\n\t\treturn\n\t}\n")
+	}
+	b.WriteString(fullLoop(loop(terms.Bytes()), p, false))
 	b.WriteString("\tif !pw {\n\t\tout[0] = t\n\t}\n")
 	b.WriteString("}\n")
 	return nil
 }
 
+// fullVectors opens the block that runs a loop when the inputs have one
+// of the shapes of Dist.Fast (full[i]: argument i is a full vector, else
+// one value): the same loop as the general one after it, with its strides
+// declared as constants (and the inputs resliced to n), so that the
+// compiler drops the index arithmetic, the stride tests of the memos and
+// the bounds checks. When the shape has full constant data, the block
+// runs only once the data are cached and valid, and reads the cache's
+// rows (it reports true: the loop is to read the data terms by
+// readTermRows). The caller writes the loop and closes the block.
+func fullVectors(b *bytes.Buffer, p *parsed, full []bool, terms []int) (rows bool) {
+	var conds, ss, vs, ins, cut []string
+	for i := range p.args {
+		ss = append(ss, fmt.Sprintf("s%d", i))
+		if full[i] {
+			conds = append(conds, fmt.Sprintf("len(in%d) == n", i))
+			vs = append(vs, "1")
+			ins = append(ins, fmt.Sprintf("in%d", i))
+			cut = append(cut, fmt.Sprintf("in%d[:n]", i))
+		} else {
+			conds = append(conds, fmt.Sprintf("len(in%d) == 1", i))
+			vs = append(vs, "0")
+		}
+	}
+	if p.hasConstPart() {
+		for _, a := range p.constArgs {
+			rows = rows || full[a]
+		}
+	}
+	if rows {
+		// The data are constants, cached, and pass Valid's data
+		// conditions.
+		conds = append(conds, "allValid")
+	}
+	fmt.Fprintf(b, "\tif n > 1 && %s {\n", strings.Join(conds, " && "))
+	b.WriteString("\t\t// The loop below with constant strides.\n")
+	fmt.Fprintf(b, "\t\tconst %s = %s\n", strings.Join(ss, ", "), strings.Join(vs, ", "))
+	switch {
+	case rows:
+		b.WriteString("\t\tconst cs, allValid = 1, true\n")
+	case p.hasConstPart():
+		b.WriteString("\t\tconst cs = 0\n")
+	}
+	if len(ins) > 0 {
+		fmt.Fprintf(b, "\t\t%s := %s\n", strings.Join(ins, ", "), strings.Join(cut, ", "))
+	}
+	if rows {
+		for _, j := range terms {
+			fmt.Fprintf(b, "\t\tcacheRow%d := cache[%d*n:][:n]\n", j, j)
+		}
+	}
+	for j := range p.keep {
+		fmt.Fprintf(b, "\t\tkeepRow%d := keep[%d*n:][:n]\n", j, j)
+	}
+	return rows
+}
+
+// fastShapes are Dist.Fast's shapes: full[i] when argument i is a full
+// vector.
+func (p *parsed) fastShapes() [][]bool {
+	if len(p.d.Fast) == 0 {
+		full := make([]bool, len(p.args))
+		for i := range full {
+			full[i] = true
+		}
+		return [][]bool{full}
+	}
+	var out [][]bool
+	for _, f := range p.d.Fast {
+		full := make([]bool, len(p.args))
+		for _, name := range strings.Fields(f) {
+			full[p.names[name]] = true
+		}
+		out = append(out, full)
+	}
+	return out
+}
+
 func irBackward(b *bytes.Buffer, p *parsed) error {
 	s, st := p.loopScope()
 	fmt.Fprintf(b, "\nfunc %sBackward(f *Frame, in *Instr) {\n", lowerFirst(p.d.Family))
+	if sc := p.d.Shortcut; sc != "" {
+		fmt.Fprintf(b, "\tif shortcuts && %sBackward(f, in) {\n\t\treturn\n\t}\n", sc)
+	}
 	reads(b, p)
 	b.WriteString("\tg, gs := f.AdjOf(in.Out), outStride(in)\n")
 	if len(p.keep) > 0 {
@@ -403,8 +536,11 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	}
 	all = append(all, p.lets...)
 	used := p.termsOf(all...)
-	var body bytes.Buffer
-	readTerms(&body, p, used, "\t\t")
+	var body, terms, termRows bytes.Buffer
+	if err := readTerms(&terms, p, s, used, "\t\t"); err != nil {
+		return err
+	}
+	readTermRows(&termRows, used, "\t\t")
 	for k := range p.lets {
 		if common[k] {
 			line, err := p.letLine(s, k)
@@ -475,14 +611,28 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 	}
 	st.declare(b)
 	constPrelude(b, p)
-	b.WriteString("\tfor i := 0; i < n; i++ {\n")
-	elements(b, p)
-	fmt.Fprintf(b, "\t\tif !(%s) {\n\t\t\tcontinue\n\t\t}\n\t\tgi := g[i*gs]\n", valid)
-	b.Write(body.Bytes())
-	b.WriteString("\t}\n")
-	for _, i := range grads {
-		fmt.Fprintf(b, "\tflushAcc(d%d, d%dVec, d%dSum)\n", i, i, i)
+	loop := func(terms []byte) string {
+		var loop bytes.Buffer
+		loop.WriteString("\tfor i := 0; i < n; i++ {\n")
+		elements(&loop, p)
+		fmt.Fprintf(&loop, "\t\tif !(%s) {\n\t\t\tcontinue\n\t\t}\n\t\tgi := g[i*gs]\n", valid)
+		loop.Write(terms)
+		loop.Write(body.Bytes())
+		loop.WriteString("\t}\n")
+		for _, i := range grads {
+			fmt.Fprintf(&loop, "\tflushAcc(d%d, d%dVec, d%dSum)\n", i, i, i)
+		}
+		return loop.String()
 	}
+	for _, full := range p.fastShapes() {
+		read := terms.Bytes()
+		if fullVectors(b, p, full, used) {
+			read = termRows.Bytes()
+		}
+		b.WriteString(fullLoop(loop(read), p, true))
+		b.WriteString("\t\treturn\n\t}\n")
+	}
+	b.WriteString(fullLoop(loop(terms.Bytes()), p, false))
 	b.WriteString("}\n")
 	return nil
 }
@@ -505,7 +655,7 @@ func goLine(s *scope, e ast.Expr, format string) (string, error) {
 // the scratch when Forward kept it, else computed.
 func (p *parsed) letLine(s *scope, k int) (string, error) {
 	if j := p.kept(k); j >= 0 {
-		return fmt.Sprintf("l%d := keep[%d*n+i]\n", k, j), nil
+		return fmt.Sprintf("l%d := %s\n", k, keepSlot(j)), nil
 	}
 	return goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
 }

@@ -208,7 +208,7 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 	for j, r := range rows {
 		fillRow(b, p, j, r, "\t\t")
 	}
-	valid, err := p.vecScope(nil).print(p.valid, goLang)
+	valid, err := p.vecValid(b)
 	if err != nil {
 		return err
 	}
@@ -228,6 +228,37 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 	}
 	b.WriteString(line + "\t\t\t}\n\t\t\tb.put(oo+c, e, pw)\n\t\t}\n\t}\n}\n")
 	return nil
+}
+
+// vecValid writes, for element i, the test of Valid's data conditions
+// (p.validData) once when the data are shared by every chain, and
+// returns Valid as the loop over chains tests it: those conditions per
+// chain only when they did not pass once (isCount calls math.Trunc).
+func (p *parsed) vecValid(b *bytes.Buffer) (string, error) {
+	s := p.vecScope(nil)
+	if p.validData == nil {
+		return s.print(p.valid, goLang)
+	}
+	var shared, reads []string
+	for _, a := range p.constArgs {
+		shared = append(shared, fmt.Sprintf("a%d.cs == 0", a))
+		reads = append(reads, fmt.Sprintf("x%d := v[o%d]", a, a))
+	}
+	d, err := s.print(p.validData, goLang)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(b, "\t\tdataValid := false // the data conditions, when every chain shares the data\n")
+	fmt.Fprintf(b, "\t\tif %s {\n\t\t\t%s\n\t\t\tdataValid = %s\n\t\t}\n", strings.Join(shared, " && "), strings.Join(reads, "\n\t\t\t"), d)
+	out := "(dataValid || " + d + ")"
+	if p.validRest != nil {
+		r, err := s.print(p.validRest, goLang)
+		if err != nil {
+			return "", err
+		}
+		out += " && " + r
+	}
+	return out, nil
 }
 
 func vecBackward(b *bytes.Buffer, p *parsed) error {
@@ -362,7 +393,7 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 		}
 		b.WriteString("\t\t}\n")
 	}
-	valid, err := p.vecScope(nil).print(p.valid, goLang)
+	valid, err := p.vecValid(b)
 	if err != nil {
 		return err
 	}

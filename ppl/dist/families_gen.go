@@ -17,6 +17,16 @@ var Bernoulli = &Family{
 	Mean:   opdef.Bernoulli.Mean, Var: opdef.Bernoulli.Var,
 }
 
+// BernoulliLogit is Bernoulli with probability logistic(logit), the likelihood of logistic regression. Op: bernoulli_logit_lpmf(y, logit).
+var BernoulliLogit = &Family{
+	Name: "BernoulliLogit", Params: []string{"logit"},
+	ParamSupport: []Support{on(Real)},
+	Support:      on(Binary),
+	Op:           ir.OpBernoulliLogitLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.BernoulliLogit.Draw),
+	Mean:   opdef.BernoulliLogit.Mean, Var: opdef.BernoulliLogit.Var,
+}
+
 // Beta is the beta distribution on (0, 1) with shapes alpha, beta > 0. Op: beta_lpdf(y, alpha, beta).
 var Beta = &Family{
 	Name: "Beta", Params: []string{"alpha", "beta"},
@@ -167,6 +177,16 @@ var NegativeBinomial = &Family{
 	Mean:   opdef.NegativeBinomial.Mean, Var: opdef.NegativeBinomial.Var,
 }
 
+// Normal is the normal distribution with mean mu and standard deviation sigma > 0. Op: normal_lpdf(y, mu, sigma).
+var Normal = &Family{
+	Name: "Normal", Params: []string{"mu", "sigma"},
+	ParamSupport: []Support{on(Real), on(Positive)},
+	Support:      on(Real),
+	Op:           ir.OpNormalLPDF, Discrete: false,
+	Sample: scalarSampler(opdef.Normal.Draw),
+	Mean:   opdef.Normal.Mean, Var: opdef.Normal.Var,
+}
+
 // Poisson counts events of the given rate > 0. Op: poisson_lpmf(y, rate).
 var Poisson = &Family{
 	Name: "Poisson", Params: []string{"rate"},
@@ -175,6 +195,16 @@ var Poisson = &Family{
 	Op:           ir.OpPoissonLPMF, Discrete: true,
 	Sample: scalarSampler(opdef.Poisson.Draw),
 	Mean:   opdef.Poisson.Mean, Var: opdef.Poisson.Var,
+}
+
+// PoissonLog is Poisson with rate exp(log_rate), stable for a linear predictor (Poisson regression). Op: poisson_log_lpmf(y, log_rate).
+var PoissonLog = &Family{
+	Name: "PoissonLog", Params: []string{"log_rate"},
+	ParamSupport: []Support{on(Real)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpPoissonLogLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.PoissonLog.Draw),
+	Mean:   opdef.PoissonLog.Mean, Var: opdef.PoissonLog.Var,
 }
 
 // StudentT is Student's t with nu > 0 degrees of freedom, location mu and scale sigma > 0. The mean exists for nu > 1, the variance sigma²·nu/(nu-2) for nu > 2. Op: student_t_lpdf(y, nu, mu, sigma).
@@ -219,5 +249,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{Bernoulli, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, HalfStudentT, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Poisson, StudentT, Uniform, Weibull, ZeroInflatedPoisson}
+	return []*Family{Bernoulli, BernoulliLogit, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, HalfStudentT, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Normal, Poisson, PoissonLog, StudentT, Uniform, Weibull, ZeroInflatedPoisson}
 }

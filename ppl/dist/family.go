@@ -60,8 +60,8 @@ type Family struct {
 // written here, then those defined in accel/opdef (families_gen.go).
 func Families() []*Family {
 	return append([]*Family{
-		Normal, Flat, HalfFlat,
-		BernoulliLogit, PoissonLog, CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
+		Flat, HalfFlat,
+		CategoricalLogit, Dirichlet, MultiNormalChol, LKJCorrChol,
 	}, generatedFamilies()...)
 }
 

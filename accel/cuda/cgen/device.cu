@@ -177,21 +177,6 @@ __device__ static void gb_back_subst(const double *l, long long k, const double 
 	}
 }
 
-/* Scalar log densities: the term of one element (-Inf outside the
- * support) and its partials (zero outside the support). */
-
-__device__ static double gb_normal_lpdf(double y, double mu, double s) {
-	if (!(s > 0)) return -GB_INF;
-	double z = (y - mu) * (1 / s);
-	return -log(s) - GB_LN_SQRT_2PI - 0.5 * z * z;
-}
-__device__ static void gb_normal_grad(double y, double mu, double s, double g, double *dy, double *dm, double *ds) {
-	*dy = *dm = *ds = 0;
-	if (!(s > 0)) return;
-	double inv = 1 / s, z = (y - mu) * inv, d = g * z * inv;
-	*dy = -d; *dm = d; *ds = g * (z * z - 1) * inv;
-}
-
 __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && x != GB_INF; }
 
 /* Primitives of the accel/opdef formulas (lpdf_gen.cu), twins of those in
@@ -204,33 +189,6 @@ __device__ static double gb_logaddexp(double a, double b) {
 	if (a < b) { double t = a; a = b; b = t; }
 	if (a == -GB_INF) return a;
 	return a + log1p(exp(b - a));
-}
-
-__device__ static double gb_poisson_log_lpdf(double y, double eta) {
-	if (!(gb_is_count(y) && eta <= GB_MAXFLOAT)) return -GB_INF;
-	double e = -gb_lgamma(y + 1) - exp(eta);
-	if (y > 0) e += y * eta;
-	return e;
-}
-__device__ static void gb_poisson_log_grad(double y, double eta, double g, double *dy, double *de) {
-	*dy = *de = 0;
-	double l = exp(eta);
-	if (!gb_is_count(y) || !(eta <= GB_MAXFLOAT) || l == GB_INF) return;
-	*de = g * (y - l);
-}
-
-__device__ static double gb_bernoulli_logit_lpdf(double y, double x) {
-	if (!(y == 0 || y == 1)) return -GB_INF;
-	double s = 2 * y - 1, e = -log1p(exp(-fabs(x))), m = s * x;
-	if (m < 0) e += m;
-	return e;
-}
-__device__ static void gb_bernoulli_logit_grad(double y, double x, double g, double *dy, double *dx) {
-	*dy = *dx = 0;
-	if (!(y == 0 || y == 1) || x != x) return;
-	double em = exp(-fabs(x)), p = 1 / (1 + em);
-	if (x < 0) p = em * p;
-	*dx = g * (y - p);
 }
 
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of

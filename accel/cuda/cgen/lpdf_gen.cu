@@ -11,6 +11,19 @@ __device__ static void gb_bernoulli_grad(double x0, double x1, double g, double 
 	*d1 = g * ((x0 == 1.0 ? gb_inv(x1) : -gb_inv(1.0 - x1)));
 }
 
+/* bernoulli_logit_lpmf: min((2*y - 1) * logit, 0) - log1p(em) where (y == 0 || y == 1) && logit == logit. */
+__device__ static double gb_bernoulli_logit_lpdf(double x0, double x1) {
+	if (!((x0 == 0.0 || x0 == 1.0) && x1 == x1)) return -GB_INF;
+	double l0 = exp(-fabs(x1));
+	return fmin((2.0 * x0 - 1.0) * x1, 0.0) - log1p(l0);
+}
+__device__ static void gb_bernoulli_logit_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!((x0 == 0.0 || x0 == 1.0) && x1 == x1)) return;
+	double l0 = exp(-fabs(x1));
+	*d1 = g * (x0 - (x1 < 0.0 ? l0 : 1.0) * gb_inv(1.0 + l0));
+}
+
 /* beta_lpdf: (alpha - 1) * log(y) + (beta - 1) * log1p(-y) - lbeta(alpha, beta) where alpha > 0 && beta > 0 && y > 0 && y < 1. */
 __device__ static double gb_beta_lpdf(double x0, double x1, double x2) {
 	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0 && x0 < 1.0)) return -GB_INF;
@@ -219,6 +232,21 @@ __device__ static void gb_neg_binomial_grad(double x0, double x1, double x2, dou
 	*d2 = g * (gb_digamma(x0 + x2) - gb_digamma(x2) - log1p(x1 / x2) + (x1 - x0) * l0);
 }
 
+/* normal_lpdf: -0.5*z*z - log(sigma) - lnSqrt2Pi where sigma > 0. */
+__device__ static double gb_normal_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return -0.5 * l0 * l0 - log(x2) - GB_LN_SQRT_2PI;
+}
+__device__ static void gb_normal_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	*d0 = g * (-l0 * gb_inv(x2));
+	*d1 = g * (l0 * gb_inv(x2));
+	*d2 = g * ((l0 * l0 - 1.0) * gb_inv(x2));
+}
+
 /* poisson_lpmf: where(y > 0, y * log(rate), 0) - rate - lgamma(y + 1) where isCount(y) && rate >= 0 && rate < inf && (rate > 0 || y == 0). */
 __device__ static double gb_poisson_lpdf(double x0, double x1) {
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 < GB_INF && (x1 > 0.0 || x0 == 0.0))) return -GB_INF;
@@ -228,6 +256,20 @@ __device__ static void gb_poisson_grad(double x0, double x1, double g, double *d
 	*d0 = *d1 = 0;
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 < GB_INF && (x1 > 0.0 || x0 == 0.0))) return;
 	*d1 = g * ((x0 > 0.0 ? x0 * gb_inv(x1) : 0.0) - 1.0);
+}
+
+/* poisson_log_lpmf: where(y > 0, y * log_rate, 0) - l - lgamma(y + 1) where isCount(y) && log_rate < inf. */
+__device__ static double gb_poisson_log_lpdf(double x0, double x1) {
+	if (!(gb_is_count(x0) && x1 < GB_INF)) return -GB_INF;
+	double l0 = exp(x1);
+	return (x0 > 0.0 ? x0 * x1 : 0.0) - l0 - gb_lgamma(x0 + 1.0);
+}
+__device__ static void gb_poisson_log_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(gb_is_count(x0) && x1 < GB_INF)) return;
+	double l0 = exp(x1);
+	if (!(l0 < GB_INF)) return;
+	*d1 = g * (x0 - l0);
 }
 
 /* student_t_lpdf: lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - log(sigma) - 0.5*(nu+1)*l where nu > 0 && sigma > 0. */

@@ -13,9 +13,12 @@ import (
 //go:embed lpdf_gen.cu
 var generatedLibrary string
 
-// generatedLPDFs are the accel/opdef families, by op.
+// generatedLPDFs are the accel/opdef families, by op: the elementwise log
+// densities with a device function pair gb_<name>_lpdf and gb_<name>_grad
+// (the partials of every input; those of data are zero).
 var generatedLPDFs = map[ir.Op]string{
 	ir.OpBernoulliLPMF:           "bernoulli",
+	ir.OpBernoulliLogitLPMF:      "bernoulli_logit",
 	ir.OpBetaLPDF:                "beta",
 	ir.OpBetaBinomialLPMF:        "beta_binomial",
 	ir.OpBinomialLPMF:            "binomial",
@@ -31,7 +34,9 @@ var generatedLPDFs = map[ir.Op]string{
 	ir.OpLogNormalLPDF:           "lognormal",
 	ir.OpLogisticLPDF:            "logistic",
 	ir.OpNegBinomialLPMF:         "neg_binomial",
+	ir.OpNormalLPDF:              "normal",
 	ir.OpPoissonLPMF:             "poisson",
+	ir.OpPoissonLogLPMF:          "poisson_log",
 	ir.OpStudentTLPDF:            "student_t",
 	ir.OpUniformLPDF:             "uniform",
 	ir.OpWeibullLPDF:             "weibull",

@@ -11,22 +11,6 @@ import (
 // unaryOps and binaryOps, the C templates of the elementwise ops, are
 // generated from accel/opdef (elementwise_gen.go).
 
-// scalarLPDFs are the elementwise log densities with a device function
-// pair gb_<name>_lpdf and gb_<name>_grad (partials of every input; those
-// of data are zero): those written here in device.cu, and those derived
-// from accel/opdef (lpdf_gen.go and lpdf_gen.cu), added by init.
-var scalarLPDFs = map[ir.Op]string{
-	ir.OpNormalLPDF:         "normal",
-	ir.OpPoissonLogLPMF:     "poisson_log",
-	ir.OpBernoulliLogitLPMF: "bernoulli_logit",
-}
-
-func init() {
-	for op, name := range generatedLPDFs {
-		scalarLPDFs[op] = name
-	}
-}
-
 var otherOps = []ir.Op{
 	ir.OpLogMix, ir.OpSum, ir.OpDot, ir.OpLogSumExp, ir.OpAddN,
 	ir.OpGather, ir.OpGatherRow, ir.OpConcat, ir.OpSlice, ir.OpFill,
@@ -47,7 +31,7 @@ func supported(op ir.Op) bool {
 	if _, ok := binaryOps[op]; ok {
 		return true
 	}
-	if _, ok := scalarLPDFs[op]; ok {
+	if _, ok := generatedLPDFs[op]; ok {
 		return true
 	}
 	for _, o := range otherOps {
@@ -114,7 +98,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 			subst(t[0], "A", pr.v(a)+"["+idx(pr.st(a))+"]", "B", pr.v(b)+"["+idx(pr.st(b))+"]"))
 		return nil
 	}
-	if name, ok := scalarLPDFs[in.Op]; ok {
+	if name, ok := generatedLPDFs[in.Op]; ok {
 		return pr.lpdfForward(in, name)
 	}
 	switch in.Op {
@@ -275,7 +259,7 @@ func (pr *prog) backward(in *ir.Instr) error {
 		pr.accumulate(pr.a(b), pr.st(b), n, subst(t[2], kv...))
 		return nil
 	}
-	if name, ok := scalarLPDFs[in.Op]; ok {
+	if name, ok := generatedLPDFs[in.Op]; ok {
 		return pr.lpdfBackward(in, name)
 	}
 	switch in.Op {

@@ -23,7 +23,7 @@ func parallelOp(op ir.Op) bool {
 	if _, ok := binaryOps[op]; ok {
 		return true
 	}
-	if _, ok := scalarLPDFs[op]; ok {
+	if _, ok := generatedLPDFs[op]; ok {
 		return true
 	}
 	switch op {
@@ -114,7 +114,7 @@ func (pr *prog) forwardPar(in *ir.Instr) error {
 			subst(t[0], "A", pr.v(a)+"["+idx(pr.st(a))+"]", "B", pr.v(b)+"["+idx(pr.st(b))+"]"))
 		return nil
 	}
-	if name, ok := scalarLPDFs[in.Op]; ok {
+	if name, ok := generatedLPDFs[in.Op]; ok {
 		pw := isPointwise(in)
 		nb := pr.batch(in)
 		if in.Op == ir.OpNormalLPDF && pr.n(in.In[2]) == 1 && !pw {
@@ -167,7 +167,7 @@ func (pr *prog) backwardPar(in *ir.Instr) error {
 		pr.accumulatePar(pr.a(b), pr.st(b), n, subst(t[2], kv...))
 		return nil
 	}
-	if name, ok := scalarLPDFs[in.Op]; ok {
+	if name, ok := generatedLPDFs[in.Op]; ok {
 		return pr.lpdfBackwardPar(in, name)
 	}
 	switch in.Op {
