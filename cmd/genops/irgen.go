@@ -108,11 +108,17 @@ func (p *parsed) validCode(s *scope) (string, error) {
 	if !p.hasConstPart() || p.validData == nil {
 		return s.print(p.valid, goLang)
 	}
+	return p.validAfter(s, "allValid")
+}
+
+// validAfter is Valid with its data conditions skipped when flag (a Go
+// boolean: they passed once for all) holds.
+func (p *parsed) validAfter(s *scope, flag string) (string, error) {
 	d, err := s.print(p.validData, goLang)
 	if err != nil {
 		return "", err
 	}
-	out := "(allValid || " + d + ")"
+	out := "(" + flag + " || " + d + ")"
 	if p.validRest != nil {
 		r, err := s.print(p.validRest, goLang)
 		if err != nil {
@@ -378,17 +384,7 @@ func irForward(b *bytes.Buffer, p *parsed) error {
 		loop.WriteString("\t\tif pw {\n\t\t\tout[i] = e\n\t\t}\n\t\tt += e\n\t}\n")
 		return loop.String()
 	}
-	for _, full := range p.fastShapes() {
-		read := terms.Bytes()
-		if fullVectors(b, p, full, used) {
-			read = termRows.Bytes()
-		}
-		b.WriteString(fullLoop(loop(read), p, true))
-		b.WriteString("\t\tif !pw {\n\t\t\tout[0] = t\n\t\t}\n\t\treturn\n\t}\n")
-	}
-	b.WriteString(fullLoop(loop(terms.Bytes()), p, false))
-	b.WriteString("\tif !pw {\n\t\tout[0] = t\n\t}\n")
-	b.WriteString("}\n")
+	writeLoops(b, p, used, terms.Bytes(), termRows.Bytes(), loop, "\tif !pw {\n\t\tout[0] = t\n\t}\n")
 	return nil
 }
 
@@ -624,17 +620,25 @@ func irBackward(b *bytes.Buffer, p *parsed) error {
 		}
 		return loop.String()
 	}
+	writeLoops(b, p, used, terms.Bytes(), termRows.Bytes(), loop, "")
+	return nil
+}
+
+// writeLoops writes the end of a Forward or Backward: a block per shape of
+// Dist.Fast with its copy of the loop, then the general loop, each
+// followed by tail (Forward's store of the sum) and the function's end.
+// loop makes a loop's text given how it reads the data terms.
+func writeLoops(b *bytes.Buffer, p *parsed, used []int, terms, termRows []byte, loop func([]byte) string, tail string) {
 	for _, full := range p.fastShapes() {
-		read := terms.Bytes()
+		read := terms
 		if fullVectors(b, p, full, used) {
-			read = termRows.Bytes()
+			read = termRows
 		}
 		b.WriteString(fullLoop(loop(read), p, true))
-		b.WriteString("\t\treturn\n\t}\n")
+		b.WriteString(tail + "\t\treturn\n\t}\n")
 	}
-	b.WriteString(fullLoop(loop(terms.Bytes()), p, false))
-	b.WriteString("}\n")
-	return nil
+	b.WriteString(fullLoop(loop(terms), p, false))
+	b.WriteString(tail + "}\n")
 }
 
 // goLine is one Go statement, format applied to e's value, after the

@@ -250,15 +250,7 @@ func (p *parsed) vecValid(b *bytes.Buffer) (string, error) {
 	}
 	fmt.Fprintf(b, "\t\tdataValid := false // the data conditions, when every chain shares the data\n")
 	fmt.Fprintf(b, "\t\tif %s {\n\t\t\t%s\n\t\t\tdataValid = %s\n\t\t}\n", strings.Join(shared, " && "), strings.Join(reads, "\n\t\t\t"), d)
-	out := "(dataValid || " + d + ")"
-	if p.validRest != nil {
-		r, err := s.print(p.validRest, goLang)
-		if err != nil {
-			return "", err
-		}
-		out += " && " + r
-	}
-	return out, nil
+	return p.validAfter(s, "dataValid")
 }
 
 func vecBackward(b *bytes.Buffer, p *parsed) error {
