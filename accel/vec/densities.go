@@ -285,46 +285,6 @@ func (b *Batch) locScaleBackward(in *ir.Instr, f locScale) {
 	}
 }
 
-// paramRow fills dst[c] = f(p) for element i of parameter p and every
-// chain c: f once for a shared p, and nothing when element i reads the
-// same scalar as element i−1.
-func (b *Batch) paramRow(p operand, i int, dst []float64, f func(float64) float64) {
-	if i > 0 && p.es == 0 {
-		return
-	}
-	o := p.off + i*p.es
-	if p.cs == 0 {
-		r := f(b.V[o])
-		for c := range dst {
-			dst[c] = r
-		}
-		return
-	}
-	ps := b.V[o : o+b.B]
-	dst = dst[:len(ps)]
-	for c, x := range ps {
-		dst[c] = f(x)
-	}
-}
-
-// paramRow2 is paramRow for a function of two operands.
-func (b *Batch) paramRow2(p, q operand, i int, dst []float64, f func(x, y float64) float64) {
-	if i > 0 && p.es == 0 && q.es == 0 {
-		return
-	}
-	po, qo := p.off+i*p.es, q.off+i*q.es
-	if p.cs == 0 && q.cs == 0 {
-		r := f(b.V[po], b.V[qo])
-		for c := range dst {
-			dst[c] = r
-		}
-		return
-	}
-	for c := range dst {
-		dst[c] = f(b.V[po+c*p.cs], b.V[qo+c*q.cs])
-	}
-}
-
 func lgamma(x float64) float64 {
 	v, _ := math.Lgamma(x)
 	return v

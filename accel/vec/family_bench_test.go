@@ -12,13 +12,13 @@ import (
 )
 
 // BenchmarkFamilies times the lockstep gradient of one likelihood term
-// over 1,000 observations for 64 chains, in the shapes the samplers meet
+// over 200 observations for 64 chains, in the shapes the samplers meet
 // (a GLM's shared data y and a linear predictor per chain; the normal's
 // regression, mixture and standard shapes), in thread CPU per chain: the
 // before/after check of a change to a family's kernels (run it on both
 // trees in one script, see bench/README.md).
 func BenchmarkFamilies(b *testing.B) {
-	const n, chains = 1000, 64
+	const n, chains = 200, 64
 	rng := rand.New(rand.NewPCG(5, 5))
 	data := func(f func() float64) irtest.Arg {
 		v := make([]float64, n)
@@ -39,6 +39,11 @@ func BenchmarkFamilies(b *testing.B) {
 	}{
 		{"poisson_log", ir.OpPoissonLogLPMF, nil, []irtest.Arg{counts, irtest.Param(-1, 2, n)}},
 		{"bernoulli_logit", ir.OpBernoulliLogitLPMF, nil, []irtest.Arg{binary, irtest.Param(-3, 3, n)}},
+		{"poisson", ir.OpPoissonLPMF, nil, []irtest.Arg{counts, irtest.Param(0.5, 4, n)}},
+		{"binomial_logit", ir.OpBinomialLogitLPMF, nil, []irtest.Arg{counts, data(func() float64 { return 8 }), irtest.Param(-2, 2, n)}},
+		{"student_t", ir.OpStudentTLPDF, nil, []irtest.Arg{ys, irtest.Param(2, 8), irtest.Param(-1, 1, n), irtest.Param(0.5, 2)}},
+		{"gamma", ir.OpGammaLPDF, nil, []irtest.Arg{sigmas, irtest.Param(0.5, 3), irtest.Param(0.5, 3, n)}},
+		{"half_normal_prior", ir.OpHalfNormalLPDF, nil, []irtest.Arg{irtest.Param(0.1, 3, n), irtest.Const(nil, 2)}},
 		{"normal", ir.OpNormalLPDF, nil, []irtest.Arg{ys, irtest.Param(-1, 1, n), irtest.Param(0.5, 2)}},
 		{"normal_data_sigma", ir.OpNormalLPDF, nil, []irtest.Arg{ys, irtest.Param(-1, 1, n), sigmas}},
 		{"normal_mixture_pointwise", ir.OpNormalLPDF, []int{1}, []irtest.Arg{ys, irtest.Param(-1, 1), irtest.Param(0.5, 2)}},

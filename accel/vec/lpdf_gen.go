@@ -60,8 +60,36 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return math.Log1p(-x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log1p(-x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = math.Log1p(-x1)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
 			_, _ = x0, x1
@@ -94,8 +122,36 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
-			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(1 - x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(1 - x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = opdef.Inv(1 - x1)
+					}
+				}
+			}
 		}
 		for c := 0; c < nb; c++ {
 			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
@@ -132,7 +188,21 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(-math.Abs(x1)) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := ir.Exp(-math.Abs(x1))
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = ir.Exp(-math.Abs(x1))
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -164,7 +234,21 @@ func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(-math.Abs(x1)) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := ir.Exp(-math.Abs(x1))
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = ir.Exp(-math.Abs(x1))
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -206,9 +290,54 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log1p(-x0) })
-		b.paramRow2(a1, a2, i, r2, func(x1, x2 float64) float64 { return opdef.LBeta(x1, x2) })
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log1p(-x0)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x0 := v[p0+c*a0.cs]
+					r1[c] = math.Log1p(-x0)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := opdef.LBeta(x1, x2)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r2[c] = opdef.LBeta(x1, x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -242,13 +371,86 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad || a2.grad {
-			b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(x1) })
-			b.paramRow2(a1, a2, i, r2, func(x1, x2 float64) float64 { return mathext.Digamma(x1 + x2) })
+			if i == 0 || a0.es != 0 {
+				p0 := a0.off + i*a0.es
+				if a0.cs == 0 {
+					x0 := v[p0]
+					rv := math.Log(x0)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x0 := v[p0+c*a0.cs]
+						r0[c] = math.Log(x0)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = mathext.Digamma(x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 || a2.es != 0 {
+				p1 := a1.off + i*a1.es
+				p2 := a2.off + i*a2.es
+				if a1.cs == 0 && a2.cs == 0 {
+					x1 := v[p1]
+					x2 := v[p2]
+					rv := mathext.Digamma(x1 + x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x1 := v[p1+c*a1.cs]
+						x2 := v[p2+c*a2.cs]
+						r2[c] = mathext.Digamma(x1 + x2)
+					}
+				}
+			}
 		}
 		if a2.grad {
-			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log1p(-x0) })
-			b.paramRow(a2, i, r4, func(x2 float64) float64 { return mathext.Digamma(x2) })
+			if i == 0 || a0.es != 0 {
+				p0 := a0.off + i*a0.es
+				if a0.cs == 0 {
+					x0 := v[p0]
+					rv := math.Log1p(-x0)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x0 := v[p0+c*a0.cs]
+						r3[c] = math.Log1p(-x0)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := mathext.Digamma(x2)
+					for c := range r4 {
+						r4[c] = rv
+					}
+				} else {
+					for c := range r4 {
+						x2 := v[p2+c*a2.cs]
+						r4[c] = mathext.Digamma(x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -290,8 +492,42 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
-		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
-		b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return opdef.LBeta(x2, x3) })
+		if i == 0 || a0.es != 0 || a1.es != 0 {
+			p0 := a0.off + i*a0.es
+			p1 := a1.off + i*a1.es
+			if a0.cs == 0 && a1.cs == 0 {
+				x0 := v[p0]
+				x1 := v[p1]
+				rv := opdef.LChoose(x1, x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.LChoose(x1, x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 || a3.es != 0 {
+			p2 := a2.off + i*a2.es
+			p3 := a3.off + i*a3.es
+			if a2.cs == 0 && a3.cs == 0 {
+				x2 := v[p2]
+				x3 := v[p3]
+				rv := opdef.LBeta(x2, x3)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					x3 := v[p3+c*a3.cs]
+					r1[c] = opdef.LBeta(x2, x3)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
 			x0 := v[o0]
@@ -325,12 +561,74 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if a2.grad || a3.grad {
-			b.paramRow2(a0, a2, i, r0, func(x0, x2 float64) float64 { return mathext.Digamma(x0 + x2) })
-			b.paramRow2(a2, a3, i, r1, func(x2, x3 float64) float64 { return mathext.Digamma(x2 + x3) })
-			b.paramRow(a2, i, r2, func(x2 float64) float64 { return mathext.Digamma(x2) })
+			if i == 0 || a0.es != 0 || a2.es != 0 {
+				p0 := a0.off + i*a0.es
+				p2 := a2.off + i*a2.es
+				if a0.cs == 0 && a2.cs == 0 {
+					x0 := v[p0]
+					x2 := v[p2]
+					rv := mathext.Digamma(x0 + x2)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x0 := v[p0+c*a0.cs]
+						x2 := v[p2+c*a2.cs]
+						r0[c] = mathext.Digamma(x0 + x2)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 || a3.es != 0 {
+				p2 := a2.off + i*a2.es
+				p3 := a3.off + i*a3.es
+				if a2.cs == 0 && a3.cs == 0 {
+					x2 := v[p2]
+					x3 := v[p3]
+					rv := mathext.Digamma(x2 + x3)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x2 := v[p2+c*a2.cs]
+						x3 := v[p3+c*a3.cs]
+						r1[c] = mathext.Digamma(x2 + x3)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := mathext.Digamma(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = mathext.Digamma(x2)
+					}
+				}
+			}
 		}
 		if a3.grad {
-			b.paramRow(a3, i, r3, func(x3 float64) float64 { return mathext.Digamma(x3) })
+			if i == 0 || a3.es != 0 {
+				p3 := a3.off + i*a3.es
+				if a3.cs == 0 {
+					x3 := v[p3]
+					rv := mathext.Digamma(x3)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x3 := v[p3+c*a3.cs]
+						r3[c] = mathext.Digamma(x3)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
@@ -371,9 +669,54 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r2, func(x2 float64) float64 { return math.Log1p(-x2) })
+		if i == 0 || a0.es != 0 || a1.es != 0 {
+			p0 := a0.off + i*a0.es
+			p1 := a1.off + i*a1.es
+			if a0.cs == 0 && a1.cs == 0 {
+				x0 := v[p0]
+				x1 := v[p1]
+				rv := opdef.LChoose(x1, x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.LChoose(x1, x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log1p(-x2)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x2 := v[p2+c*a2.cs]
+					r2[c] = math.Log1p(-x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
 			x0 := v[o0]
@@ -418,8 +761,36 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
-			b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(1 - x2) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x2 := v[p2+c*a2.cs]
+						r0[c] = opdef.Inv(x2)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(1 - x2)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x2 := v[p2+c*a2.cs]
+						r1[c] = opdef.Inv(1 - x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
@@ -468,8 +839,39 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow2(a0, a1, i, r0, func(x0, x1 float64) float64 { return opdef.LChoose(x1, x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log1p(ir.Exp(-math.Abs(x2))) })
+		if i == 0 || a0.es != 0 || a1.es != 0 {
+			p0 := a0.off + i*a0.es
+			p1 := a1.off + i*a1.es
+			if a0.cs == 0 && a1.cs == 0 {
+				x0 := v[p0]
+				x1 := v[p1]
+				rv := opdef.LChoose(x1, x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.LChoose(x1, x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log1p(ir.Exp(-math.Abs(x2)))
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log1p(ir.Exp(-math.Abs(x2)))
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
 			x0 := v[o0]
@@ -502,7 +904,21 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return ir.Logistic(x2) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := ir.Logistic(x2)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x2 := v[p2+c*a2.cs]
+						r0[c] = ir.Logistic(x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 && a1.cs == 0 {
@@ -539,8 +955,36 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -569,7 +1013,21 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -607,7 +1065,21 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -640,7 +1112,21 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
-			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(x1)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -679,9 +1165,51 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.LGamma(x1)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					r2[c] = math.Log(x0)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -715,9 +1243,51 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(x1) })
-			b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := math.Log(x2)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x2 := v[p2+c*a2.cs]
+						r0[c] = math.Log(x2)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = mathext.Digamma(x1)
+					}
+				}
+			}
+			if i == 0 || a0.es != 0 {
+				p0 := a0.off + i*a0.es
+				if a0.cs == 0 {
+					x0 := v[p0]
+					rv := math.Log(x0)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x0 := v[p0+c*a0.cs]
+						r2[c] = math.Log(x0)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -759,8 +1329,36 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.Inv(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -793,7 +1391,21 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -833,8 +1445,36 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.Inv(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -867,7 +1507,21 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -906,11 +1560,81 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.LGamma(0.5 * (x1 + 1)) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(0.5 * x1) })
-		b.paramRow(a1, i, r2, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a2, i, r3, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r4, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(0.5 * (x1 + 1))
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(0.5 * x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.LGamma(0.5 * x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x1 := v[p1+c*a1.cs]
+					r2[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x2 := v[p2+c*a2.cs]
+					r3[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x2 := v[p2+c*a2.cs]
+					r4[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -945,11 +1669,67 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		if a1.grad {
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(0.5 * (x1 + 1)) })
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(0.5 * x1) })
-			b.paramRow(a1, i, r3, func(x1 float64) float64 { return opdef.Inv(x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(0.5 * (x1 + 1))
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = mathext.Digamma(0.5 * (x1 + 1))
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(0.5 * x1)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x1 := v[p1+c*a1.cs]
+						r2[c] = mathext.Digamma(0.5 * x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x1 := v[p1+c*a1.cs]
+						r3[c] = opdef.Inv(x1)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -994,9 +1774,51 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(x1) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.LGamma(x1)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					r2[c] = math.Log(x0)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1030,12 +1852,68 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
-			b.paramRow(a0, i, r0, func(x0 float64) float64 { return opdef.Inv(x0) })
+			if i == 0 || a0.es != 0 {
+				p0 := a0.off + i*a0.es
+				if a0.cs == 0 {
+					x0 := v[p0]
+					rv := opdef.Inv(x0)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x0 := v[p0+c*a0.cs]
+						r0[c] = opdef.Inv(x0)
+					}
+				}
+			}
 		}
 		if a1.grad {
-			b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(x1) })
-			b.paramRow(a0, i, r3, func(x0 float64) float64 { return math.Log(x0) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := math.Log(x2)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x2 := v[p2+c*a2.cs]
+						r1[c] = math.Log(x2)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(x1)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x1 := v[p1+c*a1.cs]
+						r2[c] = mathext.Digamma(x1)
+					}
+				}
+			}
+			if i == 0 || a0.es != 0 {
+				p0 := a0.off + i*a0.es
+				if a0.cs == 0 {
+					x0 := v[p0]
+					rv := math.Log(x0)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x0 := v[p0+c*a0.cs]
+						r3[c] = math.Log(x0)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -1077,8 +1955,36 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -1107,7 +2013,21 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a1.grad || a2.grad {
-			b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x2 := v[p2+c*a2.cs]
+						r0[c] = opdef.Inv(x2)
+					}
+				}
+			}
 		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
@@ -1144,9 +2064,51 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x0 := v[p0+c*a0.cs]
+					r1[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x2 := v[p2+c*a2.cs]
+					r2[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1181,8 +2143,36 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1225,8 +2215,36 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -1255,7 +2273,21 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -1293,11 +2325,87 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow2(a0, a2, i, r0, func(x0, x2 float64) float64 { return opdef.LGamma(x0 + x2) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
-		b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.LGamma(x2) })
-		b.paramRow2(a1, a2, i, r3, func(x1, x2 float64) float64 { return math.Log1p(x1 / x2) })
-		b.paramRow(a1, i, r4, func(x1 float64) float64 { return math.Log(x1) })
+		if i == 0 || a0.es != 0 || a2.es != 0 {
+			p0 := a0.off + i*a0.es
+			p2 := a2.off + i*a2.es
+			if a0.cs == 0 && a2.cs == 0 {
+				x0 := v[p0]
+				x2 := v[p2]
+				rv := opdef.LGamma(x0 + x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.LGamma(x0 + x2)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x0 := v[p0+c*a0.cs]
+					r1[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.LGamma(x2)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x2 := v[p2+c*a2.cs]
+					r2[c] = opdef.LGamma(x2)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := math.Log1p(x1 / x2)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r3[c] = math.Log1p(x1 / x2)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x1 := v[p1+c*a1.cs]
+					r4[c] = math.Log(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1335,11 +2443,76 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return opdef.Inv(x1 + x2) })
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := opdef.Inv(x1 + x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x1 + x2)
+				}
+			}
+		}
 		if a2.grad {
-			b.paramRow2(a0, a2, i, r1, func(x0, x2 float64) float64 { return mathext.Digamma(x0 + x2) })
-			b.paramRow(a2, i, r2, func(x2 float64) float64 { return mathext.Digamma(x2) })
-			b.paramRow2(a1, a2, i, r3, func(x1, x2 float64) float64 { return math.Log1p(x1 / x2) })
+			if i == 0 || a0.es != 0 || a2.es != 0 {
+				p0 := a0.off + i*a0.es
+				p2 := a2.off + i*a2.es
+				if a0.cs == 0 && a2.cs == 0 {
+					x0 := v[p0]
+					x2 := v[p2]
+					rv := mathext.Digamma(x0 + x2)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x0 := v[p0+c*a0.cs]
+						x2 := v[p2+c*a2.cs]
+						r1[c] = mathext.Digamma(x0 + x2)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := mathext.Digamma(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = mathext.Digamma(x2)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 || a2.es != 0 {
+				p1 := a1.off + i*a1.es
+				p2 := a2.off + i*a2.es
+				if a1.cs == 0 && a2.cs == 0 {
+					x1 := v[p1]
+					x2 := v[p2]
+					rv := math.Log1p(x1 / x2)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x1 := v[p1+c*a1.cs]
+						x2 := v[p2+c*a2.cs]
+						r3[c] = math.Log1p(x1 / x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -1379,8 +2552,36 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a2.cs == 0 {
 			x2 := v[o2]
@@ -1414,7 +2615,21 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return opdef.Inv(x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a2.cs == 0 {
 			x2 := v[o2]
@@ -1456,8 +2671,36 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a0, i, r1, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x0 := v[p0+c*a0.cs]
+					r1[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1495,7 +2738,21 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
-			b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.Inv(x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(x1)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -1537,8 +2794,36 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return ir.Exp(x1) })
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := ir.Exp(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = ir.Exp(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1576,7 +2861,21 @@ func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		g1 := b.adjRow(a1, i, true)
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return ir.Exp(x1) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := ir.Exp(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = ir.Exp(x1)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1615,11 +2914,81 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return opdef.LGamma(0.5 * (x1 + 1)) })
-		b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.LGamma(0.5 * x1) })
-		b.paramRow(a1, i, r2, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a3, i, r3, func(x3 float64) float64 { return math.Log(x3) })
-		b.paramRow(a3, i, r4, func(x3 float64) float64 { return opdef.Inv(x3) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(0.5 * (x1 + 1))
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.LGamma(0.5 * x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = opdef.LGamma(0.5 * x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x1 := v[p1+c*a1.cs]
+					r2[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := math.Log(x3)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x3 := v[p3+c*a3.cs]
+					r3[c] = math.Log(x3)
+				}
+			}
+		}
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := opdef.Inv(x3)
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x3 := v[p3+c*a3.cs]
+					r4[c] = opdef.Inv(x3)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
 			_, _, _, _ = x0, x1, x2, x3
@@ -1650,11 +3019,67 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
-		b.paramRow(a3, i, r0, func(x3 float64) float64 { return opdef.Inv(x3) })
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := opdef.Inv(x3)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x3 := v[p3+c*a3.cs]
+					r0[c] = opdef.Inv(x3)
+				}
+			}
+		}
 		if a1.grad {
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return mathext.Digamma(0.5 * (x1 + 1)) })
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return mathext.Digamma(0.5 * x1) })
-			b.paramRow(a1, i, r3, func(x1 float64) float64 { return opdef.Inv(x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(0.5 * (x1 + 1))
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = mathext.Digamma(0.5 * (x1 + 1))
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := mathext.Digamma(0.5 * x1)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x1 := v[p1+c*a1.cs]
+						r2[c] = mathext.Digamma(0.5 * x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x1 := v[p1+c*a1.cs]
+						r3[c] = opdef.Inv(x1)
+					}
+				}
+			}
 		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
@@ -1697,7 +3122,24 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return math.Log(x2 - x1) })
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := math.Log(x2 - x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2 - x1)
+				}
+			}
+		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
 			_, _, _ = x0, x1, x2
@@ -1726,7 +3168,24 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad || a2.grad {
-			b.paramRow2(a1, a2, i, r0, func(x1, x2 float64) float64 { return opdef.Inv(x2 - x1) })
+			if i == 0 || a1.es != 0 || a2.es != 0 {
+				p1 := a1.off + i*a1.es
+				p2 := a2.off + i*a2.es
+				if a1.cs == 0 && a2.cs == 0 {
+					x1 := v[p1]
+					x2 := v[p2]
+					rv := opdef.Inv(x2 - x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						x2 := v[p2+c*a2.cs]
+						r0[c] = opdef.Inv(x2 - x1)
+					}
+				}
+			}
 		}
 		for c := 0; c < nb; c++ {
 			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
@@ -1763,9 +3222,51 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log(x1) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return math.Log(x0) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					r2[c] = math.Log(x0)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1800,13 +3301,69 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a0, i, r0, func(x0 float64) float64 { return math.Log(x0) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
 		if a1.grad {
-			b.paramRow(a1, i, r2, func(x1 float64) float64 { return opdef.Inv(x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x1 := v[p1+c*a1.cs]
+						r2[c] = opdef.Inv(x1)
+					}
+				}
+			}
 		}
 		if a2.grad {
-			b.paramRow(a2, i, r3, func(x2 float64) float64 { return opdef.Inv(x2) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x2 := v[p2+c*a2.cs]
+						r3[c] = opdef.Inv(x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
@@ -1853,10 +3410,66 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		b.paramRow(a1, i, r0, func(x1 float64) float64 { return math.Log1p(-x1) })
-		b.paramRow(a2, i, r1, func(x2 float64) float64 { return math.Log(x2) })
-		b.paramRow(a0, i, r2, func(x0 float64) float64 { return opdef.LGamma(x0 + 1) })
-		b.paramRow(a2, i, r3, func(x2 float64) float64 { return ir.Exp(-x2) })
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log1p(-x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log1p(-x1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					r2[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := ir.Exp(-x2)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x2 := v[p2+c*a2.cs]
+					r3[c] = ir.Exp(-x2)
+				}
+			}
+		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
@@ -1896,12 +3509,54 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
-		b.paramRow(a2, i, r0, func(x2 float64) float64 { return ir.Exp(-x2) })
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := ir.Exp(-x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = ir.Exp(-x2)
+				}
+			}
+		}
 		if a1.grad {
-			b.paramRow(a1, i, r1, func(x1 float64) float64 { return opdef.Inv(1 - x1) })
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(1 - x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = opdef.Inv(1 - x1)
+					}
+				}
+			}
 		}
 		if a2.grad {
-			b.paramRow(a2, i, r2, func(x2 float64) float64 { return opdef.Inv(x2) })
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = opdef.Inv(x2)
+					}
+				}
+			}
 		}
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {

@@ -164,17 +164,29 @@ func vecChain(b *bytes.Buffer, p *parsed) {
 	fmt.Fprintf(b, "\t\t\t%s = %s\n", strings.Repeat("_, ", len(xs)-1)+"_", strings.Join(xs, ", "))
 }
 
-// fillRow writes the computation of row j for element i.
+// fillRow writes the computation of row j for element i, inline (a
+// closure handed to a helper cost a call per chain): the call once when
+// its operands are shared by every chain, else once per chain; nothing
+// when element i reads the same scalars as element i-1.
 func fillRow(b *bytes.Buffer, p *parsed, j int, r rowCall, indent string) {
 	s := p.scope()
 	s.outside = true
 	call, _ := s.print(r.expr, goLang)
-	if len(r.args) == 1 {
-		fmt.Fprintf(b, "%sb.paramRow(a%d, i, r%d, func(x%d float64) float64 { return %s })\n", indent, r.args[0], j, r.args[0], call)
-		return
+	var moves, shared, offs, reads, perChain []string
+	for _, a := range r.args {
+		moves = append(moves, fmt.Sprintf("a%d.es != 0", a))
+		shared = append(shared, fmt.Sprintf("a%d.cs == 0", a))
+		offs = append(offs, fmt.Sprintf("p%d := a%d.off + i*a%d.es", a, a, a))
+		reads = append(reads, fmt.Sprintf("x%d := v[p%d]", a, a))
+		perChain = append(perChain, fmt.Sprintf("x%d := v[p%d+c*a%d.cs]", a, a, a))
 	}
-	fmt.Fprintf(b, "%sb.paramRow2(a%d, a%d, i, r%d, func(x%d, x%d float64) float64 { return %s })\n",
-		indent, r.args[0], r.args[1], j, r.args[0], r.args[1], call)
+	in := indent + "\t"
+	fmt.Fprintf(b, "%sif i == 0 || %s {\n", indent, strings.Join(moves, " || "))
+	fmt.Fprintf(b, "%s%s\n", in, strings.Join(offs, "\n"+in))
+	fmt.Fprintf(b, "%sif %s {\n", in, strings.Join(shared, " && "))
+	fmt.Fprintf(b, "%s\t%s\n%s\trv := %s\n%s\tfor c := range r%d {\n%s\t\tr%d[c] = rv\n%s\t}\n", in, strings.Join(reads, "\n\t"+in), in, call, in, j, in, j, in)
+	fmt.Fprintf(b, "%s} else {\n%s\tfor c := range r%d {\n%s\t\t%s\n%s\t\tr%d[c] = %s\n%s\t}\n%s}\n", in, in, j, in, strings.Join(perChain, "\n\t\t"+in), in, j, call, in, in)
+	fmt.Fprintf(b, "%s}\n", indent)
 }
 
 func declareRows(b *bytes.Buffer, n int) {
