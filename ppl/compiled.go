@@ -61,9 +61,6 @@ type Param struct {
 // the work). The result is cached until the model changes. Errors name
 // the variable at fault.
 func (m *Model) Compile() (*Compiled, error) {
-	if m.g.Err != nil {
-		return nil, m.g.Err
-	}
 	if m.compiled != nil || m.cerr != nil {
 		return m.compiled, m.cerr
 	}
@@ -75,11 +72,7 @@ func (m *Model) Compile() (*Compiled, error) {
 func compileModel(m *Model) (*Compiled, error) {
 	p, err := compile.Compile(&m.g, compile.Sharding{Shards: m.shards, AutoVolume: AutoShardVolume})
 	if err != nil {
-		err = fromCompile(err)
-		if e, ok := err.(*Error); ok && m.g.Err == nil {
-			m.g.Err = e // a mistake found compiling is the model's too
-		}
-		return nil, err
+		return nil, fromCompile(err)
 	}
 	c := &Compiled{m: m, version: m.version, p: p, name: m.g.Name, dim: p.Dim}
 	for _, l := range p.Latents {

@@ -225,7 +225,7 @@ func multivariateModel() *Model {
 	a := m.Normal("a", 0, 1, Size(3))
 	m.MultiNormalChol("y", mu, mvL).Observe(mvY)
 	m.Dirichlet("w", Exp(a)).Observe(mvW)
-	m.Categorical("c", mu).Observe(mvC)
+	m.CategoricalLogit("c", mu).Observe(mvC)
 	return m
 }
 

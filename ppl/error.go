@@ -15,9 +15,12 @@ import (
 // Builder methods cannot return errors without spoiling the notebook API,
 // so, as gonum's mat does for dimension mismatches, they panic with an
 // *Error; in a notebook cell the panic becomes the cell's error at the
-// line that made the mistake. The model also records the first error:
-// Model.Err returns it and Model.Compile refuses to compile. Library code
-// that prefers an error value can recover with Catch.
+// line that made the mistake. A builder call is a transaction: one that
+// fails leaves the model exactly as it was before the call (no name
+// claimed, no variable half added), so the mistake belongs to the cell,
+// and the model goes on compiling and sampling as before; the corrected
+// call can be run again. Library code that prefers an error value can
+// recover with Catch.
 type Error struct {
 	Var string // the model variable, or a description of the expression
 	Msg string // what is wrong and what to do
@@ -50,25 +53,48 @@ func Catch(err *error) {
 	panic(r)
 }
 
-// fail records e as g's first mistake (g is nil for an expression of
-// constants only) and panics with it.
-func fail(g *graph.Model, e *Error) {
-	if g != nil && g.Err == nil {
-		g.Err = e
+// failf panics with an *Error: a mistake in an expression of g's
+// variables (g, nil for constants alone, is kept for the callers' sake:
+// an expression changes no model).
+func failf(_ *graph.Model, name, format string, args ...any) {
+	panic(&Error{Var: name, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fail panics with e: a mistake in a builder call of m, which the
+// call's deferred undo takes back out of the model.
+func (m *Model) fail(e *Error) { panic(e) }
+
+// failf is fail with a formatted message.
+func (m *Model) failf(name, format string, args ...any) {
+	m.fail(&Error{Var: name, Msg: fmt.Sprintf(format, args...)})
+}
+
+// mark is the model's state before a builder call: the lengths of its
+// lists of variables, deterministic quantities, terms and claimed names.
+type mark struct{ rvs, dets, terms, names int }
+
+func (m *Model) mark() mark {
+	return mark{len(m.g.RVs), len(m.g.Dets), len(m.g.Terms), len(m.claimed)}
+}
+
+// undo, deferred by each builder method as defer m.undo(m.mark()), puts
+// the model back to k when the method fails with an *Error (and panics
+// on with it); other panics pass untouched.
+func (m *Model) undo(k mark) {
+	r := recover()
+	if r == nil {
+		return
 	}
-	panic(e)
+	if _, ok := r.(*Error); ok {
+		m.g.RVs, m.g.Dets, m.g.Terms = m.g.RVs[:k.rvs], m.g.Dets[:k.dets], m.g.Terms[:k.terms]
+		for _, name := range m.claimed[k.names:] {
+			delete(m.names, name)
+		}
+		m.claimed = m.claimed[:k.names]
+		m.changed()
+	}
+	panic(r)
 }
-
-// failf is fail with a formatted message.
-func failf(g *graph.Model, name, format string, args ...any) {
-	fail(g, &Error{Var: name, Msg: fmt.Sprintf(format, args...)})
-}
-
-// fail records e in m (the first error sticks) and panics with it.
-func (m *Model) fail(e *Error) { fail(&m.g, e) }
-
-// failf is fail with a formatted message.
-func (m *Model) failf(name, format string, args ...any) { failf(&m.g, name, format, args...) }
 
 // exprLabel describes an expression for an error: the function and the
 // names of its random-variable operands, "Add(mu, theta_tilde)".

@@ -1,6 +1,8 @@
 package ppl
 
 import (
+	"math"
+
 	"github.com/gobayes/gobayes/ppl/dist"
 )
 
@@ -21,10 +23,41 @@ func (m *Model) HalfFlat(name string, opts ...Option) *RV {
 	return m.Var(name, family("HalfFlat"), nil, opts...)
 }
 
-// Categorical takes values 0 … K-1 with probabilities softmax(logits):
-// logits [K] for every variate, or [N K] for N variates. Values are
-// 0-based.
-func (m *Model) Categorical(name string, logits any, opts ...Option) *RV {
+// Categorical takes values 0 … K-1 with probabilities p: a simplex [K]
+// for every variate, or [N K] (each row a simplex) for N variates, such
+// as a Dirichlet variable or Softmax(…). Values are 0-based. Data
+// probabilities must be positive and each row must sum to 1. (The model
+// lists it as CategoricalLogit(Log(p)), the form it is computed in.)
+func (m *Model) Categorical(name string, p any, opts ...Option) *RV {
+	n, err := asNode(p)
+	if err != nil {
+		m.failf(name, "Categorical p: %v", err)
+	}
+	if n.IsConst() {
+		k := n.Dims[len(n.Dims)-1:]
+		if len(n.Dims) == 0 || len(n.Dims) > 2 || k[0] < 2 {
+			m.failf(name, "Categorical p has shape %v; want a simplex [K] or rows of simplexes [N K], K ≥ 2", n.Dims)
+		}
+		for r := 0; r < n.Len()/k[0]; r++ {
+			row, sum := n.Data[r*k[0]:(r+1)*k[0]], 0.0
+			for j, v := range row {
+				if !(v > 0) {
+					m.failf(name, "Categorical p is %v at index %d of row %d; probabilities must be positive (leave out a category that cannot occur)", v, j, r)
+				}
+				sum += v
+			}
+			if math.Abs(sum-1) > 1e-9*float64(k[0]) {
+				m.failf(name, "Categorical p sums to %v in row %d, not 1; give probabilities, or logits to CategoricalLogit", sum, r)
+			}
+		}
+	}
+	return m.Var(name, family("CategoricalLogit"), []any{Log(n)}, opts...)
+}
+
+// CategoricalLogit takes values 0 … K-1 with probabilities
+// softmax(logits): logits [K] for every variate, or [N K] for N variates.
+// Values are 0-based.
+func (m *Model) CategoricalLogit(name string, logits any, opts ...Option) *RV {
 	return m.Var(name, family("CategoricalLogit"), []any{logits}, opts...)
 }
 

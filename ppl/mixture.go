@@ -32,6 +32,7 @@ func NormalComp(mu, sigma any) Component {
 // mixture is usually observed, its log density a log-sum-exp over the
 // components.
 func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Option) *RV {
+	defer m.undo(m.mark())
 	if len(comps) < 2 {
 		m.failf(name, "a mixture needs 2 or more components, got %d", len(comps))
 	}

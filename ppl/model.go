@@ -22,7 +22,10 @@ type Model struct {
 	g graph.Model
 	// names maps every name in use to what it names, for duplicate checks
 	// and Lookup.
-	names    map[string]any
+	names map[string]any
+	// claimed lists the names in the order they were claimed, so that a
+	// failed builder call can give its own back (see undo).
+	claimed  []string
 	compiled *Compiled
 	cerr     error
 	version  int // counts changes, so a stale Compiled can tell
@@ -42,10 +45,13 @@ func NewModel(name string, opts ...ModelOption) *Model {
 // Name is the model's name.
 func (m *Model) Name() string { return m.g.Name }
 
-// Err returns the first mistake met while building the model (an *Error),
-// or nil.
+// Err returns the mistake met compiling the model as it is now (an
+// *Error naming the variable at fault, or another error), or nil. A
+// failed builder call is not the model's mistake: it left the model as it
+// was (see Error).
 func (m *Model) Err() error {
-	return m.g.Err
+	_, err := m.Compile()
+	return err
 }
 
 // changed drops a cached compilation: the model grew.
@@ -60,9 +66,10 @@ func (m *Model) claim(name string, v any) {
 		m.failf(name, "the name may not contain brackets, commas, colons or spaces (they are used for elements, as in %s[1])", name)
 	}
 	if old, ok := m.names[name]; ok {
-		m.failf(name, "the name is already used by %s; give every variable, deterministic and log-density term its own name", describeNamed(old))
+		m.failf(name, "the name is already used by %s; give every variable, deterministic and log-density term its own name (a cell run again may make the same one again, not a different one: to change it, start the model anew with NewModel)", describeNamed(old))
 	}
 	m.names[name] = v
+	m.claimed = append(m.claimed, name)
 	m.changed()
 }
 
@@ -103,12 +110,16 @@ func (m *Model) Lookup(name string) Expr {
 // (Stan's generated quantities, PyMC's Deterministic). It returns the
 // expression, to use further.
 func (m *Model) Deterministic(name string, expr any) Expr {
+	defer m.undo(m.mark())
 	n, err := asNode(expr)
 	if err != nil {
 		m.failf(name, "%v", err)
 	}
 	if n.Model != nil && n.Model != &m.g {
 		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.Model.Name, m.g.Name)
+	}
+	if old, ok := m.names[name].(*graph.Node); ok && graph.Same(old.Args[0], n) {
+		return asExpr(old) // the cell that made it, run again
 	}
 	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
 	m.claim(name, d)
@@ -121,6 +132,7 @@ func (m *Model) Deterministic(name string, expr any) Expr {
 // non-scalar expression adds the sum of its elements. The name labels the
 // term in errors.
 func (m *Model) LogDensity(name string, expr any) {
+	defer m.undo(m.mark())
 	n, err := asNode(expr)
 	if err != nil {
 		m.failf(name, "%v", err)
@@ -130,6 +142,9 @@ func (m *Model) LogDensity(name string, expr any) {
 	}
 	if n.Len() != 1 {
 		n = Sum(n).node()
+	}
+	if old, ok := m.names[name].(graph.Term); ok && graph.Same(old.Value, n) {
+		return // the cell that made it, run again
 	}
 	t := graph.Term{Name: name, Value: n}
 	m.claim(name, t)
@@ -226,6 +241,7 @@ func (r *RV) String() string {
 // in the order fam.Params lists them. The methods named after the
 // distributions call it.
 func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option) *RV {
+	defer m.undo(m.mark())
 	if fam == nil {
 		m.failf(name, "no distribution given")
 	}
@@ -243,6 +259,9 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 		r.v.Params[i] = n
 	}
 	shape := r.eventShape(o.shape)
+	if old, ok := m.names[name].(*RV); ok && m.sameVar(old, r, &o, shape) {
+		return old // the cell that made it, run again
+	}
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
 	m.applyBounds(r, &o)
@@ -251,6 +270,40 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 		r.Observe(o.observed)
 	}
 	return r
+}
+
+// sameVar reports whether old is what the call making r (options o, shape
+// before any data) would make: a notebook cell run again. Same family,
+// parameters, bounds, ordering and shape, and the same data when
+// observed; anything else is a different variable under a used name.
+func (m *Model) sameVar(old, r *RV, o *options, shape []int) bool {
+	v := &old.v
+	if v.Fam != r.v.Fam || v.Mix != nil || len(v.Params) != len(r.v.Params) || v.Order != o.order {
+		return false
+	}
+	for i, p := range r.v.Params {
+		if !graph.Same(v.Params[i], p) {
+			return false
+		}
+	}
+	sameBound := func(b *graph.Node, x any) bool {
+		if b == nil || x == nil {
+			return b == nil && x == nil
+		}
+		n, err := asNode(x)
+		return err == nil && graph.Same(b, n)
+	}
+	if !sameBound(v.Lower, o.lower) || !sameBound(v.Upper, o.upper) || o.hasObserved && !v.Observed {
+		return false
+	}
+	if !o.hasObserved {
+		// m.Normal("y", mu, 1).Observe(y) run again: Observe, next,
+		// checks the data; the shape may have come from them.
+		return slices.Equal(v.Value.Dims, shape) || v.Observed && !old.shapeFixed && o.shape == nil
+	}
+	n, err := asNode(o.observed)
+	return err == nil && n.Kind == graph.KConst && slices.Equal(n.Data, v.Data) &&
+		(slices.Equal(n.Dims, v.Value.Dims) || n.Len() == 1 && ir.ShapeLen(v.Value.Dims) == 1)
 }
 
 // paramNode converts parameter i of a variable and checks data against
@@ -487,8 +540,22 @@ func (m *Model) boundNode(r *RV, what string, v any) *graph.Node {
 // Discrete families need whole numbers in their support.
 func (r *RV) Observe(data any) *RV {
 	m := r.m
+	defer m.undo(m.mark())
 	if r.v.Observed {
-		m.failf(r.v.Name, "already observed; call Observe once")
+		if n, err := asNode(data); err == nil && n.Kind == graph.KConst && slices.Equal(n.Data, r.v.Data) &&
+			(slices.Equal(n.Dims, r.v.Value.Dims) || n.Len() == 1 && ir.ShapeLen(r.v.Value.Dims) == 1) {
+			return r // the cell that observed it, run again
+		}
+	}
+	dims := r.v.Value.Dims
+	defer func() {
+		if e := recover(); e != nil { // the shape goes back with the rest
+			r.v.Value.Dims = dims
+			panic(e)
+		}
+	}()
+	if r.v.Observed {
+		m.failf(r.v.Name, "already observed, with other data; call Observe once (to change the data, start the model anew with NewModel)")
 	}
 	if r.v.Lower != nil || r.v.Upper != nil || r.v.Order != graph.Unordered {
 		m.failf(r.v.Name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood write it with LogPDF in a LogDensity term)")

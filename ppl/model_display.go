@@ -114,8 +114,8 @@ func (m *Model) String() string {
 	for _, r := range m.lines() {
 		fmt.Fprintf(&b, "  %s %s %s  (%s)\n", r[0], r[1], r[2], r[3])
 	}
-	if m.g.Err != nil {
-		fmt.Fprintf(&b, "  error: %v\n", m.g.Err)
+	if m.cerr != nil { // the last compilation's mistake
+		fmt.Fprintf(&b, "  error: %v\n", m.cerr)
 	}
 	return b.String()
 }
@@ -130,8 +130,8 @@ func (m *Model) HTML() string {
 			html.EscapeString(r[0]), html.EscapeString(r[1]), html.EscapeString(r[2]), html.EscapeString(r[3]))
 	}
 	b.WriteString("</tbody></table>")
-	if m.g.Err != nil {
-		fmt.Fprintf(&b, "<p style=\"color:#b00\">%s</p>", html.EscapeString(m.g.Err.Error()))
+	if m.cerr != nil {
+		fmt.Fprintf(&b, "<p style=\"color:#b00\">%s</p>", html.EscapeString(m.cerr.Error()))
 	}
 	b.WriteString("</div>")
 	return b.String()

@@ -1,7 +1,9 @@
 package ppl
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,7 +41,7 @@ func TestBuildErrors(t *testing.T) {
 		{"negative data for a positive family", func(m *Model) { m.Exponential("w", 1).Observe([]float64{-1}) }, "w", []string{"-1"}},
 		{"more successes than trials", func(m *Model) { m.Binomial("s", []int{3, 4}, 0.5).Observe([]int{2, 5}) }, "s", []string{"index 1", "exceeds", "n = 4"}},
 		{"probability above one", func(m *Model) { m.Bernoulli("b", 1.5) }, "b", []string{"p", "1.5"}},
-		{"duplicate name", func(m *Model) { m.Normal("a", 0, 1); m.Normal("a", 0, 1) }, "a", []string{"already used"}},
+		{"duplicate name", func(m *Model) { m.Normal("a", 0, 1); m.Normal("a", 0, 2) }, "a", []string{"already used", "NewModel"}},
 		{"unknown name", func(m *Model) { m.Normal("a", 0, 1); m.Lookup("b") }, "b", []string{"no variable", "a"}},
 		{"empty name", func(m *Model) { m.Normal("", 0, 1) }, "", []string{"needs a name"}},
 		{"bracket in a name", func(m *Model) { m.Normal("a[1]", 0, 1) }, "a[1]", []string{"brackets"}},
@@ -98,13 +100,122 @@ func TestBuildErrors(t *testing.T) {
 			if !strings.HasPrefix(e.Error(), "ppl: ") {
 				t.Errorf("error %q lacks the package prefix", e.Error())
 			}
-			if tc.name != "variables of two models" && m.Err() != e {
-				t.Errorf("m.Err() = %v, want the panicked error", m.Err())
-			}
-			if _, err := m.Compile(); m.Err() != nil && err == nil {
-				t.Error("Compile succeeded on a model with an error")
+			if err := m.Err(); err == error(e) {
+				t.Errorf("the failed call's error stuck to the model: m.Err() = %v", err)
 			}
 		})
+	}
+}
+
+// TestFailedCallLeavesModel checks that a builder call that fails takes
+// nothing with it and leaves nothing behind: the model lists the same
+// variables, claims no new name (the corrected call then succeeds under
+// it), has no error, and samples as before.
+func TestFailedCallLeavesModel(t *testing.T) {
+	m := NewModel("t")
+	mu := m.Normal("mu", 0, 5)
+	y := m.Normal("y", mu, 1, Size(3))
+	y.Observe([]float64{0.5, 1, 1.5})
+	before := m.String()
+	for _, c := range []struct {
+		name string
+		call func()
+	}{
+		{"bad parameter", func() { m.Normal("sigma", 0, -1) }},
+		{"observed data of the wrong shape as an option", func() { m.Normal("z", mu, 1, Size(2), Observed([]float64{1, 2, 3})) }},
+		{"non-integer counts as an option", func() { m.Poisson("k", 3, Observed([]float64{1, 1.5})) }},
+		{"Observe of the wrong shape", func() { m.Normal("w", mu, 1, Size(3)).Observe([]float64{1, 2}) }},
+		{"observed twice", func() { y.Observe([]float64{1, 2, 3}) }},
+		{"duplicate name", func() { m.Normal("mu", 0, 1) }},
+		{"unknown name", func() { m.Lookup("sigma") }},
+		{"deterministic of another model", func() { m.Deterministic("d", NewModel("o").Normal("a", 0, 1)) }},
+		{"log-density term of another model", func() { m.LogDensity("lp", NewModel("o").Normal("a", 0, 1)) }},
+		{"mixture weights not a simplex", func() {
+			m.Mixture("mix", []float64{0.5, 0.6}, []Component{NormalComp(0, 1), NormalComp(1, 1)})
+		}},
+	} {
+		var err error
+		func() {
+			defer Catch(&err)
+			c.call()
+		}()
+		if err == nil {
+			t.Fatalf("%s: no error", c.name)
+		}
+		// The variable "w" of the Observe case was added before Observe
+		// failed: it stays, unobserved, and is the only trace allowed.
+		if c.name == "Observe of the wrong shape" {
+			if got := m.Lookup("w").(*RV); got.IsObserved() || !slices.Equal(got.Shape(), []int{3}) {
+				t.Fatalf("%s: w is observed %v with shape %v after the failed Observe", c.name, got.IsObserved(), got.Shape())
+			}
+			before = m.String()
+			continue
+		}
+		if got := m.String(); got != before {
+			t.Fatalf("%s: the model changed:\n%s\nwas\n%s", c.name, got, before)
+		}
+		if err := m.Err(); err != nil {
+			t.Fatalf("%s: m.Err() = %v", c.name, err)
+		}
+	}
+	// The names of the failed calls are free: the corrected calls succeed.
+	m.Normal("sigma", 0, 1, Lower(0))
+	m.Normal("z", mu, 1, Size(2), Observed([]float64{1, 2}))
+	m.Poisson("k", 3, Observed([]float64{1, 2}))
+	fit := m.Sample(Seed(1), Chains(1), Warmup(100), Draws(100))
+	if fit.Draws() != 100 {
+		t.Fatalf("%d draws after the failed calls, want 100", fit.Draws())
+	}
+}
+
+// TestCellRunAgain runs the cells of a model twice, as a notebook user
+// does: the second run finds the variables, deterministic quantities and
+// terms the first one made and returns them; a cell changed in between
+// is an error that says how to change a model.
+func TestCellRunAgain(t *testing.T) {
+	m := NewModel("schools")
+	y := []float64{28, 8, -3}
+	var theta Expr
+	cell := func() {
+		mu := m.Normal("mu", 0, 5)
+		tau := m.HalfCauchy("tau", 5)
+		theta = m.Normal("theta", mu, tau, Size(3))
+		m.Normal("y", theta, []float64{15, 10, 16}).Observe(y)
+		m.Normal("bounded", 0, 1, Lower(-1), Upper(1))
+		m.Deterministic("mu_plus_one", Add(mu, 1.0))
+		m.LogDensity("penalty", Mul(tau, -0.01))
+	}
+	cell()
+	first, th := m.String(), theta
+	cell()
+	if got := m.String(); got != first {
+		t.Fatalf("the model changed when the cells ran again:\n%s\nwas\n%s", got, first)
+	}
+	if theta.(*RV) != th.(*RV) {
+		t.Error("the second run made a new theta instead of returning the first")
+	}
+	for _, c := range []struct {
+		name string
+		call func()
+	}{
+		{"another scale", func() { m.Normal("mu", 0, 6) }},
+		{"another shape", func() { m.Normal("theta", m.Lookup("mu"), m.Lookup("tau"), Size(4)) }},
+		{"other bounds", func() { m.Normal("bounded", 0, 1, Lower(-2), Upper(1)) }},
+		{"other data", func() { m.Normal("y", theta, []float64{15, 10, 16}).Observe([]float64{28, 8, -2}) }},
+		{"another deterministic", func() { m.Deterministic("mu_plus_one", Add(m.Lookup("mu"), 2.0)) }},
+		{"another term", func() { m.LogDensity("penalty", Mul(m.Lookup("tau"), -0.02)) }},
+	} {
+		var err error
+		func() {
+			defer Catch(&err)
+			c.call()
+		}()
+		if err == nil || !strings.Contains(err.Error(), "NewModel") {
+			t.Errorf("%s: error %v, want one naming NewModel", c.name, err)
+		}
+	}
+	if got := m.String(); got != first {
+		t.Fatalf("the refused calls changed the model:\n%s", got)
 	}
 }
 
@@ -176,7 +287,7 @@ func TestShapes(t *testing.T) {
 		{"MultiNormalChol with Size", m.MultiNormalChol("mvn", []float64{0, 0}, [][]float64{{1, 0}, {0, 1}}, Size(5)), []int{5, 2}},
 		{"Dirichlet rows", m.Dirichlet("rows", []float64{1, 1, 1}, Size(4)), []int{4, 3}},
 		{"LKJ", m.LKJCorrChol("L", 3, 1), []int{3, 3}},
-		{"Categorical over rows of logits", m.Categorical("cat", [][]float64{{0, 1}, {1, 0}, {0, 0}}), []int{3}},
+		{"Categorical over rows of logits", m.CategoricalLogit("cat", [][]float64{{0, 1}, {1, 0}, {0, 0}}), []int{3}},
 		{"Row", Row(mat, 1), []int{3}},
 		{"Col", Col(mat, 2), []int{2}},
 		{"DiagPreMultiply", DiagPreMultiply([]float64{1, 2}, mat), []int{2, 3}},
@@ -202,4 +313,49 @@ func equalShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// TestCategoricalTakesProbabilities: Categorical takes probabilities (a
+// Dirichlet simplex here) and CategoricalLogit logits. 60 observations
+// with counts 30, 20, 10 under a flat Dirichlet prior give the posterior
+// Dirichlet(31, 21, 11): means 0.492, 0.333, 0.175. Read as logits (as
+// Categorical once did), the probabilities come out far from that.
+func TestCategoricalTakesProbabilities(t *testing.T) {
+	var y []int
+	for k, n := range []int{30, 20, 10} {
+		for range n {
+			y = append(y, k)
+		}
+	}
+	m := NewModel("cat")
+	p := m.Dirichlet("p", []float64{1, 1, 1})
+	m.Categorical("y", p).Observe(y)
+	fit := m.Sample(Seed(3), Chains(2), Warmup(500), Draws(1000), LiveProgress(false))
+	for k, want := range []float64{31.0 / 63, 21.0 / 63, 11.0 / 63} {
+		col := fmt.Sprintf("p[%d]", k+1)
+		got := 0.0
+		for _, v := range fit.Flat(col) {
+			got += v / float64(len(fit.Flat(col)))
+		}
+		if math.Abs(got-want) > 0.02 {
+			t.Errorf("posterior mean of %s = %.3f, want %.3f (Dirichlet(31, 21, 11))", col, got, want)
+		}
+	}
+	for _, c := range []struct {
+		p   any
+		msg string
+	}{
+		{[]float64{0.5, 0.6}, "sums to"},
+		{[]float64{0.5, 0, 0.5}, "positive"},
+		{[]float64{1}, "K ≥ 2"},
+	} {
+		var err error
+		func() {
+			defer Catch(&err)
+			NewModel("bad").Categorical("y", c.p)
+		}()
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("Categorical(%v): error %v, want one saying %q", c.p, err, c.msg)
+		}
+	}
 }

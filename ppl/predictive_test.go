@@ -146,7 +146,7 @@ func TestPriorPredictiveMultivariate(t *testing.T) {
 	w := m.Dirichlet("w", []float64{1, 2, 3}, Size(2))
 	L := m.LKJCorrChol("L", 3, 2)
 	m.MultiNormalChol("y", []float64{0, 0, 0}, L, Size(4))
-	m.Categorical("c", Log(Row(w, 0)), Observed([]int{0, 1, 2, 0, 1}))
+	m.CategoricalLogit("c", Log(Row(w, 0)), Observed([]int{0, 1, 2, 0, 1}))
 	c, err := m.Compile()
 	if err != nil {
 		t.Fatal(err)

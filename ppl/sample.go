@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/optim"
@@ -23,6 +24,15 @@ type sampleSettings struct {
 	progress func([]infer.ChainProgress)
 	live     *bool
 	backend  string // Backend's name; "" for GOBAYES_ACCEL or "auto"
+	err      *Error // the first option given a value it cannot take
+}
+
+// fail records a bad option's value (the first one counts); the method
+// given it refuses to run.
+func (s *sampleSettings) fail(msg string) {
+	if s.err == nil {
+		s.err = &Error{Msg: msg}
+	}
 }
 
 // NUTS samples with the No-U-Turn sampler (the default).
@@ -42,16 +52,31 @@ func HMC(steps int) SampleOption {
 // the streaming moments of all of them in its Ensemble.
 func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.RWMH } }
 
-// Chains sets the number of chains (default 4), run in parallel.
-func Chains(n int) SampleOption { return func(s *sampleSettings) { s.cfg.Chains = n } }
+// Chains sets the number of chains (default 4), run in parallel; at least
+// 1.
+func Chains(n int) SampleOption {
+	return func(s *sampleSettings) {
+		if n < 1 {
+			s.fail(fmt.Sprintf("Chains(%d): a run needs at least 1 chain (the default is 4)", n))
+		}
+		s.cfg.Chains = n
+	}
+}
 
 // Warmup sets the warm-up iterations per chain (default 1000; 0 for none).
 func Warmup(n int) SampleOption {
 	return func(s *sampleSettings) { s.cfg.Warmup, s.cfg.NoWarmup = n, n == 0 }
 }
 
-// Draws sets the draws kept per chain (default 1000).
-func Draws(n int) SampleOption { return func(s *sampleSettings) { s.cfg.Draws = n } }
+// Draws sets the draws kept per chain (default 1000); at least 1.
+func Draws(n int) SampleOption {
+	return func(s *sampleSettings) {
+		if n < 1 {
+			s.fail(fmt.Sprintf("Draws(%d): keep at least 1 draw per chain (the default is 1000; Warmup(0) is how to skip warm-up)", n))
+		}
+		s.cfg.Draws = n
+	}
+}
 
 // Seed fixes the random streams: the same seed gives the same draws on any
 // number of cores.
@@ -113,6 +138,7 @@ func (m *Model) MAP(opts ...SampleOption) *optim.Result {
 	s := settings(opts)
 	c, err := m.Compile()
 	orPanic(err)
+	orPanic(sampleable(c, "MAP"))
 	o := optim.Options{Seed: s.cfg.Seed}
 	if s.init != nil {
 		xs, err := c.initialPositions(s.init, infer.Config{Chains: 1, Seed: s.cfg.Seed})
@@ -131,6 +157,7 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 	s := settings(opts)
 	c, err := m.Compile()
 	orPanic(err)
+	orPanic(sampleable(c, "ADVI"))
 	o := vi.Options{Seed: s.cfg.Seed, Draws: s.cfg.Draws, Method: vi.MeanField}
 	if s.fullRank {
 		o.Method = vi.FullRank
@@ -149,7 +176,7 @@ func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterio
 	draws, err := c.PriorPredictive(rand.New(rand.NewPCG(s.cfg.Seed, 0x9a10)), n)
 	orPanic(err)
 	vars := append(c.Vars(), c.Observed()...)
-	p := &posterior.Posterior{Model: c.Name(), Sampler: "prior predictive"}
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "prior predictive", Independent: true}
 	ch := posterior.Chain{}
 	for _, v := range vars {
 		d, ok := draws[v.Name]
@@ -179,11 +206,11 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 	s := settings(opts)
 	c, err := m.Compile()
 	orPanic(err)
-	if len(fit.Columns) != c.VarLen() {
-		orPanic(&Error{Msg: fmt.Sprintf("PosteriorPredictive: the posterior has %d columns, model %s records %d: pass the whole posterior of this model, not a selection", len(fit.Columns), c.Name(), c.VarLen())})
-	}
+	orPanic(checkFit(c, fit, "PosteriorPredictive"))
 	obs := c.Observed()
-	p := &posterior.Posterior{Model: c.Name(), Sampler: "posterior predictive", Warmup: fit.Warmup, Seconds: fit.Seconds}
+	// Its own time per chain, not the fit's: the summary's ESS per second
+	// is the predictive's.
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "posterior predictive", Warmup: fit.Warmup, Seconds: make([]float64, len(fit.Chains))}
 	for _, v := range obs {
 		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Start: len(p.Columns)})
 		p.Columns = append(p.Columns, infer.ColumnNames(v.Name, v.Shape)...)
@@ -191,6 +218,7 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 	n := fit.Draws()
 	row := make([]float64, len(fit.Columns))
 	for ci, fc := range fit.Chains {
+		start := time.Now()
 		rng := rand.New(rand.NewPCG(s.cfg.Seed, 0x99d0+uint64(ci)))
 		ch := posterior.Chain{Values: make([][]float64, len(p.Columns))}
 		for j := range ch.Values {
@@ -209,6 +237,7 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 			}
 		}
 		p.Chains = append(p.Chains, ch)
+		p.Seconds[ci] = time.Since(start).Seconds()
 	}
 	return p
 }
@@ -220,16 +249,15 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
 	c, err := m.Compile()
 	orPanic(err)
-	if len(fit.Columns) != c.VarLen() {
-		orPanic(&Error{Msg: fmt.Sprintf("LogLik: the posterior has %d columns, model %s records %d: pass the whole posterior of this model", len(fit.Columns), c.Name(), c.VarLen())})
-	}
+	orPanic(checkFit(c, fit, "LogLik"))
 	k := c.LogLikLen()
-	p := &posterior.Posterior{Model: c.Name(), Sampler: "log-likelihood", Warmup: fit.Warmup, Seconds: fit.Seconds,
+	p := &posterior.Posterior{Model: c.Name(), Sampler: "log-likelihood", Warmup: fit.Warmup, Seconds: make([]float64, len(fit.Chains)),
 		Vars: []posterior.Var{{Name: "log_lik", Shape: []int{k}}}, Columns: infer.ColumnNames("log_lik", []int{k})}
 	n := fit.Draws()
 	row := make([]float64, len(fit.Columns))
 	out := make([]float64, k)
-	for _, fc := range fit.Chains {
+	for ci, fc := range fit.Chains {
+		start := time.Now()
 		ch := posterior.Chain{Values: make([][]float64, k)}
 		for j := range ch.Values {
 			ch.Values[j] = make([]float64, n)
@@ -244,6 +272,7 @@ func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
 			}
 		}
 		p.Chains = append(p.Chains, ch)
+		p.Seconds[ci] = time.Since(start).Seconds()
 	}
 	return p
 }
@@ -254,7 +283,38 @@ func settings(opts []SampleOption) sampleSettings {
 	for _, o := range opts {
 		o(&s)
 	}
+	if s.err != nil {
+		panic(s.err)
+	}
 	return s
+}
+
+// sampleable refuses a model with nothing to sample: no parameters, or
+// all of them observed.
+func sampleable(c *Compiled, what string) error {
+	if c.Dim() > 0 {
+		return nil
+	}
+	return &Error{Msg: fmt.Sprintf("%s: model %q has no parameters to sample (it has no variables, or every one is observed); add a parameter, as m.Normal(\"mu\", 0, 1), or draw the observed variables from the model with PriorPredictive", what, c.Name())}
+}
+
+// checkFit refuses a posterior that is not a whole posterior of this
+// model: its columns must be the model's, in order (a posterior of another
+// model with as many columns would silently be read as this one's).
+func checkFit(c *Compiled, fit *posterior.Posterior, what string) error {
+	var want []string
+	for _, v := range c.Vars() {
+		want = append(want, infer.ColumnNames(v.Name, v.Shape)...)
+	}
+	if len(fit.Columns) != len(want) {
+		return &Error{Msg: fmt.Sprintf("%s: the posterior has %d columns, model %s records %d: pass a whole posterior of this model (fit := m.Sample()), not a selection or another model's", what, len(fit.Columns), c.Name(), len(want))}
+	}
+	for i, name := range want {
+		if fit.Columns[i] != name {
+			return &Error{Msg: fmt.Sprintf("%s: the posterior's column %d is %s where model %s records %s: pass a posterior of this model (fit := m.Sample()), not of model %q", what, i+1, fit.Columns[i], c.Name(), name, fit.Model)}
+		}
+	}
+	return nil
 }
 
 // orPanic panics with err as an *Error (keeping one that is already).
@@ -276,6 +336,9 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	s := settings(opts)
 	c, err := m.Compile()
 	if err != nil {
+		return nil, err
+	}
+	if err := sampleable(c, "Sample"); err != nil {
 		return nil, err
 	}
 	var lockInit []float64

@@ -112,8 +112,8 @@ var shardModels = []struct {
 		}
 		m := ppl.NewModel("categorical", opt)
 		b := m.Normal("b", 0, 1, ppl.Shape(3, 4))
-		m.Categorical("y", ppl.MatMul(r.X, b)).Observe(y)
-		m.Categorical("y_shared", m.Normal("logits", 0, 1, ppl.Size(4))).Observe(y)
+		m.CategoricalLogit("y", ppl.MatMul(r.X, b)).Observe(y)
+		m.CategoricalLogit("y_shared", m.Normal("logits", 0, 1, ppl.Size(4))).Observe(y)
 		return m
 	}},
 	{"multivariate rows: normal [N×K] and Dirichlet [N×K]", func(opt ppl.ModelOption) *ppl.Model {

@@ -36,6 +36,11 @@ type Posterior struct {
 	// out MCSE, ESS, R-hat and ESS per second, which describe how well
 	// chains explored the posterior, not how good the approximation is.
 	Approximation bool
+	// Independent is true when the draws are independent draws of the
+	// distribution itself (the prior predictive), not Markov chains: the
+	// summary leaves out MCSE, ESS, R-hat and ESS per second, and the
+	// chain warnings (R-hat, ESS, divergences) do not apply.
+	Independent bool
 }
 
 // Settings records how a posterior was sampled.

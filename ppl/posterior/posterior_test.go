@@ -388,7 +388,10 @@ func TestRhatShown(t *testing.T) {
 		flagged bool
 	}{
 		{1.0, "1.000", false},
-		{1.0104, "1.010", false}, // rounds to the threshold: not visibly above it
+		{1.0100, "1.010", false},
+		{1.0104, "1.0104", true}, // above the threshold: flagged, with the decimal that shows it
+		{1.01003, "1.01003", true},
+		{1.00996, "1.010", false},
 		{1.012, "1.012", true},
 		{1.2, "1.200", true},
 	}

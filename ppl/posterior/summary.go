@@ -27,8 +27,11 @@ type Summary struct {
 	// Approximation: the draws come from a fitted approximation (ADVI);
 	// the chain diagnostics are not shown.
 	Approximation bool
-	Rows          []SummaryRow
-	Warnings      []string
+	// Independent: the draws are independent draws (the prior
+	// predictive); the chain diagnostics are not shown.
+	Independent bool
+	Rows        []SummaryRow
+	Warnings    []string
 	// Hidden counts scalars left out of the table (a posterior's own
 	// display shows DisplayRows of them).
 	Hidden int
@@ -66,11 +69,11 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			panic(err)
 		}
 	}
-	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Backend: p.Backend, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation}
+	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Backend: p.Backend, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation, Independent: p.Independent}
 	for _, j := range cols {
 		s.Rows = append(s.Rows, p.row(j, s.Seconds))
 	}
-	if p.Approximation {
+	if p.Approximation || p.Independent {
 		nan := math.NaN()
 		for i := range s.Rows {
 			r := &s.Rows[i]
@@ -146,7 +149,7 @@ const approximationColumns = 5
 
 // header is the table's header row.
 func (s *Summary) header() []string {
-	if s.Approximation {
+	if s.Approximation || s.Independent {
 		return summaryHeader[:approximationColumns]
 	}
 	return summaryHeader
@@ -196,12 +199,20 @@ func count(v float64) string {
 }
 
 // rhat shows 3 decimals, so that a value flagged as above 1.01 (RhatHigh)
-// visibly is: 1.012, not 1.01.
+// visibly is: 1.012, not 1.01; one that 3 decimals would show as 1.010
+// gets as many more as it takes (1.0104).
 func rhat(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	for d := 4; RhatHigh(v) && d <= 12; d++ {
+		if shown, _ := strconv.ParseFloat(s, 64); shown > 1.01 {
+			break
+		}
+		s = strconv.FormatFloat(v, 'f', d, 64)
+	}
+	return s
 }
 
 func (s *Summary) caption() string {
@@ -209,6 +220,8 @@ func (s *Summary) caption() string {
 	switch {
 	case s.Approximation:
 		chains = fmt.Sprintf("%d draws from the approximation", s.Chains*s.Draws)
+	case s.Independent:
+		chains = fmt.Sprintf("%d independent draws", s.Chains*s.Draws)
 	case s.RunChains > s.Chains:
 		chains = fmt.Sprintf("%d kept of %d chains × %d draws", s.Chains, s.RunChains, s.Draws)
 	case s.Chains == 1:
@@ -250,8 +263,8 @@ func (s *Summary) String() string {
 		}
 		b.WriteByte('\n')
 	}
-	if s.Approximation {
-		b.WriteString("note: " + approximationNote + "\n")
+	if n := s.note(); n != "" {
+		b.WriteString("note: " + n + "\n")
 	}
 	if s.Hidden > 0 {
 		b.WriteString(s.hiddenNote() + "\n")
@@ -290,8 +303,8 @@ func (s *Summary) HTML() string {
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</tbody></table>")
-	if s.Approximation {
-		b.WriteString("<p>" + html.EscapeString(approximationNote) + "</p>")
+	if n := s.note(); n != "" {
+		b.WriteString("<p>" + html.EscapeString(n) + "</p>")
 	}
 	if s.Hidden > 0 {
 		b.WriteString("<p>" + html.EscapeString(s.hiddenNote()) + "</p>")
@@ -303,7 +316,21 @@ func (s *Summary) HTML() string {
 	return b.String()
 }
 
-const approximationNote = "independent draws from an approximation: MCSE, ESS and R-hat, which judge Markov chains, do not apply; compare with a sampler's fit to judge the approximation."
+const (
+	approximationNote = "independent draws from an approximation: MCSE, ESS and R-hat, which judge Markov chains, do not apply; compare with a sampler's fit to judge the approximation."
+	independentNote   = "independent draws: MCSE, ESS and R-hat, which judge Markov chains, do not apply."
+)
+
+// note says why the table has no chain diagnostics, "" when it has them.
+func (s *Summary) note() string {
+	switch {
+	case s.Approximation:
+		return approximationNote
+	case s.Independent:
+		return independentNote
+	}
+	return ""
+}
 
 // DisplayRows is how many scalars a posterior's own display shows; the
 // rest are counted in a note (Summary shows every one).

@@ -19,7 +19,7 @@ func (p *Posterior) Warnings() []string {
 	if p.Interrupted {
 		w = append(w, fmt.Sprintf("the run was interrupted: each chain holds %d draws; diagnostics describe those only.", n))
 	}
-	if total == 0 || p.Approximation {
+	if total == 0 || p.Approximation || p.Independent {
 		return w
 	}
 	if d := p.Divergences(); d > 0 {
@@ -59,8 +59,8 @@ func (p *Posterior) Warnings() []string {
 		}
 	}
 	if len(highRhat) > 0 {
-		w = append(w, fmt.Sprintf("R-hat above 1.01 for %s (largest %.3f): the chains disagree, so they have not converged to one distribution. Run longer (ppl.Warmup, ppl.Draws); if that does not help, look for multimodality or reparameterise.",
-			list(highRhat), worst))
+		w = append(w, fmt.Sprintf("R-hat above 1.01 for %s (largest %s): the chains disagree, so they have not converged to one distribution. Run longer (ppl.Warmup, ppl.Draws); if that does not help, look for multimodality or reparameterise.",
+			list(highRhat), rhat(worst)))
 	}
 	if len(lowESS) > 0 {
 		w = append(w, fmt.Sprintf("effective sample size below 100 per chain for %s: means and quantiles are imprecise. Run more draws; for strongly correlated parameters use a dense metric (ppl.DenseMetric()) or reparameterise.",
@@ -126,12 +126,10 @@ func (p *Posterior) EBFMI() []float64 {
 	return out
 }
 
-// RhatHigh says whether an R-hat flags non-convergence: above 1.01 once
-// rounded to the 3 decimals the summary shows, so that every flagged value
-// visibly exceeds the threshold (1.0104 shows as 1.010 and is not flagged).
-func RhatHigh(r float64) bool {
-	return math.Round(r*1000) > 1010
-}
+// RhatHigh says whether an R-hat flags non-convergence: above 1.01, as
+// computed (1.0104 is flagged; the summary then shows it with the
+// decimals it needs, 1.0104, so that it visibly exceeds the threshold).
+func RhatHigh(r float64) bool { return r > 1.01 }
 
 // percent is k of n as a percentage: one decimal, except that a share too
 // small (or too close to all) to show in one decimal is bounded, "<0.1%"

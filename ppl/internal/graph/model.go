@@ -14,9 +14,6 @@ type Model struct {
 	RVs   []*RV
 	Dets  []*Node // KReshape nodes carrying Det, over the recorded value
 	Terms []Term
-	// Err is the first mistake met while building the model (package
-	// ppl's *Error), nil when there is none.
-	Err error
 }
 
 // Term is an explicit log-density term (Stan's target +=).

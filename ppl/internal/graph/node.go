@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -77,4 +78,26 @@ func (n *Node) FnName() string {
 		return n.Fn
 	}
 	return n.Op.String()
+}
+
+// Same reports whether a and b compute the same thing: the same node, or
+// nodes of the same kind, op, immediates, shape and data over the same
+// arguments (variables and scan bodies by identity). It lets a notebook
+// cell run again recognise what it made the first time.
+func Same(a, b *Node) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind || a.Op != b.Op || a.RV != b.RV || a.Scan != b.Scan ||
+		a.Det != b.Det || a.Input != b.Input || a.Model != b.Model || len(a.Args) != len(b.Args) ||
+		!slices.Equal(a.Ints, b.Ints) || !slices.Equal(a.Table, b.Table) || !slices.Equal(a.Dims, b.Dims) ||
+		!slices.Equal(a.Data, b.Data) {
+		return false
+	}
+	for i := range a.Args {
+		if !Same(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	return true
 }
