@@ -68,6 +68,16 @@ func Div(a, b any) Expr { return elementwise("Div", ir.OpDiv, a, b) }
 // Pow is a to the power b, elementwise.
 func Pow(a, b any) Expr { return elementwise("Pow", ir.OpPow, a, b) }
 
+// Min is the smaller of a and b, elementwise (NaN if either is; the
+// gradient goes to the one taken, to a on ties).
+func Min(a, b any) Expr { return elementwise("Min", ir.OpMin, a, b) }
+
+// Max is the larger of a and b, elementwise (as Min).
+func Max(a, b any) Expr { return elementwise("Max", ir.OpMax, a, b) }
+
+// Clip is x limited to [lo, hi], elementwise: Min(Max(x, lo), hi).
+func Clip(x, lo, hi any) Expr { return Min(Max(x, lo), hi) }
+
 // Neg is -x.
 func Neg(x any) Expr { return unary("Neg", ir.OpNeg, x) }
 

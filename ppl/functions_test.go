@@ -66,6 +66,9 @@ func TestFunctions(t *testing.T) {
 		{"Mul", Mul, func(a, b float64) float64 { return a * b }},
 		{"Div", Div, func(a, b float64) float64 { return a / b }},
 		{"Pow", Pow, math.Pow},
+		{"Min", Min, math.Min},
+		{"Max", Max, math.Max},
+		{"Clip", func(a, b any) Expr { return Clip(a, Neg(b), b) }, func(a, b float64) float64 { return math.Min(math.Max(a, -b), b) }},
 	}
 	for _, tc := range binary {
 		t.Run(tc.name, func(t *testing.T) {

@@ -229,6 +229,8 @@ func init() {
 	register(OpMul, OpDef{Name: "mul", Arity: 2, Shape: broadcastShape, Forward: mulForward, Backward: mulBackward})
 	register(OpDiv, OpDef{Name: "div", Arity: 2, Shape: broadcastShape, Forward: divForward, Backward: divBackward})
 	register(OpPow, OpDef{Name: "pow", Arity: 2, Shape: broadcastShape, Forward: powForward, Backward: powBackward})
+	register(OpMin, OpDef{Name: "min", Arity: 2, Shape: broadcastShape, Forward: minForward, Backward: minBackward})
+	register(OpMax, OpDef{Name: "max", Arity: 2, Shape: broadcastShape, Forward: maxForward, Backward: maxBackward})
 }
 
 func addForward(f *Frame, in *Instr) {
@@ -657,6 +659,234 @@ func powBackward(f *Frame, in *Instr) {
 	}
 }
 
+func minForward(f *Frame, in *Instr) {
+	a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+	switch {
+	case len(a) == len(y) && len(b) == len(y):
+		a, b = a[:len(y)], b[:len(y)]
+		for i := range y {
+			y[i] = min(a[i], b[i])
+		}
+	case len(a) == 1:
+		av := a[0]
+		b = b[:len(y)]
+		for i := range y {
+			y[i] = min(av, b[i])
+		}
+	default:
+		bv := b[0]
+		a = a[:len(y)]
+		for i := range y {
+			y[i] = min(a[i], bv)
+		}
+	}
+}
+
+func minBackward(f *Frame, in *Instr) {
+	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
+	y = y[:len(g)]
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		switch {
+		case len(a) == len(g) && len(b) == len(g):
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] <= b[i] {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		case len(a) == len(g):
+			bv := b[0]
+			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] <= bv {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		default:
+			av := a[0]
+			_ = av
+			b = b[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if av <= b[i] {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				t += w0
+			}
+			ga[0] += t
+		}
+	}
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		switch {
+		case len(b) == len(g) && len(a) == len(g):
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] <= b[i] {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				gb[i] += w0
+			}
+		case len(b) == len(g):
+			av := a[0]
+			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if av <= b[i] {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				gb[i] += w0
+			}
+		default:
+			bv := b[0]
+			_ = bv
+			a = a[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if a[i] <= bv {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				t += w0
+			}
+			gb[0] += t
+		}
+	}
+}
+
+func maxForward(f *Frame, in *Instr) {
+	a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+	switch {
+	case len(a) == len(y) && len(b) == len(y):
+		a, b = a[:len(y)], b[:len(y)]
+		for i := range y {
+			y[i] = max(a[i], b[i])
+		}
+	case len(a) == 1:
+		av := a[0]
+		b = b[:len(y)]
+		for i := range y {
+			y[i] = max(av, b[i])
+		}
+	default:
+		bv := b[0]
+		a = a[:len(y)]
+		for i := range y {
+			y[i] = max(a[i], bv)
+		}
+	}
+}
+
+func maxBackward(f *Frame, in *Instr) {
+	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
+	y = y[:len(g)]
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		switch {
+		case len(a) == len(g) && len(b) == len(g):
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] >= b[i] {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		case len(a) == len(g):
+			bv := b[0]
+			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] >= bv {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		default:
+			av := a[0]
+			_ = av
+			b = b[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if av >= b[i] {
+					w0 = g[i]
+				} else {
+					w0 = 0
+				}
+				t += w0
+			}
+			ga[0] += t
+		}
+	}
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		switch {
+		case len(b) == len(g) && len(a) == len(g):
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if a[i] >= b[i] {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				gb[i] += w0
+			}
+		case len(b) == len(g):
+			av := a[0]
+			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if av >= b[i] {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				gb[i] += w0
+			}
+		default:
+			bv := b[0]
+			_ = bv
+			a = a[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if a[i] >= bv {
+					w0 = 0
+				} else {
+					w0 = g[i]
+				}
+				t += w0
+			}
+			gb[0] += t
+		}
+	}
+}
+
 // forward computes the instruction's output from the frame's values.
 func (t *fastInstr) forward(v []float64) {
 	x := v[t.a]
@@ -702,6 +932,10 @@ func (t *fastInstr) forward(v []float64) {
 		y = x / v[t.b]
 	case OpPow:
 		y = math.Pow(x, v[t.b])
+	case OpMin:
+		y = min(x, v[t.b])
+	case OpMax:
+		y = max(x, v[t.b])
 	}
 	v[t.out] = y
 }
@@ -778,6 +1012,36 @@ func (t *fastInstr) backward(v, adj []float64) {
 			w1 = g * y * math.Log(x)
 		} else {
 			w1 = 0
+		}
+		da, db = w0, w1
+	case OpMin:
+		bv := v[t.b]
+		var w0 float64
+		if x <= bv {
+			w0 = g
+		} else {
+			w0 = 0
+		}
+		var w1 float64
+		if x <= bv {
+			w1 = 0
+		} else {
+			w1 = g
+		}
+		da, db = w0, w1
+	case OpMax:
+		bv := v[t.b]
+		var w0 float64
+		if x >= bv {
+			w0 = g
+		} else {
+			w0 = 0
+		}
+		var w1 float64
+		if x >= bv {
+			w1 = 0
+		} else {
+			w1 = g
 		}
 		da, db = w0, w1
 	}

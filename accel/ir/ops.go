@@ -55,6 +55,8 @@ const (
 	OpMul // a·b
 	OpDiv // a/b
 	OpPow // a^b (a ≥ 0 for a gradient in b)
+	OpMin // min(a, b) (NaN in, NaN out; the gradient goes to a on ties)
+	OpMax // max(a, b) (likewise)
 
 	// Elementwise ternary, broadcasting like the binary ops: inputs t, a,
 	// b → log(t·exp(a) + (1-t)·exp(b)), Stan's log_mix.

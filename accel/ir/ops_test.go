@@ -111,6 +111,9 @@ func elementwiseCases() []opCase {
 		bin("div scalar", ir.OpDiv, P(0.5, 3), P(0.5, 3, 4), func(a, b float64) float64 { return a / b }),
 		bin("pow", ir.OpPow, P(0.2, 3, 4), P(-2, 2, 4), func(a, b float64) float64 { return math.Exp(b * math.Log(a)) }),
 		bin("pow const exponent", ir.OpPow, P(0.2, 3, 4), C(nil, 3), func(a, b float64) float64 { return a * a * a }),
+		bin("min", ir.OpMin, P(-2, 2, 4), P(-1, 1, 4), math.Min),
+		bin("max", ir.OpMax, P(-2, 2, 4), P(-1, 1, 4), math.Max),
+		bin("clip below", ir.OpMax, P(-2, 2, 4), C(nil, 0), math.Max),
 		{name: "log_mix", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 4), P(-5, 5, 4), P(-5, 5, 4)},
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
 		// Far apart components: the naive form would underflow to log 0.
@@ -321,7 +324,7 @@ func TestFastPath(t *testing.T) {
 			irtest.CheckGradient(t, p, x, 1e-6)
 		}
 	}
-	for op := ir.OpNeg; op <= ir.OpPow; op++ {
+	for op := ir.OpNeg; op <= ir.OpMax; op++ {
 		if !seen[op] {
 			t.Errorf("%v has no scalar fast-path case", op)
 		}

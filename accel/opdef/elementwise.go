@@ -50,6 +50,9 @@ var binaries = []*Binary{
 	// is (b = 0, y = 0), so that 0·∞ never makes NaN.
 	{Op: "Pow", Name: "pow", Value: "pow(a, b)",
 		AdjA: "where(b != 0, g * b * pow(a, b - 1), 0)", AdjB: "where(y != 0, g * y * log(a), 0)"},
+	// The gradient goes to the input taken, to a on ties.
+	{Op: "Min", Name: "min", Value: "min(a, b)", AdjA: "where(a <= b, g, 0)", AdjB: "where(a <= b, 0, g)"},
+	{Op: "Max", Name: "max", Value: "max(a, b)", AdjA: "where(a >= b, g, 0)", AdjB: "where(a >= b, 0, g)"},
 }
 
 // Unaries is every unary elementwise op, in Op order.

@@ -22,7 +22,7 @@ func elementwiseKernel(op ir.Op) (kernel, bool) {
 	switch op {
 	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpLog1p, ir.OpExpm1, ir.OpSqrt, ir.OpSquare, ir.OpLogistic, ir.OpSoftplus, ir.OpLgamma, ir.OpDigamma, ir.OpAbs, ir.OpLogit, ir.OpTanh, ir.OpInv:
 		return kUnary, true
-	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpPow:
+	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpPow, ir.OpMin, ir.OpMax:
 		return kBinary, true
 	}
 	return 0, false
@@ -76,6 +76,10 @@ func binaryValue(op ir.Op, a, b float64) float64 {
 		return a / b
 	case ir.OpPow:
 		return math.Pow(a, b)
+	case ir.OpMin:
+		return min(a, b)
+	case ir.OpMax:
+		return max(a, b)
 	}
 	panic("vec: not a binary op: " + op.String())
 }
@@ -278,6 +282,14 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 				for c := range out {
 					out[c] = math.Pow(xs[c], ys[c])
 				}
+			case ir.OpMin:
+				for c := range out {
+					out[c] = min(xs[c], ys[c])
+				}
+			case ir.OpMax:
+				for c := range out {
+					out[c] = max(xs[c], ys[c])
+				}
 			}
 		case x.cs == 1:
 			xs, yv := v[xo:xo+b.B], v[yo]
@@ -303,6 +315,14 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 				for c := range out {
 					out[c] = math.Pow(xs[c], yv)
 				}
+			case ir.OpMin:
+				for c := range out {
+					out[c] = min(xs[c], yv)
+				}
+			case ir.OpMax:
+				for c := range out {
+					out[c] = max(xs[c], yv)
+				}
 			}
 		case y.cs == 1:
 			xv, ys := v[xo], v[yo:yo+b.B]
@@ -327,6 +347,14 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 			case ir.OpPow:
 				for c := range out {
 					out[c] = math.Pow(xv, ys[c])
+				}
+			case ir.OpMin:
+				for c := range out {
+					out[c] = min(xv, ys[c])
+				}
+			case ir.OpMax:
+				for c := range out {
+					out[c] = max(xv, ys[c])
 				}
 			}
 		default:
@@ -394,6 +422,48 @@ func (b *Batch) binaryBackward(in *ir.Instr) {
 					w1 = g[c] * ys[c] * math.Log(xr[c])
 				} else {
 					w1 = 0
+				}
+				gx[c] += w0
+				gy[c] += w1
+			}
+		case ir.OpMin:
+			xr := b.row(x, i, b.rows[2])
+			xr = xr[:len(g)]
+			yr := b.row(y, i, b.rows[3])
+			yr = yr[:len(g)]
+			for c := range g {
+				var w0 float64
+				if xr[c] <= yr[c] {
+					w0 = g[c]
+				} else {
+					w0 = 0
+				}
+				var w1 float64
+				if xr[c] <= yr[c] {
+					w1 = 0
+				} else {
+					w1 = g[c]
+				}
+				gx[c] += w0
+				gy[c] += w1
+			}
+		case ir.OpMax:
+			xr := b.row(x, i, b.rows[2])
+			xr = xr[:len(g)]
+			yr := b.row(y, i, b.rows[3])
+			yr = yr[:len(g)]
+			for c := range g {
+				var w0 float64
+				if xr[c] >= yr[c] {
+					w0 = g[c]
+				} else {
+					w0 = 0
+				}
+				var w1 float64
+				if xr[c] >= yr[c] {
+					w1 = 0
+				} else {
+					w1 = g[c]
 				}
 				gx[c] += w0
 				gy[c] += w1

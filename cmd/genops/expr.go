@@ -50,8 +50,8 @@ var funcs = map[string]fn{
 	"logaddexp": {"opdef.LogAddExp", "gb_logaddexp", 2, true, false},
 	"isCount":   {"opdef.IsCount", "gb_is_count", 1, false, true},
 	"where":     {"opdef.Where", "", 3, false, false},
-	"max":       {"max", "fmax", 2, false, false}, // Go's builtin: NaN in, NaN out, as math.Max
-	"min":       {"min", "fmin", 2, false, false},
+	"max":       {"max", "gb_max", 2, false, false}, // Go's builtin: NaN in, NaN out, as math.Max (C's fmax drops a NaN)
+	"min":       {"min", "gb_min", 2, false, false},
 	"logistic":  {"Logistic", "gb_logistic", 1, true, false},
 	// The elementwise ops' own (accel/opdef's Unary, Binary).
 	"logisticDeriv": {"LogisticDeriv", "gb_logistic_deriv", 1, false, false},

@@ -183,6 +183,10 @@ __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && 
  * accel/ir's lpdf_common.go. */
 __device__ static double gb_sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
 __device__ static double gb_inv(double x) { return 1 / x; }
+/* min and max as Go's builtins: a NaN in gives NaN (C's fmin and fmax
+ * return the other operand). */
+__device__ static double gb_min(double a, double b) { return a != a || b != b ? a + b : fmin(a, b); }
+__device__ static double gb_max(double a, double b) { return a != a || b != b ? a + b : fmax(a, b); }
 __device__ static double gb_lbeta(double a, double b) { return gb_lgamma(a) + gb_lgamma(b) - gb_lgamma(a + b); }
 __device__ static double gb_lchoose(double n, double k) { return gb_lgamma(n + 1) - gb_lgamma(k + 1) - gb_lgamma(n - k + 1); }
 __device__ static double gb_logaddexp(double a, double b) {

@@ -32,4 +32,6 @@ var binaryOps = map[ir.Op][3]string{
 	ir.OpMul: {"A * B", "G * B", "G * A"},
 	ir.OpDiv: {"A / B", "G / B", "-(G * Y / B)"},
 	ir.OpPow: {"pow(A, B)", "(B != 0.0 ? G * B * pow(A, B - 1.0) : 0.0)", "(Y != 0.0 ? G * Y * log(A) : 0.0)"},
+	ir.OpMin: {"gb_min(A, B)", "(A <= B ? G : 0.0)", "(A <= B ? 0.0 : G)"},
+	ir.OpMax: {"gb_max(A, B)", "(A >= B ? G : 0.0)", "(A >= B ? 0.0 : G)"},
 }

@@ -15,7 +15,7 @@ __device__ static void gb_bernoulli_grad(double x0, double x1, double g, double 
 __device__ static double gb_bernoulli_logit_lpdf(double x0, double x1) {
 	if (!((x0 == 0.0 || x0 == 1.0) && x1 == x1)) return -GB_INF;
 	double l0 = exp(-fabs(x1));
-	return fmin((2.0 * x0 - 1.0) * x1, 0.0) - log1p(l0);
+	return gb_min((2.0 * x0 - 1.0) * x1, 0.0) - log1p(l0);
 }
 __device__ static void gb_bernoulli_logit_grad(double x0, double x1, double g, double *d0, double *d1) {
 	*d0 = *d1 = 0;
@@ -64,7 +64,7 @@ __device__ static void gb_binomial_grad(double x0, double x1, double x2, double 
 /* binomial_logit_lpmf: lchoose(n, y) - (n * log1p(exp(-abs(logit))) + y * max(-logit, 0) + (n - y) * max(logit, 0)) where isCount(y) && isCount(n) && y <= n && logit == logit. */
 __device__ static double gb_binomial_logit_lpdf(double x0, double x1, double x2) {
 	if (!(gb_is_count(x0) && gb_is_count(x1) && x0 <= x1 && x2 == x2)) return -GB_INF;
-	return gb_lchoose(x1, x0) - (x1 * log1p(exp(-fabs(x2))) + x0 * fmax(-x2, 0.0) + (x1 - x0) * fmax(x2, 0.0));
+	return gb_lchoose(x1, x0) - (x1 * log1p(exp(-fabs(x2))) + x0 * gb_max(-x2, 0.0) + (x1 - x0) * gb_max(x2, 0.0));
 }
 __device__ static void gb_binomial_logit_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
 	*d0 = *d1 = *d2 = 0;
