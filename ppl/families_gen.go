@@ -62,6 +62,16 @@ func (m *Model) HalfStudentT(name string, nu, sigma any, opts ...Option) *RV {
 	return m.Var(name, family("HalfStudentT"), []any{nu, sigma}, opts...)
 }
 
+// HurdleNegBinomial counts that are above zero with probability psi and then negative binomial with mean mu > 0 and overdispersion phi > 0 (NegativeBinomial's parameters) truncated to 1, 2, …; PyMC's HurdleNegativeBinomial.
+func (m *Model) HurdleNegBinomial(name string, psi, mu, phi any, opts ...Option) *RV {
+	return m.Var(name, family("HurdleNegBinomial"), []any{psi, mu, phi}, opts...)
+}
+
+// HurdlePoisson counts that are above zero with probability psi and then Poisson with rate lambda truncated to 1, 2, …; PyMC's HurdlePoisson.
+func (m *Model) HurdlePoisson(name string, psi, lambda any, opts ...Option) *RV {
+	return m.Var(name, family("HurdlePoisson"), []any{psi, lambda}, opts...)
+}
+
 // InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2.
 func (m *Model) InverseGamma(name string, alpha, beta any, opts ...Option) *RV {
 	return m.Var(name, family("InverseGamma"), []any{alpha, beta}, opts...)
@@ -115,6 +125,11 @@ func (m *Model) Uniform(name string, lower, upper any, opts ...Option) *RV {
 // Weibull is the Weibull distribution with shape k > 0 and scale lambda > 0.
 func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
 	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
+}
+
+// ZeroInflatedNegBinomial counts that are zero with probability psi (structural zeros) and negative binomial with mean mu > 0 and overdispersion phi > 0 otherwise (NegativeBinomial's parameters), PyMC's ZeroInflatedNegativeBinomial.
+func (m *Model) ZeroInflatedNegBinomial(name string, psi, mu, phi any, opts ...Option) *RV {
+	return m.Var(name, family("ZeroInflatedNegBinomial"), []any{psi, mu, phi}, opts...)
 }
 
 // ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson.

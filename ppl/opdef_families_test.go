@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/gobayes/gobayes/accel/opdef"
 	"github.com/gobayes/gobayes/ppl"
 )
 
@@ -59,5 +60,39 @@ func TestGeneratedFamiliesRecoverParameters(t *testing.T) {
 	}
 	if fit.Divergences() > 0 {
 		t.Errorf("beta-binomial: %d divergences", fit.Divergences())
+	}
+
+	// The zero-inflated negative binomial and the hurdle Poisson, on data
+	// drawn by their own definitions' samplers (whose moments
+	// ppl/dist's tests check).
+	draw := func(d *opdef.Dist, params ...float64) []float64 {
+		out := make([]float64, 2000)
+		for i := range out {
+			out[i] = d.Draw(rng, params)
+		}
+		return out
+	}
+	m = ppl.NewModel("zinb")
+	m.ZeroInflatedNegBinomial("y", m.Beta("psi", 1, 1), m.Gamma("mu", 2, 0.5), m.Gamma("phi", 2, 0.5),
+		ppl.Observed(draw(opdef.ZeroInflatedNegBinomial, 0.25, 3, 2)))
+	fit = m.Sample(ppl.Seed(3), ppl.LiveProgress(false))
+	for _, c := range []struct {
+		name      string
+		want, tol float64
+	}{{"psi", 0.25, 0.06}, {"mu", 3, 0.3}} {
+		if got := fit.Summary(c.name).Rows[0].Mean; math.Abs(got-c.want) > c.tol {
+			t.Errorf("zero-inflated negative binomial: %s posterior mean %.3f, simulated with %.3f", c.name, got, c.want)
+		}
+	}
+	m = ppl.NewModel("hurdle")
+	m.HurdlePoisson("y", m.Beta("psi", 1, 1), m.Gamma("lambda", 2, 0.5), ppl.Observed(draw(opdef.HurdlePoisson, 0.6, 2.5)))
+	fit = m.Sample(ppl.Seed(4), ppl.LiveProgress(false))
+	for _, c := range []struct {
+		name      string
+		want, tol float64
+	}{{"psi", 0.6, 0.04}, {"lambda", 2.5, 0.2}} {
+		if got := fit.Summary(c.name).Rows[0].Mean; math.Abs(got-c.want) > c.tol {
+			t.Errorf("hurdle Poisson: %s posterior mean %.3f, simulated with %.3f", c.name, got, c.want)
+		}
 	}
 }

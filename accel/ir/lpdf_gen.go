@@ -18,6 +18,9 @@ var (
 // The ops defined only in accel/opdef, after those of ops.go.
 const (
 	OpBetaBinomialLPMF Op = numHandOps + iota
+	OpHurdleNegBinomialLPMF
+	OpHurdlePoissonLPMF
+	OpZeroInflatedNegBinomialLPMF
 	OpZeroInflatedPoissonLPMF
 	NumOps // the number of ops
 )
@@ -35,6 +38,8 @@ func init() {
 	register(OpHalfCauchyLPDF, OpDef{Name: "half_cauchy_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyForward, Backward: halfCauchyBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfNormalLPDF, OpDef{Name: "half_normal_lpdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalForward, Backward: halfNormalBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfStudentTLPDF, OpDef{Name: "half_student_t_lpdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTForward, Backward: halfStudentTBackward, Scratch: keepDataScratch(1, 0, 0)})
+	register(OpHurdleNegBinomialLPMF, OpDef{Name: "hurdle_neg_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: hurdleNegBinomialForward, Backward: hurdleNegBinomialBackward, Scratch: dataScratch(1, 0)})
+	register(OpHurdlePoissonLPMF, OpDef{Name: "hurdle_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: hurdlePoissonForward, Backward: hurdlePoissonBackward, Scratch: dataScratch(1, 0)})
 	register(OpInvGammaLPDF, OpDef{Name: "inv_gamma_lpdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaForward, Backward: inverseGammaBackward, Scratch: dataScratch(2, 0)})
 	register(OpLaplaceLPDF, OpDef{Name: "laplace_lpdf", Arity: 3, Shape: lpdfShape, Forward: laplaceForward, Backward: laplaceBackward})
 	register(OpLogNormalLPDF, OpDef{Name: "lognormal_lpdf", Arity: 3, Shape: lpdfShape, Forward: logNormalForward, Backward: logNormalBackward, Scratch: dataScratch(1, 0)})
@@ -46,6 +51,7 @@ func init() {
 	register(OpStudentTLPDF, OpDef{Name: "student_t_lpdf", Arity: 4, Shape: lpdfShape, Forward: studentTForward, Backward: studentTBackward, Scratch: keepScratch(1)})
 	register(OpUniformLPDF, OpDef{Name: "uniform_lpdf", Arity: 3, Shape: lpdfShape, Forward: uniformForward, Backward: uniformBackward})
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
+	register(OpZeroInflatedNegBinomialLPMF, OpDef{Name: "zero_inflated_neg_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: zeroInflatedNegBinomialForward, Backward: zeroInflatedNegBinomialBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
 }
 
@@ -2419,6 +2425,746 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 	flushAcc(d2, d2Vec, d2Sum)
 }
 
+// hurdle_neg_binomial_lpmf(y, psi, mu, phi) = where(y == 0, log1p(-psi), log(psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi)) - log(w)) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf && (y > 0 || psi < 1) && (y == 0 || psi > 0),
+// r = inv(mu + phi),
+// l = where(mu / phi < inf, log1p(mu / phi), log(mu) - log(phi)),
+// k = where(l > 0, phi * l, mu),
+// q = exp(-k),
+// w = -expm1(-k).
+func hurdleNegBinomialForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m6, m2, m7, m1, m0, m4, m3 float64
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m6 = math.Log1p(in2[0] / in3[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m2 = math.Log(in2[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m7 = math.Log(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log1p(-in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m4 = opdef.LGamma(in3[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m3 = math.Log(in2[0] + in3[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+				c0 := cacheRow0[i]
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					if s2 != 0 || s3 != 0 {
+						m6 = math.Log1p(x2 / x3)
+					}
+					w0 = m6
+				} else {
+					if s2 != 0 {
+						m2 = math.Log(x2)
+					}
+					if s3 != 0 {
+						m7 = math.Log(x3)
+					}
+					w0 = m2 - m7
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l4 := -math.Expm1(-l2)
+				var w2 float64
+				if x0 == 0 {
+					if s1 != 0 {
+						m1 = math.Log1p(-x1)
+					}
+					w2 = m1
+				} else {
+					if s1 != 0 {
+						m0 = math.Log(x1)
+					}
+					if s3 != 0 {
+						m4 = opdef.LGamma(x3)
+					}
+					if s2 != 0 {
+						m2 = math.Log(x2)
+					}
+					if s2 != 0 || s3 != 0 {
+						m3 = math.Log(x2 + x3)
+					}
+					w2 = m0 + opdef.LGamma(x0+x3) - c0 - m4 - l2 + x0*(m2-m3) - math.Log(l4)
+				}
+				e = w2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			var w0 float64
+			if x2/x3 < math.Inf(1) {
+				if s2 != 0 || s3 != 0 {
+					m6 = math.Log1p(x2 / x3)
+				}
+				w0 = m6
+			} else {
+				if s2 != 0 {
+					m2 = math.Log(x2)
+				}
+				if s3 != 0 {
+					m7 = math.Log(x3)
+				}
+				w0 = m2 - m7
+			}
+			l1 := w0
+			var w1 float64
+			if l1 > 0 {
+				w1 = x3 * l1
+			} else {
+				w1 = x2
+			}
+			l2 := w1
+			l4 := -math.Expm1(-l2)
+			var w2 float64
+			if x0 == 0 {
+				if s1 != 0 {
+					m1 = math.Log1p(-x1)
+				}
+				w2 = m1
+			} else {
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				if s3 != 0 {
+					m4 = opdef.LGamma(x3)
+				}
+				if s2 != 0 {
+					m2 = math.Log(x2)
+				}
+				if s2 != 0 || s3 != 0 {
+					m3 = math.Log(x2 + x3)
+				}
+				w2 = m0 + opdef.LGamma(x0+x3) - c0 - m4 - l2 + x0*(m2-m3) - math.Log(l4)
+			}
+			e = w2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func hurdleNegBinomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d1Sum, d2Sum, d3Sum float64
+	var m2, m6, m5, m7, m8, m9, m10 float64
+	if n > 0 && !(s2 != 0) {
+		m2 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m6 = math.Log1p(in2[0] / in3[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m5 = opdef.Inv(in2[0] + in3[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m7 = math.Log(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m8 = opdef.Inv(1 - in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m9 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m10 = mathext.Digamma(in3[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d2 != nil || d3 != nil {
+				if s2 != 0 {
+					m2 = math.Log(x2)
+				}
+			}
+			if d2 != nil || d3 != nil {
+				if s2 != 0 || s3 != 0 {
+					m6 = math.Log1p(x2 / x3)
+				}
+			}
+			if d2 != nil || d3 != nil {
+				if s2 != 0 || s3 != 0 {
+					m5 = opdef.Inv(x2 + x3)
+				}
+			}
+			if d2 != nil || d3 != nil {
+				if s3 != 0 {
+					m7 = math.Log(x3)
+				}
+			}
+			if d1 != nil {
+				var w0 float64
+				if x0 == 0 {
+					if s1 != 0 {
+						m8 = opdef.Inv(1 - x1)
+					}
+					w0 = -m8
+				} else {
+					if s1 != 0 {
+						m9 = opdef.Inv(x1)
+					}
+					w0 = m9
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+			}
+			if d2 != nil {
+				l0 := m5
+				var w1 float64
+				if x2/x3 < math.Inf(1) {
+					w1 = m6
+				} else {
+					w1 = m2 - m7
+				}
+				l1 := w1
+				var w2 float64
+				if l1 > 0 {
+					w2 = x3 * l1
+				} else {
+					w2 = x2
+				}
+				l2 := w2
+				l3 := Exp(-l2)
+				l4 := -math.Expm1(-l2)
+				var w3 float64
+				if x0 == 0 {
+					w3 = 0
+				} else {
+					w3 = x3*l0*(x0-x2)/x2 - l3*x3*l0/l4
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w3), d2Sum)
+			}
+			if d3 != nil {
+				l0 := m5
+				var w4 float64
+				if x2/x3 < math.Inf(1) {
+					w4 = m6
+				} else {
+					w4 = m2 - m7
+				}
+				l1 := w4
+				var w5 float64
+				if l1 > 0 {
+					w5 = x3 * l1
+				} else {
+					w5 = x2
+				}
+				l2 := w5
+				l3 := Exp(-l2)
+				l4 := -math.Expm1(-l2)
+				var w6 float64
+				if x0 == 0 {
+					w6 = 0
+				} else {
+					if s3 != 0 {
+						m10 = mathext.Digamma(x3)
+					}
+					w6 = mathext.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+				}
+				d3Sum = acc(d3, d3Vec, i, gi*(w6), d3Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d2 != nil || d3 != nil {
+			if s2 != 0 {
+				m2 = math.Log(x2)
+			}
+		}
+		if d2 != nil || d3 != nil {
+			if s2 != 0 || s3 != 0 {
+				m6 = math.Log1p(x2 / x3)
+			}
+		}
+		if d2 != nil || d3 != nil {
+			if s2 != 0 || s3 != 0 {
+				m5 = opdef.Inv(x2 + x3)
+			}
+		}
+		if d2 != nil || d3 != nil {
+			if s3 != 0 {
+				m7 = math.Log(x3)
+			}
+		}
+		if d1 != nil {
+			var w0 float64
+			if x0 == 0 {
+				if s1 != 0 {
+					m8 = opdef.Inv(1 - x1)
+				}
+				w0 = -m8
+			} else {
+				if s1 != 0 {
+					m9 = opdef.Inv(x1)
+				}
+				w0 = m9
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+		}
+		if d2 != nil {
+			l0 := m5
+			var w1 float64
+			if x2/x3 < math.Inf(1) {
+				w1 = m6
+			} else {
+				w1 = m2 - m7
+			}
+			l1 := w1
+			var w2 float64
+			if l1 > 0 {
+				w2 = x3 * l1
+			} else {
+				w2 = x2
+			}
+			l2 := w2
+			l3 := Exp(-l2)
+			l4 := -math.Expm1(-l2)
+			var w3 float64
+			if x0 == 0 {
+				w3 = 0
+			} else {
+				w3 = x3*l0*(x0-x2)/x2 - l3*x3*l0/l4
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w3), d2Sum)
+		}
+		if d3 != nil {
+			l0 := m5
+			var w4 float64
+			if x2/x3 < math.Inf(1) {
+				w4 = m6
+			} else {
+				w4 = m2 - m7
+			}
+			l1 := w4
+			var w5 float64
+			if l1 > 0 {
+				w5 = x3 * l1
+			} else {
+				w5 = x2
+			}
+			l2 := w5
+			l3 := Exp(-l2)
+			l4 := -math.Expm1(-l2)
+			var w6 float64
+			if x0 == 0 {
+				w6 = 0
+			} else {
+				if s3 != 0 {
+					m10 = mathext.Digamma(x3)
+				}
+				w6 = mathext.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+			}
+			d3Sum = acc(d3, d3Vec, i, gi*(w6), d3Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
+}
+
+// hurdle_poisson_lpmf(y, psi, lambda) = where(y == 0, log1p(-psi), log(psi) + y * log(lambda) - lambda - lgamma(y + 1) - log(-expm1(-lambda))) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0 && lambda < inf && (y > 0 || psi < 1) && (y == 0 || psi > 0).
+func hurdlePoissonForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m1, m0, m3, m2 float64
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log1p(-in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log(in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m3 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m2 = math.Log(-math.Expm1(-in2[0]))
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+				c0 := cacheRow0[i]
+				var w0 float64
+				if x0 == 0 {
+					if s1 != 0 {
+						m1 = math.Log1p(-x1)
+					}
+					w0 = m1
+				} else {
+					if s1 != 0 {
+						m0 = math.Log(x1)
+					}
+					if s2 != 0 {
+						m3 = math.Log(x2)
+					}
+					if s2 != 0 {
+						m2 = math.Log(-math.Expm1(-x2))
+					}
+					w0 = m0 + x0*m3 - x2 - c0 - m2
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			var w0 float64
+			if x0 == 0 {
+				if s1 != 0 {
+					m1 = math.Log1p(-x1)
+				}
+				w0 = m1
+			} else {
+				if s1 != 0 {
+					m0 = math.Log(x1)
+				}
+				if s2 != 0 {
+					m3 = math.Log(x2)
+				}
+				if s2 != 0 {
+					m2 = math.Log(-math.Expm1(-x2))
+				}
+				w0 = m0 + x0*m3 - x2 - c0 - m2
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func hurdlePoissonBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d1Sum, d2Sum float64
+	var m4, m5, m7, m6 float64
+	if n > 0 && !(s1 != 0) {
+		m4 = opdef.Inv(1 - in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m7 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m6 = opdef.Inv(math.Expm1(in2[0]))
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil {
+				var w0 float64
+				if x0 == 0 {
+					if s1 != 0 {
+						m4 = opdef.Inv(1 - x1)
+					}
+					w0 = -m4
+				} else {
+					if s1 != 0 {
+						m5 = opdef.Inv(x1)
+					}
+					w0 = m5
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+			}
+			if d2 != nil {
+				var w1 float64
+				if x0 == 0 {
+					w1 = 0
+				} else {
+					if s2 != 0 {
+						m7 = opdef.Inv(x2)
+					}
+					if s2 != 0 {
+						m6 = opdef.Inv(math.Expm1(x2))
+					}
+					w1 = x0*m7 - 1 - m6
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w1), d2Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil {
+			var w0 float64
+			if x0 == 0 {
+				if s1 != 0 {
+					m4 = opdef.Inv(1 - x1)
+				}
+				w0 = -m4
+			} else {
+				if s1 != 0 {
+					m5 = opdef.Inv(x1)
+				}
+				w0 = m5
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
+		}
+		if d2 != nil {
+			var w1 float64
+			if x0 == 0 {
+				w1 = 0
+			} else {
+				if s2 != 0 {
+					m7 = opdef.Inv(x2)
+				}
+				if s2 != 0 {
+					m6 = opdef.Inv(math.Expm1(x2))
+				}
+				w1 = x0*m7 - 1 - m6
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w1), d2Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
 // inv_gamma_lpdf(y, alpha, beta) = alpha * log(beta) - lgamma(alpha) - (alpha + 1) * log(y) - beta / y where alpha > 0 && beta > 0 && y > 0.
 func inverseGammaForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
@@ -4775,6 +5521,416 @@ func weibullBackward(f *Frame, in *Instr) {
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// zero_inflated_neg_binomial_lpmf(y, psi, mu, phi) = where(y == 0, log(v), log1p(-psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi))) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf,
+// r = inv(mu + phi),
+// l = where(mu / phi < inf, log1p(mu / phi), log(mu) - log(phi)),
+// k = where(l > 0, phi * l, mu),
+// q = exp(-k),
+// v = psi + (1 - psi) * q.
+func zeroInflatedNegBinomialForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m5, m1, m6, m0, m3, m2 float64
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m5 = math.Log1p(in2[0] / in3[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m6 = math.Log(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m0 = math.Log1p(-in1[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m3 = opdef.LGamma(in3[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m2 = math.Log(in2[0] + in3[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
+				c0 := cacheRow0[i]
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					if s2 != 0 || s3 != 0 {
+						m5 = math.Log1p(x2 / x3)
+					}
+					w0 = m5
+				} else {
+					if s2 != 0 {
+						m1 = math.Log(x2)
+					}
+					if s3 != 0 {
+						m6 = math.Log(x3)
+					}
+					w0 = m1 - m6
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l3 := Exp(-l2)
+				l4 := x1 + (1-x1)*l3
+				var w2 float64
+				if x0 == 0 {
+					w2 = math.Log(l4)
+				} else {
+					if s1 != 0 {
+						m0 = math.Log1p(-x1)
+					}
+					if s3 != 0 {
+						m3 = opdef.LGamma(x3)
+					}
+					if s2 != 0 {
+						m1 = math.Log(x2)
+					}
+					if s2 != 0 || s3 != 0 {
+						m2 = math.Log(x2 + x3)
+					}
+					w2 = m0 + opdef.LGamma(x0+x3) - c0 - m3 - l2 + x0*(m1-m2)
+				}
+				e = w2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if (allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = opdef.LGamma(x0 + 1)
+			}
+			var w0 float64
+			if x2/x3 < math.Inf(1) {
+				if s2 != 0 || s3 != 0 {
+					m5 = math.Log1p(x2 / x3)
+				}
+				w0 = m5
+			} else {
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s3 != 0 {
+					m6 = math.Log(x3)
+				}
+				w0 = m1 - m6
+			}
+			l1 := w0
+			var w1 float64
+			if l1 > 0 {
+				w1 = x3 * l1
+			} else {
+				w1 = x2
+			}
+			l2 := w1
+			l3 := Exp(-l2)
+			l4 := x1 + (1-x1)*l3
+			var w2 float64
+			if x0 == 0 {
+				w2 = math.Log(l4)
+			} else {
+				if s1 != 0 {
+					m0 = math.Log1p(-x1)
+				}
+				if s3 != 0 {
+					m3 = opdef.LGamma(x3)
+				}
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s2 != 0 || s3 != 0 {
+					m2 = math.Log(x2 + x3)
+				}
+				w2 = m0 + opdef.LGamma(x0+x3) - c0 - m3 - l2 + x0*(m1-m2)
+			}
+			e = w2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d1Sum, d2Sum, d3Sum float64
+	var m5, m1, m6, m4, m7, m8 float64
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m5 = math.Log1p(in2[0] / in3[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = math.Log(in2[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m6 = math.Log(in3[0])
+	}
+	if n > 0 && !(s2 != 0 || s3 != 0) {
+		m4 = opdef.Inv(in2[0] + in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m7 = opdef.Inv(1 - in1[0])
+	}
+	if n > 0 && !(s3 != 0) {
+		m8 = mathext.Digamma(in3[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = opdef.LGamma(x0 + 1)
+			if !(opdef.IsCount(x0)) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
+				continue
+			}
+			gi := g[i*gs]
+			var w0 float64
+			if x2/x3 < math.Inf(1) {
+				if s2 != 0 || s3 != 0 {
+					m5 = math.Log1p(x2 / x3)
+				}
+				w0 = m5
+			} else {
+				if s2 != 0 {
+					m1 = math.Log(x2)
+				}
+				if s3 != 0 {
+					m6 = math.Log(x3)
+				}
+				w0 = m1 - m6
+			}
+			l1 := w0
+			var w1 float64
+			if l1 > 0 {
+				w1 = x3 * l1
+			} else {
+				w1 = x2
+			}
+			l2 := w1
+			l3 := Exp(-l2)
+			l4 := x1 + (1-x1)*l3
+			if d2 != nil || d3 != nil {
+				if s2 != 0 || s3 != 0 {
+					m4 = opdef.Inv(x2 + x3)
+				}
+			}
+			if d1 != nil {
+				var w2 float64
+				if x0 == 0 {
+					w2 = (1 - l3) / l4
+				} else {
+					if s1 != 0 {
+						m7 = opdef.Inv(1 - x1)
+					}
+					w2 = -m7
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w2), d1Sum)
+			}
+			if d2 != nil {
+				l0 := m4
+				var w3 float64
+				if x0 == 0 {
+					w3 = -(1 - x1) * l3 * x3 * l0 / l4
+				} else {
+					w3 = x3 * l0 * (x0 - x2) / x2
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w3), d2Sum)
+			}
+			if d3 != nil {
+				l0 := m4
+				var w4 float64
+				if x0 == 0 {
+					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+				} else {
+					if s3 != 0 {
+						m8 = mathext.Digamma(x3)
+					}
+					w4 = mathext.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
+				}
+				d3Sum = acc(d3, d3Vec, i, gi*(w4), d3Sum)
+			}
+		}
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !((allValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
+			continue
+		}
+		gi := g[i*gs]
+		var w0 float64
+		if x2/x3 < math.Inf(1) {
+			if s2 != 0 || s3 != 0 {
+				m5 = math.Log1p(x2 / x3)
+			}
+			w0 = m5
+		} else {
+			if s2 != 0 {
+				m1 = math.Log(x2)
+			}
+			if s3 != 0 {
+				m6 = math.Log(x3)
+			}
+			w0 = m1 - m6
+		}
+		l1 := w0
+		var w1 float64
+		if l1 > 0 {
+			w1 = x3 * l1
+		} else {
+			w1 = x2
+		}
+		l2 := w1
+		l3 := Exp(-l2)
+		l4 := x1 + (1-x1)*l3
+		if d2 != nil || d3 != nil {
+			if s2 != 0 || s3 != 0 {
+				m4 = opdef.Inv(x2 + x3)
+			}
+		}
+		if d1 != nil {
+			var w2 float64
+			if x0 == 0 {
+				w2 = (1 - l3) / l4
+			} else {
+				if s1 != 0 {
+					m7 = opdef.Inv(1 - x1)
+				}
+				w2 = -m7
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w2), d1Sum)
+		}
+		if d2 != nil {
+			l0 := m4
+			var w3 float64
+			if x0 == 0 {
+				w3 = -(1 - x1) * l3 * x3 * l0 / l4
+			} else {
+				w3 = x3 * l0 * (x0 - x2) / x2
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w3), d2Sum)
+		}
+		if d3 != nil {
+			l0 := m4
+			var w4 float64
+			if x0 == 0 {
+				w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+			} else {
+				if s3 != 0 {
+					m8 = mathext.Digamma(x3)
+				}
+				w4 = mathext.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
+			}
+			d3Sum = acc(d3, d3Vec, i, gi*(w4), d3Sum)
+		}
+	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
 }
 
 // zero_inflated_poisson_lpmf(y, psi, lambda) = where(y == 0, log(v), log1p(-psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0,

@@ -271,7 +271,48 @@ func discreteCases() []lpdfCase {
 				return math.Log(1-psi) + pois.LogProb(y)
 			},
 			[]float64{-1, 0.5, 1}, []float64{1.5, 0.5, 1}, []float64{1, 1.5, 1}, []float64{0, -0.5, 1}, []float64{1, 0.5, 0}, []float64{0, 0.5, -1}),
+		// The zero-inflated negative binomial and the hurdles, from
+		// gonum's Poisson and the negative binomial's mass summed up to
+		// y = 0 by nbProb (no lgamma of the formulas).
+		scalarCase("zero_inflated_neg_binomial", ir.OpZeroInflatedNegBinomialLPMF, []elem{dat(0, 3, 0, 12), par(0.05, 0.95), par(0.2, 8), par(0.3, 10)},
+			func(x ...float64) float64 {
+				y, psi, mu, phi := x[0], x[1], x[2], x[3]
+				if y == 0 {
+					return math.Log(psi + (1-psi)*nbProb(0, mu, phi))
+				}
+				return math.Log(1-psi) + math.Log(nbProb(y, mu, phi))
+			},
+			[]float64{-1, 0.5, 1, 1}, []float64{1.5, 0.5, 1, 1}, []float64{1, 1.5, 1, 1}, []float64{0, 0.5, 0, 1}, []float64{1, 0.5, 1, -1}),
+		scalarCase("hurdle_poisson", ir.OpHurdlePoissonLPMF, []elem{dat(0, 3, 1, 12), par(0.05, 0.95), par(0.2, 8)},
+			func(x ...float64) float64 {
+				y, psi, lam := x[0], x[1], x[2]
+				pois := distuv.Poisson{Lambda: lam}
+				if y == 0 {
+					return math.Log(1 - psi)
+				}
+				return math.Log(psi * pois.Prob(y) / (1 - pois.Prob(0)))
+			},
+			[]float64{-1, 0.5, 1}, []float64{1.5, 0.5, 1}, []float64{1, 1.5, 1}, []float64{0, 1, 1}, []float64{2, 0, 1}, []float64{1, 0.5, 0}),
+		scalarCase("hurdle_neg_binomial", ir.OpHurdleNegBinomialLPMF, []elem{dat(0, 3, 1, 12), par(0.05, 0.95), par(0.2, 8), par(0.3, 10)},
+			func(x ...float64) float64 {
+				y, psi, mu, phi := x[0], x[1], x[2], x[3]
+				if y == 0 {
+					return math.Log(1 - psi)
+				}
+				return math.Log(psi * nbProb(y, mu, phi) / (1 - nbProb(0, mu, phi)))
+			},
+			[]float64{-1, 0.5, 1, 1}, []float64{1.5, 0.5, 1, 1}, []float64{0, 1, 1, 1}, []float64{2, 0, 1, 1}, []float64{1, 0.5, -1, 1}),
 	}
+}
+
+// nbProb is neg_binomial_2's mass at y by its recurrence from zero:
+// p(0) = (φ/(μ+φ))^φ, p(k+1) = p(k)·(k+φ)/(k+1)·μ/(μ+φ).
+func nbProb(y, mu, phi float64) float64 {
+	p := math.Pow(phi/(mu+phi), phi)
+	for k := 0.0; k < y; k++ {
+		p *= (k + phi) / (k + 1) * mu / (mu + phi)
+	}
+	return p
 }
 
 // rowsOf splits v into rows of k (a single row repeats for n events).

@@ -146,12 +146,16 @@ var NegativeBinomial = define(&Dist{
 	Valid: "isCount(y) && mu > 0 && phi > 0 && mu < inf && phi < inf",
 	Let:   []Let{{"r", "inv(mu + phi)"}},
 	Value: "lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - phi * log1p(mu / phi) + where(y > 0, y * (log(mu) - log(mu + phi)), 0)",
-	Draw: func(rng *rand.Rand, p []float64) float64 {
-		return DrawPoisson(rng, distuv.Gamma{Alpha: p[1], Beta: p[1] / p[0], Src: rng}.Rand())
-	},
-	Mean: func(p []float64) float64 { return p[0] },
-	Var:  func(p []float64) float64 { return p[0] + p[0]*p[0]/p[1] },
+	Draw:  func(rng *rand.Rand, p []float64) float64 { return DrawNegBinomial(rng, p[0], p[1]) },
+	Mean:  func(p []float64) float64 { return p[0] },
+	Var:   func(p []float64) float64 { return p[0] + p[0]*p[0]/p[1] },
 })
 
 // logistic is 1/(1+e^-x), for the samplers and moments.
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// DrawNegBinomial draws neg_binomial_2(mu, phi): Poisson with a
+// gamma(phi, phi/mu) rate.
+func DrawNegBinomial(rng *rand.Rand, mu, phi float64) float64 {
+	return DrawPoisson(rng, distuv.Gamma{Alpha: phi, Beta: phi / mu, Src: rng}.Rand())
+}

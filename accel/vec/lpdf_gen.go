@@ -19,30 +19,33 @@ var (
 
 // genKernels are the lockstep kernels of the accel/opdef families.
 var genKernels = map[ir.Op]genKernel{
-	ir.OpBernoulliLPMF:           {(*Batch).genBernoulliForward, (*Batch).genBernoulliBackward},
-	ir.OpBernoulliLogitLPMF:      {(*Batch).genBernoulliLogitForward, (*Batch).genBernoulliLogitBackward},
-	ir.OpBetaLPDF:                {(*Batch).genBetaForward, (*Batch).genBetaBackward},
-	ir.OpBetaBinomialLPMF:        {(*Batch).genBetaBinomialForward, (*Batch).genBetaBinomialBackward},
-	ir.OpBinomialLPMF:            {(*Batch).genBinomialForward, (*Batch).genBinomialBackward},
-	ir.OpBinomialLogitLPMF:       {(*Batch).genBinomialLogitForward, (*Batch).genBinomialLogitBackward},
-	ir.OpCauchyLPDF:              {(*Batch).genCauchyForward, (*Batch).genCauchyBackward},
-	ir.OpExponentialLPDF:         {(*Batch).genExponentialForward, (*Batch).genExponentialBackward},
-	ir.OpGammaLPDF:               {(*Batch).genGammaForward, (*Batch).genGammaBackward},
-	ir.OpHalfCauchyLPDF:          {(*Batch).genHalfCauchyForward, (*Batch).genHalfCauchyBackward},
-	ir.OpHalfNormalLPDF:          {(*Batch).genHalfNormalForward, (*Batch).genHalfNormalBackward},
-	ir.OpHalfStudentTLPDF:        {(*Batch).genHalfStudentTForward, (*Batch).genHalfStudentTBackward},
-	ir.OpInvGammaLPDF:            {(*Batch).genInverseGammaForward, (*Batch).genInverseGammaBackward},
-	ir.OpLaplaceLPDF:             {(*Batch).genLaplaceForward, (*Batch).genLaplaceBackward},
-	ir.OpLogNormalLPDF:           {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
-	ir.OpLogisticLPDF:            {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
-	ir.OpNegBinomialLPMF:         {(*Batch).genNegativeBinomialForward, (*Batch).genNegativeBinomialBackward},
-	ir.OpNormalLPDF:              {(*Batch).genNormalForward, (*Batch).genNormalBackward},
-	ir.OpPoissonLPMF:             {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
-	ir.OpPoissonLogLPMF:          {(*Batch).genPoissonLogForward, (*Batch).genPoissonLogBackward},
-	ir.OpStudentTLPDF:            {(*Batch).genStudentTForward, (*Batch).genStudentTBackward},
-	ir.OpUniformLPDF:             {(*Batch).genUniformForward, (*Batch).genUniformBackward},
-	ir.OpWeibullLPDF:             {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
-	ir.OpZeroInflatedPoissonLPMF: {(*Batch).genZeroInflatedPoissonForward, (*Batch).genZeroInflatedPoissonBackward},
+	ir.OpBernoulliLPMF:               {(*Batch).genBernoulliForward, (*Batch).genBernoulliBackward},
+	ir.OpBernoulliLogitLPMF:          {(*Batch).genBernoulliLogitForward, (*Batch).genBernoulliLogitBackward},
+	ir.OpBetaLPDF:                    {(*Batch).genBetaForward, (*Batch).genBetaBackward},
+	ir.OpBetaBinomialLPMF:            {(*Batch).genBetaBinomialForward, (*Batch).genBetaBinomialBackward},
+	ir.OpBinomialLPMF:                {(*Batch).genBinomialForward, (*Batch).genBinomialBackward},
+	ir.OpBinomialLogitLPMF:           {(*Batch).genBinomialLogitForward, (*Batch).genBinomialLogitBackward},
+	ir.OpCauchyLPDF:                  {(*Batch).genCauchyForward, (*Batch).genCauchyBackward},
+	ir.OpExponentialLPDF:             {(*Batch).genExponentialForward, (*Batch).genExponentialBackward},
+	ir.OpGammaLPDF:                   {(*Batch).genGammaForward, (*Batch).genGammaBackward},
+	ir.OpHalfCauchyLPDF:              {(*Batch).genHalfCauchyForward, (*Batch).genHalfCauchyBackward},
+	ir.OpHalfNormalLPDF:              {(*Batch).genHalfNormalForward, (*Batch).genHalfNormalBackward},
+	ir.OpHalfStudentTLPDF:            {(*Batch).genHalfStudentTForward, (*Batch).genHalfStudentTBackward},
+	ir.OpHurdleNegBinomialLPMF:       {(*Batch).genHurdleNegBinomialForward, (*Batch).genHurdleNegBinomialBackward},
+	ir.OpHurdlePoissonLPMF:           {(*Batch).genHurdlePoissonForward, (*Batch).genHurdlePoissonBackward},
+	ir.OpInvGammaLPDF:                {(*Batch).genInverseGammaForward, (*Batch).genInverseGammaBackward},
+	ir.OpLaplaceLPDF:                 {(*Batch).genLaplaceForward, (*Batch).genLaplaceBackward},
+	ir.OpLogNormalLPDF:               {(*Batch).genLogNormalForward, (*Batch).genLogNormalBackward},
+	ir.OpLogisticLPDF:                {(*Batch).genLogisticForward, (*Batch).genLogisticBackward},
+	ir.OpNegBinomialLPMF:             {(*Batch).genNegativeBinomialForward, (*Batch).genNegativeBinomialBackward},
+	ir.OpNormalLPDF:                  {(*Batch).genNormalForward, (*Batch).genNormalBackward},
+	ir.OpPoissonLPMF:                 {(*Batch).genPoissonForward, (*Batch).genPoissonBackward},
+	ir.OpPoissonLogLPMF:              {(*Batch).genPoissonLogForward, (*Batch).genPoissonLogBackward},
+	ir.OpStudentTLPDF:                {(*Batch).genStudentTForward, (*Batch).genStudentTBackward},
+	ir.OpUniformLPDF:                 {(*Batch).genUniformForward, (*Batch).genUniformBackward},
+	ir.OpWeibullLPDF:                 {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
+	ir.OpZeroInflatedNegBinomialLPMF: {(*Batch).genZeroInflatedNegBinomialForward, (*Batch).genZeroInflatedNegBinomialBackward},
+	ir.OpZeroInflatedPoissonLPMF:     {(*Batch).genZeroInflatedPoissonForward, (*Batch).genZeroInflatedPoissonBackward},
 }
 
 func (b *Batch) genBernoulliForward(in *ir.Instr) {
@@ -1759,6 +1762,539 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 	}
 }
 
+func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log1p(-x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log1p(-x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 || a3.es != 0 {
+			p0 := a0.off + i*a0.es
+			p3 := a3.off + i*a3.es
+			if a0.cs == 0 && a3.cs == 0 {
+				x0 := v[p0]
+				x3 := v[p3]
+				rv := opdef.LGamma(x0 + x3)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					x3 := v[p3+c*a3.cs]
+					r2[c] = opdef.LGamma(x0 + x3)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x0 := v[p0+c*a0.cs]
+					r3[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := opdef.LGamma(x3)
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x3 := v[p3+c*a3.cs]
+					r4[c] = opdef.LGamma(x3)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			e := math.Inf(-1)
+			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					w0 = math.Log1p(x2 / x3)
+				} else {
+					w0 = math.Log(x2) - math.Log(x3)
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l4 := -math.Expm1(-l2)
+				var w2 float64
+				if x0 == 0 {
+					w2 = r0[c]
+				} else {
+					w2 = r1[c] + r2[c] - r3[c] - r4[c] - l2 + x0*(math.Log(x2)-math.Log(x2+x3)) - math.Log(l4)
+				}
+				e = w2
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		g3 := b.adjRow(a3, i, true)
+		if a1.grad {
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(1 - x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(1 - x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = opdef.Inv(x1)
+					}
+				}
+			}
+		}
+		if a2.grad || a3.grad {
+			if i == 0 || a2.es != 0 || a3.es != 0 {
+				p2 := a2.off + i*a2.es
+				p3 := a3.off + i*a3.es
+				if a2.cs == 0 && a3.cs == 0 {
+					x2 := v[p2]
+					x3 := v[p3]
+					rv := opdef.Inv(x2 + x3)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						x3 := v[p3+c*a3.cs]
+						r2[c] = opdef.Inv(x2 + x3)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 || a3.es != 0 {
+				p2 := a2.off + i*a2.es
+				p3 := a3.off + i*a3.es
+				if a2.cs == 0 && a3.cs == 0 {
+					x2 := v[p2]
+					x3 := v[p3]
+					rv := math.Log1p(x2 / x3)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x2 := v[p2+c*a2.cs]
+						x3 := v[p3+c*a3.cs]
+						r3[c] = math.Log1p(x2 / x3)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := math.Log(x2)
+					for c := range r4 {
+						r4[c] = rv
+					}
+				} else {
+					for c := range r4 {
+						x2 := v[p2+c*a2.cs]
+						r4[c] = math.Log(x2)
+					}
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			if a1.grad {
+				var w0 float64
+				if x0 == 0 {
+					w0 = -r0[c]
+				} else {
+					w0 = r1[c]
+				}
+				g1[c] += g * (w0)
+			}
+			if a2.grad {
+				l0 := r2[c]
+				var w1 float64
+				if x2/x3 < math.Inf(1) {
+					w1 = r3[c]
+				} else {
+					w1 = r4[c] - math.Log(x3)
+				}
+				l1 := w1
+				var w2 float64
+				if l1 > 0 {
+					w2 = x3 * l1
+				} else {
+					w2 = x2
+				}
+				l2 := w2
+				l3 := ir.Exp(-l2)
+				l4 := -math.Expm1(-l2)
+				var w3 float64
+				if x0 == 0 {
+					w3 = 0
+				} else {
+					w3 = x3*l0*(x0-x2)/x2 - l3*x3*l0/l4
+				}
+				g2[c] += g * (w3)
+			}
+			if a3.grad {
+				l0 := r2[c]
+				var w4 float64
+				if x2/x3 < math.Inf(1) {
+					w4 = r3[c]
+				} else {
+					w4 = r4[c] - math.Log(x3)
+				}
+				l1 := w4
+				var w5 float64
+				if l1 > 0 {
+					w5 = x3 * l1
+				} else {
+					w5 = x2
+				}
+				l2 := w5
+				l3 := ir.Exp(-l2)
+				l4 := -math.Expm1(-l2)
+				var w6 float64
+				if x0 == 0 {
+					w6 = 0
+				} else {
+					w6 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+				}
+				g3[c] += g * (w6)
+			}
+		}
+	}
+}
+
+func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log1p(-x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log1p(-x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log(x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					r1[c] = math.Log(x1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x2 := v[p2+c*a2.cs]
+					r2[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x0 := v[p0+c*a0.cs]
+					r3[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(-math.Expm1(-x2))
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x2 := v[p2+c*a2.cs]
+					r4[c] = math.Log(-math.Expm1(-x2))
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+				var w0 float64
+				if x0 == 0 {
+					w0 = r0[c]
+				} else {
+					w0 = r1[c] + x0*r2[c] - x2 - r3[c] - r4[c]
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a1.grad {
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(1 - x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(1 - x1)
+					}
+				}
+			}
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						r1[c] = opdef.Inv(x1)
+					}
+				}
+			}
+		}
+		if a2.grad {
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = opdef.Inv(x2)
+					}
+				}
+			}
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(math.Expm1(x2))
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x2 := v[p2+c*a2.cs]
+						r3[c] = opdef.Inv(math.Expm1(x2))
+					}
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			if a1.grad {
+				var w0 float64
+				if x0 == 0 {
+					w0 = -r0[c]
+				} else {
+					w0 = r1[c]
+				}
+				g1[c] += g * (w0)
+			}
+			if a2.grad {
+				var w1 float64
+				if x0 == 0 {
+					w1 = 0
+				} else {
+					w1 = x0*r2[c] - 1 - r3[c]
+				}
+				g2[c] += g * (w1)
+			}
+		}
+	}
+}
+
 func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
@@ -3390,6 +3926,299 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 			}
 			if a2.grad {
 				g2[c] += g * (x1 * (l1 - 1) * r3[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := math.Log1p(-x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log1p(-x1)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 || a3.es != 0 {
+			p0 := a0.off + i*a0.es
+			p3 := a3.off + i*a3.es
+			if a0.cs == 0 && a3.cs == 0 {
+				x0 := v[p0]
+				x3 := v[p3]
+				rv := opdef.LGamma(x0 + x3)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x0 := v[p0+c*a0.cs]
+					x3 := v[p3+c*a3.cs]
+					r1[c] = opdef.LGamma(x0 + x3)
+				}
+			}
+		}
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := opdef.LGamma(x0 + 1)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x0 := v[p0+c*a0.cs]
+					r2[c] = opdef.LGamma(x0 + 1)
+				}
+			}
+		}
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := opdef.LGamma(x3)
+				for c := range r3 {
+					r3[c] = rv
+				}
+			} else {
+				for c := range r3 {
+					x3 := v[p3+c*a3.cs]
+					r3[c] = opdef.LGamma(x3)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r4 {
+					r4[c] = rv
+				}
+			} else {
+				for c := range r4 {
+					x2 := v[p2+c*a2.cs]
+					r4[c] = math.Log(x2)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			e := math.Inf(-1)
+			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					w0 = math.Log1p(x2 / x3)
+				} else {
+					w0 = r4[c] - math.Log(x3)
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l3 := ir.Exp(-l2)
+				l4 := x1 + (1-x1)*l3
+				var w2 float64
+				if x0 == 0 {
+					w2 = math.Log(l4)
+				} else {
+					w2 = r0[c] + r1[c] - r2[c] - r3[c] - l2 + x0*(r4[c]-math.Log(x2+x3))
+				}
+				e = w2
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
+	n := max(a0.n, a1.n, a2.n, a3.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		g3 := b.adjRow(a3, i, true)
+		if i == 0 || a2.es != 0 || a3.es != 0 {
+			p2 := a2.off + i*a2.es
+			p3 := a3.off + i*a3.es
+			if a2.cs == 0 && a3.cs == 0 {
+				x2 := v[p2]
+				x3 := v[p3]
+				rv := math.Log1p(x2 / x3)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					x3 := v[p3+c*a3.cs]
+					r0[c] = math.Log1p(x2 / x3)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if i == 0 || a3.es != 0 {
+			p3 := a3.off + i*a3.es
+			if a3.cs == 0 {
+				x3 := v[p3]
+				rv := math.Log(x3)
+				for c := range r2 {
+					r2[c] = rv
+				}
+			} else {
+				for c := range r2 {
+					x3 := v[p3+c*a3.cs]
+					r2[c] = math.Log(x3)
+				}
+			}
+		}
+		if a1.grad {
+			if i == 0 || a1.es != 0 {
+				p1 := a1.off + i*a1.es
+				if a1.cs == 0 {
+					x1 := v[p1]
+					rv := opdef.Inv(1 - x1)
+					for c := range r3 {
+						r3[c] = rv
+					}
+				} else {
+					for c := range r3 {
+						x1 := v[p1+c*a1.cs]
+						r3[c] = opdef.Inv(1 - x1)
+					}
+				}
+			}
+		}
+		if a2.grad || a3.grad {
+			if i == 0 || a2.es != 0 || a3.es != 0 {
+				p2 := a2.off + i*a2.es
+				p3 := a3.off + i*a3.es
+				if a2.cs == 0 && a3.cs == 0 {
+					x2 := v[p2]
+					x3 := v[p3]
+					rv := opdef.Inv(x2 + x3)
+					for c := range r4 {
+						r4[c] = rv
+					}
+				} else {
+					for c := range r4 {
+						x2 := v[p2+c*a2.cs]
+						x3 := v[p3+c*a3.cs]
+						r4[c] = opdef.Inv(x2 + x3)
+					}
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (opdef.IsCount(x0))
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
+			_, _, _, _ = x0, x1, x2, x3
+			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
+				continue
+			}
+			g := a[oo+c]
+			var w0 float64
+			if x2/x3 < math.Inf(1) {
+				w0 = r0[c]
+			} else {
+				w0 = r1[c] - r2[c]
+			}
+			l1 := w0
+			var w1 float64
+			if l1 > 0 {
+				w1 = x3 * l1
+			} else {
+				w1 = x2
+			}
+			l2 := w1
+			l3 := ir.Exp(-l2)
+			l4 := x1 + (1-x1)*l3
+			if a1.grad {
+				var w2 float64
+				if x0 == 0 {
+					w2 = (1 - l3) / l4
+				} else {
+					w2 = -r3[c]
+				}
+				g1[c] += g * (w2)
+			}
+			if a2.grad {
+				l0 := r4[c]
+				var w3 float64
+				if x0 == 0 {
+					w3 = -(1 - x1) * l3 * x3 * l0 / l4
+				} else {
+					w3 = x3 * l0 * (x0 - x2) / x2
+				}
+				g2[c] += g * (w3)
+			}
+			if a3.grad {
+				l0 := r4[c]
+				var w4 float64
+				if x0 == 0 {
+					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+				} else {
+					w4 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0
+				}
+				g3[c] += g * (w4)
 			}
 		}
 	}

@@ -119,6 +119,10 @@ func TestScalarMoments(t *testing.T) {
 		{dist.NegativeBinomial, []float64{4, 2.5}},
 		{dist.BetaBinomial, []float64{10, 2, 3}},
 		{dist.ZeroInflatedPoisson, []float64{0.3, 4}},
+		{dist.ZeroInflatedNegBinomial, []float64{0.3, 4, 2.5}},
+		{dist.HurdlePoisson, []float64{0.7, 2.5}},
+		{dist.HurdlePoisson, []float64{0.6, 0.3}},
+		{dist.HurdleNegBinomial, []float64{0.7, 3, 1.5}},
 	}
 	rng := rand.New(rand.NewPCG(17, 29))
 	covered := map[string]bool{}

@@ -127,6 +127,26 @@ var HalfStudentT = &Family{
 	Mean:   opdef.HalfStudentT.Mean, Var: opdef.HalfStudentT.Var,
 }
 
+// HurdleNegBinomial counts that are above zero with probability psi and then negative binomial with mean mu > 0 and overdispersion phi > 0 (NegativeBinomial's parameters) truncated to 1, 2, …; PyMC's HurdleNegativeBinomial. Op: hurdle_neg_binomial_lpmf(y, psi, mu, phi).
+var HurdleNegBinomial = &Family{
+	Name: "HurdleNegBinomial", Params: []string{"psi", "mu", "phi"},
+	ParamSupport: []Support{on(UnitInterval), on(Positive), on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpHurdleNegBinomialLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.HurdleNegBinomial.Draw),
+	Mean:   opdef.HurdleNegBinomial.Mean, Var: opdef.HurdleNegBinomial.Var,
+}
+
+// HurdlePoisson counts that are above zero with probability psi and then Poisson with rate lambda truncated to 1, 2, …; PyMC's HurdlePoisson. Op: hurdle_poisson_lpmf(y, psi, lambda).
+var HurdlePoisson = &Family{
+	Name: "HurdlePoisson", Params: []string{"psi", "lambda"},
+	ParamSupport: []Support{on(UnitInterval), on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpHurdlePoissonLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.HurdlePoisson.Draw),
+	Mean:   opdef.HurdlePoisson.Mean, Var: opdef.HurdlePoisson.Var,
+}
+
 // InverseGamma is 1/X for X gamma with shape alpha > 0 and rate beta > 0: beta is the inverse gamma's scale. The mean beta/(alpha-1) exists for alpha > 1, the variance for alpha > 2. Op: inv_gamma_lpdf(y, alpha, beta).
 var InverseGamma = &Family{
 	Name: "InverseGamma", Params: []string{"alpha", "beta"},
@@ -237,6 +257,16 @@ var Weibull = &Family{
 	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
 }
 
+// ZeroInflatedNegBinomial counts that are zero with probability psi (structural zeros) and negative binomial with mean mu > 0 and overdispersion phi > 0 otherwise (NegativeBinomial's parameters), PyMC's ZeroInflatedNegativeBinomial. Op: zero_inflated_neg_binomial_lpmf(y, psi, mu, phi).
+var ZeroInflatedNegBinomial = &Family{
+	Name: "ZeroInflatedNegBinomial", Params: []string{"psi", "mu", "phi"},
+	ParamSupport: []Support{on(UnitInterval), on(Positive), on(Positive)},
+	Support:      on(NonNegInt),
+	Op:           ir.OpZeroInflatedNegBinomialLPMF, Discrete: true,
+	Sample: scalarSampler(opdef.ZeroInflatedNegBinomial.Draw),
+	Mean:   opdef.ZeroInflatedNegBinomial.Mean, Var: opdef.ZeroInflatedNegBinomial.Var,
+}
+
 // ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson. Op: zero_inflated_poisson_lpmf(y, psi, lambda).
 var ZeroInflatedPoisson = &Family{
 	Name: "ZeroInflatedPoisson", Params: []string{"psi", "lambda"},
@@ -249,5 +279,5 @@ var ZeroInflatedPoisson = &Family{
 
 // generatedFamilies are the families defined in accel/opdef, in its order.
 func generatedFamilies() []*Family {
-	return []*Family{Bernoulli, BernoulliLogit, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, HalfStudentT, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Normal, Poisson, PoissonLog, StudentT, Uniform, Weibull, ZeroInflatedPoisson}
+	return []*Family{Bernoulli, BernoulliLogit, Beta, BetaBinomial, Binomial, BinomialLogit, Cauchy, Exponential, Gamma, HalfCauchy, HalfNormal, HalfStudentT, HurdleNegBinomial, HurdlePoisson, InverseGamma, Laplace, LogNormal, Logistic, NegativeBinomial, Normal, Poisson, PoissonLog, StudentT, Uniform, Weibull, ZeroInflatedNegBinomial, ZeroInflatedPoisson}
 }
