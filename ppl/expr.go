@@ -17,10 +17,32 @@ import (
 // Shapes are row-major: nil (or empty) is a scalar, [n] a vector, [r c] a
 // matrix. Elementwise functions broadcast a scalar against any shape;
 // otherwise their arguments must have equal shapes.
+//
+// The arithmetic is also a method of every expression, so that a formula
+// reads left to right as it is written: theta := mu.Add(tau.Mul(z)) is
+// Add(mu, Mul(tau, z)). The methods take what the functions take.
 type Expr interface {
 	// Shape is the expression's shape (nil for a scalar).
 	Shape() []int
 	node() *graph.Node
+
+	Add(b any) Expr // Add(x, b)
+	Sub(b any) Expr // Sub(x, b)
+	Mul(b any) Expr // Mul(x, b)
+	Div(b any) Expr // Div(x, b)
+	Pow(b any) Expr // Pow(x, b)
+	Neg() Expr      // Neg(x)
+	Exp() Expr      // Exp(x)
+	Log() Expr      // Log(x)
+	Sqrt() Expr     // Sqrt(x)
+	Square() Expr   // Square(x)
+	Logistic() Expr // Logistic(x)
+	Sum() Expr      // Sum(x)
+	Dot(b any) Expr // Dot(x, b)
+	// Index is Index(x, idx): elements (rows of a matrix) by 0-based
+	// indices, theta.Index(school) for a group's value per observation.
+	Index(idx []int) Expr
+	At(i int) Expr // At(x, i)
 }
 
 // node is an expression as a user holds it: the graph's node with the

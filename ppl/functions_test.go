@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/mathext"
 )
@@ -224,4 +225,31 @@ func TestHelpers(t *testing.T) {
 		t.Errorf("log density %v, want %v", got, want)
 	}
 	irtest.CheckGradient(t, c.Program(), x, 1e-6)
+}
+
+// TestExprMethods: every method of Expr is the function of its name with
+// the receiver first, on random variables and on expressions alike.
+func TestExprMethods(t *testing.T) {
+	m := NewModel("methods")
+	a := m.Flat("a", Size(3))
+	b := m.Flat("b")
+	e := Add(a, 1.0) // an expression, not a variable
+	for _, x := range []Expr{a, e} {
+		pairs := []struct {
+			name         string
+			method, want Expr
+		}{
+			{"Add", x.Add(b), Add(x, b)}, {"Sub", x.Sub(b), Sub(x, b)}, {"Mul", x.Mul(b), Mul(x, b)},
+			{"Div", x.Div(b), Div(x, b)}, {"Pow", x.Pow(2.0), Pow(x, 2.0)}, {"Neg", x.Neg(), Neg(x)},
+			{"Exp", x.Exp(), Exp(x)}, {"Log", x.Log(), Log(x)}, {"Sqrt", x.Sqrt(), Sqrt(x)},
+			{"Square", x.Square(), Square(x)}, {"Logistic", x.Logistic(), Logistic(x)}, {"Sum", x.Sum(), Sum(x)},
+			{"Dot", x.Dot([]float64{1, 2, 3}), Dot(x, []float64{1, 2, 3})},
+			{"Index", x.Index([]int{2, 0}), Index(x, []int{2, 0})}, {"At", x.At(1), At(x, 1)},
+		}
+		for _, p := range pairs {
+			if !graph.Same(p.method.node(), p.want.node()) {
+				t.Errorf("%v.%s is not %s(%v, …): %v, want %v", x, p.name, p.name, x, p.method, p.want)
+			}
+		}
+	}
 }

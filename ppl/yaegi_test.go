@@ -34,7 +34,9 @@ var cellSymbols = interp.Exports{
 }
 
 // cellModel follows an import cell (yaegi parses a source that starts
-// with import as declarations only; the kernel splits cells likewise).
+// with import as declarations only; the kernel splits cells likewise). It
+// writes its arithmetic with Expr's methods (mu.Add(tau.Mul(z))), goModel
+// with the functions.
 const cellModel = `
 y := []float64{28, 8, -3, 7, -1, 1, 18, 12}
 sigma := []float64{15, 10, 16, 11, 9, 11, 10, 18}
@@ -42,13 +44,13 @@ m := ppl.NewModel("eight_schools")
 mu := m.Normal("mu", 0, 5)
 tau := m.HalfCauchy("tau", 5)
 z := m.Normal("theta_tilde", 0, 1, ppl.Size(8))
-theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+theta := m.Deterministic("theta", mu.Add(tau.Mul(z)))
 m.Normal("y", theta, sigma).Observe(y)
 run := ppl.Scan(3, []any{0.0}, []any{[]float64{1, 2, 3}}, func(c, x []ppl.Expr) ([]ppl.Expr, ppl.Expr) {
-	n := ppl.Add(c[0], ppl.Mul(x[0], mu))
+	n := c[0].Add(x[0].Mul(mu))
 	return []ppl.Expr{n}, n
 })
-m.LogDensity("extra", ppl.Mul(-0.01, ppl.Sum(run)))
+m.LogDensity("extra", run.Sum().Mul(-0.01))
 c, err := m.Compile()
 `
 

@@ -127,12 +127,72 @@ func init() {
 
 // _github_com_gobayes_gobayes_ppl_Expr is an interface wrapper for Expr type
 type _github_com_gobayes_gobayes_ppl_Expr struct {
-	IValue interface{}
-	WShape func() []int
+	IValue    interface{}
+	WAdd      func(b any) ppl.Expr
+	WAt       func(i int) ppl.Expr
+	WDiv      func(b any) ppl.Expr
+	WDot      func(b any) ppl.Expr
+	WExp      func() ppl.Expr
+	WIndex    func(idx []int) ppl.Expr
+	WLog      func() ppl.Expr
+	WLogistic func() ppl.Expr
+	WMul      func(b any) ppl.Expr
+	WNeg      func() ppl.Expr
+	WPow      func(b any) ppl.Expr
+	WShape    func() []int
+	WSqrt     func() ppl.Expr
+	WSquare   func() ppl.Expr
+	WSub      func(b any) ppl.Expr
+	WSum      func() ppl.Expr
 }
 
+func (W _github_com_gobayes_gobayes_ppl_Expr) Add(b any) ppl.Expr {
+	return W.WAdd(b)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) At(i int) ppl.Expr {
+	return W.WAt(i)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Div(b any) ppl.Expr {
+	return W.WDiv(b)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Dot(b any) ppl.Expr {
+	return W.WDot(b)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Exp() ppl.Expr {
+	return W.WExp()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Index(idx []int) ppl.Expr {
+	return W.WIndex(idx)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Log() ppl.Expr {
+	return W.WLog()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Logistic() ppl.Expr {
+	return W.WLogistic()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Mul(b any) ppl.Expr {
+	return W.WMul(b)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Neg() ppl.Expr {
+	return W.WNeg()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Pow(b any) ppl.Expr {
+	return W.WPow(b)
+}
 func (W _github_com_gobayes_gobayes_ppl_Expr) Shape() []int {
 	return W.WShape()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Sqrt() ppl.Expr {
+	return W.WSqrt()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Square() ppl.Expr {
+	return W.WSquare()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Sub(b any) ppl.Expr {
+	return W.WSub(b)
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Sum() ppl.Expr {
+	return W.WSum()
 }
 
 // _github_com_gobayes_gobayes_ppl_Hooks is an interface wrapper for Hooks type
