@@ -1,6 +1,7 @@
 package ppl
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -183,4 +184,41 @@ func TestPriorPredictiveMultivariate(t *testing.T) {
 	checkMoments(t, "w[0,2]", column(d["w"], 2), 0.5, 3.0*3/(36*7))
 	// A y element is a standard normal (unit diagonal covariance).
 	checkMoments(t, "y[3,1]", column(d["y"], 10), 0, 1)
+}
+
+// TestPredictiveAccuracyInTwoLines: a logistic regression's in-sample
+// accuracy from the posterior predictive's array, against the same
+// computed column by column.
+func TestPredictiveAccuracyInTwoLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	n := 200
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+		if rng.Float64() < 1/(1+math.Exp(-4*x[i])) {
+			y[i] = 1
+		}
+	}
+	m := NewModel("logit")
+	b := m.Normal("b", 0, 5)
+	m.BernoulliLogit("y", b.Mul(x), Observed(y))
+	fit := m.Sample(Seed(1), Chains(2), Warmup(300), Draws(300), LiveProgress(false))
+
+	pred := m.PosteriorPredictive(fit).Array("y")
+	acc := pred.Accuracy(y)
+
+	pp, hits := m.PosteriorPredictive(fit), 0
+	for i := range y {
+		mean := 0.0
+		d := pp.Flat(fmt.Sprintf("y[%d]", i+1))
+		for _, v := range d {
+			mean += v / float64(len(d))
+		}
+		if math.Round(mean) == y[i] {
+			hits++
+		}
+	}
+	if want := float64(hits) / float64(n); acc != want || acc < 0.6 {
+		t.Errorf("accuracy %v, want %v (and above 0.6)", acc, want)
+	}
 }

@@ -19,6 +19,7 @@ func init() {
 
 		// type definitions
 		"Adaptation":  reflect.ValueOf((*posterior.Adaptation)(nil)),
+		"Array":       reflect.ValueOf((*posterior.Array)(nil)),
 		"Chain":       reflect.ValueOf((*posterior.Chain)(nil)),
 		"Diagnostics": reflect.ValueOf((*posterior.Diagnostics)(nil)),
 		"Ensemble":    reflect.ValueOf((*posterior.Ensemble)(nil)),
