@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"github.com/gobayes/gobayes/ppl/diag"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -220,5 +221,39 @@ func TestPredictiveAccuracyInTwoLines(t *testing.T) {
 	}
 	if want := float64(hits) / float64(n); acc != want || acc < 0.6 {
 		t.Errorf("accuracy %v, want %v (and above 0.6)", acc, want)
+	}
+}
+
+// TestCompareModels: az.compare's table for a regression with its
+// predictor and one without, by PSIS-LOO: the one with the predictor
+// ranks first, by more than twice the SE of the difference, and takes
+// most of the stacking weight.
+func TestCompareModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 60
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+		y[i] = 1 + 2*x[i] + 0.5*rng.NormFloat64()
+	}
+	loo := func(withX bool) *diag.ModelCheck {
+		m := NewModel("reg")
+		a := m.Normal("a", 0, 5)
+		s := m.HalfNormal("sigma", 2)
+		mu := Expr(a)
+		if withX {
+			mu = a.Add(m.Normal("b", 0, 5).Mul(x))
+		}
+		m.Normal("y", mu, s, Observed(y))
+		fit := m.Sample(Seed(2), Chains(2), Warmup(300), Draws(500), LiveProgress(false))
+		return m.LogLik(fit).LOO()
+	}
+	cmp, err := diag.Compare([]string{"intercept", "slope"}, []*diag.ModelCheck{loo(false), loo(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, other := cmp.Rows[0], cmp.Rows[1]
+	if best.Name != "slope" || other.Diff < 2*other.DSE || best.Weight < 0.9 {
+		t.Errorf("comparison:\n%s", cmp)
 	}
 }

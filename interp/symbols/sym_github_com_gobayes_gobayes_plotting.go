@@ -13,6 +13,7 @@ func init() {
 		"Autocorr":  reflect.ValueOf(plotting.Autocorr),
 		"Bins":      reflect.ValueOf(plotting.Bins),
 		"Chains":    reflect.ValueOf(plotting.Chains),
+		"Compare":   reflect.ValueOf(plotting.Compare),
 		"DPI":       reflect.ValueOf(plotting.DPI),
 		"Dist":      reflect.ValueOf(plotting.Dist),
 		"ELBO":      reflect.ValueOf(plotting.ELBO),

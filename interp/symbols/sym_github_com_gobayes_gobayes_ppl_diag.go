@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/gobayes/gobayes/ppl/diag/diag"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Compare":       reflect.ValueOf(diag.Compare),
 		"EBFMI":         reflect.ValueOf(diag.EBFMI),
 		"ESS":           reflect.ValueOf(diag.ESS),
 		"ESSBulk":       reflect.ValueOf(diag.ESSBulk),
@@ -30,6 +31,8 @@ func init() {
 		"WAIC":          reflect.ValueOf(diag.WAIC),
 
 		// type definitions
-		"ModelCheck": reflect.ValueOf((*diag.ModelCheck)(nil)),
+		"Comparison":    reflect.ValueOf((*diag.Comparison)(nil)),
+		"ComparisonRow": reflect.ValueOf((*diag.ComparisonRow)(nil)),
+		"ModelCheck":    reflect.ValueOf((*diag.ModelCheck)(nil)),
 	}
 }
