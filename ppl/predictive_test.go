@@ -2,11 +2,12 @@ package ppl
 
 import (
 	"fmt"
-	"github.com/gobayes/gobayes/ppl/diag"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gobayes/gobayes/ppl/diag"
 )
 
 func meanVar(xs []float64) (m, v float64) {
