@@ -1,0 +1,69 @@
+package ppl
+
+import (
+	"slices"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/posterior"
+)
+
+// InferenceData gathers what ArviZ's InferenceData holds for a fit of
+// this model: the posterior (and its sample_stats), the posterior
+// predictive, the pointwise log-likelihood per observed variable, prior
+// and prior predictive draws (as many as fit has per chain, one chain),
+// and the observed data. Save it with WriteZarr; in Python,
+// az.from_zarr(path) or xarray.open_zarr(path, group="posterior") reads
+// it. Seed applies to the predictive and prior draws.
+func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *posterior.InferenceData {
+	c, err := m.Compile()
+	orPanic(err)
+	orPanic(checkFit(c, fit, "InferenceData"))
+	d := &posterior.InferenceData{
+		Draws: map[string]*posterior.Posterior{"posterior": fit},
+		Data:  map[string][]posterior.DataArray{},
+	}
+	obs := c.Observed()
+	if len(obs) > 0 {
+		d.Draws["posterior_predictive"] = m.PosteriorPredictive(fit, opts...)
+		d.Draws["log_likelihood"] = splitLogLik(m.LogLik(fit), obs)
+		for _, r := range m.g.RVs {
+			if r.Observed {
+				d.Data["observed_data"] = append(d.Data["observed_data"],
+					posterior.DataArray{Name: r.Name, Shape: slices.Clone(r.Value.Dims), Values: r.Data})
+			}
+		}
+	}
+	if n := fit.Draws(); n > 0 {
+		prior := m.PriorPredictive(n, opts...)
+		var params, predictive []string
+		for _, v := range prior.Vars {
+			if slices.ContainsFunc(obs, func(o infer.Var) bool { return o.Name == v.Name }) {
+				predictive = append(predictive, v.Name)
+			} else {
+				params = append(params, v.Name)
+			}
+		}
+		if len(params) > 0 {
+			d.Draws["prior"] = prior.Select(params...)
+		}
+		if len(predictive) > 0 {
+			d.Draws["prior_predictive"] = prior.Select(predictive...)
+		}
+	}
+	return d
+}
+
+// splitLogLik gives LogLik's one variable log_lik (every observed
+// element, in the order of the observed variables) as one variable per
+// observed variable, of its shape, as ArviZ's log_likelihood group has it.
+func splitLogLik(ll *posterior.Posterior, obs []infer.Var) *posterior.Posterior {
+	out := &posterior.Posterior{Model: ll.Model, Sampler: ll.Sampler, Warmup: ll.Warmup, Seconds: ll.Seconds, Chains: ll.Chains}
+	start := 0
+	for _, o := range obs {
+		out.Vars = append(out.Vars, posterior.Var{Name: o.Name, Shape: o.Shape, Start: start})
+		out.Columns = append(out.Columns, infer.ColumnNames(o.Name, o.Shape)...)
+		start += ir.ShapeLen(o.Shape)
+	}
+	return out
+}
