@@ -68,3 +68,33 @@ func TestForest(t *testing.T) {
 		t.Errorf("forest with an empty model: %v", err)
 	}
 }
+
+// TestForestCoords: a posterior with coordinates labels its rows by them.
+func TestForestCoords(t *testing.T) {
+	fit := fixture()
+	for i := range fit.Vars {
+		if fit.Vars[i].Name == "theta" {
+			fit.Vars[i].Dims = []string{"school"}
+		}
+	}
+	fit.Coords = map[string][]string{"school": {"A", "B", "C"}}
+	f := Forest(fit, "theta")
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var cell *panel
+	for _, c := range f.cells {
+		if c != nil {
+			cell = c
+			break
+		}
+	}
+	ticks := cell.p.Y.Tick.Marker.Ticks(0, 3)
+	var labels []string
+	for _, tk := range ticks {
+		labels = append(labels, tk.Label)
+	}
+	if !strings.Contains(strings.Join(labels, " "), "theta[A]") || !strings.Contains(strings.Join(labels, " "), "theta[C]") {
+		t.Errorf("row labels %v, want theta[A] … theta[C]", labels)
+	}
+}

@@ -216,8 +216,9 @@ func (s selection) pooled(col int) []float64 {
 	return out
 }
 
-// name returns the column's name.
-func (s selection) name(col int) string { return s.fit.Columns[col] }
+// name is column col as figures label it: by coordinates where its
+// variable has them (theta[Choate]), which Column accepts too.
+func (s selection) name(col int) string { return s.fit.Label(col) }
 
 // divergent returns the draw indices of chain c marked divergent.
 func (s selection) divergent(c int) []int {

@@ -64,6 +64,10 @@ func (m *Model) Compile() (*Compiled, error) {
 	if m.compiled != nil || m.cerr != nil {
 		return m.compiled, m.cerr
 	}
+	if err := m.checkDims(); err != nil {
+		m.cerr = err
+		return nil, err
+	}
 	c, err := compileModel(m)
 	m.compiled, m.cerr = c, err
 	return c, err

@@ -20,17 +20,18 @@ func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *p
 	orPanic(err)
 	orPanic(checkFit(c, fit, "InferenceData"))
 	d := &posterior.InferenceData{
-		Draws: map[string]*posterior.Posterior{"posterior": fit},
-		Data:  map[string][]posterior.DataArray{},
+		Draws:  map[string]*posterior.Posterior{"posterior": fit},
+		Data:   map[string][]posterior.DataArray{},
+		Coords: m.g.Coords,
 	}
 	obs := c.Observed()
 	if len(obs) > 0 {
 		d.Draws["posterior_predictive"] = m.PosteriorPredictive(fit, opts...)
-		d.Draws["log_likelihood"] = splitLogLik(m.LogLik(fit), obs)
+		d.Draws["log_likelihood"] = m.annotate(splitLogLik(m.LogLik(fit), obs))
 		for _, r := range m.g.RVs {
 			if r.Observed {
 				d.Data["observed_data"] = append(d.Data["observed_data"],
-					posterior.DataArray{Name: r.Name, Shape: slices.Clone(r.Value.Dims), Values: r.Data})
+					posterior.DataArray{Name: r.Name, Shape: slices.Clone(r.Value.Dims), Dims: r.Dims, Values: r.Data})
 			}
 		}
 	}

@@ -19,11 +19,13 @@ import (
 // and skips, unless GOBAYES_REQUIRE_XARRAY is set (make test sets it).
 func TestInferenceDataZarr(t *testing.T) {
 	m := NewModel("schools")
+	schools := []string{"Choate", "Deerfield", "Phillips Andover"}
+	m.Coords("school", schools...)
 	mu := m.Normal("mu", 0, 5)
 	tau := m.HalfNormal("tau", 5)
-	z := m.Normal("z", 0, 1, Size(3))
-	theta := m.Deterministic("theta", mu.Add(tau.Mul(z)))
-	m.Normal("y", theta, []float64{15, 10, 16}).Observe([]float64{28, 8, -3})
+	z := m.Normal("z", 0, 1, Size(3)) // no dims: z_dim_0
+	theta := m.Deterministic("theta", mu.Add(tau.Mul(z)), Dims("school"))
+	m.Normal("y", theta, []float64{15, 10, 16}, Dims("school")).Observe([]float64{28, 8, -3})
 	fit := m.Sample(Seed(1), Chains(2), Warmup(200), Draws(50), LiveProgress(false))
 	idata := m.InferenceData(fit, Seed(2))
 	dir := filepath.Join(t.TempDir(), "fit.zarr")
@@ -38,7 +40,7 @@ func TestInferenceDataZarr(t *testing.T) {
 			a := p.Array(v.Name)
 			dims := []string{"chain", "draw"}
 			for k := range v.Shape {
-				dims = append(dims, fmt.Sprintf("%s_dim_%d", v.Name, k))
+				dims = append(dims, dimName(v.Name, v.Dims, k))
 			}
 			expected[g][v.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Data}
 		}
@@ -48,7 +50,7 @@ func TestInferenceDataZarr(t *testing.T) {
 		for _, a := range arrays {
 			dims := []string{}
 			for k := range a.Shape {
-				dims = append(dims, fmt.Sprintf("%s_dim_%d", a.Name, k))
+				dims = append(dims, dimName(a.Name, a.Dims, k))
 			}
 			expected[g][a.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Values}
 		}
@@ -71,6 +73,16 @@ func TestInferenceDataZarr(t *testing.T) {
 	if got := idata.Draws["log_likelihood"].Vars; len(got) != 1 || got[0].Name != "y" || !slices.Equal(got[0].Shape, []int{3}) {
 		t.Errorf("log_likelihood vars %+v, want y [3]", got)
 	}
+	for _, g := range []string{"posterior", "posterior_predictive", "log_likelihood", "observed_data"} {
+		for name, v := range expected[g] {
+			if name == "theta" || name == "y" {
+				if dims := v.(map[string]any)["dims"].([]string); dims[len(dims)-1] != "school" {
+					t.Errorf("%s/%s has dims %v, want school last", g, name, dims)
+				}
+			}
+		}
+	}
+	expected["_coords"] = map[string]any{"school": schools}
 	exp := filepath.Join(t.TempDir(), "expected.json")
 	b, _ := json.Marshal(expected)
 	if err := os.WriteFile(exp, b, 0o644); err != nil {
@@ -90,4 +102,12 @@ func TestInferenceDataZarr(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), " 0 failures") {
 		t.Fatalf("xarray read the store back with failures: %v", err)
 	}
+}
+
+// dimName is the name the store gives dimension k of a variable.
+func dimName(name string, dims []string, k int) string {
+	if k < len(dims) {
+		return dims[k]
+	}
+	return fmt.Sprintf("%s_dim_%d", name, k)
 }

@@ -98,6 +98,7 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	r.shapeFixed = shape != nil
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
+	r.v.Dims = o.dims
 	if o.lower != nil || o.upper != nil || o.order != graph.Unordered {
 		m.failf(name, "bounds and orderings do not apply to a mixture")
 	}

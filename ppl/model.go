@@ -10,6 +10,7 @@ import (
 	"github.com/gobayes/gobayes/ppl/dist"
 	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // Model is a graph of random variables, deterministic quantities and
@@ -109,8 +110,17 @@ func (m *Model) Lookup(name string) Expr {
 // Deterministic records expr under name: its value is part of every draw
 // (Stan's generated quantities, PyMC's Deterministic). It returns the
 // expression, to use further.
-func (m *Model) Deterministic(name string, expr any) Expr {
+//
+// Of the options it takes Dims only.
+func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 	defer m.undo(m.mark())
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.shape != nil || o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.hasObserved {
+		m.failf(name, "a deterministic quantity takes the option Dims only (its shape is its expression's)")
+	}
 	n, err := asNode(expr)
 	if err != nil {
 		m.failf(name, "%v", err)
@@ -123,6 +133,12 @@ func (m *Model) Deterministic(name string, expr any) Expr {
 	}
 	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
 	m.claim(name, d)
+	if o.dims != nil {
+		if m.g.DetDims == nil {
+			m.g.DetDims = map[string][]string{}
+		}
+		m.g.DetDims[name] = o.dims
+	}
 	m.g.Dets = append(m.g.Dets, d)
 	return asExpr(d)
 }
@@ -161,6 +177,7 @@ type options struct {
 	lower, upper any
 	order        graph.Order
 	observed     any
+	dims         []string
 	hasObserved  bool
 }
 
@@ -195,6 +212,14 @@ func PositiveOrdered() Option { return func(o *options) { o.order = graph.Positi
 func Observed(data any) Option {
 	return func(o *options) { o.observed, o.hasObserved = data, true }
 }
+
+// Dims names the variable's dimensions, one name per dimension of its
+// shape, as PyMC's dims: theta := m.Normal("theta", mu, tau, ppl.Size(8),
+// ppl.Dims("school")). With labels given once per model by Model.Coords,
+// summaries, plots and exports label elements by them (theta[Choate]);
+// without, by 1-based position (theta[1]). Code indexes elements from 0
+// either way.
+func Dims(names ...string) Option { return func(o *options) { o.dims = slices.Clone(names) } }
 
 // RV is a random variable: a parameter to infer, or, once observed, data
 // whose log density is part of the model. It is an Expr, usable wherever a
@@ -264,6 +289,7 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	}
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
+	r.v.Dims = o.dims
 	m.applyBounds(r, &o)
 	m.g.RVs = append(m.g.RVs, &r.v)
 	if o.hasObserved {
@@ -278,7 +304,7 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 // observed; anything else is a different variable under a used name.
 func (m *Model) sameVar(old, r *RV, o *options, shape []int) bool {
 	v := &old.v
-	if v.Fam != r.v.Fam || v.Mix != nil || len(v.Params) != len(r.v.Params) || v.Order != o.order {
+	if v.Fam != r.v.Fam || v.Mix != nil || len(v.Params) != len(r.v.Params) || v.Order != o.order || !slices.Equal(v.Dims, o.dims) {
 		return false
 	}
 	for i, p := range r.v.Params {
@@ -661,4 +687,86 @@ func (m *Model) evalData(name string, n *graph.Node) *graph.Node {
 		m.failf(name, "observed data must be data (Go values, or expressions of data alone), not an expression of the model's parameters")
 	}
 	return graph.Const(d, slices.Clone(n.Dims))
+}
+
+// Coords labels the elements along dimension dim (named by Dims), once per
+// model: m.Coords("school", "Choate", "Deerfield", …). A dimension's
+// labels must be as many as its variables' elements along it (checked
+// when the model compiles).
+func (m *Model) Coords(dim string, labels ...string) {
+	if old, ok := m.g.Coords[dim]; ok {
+		if slices.Equal(old, labels) {
+			return // the cell that gave them, run again
+		}
+		m.failf(dim, "coordinates of %q are already given (%d labels); give each dimension's once (to change them, start the model anew with NewModel)", dim, len(old))
+	}
+	if len(labels) == 0 {
+		m.failf(dim, "no labels given for dimension %q", dim)
+	}
+	if m.g.Coords == nil {
+		m.g.Coords = map[string][]string{}
+	}
+	m.g.Coords[dim] = slices.Clone(labels)
+	m.changed()
+}
+
+// checkDims checks every Dims against its variable's shape and the
+// coordinates' counts (Compile calls it).
+func (m *Model) checkDims() error {
+	check := func(name string, dims []string, shape []int) error {
+		if dims == nil {
+			return nil
+		}
+		if len(dims) != len(shape) {
+			return &Error{Var: name, Msg: fmt.Sprintf("Dims names %d dimensions (%s) but the shape %v has %d; name one per dimension", len(dims), strings.Join(dims, ", "), shape, len(shape))}
+		}
+		for k, d := range dims {
+			if c, ok := m.g.Coords[d]; ok && len(c) != shape[k] {
+				return &Error{Var: name, Msg: fmt.Sprintf("dimension %q has %d coordinates but %s has %d elements along it; give as many labels as elements", d, len(c), name, shape[k])}
+			}
+		}
+		return nil
+	}
+	for _, r := range m.g.RVs {
+		if err := check(r.Name, r.Dims, r.Value.Dims); err != nil {
+			return err
+		}
+	}
+	for _, d := range m.g.Dets {
+		if err := check(d.Det, m.g.DetDims[d.Det], d.Dims); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// annotate gives a posterior of this model its dims and coordinates (by
+// variable name).
+func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
+	if p == nil {
+		return p
+	}
+	dims := map[string][]string{}
+	for _, r := range m.g.RVs {
+		if r.Dims != nil {
+			dims[r.Name] = r.Dims
+		}
+	}
+	for name, d := range m.g.DetDims {
+		dims[name] = d
+	}
+	for i := range p.Vars {
+		if d, ok := dims[p.Vars[i].Name]; ok && len(d) == len(p.Vars[i].Shape) {
+			p.Vars[i].Dims = d
+			for _, dim := range d {
+				if c, ok := m.g.Coords[dim]; ok {
+					if p.Coords == nil {
+						p.Coords = map[string][]string{}
+					}
+					p.Coords[dim] = c
+				}
+			}
+		}
+	}
+	return p
 }

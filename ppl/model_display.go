@@ -49,13 +49,26 @@ func shapeSuffix(s []int) string {
 	return strings.ReplaceAll(fmt.Sprint(s), " ", ",")
 }
 
+// dimsSuffix is shapeSuffix with the dimensions' names where Dims gave
+// them: [school=8].
+func dimsSuffix(s []int, names []string) string {
+	if len(names) != len(s) || len(s) == 0 {
+		return shapeSuffix(s)
+	}
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = fmt.Sprintf("%s=%d", names[i], n)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
 // lines describes the model one statement per line, in declaration order.
 func (m *Model) lines() (rows [][4]string) {
 	for _, r := range m.g.RVs {
 		rows = append(rows, line(r))
 	}
 	for _, d := range m.g.Dets {
-		rows = append(rows, [4]string{d.Det + shapeSuffix(d.Dims), "=", formula(d.Args[0], 4), "deterministic"})
+		rows = append(rows, [4]string{d.Det + dimsSuffix(d.Dims, m.g.DetDims[d.Det]), "=", formula(d.Args[0], 4), "deterministic"})
 	}
 	for _, t := range m.g.Terms {
 		rows = append(rows, [4]string{"target", "+=", formula(t.Value, 4), t.Name})
@@ -103,7 +116,7 @@ func line(r *graph.RV) [4]string {
 	if len(notes) > 0 {
 		role += ", " + strings.Join(notes, ", ")
 	}
-	return [4]string{r.Name + shapeSuffix(r.Value.Dims), "~", dist, role}
+	return [4]string{r.Name + dimsSuffix(r.Value.Dims, r.Dims), "~", dist, role}
 }
 
 // String describes the model one variable per line, as a notebook shows

@@ -359,3 +359,51 @@ func TestCategoricalTakesProbabilities(t *testing.T) {
 		}
 	}
 }
+
+// TestDimsAndCoords: named dimensions label the summary, the warnings,
+// column lookups and the model listing by coordinate; mistakes in them
+// name the variable when the model compiles.
+func TestDimsAndCoords(t *testing.T) {
+	m := NewModel("schools")
+	m.Coords("school", "Choate", "Deerfield", "Phillips")
+	mu := m.Normal("mu", 0, 5)
+	z := m.Normal("z", 0, 1, Size(3), Dims("school"))
+	theta := m.Deterministic("theta", mu.Add(z.Mul(2.0)), Dims("school"))
+	m.Normal("y", theta, 10.0, Dims("school")).Observe([]float64{28, 8, -3})
+	if s := m.String(); !strings.Contains(s, "z[school=3] ~ Normal(0, 1)") || !strings.Contains(s, "theta[school=3] =") {
+		t.Errorf("the listing does not show the dims:\n%s", s)
+	}
+	fit := m.Sample(Seed(1), Chains(2), Warmup(200), Draws(200), LiveProgress(false))
+	text := fit.Summary().String()
+	for _, want := range []string{"theta[Choate]", "theta[Phillips]", "z[Deerfield]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %s:\n%s", want, text)
+		}
+	}
+	if !slices.Equal(fit.Flat("theta[Deerfield]"), fit.Flat("theta[2]")) {
+		t.Error("theta[Deerfield] and theta[2] are not the same column")
+	}
+	if pp := m.PosteriorPredictive(fit); pp.Summary().Rows[0].Name != "y[Choate]" {
+		t.Errorf("posterior predictive rows start with %s, want y[Choate]", pp.Summary().Rows[0].Name)
+	}
+	for _, c := range []struct {
+		build func(m *Model)
+		v     string
+		msg   string
+	}{
+		{func(m *Model) { m.Normal("a", 0, 1, Size(3), Dims("x", "y")) }, "a", "2 dimensions"},
+		{func(m *Model) { m.Coords("school", "A", "B"); m.Normal("a", 0, 1, Size(3), Dims("school")) }, "a", "2 coordinates"},
+	} {
+		bad := NewModel("bad")
+		c.build(bad)
+		_, err := bad.Compile()
+		if err == nil || !strings.Contains(err.Error(), c.v) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("error %v, want one naming %s and saying %q", err, c.v, c.msg)
+		}
+	}
+	err := mustFail(t, "coords given twice", func() { m.Coords("school", "A", "B", "C") })
+	if !strings.Contains(err.Error(), "already given") {
+		t.Errorf("coords given twice: %v", err)
+	}
+	m.Coords("school", "Choate", "Deerfield", "Phillips") // the same again: a cell run again
+}

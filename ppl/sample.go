@@ -129,7 +129,7 @@ func LiveProgress(on bool) SampleOption { return func(s *sampleSettings) { s.liv
 func (m *Model) Sample(opts ...SampleOption) *posterior.Posterior {
 	p, err := m.sample(opts...)
 	orPanic(err)
-	return p
+	return m.annotate(p)
 }
 
 // MAP finds the posterior mode on the unconstrained scale by L-BFGS (see
@@ -164,6 +164,7 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 	}
 	r, err := vi.ADVI(s.ctx, c, o)
 	orPanic(err)
+	m.annotate(r.Posterior)
 	return r
 }
 
@@ -195,7 +196,7 @@ func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterio
 		}
 	}
 	p.Chains = []posterior.Chain{ch}
-	return p
+	return m.annotate(p)
 }
 
 // PosteriorPredictive draws replicated data for every draw of fit (a
@@ -239,7 +240,7 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 		p.Chains = append(p.Chains, ch)
 		p.Seconds[ci] = time.Since(start).Seconds()
 	}
-	return p
+	return m.annotate(p)
 }
 
 // LogLik is the pointwise log-likelihood of every observed element at every

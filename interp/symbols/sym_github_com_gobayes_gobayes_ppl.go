@@ -36,6 +36,7 @@ func init() {
 		"DiagPostMultiply": reflect.ValueOf(ppl.DiagPostMultiply),
 		"DiagPreMultiply":  reflect.ValueOf(ppl.DiagPreMultiply),
 		"Digamma":          reflect.ValueOf(ppl.Digamma),
+		"Dims":             reflect.ValueOf(ppl.Dims),
 		"Div":              reflect.ValueOf(ppl.Div),
 		"Dot":              reflect.ValueOf(ppl.Dot),
 		"Draws":            reflect.ValueOf(ppl.Draws),

@@ -41,6 +41,10 @@ type Posterior struct {
 	// summary leaves out MCSE, ESS, R-hat and ESS per second, and the
 	// chain warnings (R-hat, ESS, divergences) do not apply.
 	Independent bool
+	// Coords labels the elements along named dimensions (see Var.Dims):
+	// the summary shows theta[Choate] for theta[1], and Column accepts
+	// either.
+	Coords map[string][]string
 }
 
 // Settings records how a posterior was sampled.
@@ -71,6 +75,9 @@ type Var struct {
 	Shape         []int
 	Deterministic bool
 	Start         int
+	// Dims names the dimensions (as PyMC's dims), nil when unnamed;
+	// Posterior.Coords labels their elements.
+	Dims []string
 }
 
 // Chain is one chain's draws and statistics.
@@ -100,12 +107,13 @@ func (p *Posterior) Draws() int {
 	return len(p.Chains[0].Values[0])
 }
 
-// Column returns the index of a scalar column ("theta[1]"), or -1.
+// Column returns the index of a scalar column ("theta[1]", or its label
+// by coordinates, "theta[Choate]"), or -1.
 func (p *Posterior) Column(name string) int {
 	for i, c := range p.Columns {
 		if c == name {
 			return i
 		}
 	}
-	return -1
+	return p.labelColumn(name)
 }

@@ -104,7 +104,7 @@ func (p *Posterior) row(j int, seconds float64) SummaryRow {
 	for c := range p.Chains {
 		ch[c] = p.Chains[c].Values[j]
 	}
-	r := SummaryRow{Name: p.Columns[j]}
+	r := SummaryRow{Name: p.Label(j)}
 	flat := diag.Flatten(ch)
 	if len(flat) == 0 {
 		nan := math.NaN()

@@ -44,8 +44,8 @@ func (p *Posterior) Warnings() []string {
 	}
 	var highRhat, lowESS []string
 	worst := 1.0
-	for _, name := range p.Columns {
-		ch := p.ByChain(name)
+	for j, column := range p.Columns {
+		ch, name := p.ByChain(column), p.Label(j)
 		if constant(ch) {
 			continue
 		}

@@ -26,6 +26,9 @@ type InferenceData struct {
 	Draws map[string]*Posterior
 	// Data maps "observed_data" and "constant_data" to their arrays.
 	Data map[string][]DataArray
+	// Coords labels the elements of named dimensions (Var.Dims,
+	// DataArray.Dims); unlabelled dimensions have their 0-based index.
+	Coords map[string][]string
 }
 
 // DataArray is one array of data: its values in row-major order over
@@ -33,14 +36,16 @@ type InferenceData struct {
 type DataArray struct {
 	Name   string
 	Shape  []int
+	Dims   []string // the dimensions' names, nil for <name>_dim_<k>
 	Values []float64
 }
 
 // zarr is a Zarr v2 store being written: its metadata, consolidated at
 // the end into .zmetadata.
 type zarr struct {
-	dir  string
-	meta map[string]any
+	dir    string
+	meta   map[string]any
+	coords map[string][]string
 }
 
 func (z *zarr) writeJSON(rel string, v any) error {
@@ -93,6 +98,17 @@ func (z *zarr) array(path string, shape []int, dims []string, data any) error {
 				raw[i] = 1
 			}
 		}
+	case []string: // fixed-width UTF-32, NumPy's <U
+		w := 1
+		for _, x := range v {
+			w = max(w, len([]rune(x)))
+		}
+		dtype, raw = fmt.Sprintf("<U%d", w), make([]byte, 4*w*len(v))
+		for i, x := range v {
+			for k, r := range []rune(x) {
+				binary.LittleEndian.PutUint32(raw[4*(i*w+k):], uint32(r))
+			}
+		}
 	default:
 		return fmt.Errorf("posterior: zarr array of %T", data)
 	}
@@ -116,12 +132,16 @@ func (z *zarr) array(path string, shape []int, dims []string, data any) error {
 	return os.WriteFile(filepath.Join(z.dir, filepath.FromSlash(path), key), raw, 0o644)
 }
 
-// index writes the coordinate 0, 1, …, n-1 of a dimension, once per group.
+// index writes the coordinate of a dimension, once per group: its labels
+// (Coords), or 0, 1, …, n-1.
 func (z *zarr) index(group, dim string, n int, done map[string]bool) error {
 	if done[dim] {
 		return nil
 	}
 	done[dim] = true
+	if c := z.coords[dim]; len(c) == n {
+		return z.array(join(group, dim), []int{n}, []string{dim}, c)
+	}
 	v := make([]int64, n)
 	for i := range v {
 		v[i] = int64(i)
@@ -146,7 +166,7 @@ func (z *zarr) draws(group string, p *Posterior) error {
 		a := p.Array(v.Name)
 		dims := []string{"chain", "draw"}
 		for k, d := range v.Shape {
-			dim := fmt.Sprintf("%s_dim_%d", v.Name, k)
+			dim := dimName(v.Name, v.Dims, k)
 			dims = append(dims, dim)
 			if err := z.index(group, dim, d, done); err != nil {
 				return err
@@ -232,7 +252,7 @@ func (z *zarr) data(group string, arrays []DataArray) error {
 	for _, a := range arrays {
 		var dims []string
 		for k, d := range a.Shape {
-			dim := fmt.Sprintf("%s_dim_%d", a.Name, k)
+			dim := dimName(a.Name, a.Dims, k)
 			dims = append(dims, dim)
 			if err := z.index(group, dim, d, done); err != nil {
 				return err
@@ -248,6 +268,15 @@ func (z *zarr) data(group string, arrays []DataArray) error {
 	return nil
 }
 
+// dimName is dimension k's name: the variable's Dims, else ArviZ's
+// default <name>_dim_<k>.
+func dimName(name string, dims []string, k int) string {
+	if k < len(dims) {
+		return dims[k]
+	}
+	return fmt.Sprintf("%s_dim_%d", name, k)
+}
+
 // groupOrder is the order ArviZ lists groups in.
 var groupOrder = []string{"posterior", "posterior_predictive", "log_likelihood", "sample_stats", "prior", "prior_predictive", "observed_data", "constant_data"}
 
@@ -257,7 +286,7 @@ func (d *InferenceData) WriteZarr(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	z := &zarr{dir: dir, meta: map[string]any{}}
+	z := &zarr{dir: dir, meta: map[string]any{}, coords: d.Coords}
 	if err := z.group("", map[string]any{}); err != nil {
 		return err
 	}

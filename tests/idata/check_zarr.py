@@ -3,7 +3,8 @@ array with the values, dims and shapes gobayes says it wrote.
 
 usage: check_zarr.py STORE EXPECTED.json
 EXPECTED.json: {group: {variable: {"dims": [...], "shape": [...],
-"values": [... row-major ...]}}}. Exit status 0 when all agree.
+"values": [... row-major ...]}}, "_coords": {dim: [labels]}}. Exit status
+0 when all agree.
 """
 import json
 import sys
@@ -16,6 +17,7 @@ def main():
     store, expected_path = sys.argv[1], sys.argv[2]
     with open(expected_path) as f:
         expected = json.load(f)
+    coords = expected.pop("_coords", {})
     checked, failures = 0, []
     for group, variables in expected.items():
         ds = xr.open_zarr(store, group=group, consolidated=True)
@@ -31,10 +33,11 @@ def main():
             vals = np.asarray(got.values, dtype=float).ravel()
             if not np.array_equal(vals, np.asarray(want["values"], dtype=float), equal_nan=True):
                 failures.append(f"{group}/{name}: values differ")
-            for dim in got.dims:  # every dim has its 0-based index as coordinate
+            for dim in got.dims:  # labels where given, else the 0-based index
                 coord = ds[dim].values
-                if not np.array_equal(coord, np.arange(ds.sizes[dim])):
-                    failures.append(f"{group}/{name}: coordinate {dim} is {coord[:5]}…")
+                want_coord = coords.get(dim, np.arange(ds.sizes[dim]))
+                if list(coord) != list(want_coord):
+                    failures.append(f"{group}/{name}: coordinate {dim} is {list(coord)[:5]}…, want {list(want_coord)[:5]}…")
             checked += 1
     for f in failures:
         print("FAIL", f)

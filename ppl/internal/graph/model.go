@@ -14,6 +14,10 @@ type Model struct {
 	RVs   []*RV
 	Dets  []*Node // KReshape nodes carrying Det, over the recorded value
 	Terms []Term
+	// Coords labels the elements along named dimensions (Model.Coords).
+	Coords map[string][]string
+	// DetDims names the dimensions of deterministic quantities, by name.
+	DetDims map[string][]string
 }
 
 // Term is an explicit log-density term (Stan's target +=).
@@ -36,6 +40,8 @@ type RV struct {
 	// ordering option.
 	Lower, Upper *Node
 	Order        Order
+	// Dims names the variable's dimensions (ppl.Dims), nil when unnamed.
+	Dims []string
 }
 
 // Order is an ordering constraint of a vector.
