@@ -8,9 +8,12 @@
 //	mu := m.Normal("mu", 0, 5)
 //	tau := m.HalfCauchy("tau", 5)
 //	z := m.Normal("theta_tilde", 0, 1, ppl.Size(8))
-//	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+//	theta := m.Deterministic("theta", mu.Add(tau.Mul(z)))
 //	m.Normal("y", theta, sigma).Observe(y)
 //	c, err := m.Compile()
+//
+// Expressions have their arithmetic as methods, read left to right
+// (mu.Add(tau.Mul(z)) is ppl.Add(mu, ppl.Mul(tau, z))).
 //
 // # The graph
 //
@@ -25,7 +28,16 @@
 // parameters), orderings (Ordered, PositiveOrdered) and data (Observed, or
 // RV.Observe). Model.Deterministic records a quantity in every draw;
 // Model.LogDensity adds a term to the log density (Stan's target +=).
-// Index and At take 0-based Go indices.
+//
+// One indexing convention: code indexes elements from 0, as Go does
+// (Index, At, Array.Element, and the index errors say so); what a person
+// reads labels them from 1, as Stan and the summaries do (theta[1] is
+// element 0), or by coordinates where the dimensions are named (Dims,
+// Model.Coords: theta[Choate]). Posterior.Column accepts either label.
+//
+// A builder call is a transaction: one that fails leaves the model as it
+// was, and a notebook cell run again returns what it made the first time
+// (see Error).
 //
 // Finite mixtures are Model.Mixture with Comp/NormalComp components; LogPDF
 // gives a family's pointwise log density as an expression for hand-written
