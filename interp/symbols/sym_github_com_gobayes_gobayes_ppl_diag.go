@@ -28,6 +28,7 @@ func init() {
 		"Rhat":          reflect.ValueOf(diag.Rhat),
 		"RhatBasic":     reflect.ValueOf(diag.RhatBasic),
 		"Split":         reflect.ValueOf(diag.Split),
+		"TextTable":     reflect.ValueOf(diag.TextTable),
 		"WAIC":          reflect.ValueOf(diag.WAIC),
 
 		// type definitions

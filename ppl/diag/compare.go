@@ -173,23 +173,7 @@ func (c *Comparison) String() string {
 	for _, r := range c.Rows {
 		rows = append(rows, c.cells(r))
 	}
-	width := make([]int, len(comparisonHeader))
-	for _, row := range rows {
-		for j, s := range row {
-			width[j] = max(width[j], len([]rune(s)))
-		}
-	}
-	for _, row := range rows {
-		for j, s := range row {
-			pad := strings.Repeat(" ", width[j]-len([]rune(s)))
-			if j == 0 {
-				b.WriteString(s + pad)
-			} else {
-				b.WriteString("  " + pad + s)
-			}
-		}
-		b.WriteString("\n")
-	}
+	b.WriteString(TextTable(rows))
 	for _, w := range c.Warnings() {
 		b.WriteString("warning: " + w + "\n")
 	}
@@ -222,5 +206,33 @@ func (c *Comparison) HTML() string {
 		b.WriteString(`<p style="color:#b00">⚠ ` + html.EscapeString(w) + "</p>")
 	}
 	b.WriteString("</div>")
+	return b.String()
+}
+
+// TextTable lays rows out as an aligned text table: the first column
+// left-aligned, the others right-aligned, two spaces apart, a newline
+// after each row (the summaries' and the comparison's text form).
+func TextTable(rows [][]string) string {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString("  " + pad + c)
+			}
+		}
+		b.WriteByte('\n')
+	}
 	return b.String()
 }

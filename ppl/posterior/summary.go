@@ -243,26 +243,10 @@ func (s *Summary) String() string {
 	for i := range s.Rows {
 		rows = append(rows, s.rowCells(i, true))
 	}
-	width := make([]int, len(s.header()))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
 	var b strings.Builder
 	b.WriteString(s.caption())
 	b.WriteByte('\n')
-	for _, r := range rows {
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
-			if i == 0 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString("  " + pad + c)
-			}
-		}
-		b.WriteByte('\n')
-	}
+	b.WriteString(diag.TextTable(rows))
 	if n := s.note(); n != "" {
 		b.WriteString("note: " + n + "\n")
 	}
