@@ -258,3 +258,33 @@ func TestCompareModels(t *testing.T) {
 		t.Errorf("comparison:\n%s", cmp)
 	}
 }
+
+// TestMAPReport: a successful MAP says it converged (gonum reports a
+// stalled line search at the optimum as "Failure", which the notebook
+// once printed) and shows a vector as one row per element.
+func TestMAPReport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	n := 100
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = []float64{rng.NormFloat64(), rng.NormFloat64()}
+		y[i] = 2*x[i][0] - x[i][1] + 0.3*rng.NormFloat64()
+	}
+	m := NewModel("reg")
+	beta := m.Normal("beta", 0, 5, Size(2))
+	m.Normal("y", MatVec(x, beta), m.HalfNormal("sigma", 1), Observed(y))
+	r := m.MAP(Seed(1))
+	text := r.String()
+	if !r.Converged || !strings.Contains(r.Status, "converged") || strings.Contains(text, "Failure") {
+		t.Errorf("MAP reports %q (converged %v, gradient %g):\n%s", r.Status, r.Converged, r.Gradient, text)
+	}
+	for _, want := range []string{"beta[1] = 2", "beta[2] = -1", "sigma = 0.3"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("MAP text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "= [") || !strings.Contains(r.HTML(), "<th style=\"text-align:left\">beta[2]</th>") {
+		t.Errorf("a vector is not shown one element per row:\n%s\n%s", text, r.HTML())
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"gonum.org/v1/gonum/optimize"
+
 	"github.com/gobayes/gobayes/ppl/infer"
 )
 
@@ -34,9 +36,32 @@ type Result struct {
 	Vars        []infer.Var
 	Iterations  int
 	Evaluations int
-	// Status says why the search stopped: "gradient below tolerance",
-	// "no further progress" or "iteration limit".
-	Status string
+	// Status says in words why the search stopped; Converged is false
+	// only when it stopped away from a mode (the iteration limit, or a
+	// line search that failed where the gradient is still large).
+	Status    string
+	Converged bool
+	// Gradient is the largest component of the gradient at Position, on
+	// the unconstrained scale (about 0 at a mode).
+	Gradient float64
+}
+
+// convergedGradient is the gradient below which a stalled search is at a
+// mode all the same (gonum reports a line search that cannot improve on
+// an optimum as a failure).
+const convergedGradient = 1e-4
+
+// status says why the search stopped, in words, and whether at a mode.
+func status(s optimize.Status, gmax float64) (string, bool) {
+	switch {
+	case s == optimize.GradientThreshold:
+		return "converged: gradient below tolerance", true
+	case s == optimize.IterationLimit:
+		return fmt.Sprintf("not converged: stopped at the iteration limit with gradient %.2g; raise it or give a better start", gmax), false
+	case gmax <= convergedGradient:
+		return "converged: no further progress", true
+	}
+	return fmt.Sprintf("not converged: the search stalled (%v) with gradient %.2g; give another start (Init, Seed) or reparameterise", s, gmax), false
 }
 
 // MAP maximises the model's log density from one start.
@@ -82,11 +107,18 @@ func MAP(model infer.Model, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g := make([]float64, dim)
+	d.LogDensityGrad(res.X, g)
+	gmax := 0.0
+	for _, v := range g {
+		gmax = math.Max(gmax, math.Abs(v))
+	}
 	out := &Result{
 		Model: model.Name(), Position: res.X, LogDensity: -res.F, Vars: model.Vars(),
 		Iterations: res.Stats.MajorIterations, Evaluations: res.Stats.FuncEvaluations + res.Stats.GradEvaluations,
-		Status: res.Status.String(),
+		Gradient: gmax,
 	}
+	out.Status, out.Converged = status(res.Status, gmax)
 	n := 0
 	for _, v := range out.Vars {
 		n += size(v.Shape)
@@ -111,34 +143,43 @@ func size(shape []int) int {
 	return n
 }
 
-// String renders the mode as text: one variable per line.
+// rows are the mode's scalars, one per element as the summaries label
+// them (beta[1], beta[2]).
+func (r *Result) rows() (names []string, values []float64) {
+	for _, v := range r.Vars {
+		names = append(names, infer.ColumnNames(v.Name, v.Shape)...)
+		values = append(values, r.Values[v.Name]...)
+	}
+	return names, values
+}
+
+func (r *Result) caption() string {
+	return fmt.Sprintf("%s: MAP (L-BFGS, %d iterations, %s), log density %.4g", r.Model, r.Iterations, r.Status, r.LogDensity)
+}
+
+// String renders the mode as text: one scalar per line.
 func (r *Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: MAP (L-BFGS, %d iterations, %s), log density %.4g\n", r.Model, r.Iterations, r.Status, r.LogDensity)
-	for _, v := range r.Vars {
-		fmt.Fprintf(&b, "  %s = %s\n", v.Name, nums(r.Values[v.Name]))
+	b.WriteString(r.caption() + "\n")
+	names, values := r.rows()
+	for i, n := range names {
+		fmt.Fprintf(&b, "  %s = %.4g\n", n, values[i])
 	}
 	return b.String()
 }
 
-// HTML renders the mode as a table.
+// HTML renders the mode as a table, one scalar per row.
 func (r *Result) HTML() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<div><b>%s</b>: MAP (L-BFGS, %d iterations, %s), log density %.4g<table>", html.EscapeString(r.Model), r.Iterations, html.EscapeString(r.Status), r.LogDensity)
-	for _, v := range r.Vars {
-		fmt.Fprintf(&b, "<tr><th style=\"text-align:left\">%s</th><td>%s</td></tr>", html.EscapeString(v.Name), nums(r.Values[v.Name]))
+	style := ""
+	if !r.Converged {
+		style = ` style="color:#b00"`
+	}
+	fmt.Fprintf(&b, "<div><b>%s</b><span%s>%s</span><table>", html.EscapeString(r.Model+": "), style, html.EscapeString(strings.TrimPrefix(r.caption(), r.Model+": ")))
+	names, values := r.rows()
+	for i, n := range names {
+		fmt.Fprintf(&b, "<tr><th style=\"text-align:left\">%s</th><td style=\"text-align:right\">%.4g</td></tr>", html.EscapeString(n), values[i])
 	}
 	b.WriteString("</table></div>")
 	return b.String()
-}
-
-func nums(v []float64) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprintf("%.4g", x)
-	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return "[" + strings.Join(s, " ") + "]"
 }

@@ -2,7 +2,10 @@ package optim
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/optimize"
 
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -72,5 +75,26 @@ func TestMAPRosenbrock(t *testing.T) {
 	}
 	if x := r.Values["x"]; math.Abs(x[0]-1) > 1e-5 || math.Abs(x[1]-1) > 1e-5 {
 		t.Errorf("mode %v after %d iterations (%s), want [1 1]", x, r.Iterations, r.Status)
+	}
+}
+
+// TestStatusWords: gonum's stop reasons in words, a stalled line search
+// at a zero gradient (gonum's "Failure") counting as converged.
+func TestStatusWords(t *testing.T) {
+	for _, c := range []struct {
+		s         optimize.Status
+		g         float64
+		converged bool
+		word      string
+	}{
+		{optimize.GradientThreshold, 1e-9, true, "converged"},
+		{optimize.Failure, 1e-7, true, "no further progress"},
+		{optimize.Failure, 3, false, "stalled"},
+		{optimize.IterationLimit, 1e-7, false, "iteration limit"},
+	} {
+		s, ok := status(c.s, c.g)
+		if ok != c.converged || !strings.Contains(s, c.word) || strings.Contains(s, "Failure") && ok {
+			t.Errorf("status(%v, %g) = %q, %v", c.s, c.g, s, ok)
+		}
 	}
 }
