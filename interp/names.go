@@ -30,6 +30,8 @@ func (s *Session) precheckUndefined(cell string, runs []rewrite.Run) *Error {
 			if e := undefinedIn(cell, src, known); e != nil {
 				return e
 			}
+		} else if e := undefinedPackageIn(cell, src, known); e != nil {
+			return e
 		}
 		names, dot := declaredNames(src, r.Kind)
 		if dot {
@@ -151,6 +153,38 @@ func undefinedIn(cell, src string, known func(string) bool) *Error {
 	return nil
 }
 
+// undefinedPackageIn reports the first package a declaration run
+// qualifies a name with (posterior.Posterior) that is neither imported
+// nor otherwise known: yaegi crashes compiling such a declaration instead
+// of saying so. (Other names of a declaration may be declared later in
+// the cell, as Go allows.)
+func undefinedPackageIn(cell, src string, known func(string) bool) *Error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main;"+src, 0)
+	if err != nil {
+		return nil
+	}
+	unresolved := map[*ast.Ident]bool{}
+	for _, id := range f.Unresolved {
+		unresolved[id] = true
+	}
+	var bad *ast.Ident
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && bad == nil {
+			if id, ok := sel.X.(*ast.Ident); ok && unresolved[id] && types.Universe.Lookup(id.Name) == nil && !known(id.Name) {
+				bad = id
+			}
+		}
+		return bad == nil
+	})
+	if bad == nil {
+		return nil
+	}
+	p := fset.Position(bad.Pos())
+	msg := withHint(fmt.Sprintf("cell:%d:%d: undefined: %s", cellLine(p.Line), p.Column, bad.Name))
+	return &Error{Name: "CompileError", Value: msg, Traceback: append([]string{"\x1b[0;31m" + msg + "\x1b[0m"}, quoteLine(cell, cellLine(p.Line), p.Column)...)}
+}
+
 // undefinedError finds the first name a statement uses that nothing
 // defines. It runs before yaegi compiles the statement, since a failed
 // compile leaves the names the statement declares without their values,
@@ -204,7 +238,16 @@ func (s *Session) dropReimports(src string) string {
 			continue
 		}
 		for _, spec := range known {
-			blank(spec.Pos(), spec.End())
+			// With the ';' after it on its line (import ("fmt"; "os")):
+			// a lone ';' is a missing import path to the parser.
+			end := fset.Position(spec.End()).Offset - len(prefix)
+			for end < len(b) && (b[end] == ' ' || b[end] == '\t') {
+				end++
+			}
+			if end < len(b) && b[end] == ';' {
+				end++
+			}
+			blank(spec.Pos(), spec.Pos()+token.Pos(end-(fset.Position(spec.Pos()).Offset-len(prefix))))
 		}
 	}
 	return string(b)

@@ -317,7 +317,8 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 			s.out.takeFrames()
 			return v, e
 		}
-		return v, panicError(cell, p.Value, s.out.takeFrames(), line, col)
+		value := goPanic(p.Value, cell[at.Start:at.End], func() map[string]reflect.Value { return globals(it) })
+		return v, panicError(cell, value, s.out.takeFrames(), line, col)
 	}
 	return v, compileError(cell, err)
 }
