@@ -405,8 +405,8 @@ func TestRhatShown(t *testing.T) {
 		if !strings.Contains(text, " "+wantText+" ") {
 			t.Errorf("R-hat %g: text lacks %q:\n%s", c.r, wantText, text)
 		}
-		red := `color:#b00">` + c.shown + "<"
-		if strings.Contains(h, red) != c.flagged || !strings.Contains(h, ">"+c.shown+"<") {
+		red := `color:#b00">` + c.shown + "*<"
+		if strings.Contains(h, red) != c.flagged || !strings.Contains(h, ">"+c.shown+"<") && !c.flagged {
 			t.Errorf("R-hat %g: HTML shows %q flagged %v, want flagged %v: %s", c.r, c.shown, strings.Contains(h, red), c.flagged, h)
 		}
 	}
@@ -456,5 +456,21 @@ func TestApproximationSummary(t *testing.T) {
 	}
 	if h := p.HTML(); strings.Count(h, "<th>") != 5 || strings.Contains(h, "r_hat") {
 		t.Errorf("HTML, want 5 columns (name, mean, sd, HDI): %s", h)
+	}
+}
+
+// TestNumberForms: small values share one form in a column (once
+// 0.000223 sat beside 9.76e-05), and an E-BFMI under 0.3 never shows as
+// 0.30.
+func TestNumberForms(t *testing.T) {
+	for v, want := range map[float64]string{0.000223: "2.23e-04", 9.76e-05: "9.76e-05", -0.0042: "-4.20e-03", 0.5: "0.500", 0: "0.000"} {
+		if got := num(v); got != want {
+			t.Errorf("num(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for v, want := range map[float64]string{0.2996: "0.2996", 0.25: "0.25", 0.29999: "0.29999"} {
+		if got := below(v, 0.3); got != want {
+			t.Errorf("below(%v, 0.3) = %q, want %q", v, got, want)
+		}
 	}
 }

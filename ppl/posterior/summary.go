@@ -186,7 +186,9 @@ func num(v float64) string {
 	case math.IsNaN(v):
 		return "nan"
 	case v != 0 && math.Abs(v) < 0.01:
-		return strconv.FormatFloat(v, 'g', 3, 64)
+		// One form for every small value, so that a column does not mix
+		// 0.000223 with 9.76e-05.
+		return strconv.FormatFloat(v, 'e', 2, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)
 }
@@ -278,11 +280,12 @@ func (s *Summary) HTML() string {
 				b.WriteString("<th style=\"text-align:left\">" + html.EscapeString(c) + "</th>")
 				continue
 			}
-			style := "text-align:right"
+			style, attr := "text-align:right", ""
 			if k == 9 && RhatHigh(s.Rows[i].Rhat) {
-				style += ";color:#b00"
+				// Starred as in text, not marked by colour alone.
+				style, attr, c = style+";color:#b00", ` title="R-hat above 1.01"`, c+"*"
 			}
-			b.WriteString("<td style=\"" + style + "\">" + c + "</td>")
+			b.WriteString("<td" + attr + " style=\"" + style + "\">" + c + "</td>")
 		}
 		b.WriteString("</tr>")
 	}

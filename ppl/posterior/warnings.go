@@ -23,7 +23,7 @@ func (p *Posterior) Warnings() []string {
 		return w
 	}
 	if d := p.Divergences(); d > 0 {
-		w = append(w, fmt.Sprintf("%d of %d draws (%s) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Reparameterise (for a hierarchical model, the non-centred form) or raise the target acceptance, e.g. ppl.TargetAccept(0.95).",
+		w = append(w, fmt.Sprintf("%d of %d draws (%s) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Raise the target acceptance, e.g. ppl.TargetAccept(0.95); if divergences remain, reparameterise (a centred hierarchical model in its non-centred form).",
 			d, total, percent(d, total)))
 	}
 	var stuck []string
@@ -78,7 +78,7 @@ func (p *Posterior) Warnings() []string {
 			continue
 		}
 		if b := diag.EBFMI(ch.Stats.Energy); b < 0.3 {
-			low = append(low, fmt.Sprintf("chain %d: %.2f", c+1, b))
+			low = append(low, fmt.Sprintf("chain %d: %s", c+1, below(b, 0.3)))
 		}
 	}
 	if len(low) > 0 {
@@ -165,4 +165,17 @@ func list(names []string) string {
 		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more", len(names)-6)
 	}
 	return strings.Join(names, ", ")
+}
+
+// below formats v, which is below limit, with the decimals it takes to
+// show it below (0.2996 as 0.2996, not 0.30).
+func below(v, limit float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	for d := 3; d <= 12; d++ {
+		if shown, _ := strconv.ParseFloat(s, 64); shown < limit {
+			break
+		}
+		s = strconv.FormatFloat(v, 'f', d, 64)
+	}
+	return s
 }
