@@ -177,6 +177,9 @@ func Forest(fit any, args ...any) *Figure {
 	es.add("rule", "ESS 400", 1, vrule{x: 400, style: dashed})
 	rh.add("rule", "R-hat 1.01", 1, vrule{x: 1.01, style: dashed})
 	es.p.X.Min = 0
+	// A narrow panel: three ticks at most, thousands as 2.5k (its labels
+	// once ran together, "0 2500 5000 750010000").
+	es.p.X.Tick.Marker = niceTicks{n: 3, compact: true}
 	rh.p.X.Min, rh.p.X.Max = math.Min(0.99, rh.p.X.Min), math.Max(1.03, rhatMax+0.01)
 	for _, pn := range []*panel{iv, es, rh} {
 		pn.p.Y.Min, pn.p.Y.Max = -0.6, float64(rows)-0.4

@@ -365,6 +365,8 @@ func gridShape(n, cols int) (int, int) {
 // labels them with as few decimals as the step needs.
 type niceTicks struct {
 	n int // about how many ticks; 0 means 5
+	// compact writes thousands with a k (2.5k, 10k), for narrow panels.
+	compact bool
 }
 
 func (t niceTicks) Ticks(min, max float64) []plot.Tick {
@@ -399,7 +401,10 @@ func (t niceTicks) Ticks(min, max float64) []plot.Tick {
 			v = 0
 		}
 		label := strconv.FormatFloat(v, 'f', dec, 64)
-		if math.Abs(v) >= 1e6 || (v != 0 && math.Abs(v) < 1e-4) {
+		switch {
+		case t.compact && math.Abs(v) >= 1000:
+			label = strconv.FormatFloat(v/1000, 'f', -1, 64) + "k"
+		case math.Abs(v) >= 1e6 || (v != 0 && math.Abs(v) < 1e-4):
 			label = strconv.FormatFloat(v, 'g', 3, 64)
 		}
 		out = append(out, plot.Tick{Value: v, Label: label})
@@ -426,6 +431,9 @@ func (integerTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	var out []plot.Tick
 	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		if v == 0 {
+			v = 0 // not -0, the ceiling of a small negative
+		}
 		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return out

@@ -206,6 +206,9 @@ func countsPPC(f *Figure, obs []float64, reps [][]float64, label string) {
 	pn.add("points", label+" median", len(mx), points(mx, my, draw.GlyphStyle{Color: oiBlue, Radius: 3, Shape: draw.CircleGlyph{}}))
 	pn.p.Y.Min = 0
 	pn.p.X.Tick.Marker = integerTicks{}
+	// Half a count of room on each side, so that the end counts' bars
+	// are not cut by the frame.
+	pn.p.X.Min, pn.p.X.Max = math.Min(pn.p.X.Min, lo-0.5), math.Max(pn.p.X.Max, lo+float64(len(per)-1)+0.5)
 	f.addLegend("observed", "band", color8(0xB8))
 	f.addLegend(label+" median and 90%", "points", oiBlue)
 }
