@@ -48,6 +48,13 @@ func PPC(observed []float64, draws any, args ...any) *Figure {
 	default:
 		return errorFigure("PPC", fmt.Errorf("plotting: PPC got predictive draws of type %T; pass m.PosteriorPredictive(fit) or a [][]float64 with one replicated data set per row", draws))
 	}
+	if len(set.Log) > 0 {
+		// PPC draws one quantity: any Log(...) puts it on the log scale.
+		var err error
+		if observed, sets, err = logData(observed, sets); err != nil {
+			return errorFigure("PPC", err)
+		}
+	}
 	obs := finiteSorted(observed)
 	if len(obs) == 0 {
 		return errorFigure("PPC", fmt.Errorf("plotting: PPC got no finite observed data (%d values); pass the data the model observed as a []float64", len(observed)))
@@ -70,10 +77,20 @@ func PPC(observed []float64, draws any, args ...any) *Figure {
 		maxDraws = 50
 	}
 	f := newFigure("PPC", set, 1, 1, 700, 420)
-	if isCounts(obs, reps) {
+	if len(set.Log) > 0 {
+		f.note = "log scale: the densities of log(y)"
+	}
+	if len(set.Log) == 0 && isCounts(obs, reps) {
 		countsPPC(f, obs, reps, label)
 	} else {
 		densityPPC(f, obs, reps, label, maxDraws)
+		if len(set.Log) > 0 {
+			for _, c := range f.cells {
+				if c != nil {
+					c.p.X.Label.Text, c.desc.XLabel = "log(value)", "log(value)"
+				}
+			}
+		}
 	}
 	f.title = set.Title
 	if f.title == "" {
@@ -221,4 +238,30 @@ func capitalise(s string) string {
 		return string(s[0]-'a'+'A') + s[1:]
 	}
 	return s
+}
+
+// logData is the observed data and the replicated sets on the log scale;
+// a value that is not positive is an error saying so.
+func logData(observed []float64, sets [][]float64) ([]float64, [][]float64, error) {
+	tr := func(xs []float64, what string) ([]float64, error) {
+		out := make([]float64, len(xs))
+		for i, v := range xs {
+			if !(v > 0) {
+				return nil, fmt.Errorf("plotting: PPC with Log: the %s hold %v at index %d; the log scale needs positive values (drop Log, or shift the data)", what, v, i)
+			}
+			out[i] = math.Log(v)
+		}
+		return out, nil
+	}
+	obs, err := tr(observed, "observed data")
+	if err != nil {
+		return nil, nil, err
+	}
+	reps := make([][]float64, len(sets))
+	for k, s := range sets {
+		if reps[k], err = tr(s, "replicated data"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return obs, reps, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -177,6 +178,9 @@ func prepare(plot string, fit any, args []any, limit int) (selection, Settings, 
 // logarithms and are named "log(tau)"; the draws of other columns and the
 // statistics are shared, not copied.
 func logColumns(plot string, p *posterior.Posterior, names []string) (*posterior.Posterior, error) {
+	if slices.Contains(names, "*") { // Log(): every column
+		names = nil
+	}
 	cols, _, err := selectColumns(plot, p, names, 0)
 	if err != nil {
 		return nil, err

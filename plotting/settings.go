@@ -110,8 +110,12 @@ func Labels(names ...string) Option {
 	return func(s *Settings) { s.Labels = append([]string(nil), names...) }
 }
 
-// Log draws the named variables or columns as their logarithm.
+// Log draws the named variables or columns as their logarithm; with no
+// names, every one drawn (for PPC, the data and their replicates).
 func Log(names ...string) Option {
+	if len(names) == 0 {
+		names = []string{"*"}
+	}
 	return func(s *Settings) { s.Log = append(s.Log, names...) }
 }
 

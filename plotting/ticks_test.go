@@ -21,3 +21,25 @@ func TestTickLabels(t *testing.T) {
 		t.Errorf("compact ticks of [0, 10400]: %q, want \"0 5k 10k\"", got)
 	}
 }
+
+// TestPPCLog: plotting.Log puts a predictive check on the log scale (it
+// was silently ignored), and says why it cannot when a value is not
+// positive.
+func TestPPCLog(t *testing.T) {
+	obs := []float64{0.5, 1.2, 3.3, 9.1, 27.0, 2.2, 0.9}
+	reps := [][]float64{{0.6, 1.1, 3.0, 8.0, 30.0, 2.0, 1.0}, {0.4, 1.5, 2.9, 11.0, 20.0, 2.5, 0.8}}
+	f := PPC(obs, reps, Log())
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Panels()[0]; p.XLabel != "log(value)" || !strings.Contains(f.Note(), "log scale") {
+		t.Errorf("x label %q, note %q: not on the log scale", p.XLabel, f.Note())
+	}
+	if p := PPC(obs, reps).Panels()[0]; p.XLabel != "value" {
+		t.Errorf("without Log the x label is %q", p.XLabel)
+	}
+	bad := PPC([]float64{0, 1, 2}, [][]float64{{1, 2, 3}}, Log())
+	if err := bad.Err(); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Errorf("PPC with Log of a zero: %v", err)
+	}
+}
