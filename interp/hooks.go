@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/display/progress"
@@ -24,7 +25,54 @@ func (cellHooks) Progress(model string) ppl.ProgressSink {
 	if !display.Active() {
 		return nil
 	}
+	liveRuns.add()
 	return &liveTable{h: display.NewHandle(), t: progress.New(model)}
+}
+
+// liveRuns counts the live tables of runs not finished yet. An interrupted
+// cell returns before its sampler has stopped (yaegi returns at once on
+// cancel); the session waits for them (waitLive) so that the tables' last
+// word, "interrupted", reaches the notebook while the cell's output is
+// still connected, instead of the table staying frozen on "sampling".
+var liveRuns = &runCounter{}
+
+type runCounter struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0
+}
+
+func (c *runCounter) add() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == 0 {
+		c.zero = make(chan struct{})
+	}
+	c.n++
+}
+
+func (c *runCounter) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n > 0 {
+		if c.n--; c.n == 0 {
+			close(c.zero)
+		}
+	}
+}
+
+// waitLive waits until every live table has finished, or timeout.
+func waitLive(timeout time.Duration) {
+	liveRuns.mu.Lock()
+	n, zero := liveRuns.n, liveRuns.zero
+	liveRuns.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	select {
+	case <-zero:
+	case <-time.After(timeout):
+	}
 }
 
 // liveTable redraws the table in place (one display id) at every report.
@@ -46,4 +94,5 @@ func (l *liveTable) Finish(interrupted bool) {
 	defer l.mu.Unlock()
 	l.t.Finish(interrupted)
 	l.h.Update(l.t)
+	liveRuns.done()
 }

@@ -295,8 +295,9 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	it := s.it
 	s.mu.Unlock()
 	s.out.takeFrames()
-	interrupted := &Error{Name: "Interrupted", Value: "interp: the cell was interrupted; variables keep the values they had when it stopped",
-		Traceback: []string{"Interrupted: the cell was interrupted"}}
+	const msg = "the cell was interrupted; variables keep the values they had when it stopped, and a sampling run that finished its call keeps the draws made so far (its summary says how many)"
+	interrupted := &Error{Name: "Interrupted", Value: "interp: " + msg,
+		Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
 	if ctx.Err() != nil {
 		return reflect.Value{}, interrupted
 	}
@@ -306,8 +307,8 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		settle(it)
-		return v, &Error{Name: "Interrupted", Value: "interp: the cell was interrupted; variables keep the values they had when it stopped",
-			Traceback: []string{"Interrupted: the cell was interrupted"}}
+		waitLive(2 * time.Second) // a sampler's table says "interrupted" before the cell ends
+		return v, interrupted
 	}
 	var p yaegi.Panic
 	if errors.As(err, &p) {

@@ -64,7 +64,7 @@ func (t *Table) status() string {
 	case t.end.IsZero():
 		return fmt.Sprintf("sampling, %.1f s", t.now().Sub(t.start).Seconds())
 	case t.interrupted:
-		return fmt.Sprintf("interrupted after %.1f s", t.end.Sub(t.start).Seconds())
+		return fmt.Sprintf("interrupted after %.1f s: the draws made so far are kept", t.end.Sub(t.start).Seconds())
 	}
 	return fmt.Sprintf("done in %.1f s", t.end.Sub(t.start).Seconds())
 }

@@ -27,8 +27,8 @@ func TestProgressHeader(t *testing.T) {
 		{"running", [][]infer.ChainProgress{{running, running}}, nil, "m: sampling, 11.0 s"},
 		{"one chain left", [][]infer.ChainProgress{{running}, {done, running}}, nil, "m: sampling, 12.0 s"},
 		{"all done", [][]infer.ChainProgress{{running}, {done, done1}}, nil, "m: done in 2.0 s"},
-		{"a chain stopped", [][]infer.ChainProgress{{running}, {done, stopped}}, nil, "m: interrupted after 2.0 s"},
-		{"interrupt before any report", nil, boolPtr(true), "m: interrupted after 0.0 s"},
+		{"a chain stopped", [][]infer.ChainProgress{{running}, {done, stopped}}, nil, "m: interrupted after 2.0 s: the draws made so far are kept"},
+		{"interrupt before any report", nil, boolPtr(true), "m: interrupted after 0.0 s: the draws made so far are kept"},
 		{"run returned", [][]infer.ChainProgress{{running}}, boolPtr(false), "m: done in 1.0 s"},
 	}
 	for _, c := range cases {
