@@ -37,9 +37,10 @@ func (cellHooks) Progress(model string) ppl.ProgressSink {
 var liveRuns = &runCounter{}
 
 type runCounter struct {
-	mu   sync.Mutex
-	n    int
-	zero chan struct{} // closed when n drops to 0
+	mu      sync.Mutex
+	n       int
+	started int           // tables ever made, to tell whether a cell sampled
+	zero    chan struct{} // closed when n drops to 0
 }
 
 func (c *runCounter) add() {
@@ -49,6 +50,14 @@ func (c *runCounter) add() {
 		c.zero = make(chan struct{})
 	}
 	c.n++
+	c.started++
+}
+
+// count is how many tables were ever made.
+func (c *runCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started
 }
 
 func (c *runCounter) done() {

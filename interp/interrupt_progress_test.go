@@ -24,7 +24,7 @@ func TestInterruptedSampleTable(t *testing.T) {
 	// What the notebook saw: the kernel closes a cell's output when the
 	// cell ends, so later updates are lost.
 	joined := rec.Joined()
-	if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(res.Err.Value, "draws made so far") ||
+	if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(res.Err.Value, "fit := ppl.LastRun()") ||
 		!strings.HasPrefix(res.Err.Traceback[0], "\x1b[0;31m") {
 		t.Fatalf("cell result %+v", res.Err)
 	}
@@ -37,5 +37,11 @@ func TestInterruptedSampleTable(t *testing.T) {
 	}
 	if !strings.Contains(last, "long: interrupted after") {
 		t.Errorf("the table's last state is %q, want interrupted", last)
+	}
+	// The draws made so far, as the message says.
+	rec = &enginetest.Recorder{}
+	res = s.Execute(context.Background(), "fit := ppl.LastRun()\nfit.Interrupted && fit.Model == \"long\"", rec)
+	if res.Err != nil || res.Value == nil || res.Value.Data["text/plain"] != "true" {
+		t.Errorf("ppl.LastRun() after the interrupt: %+v %v", res.Value, res.Err)
 	}
 }

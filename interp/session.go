@@ -295,19 +295,25 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	it := s.it
 	s.mu.Unlock()
 	s.out.takeFrames()
-	const msg = "the cell was interrupted; variables keep the values they had when it stopped, and a sampling run that finished its call keeps the draws made so far (its summary says how many)"
+	const msg = "the cell was interrupted; variables keep the values they had when it stopped"
 	interrupted := &Error{Name: "Interrupted", Value: "interp: " + msg,
 		Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
 	if ctx.Err() != nil {
 		return reflect.Value{}, interrupted
 	}
+	tables := liveRuns.count()
 	v, err := it.ExecuteWithContext(ctx, prog)
 	if err == nil {
 		return v, nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		settle(it)
-		waitLive(2 * time.Second) // a sampler's table says "interrupted" before the cell ends
+		// A sampler's table says "interrupted" before the cell ends.
+		waitLive(2 * time.Second)
+		if liveRuns.count() > tables { // the cell was sampling
+			const msg = "the cell was interrupted while sampling; variables keep the values they had when it stopped, and the draws made so far are kept: fit := ppl.LastRun() (its summary says how many)"
+			return v, &Error{Name: "Interrupted", Value: "interp: " + msg, Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
+		}
 		return v, interrupted
 	}
 	var p yaegi.Panic

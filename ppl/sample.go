@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -128,9 +129,20 @@ func LiveProgress(on bool) SampleOption { return func(s *sampleSettings) { s.liv
 // no finite starting point, bad options) panic with an *Error.
 func (m *Model) Sample(opts ...SampleOption) *posterior.Posterior {
 	p, err := m.sample(opts...)
+	if p != nil {
+		lastRun.Store(m.annotate(p))
+	}
 	orPanic(err)
-	return m.annotate(p)
+	return p
 }
+
+var lastRun atomic.Pointer[posterior.Posterior]
+
+// LastRun is the posterior of the latest Sample call of the process, nil
+// before any. A notebook cell interrupted while sampling ends before its
+// fit := m.Sample(…) is assigned; the draws made so far are here:
+// fit := ppl.LastRun() (its summary says the run was interrupted).
+func LastRun() *posterior.Posterior { return lastRun.Load() }
 
 // MAP finds the posterior mode on the unconstrained scale by L-BFGS (see
 // package optim for what that mode is). Seed and Init choose the start.

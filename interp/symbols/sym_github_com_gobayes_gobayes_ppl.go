@@ -48,6 +48,7 @@ func init() {
 		"Index":            reflect.ValueOf(ppl.Index),
 		"Init":             reflect.ValueOf(ppl.Init),
 		"Inv":              reflect.ValueOf(ppl.Inv),
+		"LastRun":          reflect.ValueOf(ppl.LastRun),
 		"Lgamma":           reflect.ValueOf(ppl.Lgamma),
 		"LinearRecurrence": reflect.ValueOf(ppl.LinearRecurrence),
 		"LiveProgress":     reflect.ValueOf(ppl.LiveProgress),
