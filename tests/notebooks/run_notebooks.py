@@ -231,6 +231,8 @@ def run(path, save):
     for i, c in enumerate(nb.cells):
         if c.cell_type != "code":
             continue
+        if any(line.startswith("\t") for line in c.source.split("\n")):
+            problems.append("cell %d indents with tabs: Notebook 6 draws each tab as an arrow; indent with 4 spaces" % i)
         for o in c.outputs:
             if o.output_type == "error":
                 problems.append("cell %d: %s: %s" % (i, o.ename, o.evalue))
