@@ -24,6 +24,12 @@
 // stderr reaches the running cell. A cell's reads of standard input are
 // relayed to the client through the supervisor's Events.
 //
+// A cell whose heap passes 75% of the memory limit is stopped by a guard
+// in the worker (it polls the heap every 20 ms) with a MemoryLimit error
+// that says how much it held: the session keeps its state, where reaching
+// the limit would end the interpreter. An allocation too sudden for the
+// guard still meets the limit below.
+//
 // The worker's memory is capped (Options.MemoryLimit, or
 // GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the garbage
 // collector's limit and RLIMIT_AS, so a runaway allocation ends as an "out

@@ -205,3 +205,21 @@ func TestSupervisedRawOutput(t *testing.T) {
 		t.Errorf("raw output: %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-10):], len(want))
 	}
 }
+
+// TestMemoryGuard: a cell that keeps allocating (and touching) memory is
+// stopped at guardShare of the limit with an error saying how much it
+// held, and the session keeps its state (it used to reach the limit, crash
+// the interpreter and lose every variable).
+func TestMemoryGuard(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory counts against the limit")
+	}
+	s := newTestSupervised(t, 1<<30)
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x := 41\nones := make([]byte, 8<<20)\nfor i := range ones {\n\tones[i] = 1\n}"}})
+	r := s.Execute(context.Background(), "var kept [][]byte\nfor {\n\tb := make([]byte, 8<<20)\n\tcopy(b, ones)\n\tkept = append(kept, b)\n}", &enginetest.Recorder{})
+	if r.Err == nil || r.Err.Name != "MemoryLimit" || !strings.Contains(r.Err.Value, "of the interpreter's memory limit of 1.0 GiB") {
+		t.Fatalf("got %+v, want the memory guard's error", r.Err)
+	}
+	t.Log(r.Err.Value)
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "kept = nil\nx + 1", Value: "42"}})
+}

@@ -9,9 +9,13 @@ import (
 	"io"
 	"log"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
@@ -57,8 +61,61 @@ func WorkerMain() int {
 // ends in the Go runtime's "out of memory" (which the supervisor reports)
 // rather than in the system's OOM killer.
 func applyMemoryLimit(limit int64) {
+	memoryLimit = limit
 	debug.SetMemoryLimit(limit / 10 * 9)
 	limitAddressSpace(limit)
+}
+
+// memoryLimit is the worker's limit in bytes (0: none set).
+var memoryLimit int64
+
+// guardShare is the share of the memory limit at which a cell is stopped
+// before the limit ends the worker (and the session with it).
+const guardShare = 0.75
+
+// guardMemory watches the heap while a cell runs and, once it passes
+// guardShare of the limit, stops the cell (cancel) and reports how much it
+// held; stop ends the watch. Stopped at the guard, the cell ends as an
+// interrupted one does, with the session's state kept, instead of as an
+// out-of-memory crash that starts a fresh interpreter.
+func guardMemory(cancel context.CancelFunc) (stop func() (tripped bool, held uint64)) {
+	if memoryLimit <= 0 {
+		return func() (bool, uint64) { return false, 0 }
+	}
+	guard := uint64(float64(memoryLimit) * guardShare)
+	done := make(chan struct{})
+	var tripped atomic.Bool
+	var held atomic.Uint64
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > guard {
+				held.Store(v)
+				tripped.Store(true)
+				cancel()
+				return
+			}
+		}
+	}()
+	return func() (bool, uint64) {
+		close(done)
+		return tripped.Load(), held.Load()
+	}
+}
+
+// memoryGuardError is the cell's error when the guard stopped it.
+func memoryGuardError(held uint64) *interp.Error {
+	msg := fmt.Sprintf("the cell was stopped holding %s, %.0f%% of the interpreter's memory limit of %s, before the limit would end the session; variables keep the values they had. Free memory (set large values to nil), work on less at a time, or raise the limit (%s, e.g. %s=75%%)",
+		formatBytes(int64(held)), 100*float64(held)/float64(memoryLimit), formatBytes(memoryLimit), MemoryLimitEnv, MemoryLimitEnv)
+	return &interp.Error{Name: "MemoryLimit", Value: msg, Traceback: []string{"\x1b[0;31mMemoryLimit: " + msg + "\x1b[0m"}}
 }
 
 // yaegiLogFilter drops the lines yaegi logs before the panics the session
@@ -114,7 +171,13 @@ func (w *worker) serve(in io.Reader) int {
 				defer cells.Done()
 				defer cancel()
 				if req.Op == opExecute {
+					stop := guardMemory(cancel)
 					r := w.s.Execute(ctx, req.Code, workerEvents{w, req.ID})
+					if tripped, held := stop(); tripped {
+						r = interp.Result{Err: memoryGuardError(held)}
+						runtime.GC() // what the stopped cell held, back
+						debug.FreeOSMemory()
+					}
 					w.send(wireReply{ID: req.ID, Kind: replyDone, Result: &r})
 				} else {
 					b, err := w.s.Evaluate(ctx, req.Code)
