@@ -25,9 +25,10 @@ import (
 //	input PROMPT      ask for a line of input; print "got LINE" on stdout,
 //	                  or the error on stderr (an interrupt fails the cell)
 type scriptEngine struct {
-	started chan struct{} // receives when a "block" cell starts
-	resets  int
-	shown   map[string]bool
+	started  chan struct{} // receives when a "block" cell starts
+	resets   int
+	shown    map[string]bool
+	executed int // cells run
 }
 
 var _ interp.Engine = (*scriptEngine)(nil)
@@ -37,6 +38,7 @@ func text(s string) *display.Bundle {
 }
 
 func (e *scriptEngine) Execute(ctx context.Context, code string, ev interp.Events) interp.Result {
+	e.executed++
 	var res interp.Result
 	for i, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")

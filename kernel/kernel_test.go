@@ -78,7 +78,7 @@ type harness struct {
 	logbuf *bytes.Buffer
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	eng := &scriptEngine{}
 	rec := &recorder{}
