@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/opdef"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // TestGeneratedFamiliesRecoverParameters samples the two families defined
@@ -33,14 +34,7 @@ func TestGeneratedFamiliesRecoverParameters(t *testing.T) {
 	l := m.Gamma("lambda", 2, 0.5)
 	m.ZeroInflatedPoisson("y", p, l, ppl.Observed(zip))
 	fit := m.Sample(ppl.Seed(1), ppl.LiveProgress(false))
-	for _, c := range []struct {
-		name      string
-		want, tol float64
-	}{{"psi", psi, 0.04}, {"lambda", lambda, 0.2}} {
-		if got := fit.Summary(c.name).Rows[0].Mean; math.Abs(got-c.want) > c.tol {
-			t.Errorf("zero-inflated Poisson: %s posterior mean %.3f, simulated with %.3f", c.name, got, c.want)
-		}
-	}
+	checkMeans(t, "zero-inflated Poisson", fit, []simulated{{"psi", psi, 0.04}, {"lambda", lambda, 0.2}})
 
 	const a, b, trials = 2.0, 6.0, 20.0
 	ys, ns := make([]float64, 400), make([]float64, 400)
@@ -76,23 +70,26 @@ func TestGeneratedFamiliesRecoverParameters(t *testing.T) {
 	m.ZeroInflatedNegBinomial("y", m.Beta("psi", 1, 1), m.Gamma("mu", 2, 0.5), m.Gamma("phi", 2, 0.5),
 		ppl.Observed(draw(opdef.ZeroInflatedNegBinomial, 0.25, 3, 2)))
 	fit = m.Sample(ppl.Seed(3), ppl.LiveProgress(false))
-	for _, c := range []struct {
-		name      string
-		want, tol float64
-	}{{"psi", 0.25, 0.06}, {"mu", 3, 0.3}} {
-		if got := fit.Summary(c.name).Rows[0].Mean; math.Abs(got-c.want) > c.tol {
-			t.Errorf("zero-inflated negative binomial: %s posterior mean %.3f, simulated with %.3f", c.name, got, c.want)
-		}
-	}
+	checkMeans(t, "zero-inflated negative binomial", fit, []simulated{{"psi", 0.25, 0.06}, {"mu", 3, 0.3}})
 	m = ppl.NewModel("hurdle")
 	m.HurdlePoisson("y", m.Beta("psi", 1, 1), m.Gamma("lambda", 2, 0.5), ppl.Observed(draw(opdef.HurdlePoisson, 0.6, 2.5)))
 	fit = m.Sample(ppl.Seed(4), ppl.LiveProgress(false))
-	for _, c := range []struct {
-		name      string
-		want, tol float64
-	}{{"psi", 0.6, 0.04}, {"lambda", 2.5, 0.2}} {
+	checkMeans(t, "hurdle Poisson", fit, []simulated{{"psi", 0.6, 0.04}, {"lambda", 2.5, 0.2}})
+}
+
+// simulated is a parameter's simulated value and the distance its
+// posterior mean may be from it.
+type simulated struct {
+	name      string
+	want, tol float64
+}
+
+// checkMeans compares fit's posterior means with the simulated values.
+func checkMeans(t *testing.T, family string, fit *posterior.Posterior, params []simulated) {
+	t.Helper()
+	for _, c := range params {
 		if got := fit.Summary(c.name).Rows[0].Mean; math.Abs(got-c.want) > c.tol {
-			t.Errorf("hurdle Poisson: %s posterior mean %.3f, simulated with %.3f", c.name, got, c.want)
+			t.Errorf("%s: %s posterior mean %.3f, simulated with %.3f", family, c.name, got, c.want)
 		}
 	}
 }
