@@ -60,6 +60,18 @@ func TestSupervisedCrashes(t *testing.T) {
 		if r.Err != nil {
 			t.Logf("%s: %s", c.name, r.Err.Value)
 		}
+		if c.reason == "out of memory" && r.Err != nil && r.Err.Name == "MemoryLimit" {
+			// The memory guard (TestMemoryGuard) caught the growth between
+			// two of its polls before the limit did; the interpreter may
+			// still die of what the stopped cell had taken, which the next
+			// cell then reports. Either way the kernel serves on.
+			r = s.Execute(context.Background(), "1 + 1", &enginetest.Recorder{})
+			if r.Err != nil && r.Err.Name != "InterpreterCrashed" {
+				t.Errorf("%s: after the guard: %+v", c.name, r.Err)
+			}
+			enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "1 + 1", Value: "2"}})
+			continue
+		}
 		if r.Err == nil || r.Err.Name != "InterpreterCrashed" || !strings.Contains(r.Err.Value, c.reason) || !strings.Contains(r.Err.Value, "state was reset") {
 			t.Errorf("%s: got %+v, want InterpreterCrashed mentioning %q", c.name, r.Err, c.reason)
 		}
