@@ -179,6 +179,62 @@ func Index(x any, idx []int) Expr {
 	return nil
 }
 
+// Where is a where cond holds and b elsewhere, elementwise, for a
+// condition given as data (a []bool, or numbers where non-zero holds):
+// ppl.Where(treated, effect.Add(base), base). a and b are scalars or
+// vectors of the condition's length; the gradient reaches only the
+// elements taken. (A condition on parameters has no gradient; write it
+// with Max, Min or Logistic instead.)
+func Where(cond, a, b any) Expr {
+	if v, ok := cond.(bool); ok {
+		if v {
+			cond = 1.0
+		} else {
+			cond = 0.0
+		}
+	}
+	c, err := asNode(cond)
+	if err != nil || !c.IsConst() {
+		msg := "the condition must be data (a []bool or numbers), known when the model is built"
+		if err != nil {
+			msg = err.Error()
+		}
+		failf(nil, "Where", "%s", msg)
+	}
+	n := c.Len()
+	if len(c.Dims) > 1 {
+		failf(nil, "Where", "the condition has shape %v; want a vector or a scalar", c.Dims)
+	}
+	// Gather from [a..., b...] (each as long as the condition): element i
+	// of a where the condition holds, of b (at n+i) elsewhere.
+	full := func(x any, which string) Expr {
+		e := asExpr(args("Where", x)[0])
+		switch {
+		case e.node().Len() == n && len(e.Shape()) <= 1:
+			if n == 1 {
+				return Fill(e, 1)
+			}
+			return e
+		case e.node().Len() == 1:
+			return Fill(e, n)
+		}
+		failf(modelOf("Where", e.node()), exprLabel("Where", e.node()), "%s has shape %v; want a scalar or %d elements, as the condition", which, e.Shape(), n)
+		return nil
+	}
+	idx := make([]int, n)
+	for i, v := range c.Data {
+		idx[i] = i
+		if v == 0 {
+			idx[i] = n + i
+		}
+	}
+	out := Index(Concat(full(a, "a"), full(b, "b")), idx)
+	if len(c.Dims) == 0 {
+		return At(out, 0)
+	}
+	return out
+}
+
 // At is the scalar element of x at 0-based position i (row-major: At(A,
 // i*cols+j) of a matrix). Index gathers many at once.
 func At(x any, i int) Expr {

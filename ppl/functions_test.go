@@ -253,3 +253,38 @@ func TestExprMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestWhere: a where the data condition holds, b elsewhere, with the
+// gradient reaching only the elements taken; scalars broadcast.
+func TestWhere(t *testing.T) {
+	m := NewModel("where")
+	a := m.Flat("a", Size(3))
+	b := m.Flat("b", Size(3))
+	mask := []bool{true, false, true}
+	m.LogDensity("vec", Sum(Where(mask, a, b)))
+	m.LogDensity("scalar", Mul(Sum(Where([]float64{0, 1, 0}, a, 10.0)), 0.5))
+	m.LogDensity("one", Where(true, At(b, 2), 3.0))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{1, 2, 3, 4, 5, 6} // a, then b
+	want := (1 + 5 + 3) + 0.5*(10+2+10) + 6.0
+	if got := c.LogDensity(x); math.Abs(got-want) > 1e-12 {
+		t.Errorf("log density %v, want %v", got, want)
+	}
+	irtest.CheckGradient(t, c.Program(), x, 1e-6)
+	for what, f := range map[string]func(){
+		"a parameter condition": func() { Where(a, a, b) },
+		"a too short":           func() { Where(mask, Slice(a, 0, 2), b) },
+	} {
+		var err error
+		func() {
+			defer Catch(&err)
+			f()
+		}()
+		if err == nil {
+			t.Errorf("%s: no error", what)
+		}
+	}
+}

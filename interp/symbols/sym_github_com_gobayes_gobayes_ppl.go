@@ -101,6 +101,7 @@ func init() {
 		"TriSolve":         reflect.ValueOf(ppl.TriSolve),
 		"Upper":            reflect.ValueOf(ppl.Upper),
 		"Warmup":           reflect.ValueOf(ppl.Warmup),
+		"Where":            reflect.ValueOf(ppl.Where),
 
 		// type definitions
 		"Compiled":     reflect.ValueOf((*ppl.Compiled)(nil)),
