@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -240,14 +241,12 @@ func (s *Session) dropReimports(src string) string {
 		for _, spec := range known {
 			// With the ';' after it on its line (import ("fmt"; "os")):
 			// a lone ';' is a missing import path to the parser.
-			end := fset.Position(spec.End()).Offset - len(prefix)
-			for end < len(b) && (b[end] == ' ' || b[end] == '\t') {
-				end++
+			end := spec.End()
+			rest := b[fset.Position(end).Offset-len(prefix):]
+			if skip := len(rest) - len(bytes.TrimLeft(rest, " \t")); skip < len(rest) && rest[skip] == ';' {
+				end += token.Pos(skip + 1)
 			}
-			if end < len(b) && b[end] == ';' {
-				end++
-			}
-			blank(spec.Pos(), spec.Pos()+token.Pos(end-(fset.Position(spec.Pos()).Offset-len(prefix))))
+			blank(spec.Pos(), end)
 		}
 	}
 	return string(b)

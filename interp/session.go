@@ -295,9 +295,7 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	it := s.it
 	s.mu.Unlock()
 	s.out.takeFrames()
-	const msg = "the cell was interrupted; variables keep the values they had when it stopped"
-	interrupted := &Error{Name: "Interrupted", Value: "interp: " + msg,
-		Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
+	interrupted := interruptedError("the cell was interrupted; variables keep the values they had when it stopped")
 	if ctx.Err() != nil {
 		return reflect.Value{}, interrupted
 	}
@@ -311,8 +309,7 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 		// A sampler's table says "interrupted" before the cell ends.
 		waitLive(2 * time.Second)
 		if liveRuns.count() > tables { // the cell was sampling
-			const msg = "the cell was interrupted while sampling; variables keep the values they had when it stopped, and the draws made so far are kept: fit := ppl.LastRun() (its summary says how many)"
-			return v, &Error{Name: "Interrupted", Value: "interp: " + msg, Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
+			return v, interruptedError("the cell was interrupted while sampling; variables keep the values they had when it stopped, and the draws made so far are kept: fit := ppl.LastRun() (its summary says how many)")
 		}
 		return v, interrupted
 	}
@@ -328,6 +325,11 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 		return v, panicError(cell, value, s.out.takeFrames(), line, col)
 	}
 	return v, compileError(cell, err)
+}
+
+// interruptedError is an interrupted cell's error, in red as every error.
+func interruptedError(msg string) *Error {
+	return &Error{Name: "Interrupted", Value: "interp: " + msg, Traceback: []string{"\x1b[0;31mInterrupted: " + msg + "\x1b[0m"}}
 }
 
 // settleDelay is how long an interrupted run may take to reach yaegi's

@@ -327,7 +327,13 @@ func (m *Model) sameVar(old, r *RV, o *options, shape []int) bool {
 		// checks the data; the shape may have come from them.
 		return slices.Equal(v.Value.Dims, shape) || v.Observed && !old.shapeFixed && o.shape == nil
 	}
-	n, err := asNode(o.observed)
+	return sameData(v, o.observed)
+}
+
+// sameData reports whether data are the observed variable v's own: the
+// same values in the same shape (a scalar for a one-element variable).
+func sameData(v *graph.RV, data any) bool {
+	n, err := asNode(data)
 	return err == nil && n.Kind == graph.KConst && slices.Equal(n.Data, v.Data) &&
 		(slices.Equal(n.Dims, v.Value.Dims) || n.Len() == 1 && ir.ShapeLen(v.Value.Dims) == 1)
 }
@@ -567,11 +573,8 @@ func (m *Model) boundNode(r *RV, what string, v any) *graph.Node {
 func (r *RV) Observe(data any) *RV {
 	m := r.m
 	defer m.undo(m.mark())
-	if r.v.Observed {
-		if n, err := asNode(data); err == nil && n.Kind == graph.KConst && slices.Equal(n.Data, r.v.Data) &&
-			(slices.Equal(n.Dims, r.v.Value.Dims) || n.Len() == 1 && ir.ShapeLen(r.v.Value.Dims) == 1) {
-			return r // the cell that observed it, run again
-		}
+	if r.v.Observed && sameData(&r.v, data) {
+		return r // the cell that observed it, run again
 	}
 	dims := r.v.Value.Dims
 	defer func() {

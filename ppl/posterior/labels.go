@@ -1,6 +1,7 @@
 package posterior
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,10 +37,35 @@ func (p *Posterior) Label(j int) string {
 	return p.Columns[j]
 }
 
-// labelColumn is the column whose Label is name, or -1.
+// labelColumn is the column whose Label is name, or -1: parsed as
+// var[label,…] (one coordinate or 1-based index per dimension), so that a
+// lookup does not label every column; a label that does not parse so (a
+// coordinate holding a comma) is looked for among all labels.
 func (p *Posterior) labelColumn(name string) int {
-	if p.Coords == nil || !strings.Contains(name, "[") {
+	open := strings.IndexByte(name, '[')
+	if p.Coords == nil || open < 0 || !strings.HasSuffix(name, "]") {
 		return -1
+	}
+	if v := p.variable(name[:open]); v != nil && len(v.Dims) == len(v.Shape) && len(v.Shape) > 0 {
+		if parts := strings.Split(name[open+1:len(name)-1], ","); len(parts) == len(v.Shape) {
+			k := 0
+			for d, s := range parts {
+				i := -1
+				if c := p.Coords[v.Dims[d]]; len(c) == v.Shape[d] {
+					i = slices.Index(c, s)
+				} else if n, err := strconv.Atoi(s); err == nil {
+					i = n - 1
+				}
+				if i < 0 || i >= v.Shape[d] {
+					k = -1
+					break
+				}
+				k = k*v.Shape[d] + i
+			}
+			if k >= 0 && p.Label(v.Start+k) == name {
+				return v.Start + k
+			}
+		}
 	}
 	for j := range p.Columns {
 		if p.Label(j) == name {

@@ -207,9 +207,19 @@ func rhat(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	for d := 4; RhatHigh(v) && d <= 12; d++ {
-		if shown, _ := strconv.ParseFloat(s, 64); shown > 1.01 {
+	if !RhatHigh(v) {
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return decimalsUntil(v, 3, func(shown float64) bool { return shown > 1.01 })
+}
+
+// decimalsUntil formats v with dec decimals, or as many more (up to 12)
+// as it takes for the value shown to pass ok: a flagged R-hat shown above
+// 1.01, an E-BFMI under 0.3 shown under it.
+func decimalsUntil(v float64, dec int, ok func(shown float64) bool) string {
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	for d := dec + 1; d <= 12; d++ {
+		if shown, _ := strconv.ParseFloat(s, 64); ok(shown) {
 			break
 		}
 		s = strconv.FormatFloat(v, 'f', d, 64)

@@ -170,12 +170,5 @@ func list(names []string) string {
 // below formats v, which is below limit, with the decimals it takes to
 // show it below (0.2996 as 0.2996, not 0.30).
 func below(v, limit float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	for d := 3; d <= 12; d++ {
-		if shown, _ := strconv.ParseFloat(s, 64); shown < limit {
-			break
-		}
-		s = strconv.FormatFloat(v, 'f', d, 64)
-	}
-	return s
+	return decimalsUntil(v, 2, func(shown float64) bool { return shown < limit })
 }
