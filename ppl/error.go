@@ -71,10 +71,10 @@ func (m *Model) failf(name, format string, args ...any) {
 
 // mark is the model's state before a builder call: the lengths of its
 // lists of variables, deterministic quantities, terms and claimed names.
-type mark struct{ rvs, dets, terms, names int }
+type mark struct{ rvs, dets, terms, data, names int }
 
 func (m *Model) mark() mark {
-	return mark{len(m.g.RVs), len(m.g.Dets), len(m.g.Terms), len(m.claimed)}
+	return mark{len(m.g.RVs), len(m.g.Dets), len(m.g.Terms), len(m.g.Data), len(m.claimed)}
 }
 
 // undo, deferred by each builder method as defer m.undo(m.mark()), puts
@@ -86,7 +86,7 @@ func (m *Model) undo(k mark) {
 		return
 	}
 	if _, ok := r.(*Error); ok {
-		m.g.RVs, m.g.Dets, m.g.Terms = m.g.RVs[:k.rvs], m.g.Dets[:k.dets], m.g.Terms[:k.terms]
+		m.g.RVs, m.g.Dets, m.g.Terms, m.g.Data = m.g.RVs[:k.rvs], m.g.Dets[:k.dets], m.g.Terms[:k.terms], m.g.Data[:k.data]
 		for _, name := range m.claimed[k.names:] {
 			delete(m.names, name)
 		}

@@ -53,13 +53,18 @@ type node graph.Node
 // asExpr is n as an Expr.
 func asExpr(n *graph.Node) Expr { return (*node)(n) }
 
-func (n *node) node() *graph.Node { return (*graph.Node)(n) }
+// node is the graph's node the expression stands for now: one made
+// before new data (SetData) stands for its node made again over them.
+func (n *node) node() *graph.Node {
+	g := (*graph.Node)(n)
+	return g.Model.Current(g)
+}
 
 // Shape returns the expression's shape (nil for a scalar).
-func (n *node) Shape() []int { return slices.Clone(n.Dims) }
+func (n *node) Shape() []int { return slices.Clone(n.node().Dims) }
 
 // Len is the number of elements.
-func (n *node) Len() int { return ir.ShapeLen(n.Dims) }
+func (n *node) Len() int { return ir.ShapeLen(n.node().Dims) }
 
 // String describes the expression: a variable's name, a constant, or an
 // expression's function and shape.

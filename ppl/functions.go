@@ -201,6 +201,9 @@ func Where(cond, a, b any) Expr {
 		}
 		failf(nil, "Where", "%s", msg)
 	}
+	if c.Container != "" {
+		failf(nil, "Where", "the condition is data container %q, which new data (SetData) could not follow; give the condition as Go values", c.Container)
+	}
 	n := c.Len()
 	if len(c.Dims) > 1 {
 		failf(nil, "Where", "the condition has shape %v; want a vector or a scalar", c.Dims)
@@ -229,6 +232,7 @@ func Where(cond, a, b any) Expr {
 		}
 	}
 	out := Index(Concat(full(a, "a"), full(b, "b")), idx)
+	out.node().Fn = "Where" // its table holds the condition: SetData refuses a new shape
 	if len(c.Dims) == 0 {
 		return At(out, 0)
 	}
@@ -380,7 +384,9 @@ func Col(x any, j int) Expr {
 // Mean is the mean of the elements of x, a scalar.
 func Mean(x any) Expr {
 	ns := args("Mean", x)
-	return Div(Sum(ns[0]), float64(ns[0].Len()))
+	d := Div(Sum(ns[0]), float64(ns[0].Len())).node()
+	d.Fn = "Mean" // new data (SetData) make it again with their length
+	return asExpr(d)
 }
 
 // LogSoftmax is x - LogSumExp(x): log probabilities from logits.

@@ -26,7 +26,11 @@ func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *p
 	}
 	obs := c.Observed()
 	if len(obs) > 0 {
-		d.Draws["posterior_predictive"] = m.PosteriorPredictive(fit, opts...)
+		names := make([]string, len(obs))
+		for i, o := range obs {
+			names[i] = o.Name
+		}
+		d.Draws["posterior_predictive"] = m.PosteriorPredictive(fit, opts...).Select(names...)
 		d.Draws["log_likelihood"] = m.annotate(splitLogLik(m.LogLik(fit), obs))
 		for _, r := range m.g.RVs {
 			if r.Observed {
@@ -34,6 +38,10 @@ func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *p
 					posterior.DataArray{Name: r.Name, Shape: slices.Clone(r.Value.Dims), Dims: r.Dims, Values: r.Data})
 			}
 		}
+	}
+	for _, c := range m.g.Data {
+		d.Data["constant_data"] = append(d.Data["constant_data"],
+			posterior.DataArray{Name: c.Container, Shape: slices.Clone(c.Dims), Dims: m.g.DataDims[c.Container], Values: c.Data})
 	}
 	if n := fit.Draws(); n > 0 {
 		prior := m.PriorPredictive(n, opts...)

@@ -83,6 +83,8 @@ func describeNamed(v any) string {
 		return "a random variable"
 	case *graph.Node:
 		return "a deterministic quantity"
+	case dataName:
+		return "a data container"
 	}
 	return "a log-density term"
 }
@@ -95,6 +97,8 @@ func (m *Model) Lookup(name string) Expr {
 		return x
 	case *graph.Node:
 		return asExpr(x)
+	case dataName:
+		return asExpr(m.dataNode(name))
 	}
 	known := make([]string, 0, len(m.names))
 	for k, v := range m.names {
@@ -233,6 +237,9 @@ type RV struct {
 	// used says the variable is in an expression already: its shape can no
 	// longer change.
 	used bool
+	// given is the shape option (Size, Shape), nil when none: new data
+	// (SetData) work the shape out again from it.
+	given []int
 }
 
 // Name is the variable's name.
@@ -277,7 +284,7 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	for _, f := range opts {
 		f(&o)
 	}
-	r := &RV{m: m, v: graph.RV{Name: name, Fam: fam}}
+	r := &RV{m: m, v: graph.RV{Name: name, Fam: fam}, given: slices.Clone(o.shape)}
 	r.v.Params = make([]*graph.Node, len(params))
 	for i, p := range params {
 		n := m.paramNode(name, fam, i, p)
@@ -594,6 +601,9 @@ func (r *RV) Observe(data any) *RV {
 		m.failf(r.v.Name, "observed data: %v", err)
 	}
 	if n.Kind != graph.KConst {
+		if c := containerIn(n); c != "" {
+			m.failf(r.v.Name, "observed data are an expression of data container %q, which new data (SetData) could not follow; observe a container itself (make one of the transformed data with m.Data)", c)
+		}
 		n = m.evalData(r.v.Name, n)
 	}
 	r.checkData(n.Data)
@@ -615,6 +625,9 @@ func (r *RV) Observe(data any) *RV {
 	}
 	r.v.Observed = true
 	r.v.Data = n.Data
+	if n.Container != "" {
+		r.v.DataOf = n
+	}
 	m.changed()
 	return r
 }

@@ -64,6 +64,9 @@ func dimsSuffix(s []int, names []string) string {
 
 // lines describes the model one statement per line, in declaration order.
 func (m *Model) lines() (rows [][4]string) {
+	for _, d := range m.g.Data {
+		rows = append(rows, [4]string{d.Container + dimsSuffix(d.Dims, m.g.DataDims[d.Container]), "=", "data", "data container"})
+	}
 	for _, r := range m.g.RVs {
 		rows = append(rows, line(r))
 	}
@@ -110,7 +113,12 @@ func line(r *graph.RV) [4]string {
 		notes = append(notes, "positive ordered")
 	}
 	role := "parameter"
-	if r.Observed {
+	switch {
+	case r.Observed && r.NoData:
+		role = "observed, no data of this shape: SetData"
+	case r.Observed && r.DataOf != nil:
+		role = "observed: " + r.DataOf.Container
+	case r.Observed:
 		role = "observed"
 	}
 	if len(notes) > 0 {

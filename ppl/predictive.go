@@ -185,7 +185,7 @@ func (c *Compiled) detLen() int {
 
 // PosteriorPredictive draws the observed variables given one posterior
 // draw (in the layout of Vars, as Density.Constrained writes it):
-// replicated data, by name.
+// replicated data, by name, and the deterministic quantities there.
 func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[string][]float64, error) {
 	pr, err := c.predictiveProgram()
 	if err != nil {
@@ -205,6 +205,12 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 			return nil, err
 		}
 		res[r.Name] = slices.Clone(f.V[pr.Offset[r] : pr.Offset[r]+r.Value.Len()])
+	}
+	if len(c.m.g.Dets) > 0 {
+		f.Forward(f.V[:pr.Dim])
+		for j, d := range c.m.g.Dets {
+			res[d.Det] = slices.Clone(f.Val(pr.Dets[j]))
+		}
 	}
 	return res, nil
 }

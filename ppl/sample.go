@@ -24,8 +24,9 @@ type sampleSettings struct {
 	ctx      context.Context
 	progress func([]infer.ChainProgress)
 	live     *bool
-	backend  string // Backend's name; "" for GOBAYES_ACCEL or "auto"
-	err      *Error // the first option given a value it cannot take
+	backend  string      // Backend's name; "" for GOBAYES_ACCEL or "auto"
+	data     []namedData // WithData's containers
+	err      *Error      // the first option given a value it cannot take
 }
 
 // fail records a bad option's value (the first one counts); the method
@@ -148,6 +149,7 @@ func LastRun() *posterior.Posterior { return lastRun.Load() }
 // package optim for what that mode is). Seed and Init choose the start.
 func (m *Model) MAP(opts ...SampleOption) *optim.Result {
 	s := settings(opts)
+	orPanic(m.needData("MAP", &s))
 	c, err := m.Compile()
 	orPanic(err)
 	orPanic(sampleable(c, "MAP"))
@@ -167,6 +169,7 @@ func (m *Model) MAP(opts ...SampleOption) *optim.Result {
 // Context apply. Its Posterior field holds draws from the approximation.
 func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 	s := settings(opts)
+	orPanic(m.needData("ADVI", &s))
 	c, err := m.Compile()
 	orPanic(err)
 	orPanic(sampleable(c, "ADVI"))
@@ -213,19 +216,22 @@ func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterio
 
 // PosteriorPredictive draws replicated data for every draw of fit (a
 // posterior of this model, not a selection of it): the observed variables,
-// chains and draws as in fit. Seed applies; the same seed gives the same
-// replications.
+// chains and draws as in fit, and the deterministic quantities computed
+// from data containers (the mean prediction at new x). Seed applies; the
+// same seed gives the same replications. WithData predicts at new data
+// for this call alone; after SetData, at the model's data as they are.
 func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
 	s := settings(opts)
+	defer m.withData(&s)()
 	c, err := m.Compile()
 	orPanic(err)
 	orPanic(checkFit(c, fit, "PosteriorPredictive"))
-	obs := c.Observed()
+	obs := append(c.Observed(), m.dataDets()...)
 	// Its own time per chain, not the fit's: the summary's ESS per second
 	// is the predictive's.
 	p := &posterior.Posterior{Model: c.Name(), Sampler: "posterior predictive", Warmup: fit.Warmup, Seconds: make([]float64, len(fit.Chains))}
 	for _, v := range obs {
-		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Start: len(p.Columns)})
+		p.Vars = append(p.Vars, posterior.Var{Name: v.Name, Shape: v.Shape, Deterministic: v.Deterministic, Start: len(p.Columns)})
 		p.Columns = append(p.Columns, infer.ColumnNames(v.Name, v.Shape)...)
 	}
 	n := fit.Draws()
@@ -258,8 +264,12 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 // LogLik is the pointwise log-likelihood of every observed element at every
 // draw of fit, as a posterior with one variable "log_lik" (for LOO and
 // WAIC): log_lik[k] is the k-th observed element, in the order of the
-// observed variables.
-func (m *Model) LogLik(fit *posterior.Posterior) *posterior.Posterior {
+// observed variables. WithData evaluates it at new data (new
+// observations included) for this call alone.
+func (m *Model) LogLik(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
+	s := settings(opts)
+	defer m.withData(&s)()
+	orPanic(m.needData("LogLik", &sampleSettings{}))
 	c, err := m.Compile()
 	orPanic(err)
 	orPanic(checkFit(c, fit, "LogLik"))
@@ -316,8 +326,18 @@ func sampleable(c *Compiled, what string) error {
 // model with as many columns would silently be read as this one's).
 func checkFit(c *Compiled, fit *posterior.Posterior, what string) error {
 	var want []string
+	params := 0
 	for _, v := range c.Vars() {
 		want = append(want, infer.ColumnNames(v.Name, v.Shape)...)
+		if !v.Deterministic {
+			params = len(want)
+		}
+	}
+	if len(c.m.g.Data) > 0 && len(fit.Columns) >= params {
+		// New data (SetData) may have changed the deterministic
+		// quantities' shapes: the parameters must match, and come first.
+		want = want[:params]
+		fit = &posterior.Posterior{Model: fit.Model, Columns: fit.Columns[:params]}
 	}
 	if len(fit.Columns) != len(want) {
 		return &Error{Msg: fmt.Sprintf("%s: the posterior has %d columns, model %s records %d: pass a whole posterior of this model (fit := m.Sample()), not a selection or another model's", what, len(fit.Columns), c.Name(), len(want))}
@@ -347,6 +367,9 @@ func orPanic(err error) {
 
 func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	s := settings(opts)
+	if err := m.needData("Sample", &s); err != nil {
+		return nil, err
+	}
 	c, err := m.Compile()
 	if err != nil {
 		return nil, err

@@ -102,6 +102,7 @@ func init() {
 		"Upper":            reflect.ValueOf(ppl.Upper),
 		"Warmup":           reflect.ValueOf(ppl.Warmup),
 		"Where":            reflect.ValueOf(ppl.Where),
+		"WithData":         reflect.ValueOf(ppl.WithData),
 
 		// type definitions
 		"Compiled":     reflect.ValueOf((*ppl.Compiled)(nil)),

@@ -18,6 +18,28 @@ type Model struct {
 	Coords map[string][]string
 	// DetDims names the dimensions of deterministic quantities, by name.
 	DetDims map[string][]string
+	// Data are the data containers' current nodes, in declaration order
+	// (KConst nodes with Container set); DataDims names their dimensions.
+	Data     []*Node
+	DataDims map[string][]string
+	// Forward maps a node that new data replaced (SetData) to the node
+	// made again over the new data, so that an expression made before
+	// the change still means the model as it is now.
+	Forward map[*Node]*Node
+}
+
+// Current follows Forward from n to the node that stands for it now.
+func (m *Model) Current(n *Node) *Node {
+	if m == nil {
+		return n
+	}
+	for {
+		f, ok := m.Forward[n]
+		if !ok {
+			return n
+		}
+		n = f
+	}
 }
 
 // Term is an explicit log-density term (Stan's target +=).
@@ -36,6 +58,12 @@ type RV struct {
 	Value    *Node        // the KRV node standing for its value; its Dims are the variable's shape
 	Observed bool
 	Data     []float64 // the observed values
+	// DataOf is the data container the observed values come from (nil
+	// when they were given as Go values); NoData says the container's
+	// values no longer fit the variable's shape after new data changed
+	// it (Data then holds zeros of the new shape, for predictive draws).
+	DataOf *Node
+	NoData bool
 	// Lower and Upper are the bound options (nil when absent); Order an
 	// ordering option.
 	Lower, Upper *Node

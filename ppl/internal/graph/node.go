@@ -36,7 +36,10 @@ type Node struct {
 	Scan  *Scan     // Op == ir.OpScan
 	Input int       // KInput: index among the scan body's placeholders
 	Fn    string    // the function that made it, for messages
-	Model *Model    // nil when the node depends on no random variable
+	// Container names the data container a KConst node is the current
+	// value of (Model.Data), "" for other data.
+	Container string
+	Model     *Model // nil when the node depends on no random variable
 }
 
 // Const wraps data of a shape.
@@ -62,6 +65,8 @@ func (n *Node) String() string {
 		return n.RV.Name
 	case n.Det != "":
 		return n.Det
+	case n.Container != "":
+		return n.Container
 	case n.Kind == KConst && len(n.Data) == 1:
 		return strconv.FormatFloat(n.Data[0], 'g', 6, 64)
 	case n.Kind == KConst:
@@ -89,7 +94,7 @@ func Same(a, b *Node) bool {
 		return true
 	}
 	if a == nil || b == nil || a.Kind != b.Kind || a.Op != b.Op || a.RV != b.RV || a.Scan != b.Scan ||
-		a.Det != b.Det || a.Input != b.Input || a.Model != b.Model || len(a.Args) != len(b.Args) ||
+		a.Det != b.Det || a.Container != b.Container || a.Input != b.Input || a.Model != b.Model || len(a.Args) != len(b.Args) ||
 		!slices.Equal(a.Ints, b.Ints) || !slices.Equal(a.Table, b.Table) || !slices.Equal(a.Dims, b.Dims) ||
 		!slices.Equal(a.Data, b.Data) {
 		return false
