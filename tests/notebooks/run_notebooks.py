@@ -199,7 +199,34 @@ def check_many_chains(nb):
     expect("wall time: NUTS" in stdout(nb, "plot-forest-samplers"), "no wall-time line")
 
 
+def check_glm(nb):
+    logit = result(nb, "logit-fit")
+    expect(summary_rows(logit) == ["alpha", "beta[1]", "beta[2]"], "logistic summary rows %s" % summary_rows(logit))
+    expect("warning:" not in logit, "the logistic fit has warnings:\n" + logit)
+    # The notebook simulates alpha -0.5, beta (1.5, -1).
+    for row, truth in [("alpha", -0.5), ("beta[2]", -1.0)]:
+        lo, hi = summary_interval(logit, row)
+        expect(lo < truth < hi, "logistic fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
+    listing = result(nb, "logit-model")
+    expect("X[300,2] = data" in listing and "(observed: y)" in listing, "the model listing does not show the containers:\n" + listing)
+    acc = stdout(nb, "logit-accuracy")
+    expect("predictions for [100] test rows" in acc, "WithData did not predict the 100 test rows:\n" + acc)
+    held = number(acc, r"held-out accuracy: ([\d.]+)", "logit-accuracy")
+    expect(0.7 < held <= 1, "held-out accuracy %g" % held)
+    after = result(nb, "poisson-setdata")
+    expect("events[3] ~" in after and "no data of this shape" in after, "after SetData the listing should show events[3] without data:\n" + after)
+    pred = stdout(nb, "poisson-predict")
+    rows = re.findall(r"expect +([\d.]+) events .*gives +([\d.]+)\)", pred)
+    expect(len(rows) == 3, "three new regions predicted:\n" + pred)
+    for got, rate in rows:
+        expect(abs(float(got) - float(rate)) < 0.1 * float(rate) + 0.05, "predictive mean %s far from the fitted rate %s" % (got, rate))
+    refuse = stdout(nb, "poisson-refuse")
+    expect("events" in refuse and "SetData" in refuse, "Sample after a new shape is not refused:\n" + refuse)
+    png(nb, "plot-poisson-ppc")
+
+
 CHECKS = {
+    "06-glm-data-containers": check_glm,
     "05-many-chains": check_many_chains,
     "04-time-series-scan": check_time_series,
     "02-eight-schools": check_eight_schools,
