@@ -52,6 +52,7 @@ type Session struct {
 	dotImport     bool              // a cell imported a package with "."
 	methods       map[string]bool   // names of methods declared in cells
 	methodSrc     map[string]string // method name → its latest declaration, for Inspect
+	tmpSeq        int               // numbers typedDefine's hidden variables
 }
 
 var _ Engine = (*Session)(nil)
@@ -231,6 +232,15 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 				src = rewritten
 			}
 			prog, err := s.compile(code, src)
+			if err != nil && (strings.Contains(err.Value, "definition loop") || strings.Contains(err.Value, "cannot compile this cell")) {
+				if handled, derr := s.typedDefine(ctx, code, at); handled {
+					if derr != nil {
+						return Result{Err: derr}
+					}
+					s.record(src, rewrite.Stmt)
+					continue
+				}
+			}
 			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell")) {
 				if wrapped, ok := rewrite.WrapInFunc(code, at); ok {
 					if p, werr := s.compile(code, wrapped); werr == nil {
