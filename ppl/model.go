@@ -122,7 +122,7 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.shape != nil || o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.hasObserved {
+	if o.shape != nil || o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.hasObserved || o.using != nil {
 		m.failf(name, "a deterministic quantity takes the option Dims only (its shape is its expression's)")
 	}
 	n, err := asNode(expr)
@@ -183,6 +183,7 @@ type options struct {
 	observed     any
 	dims         []string
 	hasObserved  bool
+	using        map[string]any // Using's values, for formulas
 }
 
 // Size makes a vector of n independent draws (parameters broadcast).
@@ -283,6 +284,9 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	var o options
 	for _, f := range opts {
 		f(&o)
+	}
+	if o.using != nil {
+		m.failf(name, "Using names values for formulas (Formula, Let), not for a variable")
 	}
 	r := &RV{m: m, v: graph.RV{Name: name, Fam: fam}, given: slices.Clone(o.shape)}
 	r.v.Params = make([]*graph.Node, len(params))

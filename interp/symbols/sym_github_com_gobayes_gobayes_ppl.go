@@ -100,6 +100,7 @@ func init() {
 		"TargetAccept":     reflect.ValueOf(ppl.TargetAccept),
 		"TriSolve":         reflect.ValueOf(ppl.TriSolve),
 		"Upper":            reflect.ValueOf(ppl.Upper),
+		"Using":            reflect.ValueOf(ppl.Using),
 		"Warmup":           reflect.ValueOf(ppl.Warmup),
 		"Where":            reflect.ValueOf(ppl.Where),
 		"WithData":         reflect.ValueOf(ppl.WithData),

@@ -71,3 +71,30 @@ class Modelling(KernelCase):
         post = xr.open_zarr(store, group="posterior", consolidated=True)
         self.assertEqual(list(post["theta"].dims), ["chain", "draw", "school"])
         self.assertEqual(list(post["school"].values), list("ABCDEFGH"))
+
+    def test_formula_and_error_column(self):
+        cell = self.run_cell('theta2 := hier.Let("theta2", "mu + tau * z")\ntheta2.Shape()')
+        self.assertOK(cell)
+        self.assertEqual(cell.result(), "[8]", cell)
+        cell = self.run_cell('hier.Let("bad", "mu + tau * * z")')
+        self.assertEqual(cell.status, "error", cell)
+        err = cell.of("error")[0]
+        text = err["evalue"] + "\n".join(err["traceback"])
+        self.assertIn("column 12", text, cell)
+        self.assertIn("expected a number", text, cell)
+        # The model is as it was: it samples.
+        self.assertOK(self.run_cell("hier.Err()"))
+
+    def test_data_container_prediction(self):
+        cell = self.run_cell(
+            'reg := ppl.NewModel("reg")\n'
+            'xc := reg.Data("x", []float64{0, 1, 2, 3, 4, 5})\n'
+            'yc := reg.Data("y", []float64{0.1, 1.1, 1.9, 3.2, 3.9, 5.1})\n'
+            'slope := reg.Normal("slope", 0, 5)\n'
+            'noise := reg.HalfNormal("noise", 1)\n'
+            'reg.Normal("obs", reg.Let("mean", "slope * x"), noise, ppl.Observed(yc))\n'
+            'regFit := reg.Sample(ppl.Seed(2), ppl.LiveProgress(false))\n'
+            'pred := reg.PosteriorPredictive(regFit, ppl.WithData("x", []float64{10, 20}))\n'
+            'pred.Array("mean").Mean()[1] / pred.Array("mean").Mean()[0]', timeout=120)
+        self.assertOK(cell)
+        self.assertAlmostEqual(float(cell.result()), 2.0, places=9, msg=cell)
