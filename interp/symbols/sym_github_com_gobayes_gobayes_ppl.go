@@ -113,6 +113,8 @@ func init() {
 		"Expr":         reflect.ValueOf((*ppl.Expr)(nil)),
 		"Hooks":        reflect.ValueOf((*ppl.Hooks)(nil)),
 		"Model":        reflect.ValueOf((*ppl.Model)(nil)),
+		"ModelGraph":   reflect.ValueOf((*ppl.ModelGraph)(nil)),
+		"ModelMaths":   reflect.ValueOf((*ppl.ModelMaths)(nil)),
 		"ModelOption":  reflect.ValueOf((*ppl.ModelOption)(nil)),
 		"Option":       reflect.ValueOf((*ppl.Option)(nil)),
 		"Param":        reflect.ValueOf((*ppl.Param)(nil)),

@@ -106,6 +106,12 @@ def check_plots(nb):
 
 
 def check_eight_schools(nb):
+    svg = result(nb, "centred-graph", "image/svg+xml")
+    expect(svg.startswith("<svg") and svg.count('class="node ') == 4 and "plate" in svg,
+           "the model graph is not an SVG of 4 nodes with a plate:\n" + svg[:300])
+    maths = result(nb, "centred-latex", "text/markdown")
+    expect("\\begin{array}" in maths and "\\theta & \\sim & \\operatorname{Normal}" in maths,
+           "the model's LaTeX:\n" + maths)
     theta = ["theta[%d]" % i for i in range(1, 9)]
     text = result(nb, "centred-fit")
     expect(summary_rows(text) == ["mu", "tau"] + theta,
