@@ -97,6 +97,12 @@ func MaxDepth(d int) SampleOption { return func(s *sampleSettings) { s.cfg.MaxDe
 // posteriors.
 func DenseMetric() SampleOption { return func(s *sampleSettings) { s.cfg.Dense = true } }
 
+// DiagMetric keeps the inverse metric diagonal. By default NUTS and HMC
+// start diagonal and turn dense in warm-up when the draws show strong
+// correlation (up to 100 parameters); the summary says which each chain
+// ended with.
+func DiagMetric() SampleOption { return func(s *sampleSettings) { s.cfg.DiagMetric = true } }
+
 // Init gives initial values of parameters on their own (constrained)
 // scale, by name: a number, or a slice for a vector. Parameters not named
 // start at random, as usual. The lockstep samplers (ChEES, MEADS, RWMH

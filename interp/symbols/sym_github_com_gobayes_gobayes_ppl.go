@@ -33,6 +33,7 @@ func init() {
 		"CovExpQuad":       reflect.ValueOf(ppl.CovExpQuad),
 		"CumSum":           reflect.ValueOf(ppl.CumSum),
 		"DenseMetric":      reflect.ValueOf(ppl.DenseMetric),
+		"DiagMetric":       reflect.ValueOf(ppl.DiagMetric),
 		"DiagPostMultiply": reflect.ValueOf(ppl.DiagPostMultiply),
 		"DiagPreMultiply":  reflect.ValueOf(ppl.DiagPreMultiply),
 		"Digamma":          reflect.ValueOf(ppl.Digamma),

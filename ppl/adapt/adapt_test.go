@@ -131,3 +131,58 @@ func TestWarmupRegularises(t *testing.T) {
 		t.Errorf("metric %g, want %g", got, want)
 	}
 }
+
+func TestSymEigenRange(t *testing.T) {
+	for _, rho := range []float64{0, 0.5, 0.99} {
+		lo, hi := symEigenRange([]float64{1, rho, rho, 1}, 2)
+		if math.Abs(lo-(1-rho)) > 1e-12 || math.Abs(hi-(1+rho)) > 1e-12 {
+			t.Errorf("ρ=%v: eigenvalues %v, %v; want %v, %v", rho, lo, hi, 1-rho, 1+rho)
+		}
+	}
+	// Equicorrelation ρ in d dimensions: 1+(d-1)ρ once and 1-ρ d-1 times.
+	d, rho := 30, 0.4
+	a := make([]float64, d*d)
+	for i := range a {
+		a[i] = rho
+	}
+	for i := 0; i < d; i++ {
+		a[i*d+i] = 1
+	}
+	lo, hi := symEigenRange(a, d)
+	if math.Abs(lo-(1-rho)) > 1e-10 || math.Abs(hi-(1+float64(d-1)*rho)) > 1e-10 {
+		t.Errorf("equicorrelation: %v, %v; want %v, %v", lo, hi, 1-rho, 1+float64(d-1)*rho)
+	}
+}
+
+func TestDenseWorthIt(t *testing.T) {
+	corr := func(d int, rho float64, scale func(i int) float64) []float64 {
+		c := make([]float64, d*d)
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				r := math.Pow(rho, math.Abs(float64(i-j)))
+				c[i*d+j] = r * scale(i) * scale(j)
+			}
+		}
+		return c
+	}
+	one := func(int) float64 { return 1 }
+	wide := func(i int) float64 { return math.Pow(10, float64(i%4)) }
+	for _, c := range []struct {
+		d, n  int
+		rho   float64
+		scale func(int) float64
+		want  bool
+	}{
+		{2, 100, 0.99, one, true},
+		{2, 100, 0.5, one, false},       // condition 3
+		{10, 500, 0, wide, false},       // scales differ, no correlation: diagonal suffices
+		{10, 500, 0.9, wide, true},      // AR(1) 0.9: condition ≈ 300
+		{10, 40, 0.9, one, false},       // too few draws to tell
+		{150, 5000, 0.99, one, false},   // above AutoMaxDim
+		{50, 500, 0.5, one, false},      // condition 9 < 3× chance
+	} {
+		if got := DenseWorthIt(corr(c.d, c.rho, c.scale), c.d, c.n); got != c.want {
+			t.Errorf("d=%d n=%d ρ=%v: DenseWorthIt %v; want %v", c.d, c.n, c.rho, got, c.want)
+		}
+	}
+}

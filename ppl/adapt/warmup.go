@@ -12,6 +12,15 @@ type Options struct {
 	InitBuffer, TermBuffer, BaseWindow int
 	// NoMetric keeps the metric fixed and adapts only the step size.
 	NoMetric bool
+	// Auto starts with a diagonal metric and tries a dense one for the
+	// next window when a window's draws show strong correlation
+	// (DenseWorthIt), keeping it only if that window's transitions cost
+	// at most 0.8 of the diagonal window's leapfrog steps without many
+	// more divergences (a funnel's correlations are not what a dense
+	// metric fixes); the caller reports each transition's cost with Cost. The
+	// estimate is kept dense throughout. The last slow window cannot try,
+	// so it does not switch.
+	Auto bool
 }
 
 // Update is what one warm-up iteration tells the chain loop.
@@ -19,9 +28,11 @@ type Update struct {
 	// StepSize is the step size for the next transition.
 	StepSize float64
 	// MetricUpdated is true when a slow window just ended: the caller
-	// copies Var or Cov into its metric, reruns the step-size heuristic and
-	// calls Restart with the step size it found.
+	// copies Var or Cov (Cov when Dense) into its metric, reruns the
+	// step-size heuristic and calls Restart with the step size it found.
 	MetricUpdated bool
+	// Dense says the metric is now dense (Options.Dense, or Auto's choice).
+	Dense bool
 }
 
 // Warmup adapts the step size and the inverse metric of one chain.
@@ -33,6 +44,13 @@ type Warmup struct {
 	est     *Covariance
 	v       []float64 // regularised variances (diagonal)
 	c       []float64 // regularised covariance (dense, row-major)
+	dense   bool      // the metric is dense (from the start, or Auto chose it)
+	// Auto's trial: the current window tries dense; the diagonal window
+	// before it cost diagCost leapfrog steps and diagDiv divergences per
+	// transition; a rejected trial is not repeated.
+	trial, rejected   bool
+	diagCost, diagDiv float64
+	steps, divs, its  int // the current window's transitions
 }
 
 // New returns the warm-up of numWarmup iterations in dim dimensions.
@@ -48,10 +66,11 @@ func New(dim, numWarmup int, opts Options) *Warmup {
 		opts:    opts,
 		step:    NewStepSize(opts.TargetAccept),
 		windows: NewWindows(numWarmup, opts.InitBuffer, opts.TermBuffer, opts.BaseWindow),
-		est:     NewCovariance(dim, opts.Dense),
+		est:     NewCovariance(dim, opts.Dense || opts.Auto),
 		v:       make([]float64, dim),
+		dense:   opts.Dense,
 	}
-	if opts.Dense {
+	if opts.Dense || opts.Auto {
 		w.c = make([]float64, dim*dim)
 	}
 	return w
@@ -66,7 +85,7 @@ func (w *Warmup) Restart(eps float64) { w.step.Restart(eps) }
 // Update takes the chain's position and acceptance statistic after one
 // warm-up transition.
 func (w *Warmup) Update(position []float64, acceptStat float64) Update {
-	u := Update{StepSize: w.step.Learn(acceptStat)}
+	u := Update{StepSize: w.step.Learn(acceptStat), Dense: w.dense}
 	if w.opts.NoMetric || !w.windows.Enabled() {
 		return u
 	}
@@ -74,10 +93,16 @@ func (w *Warmup) Update(position []float64, acceptStat float64) Update {
 		w.est.Add(position)
 	}
 	if w.windows.EndOfWindow() {
+		last := w.windows.nextWindow == w.windows.NumWarmup-w.windows.TermBuffer-1
 		w.windows.computeNextWindow()
+		n := w.est.N()
 		w.regularise()
+		if w.opts.Auto {
+			w.choose(n, last)
+		}
+		w.steps, w.divs, w.its = 0, 0, 0
 		w.est.Restart()
-		u.MetricUpdated = true
+		u.MetricUpdated, u.Dense = true, w.dense
 	}
 	w.windows.advance()
 	return u
@@ -88,7 +113,11 @@ func (w *Warmup) Update(position []float64, acceptStat float64) Update {
 func (w *Warmup) regularise() {
 	n := float64(w.est.N())
 	a, b := n/(n+5), 1e-3*5/(n+5)
-	if w.opts.Dense {
+	if w.opts.Dense || w.opts.Auto {
+		w.est.Var(w.v)
+		for i, x := range w.v {
+			w.v[i] = a*x + b
+		}
 		w.est.Cov(w.c)
 		for i := range w.c {
 			w.c[i] *= a
@@ -195,4 +224,115 @@ func (c *Covariance) Cov(out []float64) {
 	for i, v := range c.m2 {
 		out[i] = v / float64(c.n-1)
 	}
+}
+
+// Cost records one warm-up transition's leapfrog steps and whether it
+// diverged, for Auto's trial of a dense metric. Call it before Update.
+func (w *Warmup) Cost(leapfrogs int, divergent bool) {
+	if w.windows.InWindow() {
+		w.steps += leapfrogs
+		w.its++
+		if divergent {
+			w.divs++
+		}
+	}
+}
+
+// choose is Auto's decision at the end of a window of n draws.
+func (w *Warmup) choose(n int, last bool) {
+	if w.its == 0 {
+		return
+	}
+	cost, div := float64(w.steps)/float64(w.its), float64(w.divs)/float64(w.its)
+	switch {
+	case w.trial:
+		w.trial = false
+		// A new metric's first transitions diverge now and then while the
+		// step size settles: a few more divergences are allowed.
+		if !(cost <= 0.8*w.diagCost && div <= math.Max(2*w.diagDiv, w.diagDiv+0.05)) {
+			w.dense, w.rejected = false, true
+		}
+	case !w.dense && !w.rejected && !last && DenseWorthIt(w.c, w.dim, n):
+		w.dense, w.trial = true, true
+		w.diagCost, w.diagDiv = cost, div
+	}
+}
+
+// Dense reports whether the metric is dense: Options.Dense, or Auto's
+// choice so far.
+func (w *Warmup) Dense() bool { return w.dense }
+
+// AutoMaxDim is the largest dimension Auto considers a dense metric for:
+// beyond it a dense metric's d² work per leapfrog step and its estimate's
+// need for many draws outweigh what it saves.
+const AutoMaxDim = 100
+
+// DenseWorthIt reports whether a window's regularised covariance cov
+// (row-major d×d, estimated from n draws) shows correlation strong enough
+// for a dense metric to pay: the condition number of its correlation
+// matrix — what a diagonal metric leaves of the posterior's shape — is
+// above 10 and three times what n independent draws of d uncorrelated
+// coordinates would show by chance, ((1+√(d/n))/(1−√(d/n)))² (the
+// Marchenko–Pastur edges). Windows of fewer than 5d draws, or d above
+// AutoMaxDim, are too short to tell.
+func DenseWorthIt(cov []float64, d, n int) bool {
+	if d < 2 || d > AutoMaxDim || n < 5*d {
+		return false
+	}
+	r := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			r[i*d+j] = cov[i*d+j] / math.Sqrt(cov[i*d+i]*cov[j*d+j])
+		}
+	}
+	lo, hi := symEigenRange(r, d)
+	if !(lo > 0) {
+		return true // numerically singular: as correlated as it gets
+	}
+	q := math.Sqrt(float64(d) / float64(n))
+	chance := math.Pow((1+q)/(1-q), 2)
+	return hi/lo > math.Max(10, 3*chance)
+}
+
+// symEigenRange returns the smallest and largest eigenvalues of the
+// symmetric d×d matrix a (row-major), by cyclic Jacobi rotations: d is at
+// most AutoMaxDim and this runs once per warm-up window.
+func symEigenRange(a []float64, d int) (lo, hi float64) {
+	a = append([]float64(nil), a...)
+	for sweep := 0; sweep < 50; sweep++ {
+		off := 0.0
+		for i := 0; i < d; i++ {
+			for j := i + 1; j < d; j++ {
+				off += a[i*d+j] * a[i*d+j]
+			}
+		}
+		if off < 1e-22 {
+			break
+		}
+		for p := 0; p < d; p++ {
+			for q := p + 1; q < d; q++ {
+				apq := a[p*d+q]
+				if math.Abs(apq) < 1e-300 {
+					continue
+				}
+				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
+				t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				c := 1 / math.Sqrt(t*t+1)
+				s := t * c
+				for k := 0; k < d; k++ {
+					akp, akq := a[k*d+p], a[k*d+q]
+					a[k*d+p], a[k*d+q] = c*akp-s*akq, s*akp+c*akq
+				}
+				for k := 0; k < d; k++ {
+					apk, aqk := a[p*d+k], a[q*d+k]
+					a[p*d+k], a[q*d+k] = c*apk-s*aqk, s*apk+c*aqk
+				}
+			}
+		}
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := 0; i < d; i++ {
+		lo, hi = math.Min(lo, a[i*d+i]), math.Max(hi, a[i*d+i])
+	}
+	return lo, hi
 }

@@ -72,8 +72,12 @@ type Config struct {
 	// MaxDepth bounds the NUTS tree depth (default 10).
 	MaxDepth int
 	// Dense adapts a dense inverse metric instead of a diagonal one (NUTS,
-	// HMC).
-	Dense bool
+	// HMC). By default (neither Dense nor DiagMetric) a chain starts
+	// diagonal and turns dense in warm-up when its draws show strong
+	// correlation (adapt.DenseWorthIt; up to adapt.AutoMaxDim dimensions);
+	// DiagMetric keeps it diagonal.
+	Dense      bool
+	DiagMetric bool
 	// StepSize is the initial step size (default 1), before the heuristic.
 	StepSize float64
 	// Init, when not nil, is the unconstrained starting position of every

@@ -100,6 +100,11 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 			return nil, e
 		}
 	}
+	for _, ch := range post.Chains {
+		if ch.Adaptation.Dense {
+			post.Settings.Metric = "dense_e" // the warm-up chose it (see Config.Dense)
+		}
+	}
 	n := cfg.Draws
 	for _, m := range made {
 		n = min(n, m)
@@ -218,7 +223,8 @@ func runChain(model Model, cfg Config, c, ncols int, out *posterior.Chain, secon
 		return 0, fmt.Errorf("infer: chain %d: %v", c+1, err)
 	}
 	if cfg.Warmup > 0 {
-		w := adapt.New(dim, cfg.Warmup, adapt.Options{TargetAccept: cfg.TargetAccept, Dense: cfg.Dense})
+		auto := !cfg.Dense && !cfg.DiagMetric && cfg.Sampler != RWMH && dim <= adapt.AutoMaxDim
+		w := adapt.New(dim, cfg.Warmup, adapt.Options{TargetAccept: cfg.TargetAccept, Dense: cfg.Dense, Auto: auto})
 		w.Init(sampler.StepSize())
 		metric := sampler.Metric()
 		for i := 0; i < cfg.Warmup; i++ {
@@ -226,14 +232,24 @@ func runChain(model Model, cfg Config, c, ncols int, out *posterior.Chain, secon
 				break
 			}
 			info := sampler.Step(st)
+			w.Cost(info.NLeapfrog, info.Divergent)
 			u := w.Update(st.Position, info.AcceptStat)
 			sampler.SetStepSize(u.StepSize)
 			if u.MetricUpdated {
-				if cfg.Dense {
+				switch {
+				case u.Dense && metric.Dense():
 					// Regularisation keeps the estimate positive definite;
 					// should rounding defeat it, the previous metric stays.
 					_ = metric.SetCov(w.Cov())
-				} else {
+				case u.Dense:
+					// The warm-up found strong correlation: dense from now
+					// on (or, should the factorisation fail, diagonal).
+					if metric.SetDense(w.Cov()) != nil {
+						metric.SetDiag(w.Var())
+					}
+				case metric.Dense():
+					metric.SetDiagonal(w.Var()) // a dense trial that did not pay
+				default:
 					metric.SetDiag(w.Var())
 				}
 				if err := sampler.TuneStepSize(st); err != nil {

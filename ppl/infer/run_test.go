@@ -257,8 +257,9 @@ func TestDenseMetricHelps(t *testing.T) {
 	r := 0.99
 	det := 1 - r*r
 	m := &gaussModel{d: 2, prec: []float64{1 / det, -r / det, -r / det, 1 / det}}
-	steps := func(dense bool) float64 {
-		p, err := Run(context.Background(), m, Config{Seed: 3, Dense: dense})
+	steps := func(cfg Config) float64 {
+		cfg.Seed = 3
+		p, err := Run(context.Background(), m, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,8 +271,35 @@ func TestDenseMetricHelps(t *testing.T) {
 		}
 		return float64(n) / float64(4*p.Draws())
 	}
-	diagSteps, denseSteps := steps(false), steps(true)
+	diagSteps, denseSteps, autoSteps := steps(Config{DiagMetric: true}), steps(Config{Dense: true}), steps(Config{})
 	if !(denseSteps*3 < diagSteps) {
 		t.Errorf("leapfrog steps per draw: dense %.1f, diagonal %.1f; want dense at least 3× fewer", denseSteps, diagSteps)
+	}
+	// By default the warm-up sees the correlation and turns dense itself.
+	if !(autoSteps*3 < diagSteps) {
+		t.Errorf("leapfrog steps per draw: default %.1f, diagonal %.1f; want the default to turn dense and take at least 3× fewer", autoSteps, diagSteps)
+	}
+}
+
+// TestAutoMetricStaysDiagonal: on independent coordinates of very
+// different scales the default keeps the diagonal metric (a dense one
+// would only add work and estimation noise).
+func TestAutoMetricStaysDiagonal(t *testing.T) {
+	d := 10
+	prec := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		prec[i*d+i] = 1 / math.Pow(10, float64(i%5)-2)
+	}
+	p, err := Run(context.Background(), &gaussModel{d: d, prec: prec}, Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, ch := range p.Chains {
+		if ch.Adaptation.Dense {
+			t.Errorf("chain %d turned dense on independent coordinates", c+1)
+		}
+	}
+	if p.Settings.Metric != "diag_e" {
+		t.Errorf("metric %q; want diag_e", p.Settings.Metric)
 	}
 }

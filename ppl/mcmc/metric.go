@@ -73,6 +73,23 @@ func (m *Metric) SetCov(cov []float64) error {
 	return nil
 }
 
+// SetDense turns the metric into a dense one with inverse metric cov
+// (symmetric positive-definite, row-major dim×dim); on error it stays as
+// it was.
+func (m *Metric) SetDense(cov []float64) error {
+	l, err := Cholesky(cov, m.dim)
+	if err != nil {
+		return err
+	}
+	m.Chol, m.Diag = l, nil
+	return nil
+}
+
+// SetDiagonal turns the metric into a diagonal one with inverse metric v.
+func (m *Metric) SetDiagonal(v []float64) {
+	m.Diag, m.Chol = append([]float64(nil), v...), nil
+}
+
 // InvMetric returns the inverse metric as a dense row-major matrix
 // (diagonal metrics fill the diagonal only).
 func (m *Metric) InvMetric() []float64 {

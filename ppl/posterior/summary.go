@@ -22,7 +22,10 @@ type Summary struct {
 	RunChains int
 	// Backend is Posterior.Backend.
 	Backend string
-	Draws   int
+	// DenseChains counts the chains that sampled with a dense metric
+	// (asked for, or chosen in warm-up).
+	DenseChains int
+	Draws       int
 	Seconds float64 // wall time of the run (the slowest chain)
 	// Approximation: the draws come from a fitted approximation (ADVI);
 	// the chain diagnostics are not shown.
@@ -70,6 +73,11 @@ func (p *Posterior) Summary(names ...string) *Summary {
 		}
 	}
 	s := &Summary{Model: p.Model, Sampler: p.Sampler, Chains: len(p.Chains), RunChains: p.RunChains, Backend: p.Backend, Draws: p.Draws(), Seconds: p.WallSeconds(), Approximation: p.Approximation, Independent: p.Independent}
+	for _, ch := range p.Chains {
+		if ch.Adaptation.Dense {
+			s.DenseChains++
+		}
+	}
 	for _, j := range cols {
 		s.Rows = append(s.Rows, p.row(j, s.Seconds))
 	}
@@ -238,6 +246,13 @@ func (s *Summary) caption() string {
 		chains = fmt.Sprintf("%d kept of %d chains × %d draws", s.Chains, s.RunChains, s.Draws)
 	case s.Chains == 1:
 		chains = fmt.Sprintf("1 chain × %d draws", s.Draws)
+	}
+	switch {
+	case s.DenseChains == 0:
+	case s.DenseChains == s.Chains:
+		chains += ", dense metric"
+	default:
+		chains += fmt.Sprintf(", dense metric in %d of %d chains", s.DenseChains, s.Chains)
 	}
 	c := fmt.Sprintf("%s: %s, %s, %.2f s", s.Model, s.Sampler, chains, s.Seconds)
 	if s.Backend != "" {

@@ -58,13 +58,25 @@ func (p *Posterior) Warnings() []string {
 			lowESS = append(lowESS, name)
 		}
 	}
+	// A dense metric is worth suggesting where chains ran diagonal on a
+	// strongly correlated posterior.
+	dense := ""
+	if len(highRhat)+len(lowESS) > 0 && (p.Sampler == "NUTS" || p.Sampler == "HMC") {
+		if a, b, r := p.strongestCorrelation(); math.Abs(r) > 0.9 && !p.allDense() {
+			dense = fmt.Sprintf(" %s and %s are strongly correlated (%.2f) and some chains sampled with a diagonal metric: ppl.DenseMetric() adapts to that.", a, b, r)
+		}
+	}
 	if len(highRhat) > 0 {
-		w = append(w, fmt.Sprintf("R-hat above 1.01 for %s (largest %s): the chains disagree, so they have not converged to one distribution. Run longer (ppl.Warmup, ppl.Draws); if that does not help, look for multimodality or reparameterise.",
-			list(highRhat), rhat(worst)))
+		w = append(w, fmt.Sprintf("R-hat above 1.01 for %s (largest %s): the chains disagree, so they have not converged to one distribution. Run longer (ppl.Warmup, ppl.Draws); if that does not help, look for multimodality or reparameterise.%s",
+			list(highRhat), rhat(worst), dense))
 	}
 	if len(lowESS) > 0 {
-		w = append(w, fmt.Sprintf("effective sample size below 100 per chain for %s: means and quantiles are imprecise. Run more draws; for strongly correlated parameters use a dense metric (ppl.DenseMetric()) or reparameterise.",
-			list(lowESS)))
+		advice := " Run more draws, or reparameterise."
+		if dense != "" && len(highRhat) == 0 {
+			advice = " Run more draws." + dense
+		}
+		w = append(w, fmt.Sprintf("effective sample size below 100 per chain for %s: means and quantiles are imprecise.%s",
+			list(lowESS), advice))
 	}
 	if d := p.Settings.MaxDepth; d > 0 {
 		if k := p.TreeDepthHits(); k > 0 {
@@ -171,4 +183,74 @@ func list(names []string) string {
 // show it below (0.2996 as 0.2996, not 0.30).
 func below(v, limit float64) string {
 	return decimalsUntil(v, 2, func(shown float64) bool { return shown < limit })
+}
+
+// allDense reports whether every chain sampled with a dense metric.
+func (p *Posterior) allDense() bool {
+	for _, ch := range p.Chains {
+		if !ch.Adaptation.Dense {
+			return false
+		}
+	}
+	return len(p.Chains) > 0
+}
+
+// strongestCorrelation is the pair of parameters' scalars (of the first
+// 60 that vary; deterministic quantities are not sampled) whose draws,
+// all chains pooled, are the most correlated.
+func (p *Posterior) strongestCorrelation() (a, b string, r float64) {
+	var cols []int
+	var xs [][]float64
+	for j, column := range p.Columns {
+		if len(cols) == 60 {
+			break
+		}
+		if v := p.varOf(j); v == nil || v.Deterministic {
+			continue
+		}
+		x := p.Flat(column)
+		m, v := 0.0, 0.0
+		for _, e := range x {
+			m += e / float64(len(x))
+		}
+		for i := range x {
+			x[i] -= m
+			v += x[i] * x[i]
+		}
+		if !(v > 0) {
+			continue
+		}
+		s := 1 / math.Sqrt(v)
+		for i := range x {
+			x[i] *= s
+		}
+		cols, xs = append(cols, j), append(xs, x)
+	}
+	for i := range xs {
+		for k := i + 1; k < len(xs); k++ {
+			c := 0.0
+			for n := range xs[i] {
+				c += xs[i][n] * xs[k][n]
+			}
+			if math.Abs(c) > math.Abs(r) {
+				a, b, r = p.Label(cols[i]), p.Label(cols[k]), c
+			}
+		}
+	}
+	return a, b, r
+}
+
+// varOf is the variable column j belongs to, nil when none.
+func (p *Posterior) varOf(j int) *Var {
+	for i := range p.Vars {
+		v := &p.Vars[i]
+		n := 1
+		for _, d := range v.Shape {
+			n *= d
+		}
+		if j >= v.Start && j < v.Start+n {
+			return v
+		}
+	}
+	return nil
 }
