@@ -174,12 +174,12 @@ func TestDenseWorthIt(t *testing.T) {
 		want  bool
 	}{
 		{2, 100, 0.99, one, true},
-		{2, 100, 0.5, one, false},       // condition 3
-		{10, 500, 0, wide, false},       // scales differ, no correlation: diagonal suffices
-		{10, 500, 0.9, wide, true},      // AR(1) 0.9: condition ≈ 300
-		{10, 40, 0.9, one, false},       // too few draws to tell
-		{150, 5000, 0.99, one, false},   // above AutoMaxDim
-		{50, 500, 0.5, one, false},      // condition 9 < 3× chance
+		{2, 100, 0.5, one, false},     // condition 3
+		{10, 500, 0, wide, false},     // scales differ, no correlation: diagonal suffices
+		{10, 500, 0.9, wide, true},    // AR(1) 0.9: condition ≈ 300
+		{10, 40, 0.9, one, false},     // too few draws to tell
+		{150, 5000, 0.99, one, false}, // above AutoMaxDim
+		{50, 500, 0.5, one, false},    // condition 9 < 3× chance
 	} {
 		if got := DenseWorthIt(corr(c.d, c.rho, c.scale), c.d, c.n); got != c.want {
 			t.Errorf("d=%d n=%d ρ=%v: DenseWorthIt %v; want %v", c.d, c.n, c.rho, got, c.want)

@@ -26,7 +26,7 @@ type Summary struct {
 	// (asked for, or chosen in warm-up).
 	DenseChains int
 	Draws       int
-	Seconds float64 // wall time of the run (the slowest chain)
+	Seconds     float64 // wall time of the run (the slowest chain)
 	// Approximation: the draws come from a fitted approximation (ADVI);
 	// the chain diagnostics are not shown.
 	Approximation bool
