@@ -46,6 +46,18 @@ func LogAddExp(a, b float64) float64 {
 	return a + math.Log1p(math.Exp(b-a))
 }
 
+// LogDiffExp is log(eᵃ - eᵇ) for b ≤ a: -Inf for b = a, a for b = -Inf,
+// NaN for b > a.
+func LogDiffExp(a, b float64) float64 {
+	switch {
+	case math.IsInf(b, -1):
+		return a
+	case b == a:
+		return math.Inf(-1)
+	}
+	return a + Log1mExp(b-a)
+}
+
 // Where is a when c holds, else b (the generated loops compute only the
 // branch taken; this is the form for code that cannot).
 func Where(c bool, a, b float64) float64 {

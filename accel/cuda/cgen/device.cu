@@ -213,6 +213,12 @@ __device__ static double gb_dlog_phi(double x) {
 __device__ static double gb_log1mexp(double x) {
 	return x > -GB_LN2 ? log(-expm1(x)) : log1p(-exp(x));
 }
+/* log(e^a - e^b), b ≤ a (accel/opdef's LogDiffExp). */
+__device__ static double gb_logdiffexp(double a, double b) {
+	if (b == -GB_INF) return a;
+	if (b == a) return -GB_INF;
+	return a + gb_log1mexp(b - a);
+}
 
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of
  * the sum; NaN propagates). */
