@@ -45,7 +45,7 @@ type Family struct {
 	// place of the variate); ir.OpNop where the family has none yet.
 	// Censored observations and truncated variables need them.
 	LCDF, LCCDF ir.Op
-	Discrete     bool
+	Discrete    bool
 	// EventRank is the number of trailing axes of one draw: 0 for scalar
 	// families, 1 for Dirichlet, MultiNormal, Categorical (over its
 	// logits), 2 for LKJ Cholesky.
