@@ -74,7 +74,9 @@ func (m *Model) applyLimits(r *RV, o *options) {
 		if o.trunc.lower == nil && o.trunc.upper == nil {
 			m.failf(name, "Truncated(nil, nil) truncates nothing; give a lower or an upper bound")
 		}
-		r.widenTo(o.trunc.lower, o.trunc.upper)
+		if o.hasObserved {
+			r.widenTo(o.trunc.lower, o.trunc.upper)
+		}
 		m.applyBounds(r, &options{lower: o.trunc.lower, upper: o.trunc.upper})
 		r.v.Truncated = true
 		if sup := r.v.Fam.Support; sup.Kind == dist.Positive && r.v.Lower != nil && r.v.Lower.IsConst() {
@@ -102,7 +104,10 @@ func (m *Model) applyLimits(r *RV, o *options) {
 }
 
 // widenTo gives r, when its shape is not fixed yet, the shape of a
-// vector bound: the variable has one element per bound.
+// vector bound: the variable has one element per bound, as its data
+// (given with the option Observed, which is checked next) will. A
+// latent variable with vector bounds takes its shape from Size, as with
+// Bounds, so that a cell run again finds the shape it made.
 func (r *RV) widenTo(bounds ...any) {
 	if r.shapeFixed || r.used {
 		return

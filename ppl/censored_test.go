@@ -421,3 +421,24 @@ func TestCensoredTruncatedErrors(t *testing.T) {
 		t.Error("other censoring bounds under a used name: no error")
 	}
 }
+
+// TestTruncatedShapes: vector bounds give an observed variable with
+// scalar parameters its shape; a latent one takes it from Size, and a
+// cell run again finds the same variable.
+func TestTruncatedShapes(t *testing.T) {
+	m := NewModel("shapes")
+	y := m.Normal("y", 0, 1, Truncated([]float64{0, 1}, nil), Observed([]float64{0.5, 1.5}))
+	if got := y.Shape(); len(got) != 1 || got[0] != 2 {
+		t.Errorf("observed shape %v, want [2]", got)
+	}
+	x := m.Normal("x", 0, 1, Size(2), Truncated([]float64{0, 1}, 3.0))
+	if again := m.Normal("x", 0, 1, Size(2), Truncated([]float64{0, 1}, 3.0)); again != x {
+		t.Error("a truncated latent made twice")
+	}
+	if err := caught(func() { m.Normal("z", 0, 1, Truncated([]float64{0, 1}, nil)) }); err == nil || !strings.Contains(err.Error(), "shape") {
+		t.Errorf("latent vector bounds without Size: %v", err)
+	}
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
