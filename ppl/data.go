@@ -408,6 +408,9 @@ func (b *rebuild) rv(r *graph.RV) *rvChange {
 	}
 	shape := b.shape(r, c)
 	if !slices.Equal(shape, r.Value.Dims) {
+		if r.Censor != nil {
+			b.m.failf(r.Name, "%s would change the shape of censored variable %s from %v to %v; its censoring bounds cannot follow new data yet (start anew with NewModel)", b.what, r.Name, r.Value.Dims, shape)
+		}
 		if !r.Observed {
 			b.m.failf(r.Name, "%s would change the shape of parameter %s from %v to %v; a parameter's shape cannot follow the data (give it a shape of its own with Size, or start anew with NewModel)", b.what, r.Name, r.Value.Dims, shape)
 		}

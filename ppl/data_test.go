@@ -268,3 +268,20 @@ func catch(f func()) (err error) {
 	f()
 	return nil
 }
+
+func TestSetDataCensored(t *testing.T) {
+	m := NewModel("c")
+	x := m.Data("x", []float64{1, 2, 3})
+	y := m.Data("y", []float64{1.5, 2.5, 10})
+	mu := m.Normal("mu", 0, 5)
+	m.Normal("obs", mu.Add(x), 1, Censored(nil, 10.0), Observed(y))
+	m.SetData("x", []float64{0, 1, 2}) // the same shape: fine
+	err := catch(func() { m.SetData("x", []float64{1, 2}, "y", []float64{1, 2}) })
+	if err == nil || !strings.Contains(err.Error(), "censored variable obs") {
+		t.Fatalf("a censored variable's new shape: err %v; want one naming it", err)
+	}
+	err = catch(func() { m.Normal("obs2", mu, 1, Censored(nil, x), Observed(y)) })
+	if err == nil || !strings.Contains(err.Error(), "container") {
+		t.Fatalf("censoring bounds from a container: err %v", err)
+	}
+}

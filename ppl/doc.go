@@ -43,6 +43,21 @@
 // gives a family's pointwise log density as an expression for hand-written
 // likelihoods. A Model prints itself (String, HTML) one variable per line.
 //
+// Censoring and truncation: Censored(lower, upper) on an observed
+// continuous scalar variable counts a value at or below lower as log
+// F(lower) and one at or above upper as log(1 - F(upper)) (Tobit models,
+// detection limits); Truncated(lower, upper) normalises a variable's
+// density over its bounds, p(y)/(F(upper) - F(lower)), observed or latent
+// (a latent one gets the bijector of Bounds too). Both are read by the
+// compiler with the variable's log density, so sampling, LogLik (one term
+// per element) and the predictive draws (censored draws clipped to the
+// bounds, truncated ones redrawn inside them) agree. LogCDF and LogCCDF
+// give a family's log CDF and log CCDF as expressions, accurate far into
+// the tails with their gradients; Phi and LogPhi are the standard normal
+// CDF and its log, for probit models. The normal, lognormal, half-normal,
+// exponential, Weibull, logistic, Laplace, Cauchy, half-Cauchy and
+// uniform have CDFs; the others are an error naming the family.
+//
 // Recurrences (AR, GARCH, the forward algorithm of a hidden Markov model)
 // are written with Scan: its step function is called once, with
 // placeholders, to trace the body into a sub-program that the compiled

@@ -99,8 +99,8 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
 	r.v.Dims = o.dims
-	if o.lower != nil || o.upper != nil || o.order != graph.Unordered {
-		m.failf(name, "bounds and orderings do not apply to a mixture")
+	if o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.censor != nil || o.trunc != nil {
+		m.failf(name, "bounds, orderings, censoring and truncation do not apply to a mixture")
 	}
 	m.g.RVs = append(m.g.RVs, &r.v)
 	if o.hasObserved {

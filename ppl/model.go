@@ -122,7 +122,7 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.shape != nil || o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.hasObserved || o.using != nil {
+	if o.shape != nil || o.lower != nil || o.upper != nil || o.order != graph.Unordered || o.hasObserved || o.using != nil || o.censor != nil || o.trunc != nil {
 		m.failf(name, "a deterministic quantity takes the option Dims only (its shape is its expression's)")
 	}
 	n, err := asNode(expr)
@@ -184,6 +184,8 @@ type options struct {
 	dims         []string
 	hasObserved  bool
 	using        map[string]any // Using's values, for formulas
+	// censor and trunc are the Censored and Truncated options (censored.go).
+	censor, trunc *limits
 }
 
 // Size makes a vector of n independent draws (parameters broadcast).
@@ -302,6 +304,7 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
 	r.v.Dims = o.dims
 	m.applyBounds(r, &o)
+	m.applyLimits(r, &o)
 	m.g.RVs = append(m.g.RVs, &r.v)
 	if o.hasObserved {
 		r.Observe(o.observed)
@@ -330,7 +333,8 @@ func (m *Model) sameVar(old, r *RV, o *options, shape []int) bool {
 		n, err := asNode(x)
 		return err == nil && graph.Same(b, n)
 	}
-	if !sameBound(v.Lower, o.lower) || !sameBound(v.Upper, o.upper) || o.hasObserved && !v.Observed {
+	lower, upper := o.boundOptions()
+	if !sameBound(v.Lower, lower) || !sameBound(v.Upper, upper) || !sameLimits(v, o) || o.hasObserved && !v.Observed {
 		return false
 	}
 	if !o.hasObserved {
@@ -597,8 +601,8 @@ func (r *RV) Observe(data any) *RV {
 	if r.v.Observed {
 		m.failf(r.v.Name, "already observed, with other data; call Observe once (to change the data, start the model anew with NewModel)")
 	}
-	if r.v.Lower != nil || r.v.Upper != nil || r.v.Order != graph.Unordered {
-		m.failf(r.v.Name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood write it with LogPDF in a LogDensity term)")
+	if (r.v.Lower != nil || r.v.Upper != nil) && !r.v.Truncated || r.v.Order != graph.Unordered {
+		m.failf(r.v.Name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood use the option Truncated)")
 	}
 	n, err := asNode(data)
 	if err != nil {
@@ -611,6 +615,7 @@ func (r *RV) Observe(data any) *RV {
 		n = m.evalData(r.v.Name, n)
 	}
 	r.checkData(n.Data)
+	r.checkLimits(n.Data)
 	want := r.v.Value.Dims
 	switch {
 	case slices.Equal(n.Dims, want) || n.Len() == 1 && ir.ShapeLen(want) == 1:

@@ -89,6 +89,7 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *compile.Predictive, f *ir.Frame,
 			}
 		}
 	}
+	clipCensored(r, dst)
 	switch r.Order {
 	case graph.Ordered:
 		sort.Float64s(dst)

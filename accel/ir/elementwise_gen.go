@@ -231,6 +231,7 @@ func init() {
 	register(OpPow, OpDef{Name: "pow", Arity: 2, Shape: broadcastShape, Forward: powForward, Backward: powBackward})
 	register(OpMin, OpDef{Name: "min", Arity: 2, Shape: broadcastShape, Forward: minForward, Backward: minBackward})
 	register(OpMax, OpDef{Name: "max", Arity: 2, Shape: broadcastShape, Forward: maxForward, Backward: maxBackward})
+	register(OpLogDiffExp, OpDef{Name: "log_diff_exp", Arity: 2, Shape: broadcastShape, Forward: log_diff_expForward, Backward: log_diff_expBackward})
 }
 
 func addForward(f *Frame, in *Instr) {
@@ -887,6 +888,120 @@ func maxBackward(f *Frame, in *Instr) {
 	}
 }
 
+func log_diff_expForward(f *Frame, in *Instr) {
+	a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+	switch {
+	case len(a) == len(y) && len(b) == len(y):
+		a, b = a[:len(y)], b[:len(y)]
+		for i := range y {
+			y[i] = opdef.LogDiffExp(a[i], b[i])
+		}
+	case len(a) == 1:
+		av := a[0]
+		b = b[:len(y)]
+		for i := range y {
+			y[i] = opdef.LogDiffExp(av, b[i])
+		}
+	default:
+		bv := b[0]
+		a = a[:len(y)]
+		for i := range y {
+			y[i] = opdef.LogDiffExp(a[i], bv)
+		}
+	}
+}
+
+func log_diff_expBackward(f *Frame, in *Instr) {
+	a, b, y, g := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.AdjOf(in.Out)
+	y = y[:len(g)]
+	if ga := gradOrNil(f, in.In[0]); ga != nil {
+		switch {
+		case len(a) == len(g) && len(b) == len(g):
+			a, b, ga = a[:len(g)], b[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = g[i] / -math.Expm1(b[i]-a[i])
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		case len(a) == len(g):
+			bv := b[0]
+			_ = bv
+			a, ga = a[:len(g)], ga[:len(g)]
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = g[i] / -math.Expm1(bv-a[i])
+				} else {
+					w0 = 0
+				}
+				ga[i] += w0
+			}
+		default:
+			av := a[0]
+			_ = av
+			b = b[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = g[i] / -math.Expm1(b[i]-av)
+				} else {
+					w0 = 0
+				}
+				t += w0
+			}
+			ga[0] += t
+		}
+	}
+	if gb := gradOrNil(f, in.In[1]); gb != nil {
+		switch {
+		case len(b) == len(g) && len(a) == len(g):
+			b, a, gb = b[:len(g)], a[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = -g[i] / math.Expm1(a[i]-b[i])
+				} else {
+					w0 = 0
+				}
+				gb[i] += w0
+			}
+		case len(b) == len(g):
+			av := a[0]
+			_ = av
+			b, gb = b[:len(g)], gb[:len(g)]
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = -g[i] / math.Expm1(av-b[i])
+				} else {
+					w0 = 0
+				}
+				gb[i] += w0
+			}
+		default:
+			bv := b[0]
+			_ = bv
+			a = a[:len(g)]
+			t := 0.0
+			for i := range g {
+				var w0 float64
+				if g[i] != 0 {
+					w0 = -g[i] / math.Expm1(a[i]-bv)
+				} else {
+					w0 = 0
+				}
+				t += w0
+			}
+			gb[0] += t
+		}
+	}
+}
+
 // forward computes the instruction's output from the frame's values.
 func (t *fastInstr) forward(v []float64) {
 	x := v[t.a]
@@ -936,6 +1051,8 @@ func (t *fastInstr) forward(v []float64) {
 		y = min(x, v[t.b])
 	case OpMax:
 		y = max(x, v[t.b])
+	case OpLogDiffExp:
+		y = opdef.LogDiffExp(x, v[t.b])
 	}
 	v[t.out] = y
 }
@@ -1042,6 +1159,21 @@ func (t *fastInstr) backward(v, adj []float64) {
 			w1 = 0
 		} else {
 			w1 = g
+		}
+		da, db = w0, w1
+	case OpLogDiffExp:
+		bv := v[t.b]
+		var w0 float64
+		if g != 0 {
+			w0 = g / -math.Expm1(bv-x)
+		} else {
+			w0 = 0
+		}
+		var w1 float64
+		if g != 0 {
+			w1 = -g / math.Expm1(x-bv)
+		} else {
+			w1 = 0
 		}
 		da, db = w0, w1
 	}

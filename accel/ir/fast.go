@@ -68,7 +68,7 @@ func fastInstrs(p *Program) []fastInstr {
 }
 
 func fastOp(op Op) bool {
-	return op >= OpNeg && op <= OpMax // the elementwise ops
+	return op >= OpNeg && op <= OpLogDiffExp // the elementwise ops
 }
 
 // The scalar forward and backward of each op are generated from

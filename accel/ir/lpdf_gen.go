@@ -22,6 +22,26 @@ const (
 	OpHurdlePoissonLPMF
 	OpZeroInflatedNegBinomialLPMF
 	OpZeroInflatedPoissonLPMF
+	OpCauchyLCDF
+	OpCauchyLCCDF
+	OpExponentialLCDF
+	OpExponentialLCCDF
+	OpHalfCauchyLCDF
+	OpHalfCauchyLCCDF
+	OpHalfNormalLCDF
+	OpHalfNormalLCCDF
+	OpLaplaceLCDF
+	OpLaplaceLCCDF
+	OpLogNormalLCDF
+	OpLogNormalLCCDF
+	OpLogisticLCDF
+	OpLogisticLCCDF
+	OpNormalLCDF
+	OpNormalLCCDF
+	OpUniformLCDF
+	OpUniformLCCDF
+	OpWeibullLCDF
+	OpWeibullLCCDF
 	NumOps // the number of ops
 )
 
@@ -53,6 +73,26 @@ func init() {
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedNegBinomialLPMF, OpDef{Name: "zero_inflated_neg_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: zeroInflatedNegBinomialForward, Backward: zeroInflatedNegBinomialBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpCauchyLCDF, OpDef{Name: "cauchy_lcdf", Arity: 3, Shape: lpdfShape, Forward: cauchyLCDFForward, Backward: cauchyLCDFBackward})
+	register(OpCauchyLCCDF, OpDef{Name: "cauchy_lccdf", Arity: 3, Shape: lpdfShape, Forward: cauchyLCCDFForward, Backward: cauchyLCCDFBackward})
+	register(OpExponentialLCDF, OpDef{Name: "exponential_lcdf", Arity: 2, Shape: lpdfShape, Forward: exponentialLCDFForward, Backward: exponentialLCDFBackward, Scratch: dataScratch(0, 0)})
+	register(OpExponentialLCCDF, OpDef{Name: "exponential_lccdf", Arity: 2, Shape: lpdfShape, Forward: exponentialLCCDFForward, Backward: exponentialLCCDFBackward})
+	register(OpHalfCauchyLCDF, OpDef{Name: "half_cauchy_lcdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyLCDFForward, Backward: halfCauchyLCDFBackward, Scratch: dataScratch(0, 0)})
+	register(OpHalfCauchyLCCDF, OpDef{Name: "half_cauchy_lccdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyLCCDFForward, Backward: halfCauchyLCCDFBackward})
+	register(OpHalfNormalLCDF, OpDef{Name: "half_normal_lcdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalLCDFForward, Backward: halfNormalLCDFBackward, Scratch: dataScratch(0, 0)})
+	register(OpHalfNormalLCCDF, OpDef{Name: "half_normal_lccdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalLCCDFForward, Backward: halfNormalLCCDFBackward})
+	register(OpLaplaceLCDF, OpDef{Name: "laplace_lcdf", Arity: 3, Shape: lpdfShape, Forward: laplaceLCDFForward, Backward: laplaceLCDFBackward})
+	register(OpLaplaceLCCDF, OpDef{Name: "laplace_lccdf", Arity: 3, Shape: lpdfShape, Forward: laplaceLCCDFForward, Backward: laplaceLCCDFBackward})
+	register(OpLogNormalLCDF, OpDef{Name: "lognormal_lcdf", Arity: 3, Shape: lpdfShape, Forward: logNormalLCDFForward, Backward: logNormalLCDFBackward, Scratch: dataScratch(1, 0)})
+	register(OpLogNormalLCCDF, OpDef{Name: "lognormal_lccdf", Arity: 3, Shape: lpdfShape, Forward: logNormalLCCDFForward, Backward: logNormalLCCDFBackward, Scratch: dataScratch(1, 0)})
+	register(OpLogisticLCDF, OpDef{Name: "logistic_lcdf", Arity: 3, Shape: lpdfShape, Forward: logisticLCDFForward, Backward: logisticLCDFBackward})
+	register(OpLogisticLCCDF, OpDef{Name: "logistic_lccdf", Arity: 3, Shape: lpdfShape, Forward: logisticLCCDFForward, Backward: logisticLCCDFBackward})
+	register(OpNormalLCDF, OpDef{Name: "normal_lcdf", Arity: 3, Shape: lpdfShape, Forward: normalLCDFForward, Backward: normalLCDFBackward})
+	register(OpNormalLCCDF, OpDef{Name: "normal_lccdf", Arity: 3, Shape: lpdfShape, Forward: normalLCCDFForward, Backward: normalLCCDFBackward})
+	register(OpUniformLCDF, OpDef{Name: "uniform_lcdf", Arity: 3, Shape: lpdfShape, Forward: uniformLCDFForward, Backward: uniformLCDFBackward})
+	register(OpUniformLCCDF, OpDef{Name: "uniform_lccdf", Arity: 3, Shape: lpdfShape, Forward: uniformLCCDFForward, Backward: uniformLCCDFBackward})
+	register(OpWeibullLCDF, OpDef{Name: "weibull_lcdf", Arity: 3, Shape: lpdfShape, Forward: weibullLCDFForward, Backward: weibullLCDFBackward, Scratch: dataScratch(1, 0)})
+	register(OpWeibullLCCDF, OpDef{Name: "weibull_lccdf", Arity: 3, Shape: lpdfShape, Forward: weibullLCCDFForward, Backward: weibullLCCDFBackward, Scratch: dataScratch(1, 0)})
 }
 
 // bernoulli_lpmf(y, p) = where(y == 1, log(p), log1p(-p)) where p >= 0 && p <= 1 && (y == 1 && p > 0 || y == 0 && p < 1).
@@ -6191,6 +6231,3460 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			d2Sum = acc(d2, d2Vec, i, gi*(w1), d2Sum)
 		}
 	}
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// cauchy_lcdf(y, mu, sigma) = log(a) - lnPi where sigma > 0,
+// z = (y - mu) * inv(sigma),
+// a = atan2(1, -z),
+// d = inv((1 + z*z) * a).
+func cauchyLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				l1 := math.Atan2(1, -l0)
+				e = math.Log(l1) - opdef.LnPi
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := math.Atan2(1, -l0)
+			e = math.Log(l1) - opdef.LnPi
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func cauchyLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := math.Atan2(1, -l0)
+			l2 := opdef.Inv((1 + l0*l0) * l1)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l2*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l2*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l2*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := math.Atan2(1, -l0)
+		l2 := opdef.Inv((1 + l0*l0) * l1)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l2*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l2*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l2*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// cauchy_lccdf(y, mu, sigma) = log(a) - lnPi where sigma > 0,
+// z = (y - mu) * inv(sigma),
+// a = atan2(1, z),
+// d = -inv((1 + z*z) * a).
+func cauchyLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				l1 := math.Atan2(1, l0)
+				e = math.Log(l1) - opdef.LnPi
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := math.Atan2(1, l0)
+			e = math.Log(l1) - opdef.LnPi
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func cauchyLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := math.Atan2(1, l0)
+			l2 := -opdef.Inv((1 + l0*l0) * l1)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l2*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l2*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l2*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := math.Atan2(1, l0)
+		l2 := -opdef.Inv((1 + l0*l0) * l1)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l2*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l2*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l2*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// exponential_lcdf(y, rate) = log1mexp(-rate * y) where rate > 0 && y > 0,
+// e = inv(expm1(rate * y)).
+func exponentialLCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) {
+				e = opdef.Log1mExp(-x1 * x0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) {
+			e = opdef.Log1mExp(-x1 * x0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func exponentialLCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := opdef.Inv(math.Expm1(x1 * x0))
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(x1*l0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(x0*l0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !((allValid || (x0 > 0)) && (x1 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := opdef.Inv(math.Expm1(x1 * x0))
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(x1*l0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(x0*l0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// exponential_lccdf(y, rate) = where(y > 0, -rate * y, 0) where rate > 0.
+func exponentialLCCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if x1 > 0 {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1 * x0
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1 * x0
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func exponentialLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if d0 != nil {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1
+				} else {
+					w0 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+			}
+			if d1 != nil {
+				var w1 float64
+				if x0 > 0 {
+					w1 = -x0
+				} else {
+					w1 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if d0 != nil {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1
+			} else {
+				w0 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+		}
+		if d1 != nil {
+			var w1 float64
+			if x0 > 0 {
+				w1 = -x0
+			} else {
+				w1 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_cauchy_lcdf(y, sigma) = where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0,
+// z = y * inv(sigma),
+// d = inv((1 + z*z) * atan2(z, 1)).
+func halfCauchyLCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) {
+				if s1 != 0 {
+					m0 = opdef.Inv(x1)
+				}
+				l0 := x0 * m0
+				var w0 float64
+				if l0 < 1 {
+					w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+				} else {
+					w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if l0 < 1 {
+				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+			} else {
+				w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfCauchyLCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !((allValid || (x0 > 0)) && (x1 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if s1 != 0 {
+			m0 = opdef.Inv(x1)
+		}
+		l0 := x0 * m0
+		l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_cauchy_lccdf(y, sigma) = where(y > 0, ln2 - lnPi + log(atan2(1, z)), 0) where sigma > 0,
+// z = y * inv(sigma),
+// d = where(y > 0, -inv((1 + z*z) * atan2(1, z)), 0).
+func halfCauchyLCCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if x1 > 0 {
+				if s1 != 0 {
+					m0 = opdef.Inv(x1)
+				}
+				l0 := x0 * m0
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfCauchyLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s1 != 0 {
+			m0 = opdef.Inv(x1)
+		}
+		l0 := x0 * m0
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_normal_lcdf(y, sigma) = where(z < 1, log(erf(z * 0.7071067811865476)), log1mexp(ln2 + logPhi(-z))) where sigma > 0 && y > 0,
+// z = y * inv(sigma),
+// d = 0.7978845608028654 * exp(-0.5 * z * z) / erf(z * 0.7071067811865476).
+func halfNormalLCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) {
+				if s1 != 0 {
+					m0 = opdef.Inv(x1)
+				}
+				l0 := x0 * m0
+				var w0 float64
+				if l0 < 1 {
+					w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+				} else {
+					w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if l0 < 1 {
+				w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+			} else {
+				w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfNormalLCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		const cs, allValid = 1, true
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !((allValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			l1 := 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !((allValid || (x0 > 0)) && (x1 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if s1 != 0 {
+			m0 = opdef.Inv(x1)
+		}
+		l0 := x0 * m0
+		l1 := 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_normal_lccdf(y, sigma) = where(y > 0, ln2 + logPhi(-z), 0) where sigma > 0,
+// z = y * inv(sigma),
+// d = where(y > 0, -dLogPhi(-z), 0).
+func halfNormalLCCDFForward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			e := negInf
+			if x1 > 0 {
+				if s1 != 0 {
+					m0 = opdef.Inv(x1)
+				}
+				l0 := x0 * m0
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		e := negInf
+		if x1 > 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfNormalLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1 := f.Val(in.In[0]), f.Val(in.In[1])
+	n := batchLen(in0, in1)
+	s0, s1 := stride(in0), stride(in1)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	var d0Sum, d1Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n {
+		// The loop below with constant strides.
+		const s0, s1 = 1, 1
+		in0, in1 := in0[:n], in1[:n]
+		for i := 0; i < n; i++ {
+			x0, x1 := in0[i*s0], in1[i*s1]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.DLogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1 := in0[i*s0], in1[i*s1]
+		_, _ = x0, x1
+		if !(x1 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s1 != 0 {
+			m0 = opdef.Inv(x1)
+		}
+		l0 := x0 * m0
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.DLogPhi(-l0)
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*l0*m0), d1Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// laplace_lcdf(y, mu, b) = where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0,
+// z = (y - mu) * inv(b),
+// d = where(z < 0, 1, inv(2*exp(z) - 1)).
+func laplaceLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				var w0 float64
+				if l0 < 0 {
+					w0 = l0 - opdef.Ln2
+				} else {
+					w0 = math.Log1p(-0.5 * Exp(-l0))
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			var w0 float64
+			if l0 < 0 {
+				w0 = l0 - opdef.Ln2
+			} else {
+				w0 = math.Log1p(-0.5 * Exp(-l0))
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func laplaceLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			var w0 float64
+			if l0 < 0 {
+				w0 = 1
+			} else {
+				w0 = opdef.Inv(2*Exp(l0) - 1)
+			}
+			l1 := w0
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		var w0 float64
+		if l0 < 0 {
+			w0 = 1
+		} else {
+			w0 = opdef.Inv(2*Exp(l0) - 1)
+		}
+		l1 := w0
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// laplace_lccdf(y, mu, b) = where(z > 0, -z - ln2, log1p(-0.5 * exp(z))) where b > 0,
+// z = (y - mu) * inv(b),
+// d = where(z > 0, -1, -inv(2*exp(-z) - 1)).
+func laplaceLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				var w0 float64
+				if l0 > 0 {
+					w0 = -l0 - opdef.Ln2
+				} else {
+					w0 = math.Log1p(-0.5 * Exp(l0))
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			var w0 float64
+			if l0 > 0 {
+				w0 = -l0 - opdef.Ln2
+			} else {
+				w0 = math.Log1p(-0.5 * Exp(l0))
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func laplaceLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			var w0 float64
+			if l0 > 0 {
+				w0 = -1
+			} else {
+				w0 = -opdef.Inv(2*Exp(-l0) - 1)
+			}
+			l1 := w0
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		var w0 float64
+		if l0 > 0 {
+			w0 = -1
+		} else {
+			w0 = -opdef.Inv(2*Exp(-l0) - 1)
+		}
+		l1 := w0
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// lognormal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0 && y > 0,
+// z = (log(y) - mu) * inv(sigma),
+// r = dLogPhi(z).
+func logNormalLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (c0 - x1) * m0
+				e = opdef.LogPhi(l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x2 > 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (c0 - x1) * m0
+			e = opdef.LogPhi(l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logNormalLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (c0 - x1) * m0
+			l1 := opdef.DLogPhi(l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0/x0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (c0 - x1) * m0
+		l1 := opdef.DLogPhi(l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// lognormal_lccdf(y, mu, sigma) = where(y > 0, logPhi(-z), 0) where sigma > 0,
+// z = (log(y) - mu) * inv(sigma),
+// r = dLogPhi(-z).
+func logNormalLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (c0 - x1) * m0
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.LogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (c0 - x1) * m0
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.LogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logNormalLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (c0 - x1) * m0
+			l1 := opdef.DLogPhi(-l0)
+			if d0 != nil {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -l1 * m0 / x0
+				} else {
+					w0 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+			}
+			if d1 != nil {
+				var w1 float64
+				if x0 > 0 {
+					w1 = l1 * m0
+				} else {
+					w1 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				var w2 float64
+				if x0 > 0 {
+					w2 = l1 * l0 * m0
+				} else {
+					w2 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (c0 - x1) * m0
+		l1 := opdef.DLogPhi(-l0)
+		if d0 != nil {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1 * m0 / x0
+			} else {
+				w0 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+		}
+		if d1 != nil {
+			var w1 float64
+			if x0 > 0 {
+				w1 = l1 * m0
+			} else {
+				w1 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			var w2 float64
+			if x0 > 0 {
+				w2 = l1 * l0 * m0
+			} else {
+				w2 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// logistic_lcdf(y, mu, s) = -softplus(-z) where s > 0,
+// z = (y - mu) * inv(s),
+// d = logistic(-z).
+func logisticLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				e = -Softplus(-l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			e = -Softplus(-l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logisticLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := Logistic(-l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := Logistic(-l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// logistic_lccdf(y, mu, s) = -softplus(z) where s > 0,
+// z = (y - mu) * inv(s),
+// d = -logistic(z).
+func logisticLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				e = -Softplus(l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			e = -Softplus(l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func logisticLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := -Logistic(l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := -Logistic(l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// normal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0,
+// z = (y - mu) * inv(sigma),
+// r = dLogPhi(z).
+func normalLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				e = opdef.LogPhi(l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			e = opdef.LogPhi(l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func normalLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := opdef.DLogPhi(l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := opdef.DLogPhi(l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(-l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(-l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// normal_lccdf(y, mu, sigma) = logPhi(-z) where sigma > 0,
+// z = (y - mu) * inv(sigma),
+// r = dLogPhi(-z).
+func normalLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x2 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := (x0 - x1) * m0
+				e = opdef.LogPhi(-l0)
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x2 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			e = opdef.LogPhi(-l0)
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func normalLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
+			l1 := opdef.DLogPhi(-l0)
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(-l1*m0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l1*m0), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(l1*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := (x0 - x1) * m0
+		l1 := opdef.DLogPhi(-l0)
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(-l1*m0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(l1*m0), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(l1*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// uniform_lcdf(y, lower, upper) = where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower.
+func uniformLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = math.Log(in2[0] - in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 < x2 && x0 > x1 {
+				var w0 float64
+				if x0 < x2 {
+					if s1 != 0 || s2 != 0 {
+						m0 = math.Log(x2 - x1)
+					}
+					w0 = math.Log(x0-x1) - m0
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 < x2 && x0 > x1 {
+			var w0 float64
+			if x0 < x2 {
+				if s1 != 0 || s2 != 0 {
+					m0 = math.Log(x2 - x1)
+				}
+				w0 = math.Log(x0-x1) - m0
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func uniformLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m1 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = opdef.Inv(in2[0] - in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 > x1) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil || d2 != nil {
+				if s1 != 0 || s2 != 0 {
+					m1 = opdef.Inv(x2 - x1)
+				}
+			}
+			if d0 != nil {
+				var w0 float64
+				if x0 < x2 {
+					w0 = opdef.Inv(x0 - x1)
+				} else {
+					w0 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+			}
+			if d1 != nil {
+				var w1 float64
+				if x0 < x2 {
+					w1 = m1 - opdef.Inv(x0-x1)
+				} else {
+					w1 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				var w2 float64
+				if x0 < x2 {
+					w2 = -m1
+				} else {
+					w2 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 < x2 && x0 > x1) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil || d2 != nil {
+			if s1 != 0 || s2 != 0 {
+				m1 = opdef.Inv(x2 - x1)
+			}
+		}
+		if d0 != nil {
+			var w0 float64
+			if x0 < x2 {
+				w0 = opdef.Inv(x0 - x1)
+			} else {
+				w0 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+		}
+		if d1 != nil {
+			var w1 float64
+			if x0 < x2 {
+				w1 = m1 - opdef.Inv(x0-x1)
+			} else {
+				w1 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			var w2 float64
+			if x0 < x2 {
+				w2 = -m1
+			} else {
+				w2 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// uniform_lccdf(y, lower, upper) = where(y > lower, log(upper - y) - log(upper - lower), 0) where lower < upper && y < upper.
+func uniformLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = math.Log(in2[0] - in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 < x2 && x0 < x2 {
+				var w0 float64
+				if x0 > x1 {
+					if s1 != 0 || s2 != 0 {
+						m0 = math.Log(x2 - x1)
+					}
+					w0 = math.Log(x2-x0) - m0
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 < x2 && x0 < x2 {
+			var w0 float64
+			if x0 > x1 {
+				if s1 != 0 || s2 != 0 {
+					m0 = math.Log(x2 - x1)
+				}
+				w0 = math.Log(x2-x0) - m0
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func uniformLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m1 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = opdef.Inv(in2[0] - in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 < x2) {
+				continue
+			}
+			gi := g[i*gs]
+			if d1 != nil || d2 != nil {
+				if s1 != 0 || s2 != 0 {
+					m1 = opdef.Inv(x2 - x1)
+				}
+			}
+			if d0 != nil {
+				var w0 float64
+				if x0 > x1 {
+					w0 = -opdef.Inv(x2 - x0)
+				} else {
+					w0 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+			}
+			if d1 != nil {
+				var w1 float64
+				if x0 > x1 {
+					w1 = m1
+				} else {
+					w1 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				var w2 float64
+				if x0 > x1 {
+					w2 = opdef.Inv(x2-x0) - m1
+				} else {
+					w2 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 < x2 && x0 < x2) {
+			continue
+		}
+		gi := g[i*gs]
+		if d1 != nil || d2 != nil {
+			if s1 != 0 || s2 != 0 {
+				m1 = opdef.Inv(x2 - x1)
+			}
+		}
+		if d0 != nil {
+			var w0 float64
+			if x0 > x1 {
+				w0 = -opdef.Inv(x2 - x0)
+			} else {
+				w0 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+		}
+		if d1 != nil {
+			var w1 float64
+			if x0 > x1 {
+				w1 = m1
+			} else {
+				w1 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			var w2 float64
+			if x0 > x1 {
+				w2 = opdef.Inv(x2-x0) - m1
+			} else {
+				w2 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// weibull_lcdf(y, k, lambda) = where(u > 1e-10, log1mexp(-u), k*L - 0.5*u) where k > 0 && lambda > 0 && y > 0,
+// L = log(y) - log(lambda),
+// u = exp(k * L),
+// q = where(u > 1e-10, u / expm1(u), 1 - 0.5*u).
+func weibullLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				l0 := c0 - m0
+				l1 := Exp(x1 * l0)
+				var w0 float64
+				if l1 > 1e-10 {
+					w0 = opdef.Log1mExp(-l1)
+				} else {
+					w0 = x1*l0 - 0.5*l1
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := c0 - m0
+			l1 := Exp(x1 * l0)
+			var w0 float64
+			if l1 > 1e-10 {
+				w0 = opdef.Log1mExp(-l1)
+			} else {
+				w0 = x1*l0 - 0.5*l1
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func weibullLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := c0 - m0
+			l1 := Exp(x1 * l0)
+			var w0 float64
+			if l1 > 1e-10 {
+				w0 = l1 / math.Expm1(l1)
+			} else {
+				w0 = 1 - 0.5*l1
+			}
+			l2 := w0
+			if !(l1 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil {
+				d0Sum = acc(d0, d0Vec, i, gi*(x1*l2/x0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(l2*l0), d1Sum)
+			}
+			if d2 != nil {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(-x1*l2*m1), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if s2 != 0 {
+			m0 = math.Log(x2)
+		}
+		l0 := c0 - m0
+		l1 := Exp(x1 * l0)
+		var w0 float64
+		if l1 > 1e-10 {
+			w0 = l1 / math.Expm1(l1)
+		} else {
+			w0 = 1 - 0.5*l1
+		}
+		l2 := w0
+		if !(l1 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil {
+			d0Sum = acc(d0, d0Vec, i, gi*(x1*l2/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(l2*l0), d1Sum)
+		}
+		if d2 != nil {
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(-x1*l2*m1), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// weibull_lccdf(y, k, lambda) = where(y > 0, -u, 0) where k > 0 && lambda > 0,
+// L = log(y) - log(lambda),
+// u = exp(k * L).
+func weibullLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 > 0 && x2 > 0 {
+				c0 := cacheRow0[i]
+				if s2 != 0 {
+					m0 = math.Log(x2)
+				}
+				l0 := c0 - m0
+				l1 := Exp(x1 * l0)
+				var w0 float64
+				if x0 > 0 {
+					w0 = -l1
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			var c0 float64
+			if cache != nil {
+				c0 = cache[0*cn+i*cs]
+			} else {
+				c0 = math.Log(x0)
+			}
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := c0 - m0
+			l1 := Exp(x1 * l0)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func weibullLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0, m1 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = math.Log(in2[0])
+	}
+	if n > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 0)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := c0 - m0
+			l1 := Exp(x1 * l0)
+			if !(l1 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1 * l1 / x0
+				} else {
+					w0 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+			}
+			if d1 != nil {
+				var w1 float64
+				if x0 > 0 {
+					w1 = -l1 * l0
+				} else {
+					w1 = 0
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				var w2 float64
+				if x0 > 0 {
+					if s2 != 0 {
+						m1 = opdef.Inv(x2)
+					}
+					w2 = x1 * l1 * m1
+				} else {
+					w2 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		if s2 != 0 {
+			m0 = math.Log(x2)
+		}
+		l0 := c0 - m0
+		l1 := Exp(x1 * l0)
+		if !(l1 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1 * l1 / x0
+			} else {
+				w0 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w0), d0Sum)
+		}
+		if d1 != nil {
+			var w1 float64
+			if x0 > 0 {
+				w1 = -l1 * l0
+			} else {
+				w1 = 0
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			var w2 float64
+			if x0 > 0 {
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				w2 = x1 * l1 * m1
+			} else {
+				w2 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
 }

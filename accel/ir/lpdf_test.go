@@ -454,7 +454,7 @@ func multivariateCases() []lpdfCase {
 }
 
 func allLPDFCases() []lpdfCase {
-	return append(append(scalarCases(), discreteCases()...), multivariateCases()...)
+	return append(append(append(scalarCases(), tailCases()...), discreteCases()...), multivariateCases()...)
 }
 
 // TestLogDensities runs the property suite over every log-density op:

@@ -50,13 +50,14 @@ const (
 	// Elementwise binary: inputs a, b, each with the output's length or
 	// length 1 (broadcast); the output has the shape of the longer input
 	// (of a when the lengths are equal). No Ints, no Table.
-	OpAdd // a+b
-	OpSub // a-b
-	OpMul // a·b
-	OpDiv // a/b
-	OpPow // a^b (a ≥ 0 for a gradient in b)
-	OpMin // min(a, b) (NaN in, NaN out; the gradient goes to a on ties)
-	OpMax // max(a, b) (likewise)
+	OpAdd        // a+b
+	OpSub        // a-b
+	OpMul        // a·b
+	OpDiv        // a/b
+	OpPow        // a^b (a ≥ 0 for a gradient in b)
+	OpMin        // min(a, b) (NaN in, NaN out; the gradient goes to a on ties)
+	OpMax        // max(a, b) (likewise)
+	OpLogDiffExp // log(exp(a) - exp(b)), b ≤ a (-Inf where b = a)
 
 	// Elementwise ternary, broadcasting like the binary ops: inputs t, a,
 	// b → log(t·exp(a) + (1-t)·exp(b)), Stan's log_mix.

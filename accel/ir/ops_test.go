@@ -114,6 +114,10 @@ func elementwiseCases() []opCase {
 		bin("min", ir.OpMin, P(-2, 2, 4), P(-1, 1, 4), math.Min),
 		bin("max", ir.OpMax, P(-2, 2, 4), P(-1, 1, 4), math.Max),
 		bin("clip below", ir.OpMax, P(-2, 2, 4), C(nil, 0), math.Max),
+		// log(eᵃ - eᵇ) with b < a, directly, and far apart (eᵃ and eᵇ
+		// both below the double range) against its shift by a.
+		bin("log_diff_exp", ir.OpLogDiffExp, P(1, 3, 4), P(-2, 0.5, 4), func(a, b float64) float64 { return math.Log(math.Exp(a) - math.Exp(b)) }),
+		bin("log_diff_exp scalar", ir.OpLogDiffExp, P(-800, -799), P(-803, -801, 3), func(a, b float64) float64 { return a + math.Log(1-math.Exp(b-a)) }),
 		{name: "log_mix", op: ir.OpLogMix, args: []irtest.Arg{P(0.05, 0.95, 4), P(-5, 5, 4), P(-5, 5, 4)},
 			want: each(func(x ...float64) float64 { return math.Log(x[0]*math.Exp(x[1]) + (1-x[0])*math.Exp(x[2])) })},
 		// Far apart components: the naive form would underflow to log 0.
@@ -324,7 +328,7 @@ func TestFastPath(t *testing.T) {
 			irtest.CheckGradient(t, p, x, 1e-6)
 		}
 	}
-	for op := ir.OpNeg; op <= ir.OpMax; op++ {
+	for op := ir.OpNeg; op <= ir.OpLogDiffExp; op++ {
 		if !seen[op] {
 			t.Errorf("%v has no scalar fast-path case", op)
 		}

@@ -56,8 +56,26 @@
 // lgamma, digamma, trigamma, logistic, logisticDeriv, softplus, logitOf,
 // pow(a, b), lbeta(a, b), lchoose(n, k), logaddexp(a, b) (log(eᵃ+eᵇ)),
 // isCount(x) (a non-negative integer), and where(c, a, b) (a when c
-// holds, else b; the loops compute only the branch taken). An argument
-// may not be named as a function.
+// holds, else b; the loops compute only the branch taken); for the
+// tails, logPhi(x) (log Φ, the standard normal CDF, accurate in both
+// tails: finite at x = -40), dLogPhi(x) (its derivative φ(x)/Φ(x)),
+// log1mexp(x) (log(1-eˣ), x ≤ 0), erf and atan2(y, x). An argument may
+// not be named as a function.
+//
+// Tails: a family's LCDF and LCCDF (Tail: Valid, Let, Value and a
+// partial per argument) are ops of their own, <name>_lcdf and
+// <name>_lccdf, over the density's arguments with the bound in place of
+// the variate. Ops lists them after every density, so adding one leaves
+// the densities' op numbers alone; the generated ir, vec and CUDA code
+// covers them like the densities, and dist.Family's LCDF and LCCDF name
+// them (ppl's LogCDF, Censored and Truncated read those). The normal,
+// lognormal, half-normal, exponential, Weibull, logistic, Laplace,
+// Cauchy, half-Cauchy and uniform have them; the gamma, inverse gamma,
+// beta and Student's t would need the incomplete gamma and beta
+// functions with their derivatives in the shape parameters, and have
+// none yet. Their tests sit beside the densities': accel/ir's
+// lcdf_test.go (an oracle per tail, the far tails against 40-digit
+// references, the CDFs against the integral of the density).
 //
 // Keep names lets that accel/ir's Forward leaves in the op's scratch for
 // Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads. Its

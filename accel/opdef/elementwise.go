@@ -53,6 +53,11 @@ var binaries = []*Binary{
 	// The gradient goes to the input taken, to a on ties.
 	{Op: "Min", Name: "min", Value: "min(a, b)", AdjA: "where(a <= b, g, 0)", AdjB: "where(a <= b, 0, g)"},
 	{Op: "Max", Name: "max", Value: "max(a, b)", AdjA: "where(a >= b, g, 0)", AdjB: "where(a >= b, 0, g)"},
+	// log(eᵃ - eᵇ) for b ≤ a (a truncated density's log normaliser from
+	// two log CDFs). A zero adjoint adds nothing, so that the branch a
+	// max leaves aside passes no 0/0 back where a = b.
+	{Op: "LogDiffExp", Name: "log_diff_exp", Value: "logDiffExp(a, b)",
+		AdjA: "where(g != 0, g / -expm1(b - a), 0)", AdjB: "where(g != 0, -g / expm1(a - b), 0)"},
 }
 
 // Unaries is every unary elementwise op, in Op order.

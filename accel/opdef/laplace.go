@@ -23,4 +23,19 @@ var Laplace = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return 2 * p[1] * p[1] },
+	// F = e^z/2 below μ, 1 - e^-z/2 above; with d = ∂log F/∂z (1 below,
+	// 1/(2e^z - 1) above): ∂y = d/b, ∂μ = -d/b, ∂b = -dz/b. The CCDF
+	// mirrors it.
+	LCDF: &Tail{
+		Valid: "b > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(b)"}, {"d", "where(z < 0, 1, inv(2*exp(z) - 1))"}},
+		Value: "where(z < 0, z - ln2, log1p(-0.5 * exp(-z)))",
+		Grads: []string{"d * inv(b)", "-d * inv(b)", "-d * z * inv(b)"},
+	},
+	LCCDF: &Tail{
+		Valid: "b > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(b)"}, {"d", "where(z > 0, -1, -inv(2*exp(-z) - 1))"}},
+		Value: "where(z > 0, -z - ln2, log1p(-0.5 * exp(z)))",
+		Grads: []string{"d * inv(b)", "-d * inv(b)", "-d * z * inv(b)"},
+	},
 })

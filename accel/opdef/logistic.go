@@ -29,6 +29,20 @@ var Logistic = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return p[1] * p[1] * math.Pi * math.Pi / 3 },
+	// log F = -softplus(-z), ∂/∂z = logistic(-z); log(1-F) = -softplus(z),
+	// ∂/∂z = -logistic(z).
+	LCDF: &Tail{
+		Valid: "s > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(s)"}, {"d", "logistic(-z)"}},
+		Value: "-softplus(-z)",
+		Grads: []string{"d * inv(s)", "-d * inv(s)", "-d * z * inv(s)"},
+	},
+	LCCDF: &Tail{
+		Valid: "s > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(s)"}, {"d", "-logistic(z)"}},
+		Value: "-softplus(z)",
+		Grads: []string{"d * inv(s)", "-d * inv(s)", "-d * z * inv(s)"},
+	},
 })
 
 // openUnit is uniform on (0, 1), never 0.

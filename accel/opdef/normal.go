@@ -35,4 +35,18 @@ var Normal = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] },
 	Var:  func(p []float64) float64 { return p[1] * p[1] },
+	// With r = φ(z)/Φ(z) (dLogPhi): ∂y = r/σ, ∂μ = -r/σ, ∂σ = -rz/σ;
+	// the CCDF is the CDF at -z.
+	LCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(sigma)"}, {"r", "dLogPhi(z)"}},
+		Value: "logPhi(z)",
+		Grads: []string{"r * inv(sigma)", "-r * inv(sigma)", "-r * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(sigma)"}, {"r", "dLogPhi(-z)"}},
+		Value: "logPhi(-z)",
+		Grads: []string{"-r * inv(sigma)", "r * inv(sigma)", "r * z * inv(sigma)"},
+	},
 })

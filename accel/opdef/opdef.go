@@ -71,6 +71,31 @@ type Dist struct {
 	// Var its moments, nil where they do not exist.
 	Draw      func(rng *rand.Rand, p []float64) float64
 	Mean, Var func(p []float64) float64
+	// LCDF and LCCDF, when set, are the family's log CDF, log P(Y ≤ y),
+	// and log CCDF, log P(Y > y): each becomes an op of its own over the
+	// same arguments (see Ops), for censored and truncated variables.
+	// Families without them (those whose CDF needs an incomplete gamma
+	// or beta function) have no CDF yet.
+	LCDF, LCCDF *Tail
+	// Of is set on the definitions Ops derives from a family's LCDF and
+	// LCCDF: the family they belong to.
+	Of *Dist
+}
+
+// Tail is a log CDF or log CCDF of a family: the formulas of an op over
+// the family's arguments, the bound first, with no family of its own.
+// It is defined on the whole real line: Valid says where it is finite
+// (the parameters' conditions, and the bound above the support's lower
+// end for a log CDF); a bound past the support's ends takes the value
+// its formula gives there (log 1 = 0).
+type Tail struct {
+	Valid  string
+	GradIf string
+	Let    []Let
+	Value  string
+	// Grads are the partials by each argument, in the family's Args
+	// order ("" for an argument without a gradient).
+	Grads []string
 }
 
 // Arg is one input of the op.
@@ -97,10 +122,50 @@ func define(d *Dist) *Dist {
 	return d
 }
 
-// All is every definition, ordered by family name: the order of the
-// generated code and of the families they add.
+// All is every family's definition, ordered by family name: the order of
+// the families the generated code adds.
 func All() []*Dist {
 	out := slices.Clone(defined)
 	slices.SortFunc(out, func(a, b *Dist) int { return strings.Compare(a.Family, b.Family) })
 	return out
+}
+
+// Ops is every op's definition: the families' log densities (All), then
+// their log CDFs and log CCDFs in the same order, so that adding a tail
+// leaves the numbers of the density ops as they were. A tail's Dist has
+// Family "<Family>LCDF" or "<Family>LCCDF", Op likewise, Name
+// "<name>_lcdf" or "<name>_lccdf" (normal_lcdf), CName "<cname>_lcdf",
+// the family's Args with the tail's partials, and Of the family.
+func Ops() []*Dist {
+	all := All()
+	out := slices.Clone(all)
+	for _, d := range all {
+		for _, t := range []struct {
+			suffix string
+			tail   *Tail
+		}{{"LCDF", d.LCDF}, {"LCCDF", d.LCCDF}} {
+			if t.tail != nil {
+				out = append(out, tailDist(d, t.suffix, t.tail))
+			}
+		}
+	}
+	return out
+}
+
+// tailDist is the op definition of tail t of family d.
+func tailDist(d *Dist, suffix string, t *Tail) *Dist {
+	lower := strings.ToLower(suffix)
+	base, _, _ := strings.Cut(d.Name, "_lp")
+	args := make([]Arg, len(d.Args))
+	for i, a := range d.Args {
+		args[i] = Arg{Name: a.Name, Support: a.Support}
+		if i < len(t.Grads) {
+			args[i].Grad = t.Grads[i]
+		}
+	}
+	return &Dist{
+		Family: d.Family + suffix, Op: d.Family + suffix, Name: base + "_" + lower, CName: d.CName + "_" + lower,
+		Doc:  "is the " + suffix + " of " + d.Family + ".",
+		Args: args, Support: d.Support, Valid: t.Valid, GradIf: t.GradIf, Let: t.Let, Value: t.Value, Of: d,
+	}
 }

@@ -31,6 +31,25 @@ var Weibull = define(&Dist{
 		g1 := math.Gamma(1 + 1/p[0])
 		return p[1] * p[1] * (math.Gamma(1+2/p[0]) - g1*g1)
 	},
+	// F = 1 - e^-u: log F = log1mexp(-u) (log u - u/2 where u is too
+	// small for it); with q = u/expm1(u) = u ∂log F/∂u: ∂y = kq/y,
+	// ∂k = qL, ∂λ = -kq/λ. log(1-F) = -u.
+	LCDF: &Tail{
+		Valid:  "k > 0 && lambda > 0 && y > 0",
+		GradIf: "u < inf",
+		Let: []Let{{"L", "log(y) - log(lambda)"}, {"u", "exp(k * L)"},
+			{"q", "where(u > 1e-10, u / expm1(u), 1 - 0.5*u)"}},
+		Value: "where(u > 1e-10, log1mexp(-u), k*L - 0.5*u)",
+		Grads: []string{"k * q / y", "q * L", "-k * q * inv(lambda)"},
+	},
+	LCCDF: &Tail{
+		Valid:  "k > 0 && lambda > 0",
+		GradIf: "u < inf",
+		Let:    []Let{{"L", "log(y) - log(lambda)"}, {"u", "exp(k * L)"}},
+		Value:  "where(y > 0, -u, 0)",
+		Grads: []string{"where(y > 0, -k * u / y, 0)", "where(y > 0, -u * L, 0)",
+			"where(y > 0, k * u * inv(lambda), 0)"},
+	},
 })
 
 // Beta: (α-1) log y + (β-1) log(1-y) - log B(α, β) on (0, 1);

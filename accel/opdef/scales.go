@@ -23,6 +23,19 @@ var Exponential = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return 1 / p[0] },
 	Var:  func(p []float64) float64 { return 1 / (p[0] * p[0]) },
+	// F = 1 - e^{-λy}: log F = log1mexp(-λy), ∂y = λ/expm1(λy),
+	// ∂λ = y/expm1(λy); log(1-F) = -λy.
+	LCDF: &Tail{
+		Valid: "rate > 0 && y > 0",
+		Let:   []Let{{"e", "inv(expm1(rate * y))"}},
+		Value: "log1mexp(-rate * y)",
+		Grads: []string{"rate * e", "y * e"},
+	},
+	LCCDF: &Tail{
+		Valid: "rate > 0",
+		Value: "where(y > 0, -rate * y, 0)",
+		Grads: []string{"where(y > 0, -rate, 0)", "where(y > 0, -y, 0)"},
+	},
 })
 
 // Cauchy: with z = (y-μ)/σ and r = 1/(σ(1+z²)), log p = -log π - log σ -
@@ -43,6 +56,21 @@ var Cauchy = define(&Dist{
 	Draw: func(rng *rand.Rand, p []float64) float64 {
 		return distuv.StudentsT{Nu: 1, Mu: p[0], Sigma: p[1], Src: rng}.Rand()
 	},
+	// F = atan2(1, -z)/π, accurate in the lower tail too (where
+	// ½ + atan(z)/π cancels); ∂log F/∂z = 1/((1+z²) atan2(1, -z)). The
+	// CCDF is the CDF at -z.
+	LCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(sigma)"}, {"a", "atan2(1, -z)"}, {"d", "inv((1 + z*z) * a)"}},
+		Value: "log(a) - lnPi",
+		Grads: []string{"d * inv(sigma)", "-d * inv(sigma)", "-d * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "(y - mu) * inv(sigma)"}, {"a", "atan2(1, z)"}, {"d", "-inv((1 + z*z) * a)"}},
+		Value: "log(a) - lnPi",
+		Grads: []string{"d * inv(sigma)", "-d * inv(sigma)", "-d * z * inv(sigma)"},
+	},
 })
 
 // HalfCauchy: |X| for X Cauchy(0, σ): the Cauchy's formulas with μ = 0,
@@ -60,6 +88,21 @@ var HalfCauchy = define(&Dist{
 	Value:   "ln2 - lnPi - log(sigma) - log1p(z * z)",
 	Draw: func(rng *rand.Rand, p []float64) float64 {
 		return math.Abs(distuv.StudentsT{Nu: 1, Sigma: p[0], Src: rng}.Rand())
+	},
+	// F = 2 atan(z)/π; 1 - F = 2 atan2(1, z)/π. log F is log1p(-(1-F))
+	// above z = 1, where F is near 1. ∂log F/∂z = 1/((1+z²) atan(z)),
+	// ∂log(1-F)/∂z = -1/((1+z²) atan2(1, z)).
+	LCDF: &Tail{
+		Valid: "sigma > 0 && y > 0",
+		Let:   []Let{{"z", "y * inv(sigma)"}, {"d", "inv((1 + z*z) * atan2(z, 1))"}},
+		Value: "where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi))",
+		Grads: []string{"d * inv(sigma)", "-d * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "y * inv(sigma)"}, {"d", "where(y > 0, -inv((1 + z*z) * atan2(1, z)), 0)"}},
+		Value: "where(y > 0, ln2 - lnPi + log(atan2(1, z)), 0)",
+		Grads: []string{"d * inv(sigma)", "-d * z * inv(sigma)"},
 	},
 })
 
@@ -81,6 +124,22 @@ var HalfNormal = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] * math.Sqrt(2/math.Pi) },
 	Var:  func(p []float64) float64 { return p[0] * p[0] * (1 - 2/math.Pi) },
+	// F = erf(z/√2) = 1 - 2Φ(-z): log erf near 0, log1mexp(log 2Φ(-z))
+	// above z = 1; ∂log F/∂z = √(2/π) e^{-z²/2}/erf(z/√2). log(1-F) =
+	// log 2 + log Φ(-z), ∂/∂z = -φ(z)/Φ(-z).
+	LCDF: &Tail{
+		Valid: "sigma > 0 && y > 0",
+		Let: []Let{{"z", "y * inv(sigma)"},
+			{"d", "0.7978845608028654 * exp(-0.5 * z * z) / erf(z * 0.7071067811865476)"}},
+		Value: "where(z < 1, log(erf(z * 0.7071067811865476)), log1mexp(ln2 + logPhi(-z)))",
+		Grads: []string{"d * inv(sigma)", "-d * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "y * inv(sigma)"}, {"d", "where(y > 0, -dLogPhi(-z), 0)"}},
+		Value: "where(y > 0, ln2 + logPhi(-z), 0)",
+		Grads: []string{"d * inv(sigma)", "-d * z * inv(sigma)"},
+	},
 })
 
 // LogNormal: with z = (log y - μ)/σ, log p = -½z² - log σ - log y -
@@ -104,6 +163,21 @@ var LogNormal = define(&Dist{
 	Var: func(p []float64) float64 {
 		s2 := p[1] * p[1]
 		return math.Expm1(s2) * math.Exp(2*p[0]+s2)
+	},
+	// The normal's tails at z = (log y - μ)/σ, ∂y taking a factor 1/y;
+	// log F is -Inf at y ≤ 0, log(1-F) 0 there.
+	LCDF: &Tail{
+		Valid: "sigma > 0 && y > 0",
+		Let:   []Let{{"z", "(log(y) - mu) * inv(sigma)"}, {"r", "dLogPhi(z)"}},
+		Value: "logPhi(z)",
+		Grads: []string{"r * inv(sigma) / y", "-r * inv(sigma)", "-r * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "sigma > 0",
+		Let:   []Let{{"z", "(log(y) - mu) * inv(sigma)"}, {"r", "dLogPhi(-z)"}},
+		Value: "where(y > 0, logPhi(-z), 0)",
+		Grads: []string{"where(y > 0, -r * inv(sigma) / y, 0)", "where(y > 0, r * inv(sigma), 0)",
+			"where(y > 0, r * z * inv(sigma), 0)"},
 	},
 })
 

@@ -28,4 +28,23 @@ var Uniform = define(&Dist{
 		d := p[1] - p[0]
 		return d * d / 12
 	},
+	// F = (y-lower)/(upper-lower) inside, 1 above; the CCDF mirrors it.
+	LCDF: &Tail{
+		Valid: "lower < upper && y > lower",
+		Value: "where(y < upper, log(y - lower) - log(upper - lower), 0)",
+		Grads: []string{
+			"where(y < upper, inv(y - lower), 0)",
+			"where(y < upper, inv(upper - lower) - inv(y - lower), 0)",
+			"where(y < upper, -inv(upper - lower), 0)",
+		},
+	},
+	LCCDF: &Tail{
+		Valid: "lower < upper && y < upper",
+		Value: "where(y > lower, log(upper - y) - log(upper - lower), 0)",
+		Grads: []string{
+			"where(y > lower, -inv(upper - y), 0)",
+			"where(y > lower, inv(upper - lower), 0)",
+			"where(y > lower, inv(upper - y) - inv(upper - lower), 0)",
+		},
+	},
 })

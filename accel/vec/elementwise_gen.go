@@ -22,7 +22,7 @@ func elementwiseKernel(op ir.Op) (kernel, bool) {
 	switch op {
 	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpLog1p, ir.OpExpm1, ir.OpSqrt, ir.OpSquare, ir.OpLogistic, ir.OpSoftplus, ir.OpLgamma, ir.OpDigamma, ir.OpAbs, ir.OpLogit, ir.OpTanh, ir.OpInv:
 		return kUnary, true
-	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpPow, ir.OpMin, ir.OpMax:
+	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpPow, ir.OpMin, ir.OpMax, ir.OpLogDiffExp:
 		return kBinary, true
 	}
 	return 0, false
@@ -80,6 +80,8 @@ func binaryValue(op ir.Op, a, b float64) float64 {
 		return min(a, b)
 	case ir.OpMax:
 		return max(a, b)
+	case ir.OpLogDiffExp:
+		return opdef.LogDiffExp(a, b)
 	}
 	panic("vec: not a binary op: " + op.String())
 }
@@ -290,6 +292,10 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 				for c := range out {
 					out[c] = max(xs[c], ys[c])
 				}
+			case ir.OpLogDiffExp:
+				for c := range out {
+					out[c] = opdef.LogDiffExp(xs[c], ys[c])
+				}
 			}
 		case x.cs == 1:
 			xs, yv := v[xo:xo+b.B], v[yo]
@@ -323,6 +329,10 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 				for c := range out {
 					out[c] = max(xs[c], yv)
 				}
+			case ir.OpLogDiffExp:
+				for c := range out {
+					out[c] = opdef.LogDiffExp(xs[c], yv)
+				}
 			}
 		case y.cs == 1:
 			xv, ys := v[xo], v[yo:yo+b.B]
@@ -355,6 +365,10 @@ func (b *Batch) binaryForward(in *ir.Instr) {
 			case ir.OpMax:
 				for c := range out {
 					out[c] = max(xv, ys[c])
+				}
+			case ir.OpLogDiffExp:
+				for c := range out {
+					out[c] = opdef.LogDiffExp(xv, ys[c])
 				}
 			}
 		default:
@@ -464,6 +478,27 @@ func (b *Batch) binaryBackward(in *ir.Instr) {
 					w1 = 0
 				} else {
 					w1 = g[c]
+				}
+				gx[c] += w0
+				gy[c] += w1
+			}
+		case ir.OpLogDiffExp:
+			xr := b.row(x, i, b.rows[2])
+			xr = xr[:len(g)]
+			yr := b.row(y, i, b.rows[3])
+			yr = yr[:len(g)]
+			for c := range g {
+				var w0 float64
+				if g[c] != 0 {
+					w0 = g[c] / -math.Expm1(yr[c]-xr[c])
+				} else {
+					w0 = 0
+				}
+				var w1 float64
+				if g[c] != 0 {
+					w1 = -g[c] / math.Expm1(xr[c]-yr[c])
+				} else {
+					w1 = 0
 				}
 				gx[c] += w0
 				gy[c] += w1

@@ -28,6 +28,8 @@ func domain(b *ir.Builder, op string, x ir.ID) ir.ID {
 		return emit(ir.OpExp, x)
 	case "logit":
 		return emit(ir.OpLogistic, x)
+	case "log_diff_exp": // above the second operand (vectors and scalars near 0, data up to 2)
+		return emit(ir.OpAdd, emit(ir.OpExp, x), b.Scalar(3))
 	}
 	return x
 }

@@ -46,6 +46,26 @@ var genKernels = map[ir.Op]genKernel{
 	ir.OpWeibullLPDF:                 {(*Batch).genWeibullForward, (*Batch).genWeibullBackward},
 	ir.OpZeroInflatedNegBinomialLPMF: {(*Batch).genZeroInflatedNegBinomialForward, (*Batch).genZeroInflatedNegBinomialBackward},
 	ir.OpZeroInflatedPoissonLPMF:     {(*Batch).genZeroInflatedPoissonForward, (*Batch).genZeroInflatedPoissonBackward},
+	ir.OpCauchyLCDF:                  {(*Batch).genCauchyLCDFForward, (*Batch).genCauchyLCDFBackward},
+	ir.OpCauchyLCCDF:                 {(*Batch).genCauchyLCCDFForward, (*Batch).genCauchyLCCDFBackward},
+	ir.OpExponentialLCDF:             {(*Batch).genExponentialLCDFForward, (*Batch).genExponentialLCDFBackward},
+	ir.OpExponentialLCCDF:            {(*Batch).genExponentialLCCDFForward, (*Batch).genExponentialLCCDFBackward},
+	ir.OpHalfCauchyLCDF:              {(*Batch).genHalfCauchyLCDFForward, (*Batch).genHalfCauchyLCDFBackward},
+	ir.OpHalfCauchyLCCDF:             {(*Batch).genHalfCauchyLCCDFForward, (*Batch).genHalfCauchyLCCDFBackward},
+	ir.OpHalfNormalLCDF:              {(*Batch).genHalfNormalLCDFForward, (*Batch).genHalfNormalLCDFBackward},
+	ir.OpHalfNormalLCCDF:             {(*Batch).genHalfNormalLCCDFForward, (*Batch).genHalfNormalLCCDFBackward},
+	ir.OpLaplaceLCDF:                 {(*Batch).genLaplaceLCDFForward, (*Batch).genLaplaceLCDFBackward},
+	ir.OpLaplaceLCCDF:                {(*Batch).genLaplaceLCCDFForward, (*Batch).genLaplaceLCCDFBackward},
+	ir.OpLogNormalLCDF:               {(*Batch).genLogNormalLCDFForward, (*Batch).genLogNormalLCDFBackward},
+	ir.OpLogNormalLCCDF:              {(*Batch).genLogNormalLCCDFForward, (*Batch).genLogNormalLCCDFBackward},
+	ir.OpLogisticLCDF:                {(*Batch).genLogisticLCDFForward, (*Batch).genLogisticLCDFBackward},
+	ir.OpLogisticLCCDF:               {(*Batch).genLogisticLCCDFForward, (*Batch).genLogisticLCCDFBackward},
+	ir.OpNormalLCDF:                  {(*Batch).genNormalLCDFForward, (*Batch).genNormalLCDFBackward},
+	ir.OpNormalLCCDF:                 {(*Batch).genNormalLCCDFForward, (*Batch).genNormalLCCDFBackward},
+	ir.OpUniformLCDF:                 {(*Batch).genUniformLCDFForward, (*Batch).genUniformLCDFBackward},
+	ir.OpUniformLCCDF:                {(*Batch).genUniformLCCDFForward, (*Batch).genUniformLCCDFBackward},
+	ir.OpWeibullLCDF:                 {(*Batch).genWeibullLCDFForward, (*Batch).genWeibullLCDFBackward},
+	ir.OpWeibullLCCDF:                {(*Batch).genWeibullLCCDFForward, (*Batch).genWeibullLCCDFBackward},
 }
 
 func (b *Batch) genBernoulliForward(in *ir.Instr) {
@@ -4418,6 +4438,2321 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 					w1 = x0*r2[c] - 1
 				}
 				g2[c] += g * (w1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				l1 := math.Atan2(1, -l0)
+				e = math.Log(l1) - opdef.LnPi
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := math.Atan2(1, -l0)
+			l2 := opdef.Inv((1 + l0*l0) * l1)
+			if a0.grad {
+				g0[c] += g * (l2 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l2 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l2 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				l1 := math.Atan2(1, l0)
+				e = math.Log(l1) - opdef.LnPi
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := math.Atan2(1, l0)
+			l2 := -opdef.Inv((1 + l0*l0) * l1)
+			if a0.grad {
+				g0[c] += g * (l2 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l2 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l2 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genExponentialLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if (dataValid || (x0 > 0)) && (x1 > 0) {
+				e = opdef.Log1mExp(-x1 * x0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if i == 0 || a0.es != 0 || a1.es != 0 {
+			p0 := a0.off + i*a0.es
+			p1 := a1.off + i*a1.es
+			if a0.cs == 0 && a1.cs == 0 {
+				x0 := v[p0]
+				x1 := v[p1]
+				rv := opdef.Inv(math.Expm1(x1 * x0))
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(math.Expm1(x1 * x0))
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c]
+			if a0.grad {
+				g0[c] += g * (x1 * l0)
+			}
+			if a1.grad {
+				g1[c] += g * (x0 * l0)
+			}
+		}
+	}
+}
+
+func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if x1 > 0 {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1 * x0
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1
+				} else {
+					w0 = 0
+				}
+				g0[c] += g * (w0)
+			}
+			if a1.grad {
+				var w1 float64
+				if x0 > 0 {
+					w1 = -x0
+				} else {
+					w1 = 0
+				}
+				g1[c] += g * (w1)
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if (dataValid || (x0 > 0)) && (x1 > 0) {
+				l0 := x0 * r0[c]
+				var w0 float64
+				if l0 < 1 {
+					w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+				} else {
+					w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if x1 > 0 {
+				l0 := x0 * r0[c]
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if (dataValid || (x0 > 0)) && (x1 > 0) {
+				l0 := x0 * r0[c]
+				var w0 float64
+				if l0 < 1 {
+					w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+				} else {
+					w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			l1 := 0.7978845608028654 * ir.Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			e := math.Inf(-1)
+			if x1 > 0 {
+				l0 := x0 * r0[c]
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
+	n := max(a0.n, a1.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		if i == 0 || a1.es != 0 {
+			p1 := a1.off + i*a1.es
+			if a1.cs == 0 {
+				x1 := v[p1]
+				rv := opdef.Inv(x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x1 := v[p1+c*a1.cs]
+					r0[c] = opdef.Inv(x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
+			_, _ = x0, x1
+			if !(x1 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := x0 * r0[c]
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.DLogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				var w0 float64
+				if l0 < 0 {
+					w0 = l0 - opdef.Ln2
+				} else {
+					w0 = math.Log1p(-0.5 * ir.Exp(-l0))
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			var w0 float64
+			if l0 < 0 {
+				w0 = 1
+			} else {
+				w0 = opdef.Inv(2*ir.Exp(l0) - 1)
+			}
+			l1 := w0
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				var w0 float64
+				if l0 > 0 {
+					w0 = -l0 - opdef.Ln2
+				} else {
+					w0 = math.Log1p(-0.5 * ir.Exp(l0))
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			var w0 float64
+			if l0 > 0 {
+				w0 = -1
+			} else {
+				w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
+			}
+			l1 := w0
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if (dataValid || (x0 > 0)) && (x2 > 0) {
+				l0 := (r0[c] - x1) * r1[c]
+				e = opdef.LogPhi(l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (r0[c] - x1) * r1[c]
+			l1 := opdef.DLogPhi(l0)
+			if a0.grad {
+				g0[c] += g * (l1 * r1[c] / x0)
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r1[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r1[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (r0[c] - x1) * r1[c]
+				var w0 float64
+				if x0 > 0 {
+					w0 = opdef.LogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (r0[c] - x1) * r1[c]
+			l1 := opdef.DLogPhi(-l0)
+			if a0.grad {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -l1 * r1[c] / x0
+				} else {
+					w0 = 0
+				}
+				g0[c] += g * (w0)
+			}
+			if a1.grad {
+				var w1 float64
+				if x0 > 0 {
+					w1 = l1 * r1[c]
+				} else {
+					w1 = 0
+				}
+				g1[c] += g * (w1)
+			}
+			if a2.grad {
+				var w2 float64
+				if x0 > 0 {
+					w2 = l1 * l0 * r1[c]
+				} else {
+					w2 = 0
+				}
+				g2[c] += g * (w2)
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				e = -ir.Softplus(-l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := ir.Logistic(-l0)
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				e = -ir.Softplus(l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := -ir.Logistic(l0)
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				e = opdef.LogPhi(l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := opdef.DLogPhi(l0)
+			if a0.grad {
+				g0[c] += g * (l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (-l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (-l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x2 > 0 {
+				l0 := (x0 - x1) * r0[c]
+				e = opdef.LogPhi(-l0)
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0 := b.rows[0]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := opdef.Inv(x2)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x2 := v[p2+c*a2.cs]
+					r0[c] = opdef.Inv(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := (x0 - x1) * r0[c]
+			l1 := opdef.DLogPhi(-l0)
+			if a0.grad {
+				g0[c] += g * (-l1 * r0[c])
+			}
+			if a1.grad {
+				g1[c] += g * (l1 * r0[c])
+			}
+			if a2.grad {
+				g2[c] += g * (l1 * l0 * r0[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 || a1.es != 0 {
+			p0 := a0.off + i*a0.es
+			p1 := a1.off + i*a1.es
+			if a0.cs == 0 && a1.cs == 0 {
+				x0 := v[p0]
+				x1 := v[p1]
+				rv := math.Log(x0 - x1)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x1 := v[p1+c*a1.cs]
+					r0[c] = math.Log(x0 - x1)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := math.Log(x2 - x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2 - x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 < x2 && x0 > x1 {
+				var w0 float64
+				if x0 < x2 {
+					w0 = r0[c] - r1[c]
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a0.grad || a1.grad {
+			if i == 0 || a0.es != 0 || a1.es != 0 {
+				p0 := a0.off + i*a0.es
+				p1 := a1.off + i*a1.es
+				if a0.cs == 0 && a1.cs == 0 {
+					x0 := v[p0]
+					x1 := v[p1]
+					rv := opdef.Inv(x0 - x1)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x0 := v[p0+c*a0.cs]
+						x1 := v[p1+c*a1.cs]
+						r0[c] = opdef.Inv(x0 - x1)
+					}
+				}
+			}
+		}
+		if a1.grad || a2.grad {
+			if i == 0 || a1.es != 0 || a2.es != 0 {
+				p1 := a1.off + i*a1.es
+				p2 := a2.off + i*a2.es
+				if a1.cs == 0 && a2.cs == 0 {
+					x1 := v[p1]
+					x2 := v[p2]
+					rv := opdef.Inv(x2 - x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						x2 := v[p2+c*a2.cs]
+						r1[c] = opdef.Inv(x2 - x1)
+					}
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 > x1) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				var w0 float64
+				if x0 < x2 {
+					w0 = r0[c]
+				} else {
+					w0 = 0
+				}
+				g0[c] += g * (w0)
+			}
+			if a1.grad {
+				var w1 float64
+				if x0 < x2 {
+					w1 = r1[c] - r0[c]
+				} else {
+					w1 = 0
+				}
+				g1[c] += g * (w1)
+			}
+			if a2.grad {
+				var w2 float64
+				if x0 < x2 {
+					w2 = -r1[c]
+				} else {
+					w2 = 0
+				}
+				g2[c] += g * (w2)
+			}
+		}
+	}
+}
+
+func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 || a2.es != 0 {
+			p0 := a0.off + i*a0.es
+			p2 := a2.off + i*a2.es
+			if a0.cs == 0 && a2.cs == 0 {
+				x0 := v[p0]
+				x2 := v[p2]
+				rv := math.Log(x2 - x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					x2 := v[p2+c*a2.cs]
+					r0[c] = math.Log(x2 - x0)
+				}
+			}
+		}
+		if i == 0 || a1.es != 0 || a2.es != 0 {
+			p1 := a1.off + i*a1.es
+			p2 := a2.off + i*a2.es
+			if a1.cs == 0 && a2.cs == 0 {
+				x1 := v[p1]
+				x2 := v[p2]
+				rv := math.Log(x2 - x1)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x1 := v[p1+c*a1.cs]
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2 - x1)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 < x2 && x0 < x2 {
+				var w0 float64
+				if x0 > x1 {
+					w0 = r0[c] - r1[c]
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if a0.grad || a2.grad {
+			if i == 0 || a0.es != 0 || a2.es != 0 {
+				p0 := a0.off + i*a0.es
+				p2 := a2.off + i*a2.es
+				if a0.cs == 0 && a2.cs == 0 {
+					x0 := v[p0]
+					x2 := v[p2]
+					rv := opdef.Inv(x2 - x0)
+					for c := range r0 {
+						r0[c] = rv
+					}
+				} else {
+					for c := range r0 {
+						x0 := v[p0+c*a0.cs]
+						x2 := v[p2+c*a2.cs]
+						r0[c] = opdef.Inv(x2 - x0)
+					}
+				}
+			}
+		}
+		if a1.grad || a2.grad {
+			if i == 0 || a1.es != 0 || a2.es != 0 {
+				p1 := a1.off + i*a1.es
+				p2 := a2.off + i*a2.es
+				if a1.cs == 0 && a2.cs == 0 {
+					x1 := v[p1]
+					x2 := v[p2]
+					rv := opdef.Inv(x2 - x1)
+					for c := range r1 {
+						r1[c] = rv
+					}
+				} else {
+					for c := range r1 {
+						x1 := v[p1+c*a1.cs]
+						x2 := v[p2+c*a2.cs]
+						r1[c] = opdef.Inv(x2 - x1)
+					}
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 < x2 && x0 < x2) {
+				continue
+			}
+			g := a[oo+c]
+			if a0.grad {
+				var w0 float64
+				if x0 > x1 {
+					w0 = -r0[c]
+				} else {
+					w0 = 0
+				}
+				g0[c] += g * (w0)
+			}
+			if a1.grad {
+				var w1 float64
+				if x0 > x1 {
+					w1 = r1[c]
+				} else {
+					w1 = 0
+				}
+				g1[c] += g * (w1)
+			}
+			if a2.grad {
+				var w2 float64
+				if x0 > x1 {
+					w2 = r0[c] - r1[c]
+				} else {
+					w2 = 0
+				}
+				g2[c] += g * (w2)
+			}
+		}
+	}
+}
+
+func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				l0 := r0[c] - r1[c]
+				l1 := ir.Exp(x1 * l0)
+				var w0 float64
+				if l1 > 1e-10 {
+					w0 = opdef.Log1mExp(-l1)
+				} else {
+					w0 = x1*l0 - 0.5*l1
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if a2.grad {
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = opdef.Inv(x2)
+					}
+				}
+			}
+		}
+		dataValid := false // the data conditions, when every chain shares the data
+		if a0.cs == 0 {
+			x0 := v[o0]
+			dataValid = (x0 > 0)
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c] - r1[c]
+			l1 := ir.Exp(x1 * l0)
+			var w0 float64
+			if l1 > 1e-10 {
+				w0 = l1 / math.Expm1(l1)
+			} else {
+				w0 = 1 - 0.5*l1
+			}
+			l2 := w0
+			if !(l1 < math.Inf(1)) {
+				continue
+			}
+			if a0.grad {
+				g0[c] += g * (x1 * l2 / x0)
+			}
+			if a1.grad {
+				g1[c] += g * (l2 * l0)
+			}
+			if a2.grad {
+				g2[c] += g * (-x1 * l2 * r2[c])
+			}
+		}
+	}
+}
+
+func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
+	v, o, nb := b.V, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	if !pw {
+		clear(v[o.off : o.off+nb])
+	}
+	r0, r1 := b.rows[0], b.rows[1]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			e := math.Inf(-1)
+			if x1 > 0 && x2 > 0 {
+				l0 := r0[c] - r1[c]
+				l1 := ir.Exp(x1 * l0)
+				var w0 float64
+				if x0 > 0 {
+					w0 = -l1
+				} else {
+					w0 = 0
+				}
+				e = w0
+			}
+			b.put(oo+c, e, pw)
+		}
+	}
+}
+
+func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
+	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
+	n := max(a0.n, a1.n, a2.n)
+	pw := ir.Pointwise(in)
+	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	for i := 0; i < n; i++ {
+		oo := o.off
+		if pw {
+			oo += i * nb
+		}
+		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		g0 := b.adjRow(a0, i, true)
+		g1 := b.adjRow(a1, i, true)
+		g2 := b.adjRow(a2, i, true)
+		if i == 0 || a0.es != 0 {
+			p0 := a0.off + i*a0.es
+			if a0.cs == 0 {
+				x0 := v[p0]
+				rv := math.Log(x0)
+				for c := range r0 {
+					r0[c] = rv
+				}
+			} else {
+				for c := range r0 {
+					x0 := v[p0+c*a0.cs]
+					r0[c] = math.Log(x0)
+				}
+			}
+		}
+		if i == 0 || a2.es != 0 {
+			p2 := a2.off + i*a2.es
+			if a2.cs == 0 {
+				x2 := v[p2]
+				rv := math.Log(x2)
+				for c := range r1 {
+					r1[c] = rv
+				}
+			} else {
+				for c := range r1 {
+					x2 := v[p2+c*a2.cs]
+					r1[c] = math.Log(x2)
+				}
+			}
+		}
+		if a2.grad {
+			if i == 0 || a2.es != 0 {
+				p2 := a2.off + i*a2.es
+				if a2.cs == 0 {
+					x2 := v[p2]
+					rv := opdef.Inv(x2)
+					for c := range r2 {
+						r2[c] = rv
+					}
+				} else {
+					for c := range r2 {
+						x2 := v[p2+c*a2.cs]
+						r2[c] = opdef.Inv(x2)
+					}
+				}
+			}
+		}
+		for c := 0; c < nb; c++ {
+			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0) {
+				continue
+			}
+			g := a[oo+c]
+			l0 := r0[c] - r1[c]
+			l1 := ir.Exp(x1 * l0)
+			if !(l1 < math.Inf(1)) {
+				continue
+			}
+			if a0.grad {
+				var w0 float64
+				if x0 > 0 {
+					w0 = -x1 * l1 / x0
+				} else {
+					w0 = 0
+				}
+				g0[c] += g * (w0)
+			}
+			if a1.grad {
+				var w1 float64
+				if x0 > 0 {
+					w1 = -l1 * l0
+				} else {
+					w1 = 0
+				}
+				g1[c] += g * (w1)
+			}
+			if a2.grad {
+				var w2 float64
+				if x0 > 0 {
+					w2 = x1 * l1 * r2[c]
+				} else {
+					w2 = 0
+				}
+				g2[c] += g * (w2)
 			}
 		}
 	}

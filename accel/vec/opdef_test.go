@@ -13,7 +13,7 @@ import (
 // parameter per chain (one per element, and shared by every element),
 // counts as data, summed and pointwise. No family needs an entry here.
 func TestOpdefFamilies(t *testing.T) {
-	for _, d := range opdef.All() {
+	for _, d := range opdef.Ops() {
 		t.Run(d.Family, func(t *testing.T) {
 			var op ir.Op
 			for o := ir.Op(1); o < ir.NumOps; o++ {

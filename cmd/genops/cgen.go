@@ -86,7 +86,8 @@ func cgenTable(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	return goFile("lpdf_gen.go", &b)
 }
 
-// distFile writes dist.<Family> of every definition.
+// distFile writes dist.<Family> of every family, with the ops of its
+// tails.
 func distFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
@@ -104,6 +105,12 @@ func distFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 		fmt.Fprintf(&b, "\n// %s %s Op: %s(%s).\nvar %s = &Family{\n", d.Family, d.Doc, d.Name, strings.Join(p.args, ", "), d.Family)
 		fmt.Fprintf(&b, "\tName: %q, Params: []string{%s},\n", d.Family, strings.Join(params, ", "))
 		fmt.Fprintf(&b, "\tParamSupport: []Support{%s},\n\tSupport: %s,\n\tOp: ir.Op%s, Discrete: %v,\n", strings.Join(supports, ", "), sup, d.Op, d.Discrete)
+		if d.LCDF != nil {
+			fmt.Fprintf(&b, "\tLCDF: ir.Op%sLCDF,\n", d.Family)
+		}
+		if d.LCCDF != nil {
+			fmt.Fprintf(&b, "\tLCCDF: ir.Op%sLCCDF,\n", d.Family)
+		}
 		fmt.Fprintf(&b, "\tSample: scalarSampler(opdef.%s.Draw),\n\tMean: opdef.%s.Mean, Var: opdef.%s.Var,\n}\n", d.Family, d.Family, d.Family)
 		names = append(names, d.Family)
 	}

@@ -59,6 +59,13 @@ var funcs = map[string]fn{
 	"trigamma":      {"Trigamma", "gb_trigamma", 1, false, false},
 	"logitOf":       {"Logit", "gb_logit", 1, false, false}, // not "logit": a parameter's name
 	"pow":           {"math.Pow", "pow", 2, false, false},
+	// The tails' (accel/opdef's Tail).
+	"logPhi":     {"opdef.LogPhi", "gb_log_phi", 1, false, false},
+	"dLogPhi":    {"opdef.DLogPhi", "gb_dlog_phi", 1, false, false},
+	"log1mexp":   {"opdef.Log1mExp", "gb_log1mexp", 1, false, false},
+	"logDiffExp": {"opdef.LogDiffExp", "gb_logdiffexp", 2, false, false},
+	"erf":        {"math.Erf", "erf", 1, false, false},
+	"atan2":      {"math.Atan2", "atan2", 2, false, false},
 }
 
 var consts = map[string][2]string{

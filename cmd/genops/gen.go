@@ -325,9 +325,11 @@ func Generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ps []*parsed
+	// ops are every op (the families' densities, then their tails);
+	// families the densities alone, which the dist and ppl files read.
+	var ops, families []*parsed
 	seen := map[string]bool{}
-	for _, d := range opdef.All() {
+	for _, d := range opdef.Ops() {
 		if seen[d.Op] || seen[d.Family] {
 			return nil, fmt.Errorf("opdef: %s defined twice", d.Family)
 		}
@@ -336,7 +338,10 @@ func Generate(root string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		ps = append(ps, p)
+		ops = append(ops, p)
+		if d.Of == nil {
+			families = append(families, p)
+		}
 	}
 	files := map[string][]byte{}
 	un, bin, err := parseElementwise()
@@ -356,16 +361,17 @@ func Generate(root string) (map[string][]byte, error) {
 	}
 	for _, g := range []struct {
 		path string
+		ps   []*parsed
 		fn   func([]*parsed, map[string]bool) ([]byte, error)
 	}{
-		{"accel/ir/lpdf_gen.go", irFile},
-		{"accel/vec/lpdf_gen.go", vecFile},
-		{"accel/cuda/cgen/lpdf_gen.cu", cudaFile},
-		{"accel/cuda/cgen/lpdf_gen.go", cgenTable},
-		{"ppl/dist/families_gen.go", distFile},
-		{"ppl/families_gen.go", pplFile},
+		{"accel/ir/lpdf_gen.go", ops, irFile},
+		{"accel/vec/lpdf_gen.go", ops, vecFile},
+		{"accel/cuda/cgen/lpdf_gen.cu", ops, cudaFile},
+		{"accel/cuda/cgen/lpdf_gen.go", ops, cgenTable},
+		{"ppl/dist/families_gen.go", families, distFile},
+		{"ppl/families_gen.go", families, pplFile},
 	} {
-		b, err := g.fn(ps, declared)
+		b, err := g.fn(g.ps, declared)
 		if err != nil {
 			return nil, err
 		}

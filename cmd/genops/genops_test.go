@@ -38,7 +38,7 @@ func TestBadDefinitions(t *testing.T) {
 		want string
 	}{
 		{func(d *opdef.Dist) { d.Value = "log(b" }, "Value"},
-		{func(d *opdef.Dist) { d.Value = "erf(b)" }, `unknown function "erf"`},
+		{func(d *opdef.Dist) { d.Value = "erfcx(b)" }, `unknown function "erfcx"`},
 		{func(d *opdef.Dist) { d.Value = "log(sigma)" }, `unknown name "sigma"`},
 		{func(d *opdef.Dist) { d.Valid = "b % 2 > 0" }, "operator %"},
 		{func(d *opdef.Dist) { d.Value = "lbeta(b)" }, "lbeta takes 2 arguments"},

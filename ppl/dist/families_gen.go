@@ -73,6 +73,8 @@ var Cauchy = &Family{
 	ParamSupport: []Support{on(Real), on(Positive)},
 	Support:      on(Real),
 	Op:           ir.OpCauchyLPDF, Discrete: false,
+	LCDF:   ir.OpCauchyLCDF,
+	LCCDF:  ir.OpCauchyLCCDF,
 	Sample: scalarSampler(opdef.Cauchy.Draw),
 	Mean:   opdef.Cauchy.Mean, Var: opdef.Cauchy.Var,
 }
@@ -83,6 +85,8 @@ var Exponential = &Family{
 	ParamSupport: []Support{on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpExponentialLPDF, Discrete: false,
+	LCDF:   ir.OpExponentialLCDF,
+	LCCDF:  ir.OpExponentialLCCDF,
 	Sample: scalarSampler(opdef.Exponential.Draw),
 	Mean:   opdef.Exponential.Mean, Var: opdef.Exponential.Var,
 }
@@ -103,6 +107,8 @@ var HalfCauchy = &Family{
 	ParamSupport: []Support{on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpHalfCauchyLPDF, Discrete: false,
+	LCDF:   ir.OpHalfCauchyLCDF,
+	LCCDF:  ir.OpHalfCauchyLCCDF,
 	Sample: scalarSampler(opdef.HalfCauchy.Draw),
 	Mean:   opdef.HalfCauchy.Mean, Var: opdef.HalfCauchy.Var,
 }
@@ -113,6 +119,8 @@ var HalfNormal = &Family{
 	ParamSupport: []Support{on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpHalfNormalLPDF, Discrete: false,
+	LCDF:   ir.OpHalfNormalLCDF,
+	LCCDF:  ir.OpHalfNormalLCCDF,
 	Sample: scalarSampler(opdef.HalfNormal.Draw),
 	Mean:   opdef.HalfNormal.Mean, Var: opdef.HalfNormal.Var,
 }
@@ -163,6 +171,8 @@ var Laplace = &Family{
 	ParamSupport: []Support{on(Real), on(Positive)},
 	Support:      on(Real),
 	Op:           ir.OpLaplaceLPDF, Discrete: false,
+	LCDF:   ir.OpLaplaceLCDF,
+	LCCDF:  ir.OpLaplaceLCCDF,
 	Sample: scalarSampler(opdef.Laplace.Draw),
 	Mean:   opdef.Laplace.Mean, Var: opdef.Laplace.Var,
 }
@@ -173,6 +183,8 @@ var LogNormal = &Family{
 	ParamSupport: []Support{on(Real), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpLogNormalLPDF, Discrete: false,
+	LCDF:   ir.OpLogNormalLCDF,
+	LCCDF:  ir.OpLogNormalLCCDF,
 	Sample: scalarSampler(opdef.LogNormal.Draw),
 	Mean:   opdef.LogNormal.Mean, Var: opdef.LogNormal.Var,
 }
@@ -183,6 +195,8 @@ var Logistic = &Family{
 	ParamSupport: []Support{on(Real), on(Positive)},
 	Support:      on(Real),
 	Op:           ir.OpLogisticLPDF, Discrete: false,
+	LCDF:   ir.OpLogisticLCDF,
+	LCCDF:  ir.OpLogisticLCCDF,
 	Sample: scalarSampler(opdef.Logistic.Draw),
 	Mean:   opdef.Logistic.Mean, Var: opdef.Logistic.Var,
 }
@@ -203,6 +217,8 @@ var Normal = &Family{
 	ParamSupport: []Support{on(Real), on(Positive)},
 	Support:      on(Real),
 	Op:           ir.OpNormalLPDF, Discrete: false,
+	LCDF:   ir.OpNormalLCDF,
+	LCCDF:  ir.OpNormalLCCDF,
 	Sample: scalarSampler(opdef.Normal.Draw),
 	Mean:   opdef.Normal.Mean, Var: opdef.Normal.Var,
 }
@@ -243,6 +259,8 @@ var Uniform = &Family{
 	ParamSupport: []Support{on(Real), on(Real)},
 	Support:      Support{Kind: Bounded, Lower: 0, Upper: 1},
 	Op:           ir.OpUniformLPDF, Discrete: false,
+	LCDF:   ir.OpUniformLCDF,
+	LCCDF:  ir.OpUniformLCCDF,
 	Sample: scalarSampler(opdef.Uniform.Draw),
 	Mean:   opdef.Uniform.Mean, Var: opdef.Uniform.Var,
 }
@@ -253,6 +271,8 @@ var Weibull = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpWeibullLPDF, Discrete: false,
+	LCDF:   ir.OpWeibullLCDF,
+	LCCDF:  ir.OpWeibullLCCDF,
 	Sample: scalarSampler(opdef.Weibull.Draw),
 	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
 }

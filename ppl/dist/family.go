@@ -40,7 +40,12 @@ type Family struct {
 	ParamSupport []Support
 	Support      Support
 	Op           ir.Op // log density (or mass) op; ir.OpNop for improper families
-	Discrete     bool
+	// LCDF and LCCDF are the ops of the log CDF, log P(Y ≤ y), and the
+	// log CCDF, log P(Y > y), with the density's arguments (the bound in
+	// place of the variate); ir.OpNop where the family has none yet.
+	// Censored observations and truncated variables need them.
+	LCDF, LCCDF ir.Op
+	Discrete    bool
 	// EventRank is the number of trailing axes of one draw: 0 for scalar
 	// families, 1 for Dirichlet, MultiNormal, Categorical (over its
 	// logits), 2 for LKJ Cholesky.

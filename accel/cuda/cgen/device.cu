@@ -194,6 +194,31 @@ __device__ static double gb_logaddexp(double a, double b) {
 	if (a == -GB_INF) return a;
 	return a + log1p(exp(b - a));
 }
+/* The normal CDF's log and its derivative, as accel/opdef's LogPhi and
+ * DLogPhi: erfc down to x = -37.5, the asymptotic series below. */
+__device__ static double gb_mills_series(double x) {
+	double t = 1 / (x * x);
+	return 1 + t * (-1 + t * (3 + t * (-15 + t * (105 + t * (-945 + t * 10395)))));
+}
+__device__ static double gb_log_phi(double x) {
+	if (x > 0) return log1p(-0.5 * erfc(x / 1.41421356237309504880));
+	if (x > -37.5) return log(0.5 * erfc(-x / 1.41421356237309504880));
+	return -0.5 * x * x - log(-x) - GB_LN_SQRT_2PI + log(gb_mills_series(x));
+}
+__device__ static double gb_dlog_phi(double x) {
+	if (x > -37.5) return 0.79788456080286535588 * exp(-0.5 * x * x) / erfc(-x / 1.41421356237309504880);
+	return -x / gb_mills_series(x);
+}
+/* log(1 - e^x) for x ≤ 0 (accel/opdef's Log1mExp). */
+__device__ static double gb_log1mexp(double x) {
+	return x > -GB_LN2 ? log(-expm1(x)) : log1p(-exp(x));
+}
+/* log(e^a - e^b), b ≤ a (accel/opdef's LogDiffExp). */
+__device__ static double gb_logdiffexp(double a, double b) {
+	if (b == -GB_INF) return a;
+	if (b == a) return -GB_INF;
+	return a + gb_log1mexp(b - a);
+}
 
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of
  * the sum; NaN propagates). */

@@ -27,11 +27,12 @@ var unaryOps = map[ir.Op][2]string{
 // binaryOps: forward from A and B; increments of a's and b's adjoints
 // from G, A, B and Y.
 var binaryOps = map[ir.Op][3]string{
-	ir.OpAdd: {"A + B", "G", "G"},
-	ir.OpSub: {"A - B", "G", "-G"},
-	ir.OpMul: {"A * B", "G * B", "G * A"},
-	ir.OpDiv: {"A / B", "G / B", "-(G * Y / B)"},
-	ir.OpPow: {"pow(A, B)", "(B != 0.0 ? G * B * pow(A, B - 1.0) : 0.0)", "(Y != 0.0 ? G * Y * log(A) : 0.0)"},
-	ir.OpMin: {"gb_min(A, B)", "(A <= B ? G : 0.0)", "(A <= B ? 0.0 : G)"},
-	ir.OpMax: {"gb_max(A, B)", "(A >= B ? G : 0.0)", "(A >= B ? 0.0 : G)"},
+	ir.OpAdd:        {"A + B", "G", "G"},
+	ir.OpSub:        {"A - B", "G", "-G"},
+	ir.OpMul:        {"A * B", "G * B", "G * A"},
+	ir.OpDiv:        {"A / B", "G / B", "-(G * Y / B)"},
+	ir.OpPow:        {"pow(A, B)", "(B != 0.0 ? G * B * pow(A, B - 1.0) : 0.0)", "(Y != 0.0 ? G * Y * log(A) : 0.0)"},
+	ir.OpMin:        {"gb_min(A, B)", "(A <= B ? G : 0.0)", "(A <= B ? 0.0 : G)"},
+	ir.OpMax:        {"gb_max(A, B)", "(A >= B ? G : 0.0)", "(A >= B ? 0.0 : G)"},
+	ir.OpLogDiffExp: {"gb_logdiffexp(A, B)", "(G != 0.0 ? G / -expm1(B - A) : 0.0)", "(G != 0.0 ? -G / expm1(A - B) : 0.0)"},
 }

@@ -392,3 +392,315 @@ __device__ static void gb_zero_inflated_poisson_grad(double x0, double x1, doubl
 	*d1 = g * ((x0 == 0.0 ? (1.0 - l0) / l1 : -gb_inv(1.0 - x1)));
 	*d2 = g * ((x0 == 0.0 ? -(1.0 - x1) * l0 / l1 : x0 * gb_inv(x2) - 1.0));
 }
+
+/* cauchy_lcdf: log(a) - lnPi where sigma > 0. */
+__device__ static double gb_cauchy_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = atan2(1.0, -l0);
+	return log(l1) - GB_LN_PI;
+}
+__device__ static void gb_cauchy_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = atan2(1.0, -l0);
+	double l2 = gb_inv((1.0 + l0 * l0) * l1);
+	*d0 = g * (l2 * gb_inv(x2));
+	*d1 = g * (-l2 * gb_inv(x2));
+	*d2 = g * (-l2 * l0 * gb_inv(x2));
+}
+
+/* cauchy_lccdf: log(a) - lnPi where sigma > 0. */
+__device__ static double gb_cauchy_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = atan2(1.0, l0);
+	return log(l1) - GB_LN_PI;
+}
+__device__ static void gb_cauchy_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = atan2(1.0, l0);
+	double l2 = -gb_inv((1.0 + l0 * l0) * l1);
+	*d0 = g * (l2 * gb_inv(x2));
+	*d1 = g * (-l2 * gb_inv(x2));
+	*d2 = g * (-l2 * l0 * gb_inv(x2));
+}
+
+/* exponential_lcdf: log1mexp(-rate * y) where rate > 0 && y > 0. */
+__device__ static double gb_exponential_lcdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0 && x0 > 0.0)) return -GB_INF;
+	return gb_log1mexp(-x1 * x0);
+}
+__device__ static void gb_exponential_lcdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0 && x0 > 0.0)) return;
+	double l0 = gb_inv(expm1(x1 * x0));
+	*d0 = g * (x1 * l0);
+	*d1 = g * (x0 * l0);
+}
+
+/* exponential_lccdf: where(y > 0, -rate * y, 0) where rate > 0. */
+__device__ static double gb_exponential_lccdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0)) return -GB_INF;
+	return (x0 > 0.0 ? -x1 * x0 : 0.0);
+}
+__device__ static void gb_exponential_lccdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0)) return;
+	*d0 = g * ((x0 > 0.0 ? -x1 : 0.0));
+	*d1 = g * ((x0 > 0.0 ? -x0 : 0.0));
+}
+
+/* half_cauchy_lcdf: where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0. */
+__device__ static double gb_half_cauchy_lcdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x1);
+	return (l0 < 1.0 ? GB_LN2 - GB_LN_PI + log(atan2(l0, 1.0)) : log1p(-2.0 * atan2(1.0, l0) / GB_PI));
+}
+__device__ static void gb_half_cauchy_lcdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0 && x0 > 0.0)) return;
+	double l0 = x0 * gb_inv(x1);
+	double l1 = gb_inv((1.0 + l0 * l0) * atan2(l0, 1.0));
+	*d0 = g * (l1 * gb_inv(x1));
+	*d1 = g * (-l1 * l0 * gb_inv(x1));
+}
+
+/* half_cauchy_lccdf: where(y > 0, ln2 - lnPi + log(atan2(1, z)), 0) where sigma > 0. */
+__device__ static double gb_half_cauchy_lccdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x1);
+	return (x0 > 0.0 ? GB_LN2 - GB_LN_PI + log(atan2(1.0, l0)) : 0.0);
+}
+__device__ static void gb_half_cauchy_lccdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0)) return;
+	double l0 = x0 * gb_inv(x1);
+	double l1 = (x0 > 0.0 ? -gb_inv((1.0 + l0 * l0) * atan2(1.0, l0)) : 0.0);
+	*d0 = g * (l1 * gb_inv(x1));
+	*d1 = g * (-l1 * l0 * gb_inv(x1));
+}
+
+/* half_normal_lcdf: where(z < 1, log(erf(z * 0.7071067811865476)), log1mexp(ln2 + logPhi(-z))) where sigma > 0 && y > 0. */
+__device__ static double gb_half_normal_lcdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x1);
+	return (l0 < 1.0 ? log(erf(l0 * 0.7071067811865476)) : gb_log1mexp(GB_LN2 + gb_log_phi(-l0)));
+}
+__device__ static void gb_half_normal_lcdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0 && x0 > 0.0)) return;
+	double l0 = x0 * gb_inv(x1);
+	double l1 = 0.7978845608028654 * exp(-0.5 * l0 * l0) / erf(l0 * 0.7071067811865476);
+	*d0 = g * (l1 * gb_inv(x1));
+	*d1 = g * (-l1 * l0 * gb_inv(x1));
+}
+
+/* half_normal_lccdf: where(y > 0, ln2 + logPhi(-z), 0) where sigma > 0. */
+__device__ static double gb_half_normal_lccdf_lpdf(double x0, double x1) {
+	if (!(x1 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x1);
+	return (x0 > 0.0 ? GB_LN2 + gb_log_phi(-l0) : 0.0);
+}
+__device__ static void gb_half_normal_lccdf_grad(double x0, double x1, double g, double *d0, double *d1) {
+	*d0 = *d1 = 0;
+	if (!(x1 > 0.0)) return;
+	double l0 = x0 * gb_inv(x1);
+	double l1 = (x0 > 0.0 ? -gb_dlog_phi(-l0) : 0.0);
+	*d0 = g * (l1 * gb_inv(x1));
+	*d1 = g * (-l1 * l0 * gb_inv(x1));
+}
+
+/* laplace_lcdf: where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0. */
+__device__ static double gb_laplace_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return (l0 < 0.0 ? l0 - GB_LN2 : log1p(-0.5 * exp(-l0)));
+}
+__device__ static void gb_laplace_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = (l0 < 0.0 ? 1.0 : gb_inv(2.0 * exp(l0) - 1.0));
+	*d0 = g * (l1 * gb_inv(x2));
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* laplace_lccdf: where(z > 0, -z - ln2, log1p(-0.5 * exp(z))) where b > 0. */
+__device__ static double gb_laplace_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return (l0 > 0.0 ? -l0 - GB_LN2 : log1p(-0.5 * exp(l0)));
+}
+__device__ static void gb_laplace_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = (l0 > 0.0 ? -1.0 : -gb_inv(2.0 * exp(-l0) - 1.0));
+	*d0 = g * (l1 * gb_inv(x2));
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* lognormal_lcdf: logPhi(z) where sigma > 0 && y > 0. */
+__device__ static double gb_lognormal_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = (log(x0) - x1) * gb_inv(x2);
+	return gb_log_phi(l0);
+}
+__device__ static void gb_lognormal_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = (log(x0) - x1) * gb_inv(x2);
+	double l1 = gb_dlog_phi(l0);
+	*d0 = g * (l1 * gb_inv(x2) / x0);
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* lognormal_lccdf: where(y > 0, logPhi(-z), 0) where sigma > 0. */
+__device__ static double gb_lognormal_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (log(x0) - x1) * gb_inv(x2);
+	return (x0 > 0.0 ? gb_log_phi(-l0) : 0.0);
+}
+__device__ static void gb_lognormal_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (log(x0) - x1) * gb_inv(x2);
+	double l1 = gb_dlog_phi(-l0);
+	*d0 = g * ((x0 > 0.0 ? -l1 * gb_inv(x2) / x0 : 0.0));
+	*d1 = g * ((x0 > 0.0 ? l1 * gb_inv(x2) : 0.0));
+	*d2 = g * ((x0 > 0.0 ? l1 * l0 * gb_inv(x2) : 0.0));
+}
+
+/* logistic_lcdf: -softplus(-z) where s > 0. */
+__device__ static double gb_logistic_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return -gb_softplus(-l0);
+}
+__device__ static void gb_logistic_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = gb_logistic(-l0);
+	*d0 = g * (l1 * gb_inv(x2));
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* logistic_lccdf: -softplus(z) where s > 0. */
+__device__ static double gb_logistic_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return -gb_softplus(l0);
+}
+__device__ static void gb_logistic_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = -gb_logistic(l0);
+	*d0 = g * (l1 * gb_inv(x2));
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* normal_lcdf: logPhi(z) where sigma > 0. */
+__device__ static double gb_normal_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return gb_log_phi(l0);
+}
+__device__ static void gb_normal_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = gb_dlog_phi(l0);
+	*d0 = g * (l1 * gb_inv(x2));
+	*d1 = g * (-l1 * gb_inv(x2));
+	*d2 = g * (-l1 * l0 * gb_inv(x2));
+}
+
+/* normal_lccdf: logPhi(-z) where sigma > 0. */
+__device__ static double gb_normal_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	return gb_log_phi(-l0);
+}
+__device__ static void gb_normal_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x2 > 0.0)) return;
+	double l0 = (x0 - x1) * gb_inv(x2);
+	double l1 = gb_dlog_phi(-l0);
+	*d0 = g * (-l1 * gb_inv(x2));
+	*d1 = g * (l1 * gb_inv(x2));
+	*d2 = g * (l1 * l0 * gb_inv(x2));
+}
+
+/* uniform_lcdf: where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower. */
+__device__ static double gb_uniform_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 < x2 && x0 > x1)) return -GB_INF;
+	return (x0 < x2 ? log(x0 - x1) - log(x2 - x1) : 0.0);
+}
+__device__ static void gb_uniform_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 < x2 && x0 > x1)) return;
+	*d0 = g * ((x0 < x2 ? gb_inv(x0 - x1) : 0.0));
+	*d1 = g * ((x0 < x2 ? gb_inv(x2 - x1) - gb_inv(x0 - x1) : 0.0));
+	*d2 = g * ((x0 < x2 ? -gb_inv(x2 - x1) : 0.0));
+}
+
+/* uniform_lccdf: where(y > lower, log(upper - y) - log(upper - lower), 0) where lower < upper && y < upper. */
+__device__ static double gb_uniform_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 < x2 && x0 < x2)) return -GB_INF;
+	return (x0 > x1 ? log(x2 - x0) - log(x2 - x1) : 0.0);
+}
+__device__ static void gb_uniform_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 < x2 && x0 < x2)) return;
+	*d0 = g * ((x0 > x1 ? -gb_inv(x2 - x0) : 0.0));
+	*d1 = g * ((x0 > x1 ? gb_inv(x2 - x1) : 0.0));
+	*d2 = g * ((x0 > x1 ? gb_inv(x2 - x0) - gb_inv(x2 - x1) : 0.0));
+}
+
+/* weibull_lcdf: where(u > 1e-10, log1mexp(-u), k*L - 0.5*u) where k > 0 && lambda > 0 && y > 0. */
+__device__ static double gb_weibull_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	return (l1 > 1e-10 ? gb_log1mexp(-l1) : x1 * l0 - 0.5 * l1);
+}
+__device__ static void gb_weibull_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	double l2 = (l1 > 1e-10 ? l1 / expm1(l1) : 1.0 - 0.5 * l1);
+	if (!(l1 < GB_INF)) return;
+	*d0 = g * (x1 * l2 / x0);
+	*d1 = g * (l2 * l0);
+	*d2 = g * (-x1 * l2 * gb_inv(x2));
+}
+
+/* weibull_lccdf: where(y > 0, -u, 0) where k > 0 && lambda > 0. */
+__device__ static double gb_weibull_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	return (x0 > 0.0 ? -l1 : 0.0);
+}
+__device__ static void gb_weibull_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = log(x0) - log(x2);
+	double l1 = exp(x1 * l0);
+	if (!(l1 < GB_INF)) return;
+	*d0 = g * ((x0 > 0.0 ? -x1 * l1 / x0 : 0.0));
+	*d1 = g * ((x0 > 0.0 ? -l1 * l0 : 0.0));
+	*d2 = g * ((x0 > 0.0 ? x1 * l1 * gb_inv(x2) : 0.0));
+}

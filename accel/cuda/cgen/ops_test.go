@@ -232,6 +232,8 @@ func init() {
 			terms = append(terms,
 				w(emit(b, ir.OpExponentialLPDF, pw, y, px)), w(emit(b, ir.OpExponentialLPDF, pw, px, ps)),
 				w(emit(b, ir.OpUniformLPDF, pw, emit(b, ir.OpLogistic, nil, x), emit(b, ir.OpNeg, nil, ps), b.Scalar(1))),
+				w(emit(b, ir.OpUniformLCDF, pw, emit(b, ir.OpLogistic, nil, x), emit(b, ir.OpNeg, nil, ps), b.Scalar(1))),
+				w(emit(b, ir.OpUniformLCCDF, pw, emit(b, ir.OpLogistic, nil, x), emit(b, ir.OpNeg, nil, ps), b.Scalar(1))),
 				w(emit(b, ir.OpBernoulliLogitLPMF, pw, bin, x)),
 				w(emit(b, ir.OpBernoulliLPMF, pw, bin, emit(b, ir.OpLogistic, nil, x))),
 				w(emit(b, ir.OpBinomialLPMF, pw, n, tr, emit(b, ir.OpLogistic, nil, x))),
@@ -339,7 +341,7 @@ func init() {
 			return v
 		}
 		var terms []ir.ID
-		for _, d := range opdef.All() {
+		for _, d := range opdef.Ops() {
 			op := opNamed(d.Name)
 			if op == ir.OpNop {
 				panic("no ir op named " + d.Name)

@@ -120,6 +120,9 @@ func Fold(name string, n *graph.Node) (data []float64, ok bool, err error) {
 // layout picks the bijector of a free parameter at position offset off.
 func layout(r *graph.RV, off int) Latent {
 	l := Latent{RV: r, Offset: off, Len: r.Value.Len(), Lower: r.Lower, Upper: r.Upper}
+	if r.Censor != nil {
+		failf(r.Name, "Censored applies to observed variables; observe this one (Observed or Observe), or drop Censored")
+	}
 	if r.Fam != nil && r.Fam.Discrete || r.Mix != nil && r.Mix.Comps[0].Fam.Discrete {
 		failf(r.Name, "%s is discrete and not observed; the samplers need continuous parameters: observe it, or marginalise it (sum its values' probabilities with LogSumExp in a LogDensity term)", r.FamName())
 	}
@@ -435,7 +438,14 @@ func (e *emitter) logDensity(r *graph.RV, pointwise bool) (ir.ID, bool) {
 	for _, p := range r.Params {
 		in = append(in, e.emit(p))
 	}
-	return e.emitOp(r.Fam.Op, in, ints), true
+	if r.Censor != nil {
+		return e.censoredDensity(r, y, in[1:], pointwise), true
+	}
+	lp := e.emitOp(r.Fam.Op, in, ints)
+	if r.Truncated {
+		lp = e.truncate(r, lp, in[1:], pointwise)
+	}
+	return lp, true
 }
 
 // mixtureDensity is log Σₖ wₖ pₖ(y), elementwise, then summed unless

@@ -21,6 +21,11 @@
 // OpLinearRecurrence (recurrence.go). Large observed variables are split
 // into blocks of rows, one program each, beside a main program
 // (shard.go); package ppl/internal/shard evaluates them.
+// A censored or truncated variable's log density (graph.RV's Censor and
+// Truncated) is emitted where every variable's is (censor.go): censored
+// elements, known from the data, go to the family's log CDF or log CCDF
+// op, and a truncated density subtracts its log normaliser; such
+// variables are not sharded yet.
 //
 // It is apart from package ppl so that the modelling API and the compiler
 // meet only at the graph: ppl builds and validates graph.Model and wraps

@@ -253,6 +253,9 @@ func obsRows(r *graph.RV) (int, error) {
 	if len(shape) == 0 {
 		return 1, fmt.Errorf("a single observation")
 	}
+	if r.Censor != nil || r.Truncated {
+		return 1, fmt.Errorf("censored and truncated variables are not split into shards yet")
+	}
 	if r.Fam != nil && r.Fam.Op == ir.OpCategoricalLogitLPMF {
 		return shape[0], nil // one category per row
 	}

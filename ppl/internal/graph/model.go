@@ -70,6 +70,20 @@ type RV struct {
 	Order        Order
 	// Dims names the variable's dimensions (ppl.Dims), nil when unnamed.
 	Dims []string
+	// Truncated says Lower and Upper truncate the variable's density
+	// (ppl.Truncated): it is normalised over them, for a latent variable
+	// as for an observed one; without it they only bound a parameter.
+	Truncated bool
+	// Censor, when set, censors the observed values (ppl.Censored).
+	Censor *Censoring
+}
+
+// Censoring is the bounds of censored observations, data: a value at or
+// below Lower[i] counts as P(Y ≤ Lower[i]), at or above Upper[i] as
+// P(Y ≥ Upper[i]). Each has one value per element, or one for all, or is
+// nil for no bound on that side.
+type Censoring struct {
+	Lower, Upper []float64
 }
 
 // Order is an ordering constraint of a vector.
