@@ -1,7 +1,8 @@
 // Package plotting draws the diagnostic and posterior figures a Bayesian
 // expects — trace, posterior density, pair, forest, rank, autocorrelation,
-// energy, ESS evolution, predictive checks, ELBO history and plain
-// distributions — as a Figure that shows itself inline in a notebook.
+// energy, ESS evolution, predictive checks, ELBO history, plain
+// distributions and curves with their uncertainty bands — as a Figure
+// that shows itself inline in a notebook.
 //
 // One call makes one figure; its arguments after the posterior are the
 // variables to show, by name, and options, in any order:
@@ -16,6 +17,8 @@
 //	fig.Save("rank.svg")                               // format from the extension: .png .svg .pdf
 //	plotting.PPC(y, m.PosteriorPredictive(fit))        // observed data against replications
 //	plotting.ELBO(m.ADVI())                            // a variational fit's ELBO history
+//	plotting.Band(months, [][][]float64{ctl, trt}, plotting.Labels("control", "treated"),
+//		plotting.Axes("months", "survival"))              // curves: median and 94% band per group
 //
 // The posterior argument is a *posterior.Posterior, a posterior.Posterior,
 // or any value with a method Posterior() *posterior.Posterior. A variable
@@ -24,7 +27,7 @@
 // a plot shows every recorded variable, up to a limit it notes in the
 // figure's text. Options are the functions of type Option (Size, DPI,
 // Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,
-// Labels, MaxDraws, Log) or a *Settings, where nil means the defaults. Chains
+// Labels, MaxDraws, Log, Axes) or a *Settings, where nil means the defaults. Chains
 // are numbered from 1, as the legends number them.
 //
 // # Errors

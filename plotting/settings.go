@@ -45,6 +45,8 @@ type Settings struct {
 	// Labels name the models of a forest across models, or the data of
 	// a predictive check.
 	Labels []string
+	// Axes names a Band's x and y axes (nil: x and y).
+	Axes []string
 	// MaxDraws is how many predictive draws a PPC overlays; 0 means 50.
 	MaxDraws int
 	// Log names variables or columns drawn as their logarithm (a
@@ -108,6 +110,11 @@ func MaxLag(n int) Option { return func(s *Settings) { s.MaxLag = n } }
 // Labels names the models of a forest across models.
 func Labels(names ...string) Option {
 	return func(s *Settings) { s.Labels = append([]string(nil), names...) }
+}
+
+// Axes names the x and y axes of a Band.
+func Axes(x, y string) Option {
+	return func(s *Settings) { s.Axes = []string{x, y} }
 }
 
 // Log draws the named variables or columns as their logarithm; with no

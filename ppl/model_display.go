@@ -121,6 +121,12 @@ func line(r *graph.RV) [4]string {
 	case r.Observed:
 		role = "observed"
 	}
+	if r.Censor != nil {
+		notes = append(notes, "censored")
+	}
+	if r.Truncated {
+		notes = append(notes, "truncated")
+	}
 	if len(notes) > 0 {
 		role += ", " + strings.Join(notes, ", ")
 	}

@@ -304,6 +304,12 @@ func (m *Model) LaTeX() *ModelMaths {
 		if r.Observed {
 			note = strings.TrimPrefix(note+`,\ \text{observed}`, `,\ `)
 		}
+		if r.Censor != nil {
+			note += `,\ \text{censored}`
+		}
+		if r.Truncated {
+			note = strings.TrimPrefix(note+`,\ \text{truncated}`, `,\ `)
+		}
 		if r.Lower != nil || r.Upper != nil {
 			lo, hi := `-\infty`, `\infty`
 			if r.Lower != nil {

@@ -11,6 +11,8 @@ func init() {
 	Symbols["github.com/gobayes/gobayes/plotting/plotting"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Autocorr":  reflect.ValueOf(plotting.Autocorr),
+		"Axes":      reflect.ValueOf(plotting.Axes),
+		"Band":      reflect.ValueOf(plotting.Band),
 		"Bins":      reflect.ValueOf(plotting.Bins),
 		"Chains":    reflect.ValueOf(plotting.Chains),
 		"Compare":   reflect.ValueOf(plotting.Compare),

@@ -231,7 +231,33 @@ def check_glm(nb):
     png(nb, "plot-poisson-ppc")
 
 
+def check_survival(nb):
+    fit = result(nb, "survival-fit")
+    expect(summary_rows(fit) == ["a", "b", "k"], "survival summary rows %s" % summary_rows(fit))
+    expect("warning:" not in fit, "the censored fit has warnings:\n" + fit)
+    # The notebook simulates a = log 12, b = log 1.8, k = 1.5.
+    for row, truth in [("a", 2.4849), ("b", 0.5878), ("k", 1.5)]:
+        lo, hi = summary_interval(fit, row)
+        expect(lo < truth < hi, "censored fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
+    maths = result(nb, "survival-model", "text/markdown")
+    expect("\\text{censored}" in maths, "the model's LaTeX does not say months are censored:\n" + maths)
+    med = stdout(nb, "survival-naive")
+    rows = dict((m[0], (float(m[1]), float(m[2]))) for m in re.findall(r"(weibull_\w+) +median survival, control: +[\d.]+ months \(94% interval +([\d.]+) to +([\d.]+)\)", med))
+    truth = number(med, r"truth +median survival, control: +([\d.]+)", "survival-naive")
+    expect(set(rows) == {"weibull_censored", "weibull_naive"}, "median survival lines:\n" + med)
+    expect(rows["weibull_censored"][0] < truth < rows["weibull_censored"][1], "the censored model's interval misses the truth:\n" + med)
+    expect(rows["weibull_naive"][1] < truth, "the naive model's interval should lie below the truth:\n" + med)
+    png(nb, "plot-survival")
+    png(nb, "plot-time-ratio")
+    mix = result(nb, "mixture-fit")
+    expect(summary_rows(mix) == ["w", "mu[1]", "mu[2]", "sd[1]", "sd[2]"], "mixture summary rows %s" % summary_rows(mix))
+    probs = [float(x) for x in re.findall(r"P\(guess\) = ([\d.]+)", stdout(nb, "mixture-membership"))]
+    expect(len(probs) == 5 and probs == sorted(probs, reverse=True) and probs[0] > 0.95 and probs[-1] < 0.05,
+           "membership probabilities %s" % probs)
+
+
 CHECKS = {
+    "07-survival-and-mixtures": check_survival,
     "06-glm-data-containers": check_glm,
     "05-many-chains": check_many_chains,
     "04-time-series-scan": check_time_series,
