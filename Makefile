@@ -8,11 +8,15 @@ PY := /usr/bin/python3
 BIN := $(CURDIR)/bin/gobayes
 export GOFLAGS := -buildvcs=false
 
+# npm comes with Node.js from NodeSource; Debian's nodejs needs Debian's npm
+# (which would conflict with NodeSource's, so only when npm is missing).
+DEB_NPM := $(if $(shell command -v npm),,npm)
+
 # Debian packages the project needs (installed by `make deps` when missing).
 DEB_PACKAGES := python3 python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat python3-nbconvert python3-ipykernel \
 	jupyter-notebook python3-notebook jupyter-console xz-utils \
-	python3-xarray python3-zarr
+	python3-xarray python3-zarr chromium nodejs $(DEB_NPM)
 
 TEST_TARGETS := test-go
 
