@@ -285,7 +285,7 @@ func clip(s string, n int) string {
 // variables marked. A notebook shows it typeset (Markdown with MathJax);
 // String is the LaTeX source.
 func (m *Model) LaTeX() *ModelMaths {
-	var rows []string
+	var rows [][4]string
 	for _, d := range m.g.Data {
 		rows = append(rows, latexRow(latexName(d.Container), `\sim`, `\operatorname{Data}`, latexShape(d.Dims, m.g.DataDims[d.Container])))
 	}
@@ -328,29 +328,55 @@ func (m *Model) LaTeX() *ModelMaths {
 	for _, t := range m.g.Terms {
 		rows = append(rows, latexRow(`\text{target}`, `\mathrel{+}=`, latexExpr(t.Value, 5), `\text{`+latexText(t.Name)+`}`))
 	}
-	return &ModelMaths{name: m.g.Name, src: `\begin{array}{rcll}` + "\n" + strings.Join(rows, " \\\\\n") + "\n" + `\end{array}`}
+	return &ModelMaths{name: m.g.Name, rows: rows}
 }
 
 // ModelMaths is a model as LaTeX (Model.LaTeX).
-type ModelMaths struct{ name, src string }
-
-// String is the LaTeX source: an array of the model's statements.
-func (x *ModelMaths) String() string { return x.src }
-
-// Markdown is the array in display maths, which Jupyter typesets.
-func (x *ModelMaths) Markdown() string { return "$$\n" + x.src + "\n$$" }
-
-func latexRow(lhs, rel, rhs, note string) string {
-	if note != "" {
-		note = `\quad ` + note
-	}
-	return lhs + ` & ` + rel + ` & ` + rhs + ` & ` + note
+type ModelMaths struct {
+	name string
+	rows [][4]string // lhs, relation, rhs, note
 }
 
-// latexShape notes a shape: "school = 8", or its lengths.
+// String is the LaTeX source: an array of the model's statements, one
+// per row, aligned on the relations.
+func (x *ModelMaths) String() string {
+	lines := make([]string, len(x.rows))
+	for i, r := range x.rows {
+		note := r[3]
+		if note != "" {
+			note = `\quad ` + note
+		}
+		lines[i] = r[0] + ` & ` + r[1] + ` & ` + r[2] + ` & ` + note
+	}
+	return `\begin{array}{rcll}` + "\n" + strings.Join(lines, " \\\\\n") + "\n" + `\end{array}`
+}
+
+// Markdown is the statements as display maths, one block each, which
+// Jupyter typesets. (Notebook 6 typesets no maths holding & or \\ in an
+// output, so the aligned array is String's alone.)
+func (x *ModelMaths) Markdown() string {
+	blocks := make([]string, len(x.rows))
+	for i, r := range x.rows {
+		b := r[0] + ` ` + r[1] + ` ` + r[2]
+		if r[3] != "" {
+			b += `\qquad ` + r[3]
+		}
+		blocks[i] = "$$" + b + "$$"
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+func latexRow(lhs, rel, rhs, note string) [4]string {
+	return [4]string{lhs, rel, rhs, note}
+}
+
+// latexShape notes a shape: "school = 8", or its lengths in brackets.
 func latexShape(shape []int, names []string) string {
 	if len(shape) == 0 {
 		return ""
+	}
+	if len(names) != len(shape) {
+		return `\text{` + shapeSuffix(shape) + `}`
 	}
 	parts := make([]string, len(shape))
 	for i, d := range shape {
