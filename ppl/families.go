@@ -73,6 +73,56 @@ func (m *Model) MultiNormalChol(name string, mu, l any, opts ...Option) *RV {
 	return m.Var(name, family("MultiNormalChol"), []any{mu, l}, opts...)
 }
 
+// MultiNormal is a multivariate normal of mean mu [K] and covariance
+// matrix cov [K K] (PyMC's MvNormal, Stan's multi_normal). A covariance
+// given as data is checked (square, symmetric, positive definite) and
+// factored once; one built from parameters is factored at every
+// evaluation (Cholesky), where MultiNormalChol with a factor built
+// directly is cheaper. Size(N) or observed data [N K] make N vectors.
+func (m *Model) MultiNormal(name string, mu, cov any, opts ...Option) *RV {
+	c, err := asNode(cov)
+	if err != nil {
+		m.failf(name, "MultiNormal cov: %v", err)
+	}
+	if len(c.Dims) != 2 || c.Dims[0] != c.Dims[1] {
+		m.failf(name, "MultiNormal cov has shape %v; want a square matrix [K K]", c.Dims)
+	}
+	if !c.IsConst() || c.Container != "" {
+		return m.Var(name, family("MultiNormalChol"), []any{mu, Cholesky(c)}, opts...)
+	}
+	k := c.Dims[0]
+	for i := 0; i < k; i++ {
+		for j := 0; j < i; j++ {
+			a, b := c.Data[i*k+j], c.Data[j*k+i]
+			if math.Abs(a-b) > 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) {
+				m.failf(name, "MultiNormal cov is not symmetric: [%d %d] = %v but [%d %d] = %v", i, j, a, j, i, b)
+			}
+		}
+	}
+	l := make([]float64, k*k)
+	for i := 0; i < k; i++ {
+		for j := 0; j <= i; j++ {
+			s := c.Data[i*k+j]
+			for p := 0; p < j; p++ {
+				s -= l[i*k+p] * l[j*k+p]
+			}
+			if i == j {
+				if !(s > 0) {
+					m.failf(name, "MultiNormal cov is not positive definite (its Cholesky factorisation fails at row %d); a covariance matrix must be", i)
+				}
+				l[i*k+i] = math.Sqrt(s)
+			} else {
+				l[i*k+j] = s / l[j*k+j]
+			}
+		}
+	}
+	rows := make([][]float64, k)
+	for i := range rows {
+		rows[i] = l[i*k : (i+1)*k]
+	}
+	return m.Var(name, family("MultiNormalChol"), []any{mu, rows}, opts...)
+}
+
 // LKJCorrChol is the Cholesky factor [K K] of a K×K correlation matrix
 // with the LKJ density of shape eta (1: uniform over correlations).
 func (m *Model) LKJCorrChol(name string, k int, eta any, opts ...Option) *RV {

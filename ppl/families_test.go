@@ -3,6 +3,7 @@ package ppl
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir/irtest"
@@ -110,5 +111,51 @@ func TestEveryFamily(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestMultiNormalCov(t *testing.T) {
+	cov := [][]float64{{4, 1.2}, {1.2, 1}}
+	mu := []float64{1, -1}
+	x := []float64{0.5, 0.3}
+	// The bivariate normal log density by hand.
+	det := 4*1 - 1.2*1.2
+	d0, d1 := x[0]-mu[0], x[1]-mu[1]
+	quad := (1*d0*d0 - 2*1.2*d0*d1 + 4*d1*d1) / det
+	want := -math.Log(2*math.Pi) - 0.5*math.Log(det) - 0.5*quad
+	for _, asData := range []bool{true, false} {
+		m := NewModel("mvn")
+		var c any = cov
+		if !asData {
+			s := m.HalfNormal("s", 1) // cov built from a parameter: s·cov, s fixed below
+			c = Mul(s, Reshape(Concat(cov[0], cov[1]), 2, 2))
+		}
+		m.MultiNormal("x", mu, c, Observed(x))
+		cm, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q []float64
+		var extra float64
+		if !asData {
+			q = []float64{0} // log s = 0: s = 1
+			extra = math.Log(math.Sqrt(2/math.Pi)) - 0.5 // HalfNormal(1) at 1, plus the log-transform's Jacobian log s = 0
+		}
+		if got := cm.LogDensity(q); math.Abs(got-(want+extra)) > 1e-10 {
+			t.Errorf("cov as data %v: log density %v; want %v", asData, got, want+extra)
+		}
+	}
+	for _, c := range []struct {
+		cov  any
+		want string
+	}{
+		{[][]float64{{1, 0.5}, {0.4, 1}}, "not symmetric"},
+		{[][]float64{{1, 2}, {2, 1}}, "not positive definite"},
+		{[]float64{1, 2}, "square matrix"},
+	} {
+		err := catch(func() { NewModel("bad").MultiNormal("x", mu, c.cov, Observed(x)) })
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("cov %v: err %v; want %q", c.cov, err, c.want)
+		}
 	}
 }
