@@ -138,7 +138,7 @@ func TestMultiNormalCov(t *testing.T) {
 		var q []float64
 		var extra float64
 		if !asData {
-			q = []float64{0} // log s = 0: s = 1
+			q = []float64{0}                             // log s = 0: s = 1
 			extra = math.Log(math.Sqrt(2/math.Pi)) - 0.5 // HalfNormal(1) at 1, plus the log-transform's Jacobian log s = 0
 		}
 		if got := cm.LogDensity(q); math.Abs(got-(want+extra)) > 1e-10 {
