@@ -368,7 +368,13 @@ async function checkInterrupt(page) {
   expect(/interrupted/i.test(errors[0]), `the interrupted cell's error does not say it was interrupted: ${errors[0]}`);
   await runCell(page, 3);
   await waitCellDone(page, 3, 30000);
-  const after = await cellText(page, 3);
+  // The reply (shell) and the printed line (iopub) reach the page over two
+  // sockets of the server, in either order: wait a little for the line.
+  let after = await cellText(page, 3);
+  for (let t = 0; t < 50 && !after.includes('after the interrupt'); t++) {
+    await sleep(100);
+    after = await cellText(page, 3);
+  }
   await screenshot(page, 'interaction-after-interrupt');
   expect(after.includes('after the interrupt, before = 42'), `the cell after the interrupt printed ${JSON.stringify(after)}`);
   return `stopped ${stoppedAfter.toFixed(1)} s after the click: ${errors[0].split('\n')[0].slice(0, 60)}…`;
