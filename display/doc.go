@@ -13,7 +13,7 @@
 //
 //	h := display.NewHandle()
 //	for i := 0; i <= 100; i += 10 {
-//		h.Update(display.HTML(fmt.Sprintf("<progress value=%d max=100></progress>", i)))
+//		h.Update(display.HTMLBundle(fmt.Sprintf("<progress value=%d max=100></progress>", i)))
 //	}
 //
 // Output goes to the process-wide Publisher the kernel sets while a cell

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the tutorial notebooks in Jupyter Notebook 6 in headless Chromium
 # (tests/browser/notebooks.js, driven by playwright-core): a server on
-# 127.0.0.1 with a token serves a temporary copy of notebooks/, with the
-# gobayes kernelspec installed into a temporary prefix and HOME and the
-# Jupyter directories isolated, so neither the committed notebooks nor the
-# user's Jupyter setup play any part.
+# 127.0.0.1 with a token (tests/notebook-server.sh) serves a temporary copy
+# of notebooks/, with the gobayes kernelspec installed into a temporary
+# prefix and HOME and the Jupyter directories isolated, so neither the
+# committed notebooks nor the user's Jupyter setup play any part.
 #
 #   tests/browser/run.sh [WORD ...]    (make test-browser builds, installs and runs it)
 #
@@ -18,7 +18,6 @@ root=$(cd "$here/../.." && pwd)
 bin=${GOBAYES_BIN:-$root/bin/gobayes}
 chromium=${CHROMIUM:-/usr/bin/chromium}
 jupyter=${JUPYTER:-/usr/bin/jupyter}
-py=/usr/bin/python3
 
 fail() {
 	echo "tests/browser: $*"
@@ -34,43 +33,17 @@ command -v node >/dev/null || fail "node is missing; make deps installs Debian's
 [ -f "$here/node_modules/playwright-core/package.json" ] ||
 	fail "playwright-core is missing; make test-browser installs it (npm ci in tests/browser)"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gobayes-browser.XXXXXX")
-server=""
-cleanup() {
-	if [ -n "$server" ]; then
-		kill "$server" 2>/dev/null
-		wait "$server" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$root/tests/notebook-server.sh"
+notebook_server_start browser "$bin" "$jupyter" || fail "could not start Jupyter Notebook"
+cp "$root"/notebooks/*.ipynb "$NB_NOTEBOOKS/"
+mkdir -p "$NB_TMP/profile"
 
-"$bin" install --prefix "$tmp/prefix" >/dev/null || fail "gobayes install --prefix failed"
-mkdir -p "$tmp/home" "$tmp/notebooks" "$tmp/profile"
-cp "$root"/notebooks/*.ipynb "$tmp/notebooks/"
-export HOME="$tmp/home"
-export JUPYTER_PATH="$tmp/prefix/share/jupyter"
-export JUPYTER_DATA_DIR="$tmp/data" JUPYTER_RUNTIME_DIR="$tmp/runtime"
-export JUPYTER_CONFIG_DIR="$tmp/config" IPYTHONDIR="$tmp/ipython"
-export PYDEVD_DISABLE_FILE_VALIDATION=1
-
-port=$($py -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-token=$($py -c 'import secrets; print(secrets.token_hex(24))')
-asroot=""
-[ "$(id -u)" = 0 ] && asroot=--allow-root
-"$jupyter" notebook --ip=127.0.0.1 --port="$port" --port-retries=0 --no-browser $asroot \
-	--notebook-dir="$tmp/notebooks" --NotebookApp.token="$token" \
-	>"$tmp/jupyter.log" 2>&1 &
-server=$!
-
-JUPYTER_URL="http://127.0.0.1:$port" JUPYTER_TOKEN="$token" \
-	NOTEBOOK_DIR="$tmp/notebooks" COMMITTED_DIR="$root/notebooks" \
-	SCREENSHOTS="${SCREENSHOTS:-$here/screenshots}" CHROMIUM="$chromium" PROFILE_DIR="$tmp/profile" \
+NOTEBOOK_DIR="$NB_NOTEBOOKS" COMMITTED_DIR="$root/notebooks" \
+	SCREENSHOTS="${SCREENSHOTS:-$here/screenshots}" CHROMIUM="$chromium" PROFILE_DIR="$NB_TMP/profile" \
 	NOTEBOOKS="$*" node "$here/notebooks.js"
 rc=$?
 if [ $rc != 0 ]; then
 	echo "--- the end of Jupyter's log:"
-	tail -n 30 "$tmp/jupyter.log"
+	tail -n 30 "$NB_LOG"
 fi
 exit $rc
