@@ -106,6 +106,12 @@ def check_plots(nb):
 
 
 def check_eight_schools(nb):
+    named = result(nb, "named-fit")
+    expect("theta[Phillips Andover]" in named and "warning:" not in named, "the named fit:\n" + named)
+    cmp = result(nb, "loo-compare")
+    diffs = [float(x) for x in re.findall(r"^\S+\s+\d+\s+-?[\d.]+\s+[\d.]+\s+([\d.]+)", cmp, re.M)]
+    expect(len(diffs) == 2 and diffs[0] == 0 and diffs[1] < 1, "the comparison's elpd_diff column:\n" + cmp)
+    png(nb, "plot-compare")
     svg = result(nb, "centred-graph", "image/svg+xml")
     expect(svg.startswith("<svg") and svg.count('class="node ') == 4 and "plate" in svg,
            "the model graph is not an SVG of 4 nodes with a plate:\n" + svg[:300])
