@@ -515,7 +515,7 @@ func (b *rebuild) remake(n *graph.Node, as []*graph.Node) *graph.Node {
 		failf(nil, label, "views its argument with the fixed shape %v, which the new data of shape %v do not fit; start anew with NewModel", n.Dims, as[0].Dims)
 	}
 	switch n.Fn {
-	case "Add", "Sub", "Mul", "Div", "Pow", "Min", "Max", "LogMix":
+	case "Add", "Sub", "Mul", "Div", "Pow", "Min", "Max", "LogMix", "LogDiffExp":
 		return elementwise(n.Fn, n.Op, anys...).node()
 	case "LogPDF", "LogCDF", "LogCCDF":
 		return opNode(n.Fn, n.Op, broadcast(n.Fn, as), as, n.Ints, nil)

@@ -412,7 +412,7 @@ var formulaFuncs = map[string]func(any) Expr{
 // formulaFuncs2 are the functions of two arguments.
 var formulaFuncs2 = map[string]func(a, b any) Expr{
 	"dot": Dot, "pow": Pow, "min": Min, "fmin": Min, "max": Max, "fmax": Max, "matvec": MatVec,
-	"add": Add, "sub": Sub, "mul": Mul, "div": Div,
+	"add": Add, "sub": Sub, "mul": Mul, "div": Div, "log_diff_exp": LogDiffExp,
 }
 
 func (f *formulaBuilder) call(x *ast.CallExpr) Expr {

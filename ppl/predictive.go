@@ -61,6 +61,15 @@ func (c *Compiled) sampleRV(rng *rand.Rand, pr *compile.Predictive, f *ir.Frame,
 			}
 			return nil
 		}
+		if lg := r.Params[0].Dims; (r.Fam.Name == "CategoricalLogit" || r.Fam.Name == "Categorical") && len(lg) == 2 && len(out) == lg[0] {
+			// One row of logits per variate: the family's sampler takes
+			// one logit vector for every draw it makes.
+			k := lg[1]
+			for i := range out {
+				r.Fam.Sample(rng, [][]float64{ps[0][i*k : (i+1)*k]}, out[i:i+1])
+			}
+			return nil
+		}
 		r.Fam.Sample(rng, ps, out)
 		return nil
 	}

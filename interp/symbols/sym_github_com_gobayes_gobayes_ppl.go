@@ -58,6 +58,7 @@ func init() {
 		"Log1p":            reflect.ValueOf(ppl.Log1p),
 		"LogCCDF":          reflect.ValueOf(ppl.LogCCDF),
 		"LogCDF":           reflect.ValueOf(ppl.LogCDF),
+		"LogDiffExp":       reflect.ValueOf(ppl.LogDiffExp),
 		"LogMix":           reflect.ValueOf(ppl.LogMix),
 		"LogPDF":           reflect.ValueOf(ppl.LogPDF),
 		"LogPhi":           reflect.ValueOf(ppl.LogPhi),
