@@ -69,8 +69,8 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 		}
 	}
 	d := Sub(gather(e, er), gather(c, cr)).node() // eta_i - c_k, row-major [i][k]
-	upper := logF(d).node()                        // log P(y > k)
-	lower := logF(Neg(d).node()).node()            // log P(y ≤ k)
+	upper := logF(d).node()                       // log P(y > k)
+	lower := logF(Neg(d).node()).node()           // log P(y ≤ k)
 	parts := []any{lower, upper}
 	if k1 >= 2 {
 		a, b := make([]int, 0, n*(k1-1)), make([]int, 0, n*(k1-1))
