@@ -274,6 +274,7 @@ type rebuild struct {
 // rvChange is a random variable as it is to become.
 type rvChange struct {
 	changed      bool
+	pointwise    *graph.Node
 	params       []*graph.Node
 	lower, upper *graph.Node
 	weights      *graph.Node
@@ -314,6 +315,9 @@ func (b *rebuild) run() {
 			continue
 		}
 		r.Params, r.Lower, r.Upper, r.Value = c.params, c.lower, c.upper, c.value
+		if r.Pointwise != nil {
+			r.Pointwise = c.pointwise
+		}
 		if r.Mix != nil {
 			r.Mix = &graph.Mixture{Weights: c.weights, Comps: slices.Clone(r.Mix.Comps)}
 			for k := range r.Mix.Comps {
@@ -401,6 +405,12 @@ func (b *rebuild) rv(r *graph.RV) *rvChange {
 	}
 	if r.DataOf != nil {
 		c.dataOf = mark(r.DataOf, b.node(r.DataOf))
+	}
+	if r.Pointwise != nil {
+		if c.dataOf != r.DataOf {
+			b.m.failf(r.Name, "%s: the observations of %s shaped how its log density was built; new observations cannot follow yet (start anew with NewModel)", b.what, r.Name)
+		}
+		c.pointwise = mark(r.Pointwise, b.node(r.Pointwise))
 	}
 	b.rvs[r] = c
 	if !c.changed {

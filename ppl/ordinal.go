@@ -97,5 +97,51 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 	if !scalar {
 		logp = Reshape(logp, n, K)
 	}
-	return m.Var(name, family("CategoricalLogit"), []any{logp}, opts...)
+	r := m.Var(name, family("CategoricalLogit"), []any{logp}, opts...)
+	if r.v.Observed && r.v.Pointwise == nil {
+		m.ordinalPointwise(r, fn, logF, e, c)
+	}
+	return r
+}
+
+// ordinalPointwise gives an observed ordinal variable the log density of
+// its observed categories alone: for y = k, log(F(eta - c[k-1]) -
+// F(eta - c[k])) from two gathers of the cutpoints by the data, where the
+// categorical over N×K probabilities computes every category of every
+// observation (about a third of the work at K = 4).
+func (m *Model) ordinalPointwise(r *RV, fn string, logF func(*graph.Node) Expr, e, c *graph.Node) {
+	y := r.v.Data
+	n, k1 := len(y), c.Len()
+	if e.Len() != 1 && e.Len() != n {
+		return
+	}
+	gather := func(x any, idx []int) *graph.Node {
+		g := Index(x, idx).node()
+		g.Fn = fn
+		return g
+	}
+	ei, lo, hi := make([]int, n), make([]int, n), make([]int, n)
+	for i, v := range y {
+		if e.Len() > 1 {
+			ei[i] = i
+		}
+		lo[i], hi[i] = max(int(v)-1, 0), min(int(v), k1-1)
+	}
+	eta := gather(e, ei)
+	above := logF(Sub(eta, gather(c, lo)).node()).node()  // log P(y > k-1)
+	aboveK := logF(Sub(eta, gather(c, hi)).node()).node() // log P(y > k)
+	below := logF(Sub(gather(c, hi), eta).node()).node()  // log P(y ≤ k), for k = 0
+	all := Concat(below, above, LogDiffExp(above, aboveK))
+	pick := make([]int, n)
+	for i, v := range y {
+		switch k := int(v); {
+		case k == 0:
+			pick[i] = i
+		case k == k1:
+			pick[i] = n + i
+		default:
+			pick[i] = 2*n + i
+		}
+	}
+	r.v.Pointwise = gather(all, pick)
 }

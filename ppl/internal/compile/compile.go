@@ -431,6 +431,13 @@ func (e *emitter) logDensity(r *graph.RV, pointwise bool) (ir.ID, bool) {
 	if r.Mix != nil {
 		return e.mixtureDensity(r, y, pointwise), true
 	}
+	if r.Pointwise != nil {
+		lp := e.emit(r.Pointwise)
+		if !pointwise {
+			lp = e.emitOp(ir.OpSum, []ir.ID{lp}, nil)
+		}
+		return lp, true
+	}
 	if r.Fam.Op == ir.OpNop {
 		return ir.None, false
 	}

@@ -256,6 +256,9 @@ func obsRows(r *graph.RV) (int, error) {
 	if r.Censor != nil || r.Truncated {
 		return 1, fmt.Errorf("censored and truncated variables are not split into shards yet")
 	}
+	if r.Pointwise != nil {
+		return 1, fmt.Errorf("%s's log density is built from other ops and is not split into shards yet", r.Name)
+	}
 	if r.Fam != nil && r.Fam.Op == ir.OpCategoricalLogitLPMF {
 		return shape[0], nil // one category per row
 	}

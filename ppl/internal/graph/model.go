@@ -64,6 +64,12 @@ type RV struct {
 	// it (Data then holds zeros of the new shape, for predictive draws).
 	DataOf *Node
 	NoData bool
+	// Pointwise, when set on an observed variable, computes its log
+	// density's terms (one per observation) from its data and parameters:
+	// a family built from other ops (the ordinal outcomes) whose own op
+	// would cost more. The compiler uses it instead of Fam.Op; Fam still
+	// draws the predictive values.
+	Pointwise *Node
 	// Lower and Upper are the bound options (nil when absent); Order an
 	// ordering option.
 	Lower, Upper *Node
