@@ -148,4 +148,3 @@ func (m *Model) Multinomial(name string, n, p any, opts ...Option) *RV {
 	r.v.Pointwise = terms.node()
 	return r
 }
-
