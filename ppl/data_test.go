@@ -285,3 +285,30 @@ func TestSetDataCensored(t *testing.T) {
 		t.Fatalf("censoring bounds from a container: err %v", err)
 	}
 }
+
+// Data errors name the element by its coordinate when its dimension has
+// labels.
+func TestDataErrorsByCoordinate(t *testing.T) {
+	m := NewModel("c")
+	m.Coords("school", "A", "B", "C")
+	mu := m.Normal("mu", 0, 1)
+	for _, c := range []struct {
+		data []float64
+		fam  string
+		want string
+	}{
+		{[]float64{1, math.NaN(), 3}, "Normal", "at index 1 (school=B)"},
+		{[]float64{1, 2, -3}, "Poisson", "at index 2 (school=C)"},
+	} {
+		err := catch(func() {
+			if c.fam == "Normal" {
+				m.Normal("y_"+c.fam, mu, 1, Dims("school"), Observed(c.data))
+			} else {
+				m.Poisson("y_"+c.fam, 2.0, Dims("school"), Observed(c.data))
+			}
+		})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v; want one saying %q", c.fam, err, c.want)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package ppl
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -641,11 +643,35 @@ func (r *RV) Observe(data any) *RV {
 	return r
 }
 
+// at describes element i (0-based) of the variable's data for a
+// message: "index 3", and its coordinate when a named dimension has
+// labels: "index 3 (school=Phillips Exeter)".
+func (r *RV) at(i int) string {
+	s := fmt.Sprintf("index %d", i)
+	if len(r.v.Dims) == 1 {
+		if c := r.m.g.Coords[r.v.Dims[0]]; i < len(c) {
+			s += fmt.Sprintf(" (%s=%s)", r.v.Dims[0], c[i])
+		}
+	}
+	return s
+}
+
+// atIndex finds "at index N" in a message, for at.
+var atIndex = regexp.MustCompile(`at index (\d+)`)
+
+// withCoords labels the element a message names by its coordinate.
+func (r *RV) withCoords(msg string) string {
+	return atIndex.ReplaceAllStringFunc(msg, func(s string) string {
+		i, _ := strconv.Atoi(atIndex.FindStringSubmatch(s)[1])
+		return "at " + r.at(i)
+	})
+}
+
 // checkData checks observed data against the variable's support.
 func (r *RV) checkData(d []float64) {
 	m := r.m
 	if i := firstNonFinite(d); i >= 0 {
-		m.failf(r.v.Name, "the data hold %v at index %d; remove or impute missing values", d[i], i)
+		m.failf(r.v.Name, "the data hold %v at %s; remove or impute missing values", d[i], r.at(i))
 	}
 	sup := r.v.Support()
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -678,14 +704,14 @@ func (r *RV) checkData(d []float64) {
 		}
 	}
 	if msg := checkSupport(d, kind, lo, hi); msg != "" {
-		m.failf(r.v.Name, "observed value %s", msg)
+		m.failf(r.v.Name, "observed value %s", r.withCoords(msg))
 	}
 	// Counts against per-element trials (Binomial's n given as data).
 	if sup.Kind == dist.BoundedInt && sup.Upper >= 0 && r.v.Fam != nil {
 		if n := r.v.Params[sup.Upper]; n.IsConst() && n.Len() == len(d) && len(d) > 1 {
 			for i, v := range d {
 				if v > n.Data[i] {
-					m.failf(r.v.Name, "observed value %v at index %d exceeds its %s = %v", v, i, graph.ParamName(r.v.Fam, sup.Upper), n.Data[i])
+					m.failf(r.v.Name, "observed value %v at %s exceeds its %s = %v", v, r.at(i), graph.ParamName(r.v.Fam, sup.Upper), n.Data[i])
 				}
 			}
 		}

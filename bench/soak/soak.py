@@ -1,0 +1,155 @@
+"""Soak benchmark (issue 13): the gobayes kernel under a long, fast load with
+two clients attached, reporting memory growth and latency.
+
+  phase 1  N executes (default 10,000) of small cells, alternating between
+           two clients of the same kernel; each execute_request → its idle
+           status is timed (p50, p99, max)
+  phase 2  one cell that updates a display D times per second (default 100)
+           for S seconds (default 60) while both clients receive iopub; the
+           updates each client saw are counted
+
+The kernel's RSS (the kernel process and its interpreter worker together,
+from /proc) is read after a warm-up, after phase 1 and after phase 2.
+Targets: RSS growth under 10% over the soak; no lost or failed request.
+
+  /usr/bin/python3 bench/soak/soak.py [--executes 10000] [--rate 100] [--seconds 60]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "kernel"))
+import bench as kbench  # noqa: E402  (install_gobayes, wait_idle, wait_reply, wait_iopub_live)
+
+
+def tree_rss_kib(pid):
+    """RSS of pid and all its descendants, in KiB."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open("/proc/%d/status" % p) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            with open("/proc/%d/task/%d/children" % (p, p)) as f:
+                todo += [int(c) for c in f.read().split()]
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def execute(kc, code, timeout=60):
+    msg_id = kc.execute(code)
+    kbench.wait_idle(kc, msg_id, timeout)
+    reply = kbench.wait_reply(kc, msg_id, timeout)
+    return reply["content"]["status"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--executes", type=int, default=10000)
+    ap.add_argument("--rate", type=int, default=100)
+    ap.add_argument("--seconds", type=int, default=60)
+    args = ap.parse_args()
+    from jupyter_client.manager import KernelManager
+
+    with tempfile.TemporaryDirectory() as tmp:
+        kbench.install_gobayes(tmp)
+        km = KernelManager(kernel_name="gobayes")
+        km.start_kernel()
+        pid = km.provisioner.process.pid
+        a, b = km.client(), km.client()
+        for kc in (a, b):
+            kc.start_channels()
+            kbench.wait_iopub_live(kc)
+        if execute(a, 'import (\n    "fmt"\n\n    "github.com/gobayes/gobayes/display"\n)\nn := 0') != "ok":
+            sys.exit("soak: the set-up cell failed")
+        for _ in range(200):  # warm-up
+            execute(a, "n++")
+        rss0 = tree_rss_kib(pid)
+
+        # Phase 1: executes alternating between the two clients.
+        lat, failed = [], 0
+        t0 = time.perf_counter()
+        for i in range(args.executes):
+            kc = (a, b)[i % 2]
+            s = time.perf_counter()
+            if execute(kc, "n++\nn") != "ok":
+                failed += 1
+            lat.append(time.perf_counter() - s)
+            # The other client's iopub also carries this request's
+            # messages: drain it so its queue does not grow.
+            other = (b, a)[i % 2]
+            while True:
+                try:
+                    other.get_iopub_msg(timeout=0)
+                except Exception:
+                    break
+        wall1 = time.perf_counter() - t0
+        msg_id = a.execute("fmt.Println(n)")
+        got = ""
+        while True:
+            m = a.get_iopub_msg(timeout=30)
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "stream":
+                got += m["content"]["text"].strip()
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+        kbench.wait_reply(a, msg_id)
+        rss1 = tree_rss_kib(pid)
+
+        # Phase 2: a cell updating a display rate times a second, for seconds.
+        seen = {"a": 0, "b": 0}
+        stop = threading.Event()
+
+        def listen(name, kc):
+            while not stop.is_set():
+                try:
+                    m = kc.get_iopub_msg(timeout=0.2)
+                except Exception:
+                    continue
+                if m["msg_type"] == "update_display_data":
+                    seen[name] += 1
+
+        threads = [threading.Thread(target=listen, args=(n, kc), daemon=True) for n, kc in (("a", a), ("b", b))]
+        for t in threads:
+            t.start()
+        total = args.rate * args.seconds
+        cell = ('import "time"\nh := display.NewHandle()\nh.Show(display.HTMLBundle("<b>0</b>"))\n'
+                'tick := time.NewTicker(time.Second / %d)\n'
+                'for i := 1; i <= %d; i++ {\n    <-tick.C\n    h.Update(display.HTMLBundle(fmt.Sprintf("<b>%%d</b>", i)))\n}\ntick.Stop()' % (args.rate, total))
+        t0 = time.perf_counter()
+        msg_id = a.execute(cell)
+        reply = kbench.wait_reply(a, msg_id, timeout=args.seconds * 3 + 60)
+        wall2 = time.perf_counter() - t0
+        time.sleep(0.5)
+        stop.set()
+        for t in threads:
+            t.join()
+        rss2 = tree_rss_kib(pid)
+        for kc in (a, b):
+            kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+    lat.sort()
+    q = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))] * 1000
+    print("soak: %d executes from two clients in %.1f s (%d failed); the counter reads %s (want %d)" % (args.executes, wall1, failed, got, 200 + args.executes))
+    print("  execute → idle: p50 %.2f ms, p99 %.2f ms, max %.1f ms" % (q(0.5), q(0.99), lat[-1] * 1000))
+    print("  display updates: %d asked at %d/s over %.1f s; client A saw %d, client B saw %d; cell %s"
+          % (total, args.rate, wall2, seen["a"], seen["b"], reply["content"]["status"]))
+    print("  RSS (kernel + worker): %.1f MiB after warm-up, %.1f MiB after the executes, %.1f MiB after the updates: growth %+.1f%%"
+          % (rss0 / 1024, rss1 / 1024, rss2 / 1024, 100 * (rss2 - rss0) / rss0))
+    ok = failed == 0 and got == str(200 + args.executes) and reply["content"]["status"] == "ok" and (rss2 - rss0) / rss0 < 0.10
+    print("target RSS growth < 10%%, nothing failed: %s" % ("met" if ok else "MISSED"))
+
+
+if __name__ == "__main__":
+    main()
