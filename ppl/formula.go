@@ -406,7 +406,7 @@ var formulaFuncs = map[string]func(any) Expr{
 	"softplus": Softplus, "lgamma": Lgamma, "digamma": Digamma, "inv": Inv, "sum": Sum,
 	"mean": Mean, "logsumexp": LogSumExp, "log_sum_exp": LogSumExp, "softmax": Softmax,
 	"logsoftmax": LogSoftmax, "log_softmax": LogSoftmax, "cumsum": CumSum, "cumulative_sum": CumSum,
-	"neg": Neg,
+	"neg": Neg, "step": Step,
 }
 
 // formulaFuncs2 are the functions of two arguments.

@@ -117,6 +117,11 @@ func Abs(x any) Expr { return unary("Abs", ir.OpAbs, x) }
 // Tanh is the hyperbolic tangent, elementwise.
 func Tanh(x any) Expr { return unary("Tanh", ir.OpTanh, x) }
 
+// Step is 1 where x > 0 and 0 elsewhere, elementwise, with no gradient:
+// for data, and for a discrete variable that is enumerated (a
+// changepoint's rate: late.Add(early.Sub(late).Mul(ppl.Step(s.Sub(t))))).
+func Step(x any) Expr { return unary("Step", ir.OpStep, x) }
+
 // Inv is 1/x, elementwise.
 func Inv(x any) Expr { return unary("Inv", ir.OpInv, x) }
 

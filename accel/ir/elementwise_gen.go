@@ -224,6 +224,25 @@ func init() {
 				gx[i] += -(g[i] * y[i] * y[i])
 			}
 		})
+	unary(OpStep, "step",
+		func(x, y []float64) {
+			x = x[:len(y)]
+			for i := range y {
+				var w0 float64
+				if x[i] > 0 {
+					w0 = 1
+				} else {
+					w0 = 0
+				}
+				y[i] = w0
+			}
+		},
+		func(x, y, g, gx []float64) {
+			x, y, g = x[:len(gx)], y[:len(gx)], g[:len(gx)]
+			for i := range gx {
+				gx[i] += 0
+			}
+		})
 	register(OpAdd, OpDef{Name: "add", Arity: 2, Shape: broadcastShape, Forward: addForward, Backward: addBackward})
 	register(OpSub, OpDef{Name: "sub", Arity: 2, Shape: broadcastShape, Forward: subForward, Backward: subBackward})
 	register(OpMul, OpDef{Name: "mul", Arity: 2, Shape: broadcastShape, Forward: mulForward, Backward: mulBackward})
@@ -1037,6 +1056,14 @@ func (t *fastInstr) forward(v []float64) {
 		y = math.Tanh(x)
 	case OpInv:
 		y = 1 / x
+	case OpStep:
+		var w0 float64
+		if x > 0 {
+			w0 = 1
+		} else {
+			w0 = 0
+		}
+		y = w0
 	case OpAdd:
 		y = x + v[t.b]
 	case OpSub:
@@ -1106,6 +1133,8 @@ func (t *fastInstr) backward(v, adj []float64) {
 		da = g * (1 - y*y)
 	case OpInv:
 		da = -(g * y * y)
+	case OpStep:
+		da = 0
 	case OpAdd:
 		da, db = g, g
 	case OpSub:

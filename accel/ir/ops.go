@@ -46,6 +46,7 @@ const (
 	OpLogit    // log(x/(1-x))
 	OpTanh     // tanh(x)
 	OpInv      // 1/x
+	OpStep     // 1 where x > 0, else 0 (derivative 0: of data, or of an enumerated discrete value)
 
 	// Elementwise binary: inputs a, b, each with the output's length or
 	// length 1 (broadcast); the output has the shape of the longer input

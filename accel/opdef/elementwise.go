@@ -38,6 +38,9 @@ var unaries = []*Unary{
 	{Op: "Logit", Name: "logit", Value: "logitOf(x)", Adj: "g / (x * (1 - x))"},
 	{Op: "Tanh", Name: "tanh", Value: "tanh(x)", Adj: "g * (1 - y*y)"},
 	{Op: "Inv", Name: "inv", Value: "1 / x", Adj: "-(g * y * y)"},
+	// A step has no gradient: it is for data and for the enumerated
+	// values of a discrete variable (a changepoint's x - s).
+	{Op: "Step", Name: "step", Value: "where(x > 0, 1, 0)", Adj: "0"},
 }
 
 // The binary ops, in the order of their Op constants.

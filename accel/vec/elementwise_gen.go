@@ -20,7 +20,7 @@ var (
 // elementwiseKernel is the kernel of a generated elementwise op.
 func elementwiseKernel(op ir.Op) (kernel, bool) {
 	switch op {
-	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpLog1p, ir.OpExpm1, ir.OpSqrt, ir.OpSquare, ir.OpLogistic, ir.OpSoftplus, ir.OpLgamma, ir.OpDigamma, ir.OpAbs, ir.OpLogit, ir.OpTanh, ir.OpInv:
+	case ir.OpNeg, ir.OpExp, ir.OpLog, ir.OpLog1p, ir.OpExpm1, ir.OpSqrt, ir.OpSquare, ir.OpLogistic, ir.OpSoftplus, ir.OpLgamma, ir.OpDigamma, ir.OpAbs, ir.OpLogit, ir.OpTanh, ir.OpInv, ir.OpStep:
 		return kUnary, true
 	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpPow, ir.OpMin, ir.OpMax, ir.OpLogDiffExp:
 		return kBinary, true
@@ -60,6 +60,14 @@ func unaryValue(op ir.Op, x float64) float64 {
 		return math.Tanh(x)
 	case ir.OpInv:
 		return 1 / x
+	case ir.OpStep:
+		var w0 float64
+		if x > 0 {
+			w0 = 1
+		} else {
+			w0 = 0
+		}
+		return w0
 	}
 	panic("vec: not a unary op: " + op.String())
 }
@@ -161,6 +169,16 @@ func (b *Batch) unaryForward(in *ir.Instr) {
 			for c := range out {
 				out[c] = 1 / xs[c]
 			}
+		case ir.OpStep:
+			for c := range out {
+				var w0 float64
+				if xs[c] > 0 {
+					w0 = 1
+				} else {
+					w0 = 0
+				}
+				out[c] = w0
+			}
 		}
 	}
 }
@@ -249,6 +267,10 @@ func (b *Batch) unaryBackward(in *ir.Instr) {
 		case ir.OpInv:
 			for c := range g {
 				gx[c] += -(g[c] * ys[c] * ys[c])
+			}
+		case ir.OpStep:
+			for c := range g {
+				gx[c] += 0
 			}
 		}
 	}

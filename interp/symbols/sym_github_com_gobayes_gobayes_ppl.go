@@ -101,6 +101,7 @@ func init() {
 		"Sqrt":             reflect.ValueOf(ppl.Sqrt),
 		"Square":           reflect.ValueOf(ppl.Square),
 		"Stack":            reflect.ValueOf(ppl.Stack),
+		"Step":             reflect.ValueOf(ppl.Step),
 		"Sub":              reflect.ValueOf(ppl.Sub),
 		"Sum":              reflect.ValueOf(ppl.Sum),
 		"Tanh":             reflect.ValueOf(ppl.Tanh),

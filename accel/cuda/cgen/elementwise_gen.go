@@ -22,6 +22,7 @@ var unaryOps = map[ir.Op][2]string{
 	ir.OpLogit:    {"gb_logit(X)", "G / (X * (1.0 - X))"},
 	ir.OpTanh:     {"tanh(X)", "G * (1.0 - Y * Y)"},
 	ir.OpInv:      {"1.0 / X", "-(G * Y * Y)"},
+	ir.OpStep:     {"(X > 0.0 ? 1.0 : 0.0)", "0.0"},
 }
 
 // binaryOps: forward from A and B; increments of a's and b's adjoints

@@ -57,6 +57,7 @@ var opCases = []opCase{
 	unaryCase("abs", ir.OpAbs, false),
 	unaryCase("tanh", ir.OpTanh, false),
 	unaryCase("inv", ir.OpInv, true),
+	unaryCase("step", ir.OpStep, false),
 	{"logit", func(b *ir.Builder, x ir.ID) ir.ID {
 		return sum(b, emit(b, ir.OpLogit, nil, emit(b, ir.OpLogistic, nil, x)))
 	}},
