@@ -30,6 +30,7 @@ type Compiled struct {
 	varLen   int
 	valueIDs []ir.ID   // vars in p.Values
 	pool     sync.Pool // of *Density, for the convenience methods
+	enums    []enumerated // the variables summed out (enumerate.go)
 
 	predOnce   sync.Once
 	pred       *compile.Predictive
@@ -74,17 +75,21 @@ func (m *Model) Compile() (*Compiled, error) {
 }
 
 func compileModel(m *Model) (*Compiled, error) {
-	p, err := compile.Compile(&m.g, compile.Sharding{Shards: m.shards, AutoVolume: AutoShardVolume})
+	g, enums, err := m.enumerate()
+	if err != nil {
+		return nil, err
+	}
+	p, err := compile.Compile(g, compile.Sharding{Shards: m.shards, AutoVolume: AutoShardVolume})
 	if err != nil {
 		return nil, fromCompile(err)
 	}
-	c := &Compiled{m: m, version: m.version, p: p, name: m.g.Name, dim: p.Dim}
+	c := &Compiled{m: m, version: m.version, p: p, name: m.g.Name, dim: p.Dim, enums: enums}
 	for _, l := range p.Latents {
 		shape := l.RV.Value.Dims
 		c.params = append(c.params, Param{Name: l.RV.Name, Shape: slices.Clone(shape), Offset: l.Offset, Len: l.Len, Transform: l.Transform.String()})
 		c.vars = append(c.vars, infer.Var{Name: l.RV.Name, Shape: slices.Clone(shape)})
 	}
-	for _, d := range m.g.Dets {
+	for _, d := range g.Dets {
 		c.vars = append(c.vars, infer.Var{Name: d.Det, Shape: slices.Clone(d.Dims), Deterministic: true})
 	}
 	c.valueIDs = make([]ir.ID, len(c.vars))

@@ -17,6 +17,9 @@ func (c *Compiled) predictiveProgram() (*compile.Predictive, error) {
 	if err := c.stale(); err != nil {
 		return nil, err
 	}
+	if err := c.enumError("Predictive draws"); err != nil {
+		return nil, err
+	}
 	c.predOnce.Do(func() {
 		c.pred, c.predErr = c.p.Predictive()
 		c.predErr = fromCompile(c.predErr)
@@ -240,6 +243,9 @@ func (c *Compiled) LogLikLen() int {
 // of Vars) into out (len LogLikLen), for LOO and WAIC.
 func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
 	if err := c.stale(); err != nil {
+		return err
+	}
+	if err := c.enumError("The pointwise log-likelihood"); err != nil {
 		return err
 	}
 	c.llOnce.Do(func() {

@@ -507,7 +507,7 @@ func (c *Programs) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 	}
 	if withTarget {
 		for _, r := range m.RVs {
-			if skip[r.Name] {
+			if skip[r.Name] || m.Marginal[r] {
 				continue
 			}
 			if id, ok := e.logDensity(r, false); ok {

@@ -107,6 +107,9 @@ func (c *Programs) LogLik(pr *Predictive) (p *ir.Program, ids []ir.ID, err error
 	e := newEmitter(c, b)
 	e.constrained, e.voff = true, pr.Offset
 	for _, r := range c.Observed {
+		if c.m.Marginal[r] {
+			return nil, nil, &Error{Var: r.Name, Msg: "its log density is summed over an enumerated variable with the others that use it: it does not split by element"}
+		}
 		// Observed values are slots of the position here, so that the
 		// same program serves replicated data too.
 		id, ok := e.logDensity(r, true)

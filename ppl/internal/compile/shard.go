@@ -73,6 +73,9 @@ func (c *Programs) planShards(sh Sharding) error {
 	for i, r := range c.Observed {
 		sv := ShardVar{Name: r.Name}
 		rows, err := obsRows(r)
+		if m.Marginal[r] {
+			err = fmt.Errorf("its density is summed over an enumerated variable")
+		}
 		sv.Rows = rows
 		if err == nil {
 			s := newRowSlicer(c, rows, 0, rows, folds)

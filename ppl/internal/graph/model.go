@@ -22,6 +22,10 @@ type Model struct {
 	// (KConst nodes with Container set); DataDims names their dimensions.
 	Data     []*Node
 	DataDims map[string][]string
+	// Marginal marks variables whose log density an enumeration term
+	// carries (a discrete variable they depend on is summed out): the
+	// compiler leaves their own out (see ppl's enumerate.go).
+	Marginal map[*RV]bool
 	// Forward maps a node that new data replaced (SetData) to the node
 	// made again over the new data, so that an expression made before
 	// the change still means the model as it is now.
