@@ -28,8 +28,8 @@ type Compiled struct {
 	params   []Param
 	vars     []infer.Var
 	varLen   int
-	valueIDs []ir.ID   // vars in p.Values
-	pool     sync.Pool // of *Density, for the convenience methods
+	valueIDs []ir.ID      // vars in p.Values
+	pool     sync.Pool    // of *Density, for the convenience methods
 	enums    []enumerated // the variables summed out (enumerate.go)
 
 	predOnce   sync.Once
