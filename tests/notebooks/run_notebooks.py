@@ -257,6 +257,11 @@ def check_survival(nb):
     png(nb, "plot-time-ratio")
     mix = result(nb, "mixture-fit")
     expect(summary_rows(mix) == ["w", "mu[1]", "mu[2]", "sd[1]", "sd[2]"], "mixture summary rows %s" % summary_rows(mix))
+    cp = stdout(nb, "changepoint-day")
+    day = number(cp, r"most probably changed on day (\d+)", "changepoint-day")
+    expect(abs(day - 25) <= 2, "the changepoint's most probable day:\n" + cp)
+    expect(summary_rows(result(nb, "changepoint-fit")) == ["early", "late"], "changepoint summary rows")
+    png(nb, "changepoint-day")
     probs = [float(x) for x in re.findall(r"P\(guess\) = ([\d.]+)", stdout(nb, "mixture-membership"))]
     expect(len(probs) == 5 and probs == sorted(probs, reverse=True) and probs[0] > 0.95 and probs[-1] < 0.05,
            "membership probabilities %s" % probs)
