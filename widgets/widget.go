@@ -182,7 +182,7 @@ func (m *model) bundle() display.Bundle {
 	m.c.Send(map[string]any{"method": "display"})
 	return display.Bundle{
 		Data: map[string]any{
-			ViewMIME:          map[string]any{"model_id": m.ID(), "version_major": 1, "version_minor": 0},
+			ViewMIME:         map[string]any{"model_id": m.ID(), "version_major": 1, "version_minor": 0},
 			display.MIMEText: "",
 		},
 		Metadata: map[string]any{},

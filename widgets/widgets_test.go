@@ -19,8 +19,10 @@ func (r *recorder) SendComm(m comm.Message) {
 	b, _ := json.Marshal(m)
 	r.sent = append(r.sent, string(b))
 }
-func (r *recorder) Display(b display.Bundle, id string, update bool) { r.sent = append(r.sent, "display") }
-func (r *recorder) Clear(wait bool)                                  { r.sent = append(r.sent, "clear") }
+func (r *recorder) Display(b display.Bundle, id string, update bool) {
+	r.sent = append(r.sent, "display")
+}
+func (r *recorder) Clear(wait bool) { r.sent = append(r.sent, "clear") }
 
 func (r *recorder) take() []string { s := r.sent; r.sent = nil; return s }
 
@@ -196,7 +198,9 @@ func TestSetValueAndRequestState(t *testing.T) {
 	if len(sent) != 2 || sent[0] != `{"type":"comm_msg","comm_id":"w1","data":{"method":"update","state":{"value":1}}}` {
 		t.Fatalf("sent %q", sent)
 	}
-	var m struct{ Data struct{ State map[string]any } }
+	var m struct {
+		Data struct{ State map[string]any }
+	}
 	json.Unmarshal([]byte(sent[1]), &m)
 	if m.Data.State["_model_name"] != "FloatSliderModel" || m.Data.State["value"] != 1.0 {
 		t.Errorf("request_state answered %s", sent[1])
