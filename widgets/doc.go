@@ -29,8 +29,10 @@
 //     IntSliderModel, DropdownModel (its options are _options_labels, its
 //     value a label) and OutputModel;
 //   - a widget opens a comm to target "jupyter.widget" whose data is the
-//     model's whole state (no "state" wrapper, no buffer_paths: no widget
-//     here has binary state);
+//     model's whole state. No widget here has binary state. The data also
+//     carries the state under "state", with empty "buffer_paths", for
+//     clients that read protocol 2's shape: nbclient 0.7 fails a notebook
+//     with a KeyError without them, and the 2.1.4 front-end ignores them;
 //   - the kernel changes state with {"method": "update", "state": {...}};
 //     the front-end changes it with {"method": "backbone", "sync_data":
 //     {...}} and asks for it with {"method": "request_state"}. An accepted

@@ -61,7 +61,14 @@ func newModel(name, modelName, viewName string, state map[string]any, accept fun
 		full[k] = v
 	}
 	m := &model{name: name, state: full, accept: accept}
-	m.c = comm.Open(CommTarget, copyState(full))
+	// Protocol 1's comm data is the state itself. Clients that read
+	// protocol 2's {"state", "buffer_paths"} instead (nbclient 0.7 fails a
+	// notebook with a KeyError without them) find those too; the 2.1.4
+	// front-end keeps them as two attributes no view reads.
+	data := copyState(full)
+	data["state"] = copyState(full)
+	data["buffer_paths"] = []any{}
+	m.c = comm.Open(CommTarget, data)
 	m.c.OnMsg(m.fromClient)
 	return m
 }

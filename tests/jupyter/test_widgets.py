@@ -55,7 +55,12 @@ class Widgets(KernelCase):
             self.assertEqual(o["content"]["target_name"], "jupyter.widget")
             self.assertEqual(o["buffers"], [], "no widget here has binary state")
             state = o["content"]["data"]
-            self.assertNotIn("state", state, "protocol 1: the comm data is the state itself")
+            # Protocol 1: the comm data is the state itself; the copy under
+            # "state" (and buffer_paths) is for clients reading protocol 2.
+            nested = dict(state)
+            del nested["state"], nested["buffer_paths"]
+            self.assertEqual(state["state"], nested)
+            self.assertEqual(state["buffer_paths"], [])
             self.assertEqual(state["_model_module"], "jupyter-js-widgets")
             self.assertEqual(state["_model_module_version"], "~2.1.4")
             self.assertEqual(state["_view_module"], "jupyter-js-widgets")
