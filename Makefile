@@ -16,7 +16,8 @@ DEB_NPM := $(if $(shell command -v npm),,npm)
 DEB_PACKAGES := python3 python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat python3-nbconvert python3-ipykernel \
 	jupyter-notebook python3-notebook jupyter-console xz-utils \
-	python3-xarray python3-zarr chromium nodejs $(DEB_NPM)
+	python3-xarray python3-zarr chromium nodejs $(DEB_NPM) \
+	python3-ipywidgets jupyter-nbextension-jupyter-js-widgets
 
 TEST_TARGETS := test-go
 

@@ -37,6 +37,13 @@
 // is the prompt. Without a client to ask, a read fails at once with an
 // error wrapping io.EOF that says why. An interrupt ends a waiting read.
 //
+// Comms (package comm) connect Go code in cells to the client's widget
+// manager: while a cell runs, what it sends on a comm goes to the cell's
+// Events when they implement CommEvents (the kernel's do), and Engine.Comm
+// runs the handlers of a client's comm message as a cell is run, with
+// output, context and request id connected to its Events (package widgets
+// is built on this).
+//
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.
 // os.Exit and log.Fatal stop the cell with an Exit error; the session and

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 )
 
@@ -25,6 +26,14 @@ type Engine interface {
 	Inspect(code string, cursor int, detail int) (b display.Bundle, found bool)
 	// IsComplete answers "complete", "incomplete" (with indent) or "invalid".
 	IsComplete(code string) (status, indent string)
+	// Comm delivers a message the client sent on a comm (comm_open,
+	// comm_msg, comm_close) to the session, whose handlers run as a cell
+	// does: what they print and publish goes to ev. It fails for an unknown
+	// target or comm id, or a handler that panicked.
+	Comm(ctx context.Context, m comm.Message, ev Events) *Error
+	// CommInfo lists the session's open comms whose target is target (""
+	// for all): comm id → target name.
+	CommInfo(target string) map[string]string
 	// Reset drops every variable and import (the %reset magic, a restart).
 	Reset() error
 	Close() error
@@ -41,6 +50,20 @@ type Events interface {
 	// Clear clears the cell's output (clear_output); wait delays the
 	// clearing until new output arrives.
 	Clear(wait bool)
+}
+
+// CommEvents is Events that also reach the client's comms. The kernel's
+// Events implement it; a cell run with Events that do not cannot show
+// widgets.
+type CommEvents interface {
+	Events
+	// Comm sends a comm message (comm_open, comm_msg, comm_close) to the
+	// client.
+	Comm(m comm.Message)
+	// MsgID is the msg_id of the client's request these events answer (the
+	// execute_request or comm_msg): the parent of what is published, which
+	// an Output widget captures by.
+	MsgID() string
 }
 
 // Result is the outcome of a cell.

@@ -31,3 +31,7 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 func TestInterruptedWaitStopsTheCell(t *testing.T) {
 	enginetest.InterruptedWaitStopsTheCell(t, newTestSession(t))
 }
+
+func TestWidgetRoundTrip(t *testing.T) {
+	enginetest.WidgetRoundTrip(t, newTestSession(t))
+}

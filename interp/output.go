@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 )
 
@@ -136,6 +137,18 @@ func (o *output) Clear(wait bool) {
 	o.flushLocked()
 	if o.ev != nil {
 		o.ev.Clear(wait)
+	}
+}
+
+// SendComm implements comm.Sender for the running cell: pending text is
+// flushed first, so that an Output widget's msg_id changes after the text
+// printed while it captured.
+func (o *output) SendComm(m comm.Message) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	if ce, ok := o.ev.(CommEvents); ok {
+		ce.Comm(m)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	yaegi "github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp/rewrite"
 	"github.com/gobayes/gobayes/interp/symbols"
@@ -85,6 +86,7 @@ func (s *Session) reset() error {
 		Env:    env,
 		Args:   []string{"gobayes"},
 	})
+	comm.Reset() // the widgets of the last interpreter are gone with it
 	if err := it.Use(stdlib.Symbols); err != nil {
 		return fmt.Errorf("interp: loading the standard library: %w", err)
 	}
@@ -140,18 +142,57 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Resu
 	if ev == nil {
 		ev = discardEvents{}
 	}
+	defer s.attach(ctx, ev)()
+	return runMagics(ctx, s, code)
+}
+
+// attach connects the cell's (or comm handler's) output, input, context,
+// comms and request id to ev, and returns the function that detaches them.
+func (s *Session) attach(ctx context.Context, ev Events) (detach func()) {
 	s.out.setEvents(ev)
 	s.in.begin(ctx, ev)
 	prev := display.SetPublisher(s.out)
 	prevCtx := display.SetContext(ctx)
-	defer func() {
+	prevSender := comm.SetSender(s.out)
+	msgID := ""
+	if ce, ok := ev.(CommEvents); ok {
+		msgID = ce.MsgID()
+	}
+	prevReq := comm.SetRequest(msgID)
+	return func() {
 		s.in.end()
 		s.out.flush()
 		display.SetPublisher(prev)
 		display.SetContext(prevCtx)
-	}()
-	return runMagics(ctx, s, code)
+		comm.SetSender(prevSender)
+		comm.SetRequest(prevReq)
+	}
 }
+
+// Comm delivers a client's comm message to its handlers. See Engine.
+func (s *Session) Comm(ctx context.Context, m comm.Message, ev Events) (e *Error) {
+	s.cell.Lock()
+	defer s.cell.Unlock()
+	if ev == nil {
+		ev = discardEvents{}
+	}
+	defer s.attach(ctx, ev)()
+	defer func() {
+		// A handler is cell code: its panic is reported, the session stays.
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("a %s handler panicked: %v", m.Type, r)
+			s.out.write("stderr", []byte(msg+"\n"))
+			e = &Error{Name: "panic", Value: msg, Traceback: []string{msg}}
+		}
+	}()
+	if err := comm.Deliver(m); err != nil {
+		return &Error{Name: "CommError", Value: err.Error()}
+	}
+	return nil
+}
+
+// CommInfo lists the open comms. See Engine.
+func (s *Session) CommInfo(target string) map[string]string { return comm.Info(target) }
 
 // Evaluate computes one expression (user_expressions). Printed output is
 // dropped.

@@ -25,7 +25,13 @@
 //     client and waits for its input_reply, when the execute_request
 //     allowed stdin (stdin.go);
 //   - iopub: what a running cell produces (stream, display_data,
-//     update_display_data, clear_output) published as it happens (iopub.go).
+//     update_display_data, clear_output, and the comm messages of its
+//     widgets) published as it happens (execute.go);
+//   - comms: a client's comm_open, comm_msg and comm_close go to
+//     Engine.Comm, whose handlers (a widget's) run as a cell does, their
+//     output parented by the comm message; comm_info_request lists
+//     Engine.CommInfo; a comm_open no target serves is closed at once
+//     (handlers.go).
 //
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -120,7 +121,10 @@ type cellEvents struct {
 	ended bool
 }
 
-var _ interp.InputEvents = (*cellEvents)(nil)
+var (
+	_ interp.InputEvents = (*cellEvents)(nil)
+	_ interp.CommEvents  = (*cellEvents)(nil)
+)
 
 func (e *cellEvents) close() {
 	e.mu.Lock()
@@ -134,6 +138,17 @@ func (e *cellEvents) emit(msgType string, content any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.silent || e.ended {
+		return
+	}
+	e.k.publish(msgType, e.req, content)
+}
+
+// emitComm is emit for comm messages, which a silent request sends too:
+// a widget's model must reach the client whatever shows it.
+func (e *cellEvents) emitComm(msgType string, content any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
 		return
 	}
 	e.k.publish(msgType, e.req, content)
@@ -165,6 +180,27 @@ func (e *cellEvents) Display(b display.Bundle, id string, update bool) {
 func (e *cellEvents) Clear(wait bool) {
 	e.emit("clear_output", map[string]any{"wait": wait})
 }
+
+// Comm publishes a comm message of the interpreter's (a widget's
+// comm_open, its state updates) on iopub.
+func (e *cellEvents) Comm(m comm.Message) {
+	data := m.Data
+	if data == nil {
+		data = map[string]any{}
+	}
+	content := map[string]any{"comm_id": m.CommID, "data": data}
+	if m.Type == comm.TypeOpen {
+		content["target_name"] = m.TargetName
+		content["metadata"] = map[string]any{}
+	}
+	switch m.Type {
+	case comm.TypeOpen, comm.TypeMsg, comm.TypeClose:
+		e.emitComm(m.Type, content)
+	}
+}
+
+// MsgID is the id of the request whose events these are.
+func (e *cellEvents) MsgID() string { return e.req.Header.MsgID }
 
 // Input asks the client for a line of text on the stdin channel, when the
 // execute request allowed it.

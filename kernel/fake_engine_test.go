@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -28,7 +29,8 @@ type scriptEngine struct {
 	started  chan struct{} // receives when a "block" cell starts
 	resets   int
 	shown    map[string]bool
-	executed int // cells run
+	executed int               // cells run
+	comms    map[string]string // open comms of target test.echo
 }
 
 var _ interp.Engine = (*scriptEngine)(nil)
@@ -116,6 +118,41 @@ func (e *scriptEngine) IsComplete(code string) (string, string) {
 		return "incomplete", "\t"
 	}
 	return "complete", ""
+}
+
+// Comm serves the target "test.echo": a comm_msg {"say": TEXT} prints TEXT
+// and sends {"said": TEXT} back on the comm. Other targets and comm ids
+// fail.
+func (e *scriptEngine) Comm(ctx context.Context, m comm.Message, ev interp.Events) *interp.Error {
+	switch {
+	case m.Type == comm.TypeOpen && m.TargetName == "test.echo":
+		if e.comms == nil {
+			e.comms = map[string]string{}
+		}
+		e.comms[m.CommID] = m.TargetName
+		return nil
+	case e.comms[m.CommID] == "":
+		return &interp.Error{Name: "CommError", Value: "no comm " + m.CommID}
+	case m.Type == comm.TypeClose:
+		delete(e.comms, m.CommID)
+		return nil
+	}
+	say, _ := m.Data["say"].(string)
+	ev.Stream("stdout", say+"\n")
+	if ce, ok := ev.(interp.CommEvents); ok {
+		ce.Comm(comm.Message{Type: comm.TypeMsg, CommID: m.CommID, Data: map[string]any{"said": say, "parent": ce.MsgID()}})
+	}
+	return nil
+}
+
+func (e *scriptEngine) CommInfo(target string) map[string]string {
+	out := map[string]string{}
+	for id, t := range e.comms {
+		if target == "" || t == target {
+			out[id] = t
+		}
+	}
+	return out
 }
 
 func (e *scriptEngine) Reset() error { e.resets++; return nil }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"time"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 )
 
@@ -135,25 +136,53 @@ func (k *Kernel) isComplete(ch Channel, req *Message) {
 	k.reply(ch, req, "is_complete_reply", isCompleteReply{Status: status, Indent: indent})
 }
 
+// commInfo lists the interpreter's open comms, those of one target when
+// the request names it.
 func (k *Kernel) commInfo(ch Channel, req *Message) {
-	k.reply(ch, req, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-}
-
-// commOpen closes at once every comm a client opens: the kernel registers
-// no comm targets, and ipykernel answers an unknown target the same way.
-func (k *Kernel) commOpen(ch Channel, req *Message) {
 	var r struct {
-		CommID     string `json:"comm_id"`
 		TargetName string `json:"target_name"`
 	}
 	if !k.decode(req, &r) {
 		return
 	}
-	k.log.Printf("kernel: no comm target %q; closing comm %s", r.TargetName, r.CommID)
-	k.publish("comm_close", req, map[string]any{"comm_id": r.CommID, "data": map[string]any{}})
+	comms := map[string]any{}
+	for id, target := range k.engine.CommInfo(r.TargetName) {
+		comms[id] = map[string]any{"target_name": target}
+	}
+	k.reply(ch, req, "comm_info_reply", map[string]any{"status": "ok", "comms": comms})
 }
 
-func (k *Kernel) commIgnore(ch Channel, req *Message) {}
+type commContent struct {
+	CommID     string         `json:"comm_id"`
+	TargetName string         `json:"target_name"`
+	Data       map[string]any `json:"data"`
+}
+
+// commRequest hands a client's comm_open, comm_msg or comm_close to the
+// interpreter, whose handlers (a widget's) run as a cell does: what they
+// print or publish has this request as parent, and an interrupt stops
+// them. A comm_open the interpreter cannot serve (no such target) is
+// closed at once, as ipykernel does; a message for an unknown comm is
+// logged and dropped.
+func (k *Kernel) commRequest(ch Channel, req *Message) {
+	var r commContent
+	if !k.decode(req, &r) {
+		return
+	}
+	typ := req.Header.MsgType
+	ctx, end := k.startCell()
+	ev := &cellEvents{k: k, req: req}
+	err := k.engine.Comm(ctx, comm.Message{Type: typ, CommID: r.CommID, TargetName: r.TargetName, Data: r.Data}, ev)
+	ev.close()
+	end()
+	if err == nil {
+		return
+	}
+	k.log.Printf("kernel: %s on comm %q: %s", typ, r.CommID, err.Value)
+	if typ == comm.TypeOpen {
+		k.publish(comm.TypeClose, req, map[string]any{"comm_id": r.CommID, "data": map[string]any{}})
+	}
+}
 
 func (k *Kernel) connect(ch Channel, req *Message) {
 	k.reply(ch, req, "connect_reply", map[string]any{

@@ -238,9 +238,9 @@ var shellHandlers = map[string]handler{
 	"is_complete_request": (*Kernel).isComplete,
 	"history_request":     (*Kernel).historyRequest,
 	"comm_info_request":   (*Kernel).commInfo,
-	"comm_open":           (*Kernel).commOpen,
-	"comm_msg":            (*Kernel).commIgnore,
-	"comm_close":          (*Kernel).commIgnore,
+	"comm_open":           (*Kernel).commRequest,
+	"comm_msg":            (*Kernel).commRequest,
+	"comm_close":          (*Kernel).commRequest,
 	"connect_request":     (*Kernel).connect,
 	"shutdown_request":    (*Kernel).shutdown,
 }

@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -487,6 +488,40 @@ func TestCommOpenIsClosed(t *testing.T) {
 	closes := messagesOf(summarize(t, h.rec, h.signer), "comm_close")
 	if len(closes) != 1 || closes[0].Content["comm_id"] != "c1" || closes[0].Channel != "iopub" {
 		t.Errorf("comm_close %v, want one on iopub for c1", closes)
+	}
+}
+
+// A comm the interpreter serves: opened, listed by comm_info, its messages
+// handled with their output and replies parented by the comm_msg; bad
+// input (unknown ids, content that is not a comm message) is dropped and
+// the kernel goes on.
+func TestCommRouting(t *testing.T) {
+	h := newHarness(t)
+	h.k.Handle(Shell, 0, h.request(t, "comm_open", map[string]any{"comm_id": "c1", "target_name": "test.echo", "data": map[string]any{}}))
+	h.k.Handle(Shell, 0, h.request(t, "comm_msg", map[string]any{"comm_id": "nobody", "data": map[string]any{"say": "lost"}}))
+	h.k.Handle(Shell, 0, h.request(t, "comm_msg", map[string]any{"comm_id": "c1", "data": "not an object"}))
+	h.k.Handle(Shell, 0, h.request(t, "comm_info_request", map[string]any{"target_name": "test.echo"}))
+	msg := h.request(t, "comm_msg", map[string]any{"comm_id": "c1", "data": map[string]any{"say": "hello"}})
+	h.k.Handle(Shell, 0, msg)
+	h.k.Handle(Control, 0, h.request(t, "comm_info_request", map[string]any{}))
+	all := summarize(t, h.rec, h.signer)
+	if closes := messagesOf(all, "comm_close"); len(closes) != 0 {
+		t.Errorf("comm_close %v: the echo target serves c1", closes)
+	}
+	infos := messagesOf(all, "comm_info_reply")
+	want := map[string]any{"c1": map[string]any{"target_name": "test.echo"}}
+	if len(infos) != 2 || !reflect.DeepEqual(infos[0].Content["comms"], want) || !reflect.DeepEqual(infos[1].Content["comms"], want) {
+		t.Errorf("comm_info_reply %v, want comms %v twice", infos, want)
+	}
+	streams := messagesOf(all, "stream")
+	if len(streams) != 1 || streams[0].Content["text"] != "hello\n" {
+		t.Errorf("streams %v, want the handler's hello only", streams)
+	}
+	replies := messagesOf(all, "comm_msg")
+	req, _ := Decode(msg, h.signer)
+	if len(replies) != 1 || replies[0].Channel != "iopub" ||
+		!reflect.DeepEqual(replies[0].Content["data"], map[string]any{"said": "hello", "parent": req.Header.MsgID}) {
+		t.Errorf("comm_msg from the kernel %v, want the echo with parent %s", replies, req.Header.MsgID)
 	}
 }
 

@@ -1,6 +1,7 @@
 # browser: the tutorial notebooks in Jupyter Notebook 6 in headless Chromium
 # (tests/browser): Run All, then no error, every image and summary table
-# shown; a live progress table, the toolbar's interrupt and Tab completion;
+# shown; a live progress table, the toolbar's interrupt, a slider widget
+# redrawing a plot (Debian's jupyter-js-widgets front-end) and Tab completion;
 # screenshots in tests/browser/screenshots (SCREENSHOTS overrides it).
 # Debian's chromium and nodejs come from DEB_PACKAGES; playwright-core from
 # npm, pinned by tests/browser/package-lock.json, never downloads a browser.

@@ -46,6 +46,11 @@ notebook_server_start() {
 	export JUPYTER_DATA_DIR="$NB_TMP/data" JUPYTER_RUNTIME_DIR="$NB_TMP/runtime"
 	export JUPYTER_CONFIG_DIR="$NB_TMP/config" IPYTHONDIR="$NB_TMP/ipython"
 	export PYDEVD_DISABLE_FILE_VALIDATION=1
+	# The widget front-end (Debian's jupyter-nbextension-jupyter-js-widgets)
+	# is enabled in /etc/jupyter; enable it here too, so the isolated server
+	# loads it whatever the system's configuration says.
+	mkdir -p "$JUPYTER_CONFIG_DIR/nbconfig"
+	echo '{"load_extensions": {"jupyter-js-widgets/extension": true}}' >"$JUPYTER_CONFIG_DIR/nbconfig/notebook.json"
 
 	port=$($py -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
 		{ echo "no free port"; return 1; }

@@ -21,6 +21,7 @@ import (
 // and run `make generate`.
 var Packages = []string{
 	"github.com/gobayes/gobayes/display",
+	"github.com/gobayes/gobayes/widgets",
 	"github.com/gobayes/gobayes/plotting",
 	"github.com/gobayes/gobayes/ppl",
 	"github.com/gobayes/gobayes/ppl/diag",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -79,6 +80,22 @@ func (p *pendingEngine) IsComplete(code string) (string, string) {
 		return "unknown", ""
 	}
 	return e.IsComplete(code)
+}
+
+func (p *pendingEngine) Comm(ctx context.Context, m comm.Message, ev interp.Events) *interp.Error {
+	e, err := p.get()
+	if err != nil {
+		return err
+	}
+	return e.Comm(ctx, m, ev)
+}
+
+func (p *pendingEngine) CommInfo(target string) map[string]string {
+	e, err := p.get()
+	if err != nil {
+		return map[string]string{}
+	}
+	return e.CommInfo(target)
 }
 
 func (p *pendingEngine) Reset() error {

@@ -22,7 +22,10 @@
 // inherits (wire.go), so a cell writing to standard output cannot corrupt
 // the protocol; what compiled code writes to the child's own stdout and
 // stderr reaches the running cell. A cell's reads of standard input are
-// relayed to the client through the supervisor's Events.
+// relayed to the client through the supervisor's Events, and so are comm
+// messages both ways: a cell's (a widget's comm_open and updates) to the
+// supervisor's CommEvents, a client's to the session's handlers (opComm),
+// with the id of the client's request that an Output widget captures by.
 //
 // A cell whose heap passes 75% of the memory limit is stopped by a guard
 // in the worker (it polls the heap every 20 ms) with a MemoryLimit error

@@ -32,3 +32,7 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 func TestInterruptedWaitStopsTheCell(t *testing.T) {
 	enginetest.InterruptedWaitStopsTheCell(t, newTestSupervised(t, 1<<30))
 }
+
+func TestWidgetRoundTrip(t *testing.T) {
+	enginetest.WidgetRoundTrip(t, newTestSupervised(t, 1<<30))
+}

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -250,6 +251,10 @@ func deliver(ev interp.Events, r wireReply) {
 		}
 	case replyClear:
 		ev.Clear(r.Wait)
+	case replyComm:
+		if ce, ok := ev.(interp.CommEvents); ok && r.Comm != nil {
+			ce.Comm(*r.Comm)
+		}
 	}
 }
 
@@ -268,7 +273,7 @@ func (s *Supervised) restartInBackground(c *child) {
 
 // Execute runs a cell in the child. See interp.Engine.
 func (s *Supervised) Execute(ctx context.Context, code string, ev interp.Events) interp.Result {
-	r, err := s.call(ctx, wireRequest{Op: opExecute, Code: code}, ev)
+	r, err := s.call(ctx, wireRequest{Op: opExecute, Code: code, MsgID: msgID(ev)}, ev)
 	if err != nil {
 		return interp.Result{Err: err}
 	}
@@ -276,6 +281,34 @@ func (s *Supervised) Execute(ctx context.Context, code string, ev interp.Events)
 		return interp.Result{Err: &interp.Error{Name: "ProtocolError", Value: "interp: the worker answered an execute without a result"}}
 	}
 	return *r.Result
+}
+
+// msgID is the client's request ev answers, "" when ev cannot tell.
+func msgID(ev interp.Events) string {
+	if ce, ok := ev.(interp.CommEvents); ok {
+		return ce.MsgID()
+	}
+	return ""
+}
+
+// Comm delivers a client's comm message to the session in the child. See
+// interp.Engine.
+func (s *Supervised) Comm(ctx context.Context, m comm.Message, ev interp.Events) *interp.Error {
+	r, err := s.call(ctx, wireRequest{Op: opComm, Comm: &m, MsgID: msgID(ev)}, ev)
+	if err != nil {
+		return err
+	}
+	return r.Err
+}
+
+// CommInfo lists the open comms of the session in the child; none when it
+// cannot answer. See interp.Engine.
+func (s *Supervised) CommInfo(target string) map[string]string {
+	r, err := s.call(context.Background(), wireRequest{Op: opCommInfo, Code: target}, nil)
+	if err != nil || r.Comms == nil {
+		return map[string]string{}
+	}
+	return r.Comms
 }
 
 // Evaluate computes one expression in the child. See interp.Engine.

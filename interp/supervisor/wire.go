@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -26,6 +27,8 @@ const (
 	opReset      = "reset"
 	opInterrupt  = "interrupt"
 	opInput      = "input" // the answer to a replyInput
+	opComm       = "comm"  // a client's comm message for the session's handlers
+	opCommInfo   = "comm_info"
 )
 
 // wireRequest is one request from the supervisor.
@@ -35,6 +38,10 @@ type wireRequest struct {
 	Code   string `json:"code,omitempty"`
 	Cursor int    `json:"cursor,omitempty"`
 	Detail int    `json:"detail,omitempty"`
+	// execute, comm: the msg_id of the client's request (comm.Request in
+	// the worker)
+	MsgID string        `json:"msg_id,omitempty"`
+	Comm  *comm.Message `json:"comm,omitempty"` // comm
 
 	// input: the line typed, or why there is none
 	Input    string `json:"input,omitempty"`
@@ -80,6 +87,7 @@ const (
 	replyDisplay = "display"
 	replyClear   = "clear"
 	replyInput   = "input" // the cell reads standard input: ask the client
+	replyComm    = "comm"  // a comm message for the client
 	replyDone    = "done"
 )
 
@@ -97,6 +105,8 @@ type wireReply struct {
 	DisplayID string          `json:"display_id,omitempty"`
 	Update    bool            `json:"update,omitempty"`
 	Wait      bool            `json:"wait,omitempty"`
+	// comm
+	Comm *comm.Message `json:"comm,omitempty"`
 
 	// done
 	Result     *interp.Result     `json:"result,omitempty"`
@@ -105,4 +115,5 @@ type wireReply struct {
 	Found      bool               `json:"found,omitempty"`
 	Status     string             `json:"status,omitempty"`
 	Indent     string             `json:"indent,omitempty"`
+	Comms      map[string]string  `json:"comms,omitempty"` // comm_info
 }

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp"
 )
@@ -161,6 +162,25 @@ func (w *worker) serve(in io.Reader) int {
 			return 2
 		}
 		switch req.Op {
+		case opComm:
+			ctx, cancel := context.WithCancel(context.Background())
+			w.mu.Lock()
+			w.cancel = cancel
+			w.mu.Unlock()
+			cells.Add(1)
+			go func(req wireRequest) {
+				defer cells.Done()
+				defer cancel()
+				var e *interp.Error
+				if req.Comm == nil {
+					e = &interp.Error{Name: "ProtocolError", Value: "interp: worker: a comm request without a message"}
+				} else {
+					e = w.s.Comm(ctx, *req.Comm, workerEvents{w, req.ID, req.MsgID})
+				}
+				w.send(wireReply{ID: req.ID, Kind: replyDone, Err: e})
+			}(req)
+		case opCommInfo:
+			w.send(wireReply{ID: req.ID, Kind: replyDone, Comms: w.s.CommInfo(req.Code)})
 		case opExecute, opEvaluate:
 			ctx, cancel := context.WithCancel(context.Background())
 			w.mu.Lock()
@@ -172,7 +192,7 @@ func (w *worker) serve(in io.Reader) int {
 				defer cancel()
 				if req.Op == opExecute {
 					stop := guardMemory(cancel)
-					r := w.s.Execute(ctx, req.Code, workerEvents{w, req.ID})
+					r := w.s.Execute(ctx, req.Code, workerEvents{w, req.ID, req.MsgID})
 					if tripped, held := stop(); tripped {
 						r = interp.Result{Err: memoryGuardError(held)}
 						runtime.GC() // what the stopped cell held, back
@@ -224,9 +244,18 @@ func (w *worker) serve(in io.Reader) int {
 
 // workerEvents forwards a cell's events to the supervisor.
 type workerEvents struct {
-	w  *worker
-	id int64
+	w     *worker
+	id    int64
+	msgID string // the client's request, for comm.Request
 }
+
+var _ interp.CommEvents = workerEvents{}
+
+func (e workerEvents) Comm(m comm.Message) {
+	e.w.send(wireReply{ID: e.id, Kind: replyComm, Comm: &m})
+}
+
+func (e workerEvents) MsgID() string { return e.msgID }
 
 func (e workerEvents) Stream(name, text string) {
 	e.w.send(wireReply{ID: e.id, Kind: replyStream, Name: name, Text: text})

@@ -2,7 +2,8 @@
 // Chromium, as a person would: Run All from the Cell menu, then the outputs
 // on the page are checked (no errors, every committed image and summary table
 // shown), and one scratch notebook exercises the live progress table, the
-// toolbar's interrupt button and Tab completion. One screenshot per notebook
+// toolbar's interrupt button, a slider widget that redraws a plot and Tab
+// completion. One screenshot per notebook
 // and per interaction goes to SCREENSHOTS.
 //
 // run.sh starts the server and sets the environment:
@@ -249,11 +250,42 @@ const SLOW_SAMPLE = [
 ].join('\n');
 const BUSY = '// runs until interrupted\nfor {\n}';
 const AFTER = 'fmt.Println("after the interrupt, before =", before)';
+// A teaching cell: the prior predictive of y = mu + noise, mu ~ Normal(0,
+// scale), redrawn by the kernel whenever the student moves the slider or
+// picks another noise family.
+const PRIOR_WIDGETS = [
+  'import (',
+  '    "math"',
+  '    "math/rand"',
+  '',
+  '    "github.com/gobayes/gobayes/display"',
+  '    "github.com/gobayes/gobayes/plotting"',
+  '    "github.com/gobayes/gobayes/widgets"',
+  ')',
+  '',
+  'scale := widgets.FloatSlider("prior scale", 0.1, 10, 1)',
+  'family := widgets.Dropdown("noise", "Normal", "StudentT")',
+  'widgets.Interact(func() {',
+  '    rng := rand.New(rand.NewSource(1))',
+  '    draws := make([]float64, 2000)',
+  '    for i := range draws {',
+  '        noise := rng.NormFloat64()',
+  '        if family.Value() == "StudentT" {',
+  '            a, b, c := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()',
+  '            noise /= math.Sqrt((a*a + b*b + c*c) / 3)',
+  '        }',
+  '        draws[i] = scale.Value()*rng.NormFloat64() + noise',
+  '    }',
+  '    display.Show(plotting.Dist(draws, plotting.Labels("y prior predictive"),',
+  '        plotting.Title(fmt.Sprintf("prior predictive, %s noise, prior scale %.2f", family.Value(), scale.Value()))))',
+  '}, scale, family)',
+].join('\n');
+const READ_SCALE = 'fmt.Printf("scale in Go: %.2f\\n", scale.Value())';
 
 function writeInteractionsNotebook() {
   const cell = (src) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: src });
   const nb = {
-    cells: [cell(SETUP), cell(SLOW_SAMPLE), cell(BUSY), cell(AFTER), cell('')],
+    cells: [cell(SETUP), cell(SLOW_SAMPLE), cell(BUSY), cell(AFTER), cell(PRIOR_WIDGETS), cell(READ_SCALE), cell('')],
     metadata: { kernelspec: { display_name: 'Go (gobayes)', language: 'go', name: 'gobayes' } },
     nbformat: 4,
     nbformat_minor: 5,
@@ -380,22 +412,90 @@ async function checkInterrupt(page) {
   return `stopped ${stoppedAfter.toFixed(1)} s after the click: ${errors[0].split('\n')[0].slice(0, 60)}…`;
 }
 
+// The widget cell's slider, dragged with the mouse in the widget area,
+// makes the kernel redraw the prior predictive plot in the Output widget
+// below it; a later cell reads the slider's value in Go.
+const WIDGET_CELL = 4;
+const COMPLETION_CELL = 6;
+
+function widgetImage(page) {
+  return page.evaluate((i) => {
+    const img = Jupyter.notebook.get_cell(i).element[0].querySelector('.widget-area img');
+    return img ? img.src : null;
+  }, WIDGET_CELL);
+}
+
+async function checkWidgets(page) {
+  await runCell(page, WIDGET_CELL);
+  await waitCellDone(page, WIDGET_CELL, 60000);
+  const cell = `#notebook-container .cell:nth-child(${WIDGET_CELL + 1})`;
+  const handle = page.locator(`${cell} .widget-area .ui-slider-handle`);
+  await handle.waitFor({ timeout: 30000 });
+  let before = null;
+  for (let t = 0; t < 100 && !before; t++) {
+    before = await widgetImage(page);
+    if (!before) await sleep(100);
+  }
+  expect(before, 'no prior predictive plot in the widget area after the cell ran');
+  await page.locator(`${cell} .widget-area .ui-slider`).first().scrollIntoViewIfNeeded();
+  await page.evaluate(() => { document.querySelector('#site').scrollTop += 300; });
+  await screenshot(page, 'interaction-widgets-before');
+  const errors = await page.evaluate((i) => Jupyter.notebook.get_cell(i).element[0].querySelectorAll('.output_error').length, WIDGET_CELL);
+  expect(errors === 0, `the widget cell shows ${errors} errors`);
+  // Drag the handle from 1 (near the left end) to about 8.
+  const track = await page.locator(`${cell} .widget-area .ui-slider`).first().boundingBox();
+  const hb = await handle.first().boundingBox();
+  await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width * 0.5, track.y + track.height / 2, { steps: 5 });
+  await page.mouse.move(track.x + track.width * 0.8, track.y + track.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const readout = await page.evaluate((i) => {
+    const r = Jupyter.notebook.get_cell(i).element[0].querySelector('.widget-area .widget-readout');
+    return r ? (r.innerText || r.value) : null;
+  }, WIDGET_CELL);
+  expect(readout && Math.abs(Number(readout) - 8) < 1.5, `the slider reads ${JSON.stringify(readout)} after the drag, want about 8`);
+  // The kernel redraws after each update; wait for the title of the last.
+  let after = null;
+  for (let t = 0; t < 150; t++) {
+    after = await widgetImage(page);
+    const busy = await page.evaluate(() => document.querySelector('#kernel_indicator_icon').classList.contains('kernel_busy_icon'));
+    if (after && after !== before && !busy) break;
+    await sleep(100);
+  }
+  await sleep(500);
+  after = await widgetImage(page);
+  const images = await page.evaluate((i) => Jupyter.notebook.get_cell(i).element[0].querySelectorAll('.widget-area img').length, WIDGET_CELL);
+  await screenshot(page, 'interaction-widgets-after');
+  expect(after && after !== before, 'the plot did not change after the slider moved');
+  expect(images === 1, `the Output widget shows ${images} images, want the redrawn one only`);
+  await runCell(page, WIDGET_CELL + 1);
+  await waitCellDone(page, WIDGET_CELL + 1, 30000);
+  let text = await cellText(page, WIDGET_CELL + 1);
+  for (let t = 0; t < 50 && !text.includes('scale in Go'); t++) {
+    await sleep(100);
+    text = await cellText(page, WIDGET_CELL + 1);
+  }
+  expect(text.includes(`scale in Go: ${Number(readout).toFixed(2)}`), `the next cell printed ${JSON.stringify(text)}, want the slider's ${readout}`);
+  return `slider dragged to ${readout}; the plot was redrawn (${before.length} → ${after.length} bytes of data URL); Go reads ${text.trim()}`;
+}
+
 // Typing `ppl.NewMo` and Tab offers or inserts NewModel.
 async function checkCompletion(page) {
-  await page.evaluate(() => {
-    Jupyter.notebook.select(4);
+  await page.evaluate((i) => {
+    Jupyter.notebook.select(i);
     Jupyter.notebook.edit_mode();
-  });
+  }, COMPLETION_CELL);
   await page.keyboard.type('m := ppl.NewMo');
   await page.keyboard.press('Tab');
   // Notebook 6 inserts a single match at once and lists several in a box.
   const deadline = Date.now() + 15000;
   let got = null;
   while (Date.now() < deadline) {
-    got = await page.evaluate(() => ({
-      text: Jupyter.notebook.get_cell(4).get_text(),
+    got = await page.evaluate((i) => ({
+      text: Jupyter.notebook.get_cell(i).get_text(),
       offered: [...document.querySelectorAll('.completions select option')].map((o) => o.textContent),
-    }));
+    }), COMPLETION_CELL);
     if (got.text.includes('NewModel') || got.offered.some((o) => o.includes('NewModel'))) break;
     await sleep(100);
   }
@@ -457,6 +557,7 @@ async function main() {
       if (await report(counts, 'interaction setup', page, checkSetup)) {
         await report(counts, 'interaction live progress', page, checkProgress);
         await report(counts, 'interaction interrupt from the toolbar', page, checkInterrupt);
+        await report(counts, 'interaction widgets: a slider redraws a plot', page, checkWidgets);
         await report(counts, 'interaction Tab completion', page, checkCompletion);
       }
       await page.close();

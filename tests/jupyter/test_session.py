@@ -135,7 +135,9 @@ class Session_(KernelCase):
         info = self.request("comm_info")
         self.assertEqual(info["status"], "ok")
         self.assertEqual(info["comms"], {})
-        # No comm targets: an opened comm is closed at once, as ipykernel does.
+        # The kernel serves no client-opened jupyter.widget comm (its widgets
+        # open their own): it is closed at once, as ipykernel does for an
+        # unknown target.
         comm_id = "test-comm-1"
         msg = self.kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": "jupyter.widget", "data": {}})
         self.kc.shell_channel.send(msg)
