@@ -114,7 +114,7 @@ func (s *Session) typedDefine(ctx context.Context, cell string, at rewrite.Item)
 			return false, nil
 		}
 		typ = v.Type()
-		value = tmp + ".(" + "%T" + ")"
+		value = tmp // asserted to the type below
 	default:
 		return false, nil
 	}
@@ -125,7 +125,9 @@ func (s *Session) typedDefine(ctx context.Context, cell string, at rewrite.Item)
 	if !known {
 		return false, nil
 	}
-	value = strings.Replace(value, "%T", t, 1)
+	if value == tmp {
+		value = tmp + ".(" + t + ")"
+	}
 	if err := run("var " + name.Name + " " + t); err != nil {
 		return true, err
 	}

@@ -481,16 +481,8 @@ func (b *rebuild) shape(r *graph.RV, c *rvChange) []int {
 
 // remake makes n again over new arguments as: by the function that made
 // it when the arguments' shapes changed, a copy otherwise. A mistake
-// names the data container.
+// panics with an *Error, which run prefixes with the call.
 func (b *rebuild) remake(n *graph.Node, as []*graph.Node) *graph.Node {
-	defer func() {
-		if e := recover(); e != nil {
-			if pe, ok := e.(*Error); ok && !strings.HasPrefix(pe.Msg, b.what) {
-				panic(&Error{Var: pe.Var, Msg: b.what + ": " + pe.Msg})
-			}
-			panic(e)
-		}
-	}()
 	label := exprLabel(n.FnName(), n.Args...)
 	if n.Kind == graph.KOp && n.Op == ir.OpScan {
 		failf(nil, label, "a Scan over data cannot be made again with new data yet; start anew with NewModel")

@@ -3,6 +3,8 @@ package ppl
 import (
 	"math"
 
+	"github.com/gobayes/gobayes/accel/dense"
+
 	"github.com/gobayes/gobayes/ppl/dist"
 )
 
@@ -100,21 +102,8 @@ func (m *Model) MultiNormal(name string, mu, cov any, opts ...Option) *RV {
 		}
 	}
 	l := make([]float64, k*k)
-	for i := 0; i < k; i++ {
-		for j := 0; j <= i; j++ {
-			s := c.Data[i*k+j]
-			for p := 0; p < j; p++ {
-				s -= l[i*k+p] * l[j*k+p]
-			}
-			if i == j {
-				if !(s > 0) {
-					m.failf(name, "MultiNormal cov is not positive definite (its Cholesky factorisation fails at row %d); a covariance matrix must be", i)
-				}
-				l[i*k+i] = math.Sqrt(s)
-			} else {
-				l[i*k+j] = s / l[j*k+j]
-			}
-		}
+	if i := dense.Cholesky(c.Data, l, k, 0); i >= 0 {
+		m.failf(name, "MultiNormal cov is not positive definite (its Cholesky factorisation fails at row %d); a covariance matrix must be", i)
 	}
 	rows := make([][]float64, k)
 	for i := range rows {

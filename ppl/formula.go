@@ -6,7 +6,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -343,23 +342,8 @@ func (f *formulaBuilder) name0(id *ast.Ident) Expr {
 	if id.Name == "pi" {
 		return asExpr(graph.Scalar(math.Pi))
 	}
-	known := f.known()
-	f.fail(id, "%s is not a name of model %q nor given with Using (names: %s)", id.Name, f.m.g.Name, strings.Join(known, ", "))
+	f.fail(id, "%s is not a name of model %q nor given with Using (names: %s)", id.Name, f.m.g.Name, strings.Join(f.m.knownNames(f.using), ", "))
 	return nil
-}
-
-func (f *formulaBuilder) known() []string {
-	var out []string
-	for k, v := range f.m.names {
-		if _, ok := v.(graph.Term); !ok {
-			out = append(out, k)
-		}
-	}
-	for k := range f.using {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // index is x[i] for a whole number i (one element) or x[ids] for a

@@ -102,15 +102,25 @@ func (m *Model) Lookup(name string) Expr {
 	case dataName:
 		return asExpr(m.dataNode(name))
 	}
-	known := make([]string, 0, len(m.names))
+	m.failf(name, "no variable of this name in model %q (it has: %s)", m.g.Name, strings.Join(m.knownNames(nil), ", "))
+	return nil
+}
+
+// knownNames lists, sorted, the names an expression may use: the
+// variables, deterministic quantities and data containers (not the terms),
+// and extra's.
+func (m *Model) knownNames(extra map[string]any) []string {
+	known := make([]string, 0, len(m.names)+len(extra))
 	for k, v := range m.names {
 		if _, ok := v.(graph.Term); !ok {
 			known = append(known, k)
 		}
 	}
+	for k := range extra {
+		known = append(known, k)
+	}
 	slices.Sort(known)
-	m.failf(name, "no variable of this name in model %q (it has: %s)", m.g.Name, strings.Join(known, ", "))
-	return nil
+	return known
 }
 
 // Deterministic records expr under name: its value is part of every draw

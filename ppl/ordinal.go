@@ -55,22 +55,15 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 	}
 	n, k1 := e.Len(), c.Len() // observations, cutpoints (K-1)
 	scalar := len(e.Dims) == 0
-	// The gathers' tables follow n and K: new data of another length
-	// (SetData) cannot make them again, and say so (see remake).
-	gather := func(x any, idx []int) *graph.Node {
-		g := Index(x, idx).node()
-		g.Fn = fn
-		return g
-	}
 	er, cr := make([]int, n*k1), make([]int, n*k1)
 	for i := 0; i < n; i++ {
 		for k := 0; k < k1; k++ {
 			er[i*k1+k], cr[i*k1+k] = i, k
 		}
 	}
-	d := Sub(gather(e, er), gather(c, cr)).node() // eta_i - c_k, row-major [i][k]
-	upper := logF(d).node()                       // log P(y > k)
-	lower := logF(Neg(d).node()).node()           // log P(y ≤ k)
+	d := Sub(shapedIndex(fn, e, er), shapedIndex(fn, c, cr)).node() // eta_i - c_k, row-major [i][k]
+	upper := logF(d).node()                                         // log P(y > k)
+	lower := logF(Neg(d).node()).node()                             // log P(y ≤ k)
 	parts := []any{lower, upper}
 	if k1 >= 2 {
 		a, b := make([]int, 0, n*(k1-1)), make([]int, 0, n*(k1-1))
@@ -79,7 +72,7 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 				a, b = append(a, i*k1+k-1), append(b, i*k1+k)
 			}
 		}
-		parts = append(parts, LogDiffExp(gather(upper, a), gather(upper, b)))
+		parts = append(parts, LogDiffExp(shapedIndex(fn, upper, a), shapedIndex(fn, upper, b)))
 	}
 	all := Concat(parts...)
 	// Row i of the result: P(y=0) from lower, the middle categories, and
@@ -93,7 +86,7 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 		}
 		idx = append(idx, n*k1+i*k1+k1-1)
 	}
-	logp := Expr(asExpr(gather(all, idx)))
+	logp := Expr(asExpr(shapedIndex(fn, all, idx)))
 	if !scalar {
 		logp = Reshape(logp, n, K)
 	}
@@ -115,11 +108,6 @@ func (m *Model) ordinalPointwise(r *RV, fn string, logF func(*graph.Node) Expr, 
 	if e.Len() != 1 && e.Len() != n {
 		return
 	}
-	gather := func(x any, idx []int) *graph.Node {
-		g := Index(x, idx).node()
-		g.Fn = fn
-		return g
-	}
 	ei, lo, hi := make([]int, n), make([]int, n), make([]int, n)
 	for i, v := range y {
 		if e.Len() > 1 {
@@ -127,10 +115,10 @@ func (m *Model) ordinalPointwise(r *RV, fn string, logF func(*graph.Node) Expr, 
 		}
 		lo[i], hi[i] = max(int(v)-1, 0), min(int(v), k1-1)
 	}
-	eta := gather(e, ei)
-	above := logF(Sub(eta, gather(c, lo)).node()).node()  // log P(y > k-1)
-	aboveK := logF(Sub(eta, gather(c, hi)).node()).node() // log P(y > k)
-	below := logF(Sub(gather(c, hi), eta).node()).node()  // log P(y ≤ k), for k = 0
+	eta := shapedIndex(fn, e, ei)
+	above := logF(Sub(eta, shapedIndex(fn, c, lo)).node()).node()  // log P(y > k-1)
+	aboveK := logF(Sub(eta, shapedIndex(fn, c, hi)).node()).node() // log P(y > k)
+	below := logF(Sub(shapedIndex(fn, c, hi), eta).node()).node()  // log P(y ≤ k), for k = 0
 	all := Concat(below, above, LogDiffExp(above, aboveK))
 	pick := make([]int, n)
 	for i, v := range y {
@@ -143,5 +131,14 @@ func (m *Model) ordinalPointwise(r *RV, fn string, logF func(*graph.Node) Expr, 
 			pick[i] = 2*n + i
 		}
 	}
-	r.v.Pointwise = gather(all, pick)
+	r.v.Pointwise = shapedIndex(fn, all, pick)
+}
+
+// shapedIndex is Index(x, idx) made by fn from shapes (n, K): new data of
+// another length (SetData) cannot make its table again, and the node's
+// name makes remake say so.
+func shapedIndex(fn string, x any, idx []int) *graph.Node {
+	g := Index(x, idx).node()
+	g.Fn = fn
+	return g
 }

@@ -198,7 +198,8 @@ func (c *Compiled) detLen() int {
 
 // PosteriorPredictive draws the observed variables given one posterior
 // draw (in the layout of Vars, as Density.Constrained writes it):
-// replicated data, by name, and the deterministic quantities there.
+// replicated data, by name, and, in a model with data containers, the
+// deterministic quantities there.
 func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[string][]float64, error) {
 	pr, err := c.predictiveProgram()
 	if err != nil {
@@ -219,7 +220,9 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 		}
 		res[r.Name] = slices.Clone(f.V[pr.Offset[r] : pr.Offset[r]+r.Value.Len()])
 	}
-	if len(c.m.g.Dets) > 0 {
+	if len(c.m.g.Data) > 0 && len(c.m.g.Dets) > 0 {
+		// Only a model with data containers reports them (dataDets): the
+		// others skip a forward pass and a copy per draw.
 		f.Forward(f.V[:pr.Dim])
 		for j, d := range c.m.g.Dets {
 			res[d.Det] = slices.Clone(f.Val(pr.Dets[j]))

@@ -1,6 +1,10 @@
 package adapt
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Options are the warm-up settings; zero values mean Stan's defaults.
 type Options struct {
@@ -295,44 +299,12 @@ func DenseWorthIt(cov []float64, d, n int) bool {
 }
 
 // symEigenRange returns the smallest and largest eigenvalues of the
-// symmetric d×d matrix a (row-major), by cyclic Jacobi rotations: d is at
-// most AutoMaxDim and this runs once per warm-up window.
+// symmetric d×d matrix a (row-major); NaN when they cannot be computed.
 func symEigenRange(a []float64, d int) (lo, hi float64) {
-	a = append([]float64(nil), a...)
-	for sweep := 0; sweep < 50; sweep++ {
-		off := 0.0
-		for i := 0; i < d; i++ {
-			for j := i + 1; j < d; j++ {
-				off += a[i*d+j] * a[i*d+j]
-			}
-		}
-		if off < 1e-22 {
-			break
-		}
-		for p := 0; p < d; p++ {
-			for q := p + 1; q < d; q++ {
-				apq := a[p*d+q]
-				if math.Abs(apq) < 1e-300 {
-					continue
-				}
-				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
-				t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-				c := 1 / math.Sqrt(t*t+1)
-				s := t * c
-				for k := 0; k < d; k++ {
-					akp, akq := a[k*d+p], a[k*d+q]
-					a[k*d+p], a[k*d+q] = c*akp-s*akq, s*akp+c*akq
-				}
-				for k := 0; k < d; k++ {
-					apk, aqk := a[p*d+k], a[q*d+k]
-					a[p*d+k], a[q*d+k] = c*apk-s*aqk, s*apk+c*aqk
-				}
-			}
-		}
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(d, append([]float64(nil), a...)), false) {
+		return math.NaN(), math.NaN()
 	}
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for i := 0; i < d; i++ {
-		lo, hi = math.Min(lo, a[i*d+i]), math.Max(hi, a[i*d+i])
-	}
-	return lo, hi
+	v := eig.Values(nil) // ascending
+	return v[0], v[d-1]
 }

@@ -13,11 +13,7 @@ func (p *Posterior) Label(j int) string {
 	if p.Coords == nil {
 		return p.Columns[j]
 	}
-	for _, v := range p.Vars {
-		n := v.size()
-		if j < v.Start || j >= v.Start+n || len(v.Dims) != len(v.Shape) || len(v.Shape) == 0 {
-			continue
-		}
+	if v := p.varOf(j); v != nil && len(v.Dims) == len(v.Shape) && len(v.Shape) > 0 {
 		k := j - v.Start // row-major over Shape
 		parts := make([]string, len(v.Shape))
 		labelled := false

@@ -243,12 +243,7 @@ func (p *Posterior) strongestCorrelation() (a, b string, r float64) {
 // varOf is the variable column j belongs to, nil when none.
 func (p *Posterior) varOf(j int) *Var {
 	for i := range p.Vars {
-		v := &p.Vars[i]
-		n := 1
-		for _, d := range v.Shape {
-			n *= d
-		}
-		if j >= v.Start && j < v.Start+n {
+		if v := &p.Vars[i]; j >= v.Start && j < v.Start+v.size() {
 			return v
 		}
 	}
