@@ -40,6 +40,9 @@ type Request struct {
 	Op      string
 	Handle  int         // the compiled program (OpEval, OpLeapfrog, OpClose)
 	Program *ir.Program // OpCompile
+	// Blocks makes OpCompile a sharded compile: Program is the main
+	// program and Blocks the blocks of rows (accel.ShardedBackend).
+	Blocks []*ir.Program
 	B       int         // OpEval: batch size
 	Xs      []float64   // OpEval: positions
 	Grad    bool        // OpEval: gradients wanted
@@ -138,15 +141,19 @@ func NewClient(r io.Reader, w io.WriteCloser) (*Client, error) {
 	return c, nil
 }
 
+// ErrStopped marks a call that failed because the worker's end of the
+// link is gone (the process ended, or the connection broke).
+var ErrStopped = errors.New("the worker has stopped")
+
 func (c *Client) call(req *Request) (*Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.enc.Encode(req); err != nil {
-		return nil, fmt.Errorf("remote: sending %s: %v (the worker has stopped)", req.Op, err)
+		return nil, fmt.Errorf("remote: sending %s: %v (%w)", req.Op, err, ErrStopped)
 	}
 	var resp Response
 	if err := c.dec.Decode(&resp); err != nil {
-		return nil, fmt.Errorf("remote: reading the answer to %s: %v (the worker has stopped)", req.Op, err)
+		return nil, fmt.Errorf("remote: reading the answer to %s: %v (%w)", req.Op, err, ErrStopped)
 	}
 	if resp.Err != "" {
 		return nil, errors.New(resp.Err)
@@ -157,6 +164,17 @@ func (c *Client) call(req *Request) (*Response, error) {
 // Compile sends the program to the worker.
 func (c *Client) Compile(p *ir.Program) (accel.Compiled, error) {
 	resp, err := c.call(&Request{Op: OpCompile, Program: p})
+	if err != nil {
+		return nil, err
+	}
+	return &Program{c: c, handle: resp.Handle, dim: resp.Dim}, nil
+}
+
+// CompileSharded sends a sharded log density (main and its blocks of
+// rows) to a worker whose backend places the blocks itself
+// (accel.ShardedBackend, such as an MPI job); other workers refuse it.
+func (c *Client) CompileSharded(main *ir.Program, blocks []*ir.Program) (accel.Compiled, error) {
+	resp, err := c.call(&Request{Op: OpCompile, Program: main, Blocks: blocks})
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +274,18 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 				fail(fmt.Errorf("remote: compile without a program"))
 				break
 			}
-			c, err := b.Compile(req.Program)
+			var c accel.Compiled
+			var err error
+			if req.Blocks != nil {
+				sb, ok := b.(accel.ShardedBackend)
+				if !ok {
+					fail(fmt.Errorf("remote: the %s backend does not place the blocks of a sharded model", b.Name()))
+					break
+				}
+				c, err = sb.CompileSharded(req.Program, req.Blocks)
+			} else {
+				c, err = b.Compile(req.Program)
+			}
 			if err != nil {
 				fail(err)
 				break

@@ -1,0 +1,335 @@
+package mpi_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/conformance"
+	"github.com/gobayes/gobayes/accel/cpu"
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/mpi"
+)
+
+var (
+	buildOnce sync.Once
+	worker    string
+	buildErr  error
+)
+
+// rankProgram builds cmd/gobayes-mpi with the mpi tag once, or skips the
+// test where Open MPI is missing (GOBAYES_REQUIRE_MPI=1, as `make
+// test-mpi` sets, makes that a failure).
+func rankProgram(t *testing.T) {
+	t.Helper()
+	missing := func(why string) {
+		if os.Getenv("GOBAYES_REQUIRE_MPI") != "" {
+			t.Fatalf("GOBAYES_REQUIRE_MPI is set but %s", why)
+		}
+		t.Skip(why)
+	}
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		missing("mpirun is not installed (Debian: openmpi-bin)")
+	}
+	if err := exec.Command("pkg-config", "--exists", "ompi-c").Run(); err != nil {
+		missing("Open MPI's headers are not installed (Debian: libopenmpi-dev)")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gobayes-mpi-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		worker = filepath.Join(dir, mpi.WorkerName)
+		out, err := exec.Command("go", "build", "-tags", "mpi", "-o", worker, "github.com/gobayes/gobayes/cmd/gobayes-mpi").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("building the rank program: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	t.Setenv("GOBAYES_MPI_WORKER", worker)
+}
+
+func start(t *testing.T, ranks int) *mpi.Job {
+	t.Helper()
+	rankProgram(t)
+	j, err := mpi.Start(mpi.Config{Ranks: ranks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j
+}
+
+// TestConformance runs the backend suite (every posteriordb program,
+// batches of 1, 7 and 64 positions, leapfrog trajectories) on jobs of 2
+// and 3 ranks, the chains of a batch spread over the ranks, at the
+// suite's 1e-12.
+func TestConformance(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprintf("ranks=%d", n), func(t *testing.T) {
+			j := start(t, n)
+			if !strings.Contains(j.Info(), fmt.Sprintf("%d ranks", n)) {
+				t.Errorf("info %q does not say %d ranks", j.Info(), n)
+			}
+			conformance.Run(t, j, conformance.Options{})
+		})
+	}
+}
+
+// TestShardedEqualsInProcess places blocks of a program on the ranks (a
+// stand-in for ppl's shards: the same program as every block, so the sum
+// is known) and checks the gathered sum against the CPU.
+func TestShardedEqualsInProcess(t *testing.T) {
+	p := conformance.Program(t, "eight_schools-eight_schools_noncentered")
+	ref, err := cpu.New(1).Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3} {
+		j := start(t, n)
+		const k = 5 // blocks: uneven over 2 and 3 ranks
+		blocks := make([]*ir.Program, k)
+		for i := range blocks {
+			blocks[i] = p
+		}
+		c, err := j.CompileSharded(p, blocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const b = 7
+		xs := conformance.Points(b, p.Dim, 3)
+		lps, grads := make([]float64, b), make([]float64, b*p.Dim)
+		rl, rg := make([]float64, b), make([]float64, b*p.Dim)
+		if err := c.LogDensityGrad(xs, lps, grads); err != nil {
+			t.Fatal(err)
+		}
+		if err := ref.LogDensityGrad(xs, rl, rg); err != nil {
+			t.Fatal(err)
+		}
+		for i := range lps {
+			if !close(lps[i], (k+1)*rl[i]) {
+				t.Errorf("%d ranks: position %d: log density %v, want %d × %v", n, i, lps[i], k+1, rl[i])
+			}
+		}
+		for i := range grads {
+			if !close(grads[i], (k+1)*rg[i]) {
+				t.Errorf("%d ranks: gradient %d: %v, want %d × %v", n, i, grads[i], k+1, rg[i])
+			}
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Leapfrog of a sharded program (main alone here, so that the
+		// reference is the program's own): one collective evaluation per
+		// step, the reference loop's trajectory, including chains that
+		// diverge and stop (step sizes up to 40).
+		c, err = j.CompileSharded(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := trajectories(b, p.Dim), trajectories(b, p.Dim)
+		if err := ref.LogDensityGrad(got.Q, got.LogDensity, got.Grad); err != nil {
+			t.Fatal(err)
+		}
+		copy(want.LogDensity, got.LogDensity)
+		copy(want.Grad, got.Grad)
+		if err := c.Leapfrog(got); err != nil {
+			t.Fatal(err)
+		}
+		if err := ref.Leapfrog(want); err != nil {
+			t.Fatal(err)
+		}
+		stopped := 0
+		for i := range b {
+			if got.Steps[i] != want.Steps[i] {
+				t.Errorf("%d ranks: chain %d: %d steps, want %d", n, i, got.Steps[i], want.Steps[i])
+			}
+			if want.Steps[i] < want.N {
+				stopped++
+			}
+			if got.LogDensity[i] != want.LogDensity[i] && !close(got.LogDensity[i], want.LogDensity[i]) {
+				t.Errorf("%d ranks: chain %d: log density %v, want %v", n, i, got.LogDensity[i], want.LogDensity[i])
+			}
+		}
+		for i := range got.Q {
+			if !close(got.Q[i], want.Q[i]) || !close(got.P[i], want.P[i]) {
+				t.Errorf("%d ranks: value %d: q %v p %v, want %v %v", n, i, got.Q[i], got.P[i], want.Q[i], want.P[i])
+				break
+			}
+		}
+		if stopped == 0 {
+			t.Errorf("%d ranks: no chain diverged: the stopping path went untested", n)
+		}
+		c.Close()
+	}
+}
+
+// trajectories are b chains of dimension d from the suite's points, with
+// step sizes from 0.05 to 40 (the large ones diverge).
+func trajectories(b, d int) *accel.Trajectories {
+	t := &accel.Trajectories{
+		Q: conformance.Points(b, d, 5), P: conformance.Points(b, d, 6), Grad: make([]float64, b*d),
+		LogDensity: make([]float64, b), StepSize: make([]float64, b), Steps: make([]int, b),
+		InvMetric: make([]float64, d), N: 20,
+	}
+	for i := range t.StepSize {
+		t.StepSize[i] = 0.05 + 40*float64(i)/float64(b-1)
+	}
+	for i := range t.InvMetric {
+		t.InvMetric[i] = 1
+	}
+	return t
+}
+
+func close(a, b float64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	m := max(abs(a), abs(b), 1)
+	return d <= 1e-12*m
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestKilledRank kills rank 1 mid-job: the next evaluation fails with an
+// error that says the job ended and what mpirun reported, and nothing of
+// the job is left running.
+func TestKilledRank(t *testing.T) {
+	j := start(t, 2)
+	p := conformance.Program(t, "eight_schools-eight_schools_noncentered")
+	c, err := j.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := rankPID(t, 1)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	xs := conformance.Points(4, p.Dim, 1)
+	err = c.LogDensityGrad(xs, make([]float64, 4), make([]float64, 4*p.Dim))
+	if err == nil {
+		t.Fatal("an evaluation after a rank was killed succeeded")
+	}
+	if !strings.Contains(err.Error(), "the MPI job ended") {
+		t.Errorf("error %q does not say the job ended", err)
+	}
+	t.Logf("the error: %v", err)
+	j.Close()
+	if left := ranksRunning(t); len(left) > 0 {
+		t.Errorf("ranks still running after Close: %v", left)
+	}
+}
+
+// TestCloseEndsEveryRank: after Close no rank of the job remains.
+func TestCloseEndsEveryRank(t *testing.T) {
+	j := start(t, 3)
+	if n := len(ranksRunning(t)); n != 3 {
+		t.Errorf("%d ranks running, want 3", n)
+	}
+	j.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(ranksRunning(t)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := ranksRunning(t); len(left) > 0 {
+		t.Errorf("ranks still running after Close: %v", left)
+	}
+}
+
+// TestMissing: without the rank program the error says how to build it.
+func TestMissing(t *testing.T) {
+	t.Setenv("GOBAYES_MPI_WORKER", "")
+	t.Setenv("PATH", t.TempDir())
+	_, err := mpi.Start(mpi.Config{Ranks: 2})
+	if err == nil || !errors.Is(err, accel.ErrNotInstalled) || !strings.Contains(err.Error(), "make mpi") {
+		t.Fatalf("Start without the rank program: %v", err)
+	}
+}
+
+// TestCommand: a named cluster's hosts and binary reach mpirun's command
+// line, and a broken clusters file is an error that names it.
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "clusters.json")
+	os.WriteFile(path, []byte(`{"lab": {"hosts": [{"name": "n1", "ranks": 4}, {"name": "n2", "ranks": 4}], "binary": "/opt/gb/gobayes-mpi", "args": ["--mca", "btl_tcp_if_include", "eth0"]}}`), 0o644)
+	t.Setenv("GOBAYES_CLUSTERS", path)
+	cl, err := mpi.LoadCluster("lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	launcher, args := mpi.Command(mpi.Config{}, cl, "/here/gobayes-mpi")
+	line := launcher + " " + strings.Join(args, " ")
+	for _, want := range []string{"mpirun -n 8 ", "--host n1:4,n2:4", "--mca btl_tcp_if_include eth0", "/opt/gb/gobayes-mpi -threads 1"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("command %q lacks %q", line, want)
+		}
+	}
+	if _, err := mpi.LoadCluster("nope"); err == nil || !strings.Contains(err.Error(), "lab") {
+		t.Errorf("an unknown cluster: %v (want the names it has)", err)
+	}
+	os.WriteFile(path, []byte(`{"lab": {"hosts": []}}`), 0o644)
+	if _, err := mpi.LoadCluster("lab"); err == nil || !strings.Contains(err.Error(), "no hosts") {
+		t.Errorf("a cluster without hosts: %v", err)
+	}
+}
+
+// rankPID is the process id of rank r of the running job (Open MPI sets
+// OMPI_COMM_WORLD_RANK in each rank's environment).
+func rankPID(t *testing.T, r int) int {
+	t.Helper()
+	for _, pid := range ranksRunning(t) {
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			continue
+		}
+		for _, kv := range strings.Split(string(env), "\x00") {
+			if kv == "OMPI_COMM_WORLD_RANK="+strconv.Itoa(r) {
+				return pid
+			}
+		}
+	}
+	t.Fatalf("no rank %d found", r)
+	return 0
+}
+
+// ranksRunning lists the processes running the test's rank program.
+func ranksRunning(t *testing.T) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+		if err == nil && exe == worker {
+			if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Contains(string(st), ") Z ") {
+				continue // a zombie: ended, not yet reaped
+			}
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
