@@ -43,10 +43,10 @@ type Request struct {
 	// Blocks makes OpCompile a sharded compile: Program is the main
 	// program and Blocks the blocks of rows (accel.ShardedBackend).
 	Blocks []*ir.Program
-	B       int         // OpEval: batch size
-	Xs      []float64   // OpEval: positions
-	Grad    bool        // OpEval: gradients wanted
-	Traj    *accel.Trajectories
+	B      int       // OpEval: batch size
+	Xs     []float64 // OpEval: positions
+	Grad   bool      // OpEval: gradients wanted
+	Traj   *accel.Trajectories
 }
 
 // Response answers one Request; Err is the backend's error text.
