@@ -10,7 +10,9 @@ import (
 // density on processes or machines of its own (accel/mpi's ranks): main
 // and blocks are programs over the same position whose targets sum to the
 // log density (ppl's Compiled.ShardPrograms). Each block's data is sent
-// once, at compile time; the Compiled then evaluates whole positions.
+// once, at compile time; the Compiled then evaluates whole positions, and
+// unlike other backends' it is safe for concurrent use (the chains of a
+// run share it).
 type ShardedBackend interface {
 	Backend
 	CompileSharded(main *ir.Program, blocks []*ir.Program) (Compiled, error)

@@ -18,4 +18,9 @@ mpi:
 # instead of skipping them.
 test-mpi: mpi
 	$(GO) vet -tags mpi ./accel/mpi/... ./cmd/gobayes-mpi
-	GOBAYES_REQUIRE_MPI=1 GOBAYES_MPI_WORKER=$(MPI_WORKER) $(GO) test -count=1 ./accel/mpi/...
+	GOBAYES_REQUIRE_MPI=1 $(GO) test -count=1 ./accel/mpi/...
+	GOBAYES_REQUIRE_MPI=1 $(GO) test -count=1 -run MPI ./ppl
+
+# The notebooks and `make run` start MPI jobs from cells: the rank program
+# must be beside bin/gobayes.
+run test-notebooks: mpi

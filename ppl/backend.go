@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/gobayes/gobayes/accel"
-	_ "github.com/gobayes/gobayes/accel/cpu"    // registers "cpu"
+	_ "github.com/gobayes/gobayes/accel/cpu" // registers "cpu"
+	"github.com/gobayes/gobayes/accel/mpi"
 	_ "github.com/gobayes/gobayes/accel/remote" // registers "cuda": the GPU worker
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -18,6 +20,15 @@ import (
 //   - "cpu": every core of this machine (accel/vec);
 //   - "cuda": the GPU, through the worker `make cuda` builds; an error
 //     names what is missing when there is no worker, driver or device;
+//   - "mpi": the ranks of an MPI job (Open MPI's mpirun, the rank program
+//     `make mpi` builds) on this machine or a Cluster, started for this
+//     run and ended after it. NUTS and HMC evaluate a sharded model there:
+//     the observed rows are split into one shard per rank (unless Shards
+//     chose a number), each rank holds its blocks of rows, sent once, and
+//     every gradient is a broadcast of the position and a gather of the
+//     ranks' sums. ChEES, MEADS and many-chain RWMH spread their chains
+//     over the ranks. Ranks sets how many (default one per core here);
+//     see package accel/mpi;
 //   - "auto" (the default): the GPU when a worker is installed and the
 //     run is wide enough to pay for it (accel.GPUMinChains chains, or
 //     accel.GPUMinWork chain-slots), the CPU otherwise.
@@ -32,16 +43,37 @@ func Backend(name string) SampleOption {
 	return func(s *sampleSettings) { s.backend = name }
 }
 
-// backendChoice is a resolved Backend: nil for the CPU, and the caption.
+// Ranks is the number of processes of Backend("mpi")'s job: default one
+// per core of this machine, or a Cluster's total.
+func Ranks(n int) SampleOption {
+	return func(s *sampleSettings) {
+		if n < 1 {
+			s.fail(fmt.Sprintf("Ranks(%d): want 1 or more processes", n))
+		}
+		s.ranks = n
+	}
+}
+
+// Cluster runs Backend("mpi")'s job on the hosts of a named cluster of the
+// clusters file (GOBAYES_CLUSTERS, or ~/.config/gobayes/clusters.json; see
+// package accel/mpi): its hosts, ranks per host, and the path of the rank
+// program there. It implies Backend("mpi").
+func Cluster(name string) SampleOption {
+	return func(s *sampleSettings) { s.cluster, s.backend = name, "mpi" }
+}
+
+// backendChoice is a resolved Backend: nil for the CPU, and the caption;
+// job is the MPI job the run started, ended after it.
 type backendChoice struct {
 	b       accel.Backend
 	caption string
+	job     *mpi.Job
 }
 
 // chooseBackend resolves the name of Backend (or GOBAYES_ACCEL) for a run
 // of cfg on c.
-func chooseBackend(name string, c *Compiled, cfg infer.Config) (backendChoice, error) {
-	from := "ppl.Backend"
+func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendChoice, error) {
+	name, from := s.backend, "ppl.Backend"
 	if name == "" {
 		name, from = os.Getenv("GOBAYES_ACCEL"), "GOBAYES_ACCEL"
 	}
@@ -49,7 +81,20 @@ func chooseBackend(name string, c *Compiled, cfg infer.Config) (backendChoice, e
 		name = "auto"
 	}
 	lock := usesLockstep(cfg)
+	if name != "mpi" && s.ranks != 0 {
+		return backendChoice{}, fmt.Errorf("Ranks(%d) is the size of an MPI job: add ppl.Backend(\"mpi\") (the backend is %q)", s.ranks, name)
+	}
 	switch name {
+	case "mpi":
+		ranks := s.ranks
+		if ranks == 0 && s.cluster == "" {
+			ranks = runtime.NumCPU()
+		}
+		job, err := mpi.Start(mpi.Config{Ranks: ranks, Cluster: s.cluster})
+		if err != nil {
+			return backendChoice{}, fmt.Errorf("%s(%q): %v", from, name, err)
+		}
+		return backendChoice{b: job, caption: "mpi (" + job.Info() + ")", job: job}, nil
 	case "cpu":
 		return backendChoice{caption: "cpu"}, nil
 	case "cuda":
@@ -85,7 +130,7 @@ func chooseBackend(name string, c *Compiled, cfg infer.Config) (backendChoice, e
 		}
 		return backendChoice{b: b, caption: fmt.Sprintf("cuda%s (auto: %d chains × %d slots)", deviceInfo(b), w.Chains, w.Slots)}, nil
 	}
-	return backendChoice{}, fmt.Errorf("%s(%q): unknown backend; use \"cpu\", \"cuda\" or \"auto\"", from, name)
+	return backendChoice{}, fmt.Errorf("%s(%q): unknown backend; use \"cpu\", \"cuda\", \"mpi\" or \"auto\"", from, name)
 }
 
 func samplerName(cfg infer.Config) string {

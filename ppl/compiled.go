@@ -32,6 +32,14 @@ type Compiled struct {
 	pool     sync.Pool    // of *Density, for the convenience methods
 	enums    []enumerated // the variables summed out (enumerate.go)
 
+	// placed is the sharded log density compiled on a ShardedBackend (an
+	// MPI job): one for every chain of a run.
+	placed struct {
+		sync.Mutex
+		b   accel.ShardedBackend
+		acc accel.Compiled
+	}
+
 	predOnce   sync.Once
 	pred       *compile.Predictive
 	predErr    error
@@ -69,17 +77,37 @@ func (m *Model) Compile() (*Compiled, error) {
 		m.cerr = err
 		return nil, err
 	}
-	c, err := compileModel(m)
+	c, err := compileModel(m, m.shards)
 	m.compiled, m.cerr = c, err
 	return c, err
 }
 
-func compileModel(m *Model) (*Compiled, error) {
+// compileOnRanks is the model compiled for an MPI job of n ranks: its
+// observed rows split into n shards (whose blocks the ranks hold), unless
+// Shards set a number of its own. The parameters' layout is Compile's.
+func (m *Model) compileOnRanks(n int) (*Compiled, error) {
+	if m.shards != 0 || n < 2 {
+		return m.Compile()
+	}
+	if c := m.onRanks; c != nil && c.version == m.version && c.p.Plan.Shards == n {
+		return c, nil
+	}
+	if _, err := m.Compile(); err != nil {
+		return nil, err
+	}
+	c, err := compileModel(m, n)
+	if err == nil {
+		m.onRanks = c
+	}
+	return c, err
+}
+
+func compileModel(m *Model, shards int) (*Compiled, error) {
 	g, enums, err := m.enumerate()
 	if err != nil {
 		return nil, err
 	}
-	p, err := compile.Compile(g, compile.Sharding{Shards: m.shards, AutoVolume: AutoShardVolume})
+	p, err := compile.Compile(g, compile.Sharding{Shards: shards, AutoVolume: AutoShardVolume})
 	if err != nil {
 		return nil, fromCompile(err)
 	}
@@ -209,6 +237,16 @@ var oneCPU = cpu.New(1)
 func (c *Compiled) newDensityOn(b accel.Backend) (*Density, error) {
 	d := &Density{c: c, v: ir.NewFrame(c.p.Values)}
 	if c.p.ShardBlocks != nil {
+		if sb, ok := b.(accel.ShardedBackend); ok {
+			// The blocks live on the backend's processes: one program
+			// for every chain, compiled (the data sent) once.
+			acc, err := c.placeShards(sb)
+			if err != nil {
+				return nil, err
+			}
+			d.acc = acc
+			return d, nil
+		}
 		d.sh = shard.New(c.p.ShardMain, c.p.ShardBlocks, c.p.Plan.Shards, c.dim)
 		return d, nil
 	}
@@ -222,6 +260,30 @@ func (c *Compiled) newDensityOn(b accel.Backend) (*Density, error) {
 	d.acc = acc
 	d.one, _ = acc.(*cpu.Compiled)
 	return d, nil
+}
+
+// placeShards compiles the sharded log density on b once per backend:
+// the blocks' data go to b's processes here, not per chain. A
+// ShardedBackend's programs are safe for concurrent use.
+func (c *Compiled) placeShards(b accel.ShardedBackend) (accel.Compiled, error) {
+	c.placed.Lock()
+	defer c.placed.Unlock()
+	if c.placed.b != b {
+		acc, err := b.CompileSharded(c.p.ShardMain, c.p.ShardBlocks)
+		if err != nil {
+			return nil, err
+		}
+		c.placed.b, c.placed.acc = b, acc
+	}
+	return c.placed.acc, nil
+}
+
+// unplace forgets the program placed on a ShardedBackend (its job has
+// ended).
+func (c *Compiled) unplace() {
+	c.placed.Lock()
+	c.placed.b, c.placed.acc = nil, nil
+	c.placed.Unlock()
 }
 
 // onBackend is a compiled model whose evaluators run on a chosen backend:

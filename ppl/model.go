@@ -33,6 +33,9 @@ type Model struct {
 	cerr     error
 	version  int // counts changes, so a stale Compiled can tell
 	shards   int // 0: automatic; see Shards
+	// onRanks is the model compiled with its rows split over the ranks
+	// of an MPI job (Backend("mpi")), when its own setting is automatic.
+	onRanks *Compiled
 }
 
 // NewModel starts an empty model. The name labels summaries and files;
@@ -58,7 +61,7 @@ func (m *Model) Err() error {
 }
 
 // changed drops a cached compilation: the model grew.
-func (m *Model) changed() { m.compiled, m.cerr, m.version = nil, nil, m.version+1 }
+func (m *Model) changed() { m.compiled, m.cerr, m.onRanks, m.version = nil, nil, nil, m.version+1 }
 
 // claim reserves name for v, failing when it is empty, malformed or taken.
 func (m *Model) claim(name string, v any) {

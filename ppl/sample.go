@@ -25,6 +25,8 @@ type sampleSettings struct {
 	progress func([]infer.ChainProgress)
 	live     *bool
 	backend  string      // Backend's name; "" for GOBAYES_ACCEL or "auto"
+	ranks    int         // Ranks: the MPI job's size
+	cluster  string      // Cluster: the MPI job's hosts
 	data     []namedData // WithData's containers
 	err      *Error      // the first option given a value it cannot take
 }
@@ -398,9 +400,27 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		}
 		s.cfg.InitChains = inits
 	}
-	bk, err := chooseBackend(s.backend, c, s.cfg)
+	bk, err := chooseBackend(&s, c, s.cfg)
 	if err != nil {
 		return nil, err
+	}
+	if bk.job != nil {
+		// Nothing of the job outlives the run: not on an error, an
+		// interrupt, or a chain's panic.
+		defer bk.job.Close()
+		if !usesLockstep(s.cfg) {
+			// The ranks hold the rows: the model split into one shard
+			// per rank.
+			if c, err = m.compileOnRanks(bk.job.Ranks()); err != nil {
+				return nil, err
+			}
+			defer c.unplace()
+			if c.p.ShardBlocks == nil {
+				bk.caption += "; not sharded, rank 0 evaluates the whole model: " + c.ShardPlan().String()
+			} else {
+				bk.caption += fmt.Sprintf("; %d blocks of rows over %d ranks", c.p.Plan.Blocks, bk.job.Ranks())
+			}
+		}
 	}
 	s.cfg.Progress = s.progress
 	var sink ProgressSink

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,52 +15,12 @@ import (
 	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/mpi"
+	"github.com/gobayes/gobayes/accel/mpi/mpitest"
 )
-
-var (
-	buildOnce sync.Once
-	worker    string
-	buildErr  error
-)
-
-// rankProgram builds cmd/gobayes-mpi with the mpi tag once, or skips the
-// test where Open MPI is missing (GOBAYES_REQUIRE_MPI=1, as `make
-// test-mpi` sets, makes that a failure).
-func rankProgram(t *testing.T) {
-	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("GOBAYES_REQUIRE_MPI") != "" {
-			t.Fatalf("GOBAYES_REQUIRE_MPI is set but %s", why)
-		}
-		t.Skip(why)
-	}
-	if _, err := exec.LookPath("mpirun"); err != nil {
-		missing("mpirun is not installed (Debian: openmpi-bin)")
-	}
-	if err := exec.Command("pkg-config", "--exists", "ompi-c").Run(); err != nil {
-		missing("Open MPI's headers are not installed (Debian: libopenmpi-dev)")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gobayes-mpi-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		worker = filepath.Join(dir, mpi.WorkerName)
-		out, err := exec.Command("go", "build", "-tags", "mpi", "-o", worker, "github.com/gobayes/gobayes/cmd/gobayes-mpi").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building the rank program: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	t.Setenv("GOBAYES_MPI_WORKER", worker)
-}
 
 func start(t *testing.T, ranks int) *mpi.Job {
 	t.Helper()
-	rankProgram(t)
+	mpitest.Worker(t)
 	j, err := mpi.Start(mpi.Config{Ranks: ranks})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +176,7 @@ func TestKilledRank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := rankPID(t, 1)
+	pid := mpitest.RankPID(t, 1)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +190,7 @@ func TestKilledRank(t *testing.T) {
 	}
 	t.Logf("the error: %v", err)
 	j.Close()
-	if left := ranksRunning(t); len(left) > 0 {
+	if left := mpitest.Running(t); len(left) > 0 {
 		t.Errorf("ranks still running after Close: %v", left)
 	}
 }
@@ -241,15 +198,15 @@ func TestKilledRank(t *testing.T) {
 // TestCloseEndsEveryRank: after Close no rank of the job remains.
 func TestCloseEndsEveryRank(t *testing.T) {
 	j := start(t, 3)
-	if n := len(ranksRunning(t)); n != 3 {
+	if n := len(mpitest.Running(t)); n != 3 {
 		t.Errorf("%d ranks running, want 3", n)
 	}
 	j.Close()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(ranksRunning(t)) > 0 && time.Now().Before(deadline) {
+	for len(mpitest.Running(t)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if left := ranksRunning(t); len(left) > 0 {
+	if left := mpitest.Running(t); len(left) > 0 {
 		t.Errorf("ranks still running after Close: %v", left)
 	}
 }
@@ -291,45 +248,3 @@ func TestCommand(t *testing.T) {
 	}
 }
 
-// rankPID is the process id of rank r of the running job (Open MPI sets
-// OMPI_COMM_WORLD_RANK in each rank's environment).
-func rankPID(t *testing.T, r int) int {
-	t.Helper()
-	for _, pid := range ranksRunning(t) {
-		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err != nil {
-			continue
-		}
-		for _, kv := range strings.Split(string(env), "\x00") {
-			if kv == "OMPI_COMM_WORLD_RANK="+strconv.Itoa(r) {
-				return pid
-			}
-		}
-	}
-	t.Fatalf("no rank %d found", r)
-	return 0
-}
-
-// ranksRunning lists the processes running the test's rank program.
-func ranksRunning(t *testing.T) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skip("no /proc")
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-		if err == nil && exe == worker {
-			if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Contains(string(st), ") Z ") {
-				continue // a zombie: ended, not yet reaped
-			}
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
