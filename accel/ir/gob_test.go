@@ -3,6 +3,7 @@ package ir_test
 import (
 	"bytes"
 	"encoding/gob"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -63,4 +64,62 @@ func TestGobKeepsThePlan(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGobConstantsAsBytes: a program's constants travel as raw bytes (so
+// that 800 MB of data take a copy, not a float-by-float encoding), bit for
+// bit — negative zero, infinities and NaN included — and a program in the
+// older form, its constants as a []float64, is read as well.
+func TestGobConstantsAsBytes(t *testing.T) {
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -1.5, math.MaxFloat64}
+	p, err := irtest.BuildProgram(func(b *ir.Builder, in []ir.ID) (ir.ID, error) {
+		return b.Emit(ir.OpSum, []ir.ID{emit(b, ir.OpMul, in[0], in[1])}, nil, -1)
+	}, irtest.Param(-1, 1), irtest.Const([]int{len(special)}, special...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	if n := 8 * len(p.Init); buf.Len() < n || buf.Len() > n+2048 {
+		t.Errorf("%d constants encoded in %d bytes: want 8 each plus the program", len(p.Init), buf.Len())
+	}
+	var q ir.Program
+	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
+		t.Fatal(err)
+	}
+	same := func(q *ir.Program) {
+		t.Helper()
+		if len(q.Init) != len(p.Init) {
+			t.Fatalf("%d constants back, want %d", len(q.Init), len(p.Init))
+		}
+		for i := range p.Init {
+			if math.Float64bits(q.Init[i]) != math.Float64bits(p.Init[i]) {
+				t.Fatalf("constant %d: %v back, want %v (bit for bit)", i, q.Init[i], p.Init[i])
+			}
+		}
+	}
+	same(&q)
+	// The older form: the exported fields as they are, Init a []float64.
+	type older struct {
+		Dim     int
+		Values  []ir.Value
+		Instrs  []ir.Instr
+		Size    int
+		Init    []float64
+		Tables  [][]int
+		Target  ir.ID
+		Outputs []ir.Output
+		Inputs  []ir.ID
+	}
+	var inner bytes.Buffer
+	if err := gob.NewEncoder(&inner).Encode(&older{p.Dim, p.Values, p.Instrs, p.Size, p.Init, p.Tables, p.Target, p.Outputs, p.Inputs}); err != nil {
+		t.Fatal(err)
+	}
+	var r ir.Program
+	if err := r.GobDecode(inner.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	same(&r)
 }

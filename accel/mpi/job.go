@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -56,6 +57,11 @@ type Cluster struct {
 	// Driver is the address the ranks reach this machine at (default its
 	// host name): rank 0 connects back to the kernel there.
 	Driver string `json:"driver,omitempty"`
+	// Allocation leaves the hosts to mpirun: inside a batch allocation
+	// (Slurm's sbatch or salloc, PBS) Open MPI reads the allocated nodes
+	// itself. Hosts is then empty, and the number of ranks is Ranks, or
+	// SLURM_NTASKS.
+	Allocation bool `json:"allocation,omitempty"`
 }
 
 // Host is a host of a cluster and the number of ranks it runs.
@@ -100,8 +106,8 @@ func LoadCluster(name string) (*Cluster, error) {
 		}
 		return nil, fmt.Errorf("cluster %q is not in %s (it has %v)", name, path, names)
 	}
-	if len(c.Hosts) == 0 {
-		return nil, fmt.Errorf("cluster %q in %s lists no hosts", name, path)
+	if len(c.Hosts) == 0 && !c.Allocation {
+		return nil, fmt.Errorf("cluster %q in %s lists no hosts (give hosts, or \"allocation\": true inside a Slurm or PBS allocation)", name, path)
 	}
 	for _, h := range c.Hosts {
 		if h.Name == "" || h.Ranks < 1 {
@@ -150,7 +156,12 @@ func Command(cfg Config, cl *Cluster, worker string) (string, []string) {
 		if n == 0 {
 			n = total
 		}
-		args = append(args, "--host", strings.Join(hosts, ","))
+		if n == 0 {
+			n, _ = strconv.Atoi(os.Getenv("SLURM_NTASKS"))
+		}
+		if len(hosts) > 0 {
+			args = append(args, "--host", strings.Join(hosts, ","))
+		}
 		if cl.Binary != "" {
 			worker = cl.Binary
 		}
@@ -186,7 +197,7 @@ type Job struct {
 	ranks  int
 	info   string
 	client *remote.Client
-	conn   net.Conn
+	conn   *countingConn
 	cmd    *exec.Cmd
 	out    *tail
 	done   chan struct{} // closed when mpirun has exited
@@ -215,6 +226,9 @@ func Start(cfg Config) (*Job, error) {
 		return nil, err
 	}
 	launcher, args := Command(cfg, cl, worker)
+	if args[1] == "0" {
+		return nil, fmt.Errorf("cluster %q leaves the hosts to the allocation, but the number of ranks is unknown: give ppl.Ranks(n), or run inside an allocation that sets SLURM_NTASKS", cfg.Cluster)
+	}
 	if _, err := exec.LookPath(launcher); err != nil {
 		return nil, fmt.Errorf("%w: %s not found: install Open MPI (Debian: apt-get install openmpi-bin libopenmpi-dev)", accel.ErrNotInstalled, launcher)
 	}
@@ -260,8 +274,9 @@ func Start(cfg Config) (*Job, error) {
 		j.kill()
 		return nil, err
 	}
-	j.conn = conn
-	c, err := remote.NewClient(conn, conn)
+	cc := &countingConn{Conn: conn}
+	j.conn = cc
+	c, err := remote.NewClient(cc, cc)
 	if err != nil {
 		j.kill()
 		return nil, j.explain(err)
@@ -306,6 +321,28 @@ func (j *Job) Name() string { return "mpi" }
 
 // Info describes the job: the MPI library and where the ranks run.
 func (j *Job) Info() string { return j.info }
+
+// Traffic is the bytes sent to rank 0 and received from it so far on the
+// control link (the benchmarks' bytes per gradient).
+func (j *Job) Traffic() (sent, received int64) { return j.conn.w.Load(), j.conn.r.Load() }
+
+// countingConn counts the bytes through a connection.
+type countingConn struct {
+	net.Conn
+	r, w atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.r.Add(int64(n))
+	return n, err
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.w.Add(int64(n))
+	return n, err
+}
 
 // Ranks is the number of processes.
 func (j *Job) Ranks() int { return j.ranks }

@@ -242,7 +242,15 @@ func TestCommand(t *testing.T) {
 	if _, err := mpi.LoadCluster("nope"); err == nil || !strings.Contains(err.Error(), "lab") {
 		t.Errorf("an unknown cluster: %v (want the names it has)", err)
 	}
-	os.WriteFile(path, []byte(`{"lab": {"hosts": []}}`), 0o644)
+	os.WriteFile(path, []byte(`{"lab": {"hosts": []}, "slurm": {"allocation": true}}`), 0o644)
+	t.Setenv("SLURM_NTASKS", "64")
+	cl, err = mpi.LoadCluster("slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, args := mpi.Command(mpi.Config{}, cl, "/here/gobayes-mpi"); strings.Join(args[:2], " ") != "-n 64" || strings.Contains(strings.Join(args, " "), "--host") {
+		t.Errorf("an allocation's command: %v (want -n from SLURM_NTASKS, no --host)", args)
+	}
 	if _, err := mpi.LoadCluster("lab"); err == nil || !strings.Contains(err.Error(), "no hosts") {
 		t.Errorf("a cluster without hosts: %v", err)
 	}

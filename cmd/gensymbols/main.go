@@ -24,6 +24,7 @@ var Packages = []string{
 	"github.com/gobayes/gobayes/widgets",
 	"github.com/gobayes/gobayes/plotting",
 	"github.com/gobayes/gobayes/ppl",
+	"github.com/gobayes/gobayes/ppl/datasets",
 	"github.com/gobayes/gobayes/ppl/diag",
 	"github.com/gobayes/gobayes/ppl/dist",
 	"github.com/gobayes/gobayes/ppl/infer",

@@ -1,9 +1,6 @@
 package posteriordb
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "github.com/gobayes/gobayes/ppl/datasets"
 
 // LogisticName names the simulated logistic regression case, which is not
 // a reference posterior (it has no Reference) but a benchmark of large data.
@@ -19,25 +16,7 @@ const LogisticName = "logistic_regression"
 // (see Model) is beta[j] ~ Normal(0, 1), y ~ BernoulliLogit(X beta). The
 // data fields are N, D, X (rows) and y (0/1).
 func SimulatedLogistic(n, d int, seed uint64) *Case {
-	rng := rand.New(rand.NewPCG(seed, 0x6c6f6769737469))
-	beta := make([]float64, d)
-	for j := range beta {
-		beta[j] = rng.NormFloat64() * 2 / math.Sqrt(float64(d))
-	}
-	X := make([][]float64, n)
-	y := make([]float64, n)
-	for i := range X {
-		row := make([]float64, d)
-		eta := 0.0
-		for j := range row {
-			row[j] = rng.NormFloat64()
-			eta += row[j] * beta[j]
-		}
-		X[i] = row
-		if rng.Float64() < 1/(1+math.Exp(-eta)) {
-			y[i] = 1
-		}
-	}
+	X, y, _ := datasets.Logistic(n, d, seed)
 	return &Case{
 		Name: LogisticName,
 		Data: map[string]any{"N": float64(n), "D": float64(d), "X": X, "y": y},
