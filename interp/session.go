@@ -282,7 +282,11 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 					continue
 				}
 			}
-			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell")) {
+			// yaegi also loses the names of a multi-value define (n, err :=
+			// strconv.Atoi(s); v, ok := m[k]) inside a compound statement at
+			// the top level ("undefined: n"; var n, err = … too), but not
+			// inside a function: the same statement as a function's body.
+			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell") || strings.Contains(err.Value, "undefined: ")) {
 				if wrapped, ok := rewrite.WrapInFunc(code, at); ok {
 					if p, werr := s.compile(code, wrapped); werr == nil {
 						prog, err = p, nil
