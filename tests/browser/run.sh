@@ -33,6 +33,8 @@ command -v node >/dev/null || fail "node is missing; make deps installs Debian's
 [ -f "$here/node_modules/playwright-core/package.json" ] ||
 	fail "playwright-core is missing; make test-browser installs it (npm ci in tests/browser)"
 
+# Tutorial 08 simulates 10⁶ rows; the kernels the server starts read this.
+export GOBAYES_TUTORIAL_ROWS=${GOBAYES_TUTORIAL_ROWS:-5000}
 . "$root/tests/notebook-server.sh"
 notebook_server_start browser "$bin" "$jupyter" || fail "could not start Jupyter Notebook"
 cp "$root"/notebooks/*.ipynb "$NB_NOTEBOOKS/"
