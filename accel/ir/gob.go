@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // programWire is what travels of a Program: its exported fields, with the
@@ -32,12 +33,9 @@ type programWire struct {
 func (p *Program) GobEncode() ([]byte, error) {
 	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size,
 		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs}
-	w.InitRaw = make([]byte, 8*len(p.Init))
-	for i, v := range p.Init {
-		binary.LittleEndian.PutUint64(w.InitRaw[8*i:], math.Float64bits(v))
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&w); err != nil {
+	w.InitRaw = floatBytes(p.Init)
+	buf := bytes.NewBuffer(make([]byte, 0, len(w.InitRaw)+4096))
+	if err := gob.NewEncoder(buf).Encode(&w); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -51,10 +49,7 @@ func (w *programWire) program() (Program, error) {
 		if len(w.InitRaw)%8 != 0 {
 			return Program{}, fmt.Errorf("ir: a program's constants are %d bytes, not whole float64s", len(w.InitRaw))
 		}
-		p.Init = make([]float64, len(w.InitRaw)/8)
-		for i := range p.Init {
-			p.Init[i] = math.Float64frombits(binary.LittleEndian.Uint64(w.InitRaw[8*i:]))
-		}
+		p.Init = bytesFloats(w.InitRaw)
 	}
 	return p, nil
 }
@@ -85,4 +80,41 @@ func (p *Program) GobDecode(b []byte) error {
 	}()
 	p.derive()
 	return nil
+}
+
+// littleEndian is whether this machine stores a float64 as the wire does.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// floatBytes is x as little-endian bytes: x's own memory where the machine
+// is little-endian (no copy of a model's data), a converted copy elsewhere.
+func floatBytes(x []float64) []byte {
+	if len(x) == 0 {
+		return []byte{}
+	}
+	if littleEndian {
+		return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 8*len(x))
+	}
+	b := make([]byte, 8*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return b
+}
+
+// bytesFloats reads little-endian float64s: b's own memory where the
+// machine is little-endian and b is 8-byte aligned (gob's allocations of
+// a []byte are), a copy otherwise. b must not be used afterwards.
+func bytesFloats(b []byte) []float64 {
+	n := len(b) / 8
+	if n == 0 {
+		return []float64{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
+		return unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), n)
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return x
 }
