@@ -40,6 +40,9 @@ type Config struct {
 	Threads int
 	// Timeout bounds the wait for rank 0 to connect (0: 60 s).
 	Timeout time.Duration
+	// ScatterChunk is the bytes of one round of placing data on the ranks
+	// (0: DefaultScatterChunk); the tests make it small.
+	ScatterChunk int
 }
 
 // Cluster is one entry of the clusters file: where the ranks run and how
@@ -186,6 +189,9 @@ func Command(cfg Config, cl *Cluster, worker string) (string, []string) {
 		threads = 1
 	}
 	args = append(args, worker, "-threads", strconv.Itoa(threads))
+	if cfg.ScatterChunk > 0 {
+		args = append(args, "-chunk", strconv.Itoa(cfg.ScatterChunk))
+	}
 	return launcher, args
 }
 

@@ -20,8 +20,13 @@ import (
 
 func start(t *testing.T, ranks int) *mpi.Job {
 	t.Helper()
+	return startWith(t, mpi.Config{Ranks: ranks})
+}
+
+func startWith(t *testing.T, cfg mpi.Config) *mpi.Job {
+	t.Helper()
 	mpitest.Worker(t)
-	j, err := mpi.Start(mpi.Config{Ranks: ranks})
+	j, err := mpi.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +60,9 @@ func TestShardedEqualsInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{2, 3} {
-		j := start(t, n)
+		// Data placed in rounds of 1000 bytes (rather than a gigabyte):
+		// the path of a placement larger than one MPI scatter can carry.
+		j := startWith(t, mpi.Config{Ranks: n, ScatterChunk: 1000})
 		const k = 5 // blocks: uneven over 2 and 3 ranks
 		blocks := make([]*ir.Program, k)
 		for i := range blocks {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/gobayes/gobayes/accel"
@@ -53,6 +52,7 @@ type header [5]int64
 type Rank struct {
 	comm    Comm
 	threads int
+	chunk   int // bytes of one scatter (DefaultScatterChunk)
 	progs   map[int64]*rankProgram
 	next    int64
 	// The other ranks' encoded blocks and their byte counts, for the
@@ -78,8 +78,12 @@ type rankProgram struct {
 // NewRank is this process's part of the job: threads is the number of
 // goroutines accel/cpu evaluates a rank's chains on (0: GOMAXPROCS).
 func NewRank(c Comm, threads int) *Rank {
-	return &Rank{comm: c, threads: threads, progs: map[int64]*rankProgram{}}
+	return &Rank{comm: c, threads: threads, chunk: DefaultScatterChunk, progs: map[int64]*rankProgram{}}
 }
+
+// SetScatterChunk sets the bytes of one scatter round (tests make it
+// small, so that the rounds of a multi-gigabyte placement are exercised).
+func (r *Rank) SetScatterChunk(n int) { r.chunk = max(n, 1) }
 
 // Follow runs a rank other than 0: it carries out rank 0's commands until
 // the quit command.
@@ -251,8 +255,7 @@ func (r *Rank) compileData(h header, main *ir.Program, own []*ir.Program) error 
 	for i, c := range counts {
 		ic[i] = int(c)
 	}
-	mine := make([]byte, ic[r.comm.Rank()])
-	r.comm.ScattervBytes(parts, ic, mine)
+	mine := r.scatterBytes(parts, ic)
 	progs := own
 	if r.comm.Rank() != 0 {
 		if err := gob.NewDecoder(bytes.NewReader(mine)).Decode(&progs); err != nil {
@@ -272,6 +275,46 @@ func (r *Rank) compileData(h header, main *ir.Program, own []*ir.Program) error 
 	}
 	r.progs[h[1]] = rp
 	return nil
+}
+
+// DefaultScatterChunk bounds the bytes of one scatter: MPI counts and
+// offsets are C ints, so a larger transfer goes in rounds.
+const DefaultScatterChunk = 1 << 30
+
+// scatterBytes sends counts[k] bytes of the root's all, in rank order, to
+// rank k, in rounds of at most the rank's chunk of bytes in all.
+func (r *Rank) scatterBytes(all []byte, counts []int) []byte {
+	n, me := len(counts), r.comm.Rank()
+	mine := make([]byte, 0, counts[me])
+	per := max(1, r.chunk/n)
+	sent := make([]int, n) // bytes of each rank's part sent so far
+	offs := make([]int, n) // where each rank's part starts in all
+	for k := 1; k < n; k++ {
+		offs[k] = offs[k-1] + counts[k-1]
+	}
+	for {
+		round, total := make([]int, n), 0
+		for k := range n {
+			round[k] = min(per, counts[k]-sent[k])
+			total += round[k]
+		}
+		if total == 0 {
+			return mine
+		}
+		var buf []byte
+		if me == 0 {
+			buf = make([]byte, 0, total)
+			for k := range n {
+				buf = append(buf, all[offs[k]+sent[k]:offs[k]+sent[k]+round[k]]...)
+			}
+		}
+		got := make([]byte, round[me])
+		r.comm.ScattervBytes(buf, round, got)
+		mine = append(mine, got...)
+		for k := range n {
+			sent[k] += round[k]
+		}
+	}
 }
 
 // eval: h = [cmd, handle, B, grad]. The root's xs, lps and grads are the
@@ -477,9 +520,6 @@ func (b *Backend) CompileSharded(main *ir.Program, blocks []*ir.Program) (accel.
 			return nil, err
 		}
 		r.scatterCounts[k] = int64(all.Len() - before)
-	}
-	if all.Len() > math.MaxInt32 {
-		return nil, fmt.Errorf("the sharded data take %d bytes, over MPI's 2 GiB per scatter; use more ranks or less data per call", all.Len())
 	}
 	r.scatter = all.Bytes()
 	r.next++

@@ -13,6 +13,7 @@ import (
 
 func main() {
 	threads := flag.Int("threads", 1, "goroutines a rank evaluates its share of many chains on (0: GOMAXPROCS)")
+	chunk := flag.Int("chunk", mpi.DefaultScatterChunk, "bytes of one round of placing data on the ranks")
 	flag.Parse()
 	w, err := ompi.Init()
 	if err != nil {
@@ -20,6 +21,7 @@ func main() {
 		os.Exit(1)
 	}
 	r := mpi.NewRank(w, *threads)
+	r.SetScatterChunk(*chunk)
 	hosts := r.Hosts(w.Host())
 	if w.Rank() != 0 {
 		if err := r.Follow(); err != nil {
