@@ -262,4 +262,3 @@ func TestCommand(t *testing.T) {
 		t.Errorf("a cluster without hosts: %v", err)
 	}
 }
-
