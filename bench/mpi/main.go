@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -61,6 +62,7 @@ func main() {
 	}
 	// The job's shards: the model split as Backend("mpi") splits it, one
 	// shard per rank (for 1 rank, the 2-shard split, both on rank 0).
+	measured := map[int]float64{} // ranks → seconds per gradient on the job
 	for _, k := range sizes {
 		m := model(*rows, *preds, ppl.Shards(max(k, 2)))
 		c, err := m.Compile()
@@ -80,12 +82,14 @@ func main() {
 		// Between ranks: the position broadcast to k-1 ranks, and each of
 		// them gathering its log density and gradient to rank 0.
 		between := (k - 1) * (d + (1 + d)) * 8
+		measured[k] = t
 		fmt.Printf("| MPI, %d rank(s), %d blocks | %.2f | %.2f | %.0f | %d |\n", k, len(blocks), t*1e3, t/anchor, link, between)
 		fmt.Fprintf(os.Stderr, "  %d ranks: data placed in %.2f s (%s)\n", k, place.Seconds(), job.Info())
 		acc.Close()
 		job.Close()
 	}
-	overhead(sizes, *reps)
+	trips := overhead(sizes, *reps)
+	costModel(measured, trips, *rows, d)
 	if !*sample {
 		return
 	}
@@ -121,7 +125,8 @@ func main() {
 
 // overhead is the cost of the MPI round trip per gradient: a model of 64
 // rows, forced into shards, in process and on the job.
-func overhead(sizes []int, reps int) {
+func overhead(sizes []int, reps int) map[int]float64 {
+	trips := map[int]float64{}
 	fmt.Printf("\nRound trip per gradient (logistic regression of 64 rows × 2, sharded; in-process shards as the anchor):\n\n| ranks | in process µs | MPI µs | overhead µs |\n|---:|---:|---:|---:|\n")
 	for _, k := range sizes {
 		kk := max(k, 2)
@@ -138,8 +143,55 @@ func overhead(sizes []int, reps int) {
 		check(err)
 		t := timeCompiled(acc, x, n)
 		fmt.Printf("| %d | %.1f | %.1f | %.1f |\n", k, in*1e6, t*1e6, (t-in)*1e6)
+		trips[k] = t - in
 		acc.Close()
 		job.Close()
+	}
+	return trips
+}
+
+// costModel predicts the seconds per gradient on R ranks,
+//
+//	T(R) = c·N/R + L + ⌈log₂R⌉·(2α + 8d/β) + (R−1)·8(d+1)/β
+//
+// c the arithmetic per row (from the 1-rank job: its time less its round
+// trip), L the round trip kernel ↔ rank 0, and a binomial-tree broadcast
+// of the position and gather of the (d+1)-value partial sums, the root
+// receiving every rank's. It is checked here against the 2-rank job (L
+// and α from this machine's measured round trips), then evaluated for a
+// commodity cluster.
+func costModel(measured, trips map[int]float64, rows, d int) {
+	t1, ok1 := measured[1]
+	t2, ok2 := measured[2]
+	r1, okr1 := trips[1]
+	r2, okr2 := trips[2]
+	if !(ok1 && ok2 && okr1 && okr2) {
+		return
+	}
+	c := (t1 - r1) / float64(rows)
+	pred2 := c*float64(rows)/2 + r2
+	fmt.Printf("\nCost model (see bench/README.md): arithmetic %.3f µs per row on one core.\n", c*1e6)
+	fmt.Printf("Check on this machine: 2 ranks predicted %.1f ms per gradient, measured %.1f ms (%+.0f%%).\n\n",
+		pred2*1e3, t2*1e3, 100*(t2-pred2)/pred2)
+	type net struct {
+		name              string
+		link, alpha, beta float64
+	}
+	nets := []net{
+		{"10 GbE (α 25 µs, β 1.1 GB/s, kernel link 100 µs)", 100e-6, 25e-6, 1.1e9},
+		{"InfiniBand HDR (α 2 µs, β 20 GB/s, kernel link 50 µs)", 50e-6, 2e-6, 20e9},
+	}
+	fmt.Printf("| rows | network | ranks | ms/gradient | speed-up over 1 rank | communication share |\n|---:|---|---:|---:|---:|---:|\n")
+	for _, n := range []int{rows, 100 * rows} {
+		for _, nt := range nets {
+			base := c*float64(n) + nt.link
+			for _, r := range []int{8, 64, 256} {
+				lg := math.Ceil(math.Log2(float64(r)))
+				comm := nt.link + lg*(2*nt.alpha+8*float64(d)/nt.beta) + float64(r-1)*8*float64(d+1)/nt.beta
+				t := c*float64(n)/float64(r) + comm
+				fmt.Printf("| %.0e | %s | %d | %.2f | %.1f | %.0f%% |\n", float64(n), nt.name, r, t*1e3, base/t, 100*comm/t)
+			}
+		}
 	}
 }
 
