@@ -26,7 +26,15 @@
 //	err = c.LogDensityGrad(xs, lps, grads) // xs [B×D] → lps [B], grads [B×D]
 //	bt := accel.NewBatch(c, 256)           // X [D×B] → LPs [B], Grad [D×B]
 //
-// Which backend a run takes is ppl.Backend's choice ("cpu", "cuda",
+// accel/mpi is the "mpi" backend: the ranks of an Open MPI job that the
+// kernel starts per run, reached over the same wire (rank 0 connects back;
+// the ranks speak only MPI collectives among themselves). It is also an
+// accel.ShardedBackend: a sharded model's blocks of rows live on the
+// ranks, and LeapfrogBy runs trajectories on it one collective evaluation
+// per step. It is not registered by name: ppl starts a job per run
+// (ppl.Backend("mpi"), ppl.Ranks, ppl.Cluster).
+//
+// Which backend a run takes is ppl.Backend's choice ("cpu", "cuda", "mpi",
 // "auto" by GPUMinChains and GPUMinWork). Package accel/conformance is the
 // one test suite every backend passes.
 package accel

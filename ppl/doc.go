@@ -139,7 +139,12 @@
 // accel): a Density's log density and gradient are a batch of one position
 // on accel/cpu (the planned ir.Frame, on the caller's goroutine) or on the
 // backend Backend chose; the lockstep samplers take accel.Batch per block
-// of chains. A sharded model evaluates its shards itself.
+// of chains. A sharded model evaluates its shards itself, or places them
+// on a backend that holds blocks of rows of its own (accel.ShardedBackend:
+// the ranks of an MPI job, Backend("mpi")): there the model is compiled
+// with one shard per rank (compileOnRanks), the blocks are sent once per
+// Sample and shared by the chains (placeShards), and the job ends with the
+// run.
 //
 // ppl knows nothing of notebooks: a run asks the installed Hooks for the
 // context it watches (an interrupt stops it) and for where its live
