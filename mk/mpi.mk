@@ -23,4 +23,4 @@ test-mpi: mpi
 
 # The notebooks and `make run` start MPI jobs from cells: the rank program
 # must be beside bin/gobayes.
-run test-notebooks test-browser: mpi
+run test-notebooks test-browser test-jupyter: mpi

@@ -138,9 +138,6 @@ func LiveProgress(on bool) SampleOption { return func(s *sampleSettings) { s.liv
 // no finite starting point, bad options) panic with an *Error.
 func (m *Model) Sample(opts ...SampleOption) *posterior.Posterior {
 	p, err := m.sample(opts...)
-	if p != nil {
-		lastRun.Store(m.annotate(p))
-	}
 	orPanic(err)
 	return p
 }
@@ -444,6 +441,15 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		if fit != nil && bk.b != nil {
 			fit.Backend = bk.caption
 		}
+	}
+	if bk.job != nil {
+		bk.job.Close() // before the final word: an interrupted cell waits for that
+	}
+	if fit != nil {
+		// Before the final word too: the notebook's interrupt waits for the
+		// live table to finish, and the next cell may then read LastRun.
+		fit = m.annotate(fit)
+		lastRun.Store(fit)
 	}
 	if sink != nil {
 		// The last progress report may precede the end of the run (or, on
