@@ -130,24 +130,34 @@ func TestMPISample(t *testing.T) {
 	}
 }
 
-// TestMPIChEES: a many-chain sampler spreads its chains over the ranks.
-func TestMPIChEES(t *testing.T) {
+// TestMPIManyChains: the many-chain samplers spread their chains over the
+// ranks (ChEES a trajectory per round trip, MEADS and RWMH a batch of
+// positions) and find the posterior they find in process.
+func TestMPIManyChains(t *testing.T) {
 	mpitest.Worker(t)
 	m := logisticModel(500, 3)
-	opts := []ppl.SampleOption{ppl.ChEES(), ppl.Chains(64), ppl.Seed(5), ppl.Warmup(200), ppl.Draws(200), ppl.LiveProgress(false)}
-	ref := m.Sample(opts...)
-	fit := m.Sample(append(opts, ppl.Backend("mpi"), ppl.Ranks(3))...)
-	if !strings.Contains(fit.Backend, "3 ranks") {
-		t.Errorf("caption %q does not say 3 ranks", fit.Backend)
-	}
-	for _, col := range []string{"alpha", "beta[1]"} {
-		a, b := ref.Flat(col), fit.Flat(col)
-		ma, va := mpiMeanVar(a)
-		mb, _ := mpiMeanVar(b)
-		sd := math.Sqrt(va)
-		if math.Abs(ma-mb) > 0.1*sd {
-			t.Errorf("%s: mean %v on the ranks, %v in process (sd %v)", col, mb, ma, sd)
-		}
+	for _, sampler := range []struct {
+		name string
+		opt  ppl.SampleOption
+		tol  float64 // in posterior sd
+	}{{"ChEES", ppl.ChEES(), 0.1}, {"MEADS", ppl.MEADS(), 0.15}, {"RWMH", ppl.RWMH(), 0.15}} {
+		t.Run(sampler.name, func(t *testing.T) {
+			opts := []ppl.SampleOption{sampler.opt, ppl.Chains(64), ppl.Seed(5), ppl.Warmup(300), ppl.Draws(300), ppl.LiveProgress(false)}
+			ref := m.Sample(opts...)
+			fit := m.Sample(append(opts, ppl.Backend("mpi"), ppl.Ranks(3))...)
+			if !strings.Contains(fit.Backend, "3 ranks") {
+				t.Errorf("caption %q does not say 3 ranks", fit.Backend)
+			}
+			for _, col := range []string{"alpha", "beta[1]"} {
+				a, b := ref.Flat(col), fit.Flat(col)
+				ma, va := mpiMeanVar(a)
+				mb, _ := mpiMeanVar(b)
+				sd := math.Sqrt(va)
+				if math.Abs(ma-mb) > sampler.tol*sd {
+					t.Errorf("%s: mean %v on the ranks, %v in process (sd %v)", col, mb, ma, sd)
+				}
+			}
+		})
 	}
 }
 
