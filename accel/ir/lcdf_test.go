@@ -37,6 +37,8 @@ func tailCases() []lpdfCase {
 	gam := func(x []float64) distuv.Gamma { return distuv.Gamma{Alpha: x[1], Beta: x[2]} }
 	bet := func(x []float64) distuv.Beta { return distuv.Beta{Alpha: x[1], Beta: x[2]} }
 	stu := func(x []float64) distuv.StudentsT { return distuv.StudentsT{Nu: x[1], Mu: x[2], Sigma: x[3]} }
+	invGam := func(x []float64) distuv.InverseGamma { return distuv.InverseGamma{Alpha: x[1], Beta: x[2]} }
+	halfT := func(x []float64) distuv.StudentsT { return distuv.StudentsT{Nu: x[1], Sigma: x[2]} }
 	logisticCDF := func(x ...float64) float64 { return 1 / (1 + math.Exp(-(x[0]-x[1])/x[2])) }
 	cauchyCDF := func(x ...float64) float64 { return 0.5 + math.Atan((x[0]-x[1])/x[2])/math.Pi }
 	return []lpdfCase{
@@ -108,6 +110,19 @@ func tailCases() []lpdfCase {
 		scalarCase("student_t_lccdf", ir.OpStudentTLCCDF, []elem{par(-3, 3), par(0.5, 8), par(-2, 2), par(0.3, 3)},
 			logOf(func(x ...float64) float64 { return stu(x).Survival(x[0]) }),
 			[]float64{1, 0, 0, 1}, []float64{1, 3, 0, -1}),
+		scalarCase("inv_gamma_lcdf", ir.OpInverseGammaLCDF, []elem{par(0.1, 5), par(0.5, 5), par(0.3, 3)},
+			logOf(func(x ...float64) float64 { return invGam(x).CDF(x[0]) }),
+			[]float64{-1, 2, 1}, []float64{0, 2, 1}, []float64{1, -2, 1}, []float64{1, 2, 0}),
+		scalarCase("inv_gamma_lccdf", ir.OpInverseGammaLCCDF, []elem{par(0.1, 5), par(0.5, 5), par(0.3, 3)},
+			logOf(func(x ...float64) float64 { return invGam(x).Survival(x[0]) }),
+			[]float64{1, -2, 1}, []float64{1, 2, 0}),
+		// The half-t: F = 2F_t(y) - 1 and 1 - F = 2(1 - F_t(y)).
+		scalarCase("half_student_t_lcdf", ir.OpHalfStudentTLCDF, []elem{par(0.1, 3), par(0.5, 8), par(0.3, 3)},
+			logOf(func(x ...float64) float64 { return 2*halfT(x).CDF(x[0]) - 1 }),
+			[]float64{-1, 3, 1}, []float64{0, 3, 1}, []float64{1, -3, 1}, []float64{1, 3, 0}),
+		scalarCase("half_student_t_lccdf", ir.OpHalfStudentTLCCDF, []elem{par(0.1, 3), par(0.5, 8), par(0.3, 3)},
+			logOf(func(x ...float64) float64 { return 2 * halfT(x).Survival(x[0]) }),
+			[]float64{1, -3, 1}, []float64{1, 3, 0}),
 		scalarCase("uniform_lcdf", ir.OpUniformLCDF, []elem{par(-0.9, 0.9), par(-3, -1), par(1, 3)},
 			logOf(func(x ...float64) float64 { return uni(x).CDF(x[0]) }),
 			[]float64{-2, -1, 1}, []float64{0, 1, -1}),
@@ -203,6 +218,19 @@ func TestTailsExtreme(t *testing.T) {
 		{"Student t log F at z = -5, ν = 1000", ir.OpStudentTLCDF, []float64{-5, 1000, 0, 1}, -14.89914709045073534},
 		{"Student t log F at z = 5, ν = 1000", ir.OpStudentTLCDF, []float64{6, 1000, 1, 1}, -3.3836287547714281318e-7},
 		{"Student t log F at z = -1e10, ν = 1 (the Cauchy's)", ir.OpStudentTLCDF, []float64{-1e10, 1, 0, 1}, -24.170580815789857014},
+		// The inverse gamma: log Q(α, β/y) and log P(α, β/y).
+		{"inverse gamma log F at β/y = 1000", ir.OpInverseGammaLCDF, []float64{0.001, 3, 1}, -986.87563662392698536},
+		{"inverse gamma log(1-F) at β/y = 1e-200", ir.OpInverseGammaLCCDF, []float64{1e200, 2, 1}, -921.72718437817821886},
+		{"inverse gamma log(1-F) at β/y = 2000, α = ½", ir.OpInverseGammaLCCDF, []float64{0.001, 0.5, 2}, -3.2496587186309355112e-871},
+		{"inverse gamma log F, α = 50", ir.OpInverseGammaLCDF, []float64{0.2, 50, 10}, -0.73148957572927021273},
+		{"inverse gamma log(1-F), α = 0.05", ir.OpInverseGammaLCCDF, []float64{3, 0.05, 1}, -0.042798536196788703826},
+		// The half-t: log I_{z²/w}(½, ν/2) and log I_{ν/w}(ν/2, ½).
+		{"half-t log F at z = 1e-8, ν = 3", ir.OpHalfStudentTLCDF, []float64{1e-8, 3, 1}, -18.728422413015929874},
+		{"half-t log(1-F) at z = 1e5, ν = 3", ir.OpHalfStudentTLCCDF, []float64{2e5, 3, 2}, -33.74790577566613997},
+		{"half-t log F at z = 1e5, ν = 3", ir.OpHalfStudentTLCDF, []float64{1e5, 3, 1}, -2.2053155808932570206e-15},
+		{"half-t log F at z = 1e-6, ν = 0.6", ir.OpHalfStudentTLCDF, []float64{1e-6, 0.6, 1}, -14.383053824864715972},
+		{"half-t log(1-F) at z = 20, ν = 40", ir.OpHalfStudentTLCCDF, []float64{20, 40, 1}, -49.989098488528333811},
+		{"half-t log(1-F) at z = 0.7, ν = 2.5", ir.OpHalfStudentTLCCDF, []float64{0.7, 2.5, 1}, -0.60990048525256052966},
 	} {
 		v, g := tailAt(t, c.op, c.x...)
 		if math.Abs(v-c.want) > 1e-12*math.Abs(c.want) {
@@ -283,6 +311,10 @@ func TestTailsIntegrate(t *testing.T) {
 		// rule's nodes split at μ - 3 where the density rises.
 		{"student_t", ir.OpStudentTLCDF, ir.OpStudentTLCCDF, []float64{7, 0.4, 1.3},
 			func(y float64, p []float64) float64 { return distuv.StudentsT{Nu: p[0], Mu: p[1], Sigma: p[2]}.Prob(y) }, -200, -2.6, -2, 4},
+		{"inv_gamma", ir.OpInverseGammaLCDF, ir.OpInverseGammaLCCDF, []float64{3.2, 1.5},
+			func(y float64, p []float64) float64 { return distuv.InverseGamma{Alpha: p[0], Beta: p[1]}.Prob(y) }, 0, math.NaN(), 0.1, 4},
+		{"half_student_t", ir.OpHalfStudentTLCDF, ir.OpHalfStudentTLCCDF, []float64{4.5, 1.2},
+			func(y float64, p []float64) float64 { return 2 * distuv.StudentsT{Nu: p[0], Sigma: p[1]}.Prob(y) }, 0, math.NaN(), 0.05, 4},
 	} {
 		for range 4 {
 			y := c.ylo + (c.yhi-c.ylo)*rng.Float64()
@@ -329,6 +361,11 @@ func TestTailsClosedForms(t *testing.T) {
 			{"beta(1, 1) log(1-F)", ir.OpBetaLCCDF, ir.OpUniformLCCDF, []float64{u, 1, 1}, []float64{u, 0, 1}, [][2]int{{0, 0}}},
 			{"student_t(1) log F", ir.OpStudentTLCDF, ir.OpCauchyLCDF, []float64{m, 1, 0.3, s}, []float64{m, 0.3, s}, [][2]int{{0, 0}, {2, 1}, {3, 2}}},
 			{"student_t(1) log(1-F)", ir.OpStudentTLCCDF, ir.OpCauchyLCCDF, []float64{m, 1, 0.3, s}, []float64{m, 0.3, s}, [][2]int{{0, 0}, {2, 1}, {3, 2}}},
+			{"half_student_t(1) log F", ir.OpHalfStudentTLCDF, ir.OpHalfCauchyLCDF, []float64{y, 1, s}, []float64{y, s}, [][2]int{{0, 0}, {2, 1}}},
+			{"half_student_t(1) log(1-F)", ir.OpHalfStudentTLCCDF, ir.OpHalfCauchyLCCDF, []float64{y, 1, s}, []float64{y, s}, [][2]int{{0, 0}, {2, 1}}},
+			// 1/Y for Y inverse gamma is gamma: F_IG(y) = 1 - F_Γ(1/y).
+			{"inverse gamma log F", ir.OpInverseGammaLCDF, ir.OpGammaLCCDF, []float64{y, 2 * s, s}, []float64{1 / y, 2 * s, s}, [][2]int{{1, 1}, {2, 2}}},
+			{"inverse gamma log(1-F)", ir.OpInverseGammaLCCDF, ir.OpGammaLCDF, []float64{y, 2 * s, s}, []float64{1 / y, 2 * s, s}, [][2]int{{1, 1}, {2, 2}}},
 		} {
 			v, g := tailAt(t, c.op, c.x...)
 			w, gw := tailAt(t, c.same, c.sameX...)

@@ -76,10 +76,10 @@
 // them (ppl's LogCDF, Censored and Truncated read those). The normal,
 // lognormal, half-normal, exponential, Weibull, logistic, Laplace,
 // Cauchy, half-Cauchy and uniform have them in closed form; the gamma,
-// beta and Student's t through the incomplete gamma and beta functions,
-// whose derivatives in the shapes give the partials in α, β and ν (a
-// Tail may Keep lets as a Dist does: the gamma's Forward leaves log P for
-// Backward). Their tests sit beside the densities': accel/ir's
+// inverse gamma, beta, Student's t and half-t through the incomplete
+// gamma and beta functions, whose derivatives in the shapes give the
+// partials in α, β and ν (a Tail may Keep lets as a Dist does: the
+// gamma's Forward leaves log P for Backward). Their tests sit beside the densities': accel/ir's
 // lcdf_test.go (an oracle per tail, the far tails and the shapes'
 // partials against 40-digit references and central differences, the
 // CDFs against the integral of the density, the closed forms they reduce

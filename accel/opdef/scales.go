@@ -254,4 +254,26 @@ var InverseGamma = define(&Dist{
 		}
 		return b * b / ((a - 1) * (a - 1) * (a - 2))
 	},
+	// F(y) = P(X ≥ 1/y) = Q(α, x) and 1 - F = P(α, x) at x = β/y. With
+	// g the log density of x as for the gamma, r = e^(g - log Q) =
+	// -∂log Q/∂x, and ∂x/∂y = -x/y, ∂x/∂β = 1/y: ∂y log F = rx/y,
+	// ∂β log F = -r/y, ∂α = dLogGammaQ; the CCDF's with P, signs turned.
+	LCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0 && y > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "beta / y"}, {"lq", "logGammaQ(alpha, x)"},
+			{"r", "exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq)"}},
+		Keep:  []string{"lq"},
+		Value: "lq",
+		Grads: []string{"r * x / y", "dLogGammaQ(alpha, x)", "-r / y"},
+	},
+	LCCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "where(y > 0, beta / y, inf)"}, {"lp", "logGammaP(alpha, x)"},
+			{"r", "exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp)"}},
+		Keep:  []string{"lp"},
+		Value: "lp",
+		Grads: []string{"-r * x / y", "dLogGammaP(alpha, x)", "r / y"},
+	},
 })

@@ -101,6 +101,35 @@ var HalfStudentT = define(&Dist{
 		m := halfStudentTMean(p[0], p[1])
 		return studentTVar(p[0], p[1]) - m*m
 	},
+	// With z = y/σ and w = ν + z², 1 - F = P(|T| > z) = I_{ν/w}(ν/2, ½)
+	// and F = I_{z²/w}(½, ν/2), both direct; ∂log F/∂z = 2p(z)/F = r (p
+	// the t density), and ∂ν as for Student's t: ½ dLogIncBeta in the
+	// shape ν/2 plus ∂log I/∂x · ∂x/∂ν, x^(ν/2-1) z w^(-3/2)/(B(ν/2, ½) I)
+	// for 1 - F, its negative with I = F for F.
+	LCDF: &Tail{
+		Valid: "nu > 0 && sigma > 0 && y > 0",
+		Let: []Let{{"z", "y * inv(sigma)"}, {"w", "nu + z*z"},
+			{"lf", "logIncBeta(0.5, 0.5*nu, z*z / w, nu / w)"},
+			{"r", "exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lf)"}},
+		Keep:  []string{"lf"},
+		Value: "lf",
+		Grads: []string{"r * inv(sigma)",
+			"0.5*dLogIncBetaB(0.5, 0.5*nu, z*z / w, nu / w) - " +
+				"exp((0.5*nu - 1)*log(nu / w) + log(z) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lf)",
+			"-r * z * inv(sigma)"},
+	},
+	LCCDF: &Tail{
+		Valid: "nu > 0 && sigma > 0",
+		Let: []Let{{"z", "where(y > 0, y * inv(sigma), 0)"}, {"w", "nu + z*z"},
+			{"lc", "logIncBeta(0.5*nu, 0.5, nu / w, z*z / w)"},
+			{"r", "exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lc)"}},
+		Keep:  []string{"lc"},
+		Value: "lc",
+		Grads: []string{"where(y > 0, -r * inv(sigma), 0)",
+			"0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + " +
+				"exp((0.5*nu - 1)*log(nu / w) + log(z) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lc)",
+			"where(y > 0, r * z * inv(sigma), 0)"},
+	},
 })
 
 // studentTVar is the variance of a t with ν degrees of freedom and scale σ.

@@ -135,6 +135,8 @@ var HalfStudentT = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpHalfStudentTLPDF, Discrete: false,
+	LCDF:   ir.OpHalfStudentTLCDF,
+	LCCDF:  ir.OpHalfStudentTLCCDF,
 	Sample: scalarSampler(opdef.HalfStudentT.Draw),
 	Mean:   opdef.HalfStudentT.Mean, Var: opdef.HalfStudentT.Var,
 }
@@ -165,6 +167,8 @@ var InverseGamma = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpInvGammaLPDF, Discrete: false,
+	LCDF:   ir.OpInverseGammaLCDF,
+	LCCDF:  ir.OpInverseGammaLCCDF,
 	Sample: scalarSampler(opdef.InverseGamma.Draw),
 	Mean:   opdef.InverseGamma.Mean, Var: opdef.InverseGamma.Var,
 }

@@ -584,6 +584,84 @@ __device__ static void gb_half_normal_lccdf_grad(double x0, double x1, double g,
 	*d1 = g * (-l1 * l0 * gb_inv(x1));
 }
 
+/* half_student_t_lcdf: lf where nu > 0 && sigma > 0 && y > 0. */
+__device__ static double gb_half_student_t_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x2);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1);
+	return l2;
+}
+__device__ static void gb_half_student_t_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = x0 * gb_inv(x2);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1);
+	double l3 = exp(GB_LN2 + gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l2);
+	*d0 = g * (l3 * gb_inv(x2));
+	*d1 = g * (0.5 * gb_dlog_inc_beta_b(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1) - exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(l0) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2));
+	*d2 = g * (-l3 * l0 * gb_inv(x2));
+}
+
+/* half_student_t_lccdf: lc where nu > 0 && sigma > 0. */
+__device__ static double gb_half_student_t_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 > 0.0 ? x0 * gb_inv(x2) : 0.0);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1);
+	return l2;
+}
+__device__ static void gb_half_student_t_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = (x0 > 0.0 ? x0 * gb_inv(x2) : 0.0);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1);
+	double l3 = exp(GB_LN2 + gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l2);
+	*d0 = g * ((x0 > 0.0 ? -l3 * gb_inv(x2) : 0.0));
+	*d1 = g * (0.5 * gb_dlog_inc_beta_a(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) + exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(l0) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2));
+	*d2 = g * ((x0 > 0.0 ? l3 * l0 * gb_inv(x2) : 0.0));
+}
+
+/* inv_gamma_lcdf: lq where alpha > 0 && beta > 0 && y > 0. */
+__device__ static double gb_inv_gamma_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x2 / x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	return l1;
+}
+__device__ static void gb_inv_gamma_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = x2 / x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	double l2 = exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (l2 * l0 / x0);
+	*d1 = g * (gb_dlog_gamma_q(x1, l0));
+	*d2 = g * (-l2 / x0);
+}
+
+/* inv_gamma_lccdf: lp where alpha > 0 && beta > 0. */
+__device__ static double gb_inv_gamma_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 > 0.0 ? x2 / x0 : GB_INF);
+	double l1 = gb_log_gamma_p(x1, l0);
+	return l1;
+}
+__device__ static void gb_inv_gamma_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = (x0 > 0.0 ? x2 / x0 : GB_INF);
+	double l1 = gb_log_gamma_p(x1, l0);
+	double l2 = exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (-l2 * l0 / x0);
+	*d1 = g * (gb_dlog_gamma_p(x1, l0));
+	*d2 = g * (l2 / x0);
+}
+
 /* laplace_lcdf: where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0. */
 __device__ static double gb_laplace_lcdf_lpdf(double x0, double x1, double x2) {
 	if (!(x2 > 0.0)) return -GB_INF;
