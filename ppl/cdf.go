@@ -11,9 +11,13 @@ import (
 // (Stan's normal_lcdf before the sum): family is a name ("Normal",
 // "Weibull", …) or a *dist.Family, params its parameters in order, as
 // for LogPDF. It is accurate far into both tails (log Φ(-40) is
-// -804.6, not -Inf) and so is its gradient. The normal, lognormal,
-// half-normal, exponential, Weibull, logistic, Laplace, Cauchy,
-// half-Cauchy and uniform have it; another family is an error naming it.
+// -804.6, not -Inf) and so is its gradient, in every argument. The
+// normal, lognormal, half-normal, exponential, Weibull, logistic,
+// Laplace, Cauchy, half-Cauchy and uniform have it in closed form; the
+// gamma, inverse gamma, beta, Student's t and half-t through the
+// incomplete gamma and beta functions, with the gradient in their shapes
+// (α, β, ν) too. A discrete, multivariate or improper (Flat) family is an
+// error naming it.
 func LogCDF(family any, y any, params ...any) Expr {
 	return tail("LogCDF", family, y, params, false)
 }
@@ -74,9 +78,10 @@ func noCDF(fam *dist.Family) string {
 		return fmt.Sprintf("%s is discrete; CDFs, censoring and truncation are for continuous scalar families", fam.Name)
 	case fam.EventRank != 0:
 		return fmt.Sprintf("%s is multivariate; CDFs, censoring and truncation are for continuous scalar families", fam.Name)
+	case fam.Op == ir.OpNop:
+		return fmt.Sprintf("%s is improper (its density does not integrate to one), so it has no CDF; censoring and truncation need a proper continuous family", fam.Name)
 	case fam.LCDF == ir.OpNop || fam.LCCDF == ir.OpNop:
-		return fmt.Sprintf("no CDF for %s yet (its CDF needs the incomplete gamma or beta function with gradients in every parameter); "+
-			"the normal, lognormal, half-normal, exponential, Weibull, logistic, Laplace, Cauchy, half-Cauchy and uniform have one", fam.Name)
+		return fmt.Sprintf("no CDF for %s yet; the continuous scalar families of ppl/dist have one (normal, Student's t, gamma, beta, …)", fam.Name)
 	}
 	return ""
 }

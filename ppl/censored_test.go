@@ -58,8 +58,7 @@ func TestLogCDFFunctions(t *testing.T) {
 		t.Errorf("LogPhi(-40) = %v", got)
 	}
 	for fam, want := range map[string]string{
-		"Gamma":     "no CDF for Gamma yet",
-		"StudentT":  "no CDF for StudentT yet",
+		"Flat":      "Flat is improper",
 		"Poisson":   "Poisson is discrete",
 		"Dirichlet": "Dirichlet is multivariate",
 	} {
@@ -382,7 +381,7 @@ func TestCensoredTruncatedErrors(t *testing.T) {
 	}{
 		{"discrete", func(m *Model) { m.Poisson("v", 3, Censored(nil, 5.0), Observed([]float64{1, 5})) }, "Poisson is discrete"},
 		{"multivariate", func(m *Model) { m.Dirichlet("v", []float64{1, 1, 1}, Truncated(0.0, nil)) }, "Dirichlet is multivariate"},
-		{"no CDF", func(m *Model) { m.Gamma("v", 2, 1, Truncated(1.0, nil)) }, "no CDF for Gamma yet"},
+		{"improper", func(m *Model) { m.HalfFlat("v", Truncated(1.0, nil)) }, "HalfFlat is improper"},
 		{"lower ≥ upper (censored)", func(m *Model) { m.Normal("v", 0, 1, Censored(2.0, 1.0), Observed(1.5)) }, "is not below"},
 		{"lower ≥ upper (truncated)", func(m *Model) { m.Normal("v", 0, 1, Truncated(2.0, 2.0)) }, "is not below"},
 		{"data outside", func(m *Model) { m.Normal("v", 0, 1, Truncated(0.0, 1.0), Observed([]float64{0.5, 1.5})) }, "must lie in"},

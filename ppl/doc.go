@@ -54,9 +54,12 @@
 // bounds, truncated ones redrawn inside them) agree. LogCDF and LogCCDF
 // give a family's log CDF and log CCDF as expressions, accurate far into
 // the tails with their gradients; Phi and LogPhi are the standard normal
-// CDF and its log, for probit models. The normal, lognormal, half-normal,
-// exponential, Weibull, logistic, Laplace, Cauchy, half-Cauchy and
-// uniform have CDFs; the others are an error naming the family.
+// CDF and its log, for probit models. Every proper continuous scalar
+// family has CDFs: the gamma, inverse gamma, beta, Student's t and half-t
+// through the incomplete gamma and beta functions, with gradients in
+// their shapes too (a censored gamma or Weibull survival model, a
+// truncated beta); a discrete, multivariate or improper family is an
+// error naming it.
 //
 // Recurrences (AR, GARCH, the forward algorithm of a hidden Markov model)
 // are written with Scan: its step function is called once, with

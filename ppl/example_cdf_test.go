@@ -38,3 +38,23 @@ func ExampleLogPhi() {
 	fmt.Printf("%.4f %.4f\n", c.LogDensity([]float64{-40}), c.LogDensity([]float64{0}))
 	// Output: -804.6084 -0.6931
 }
+
+// The tails of the gamma, Student's t and beta, which go through the
+// incomplete gamma and beta functions, stay finite where the
+// probabilities underflow: here as functions of a data point y.
+func ExampleLogCDF() {
+	m := ppl.NewModel("tails")
+	y := m.Flat("y")
+	m.LogDensity("gamma", ppl.LogCDF("Gamma", y, 2.0, 1.0))
+	m2 := ppl.NewModel("t")
+	z := m2.Flat("z")
+	m2.LogDensity("t", ppl.LogCDF("StudentT", z, 3.0, 0.0, 1.0))
+	m3 := ppl.NewModel("beta")
+	u := m3.Flat("u")
+	m3.LogDensity("beta", ppl.LogCCDF("Beta", u, 2.0, 30.0))
+	c, _ := m.Compile()
+	c2, _ := m2.Compile()
+	c3, _ := m3.Compile()
+	fmt.Printf("%.4f %.4f %.4f\n", c.LogDensity([]float64{1e-200}), c2.LogDensity([]float64{-1e5}), c3.LogDensity([]float64{0.99}))
+	// Output: -921.7272 -34.4411 -134.7308
+}

@@ -22,14 +22,22 @@ const (
 	OpHurdlePoissonLPMF
 	OpZeroInflatedNegBinomialLPMF
 	OpZeroInflatedPoissonLPMF
+	OpBetaLCDF
+	OpBetaLCCDF
 	OpCauchyLCDF
 	OpCauchyLCCDF
 	OpExponentialLCDF
 	OpExponentialLCCDF
+	OpGammaLCDF
+	OpGammaLCCDF
 	OpHalfCauchyLCDF
 	OpHalfCauchyLCCDF
 	OpHalfNormalLCDF
 	OpHalfNormalLCCDF
+	OpHalfStudentTLCDF
+	OpHalfStudentTLCCDF
+	OpInverseGammaLCDF
+	OpInverseGammaLCCDF
 	OpLaplaceLCDF
 	OpLaplaceLCCDF
 	OpLogNormalLCDF
@@ -38,6 +46,8 @@ const (
 	OpLogisticLCCDF
 	OpNormalLCDF
 	OpNormalLCCDF
+	OpStudentTLCDF
+	OpStudentTLCCDF
 	OpUniformLCDF
 	OpUniformLCCDF
 	OpWeibullLCDF
@@ -73,14 +83,22 @@ func init() {
 	register(OpWeibullLPDF, OpDef{Name: "weibull_lpdf", Arity: 3, Shape: lpdfShape, Forward: weibullForward, Backward: weibullBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedNegBinomialLPMF, OpDef{Name: "zero_inflated_neg_binomial_lpmf", Arity: 4, Shape: lpdfShape, Forward: zeroInflatedNegBinomialForward, Backward: zeroInflatedNegBinomialBackward, Scratch: dataScratch(1, 0)})
 	register(OpZeroInflatedPoissonLPMF, OpDef{Name: "zero_inflated_poisson_lpmf", Arity: 3, Shape: lpdfShape, Forward: zeroInflatedPoissonForward, Backward: zeroInflatedPoissonBackward, Scratch: dataScratch(1, 0)})
+	register(OpBetaLCDF, OpDef{Name: "beta_lcdf", Arity: 3, Shape: lpdfShape, Forward: betaLCDFForward, Backward: betaLCDFBackward, Scratch: keepDataScratch(1, 2, 0)})
+	register(OpBetaLCCDF, OpDef{Name: "beta_lccdf", Arity: 3, Shape: lpdfShape, Forward: betaLCCDFForward, Backward: betaLCCDFBackward, Scratch: keepDataScratch(1, 2, 0)})
 	register(OpCauchyLCDF, OpDef{Name: "cauchy_lcdf", Arity: 3, Shape: lpdfShape, Forward: cauchyLCDFForward, Backward: cauchyLCDFBackward})
 	register(OpCauchyLCCDF, OpDef{Name: "cauchy_lccdf", Arity: 3, Shape: lpdfShape, Forward: cauchyLCCDFForward, Backward: cauchyLCCDFBackward})
 	register(OpExponentialLCDF, OpDef{Name: "exponential_lcdf", Arity: 2, Shape: lpdfShape, Forward: exponentialLCDFForward, Backward: exponentialLCDFBackward, Scratch: dataScratch(0, 0)})
 	register(OpExponentialLCCDF, OpDef{Name: "exponential_lccdf", Arity: 2, Shape: lpdfShape, Forward: exponentialLCCDFForward, Backward: exponentialLCCDFBackward})
+	register(OpGammaLCDF, OpDef{Name: "gamma_lcdf", Arity: 3, Shape: lpdfShape, Forward: gammaLCDFForward, Backward: gammaLCDFBackward, Scratch: keepDataScratch(1, 0, 0)})
+	register(OpGammaLCCDF, OpDef{Name: "gamma_lccdf", Arity: 3, Shape: lpdfShape, Forward: gammaLCCDFForward, Backward: gammaLCCDFBackward, Scratch: keepScratch(1)})
 	register(OpHalfCauchyLCDF, OpDef{Name: "half_cauchy_lcdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyLCDFForward, Backward: halfCauchyLCDFBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfCauchyLCCDF, OpDef{Name: "half_cauchy_lccdf", Arity: 2, Shape: lpdfShape, Forward: halfCauchyLCCDFForward, Backward: halfCauchyLCCDFBackward})
 	register(OpHalfNormalLCDF, OpDef{Name: "half_normal_lcdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalLCDFForward, Backward: halfNormalLCDFBackward, Scratch: dataScratch(0, 0)})
 	register(OpHalfNormalLCCDF, OpDef{Name: "half_normal_lccdf", Arity: 2, Shape: lpdfShape, Forward: halfNormalLCCDFForward, Backward: halfNormalLCCDFBackward})
+	register(OpHalfStudentTLCDF, OpDef{Name: "half_student_t_lcdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTLCDFForward, Backward: halfStudentTLCDFBackward, Scratch: keepDataScratch(1, 0, 0)})
+	register(OpHalfStudentTLCCDF, OpDef{Name: "half_student_t_lccdf", Arity: 3, Shape: lpdfShape, Forward: halfStudentTLCCDFForward, Backward: halfStudentTLCCDFBackward, Scratch: keepScratch(1)})
+	register(OpInverseGammaLCDF, OpDef{Name: "inv_gamma_lcdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaLCDFForward, Backward: inverseGammaLCDFBackward, Scratch: keepDataScratch(1, 0, 0)})
+	register(OpInverseGammaLCCDF, OpDef{Name: "inv_gamma_lccdf", Arity: 3, Shape: lpdfShape, Forward: inverseGammaLCCDFForward, Backward: inverseGammaLCCDFBackward, Scratch: keepScratch(1)})
 	register(OpLaplaceLCDF, OpDef{Name: "laplace_lcdf", Arity: 3, Shape: lpdfShape, Forward: laplaceLCDFForward, Backward: laplaceLCDFBackward})
 	register(OpLaplaceLCCDF, OpDef{Name: "laplace_lccdf", Arity: 3, Shape: lpdfShape, Forward: laplaceLCCDFForward, Backward: laplaceLCCDFBackward})
 	register(OpLogNormalLCDF, OpDef{Name: "lognormal_lcdf", Arity: 3, Shape: lpdfShape, Forward: logNormalLCDFForward, Backward: logNormalLCDFBackward, Scratch: dataScratch(1, 0)})
@@ -89,6 +107,8 @@ func init() {
 	register(OpLogisticLCCDF, OpDef{Name: "logistic_lccdf", Arity: 3, Shape: lpdfShape, Forward: logisticLCCDFForward, Backward: logisticLCCDFBackward})
 	register(OpNormalLCDF, OpDef{Name: "normal_lcdf", Arity: 3, Shape: lpdfShape, Forward: normalLCDFForward, Backward: normalLCDFBackward})
 	register(OpNormalLCCDF, OpDef{Name: "normal_lccdf", Arity: 3, Shape: lpdfShape, Forward: normalLCCDFForward, Backward: normalLCCDFBackward})
+	register(OpStudentTLCDF, OpDef{Name: "student_t_lcdf", Arity: 4, Shape: lpdfShape, Forward: studentTLCDFForward, Backward: studentTLCDFBackward, Scratch: keepScratch(1)})
+	register(OpStudentTLCCDF, OpDef{Name: "student_t_lccdf", Arity: 4, Shape: lpdfShape, Forward: studentTLCCDFForward, Backward: studentTLCCDFBackward, Scratch: keepScratch(1)})
 	register(OpUniformLCDF, OpDef{Name: "uniform_lcdf", Arity: 3, Shape: lpdfShape, Forward: uniformLCDFForward, Backward: uniformLCDFBackward})
 	register(OpUniformLCCDF, OpDef{Name: "uniform_lccdf", Arity: 3, Shape: lpdfShape, Forward: uniformLCCDFForward, Backward: uniformLCCDFBackward})
 	register(OpWeibullLCDF, OpDef{Name: "weibull_lcdf", Arity: 3, Shape: lpdfShape, Forward: weibullLCDFForward, Backward: weibullLCDFBackward, Scratch: dataScratch(1, 0)})
@@ -6235,6 +6255,436 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 	flushAcc(d2, d2Vec, d2Sum)
 }
 
+// beta_lcdf(y, alpha, beta) = li where alpha > 0 && beta > 0 && y > 0,
+// li = logIncBeta(alpha, beta, y, 1 - y),
+// r = where(y < 1, exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - li), 0).
+func betaLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
+				keepRow0[i] = l0
+				e = l0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
+			keep[0*n+i] = l0
+			e = l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func betaLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = opdef.LBeta(in1[0], in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			c1 := cacheRow1[i]
+			if d0 != nil {
+				l0 := keepRow0[i]
+				var w0 float64
+				if x0 < 1 {
+					if s1 != 0 || s2 != 0 {
+						m0 = opdef.LBeta(x1, x2)
+					}
+					w0 = Exp((x1-1)*c0 + (x2-1)*c1 - m0 - l0)
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				d0Sum = acc(d0, d0Vec, i, gi*(l1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogIncBetaA(x1, x2, x0, 1-x0)), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(opdef.DLogIncBetaB(x1, x2, x0, 1-x0)), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			c1 = math.Log1p(-x0)
+		}
+		if d0 != nil {
+			l0 := keep[0*n+i]
+			var w0 float64
+			if x0 < 1 {
+				if s1 != 0 || s2 != 0 {
+					m0 = opdef.LBeta(x1, x2)
+				}
+				w0 = Exp((x1-1)*c0 + (x2-1)*c1 - m0 - l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			d0Sum = acc(d0, d0Vec, i, gi*(l1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogIncBetaA(x1, x2, x0, 1-x0)), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(opdef.DLogIncBetaB(x1, x2, x0, 1-x0)), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// beta_lccdf(y, alpha, beta) = lc where alpha > 0 && beta > 0 && y < 1,
+// lc = logIncBeta(beta, alpha, 1 - y, y),
+// r = where(y > 0, -exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - lc), 0).
+func betaLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+			if !(x0 < 1) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 < 1)) && (x1 > 0) && (x2 > 0) {
+				l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
+				keepRow0[i] = l0
+				e = l0
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 < 1)) && (x1 > 0) && (x2 > 0) {
+			l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
+			keep[0*n+i] = l0
+			e = l0
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func betaLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = opdef.LBeta(in1[0], in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			cache[0*cn+i] = math.Log(x0)
+			cache[1*cn+i] = math.Log1p(-x0)
+			if !(x0 < 1) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		cacheRow0 := cache[0*n:][:n]
+		cacheRow1 := cache[1*n:][:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			c0 := cacheRow0[i]
+			c1 := cacheRow1[i]
+			if d0 != nil {
+				l0 := keepRow0[i]
+				var w0 float64
+				if x0 > 0 {
+					if s1 != 0 || s2 != 0 {
+						m0 = opdef.LBeta(x1, x2)
+					}
+					w0 = -Exp((x1-1)*c0 + (x2-1)*c1 - m0 - l0)
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				d0Sum = acc(d0, d0Vec, i, gi*(l1), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogIncBetaB(x2, x1, 1-x0, x0)), d1Sum)
+			}
+			if d2 != nil {
+				d2Sum = acc(d2, d2Vec, i, gi*(opdef.DLogIncBetaA(x2, x1, 1-x0, x0)), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		var c0 float64
+		if cache != nil {
+			c0 = cache[0*cn+i*cs]
+		} else {
+			c0 = math.Log(x0)
+		}
+		var c1 float64
+		if cache != nil {
+			c1 = cache[1*cn+i*cs]
+		} else {
+			c1 = math.Log1p(-x0)
+		}
+		if d0 != nil {
+			l0 := keep[0*n+i]
+			var w0 float64
+			if x0 > 0 {
+				if s1 != 0 || s2 != 0 {
+					m0 = opdef.LBeta(x1, x2)
+				}
+				w0 = -Exp((x1-1)*c0 + (x2-1)*c1 - m0 - l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			d0Sum = acc(d0, d0Vec, i, gi*(l1), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogIncBetaB(x2, x1, 1-x0, x0)), d1Sum)
+		}
+		if d2 != nil {
+			d2Sum = acc(d2, d2Vec, i, gi*(opdef.DLogIncBetaA(x2, x1, 1-x0, x0)), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
 // cauchy_lcdf(y, mu, sigma) = log(a) - lnPi where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // a = atan2(1, -z),
@@ -6806,6 +7256,360 @@ func exponentialLCCDFBackward(f *Frame, in *Instr) {
 	}
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// gamma_lcdf(y, alpha, beta) = lp where alpha > 0 && beta > 0 && y > 0,
+// x = beta * y,
+// lp = logGammaP(alpha, x),
+// r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
+func gammaLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				l0 := x2 * x0
+				l1 := opdef.LogGammaP(x1, l0)
+				keepRow0[i] = l1
+				e = l1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			l0 := x2 * x0
+			l1 := opdef.LogGammaP(x1, l0)
+			keep[0*n+i] = l1
+			e = l1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func gammaLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := x2 * x0
+			if !(l0 > 0 && l0 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+			}
+			if d0 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d0Sum = acc(d0, d0Vec, i, gi*(x2*l2), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaP(x1, l0)), d1Sum)
+			}
+			if d2 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d2Sum = acc(d2, d2Vec, i, gi*(x0*l2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := x2 * x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
+		if d0 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d0Sum = acc(d0, d0Vec, i, gi*(x2*l2), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaP(x1, l0)), d1Sum)
+		}
+		if d2 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d2Sum = acc(d2, d2Vec, i, gi*(x0*l2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// gamma_lccdf(y, alpha, beta) = lq where alpha > 0 && beta > 0,
+// x = beta * y,
+// lq = logGammaQ(alpha, x),
+// r = -exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
+func gammaLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 > 0 && x2 > 0 {
+				l0 := x2 * x0
+				l1 := opdef.LogGammaQ(x1, l0)
+				keepRow0[i] = l1
+				e = l1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			l0 := x2 * x0
+			l1 := opdef.LogGammaQ(x1, l0)
+			keep[0*n+i] = l1
+			e = l1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func gammaLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := x2 * x0
+			if !(l0 > 0 && l0 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+			}
+			if d0 != nil {
+				l1 := keepRow0[i]
+				l2 := -Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d0Sum = acc(d0, d0Vec, i, gi*(x2*l2), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaQ(x1, l0)), d1Sum)
+			}
+			if d2 != nil {
+				l1 := keepRow0[i]
+				l2 := -Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d2Sum = acc(d2, d2Vec, i, gi*(x0*l2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := x2 * x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
+		if d0 != nil {
+			l1 := keep[0*n+i]
+			l2 := -Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d0Sum = acc(d0, d0Vec, i, gi*(x2*l2), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaQ(x1, l0)), d1Sum)
+		}
+		if d2 != nil {
+			l1 := keep[0*n+i]
+			l2 := -Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d2Sum = acc(d2, d2Vec, i, gi*(x0*l2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
 }
 
 // half_cauchy_lcdf(y, sigma) = where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0,
@@ -7490,6 +8294,924 @@ func halfNormalLCCDFBackward(f *Frame, in *Instr) {
 	}
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
+}
+
+// half_student_t_lcdf(y, nu, sigma) = lf where nu > 0 && sigma > 0 && y > 0,
+// z = y * inv(sigma),
+// w = nu + z*z,
+// lf = logIncBeta(0.5, 0.5*nu, z*z / w, nu / w),
+// r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lf).
+func halfStudentTLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				l0 := x0 * m0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+				keepRow0[i] = l2
+				e = l2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := x0 * m0
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+			keep[0*n+i] = l2
+			e = l2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfStudentTLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0, m1, m2, m3, m4, m5 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*in1[0], 0.5)
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := x0 * m0
+			l1 := x1 + l0*l0
+			l2 := keepRow0[i]
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m1 = math.Log(x1)
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m2 = opdef.Inv(x1)
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m3 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m4 = opdef.LGamma(0.5 * x1)
+				}
+			}
+			if d0 != nil {
+				l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+				d0Sum = acc(d0, d0Vec, i, gi*(l3*m0), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m5 = opdef.LBeta(0.5*x1, 0.5)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1)-Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), d1Sum)
+			}
+			if d2 != nil {
+				l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+				d2Sum = acc(d2, d2Vec, i, gi*(-l3*l0*m0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		if s2 != 0 {
+			m0 = opdef.Inv(x2)
+		}
+		l0 := x0 * m0
+		l1 := x1 + l0*l0
+		l2 := keep[0*n+i]
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if d0 != nil {
+			l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+			d0Sum = acc(d0, d0Vec, i, gi*(l3*m0), d0Sum)
+		}
+		if d1 != nil {
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1)-Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), d1Sum)
+		}
+		if d2 != nil {
+			l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+			d2Sum = acc(d2, d2Vec, i, gi*(-l3*l0*m0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// half_student_t_lccdf(y, nu, sigma) = lc where nu > 0 && sigma > 0,
+// z = where(y > 0, y * inv(sigma), 0),
+// w = nu + z*z,
+// lc = logIncBeta(0.5*nu, 0.5, nu / w, z*z / w),
+// r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lc).
+func halfStudentTLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 > 0 && x2 > 0 {
+				var w0 float64
+				if x0 > 0 {
+					if s2 != 0 {
+						m0 = opdef.Inv(x2)
+					}
+					w0 = x0 * m0
+				} else {
+					w0 = 0
+				}
+				l0 := w0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+				keepRow0[i] = l2
+				e = l2
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			l0 := w0
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+			keep[0*n+i] = l2
+			e = l2
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func halfStudentTLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0, m1, m2, m3, m4, m5 float64
+	if n > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(in2[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*in1[0], 0.5)
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			var w0 float64
+			if x0 > 0 {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				w0 = x0 * m0
+			} else {
+				w0 = 0
+			}
+			l0 := w0
+			l1 := x1 + l0*l0
+			l2 := keepRow0[i]
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m1 = math.Log(x1)
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m2 = opdef.Inv(x1)
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m3 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m4 = opdef.LGamma(0.5 * x1)
+				}
+			}
+			if d0 != nil || d2 != nil {
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+			}
+			if d0 != nil {
+				l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+				var w1 float64
+				if x0 > 0 {
+					w1 = -l3 * m0
+				} else {
+					w1 = 0
+				}
+				d0Sum = acc(d0, d0Vec, i, gi*(w1), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m5 = opdef.LBeta(0.5*x1, 0.5)
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1)+Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), d1Sum)
+			}
+			if d2 != nil {
+				l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+				var w2 float64
+				if x0 > 0 {
+					w2 = l3 * l0 * m0
+				} else {
+					w2 = 0
+				}
+				d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var w0 float64
+		if x0 > 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			w0 = x0 * m0
+		} else {
+			w0 = 0
+		}
+		l0 := w0
+		l1 := x1 + l0*l0
+		l2 := keep[0*n+i]
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if d0 != nil || d2 != nil {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
+		if d0 != nil {
+			l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+			var w1 float64
+			if x0 > 0 {
+				w1 = -l3 * m0
+			} else {
+				w1 = 0
+			}
+			d0Sum = acc(d0, d0Vec, i, gi*(w1), d0Sum)
+		}
+		if d1 != nil {
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1)+Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), d1Sum)
+		}
+		if d2 != nil {
+			l3 := Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
+			var w2 float64
+			if x0 > 0 {
+				w2 = l3 * l0 * m0
+			} else {
+				w2 = 0
+			}
+			d2Sum = acc(d2, d2Vec, i, gi*(w2), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// inv_gamma_lcdf(y, alpha, beta) = lq where alpha > 0 && beta > 0 && y > 0,
+// x = beta / y,
+// lq = logGammaQ(alpha, x),
+// r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
+func inverseGammaLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+				l0 := x2 / x0
+				l1 := opdef.LogGammaQ(x1, l0)
+				keepRow0[i] = l1
+				e = l1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if (allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			l0 := x2 / x0
+			l1 := opdef.LogGammaQ(x1, l0)
+			keep[0*n+i] = l1
+			e = l1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func inverseGammaLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
+	cache, fill, vflag := constData(f, in, 1*n)
+	cn := batchLen(in0)
+	if fill {
+		ok := true
+		for i := 0; i < cn; i++ {
+			x0 := in0[i*s0]
+			_ = x0
+			if !(x0 > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			*vflag = 1
+		} else {
+			*vflag = 2
+		}
+	}
+	allValid := vflag != nil && *vflag == 1
+	_ = allValid
+	cs := 0 // the cache's stride: 0 for one element
+	if cn > 1 {
+		cs = 1
+	}
+	_, _ = cs, cache
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && allValid {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		const cs, allValid = 1, true
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			gi := g[i*gs]
+			l0 := x2 / x0
+			if !(l0 > 0 && l0 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+			}
+			if d0 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d0Sum = acc(d0, d0Vec, i, gi*(l2*l0/x0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaQ(x1, l0)), d1Sum)
+			}
+			if d2 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d2Sum = acc(d2, d2Vec, i, gi*(-l2/x0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !((allValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			continue
+		}
+		gi := g[i*gs]
+		l0 := x2 / x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
+		if d0 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d0Sum = acc(d0, d0Vec, i, gi*(l2*l0/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaQ(x1, l0)), d1Sum)
+		}
+		if d2 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d2Sum = acc(d2, d2Vec, i, gi*(-l2/x0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// inv_gamma_lccdf(y, alpha, beta) = lp where alpha > 0 && beta > 0,
+// x = where(y > 0, beta / y, inf),
+// lp = logGammaP(alpha, x),
+// r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
+func inverseGammaLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			e := negInf
+			if x1 > 0 && x2 > 0 {
+				var w0 float64
+				if x0 > 0 {
+					w0 = x2 / x0
+				} else {
+					w0 = math.Inf(1)
+				}
+				l0 := w0
+				l1 := opdef.LogGammaP(x1, l0)
+				keepRow0[i] = l1
+				e = l1
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = x2 / x0
+			} else {
+				w0 = math.Inf(1)
+			}
+			l0 := w0
+			l1 := opdef.LogGammaP(x1, l0)
+			keep[0*n+i] = l1
+			e = l1
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func inverseGammaLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	n := batchLen(in0, in1, in2)
+	s0, s1, s2 := stride(in0), stride(in1), stride(in2)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	var d0Sum, d1Sum, d2Sum float64
+	var m0 float64
+	if n > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(in1[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2 = 1, 1, 1
+		in0, in1, in2 := in0[:n], in1[:n], in2[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+			_, _, _ = x0, x1, x2
+			if !(x1 > 0 && x2 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			var w0 float64
+			if x0 > 0 {
+				w0 = x2 / x0
+			} else {
+				w0 = math.Inf(1)
+			}
+			l0 := w0
+			if !(l0 > 0 && l0 < math.Inf(1)) {
+				continue
+			}
+			if d0 != nil || d2 != nil {
+				if s1 != 0 {
+					m0 = opdef.LGamma(x1)
+				}
+			}
+			if d0 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d0Sum = acc(d0, d0Vec, i, gi*(-l2*l0/x0), d0Sum)
+			}
+			if d1 != nil {
+				d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaP(x1, l0)), d1Sum)
+			}
+			if d2 != nil {
+				l1 := keepRow0[i]
+				l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+				d2Sum = acc(d2, d2Vec, i, gi*(l2/x0), d2Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2 := in0[i*s0], in1[i*s1], in2[i*s2]
+		_, _, _ = x0, x1, x2
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		var w0 float64
+		if x0 > 0 {
+			w0 = x2 / x0
+		} else {
+			w0 = math.Inf(1)
+		}
+		l0 := w0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
+			continue
+		}
+		if d0 != nil || d2 != nil {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
+		if d0 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d0Sum = acc(d0, d0Vec, i, gi*(-l2*l0/x0), d0Sum)
+		}
+		if d1 != nil {
+			d1Sum = acc(d1, d1Vec, i, gi*(opdef.DLogGammaP(x1, l0)), d1Sum)
+		}
+		if d2 != nil {
+			l1 := keep[0*n+i]
+			l2 := Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
+			d2Sum = acc(d2, d2Vec, i, gi*(l2/x0), d2Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
 }
 
 // laplace_lcdf(y, mu, b) = where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0,
@@ -8812,6 +10534,548 @@ func normalLCCDFBackward(f *Frame, in *Instr) {
 	flushAcc(d0, d0Vec, d0Sum)
 	flushAcc(d1, d1Vec, d1Sum)
 	flushAcc(d2, d2Vec, d2Sum)
+}
+
+// student_t_lcdf(y, nu, mu, sigma) = s where nu > 0 && sigma > 0,
+// z = (y - mu) * inv(sigma),
+// w = nu + z*z,
+// lt = logIncBeta(0.5*nu, 0.5, nu / w, z*z / w) - ln2,
+// s = where(z < 0, lt, log1mexp(lt)),
+// r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
+// dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
+func studentTLCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(in3[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if x1 > 0 && x3 > 0 {
+				if s3 != 0 {
+					m0 = opdef.Inv(x3)
+				}
+				l0 := (x0 - x2) * m0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				keepRow0[i] = l2
+				var w0 float64
+				if l0 < 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				e = l3
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if x1 > 0 && x3 > 0 {
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			keep[0*n+i] = l2
+			var w0 float64
+			if l0 < 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			e = l3
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func studentTLCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d0Sum, d1Sum, d2Sum, d3Sum float64
+	var m0, m1, m2, m3, m4, m5 float64
+	if n > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*in1[0], 0.5)
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !(x1 > 0 && x3 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
+			l1 := x1 + l0*l0
+			l2 := keepRow0[i]
+			var w0 float64
+			if l0 < 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m1 = math.Log(x1)
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m2 = opdef.Inv(x1)
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m3 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m4 = opdef.LGamma(0.5 * x1)
+				}
+			}
+			if d0 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d0Sum = acc(d0, d0Vec, i, gi*(l4*m0), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m5 = opdef.LBeta(0.5*x1, 0.5)
+				}
+				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
+				var w1 float64
+				if l0 < 0 {
+					w1 = l5
+				} else {
+					w1 = -Exp(l2-l3) * l5
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d2Sum = acc(d2, d2Vec, i, gi*(-l4*m0), d2Sum)
+			}
+			if d3 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d3Sum = acc(d3, d3Vec, i, gi*(-l4*l0*m0), d3Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !(x1 > 0 && x3 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s3 != 0 {
+			m0 = opdef.Inv(x3)
+		}
+		l0 := (x0 - x2) * m0
+		l1 := x1 + l0*l0
+		l2 := keep[0*n+i]
+		var w0 float64
+		if l0 < 0 {
+			w0 = l2
+		} else {
+			w0 = opdef.Log1mExp(l2)
+		}
+		l3 := w0
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if d0 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d0Sum = acc(d0, d0Vec, i, gi*(l4*m0), d0Sum)
+		}
+		if d1 != nil {
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
+			var w1 float64
+			if l0 < 0 {
+				w1 = l5
+			} else {
+				w1 = -Exp(l2-l3) * l5
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d2Sum = acc(d2, d2Vec, i, gi*(-l4*m0), d2Sum)
+		}
+		if d3 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d3Sum = acc(d3, d3Vec, i, gi*(-l4*l0*m0), d3Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
+}
+
+// student_t_lccdf(y, nu, mu, sigma) = s where nu > 0 && sigma > 0,
+// z = (y - mu) * inv(sigma),
+// w = nu + z*z,
+// lt = logIncBeta(0.5*nu, 0.5, nu / w, z*z / w) - ln2,
+// s = where(z > 0, lt, log1mexp(lt)),
+// r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
+// dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
+func studentTLCCDFForward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	out, pw := f.Val(in.Out), Pointwise(in)
+	keep := f.Val(in.Scratch) // the kept lets, a row of n each
+	var m0 float64
+	if n > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(in3[0])
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		t := 0.0
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			e := negInf
+			if x1 > 0 && x3 > 0 {
+				if s3 != 0 {
+					m0 = opdef.Inv(x3)
+				}
+				l0 := (x0 - x2) * m0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				keepRow0[i] = l2
+				var w0 float64
+				if l0 > 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				e = l3
+			}
+			if e != e { // NaN from infinite inputs
+				e = negInf
+			}
+			if pw {
+				out[i] = e
+			}
+			t += e
+		}
+		if !pw {
+			out[0] = t
+		}
+		return
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		e := negInf
+		if x1 > 0 && x3 > 0 {
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			keep[0*n+i] = l2
+			var w0 float64
+			if l0 > 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			e = l3
+		}
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if pw {
+			out[i] = e
+		}
+		t += e
+	}
+	if !pw {
+		out[0] = t
+	}
+}
+
+func studentTLCCDFBackward(f *Frame, in *Instr) {
+	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
+	n := batchLen(in0, in1, in2, in3)
+	s0, s1, s2, s3 := stride(in0), stride(in1), stride(in2), stride(in3)
+	g, gs := f.AdjOf(in.Out), outStride(in)
+	keep := f.Val(in.Scratch) // left by Forward at this point
+	d0, d0Vec := gradOf(f, in.In[0])
+	d1, d1Vec := gradOf(f, in.In[1])
+	d2, d2Vec := gradOf(f, in.In[2])
+	d3, d3Vec := gradOf(f, in.In[3])
+	var d0Sum, d1Sum, d2Sum, d3Sum float64
+	var m0, m1, m2, m3, m4, m5 float64
+	if n > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(in3[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m1 = math.Log(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (in1[0] + 1))
+	}
+	if n > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * in1[0])
+	}
+	if n > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*in1[0], 0.5)
+	}
+	if n > 1 && len(in0) == n && len(in1) == n && len(in2) == n && len(in3) == n {
+		// The loop below with constant strides.
+		const s0, s1, s2, s3 = 1, 1, 1, 1
+		in0, in1, in2, in3 := in0[:n], in1[:n], in2[:n], in3[:n]
+		keepRow0 := keep[0*n:][:n]
+		for i := 0; i < n; i++ {
+			x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+			_, _, _, _ = x0, x1, x2, x3
+			if !(x1 > 0 && x3 > 0) {
+				continue
+			}
+			gi := g[i*gs]
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
+			l1 := x1 + l0*l0
+			l2 := keepRow0[i]
+			var w0 float64
+			if l0 > 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m1 = math.Log(x1)
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m2 = opdef.Inv(x1)
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m3 = opdef.LGamma(0.5 * (x1 + 1))
+				}
+			}
+			if d0 != nil || d2 != nil || d3 != nil {
+				if s1 != 0 {
+					m4 = opdef.LGamma(0.5 * x1)
+				}
+			}
+			if d0 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d0Sum = acc(d0, d0Vec, i, gi*(-l4*m0), d0Sum)
+			}
+			if d1 != nil {
+				if s1 != 0 {
+					m5 = opdef.LBeta(0.5*x1, 0.5)
+				}
+				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
+				var w1 float64
+				if l0 > 0 {
+					w1 = l5
+				} else {
+					w1 = -Exp(l2-l3) * l5
+				}
+				d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+			}
+			if d2 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d2Sum = acc(d2, d2Vec, i, gi*(l4*m0), d2Sum)
+			}
+			if d3 != nil {
+				l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+				d3Sum = acc(d3, d3Vec, i, gi*(l4*l0*m0), d3Sum)
+			}
+		}
+		flushAcc(d0, d0Vec, d0Sum)
+		flushAcc(d1, d1Vec, d1Sum)
+		flushAcc(d2, d2Vec, d2Sum)
+		flushAcc(d3, d3Vec, d3Sum)
+		return
+	}
+	for i := 0; i < n; i++ {
+		x0, x1, x2, x3 := in0[i*s0], in1[i*s1], in2[i*s2], in3[i*s3]
+		_, _, _, _ = x0, x1, x2, x3
+		if !(x1 > 0 && x3 > 0) {
+			continue
+		}
+		gi := g[i*gs]
+		if s3 != 0 {
+			m0 = opdef.Inv(x3)
+		}
+		l0 := (x0 - x2) * m0
+		l1 := x1 + l0*l0
+		l2 := keep[0*n+i]
+		var w0 float64
+		if l0 > 0 {
+			w0 = l2
+		} else {
+			w0 = opdef.Log1mExp(l2)
+		}
+		l3 := w0
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if d0 != nil || d2 != nil || d3 != nil {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if d0 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d0Sum = acc(d0, d0Vec, i, gi*(-l4*m0), d0Sum)
+		}
+		if d1 != nil {
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
+			var w1 float64
+			if l0 > 0 {
+				w1 = l5
+			} else {
+				w1 = -Exp(l2-l3) * l5
+			}
+			d1Sum = acc(d1, d1Vec, i, gi*(w1), d1Sum)
+		}
+		if d2 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d2Sum = acc(d2, d2Vec, i, gi*(l4*m0), d2Sum)
+		}
+		if d3 != nil {
+			l4 := Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
+			d3Sum = acc(d3, d3Vec, i, gi*(l4*l0*m0), d3Sum)
+		}
+	}
+	flushAcc(d0, d0Vec, d0Sum)
+	flushAcc(d1, d1Vec, d1Sum)
+	flushAcc(d2, d2Vec, d2Sum)
+	flushAcc(d3, d3Vec, d3Sum)
 }
 
 // uniform_lcdf(y, lower, upper) = where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower.

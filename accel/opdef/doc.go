@@ -59,8 +59,13 @@
 // holds, else b; the loops compute only the branch taken); for the
 // tails, logPhi(x) (log Φ, the standard normal CDF, accurate in both
 // tails: finite at x = -40), dLogPhi(x) (its derivative φ(x)/Φ(x)),
-// log1mexp(x) (log(1-eˣ), x ≤ 0), erf and atan2(y, x). An argument may
-// not be named as a function.
+// log1mexp(x) (log(1-eˣ), x ≤ 0), erf, atan2(y, x), and the incomplete
+// gamma and beta functions in log space with their derivatives in the
+// shapes (incgamma.go, incbeta.go): logGammaP(a, x), logGammaQ(a, x),
+// dLogGammaP(a, x), dLogGammaQ(a, x) (∂/∂a), logIncBeta(a, b, x, y)
+// (log I_x(a, b) given y = 1 - x; log(1 - I) is logIncBeta(b, a, y, x)),
+// dLogIncBetaA and dLogIncBetaB (∂/∂a, ∂/∂b, same arguments). An
+// argument may not be named as a function.
 //
 // Tails: a family's LCDF and LCCDF (Tail: Valid, Let, Value and a
 // partial per argument) are ops of their own, <name>_lcdf and
@@ -70,12 +75,16 @@
 // covers them like the densities, and dist.Family's LCDF and LCCDF name
 // them (ppl's LogCDF, Censored and Truncated read those). The normal,
 // lognormal, half-normal, exponential, Weibull, logistic, Laplace,
-// Cauchy, half-Cauchy and uniform have them; the gamma, inverse gamma,
-// beta and Student's t would need the incomplete gamma and beta
-// functions with their derivatives in the shape parameters, and have
-// none yet. Their tests sit beside the densities': accel/ir's
-// lcdf_test.go (an oracle per tail, the far tails against 40-digit
-// references, the CDFs against the integral of the density).
+// Cauchy, half-Cauchy and uniform have them in closed form; the gamma,
+// inverse gamma, beta, Student's t and half-t through the incomplete
+// gamma and beta functions, whose derivatives in the shapes give the
+// partials in α, β and ν (a Tail may Keep lets as a Dist does: the
+// gamma's Forward leaves log P for Backward). Their tests sit beside the densities': accel/ir's
+// lcdf_test.go (an oracle per tail, the far tails and the shapes'
+// partials against 40-digit references and central differences, the
+// CDFs against the integral of the density, the closed forms they reduce
+// to, the two tails summing to one), and accel/opdef's own tests of the
+// incomplete functions.
 //
 // Keep names lets that accel/ir's Forward leaves in the op's scratch for
 // Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads. Its

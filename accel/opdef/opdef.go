@@ -74,8 +74,7 @@ type Dist struct {
 	// LCDF and LCCDF, when set, are the family's log CDF, log P(Y ≤ y),
 	// and log CCDF, log P(Y > y): each becomes an op of its own over the
 	// same arguments (see Ops), for censored and truncated variables.
-	// Families without them (those whose CDF needs an incomplete gamma
-	// or beta function) have no CDF yet.
+	// Families without them have no CDF (ppl's LogCDF says so).
 	LCDF, LCCDF *Tail
 	// Of is set on the definitions Ops derives from a family's LCDF and
 	// LCCDF: the family they belong to.
@@ -92,7 +91,10 @@ type Tail struct {
 	Valid  string
 	GradIf string
 	Let    []Let
-	Value  string
+	// Keep is as Dist.Keep: the gamma's log P, costly (a series or a
+	// continued fraction), is left by Forward for Backward's partials.
+	Keep  []string
+	Value string
 	// Grads are the partials by each argument, in the family's Args
 	// order ("" for an argument without a gradient).
 	Grads []string
@@ -166,6 +168,6 @@ func tailDist(d *Dist, suffix string, t *Tail) *Dist {
 	return &Dist{
 		Family: d.Family + suffix, Op: d.Family + suffix, Name: base + "_" + lower, CName: d.CName + "_" + lower,
 		Doc:  "is the " + suffix + " of " + d.Family + ".",
-		Args: args, Support: d.Support, Valid: t.Valid, GradIf: t.GradIf, Let: t.Let, Value: t.Value, Of: d,
+		Args: args, Support: d.Support, Valid: t.Valid, GradIf: t.GradIf, Let: t.Let, Keep: t.Keep, Value: t.Value, Of: d,
 	}
 }

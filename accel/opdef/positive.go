@@ -74,4 +74,24 @@ var Beta = define(&Dist{
 		s := p[0] + p[1]
 		return p[0] * p[1] / (s * s * (s + 1))
 	},
+	// F = I_y(α, β), the regularized incomplete beta function
+	// (incbeta.go), and 1 - F = I_{1-y}(β, α); with ∂log F/∂y = p(y)/F =
+	// r, the partials in α and β are dLogIncBetaA and dLogIncBetaB (the
+	// CCDF's swap them). 1 - y is exact where it is small (y ≥ ½).
+	LCDF: &Tail{
+		Valid: "alpha > 0 && beta > 0 && y > 0",
+		Let: []Let{{"li", "logIncBeta(alpha, beta, y, 1 - y)"},
+			{"r", "where(y < 1, exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - li), 0)"}},
+		Keep:  []string{"li"},
+		Value: "li",
+		Grads: []string{"r", "dLogIncBetaA(alpha, beta, y, 1 - y)", "dLogIncBetaB(alpha, beta, y, 1 - y)"},
+	},
+	LCCDF: &Tail{
+		Valid: "alpha > 0 && beta > 0 && y < 1",
+		Let: []Let{{"lc", "logIncBeta(beta, alpha, 1 - y, y)"},
+			{"r", "where(y > 0, -exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - lc), 0)"}},
+		Keep:  []string{"lc"},
+		Value: "lc",
+		Grads: []string{"r", "dLogIncBetaB(beta, alpha, 1 - y, y)", "dLogIncBetaA(beta, alpha, 1 - y, y)"},
+	},
 })

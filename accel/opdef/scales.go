@@ -199,6 +199,29 @@ var Gamma = define(&Dist{
 	},
 	Mean: func(p []float64) float64 { return p[0] / p[1] },
 	Var:  func(p []float64) float64 { return p[0] / (p[1] * p[1]) },
+	// F = P(α, x) and 1 - F = Q(α, x) at x = βy, the regularized
+	// incomplete gamma functions (incgamma.go); with g = (α-1) log x - x -
+	// lgamma(α), the log density of x, ∂log P/∂x = e^(g - log P) = r:
+	// ∂y = βr, ∂β = yr, ∂α = dLogGammaP (and the same with Q, -r). Where
+	// x underflows to 0 or overflows the partials are 0.
+	LCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0 && y > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "beta * y"}, {"lp", "logGammaP(alpha, x)"},
+			{"r", "exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp)"}},
+		Keep:  []string{"lp"},
+		Value: "lp",
+		Grads: []string{"beta * r", "dLogGammaP(alpha, x)", "y * r"},
+	},
+	LCCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "beta * y"}, {"lq", "logGammaQ(alpha, x)"},
+			{"r", "-exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq)"}},
+		Keep:  []string{"lq"},
+		Value: "lq",
+		Grads: []string{"beta * r", "dLogGammaQ(alpha, x)", "y * r"},
+	},
 })
 
 // InverseGamma (β the scale): α log β - lgamma(α) - (α+1) log y - β/y for
@@ -230,5 +253,27 @@ var InverseGamma = define(&Dist{
 			return math.Inf(1)
 		}
 		return b * b / ((a - 1) * (a - 1) * (a - 2))
+	},
+	// F(y) = P(X ≥ 1/y) = Q(α, x) and 1 - F = P(α, x) at x = β/y. With
+	// g the log density of x as for the gamma, r = e^(g - log Q) =
+	// -∂log Q/∂x, and ∂x/∂y = -x/y, ∂x/∂β = 1/y: ∂y log F = rx/y,
+	// ∂β log F = -r/y, ∂α = dLogGammaQ; the CCDF's with P, signs turned.
+	LCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0 && y > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "beta / y"}, {"lq", "logGammaQ(alpha, x)"},
+			{"r", "exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq)"}},
+		Keep:  []string{"lq"},
+		Value: "lq",
+		Grads: []string{"r * x / y", "dLogGammaQ(alpha, x)", "-r / y"},
+	},
+	LCCDF: &Tail{
+		Valid:  "alpha > 0 && beta > 0",
+		GradIf: "x > 0 && x < inf",
+		Let: []Let{{"x", "where(y > 0, beta / y, inf)"}, {"lp", "logGammaP(alpha, x)"},
+			{"r", "exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp)"}},
+		Keep:  []string{"lp"},
+		Value: "lp",
+		Grads: []string{"-r * x / y", "dLogGammaP(alpha, x)", "r / y"},
 	},
 })

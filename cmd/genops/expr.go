@@ -66,6 +66,15 @@ var funcs = map[string]fn{
 	"logDiffExp": {"opdef.LogDiffExp", "gb_logdiffexp", 2, false, false},
 	"erf":        {"math.Erf", "erf", 1, false, false},
 	"atan2":      {"math.Atan2", "atan2", 2, false, false},
+	// The incomplete gamma and beta functions in log space and their
+	// derivatives in the shapes (accel/opdef's incgamma.go, incbeta.go).
+	"logGammaP":    {"opdef.LogGammaP", "gb_log_gamma_p", 2, false, false},
+	"logGammaQ":    {"opdef.LogGammaQ", "gb_log_gamma_q", 2, false, false},
+	"dLogGammaP":   {"opdef.DLogGammaP", "gb_dlog_gamma_p", 2, false, false},
+	"dLogGammaQ":   {"opdef.DLogGammaQ", "gb_dlog_gamma_q", 2, false, false},
+	"logIncBeta":   {"opdef.LogIncBeta", "gb_log_inc_beta", 4, false, false},
+	"dLogIncBetaA": {"opdef.DLogIncBetaA", "gb_dlog_inc_beta_a", 4, false, false},
+	"dLogIncBetaB": {"opdef.DLogIncBetaB", "gb_dlog_inc_beta_b", 4, false, false},
 }
 
 var consts = map[string][2]string{

@@ -33,6 +33,8 @@ var Beta = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(UnitInterval),
 	Op:           ir.OpBetaLPDF, Discrete: false,
+	LCDF:   ir.OpBetaLCDF,
+	LCCDF:  ir.OpBetaLCCDF,
 	Sample: scalarSampler(opdef.Beta.Draw),
 	Mean:   opdef.Beta.Mean, Var: opdef.Beta.Var,
 }
@@ -97,6 +99,8 @@ var Gamma = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpGammaLPDF, Discrete: false,
+	LCDF:   ir.OpGammaLCDF,
+	LCCDF:  ir.OpGammaLCCDF,
 	Sample: scalarSampler(opdef.Gamma.Draw),
 	Mean:   opdef.Gamma.Mean, Var: opdef.Gamma.Var,
 }
@@ -131,6 +135,8 @@ var HalfStudentT = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpHalfStudentTLPDF, Discrete: false,
+	LCDF:   ir.OpHalfStudentTLCDF,
+	LCCDF:  ir.OpHalfStudentTLCCDF,
 	Sample: scalarSampler(opdef.HalfStudentT.Draw),
 	Mean:   opdef.HalfStudentT.Mean, Var: opdef.HalfStudentT.Var,
 }
@@ -161,6 +167,8 @@ var InverseGamma = &Family{
 	ParamSupport: []Support{on(Positive), on(Positive)},
 	Support:      on(Positive),
 	Op:           ir.OpInvGammaLPDF, Discrete: false,
+	LCDF:   ir.OpInverseGammaLCDF,
+	LCCDF:  ir.OpInverseGammaLCCDF,
 	Sample: scalarSampler(opdef.InverseGamma.Draw),
 	Mean:   opdef.InverseGamma.Mean, Var: opdef.InverseGamma.Var,
 }
@@ -249,6 +257,8 @@ var StudentT = &Family{
 	ParamSupport: []Support{on(Positive), on(Real), on(Positive)},
 	Support:      on(Real),
 	Op:           ir.OpStudentTLPDF, Discrete: false,
+	LCDF:   ir.OpStudentTLCDF,
+	LCCDF:  ir.OpStudentTLCCDF,
 	Sample: scalarSampler(opdef.StudentT.Draw),
 	Mean:   opdef.StudentT.Mean, Var: opdef.StudentT.Var,
 }

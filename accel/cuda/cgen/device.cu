@@ -220,6 +220,297 @@ __device__ static double gb_logdiffexp(double a, double b) {
 	return a + gb_log1mexp(b - a);
 }
 
+/* The incomplete gamma and beta functions in log space with their
+ * derivatives in the shapes: accel/opdef's incgamma.go and incbeta.go
+ * step for step (see there for the regions and the algorithms). */
+#define GB_SERIES_EPS 1e-17
+#define GB_CF_EPS 1e-15
+#define GB_TINY 1e-300
+#define GB_MAX_TERMS 100000
+#define GB_LN07 (-0.35667494393873238)
+
+/* lgamma(1+a) without rounding 1+a: the Taylor series below 0.2
+ * (opdef's lgamma1p). */
+__device__ static double gb_lgamma1p(double a) {
+	const double zeta[24] = {
+		1.64493406684822643647, 1.2020569031595942854, 1.08232323371113819152, 1.03692775514336992633,
+		1.01734306198444913971, 1.00834927738192282684, 1.00407735619794433938, 1.00200839282608221442,
+		1.00099457512781808534, 1.00049418860411946456, 1.0002460865533080483, 1.00012271334757848915,
+		1.00006124813505870483, 1.00003058823630702049, 1.00001528225940865187, 1.00000763719763789976,
+		1.00000381729326499984, 1.00000190821271655394, 1.0000009539620338728, 1.00000047693298678781,
+		1.00000023845050272773, 1.00000011921992596531, 1.00000005960818905126, 1.00000002980350351465,
+	};
+	if (a >= 0.2) return gb_lgamma(1 + a);
+	double sum = 0;
+	for (int k = 23; k >= 0; k--) sum = sum * (-a) + zeta[k] / (double)(k + 2);
+	return a * (-0.577215664901532860606512090082 + a * sum);
+}
+
+/* log(1+t) - t for |t| ≤ ½ (opdef's log1pmx). */
+__device__ static double gb_log1pmx(double t) {
+	double u = t / (2 + t), u2 = u * u;
+	double sum = 0, p = 2 * u * u2;
+	for (double k = 3; k < 200; k += 2) {
+		double term = p / k;
+		sum += term;
+		if (fabs(term) <= GB_SERIES_EPS * fabs(sum)) break;
+		p *= u2;
+	}
+	return -t * u + sum;
+}
+
+/* Stirling's remainder of lgamma, a ≥ 10 (opdef's stirlingErr). */
+__device__ static double gb_stirling_err(double a) {
+	double z = 1 / a, z2 = z * z;
+	return z * (1.0 / 12 - z2 * (1.0 / 360 - z2 * (1.0 / 1260 - z2 * (1.0 / 1680 - z2 * (1.0 / 1188 - z2 * (691.0 / 360360 - z2 / 156))))));
+}
+
+/* log(x^a e^-x / Gamma(a)) (opdef's gammaPrefix). */
+__device__ static double gb_gamma_prefix(double a, double x, double logx) {
+	double t = (x - a) / a;
+	if (a >= 10 && fabs(t) <= 0.5) return a * gb_log1pmx(t) + 0.5 * log(a / (2 * GB_PI)) - gb_stirling_err(a);
+	return a * logx - x - gb_lgamma(a);
+}
+
+/* log(1 - e^l) and its derivative from l's, d (opdef's otherTail). */
+__device__ static void gb_other_tail(double l, double d, double *o, double *od) {
+	*o = gb_log1mexp(l);
+	*od = -exp(l - *o) * d;
+}
+
+/* log P by its series, and its derivative in a. */
+__device__ static void gb_gamma_p_series(double a, double x, double logx, int deriv, double *lp, double *dp) {
+	double s = 1, ds = 0, t = 1, h = 0;
+	for (long long n = 1; n < GB_MAX_TERMS; n++) {
+		double an = a + (double)n;
+		t *= x / an;
+		h += 1 / an;
+		s += t;
+		ds -= t * h;
+		if (t <= GB_SERIES_EPS * s && (!deriv || t * h <= -GB_SERIES_EPS * ds)) break;
+	}
+	*lp = gb_gamma_prefix(a, x, logx) - log(a) + log(s);
+	*dp = deriv ? logx - gb_digamma(a + 1) + ds / s : 0;
+}
+
+/* log Q for a < 1, x < 1.1 by the small-shape form, and its derivative. */
+__device__ static void gb_gamma_q_small(double a, double x, double logx, double u, int deriv, double *lq, double *dq) {
+	double sum = 0, dsum = 0, p = 1;
+	for (long long n = 1; n < GB_MAX_TERMS; n++) {
+		p *= -x / (double)n;
+		double an = a + (double)n;
+		double term = p / an;
+		sum += term;
+		dsum -= term / an;
+		if (fabs(term) <= GB_SERIES_EPS * fabs(sum)) break;
+	}
+	double eu = exp(u), ev = a * eu;
+	double q = -expm1(u) - ev * sum;
+	*lq = log(q);
+	*dq = 0;
+	if (deriv) {
+		double du = logx - gb_digamma(a + 1);
+		*dq = (-eu * du - ev * (du * sum + dsum) - eu * sum) / q;
+	}
+}
+
+/* log Q by Legendre's continued fraction (modified Lentz), and its
+ * derivative carried through the recurrences. */
+__device__ static void gb_gamma_q_fraction(double a, double x, double logx, int deriv, double *lq, double *dq) {
+	double b = x + 1 - a;
+	double c = 1 / GB_TINY, cl = 0;
+	double d = 1 / b, dl = 1 / b;
+	double h = d, hl = dl;
+	for (long long i = 1; i < GB_MAX_TERMS; i++) {
+		double fi = (double)i;
+		double an = -fi * (fi - a);
+		b += 2;
+		double bd = an * d + b;
+		double dd = fi * d + an * d * dl - 1;
+		if (fabs(bd) < GB_TINY) bd = GB_TINY;
+		d = 1 / bd;
+		dl = -dd / bd;
+		double bc = b + an / c;
+		double dc = -1 + (fi - an * cl) / c;
+		if (fabs(bc) < GB_TINY) bc = GB_TINY;
+		c = bc;
+		cl = dc / bc;
+		double del = d * c;
+		h *= del;
+		hl += dl + cl;
+		if (fabs(del - 1) <= GB_CF_EPS && (!deriv || fabs(dl + cl) <= GB_CF_EPS * (1 + fabs(hl) + fabs(dl)))) break;
+	}
+	*lq = gb_gamma_prefix(a, x, logx) + log(h);
+	*dq = deriv ? logx - gb_digamma(a) + hl : 0;
+}
+
+/* log P(a, x), log Q(a, x) and their derivatives in a. */
+__device__ static void gb_gamma_tails(double a, double x, int deriv, double *lp, double *lq, double *dp, double *dq) {
+	if (gb_isnan(a) || gb_isnan(x) || !(a > 0) || a == GB_INF) {
+		*lp = *lq = *dp = *dq = GB_NAN;
+		return;
+	}
+	if (x <= 0) { *lp = -GB_INF; *lq = 0; *dp = *dq = 0; return; }
+	if (x == GB_INF) { *lp = 0; *lq = -GB_INF; *dp = *dq = 0; return; }
+	double logx = log(x);
+	if (a < 1 && x < 1.1) {
+		double u = a * logx - gb_lgamma1p(a);
+		if (u >= GB_LN07) {
+			gb_gamma_q_small(a, x, logx, u, deriv, lq, dq);
+			gb_other_tail(*lq, *dq, lp, dp);
+			return;
+		}
+		gb_gamma_p_series(a, x, logx, deriv, lp, dp);
+		gb_other_tail(*lp, *dp, lq, dq);
+		return;
+	}
+	if (x < a + 1) {
+		gb_gamma_p_series(a, x, logx, deriv, lp, dp);
+		gb_other_tail(*lp, *dp, lq, dq);
+		return;
+	}
+	gb_gamma_q_fraction(a, x, logx, deriv, lq, dq);
+	gb_other_tail(*lq, *dq, lp, dp);
+}
+__device__ static double gb_log_gamma_p(double a, double x) {
+	double lp, lq, dp, dq;
+	gb_gamma_tails(a, x, 0, &lp, &lq, &dp, &dq);
+	return lp;
+}
+__device__ static double gb_log_gamma_q(double a, double x) {
+	double lp, lq, dp, dq;
+	gb_gamma_tails(a, x, 0, &lp, &lq, &dp, &dq);
+	return lq;
+}
+__device__ static double gb_dlog_gamma_p(double a, double x) {
+	double lp, lq, dp, dq;
+	gb_gamma_tails(a, x, 1, &lp, &lq, &dp, &dq);
+	return dp;
+}
+__device__ static double gb_dlog_gamma_q(double a, double x) {
+	double lp, lq, dp, dq;
+	gb_gamma_tails(a, x, 1, &lp, &lq, &dp, &dq);
+	return dq;
+}
+
+/* The state of the incomplete beta's continued fraction: d, c and h of
+ * the modified Lentz method with the partials of their logs in a and b. */
+typedef struct {
+	double d, dla, dlb, c, cla, clb, h, hla, hlb;
+} gb_beta_cf;
+
+/* One coefficient aa (partials aaa, aab) of the fraction; the step's
+ * factor d c. */
+__device__ static double gb_beta_cf_step(gb_beta_cf *s, double aa, double aaa, double aab) {
+	double bd = 1 + aa * s->d;
+	double dda = s->d * (aaa + aa * s->dla), ddb = s->d * (aab + aa * s->dlb);
+	if (fabs(bd) < GB_TINY) bd = GB_TINY;
+	s->d = 1 / bd;
+	s->dla = -dda / bd;
+	s->dlb = -ddb / bd;
+	double bc = 1 + aa / s->c;
+	double dca = (aaa - aa * s->cla) / s->c, dcb = (aab - aa * s->clb) / s->c;
+	if (fabs(bc) < GB_TINY) bc = GB_TINY;
+	s->c = bc;
+	s->cla = dca / bc;
+	s->clb = dcb / bc;
+	double del = s->d * s->c;
+	s->h *= del;
+	s->hla += s->dla + s->cla;
+	s->hlb += s->dlb + s->clb;
+	return del;
+}
+
+/* log B(a, b) with Stirling's series for shapes of 10 or more (opdef's
+ * lbetaStirling). */
+__device__ static double gb_lbeta_stirling(double a, double b) {
+	double lo = a < b ? a : b, hi = a < b ? b : a, c = lo + hi;
+	if (hi < 10) return gb_lgamma(a) + gb_lgamma(b) - gb_lgamma(c);
+	if (lo < 10) return gb_lgamma(lo) - ((hi - 0.5) * log1p(lo / hi) + lo * log(c) - lo) + gb_stirling_err(hi) - gb_stirling_err(c);
+	return lo * log(lo / c) + hi * log(hi / c) + 0.5 * log(c / (lo * hi)) + 0.5 * log(2 * GB_PI) +
+		gb_stirling_err(lo) + gb_stirling_err(hi) - gb_stirling_err(c);
+}
+
+/* log(x^a y^b / B(a, b)) (opdef's betaPrefix). */
+__device__ static double gb_beta_prefix(double a, double b, double x, double y, double logx, double logy) {
+	if (a >= 10 && b >= 10) {
+		double c = a + b;
+		double t1 = (x * c - a) / a, t2 = (y * c - b) / b;
+		if (fabs(t1) <= 0.5 && fabs(t2) <= 0.5)
+			return a * gb_log1pmx(t1) + b * gb_log1pmx(t2) + 0.5 * log(a * b / (2 * GB_PI * c)) -
+				gb_stirling_err(a) - gb_stirling_err(b) + gb_stirling_err(c);
+	}
+	return a * logx + b * logy - gb_lbeta_stirling(a, b);
+}
+
+/* log I_x(a, b) below the switch, and its partials. */
+__device__ static void gb_inc_beta_direct(double a, double b, double x, double y, int deriv, double *l, double *da, double *db) {
+	double bd = 1 - (a + b) * x / (a + 1);
+	if (x > 0.5) bd = (1 - b + (a + b) * y) / (a + 1);
+	gb_beta_cf s;
+	s.d = 1 / bd;
+	s.dla = x * (1 - b) / ((a + 1) * (a + 1)) / bd;
+	s.dlb = x / (a + 1) / bd;
+	s.c = 1;
+	s.cla = s.clb = 0;
+	s.h = s.d;
+	s.hla = s.dla;
+	s.hlb = s.dlb;
+	for (long long m = 1; m < GB_MAX_TERMS; m++) {
+		double fm = (double)m;
+		double e1 = a + 2 * fm - 1, e2 = a + 2 * fm;
+		double aa = fm * (b - fm) * x / (e1 * e2);
+		gb_beta_cf_step(&s, aa, -aa * (1 / e1 + 1 / e2), fm * x / (e1 * e2));
+		double o1 = a + fm, o2 = a + b + fm, o3 = a + 2 * fm, o4 = a + 2 * fm + 1;
+		aa = -o1 * o2 * x / (o3 * o4);
+		double del = gb_beta_cf_step(&s, aa, aa * (1 / o1 + 1 / o2 - 1 / o3 - 1 / o4), aa / o2);
+		if (fabs(del - 1) <= GB_CF_EPS && (!deriv ||
+			(fabs(s.dla + s.cla) <= GB_CF_EPS * (1 + fabs(s.hla) + fabs(s.dla)) &&
+			 fabs(s.dlb + s.clb) <= GB_CF_EPS * (1 + fabs(s.hlb) + fabs(s.dlb))))) break;
+	}
+	double logx = x > 0.5 ? log1p(-y) : log(x), logy = x > 0.5 ? log(y) : log1p(-x);
+	*l = gb_beta_prefix(a, b, x, y, logx, logy) - log(a) + log(s.h);
+	*da = *db = 0;
+	if (deriv) {
+		double psi_ab = gb_digamma(a + b);
+		*da = logx - gb_digamma(a + 1) + psi_ab + s.hla;
+		*db = logy - gb_digamma(b) + psi_ab + s.hlb;
+	}
+}
+
+/* log I_x(a, b) given y = 1 - x, and its partials in a and b. */
+__device__ static void gb_inc_beta(double a, double b, double x, double y, int deriv, double *l, double *da, double *db) {
+	if (gb_isnan(a) || gb_isnan(b) || gb_isnan(x) || gb_isnan(y) || !(a > 0) || !(b > 0) || a == GB_INF || b == GB_INF) {
+		*l = *da = *db = GB_NAN;
+		return;
+	}
+	if (x <= 0) { *l = -GB_INF; *da = *db = 0; return; }
+	if (y <= 0) { *l = 0; *da = *db = 0; return; }
+	if (x * (a + b + 2) < a + 1) {
+		gb_inc_beta_direct(a, b, x, y, deriv, l, da, db);
+		return;
+	}
+	double lc, cb, ca, unused;
+	gb_inc_beta_direct(b, a, y, x, deriv, &lc, &cb, &ca);
+	gb_other_tail(lc, ca, l, da);
+	gb_other_tail(lc, cb, &unused, db);
+}
+__device__ static double gb_log_inc_beta(double a, double b, double x, double y) {
+	double l, da, db;
+	gb_inc_beta(a, b, x, y, 0, &l, &da, &db);
+	return l;
+}
+__device__ static double gb_dlog_inc_beta_a(double a, double b, double x, double y) {
+	double l, da, db;
+	gb_inc_beta(a, b, x, y, 1, &l, &da, &db);
+	return da;
+}
+__device__ static double gb_dlog_inc_beta_b(double a, double b, double x, double y) {
+	double l, da, db;
+	gb_inc_beta(a, b, x, y, 1, &l, &da, &db);
+	return db;
+}
+
 /* log Σ exp(x) as ir's categorical density computes it (max, then log of
  * the sum; NaN propagates). */
 __device__ static double gb_lse_plain(const double *x, long long n) {

@@ -393,6 +393,38 @@ __device__ static void gb_zero_inflated_poisson_grad(double x0, double x1, doubl
 	*d2 = g * ((x0 == 0.0 ? -(1.0 - x1) * l0 / l1 : x0 * gb_inv(x2) - 1.0));
 }
 
+/* beta_lcdf: li where alpha > 0 && beta > 0 && y > 0. */
+__device__ static double gb_beta_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = gb_log_inc_beta(x1, x2, x0, 1.0 - x0);
+	return l0;
+}
+__device__ static void gb_beta_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = gb_log_inc_beta(x1, x2, x0, 1.0 - x0);
+	double l1 = (x0 < 1.0 ? exp((x1 - 1.0) * log(x0) + (x2 - 1.0) * log1p(-x0) - gb_lbeta(x1, x2) - l0) : 0.0);
+	*d0 = g * (l1);
+	*d1 = g * (gb_dlog_inc_beta_a(x1, x2, x0, 1.0 - x0));
+	*d2 = g * (gb_dlog_inc_beta_b(x1, x2, x0, 1.0 - x0));
+}
+
+/* beta_lccdf: lc where alpha > 0 && beta > 0 && y < 1. */
+__device__ static double gb_beta_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 < 1.0)) return -GB_INF;
+	double l0 = gb_log_inc_beta(x2, x1, 1.0 - x0, x0);
+	return l0;
+}
+__device__ static void gb_beta_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 < 1.0)) return;
+	double l0 = gb_log_inc_beta(x2, x1, 1.0 - x0, x0);
+	double l1 = (x0 > 0.0 ? -exp((x1 - 1.0) * log(x0) + (x2 - 1.0) * log1p(-x0) - gb_lbeta(x1, x2) - l0) : 0.0);
+	*d0 = g * (l1);
+	*d1 = g * (gb_dlog_inc_beta_b(x2, x1, 1.0 - x0, x0));
+	*d2 = g * (gb_dlog_inc_beta_a(x2, x1, 1.0 - x0, x0));
+}
+
 /* cauchy_lcdf: log(a) - lnPi where sigma > 0. */
 __device__ static double gb_cauchy_lcdf_lpdf(double x0, double x1, double x2) {
 	if (!(x2 > 0.0)) return -GB_INF;
@@ -454,6 +486,44 @@ __device__ static void gb_exponential_lccdf_grad(double x0, double x1, double g,
 	*d1 = g * ((x0 > 0.0 ? -x0 : 0.0));
 }
 
+/* gamma_lcdf: lp where alpha > 0 && beta > 0 && y > 0. */
+__device__ static double gb_gamma_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x2 * x0;
+	double l1 = gb_log_gamma_p(x1, l0);
+	return l1;
+}
+__device__ static void gb_gamma_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = x2 * x0;
+	double l1 = gb_log_gamma_p(x1, l0);
+	double l2 = exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (x2 * l2);
+	*d1 = g * (gb_dlog_gamma_p(x1, l0));
+	*d2 = g * (x0 * l2);
+}
+
+/* gamma_lccdf: lq where alpha > 0 && beta > 0. */
+__device__ static double gb_gamma_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = x2 * x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	return l1;
+}
+__device__ static void gb_gamma_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = x2 * x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	double l2 = -exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (x2 * l2);
+	*d1 = g * (gb_dlog_gamma_q(x1, l0));
+	*d2 = g * (x0 * l2);
+}
+
 /* half_cauchy_lcdf: where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0. */
 __device__ static double gb_half_cauchy_lcdf_lpdf(double x0, double x1) {
 	if (!(x1 > 0.0 && x0 > 0.0)) return -GB_INF;
@@ -512,6 +582,84 @@ __device__ static void gb_half_normal_lccdf_grad(double x0, double x1, double g,
 	double l1 = (x0 > 0.0 ? -gb_dlog_phi(-l0) : 0.0);
 	*d0 = g * (l1 * gb_inv(x1));
 	*d1 = g * (-l1 * l0 * gb_inv(x1));
+}
+
+/* half_student_t_lcdf: lf where nu > 0 && sigma > 0 && y > 0. */
+__device__ static double gb_half_student_t_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x0 * gb_inv(x2);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1);
+	return l2;
+}
+__device__ static void gb_half_student_t_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = x0 * gb_inv(x2);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1);
+	double l3 = exp(GB_LN2 + gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l2);
+	*d0 = g * (l3 * gb_inv(x2));
+	*d1 = g * (0.5 * gb_dlog_inc_beta_b(0.5, 0.5 * x1, l0 * l0 / l1, x1 / l1) - exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(l0) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2));
+	*d2 = g * (-l3 * l0 * gb_inv(x2));
+}
+
+/* half_student_t_lccdf: lc where nu > 0 && sigma > 0. */
+__device__ static double gb_half_student_t_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 > 0.0 ? x0 * gb_inv(x2) : 0.0);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1);
+	return l2;
+}
+__device__ static void gb_half_student_t_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = (x0 > 0.0 ? x0 * gb_inv(x2) : 0.0);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1);
+	double l3 = exp(GB_LN2 + gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l2);
+	*d0 = g * ((x0 > 0.0 ? -l3 * gb_inv(x2) : 0.0));
+	*d1 = g * (0.5 * gb_dlog_inc_beta_a(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) + exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(l0) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2));
+	*d2 = g * ((x0 > 0.0 ? l3 * l0 * gb_inv(x2) : 0.0));
+}
+
+/* inv_gamma_lcdf: lq where alpha > 0 && beta > 0 && y > 0. */
+__device__ static double gb_inv_gamma_lcdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return -GB_INF;
+	double l0 = x2 / x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	return l1;
+}
+__device__ static void gb_inv_gamma_lcdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0 && x0 > 0.0)) return;
+	double l0 = x2 / x0;
+	double l1 = gb_log_gamma_q(x1, l0);
+	double l2 = exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (l2 * l0 / x0);
+	*d1 = g * (gb_dlog_gamma_q(x1, l0));
+	*d2 = g * (-l2 / x0);
+}
+
+/* inv_gamma_lccdf: lp where alpha > 0 && beta > 0. */
+__device__ static double gb_inv_gamma_lccdf_lpdf(double x0, double x1, double x2) {
+	if (!(x1 > 0.0 && x2 > 0.0)) return -GB_INF;
+	double l0 = (x0 > 0.0 ? x2 / x0 : GB_INF);
+	double l1 = gb_log_gamma_p(x1, l0);
+	return l1;
+}
+__device__ static void gb_inv_gamma_lccdf_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
+	*d0 = *d1 = *d2 = 0;
+	if (!(x1 > 0.0 && x2 > 0.0)) return;
+	double l0 = (x0 > 0.0 ? x2 / x0 : GB_INF);
+	double l1 = gb_log_gamma_p(x1, l0);
+	double l2 = exp((x1 - 1.0) * log(l0) - l0 - gb_lgamma(x1) - l1);
+	if (!(l0 > 0.0 && l0 < GB_INF)) return;
+	*d0 = g * (-l2 * l0 / x0);
+	*d1 = g * (gb_dlog_gamma_p(x1, l0));
+	*d2 = g * (l2 / x0);
 }
 
 /* laplace_lcdf: where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0. */
@@ -640,6 +788,54 @@ __device__ static void gb_normal_lccdf_grad(double x0, double x1, double x2, dou
 	*d0 = g * (-l1 * gb_inv(x2));
 	*d1 = g * (l1 * gb_inv(x2));
 	*d2 = g * (l1 * l0 * gb_inv(x2));
+}
+
+/* student_t_lcdf: s where nu > 0 && sigma > 0. */
+__device__ static double gb_student_t_lcdf_lpdf(double x0, double x1, double x2, double x3) {
+	if (!(x1 > 0.0 && x3 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) - GB_LN2;
+	double l3 = (l0 < 0.0 ? l2 : gb_log1mexp(l2));
+	return l3;
+}
+__device__ static void gb_student_t_lcdf_grad(double x0, double x1, double x2, double x3, double g, double *d0, double *d1, double *d2, double *d3) {
+	*d0 = *d1 = *d2 = *d3 = 0;
+	if (!(x1 > 0.0 && x3 > 0.0)) return;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) - GB_LN2;
+	double l3 = (l0 < 0.0 ? l2 : gb_log1mexp(l2));
+	double l4 = exp(gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l3);
+	double l5 = 0.5 * gb_dlog_inc_beta_a(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) + exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(fabs(l0)) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2 - GB_LN2);
+	*d0 = g * (l4 * gb_inv(x3));
+	*d1 = g * ((l0 < 0.0 ? l5 : -exp(l2 - l3) * l5));
+	*d2 = g * (-l4 * gb_inv(x3));
+	*d3 = g * (-l4 * l0 * gb_inv(x3));
+}
+
+/* student_t_lccdf: s where nu > 0 && sigma > 0. */
+__device__ static double gb_student_t_lccdf_lpdf(double x0, double x1, double x2, double x3) {
+	if (!(x1 > 0.0 && x3 > 0.0)) return -GB_INF;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) - GB_LN2;
+	double l3 = (l0 > 0.0 ? l2 : gb_log1mexp(l2));
+	return l3;
+}
+__device__ static void gb_student_t_lccdf_grad(double x0, double x1, double x2, double x3, double g, double *d0, double *d1, double *d2, double *d3) {
+	*d0 = *d1 = *d2 = *d3 = 0;
+	if (!(x1 > 0.0 && x3 > 0.0)) return;
+	double l0 = (x0 - x2) * gb_inv(x3);
+	double l1 = x1 + l0 * l0;
+	double l2 = gb_log_inc_beta(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) - GB_LN2;
+	double l3 = (l0 > 0.0 ? l2 : gb_log1mexp(l2));
+	double l4 = exp(gb_lgamma(0.5 * (x1 + 1.0)) - gb_lgamma(0.5 * x1) - 0.5 * (log(x1) + GB_LN_PI) - 0.5 * (x1 + 1.0) * log1p(l0 * l0 * gb_inv(x1)) - l3);
+	double l5 = 0.5 * gb_dlog_inc_beta_a(0.5 * x1, 0.5, x1 / l1, l0 * l0 / l1) + exp((0.5 * x1 - 1.0) * log(x1 / l1) + log(fabs(l0)) - 1.5 * log(l1) - gb_lbeta(0.5 * x1, 0.5) - l2 - GB_LN2);
+	*d0 = g * (-l4 * gb_inv(x3));
+	*d1 = g * ((l0 > 0.0 ? l5 : -exp(l2 - l3) * l5));
+	*d2 = g * (l4 * gb_inv(x3));
+	*d3 = g * (l4 * l0 * gb_inv(x3));
 }
 
 /* uniform_lcdf: where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower. */
