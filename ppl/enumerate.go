@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
@@ -674,15 +675,19 @@ func substitution(from, to *graph.Node) func(*graph.Node) *graph.Node {
 		// Take and Where over a discrete variable, made again over the
 		// value put in its place: a gather.
 		if x, idx, ok := takeArgs(n); ok {
-			if i := sub(idx); i != idx && i.IsConst() {
-				memo[n] = Take(sub(x), i).node()
-				return memo[n]
+			if i := sub(idx); i != idx {
+				if d := dataOf(i); d != nil {
+					memo[n] = Take(sub(x), d).node()
+					return memo[n]
+				}
 			}
 		}
 		if c, a, b, ok := whereVarArgs(n); ok {
-			if cc := sub(c); cc != c && cc.IsConst() {
-				memo[n] = Where(cc, sub(a), sub(b)).node()
-				return memo[n]
+			if cc := sub(c); cc != c {
+				if d := dataOf(cc); d != nil {
+					memo[n] = Where(d, sub(a), sub(b)).node()
+					return memo[n]
+				}
 			}
 		}
 		out := n
@@ -706,4 +711,44 @@ func substitution(from, to *graph.Node) func(*graph.Node) *graph.Node {
 		return out
 	}
 	return sub
+}
+
+// dataOf is n computed, when it uses no variable (a value put in place of
+// one, Index(z, group) with z's value): nil otherwise.
+func dataOf(n *graph.Node) *graph.Node {
+	if n.IsConst() {
+		return n
+	}
+	if dependsOnAny(n, func(m *graph.Node) bool {
+		return m.Kind == graph.KRV || m.Kind == graph.KInput || m.Kind == graph.KSlots
+	}) {
+		return nil
+	}
+	d, ok, err := compile.Fold("", n)
+	if !ok || err != nil {
+		return nil
+	}
+	return graph.Const(d, slices.Clone(n.Dims))
+}
+
+// dependsOnAny reports whether n or a node it is computed from is leaf.
+func dependsOnAny(n *graph.Node, leaf func(*graph.Node) bool) bool {
+	seen := map[*graph.Node]bool{}
+	var walk func(n *graph.Node) bool
+	walk = func(n *graph.Node) bool {
+		if seen[n] {
+			return false
+		}
+		seen[n] = true
+		if leaf(n) {
+			return true
+		}
+		for _, a := range n.Args {
+			if walk(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
 }

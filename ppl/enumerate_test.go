@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
 
@@ -339,14 +340,29 @@ func TestEnumerateLabelsKinds(t *testing.T) {
 func TestEnumerateGroupLabels(t *testing.T) {
 	y := []float64{0.1, -0.3, 1.2, 0.9, 1.4, -0.2, 0.4}
 	group := []int{0, 0, 1, 1, 1, 2, 3}
-	m := NewModel("groups")
-	mu := m.Normal("mu", 0, 1, Size(2))
-	z := m.Bernoulli("z", 0.4, Size(4))
-	m.Normal("y", Where(Index(z, group), mu.At(1), mu.At(0)), 0.5, Observed(y))
-	c, err := m.Compile()
-	if err != nil {
-		t.Fatal(err)
+	for _, how := range []string{"Where", "Take"} {
+		m := NewModel("groups")
+		mu := m.Normal("mu", 0, 1, Size(2))
+		z := m.Bernoulli("z", 0.4, Size(4))
+		if how == "Where" {
+			m.Normal("y", Where(Index(z, group), mu.At(1), mu.At(0)), 0.5, Observed(y))
+		} else {
+			m.Normal("y", mu.Take(Index(z, group)), 0.5, Observed(y))
+		}
+		c, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range c.Program().Instrs {
+			if in.Op == ir.OpMatVec {
+				t.Errorf("%s: the enumerated density multiplies one-hot rows; want a gather of each value's components", how)
+			}
+		}
+		checkGroups(t, c, y, group)
 	}
+}
+
+func checkGroups(t *testing.T, c *Compiled, y []float64, group []int) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 4 {
 		q := []float64{rng.NormFloat64(), rng.NormFloat64()}
