@@ -143,6 +143,7 @@ func (m *Model) enumerate() (g *graph.Model, enums []enumerated, err error) {
 	c.Terms = slices.Clone(g.Terms)
 	c.Marginal = map[*graph.RV]bool{}
 	c.MarginalLogLik = map[*graph.RV]*graph.Node{}
+	c.ValuesOnly = map[*graph.Node]bool{}
 	c.Source = g
 	for _, s := range targets {
 		name := s.Name + "_probs"
@@ -246,7 +247,7 @@ func sumOut(c, g *graph.Model, s *graph.RV, probs string) enumerated {
 		}
 		lab.ctx = t.Name
 		parts = append(parts, part{at: lab.of(x), terms: func(sub func(*graph.Node) *graph.Node) *graph.Node {
-			return Reshape(sub(x), x.Len()).node()
+			return Reshape(whole(sub(x), x), x.Len()).node()
 		}})
 	}
 
@@ -260,11 +261,7 @@ func sumOut(c, g *graph.Model, s *graph.RV, probs string) enumerated {
 	byLab := make([][]*graph.Node, K) // each part's terms gathered per element of s
 	var free []*graph.Node            // the parts' terms that use no element of s
 	for k := range K {
-		val := make([]float64, n)
-		for i := range val {
-			val[i] = float64(k)
-		}
-		sub := substitution(s.Value, graph.Const(val, slices.Clone(s.Value.Dims)))
+		sub := substitution(s.Value, graph.Scalar(float64(k)))
 		lms[k] = logmass(k)
 		for _, p := range parts {
 			t := p.terms(sub)
@@ -307,7 +304,9 @@ func sumOut(c, g *graph.Model, s *graph.RV, probs string) enumerated {
 		term = Add(term, f)
 	}
 	dims := append(slices.Clone(s.Value.Dims), K)
-	c.Dets = append(c.Dets, &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: dims, Args: []*graph.Node{pr}, Det: probs, Model: g})
+	det := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: dims, Args: []*graph.Node{pr}, Det: probs, Model: g}
+	c.Dets = append(c.Dets, det)
+	c.ValuesOnly[det] = true
 	c.Terms = append(terms, graph.Term{Name: "enumerate(" + s.Name + ")", Value: term.node()})
 	c.RVs = slices.DeleteFunc(c.RVs, func(r *graph.RV) bool { return r == s })
 
@@ -664,7 +663,12 @@ func dependsOn(v *graph.Node) func(*graph.Node) bool {
 }
 
 // substitution returns a function making a node again with to in place of
-// from (a scalar for a scalar, so every shape stays).
+// from. to may be one value where from has many (a vector of labels, each
+// taking the value k): a function of it elementwise is then made again
+// as one value too, broadcast where it is used, and any other function
+// gets it filled back to its shape (whole). So the densities of a
+// mixture's observations see their component's parameters as scalars,
+// as Mixture's do, not as vectors of one repeated value.
 func substitution(from, to *graph.Node) func(*graph.Node) *graph.Node {
 	memo := map[*graph.Node]*graph.Node{from: to}
 	var sub func(n *graph.Node) *graph.Node
@@ -672,31 +676,43 @@ func substitution(from, to *graph.Node) func(*graph.Node) *graph.Node {
 		if v, ok := memo[n]; ok {
 			return v
 		}
-		// Take and Where over a discrete variable, made again over the
-		// value put in its place: a gather.
+		out := n
 		if x, idx, ok := takeArgs(n); ok {
-			if i := sub(idx); i != idx {
-				if d := dataOf(i); d != nil {
-					memo[n] = Take(sub(x), d).node()
-					return memo[n]
+			// Take and Where over a discrete variable, made again over the
+			// value put in its place: a gather, or the one element taken.
+			if d := dataOf(sub(idx)); d != nil && sub(idx) != idx {
+				if k, one := uniform(d); one {
+					if k < 0 || k >= float64(x.Len()) || k != math.Trunc(k) {
+						failf(nil, exprLabel("Take", x, idx), "%s takes the value %v, not an index of %s's %d elements", from.RV.Name, k, x, x.Len())
+					}
+					out = At(sub(x), int(k)).node()
+				} else {
+					out = Take(sub(x), d).node()
 				}
+				memo[n] = out
+				return out
 			}
 		}
 		if c, a, b, ok := whereVarArgs(n); ok {
-			if cc := sub(c); cc != c {
-				if d := dataOf(cc); d != nil {
-					memo[n] = Where(d, sub(a), sub(b)).node()
-					return memo[n]
+			if d := dataOf(sub(c)); d != nil && sub(c) != c {
+				if k, one := uniform(d); one && k != 0 {
+					out = sub(a)
+				} else if one {
+					out = sub(b)
+				} else {
+					out = Where(d, sub(a), sub(b)).node()
 				}
+				memo[n] = out
+				return out
 			}
 		}
-		out := n
 		if n.Kind == graph.KOp || n.Kind == graph.KReshape {
 			as := make([]*graph.Node, len(n.Args))
-			changed := false
+			changed, fewer := false, false
 			for i, a := range n.Args {
 				as[i] = sub(a)
 				changed = changed || as[i] != a
+				fewer = fewer || as[i].Len() != a.Len()
 			}
 			if changed {
 				if n.Kind == graph.KOp && n.Op == ir.OpScan {
@@ -705,12 +721,54 @@ func substitution(from, to *graph.Node) func(*graph.Node) *graph.Node {
 				c := *n
 				c.Args = as
 				out = &c
+				switch {
+				case !fewer:
+				case n.Kind == graph.KReshape:
+					out = as[0] // a view of one value throughout is that value
+				case elementwiseNode(n):
+					c.Dims = nil
+					for _, a := range as {
+						if a.Len() > 1 {
+							c.Dims = slices.Clone(a.Dims)
+						}
+					}
+				default:
+					for i, a := range n.Args {
+						as[i] = whole(as[i], a)
+					}
+				}
 			}
 		}
 		memo[n] = out
 		return out
 	}
 	return sub
+}
+
+// whole is s (what substitution made of n) in n's shape: filled when it
+// is one value for many.
+func whole(s, n *graph.Node) *graph.Node {
+	switch {
+	case s.Len() == n.Len():
+		return s
+	case s.IsConst():
+		d := make([]float64, n.Len())
+		for i := range d {
+			d[i] = s.Data[0]
+		}
+		return graph.Const(d, slices.Clone(n.Dims))
+	}
+	return Fill(Reshape(s), n.Dims...).node()
+}
+
+// uniform reports whether the data d hold one value throughout, and it.
+func uniform(d *graph.Node) (float64, bool) {
+	for _, v := range d.Data[1:] {
+		if v != d.Data[0] {
+			return 0, false
+		}
+	}
+	return d.Data[0], true
 }
 
 // dataOf is n computed, when it uses no variable (a value put in place of

@@ -212,6 +212,19 @@ func TestEnumerateLabels(t *testing.T) {
 			if c.Dim() != hand.Dim() {
 				t.Fatalf("dimension %d; want %d (z summed out)", c.Dim(), hand.Dim())
 			}
+			// Each value of the labels puts scalars in the observations'
+			// densities, as Mixture does (not vectors of one repeated
+			// value), and the gradient computes no z_probs.
+			p := c.Program()
+			for _, in := range p.Instrs {
+				if in.Op == ir.OpNormalLPDF && ir.ShapeLen(p.Values[in.In[0]].Shape) == len(y) &&
+					(ir.ShapeLen(p.Values[in.In[1]].Shape) != 1 || ir.ShapeLen(p.Values[in.In[2]].Shape) != 1) {
+					t.Errorf("y's density takes parameters of shapes %v and %v; want scalars", p.Values[in.In[1]].Shape, p.Values[in.In[2]].Shape)
+				}
+				if in.Op == ir.OpExp || in.Op == ir.OpGather {
+					t.Errorf("the log density's program has a %v: z_probs or a gather of the labels' components", in.Op)
+				}
+			}
 			rng := rand.New(rand.NewPCG(2, 3))
 			for range 5 {
 				x := make([]float64, c.Dim())
@@ -556,5 +569,29 @@ func TestEnumerateLabelsFit(t *testing.T) {
 	}
 	if r2 /= float64(n); math.Abs(r2-1) > 0.02 {
 		t.Errorf("predictive y's standardised second moment %.4f; want 1", r2)
+	}
+}
+
+// BenchmarkEnumeratedMixture: the log density and gradient of a mixture
+// written with its labels (summed out when compiled) and of the same
+// mixture written with Mixture; the two should cost about the same.
+func BenchmarkEnumeratedMixture(b *testing.B) {
+	y := twoGroups(11, 300, 0.3, -0.5, 0.25, 0.6, 0.35)
+	for _, bm := range []struct {
+		name string
+		m    *Model
+	}{{"labels", labelled(y, "Take")}, {"Mixture", byHand(y)}} {
+		b.Run(bm.name, func(b *testing.B) {
+			c, err := bm.m.Compile()
+			if err != nil {
+				b.Fatal(err)
+			}
+			d := c.NewDensity()
+			x := make([]float64, c.Dim())
+			g := make([]float64, c.Dim())
+			for b.Loop() {
+				d.LogDensityGrad(x, g)
+			}
+		})
 	}
 }

@@ -30,6 +30,11 @@ type Model struct {
 	// pointwise log-likelihood (one term per element) with the summed-out
 	// variable marginalised (see ppl's enumerate.go).
 	MarginalLogLik map[*RV]*Node
+	// ValuesOnly marks deterministic quantities that the log density's
+	// program leaves out, computed only where draws are recorded: an
+	// enumerated variable's probabilities, which would cost a gradient
+	// as much again as its term.
+	ValuesOnly map[*Node]bool
 	// Source is the model as written, when this one is made from it by
 	// enumeration: the predictive program draws every variable of Source,
 	// the summed-out ones too. nil otherwise.
