@@ -347,6 +347,38 @@ func TestEnumerateLabelsKinds(t *testing.T) {
 	}
 }
 
+// Labels with a row of logits each (CategoricalLogit [N K]): each
+// observation's own prior over the components.
+func TestEnumerateLabelRows(t *testing.T) {
+	y := []float64{-1.2, 0.1, 0.8, 2.2, -0.4}
+	logits := [][]float64{{1, 0, -1}, {0, 0, 0}, {-2, 1, 0.5}, {0.3, -0.3, 2}, {0, 1, 0}}
+	m := NewModel("rows")
+	mu := m.Normal("mu", 0, 2, Size(3))
+	z := m.CategoricalLogit("z", logits)
+	m.Normal("y", mu.Take(z), 0.7, Observed(y))
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(12, 13))
+	for range 4 {
+		q := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		want := normLog(q[0], 0, 2) + normLog(q[1], 0, 2) + normLog(q[2], 0, 2)
+		for i, v := range y {
+			lse := math.Log(math.Exp(logits[i][0]) + math.Exp(logits[i][1]) + math.Exp(logits[i][2]))
+			acc := math.Inf(-1)
+			for k := range 3 {
+				acc = logAdd(acc, logits[i][k]-lse+normLog(v, q[k], 0.7))
+			}
+			want += acc
+		}
+		if got := c.LogDensity(q); math.Abs(got-want) > 1e-10 {
+			t.Errorf("at %v: log density %v; want %v", q, got, want)
+		}
+		irtest.CheckGradient(t, c.Program(), q, 1e-6)
+	}
+}
+
 // One label per group of observations (Index(z, group)): each group's
 // observations summed out together, and each observation's pointwise
 // log-likelihood conditional on the others of its group.
