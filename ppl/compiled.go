@@ -122,6 +122,11 @@ func compileModel(m *Model, shards int) (*Compiled, error) {
 	}
 	c.valueIDs = make([]ir.ID, len(c.vars))
 	for i, v := range c.vars {
+		for j := range c.enums {
+			if c.enums[j].probs == v.Name {
+				c.enums[j].probsAt = c.varLen
+			}
+		}
 		c.varLen += ir.ShapeLen(v.Shape)
 		c.valueIDs[i] = p.Values.Output(v.Name)
 	}

@@ -43,6 +43,9 @@ type Expr interface {
 	// indices, theta.Index(school) for a group's value per observation.
 	Index(idx []int) Expr
 	At(i int) Expr // At(x, i)
+	// Take is Take(x, idx): the element named by each index, which may be
+	// a discrete variable, mu.Take(z) for each observation's component.
+	Take(idx any) Expr
 }
 
 // node is an expression as a user holds it: the graph's node with the

@@ -57,14 +57,35 @@ func TestEveryFamily(t *testing.T) {
 			case fam.EventRank == 0 && !fam.Discrete:
 				opts = append(opts, Size(3))
 			case fam.Discrete:
-				// A vector: a scalar of a finite family is enumerated
-				// (enumerate.go), a vector is not.
+				// A latent vector: of a finite family it is enumerated
+				// (enumerate.go), of any other refused.
 				opts = append(opts, Size(3))
 			}
-			m.Var("v", fam, params, opts...)
+			v := m.Var("v", fam, params, opts...)
 			if fam.Discrete {
-				if _, err := m.Compile(); err == nil {
+				c, err := m.Compile()
+				if k, _ := enumSupport(&v.v); k == 0 && err == nil {
 					t.Fatalf("a latent vector of %s compiled; want an error", fam.Name)
+				} else if k > 0 {
+					if err != nil {
+						t.Fatalf("a latent vector of %s, enumerated: %v", fam.Name, err)
+					}
+					// Nothing uses it: its posterior is its prior, rows
+					// summing to one.
+					vals, err := c.Constrain(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p := vals["v_probs"]
+					for i := range 3 {
+						s := 0.0
+						for _, x := range p[i*k : (i+1)*k] {
+							s += x
+						}
+						if len(p) != 3*k || math.Abs(s-1) > 1e-12 {
+							t.Fatalf("v_probs %v: want 3 rows of %d summing to one", p, k)
+						}
+					}
 				}
 				// Draw data from the family itself, then observe it.
 				m = NewModel(fam.Name)

@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -188,8 +189,12 @@ func Index(x any, idx []int) Expr {
 // condition given as data (a []bool, or numbers where non-zero holds):
 // ppl.Where(treated, effect.Add(base), base). a and b are scalars or
 // vectors of the condition's length; the gradient reaches only the
-// elements taken. (A condition on parameters has no gradient; write it
-// with Max, Min or Logistic instead.)
+// elements taken. The condition may also be a discrete variable (or an
+// expression of discrete variables alone): a label z of a two-component
+// mixture, summed out when the model compiles (see Take), reads
+// ppl.Where(z, mu1, mu0); a and b must then be finite. (A condition on
+// continuous parameters has no gradient; write it with Max, Min or
+// Logistic instead.)
 func Where(cond, a, b any) Expr {
 	if v, ok := cond.(bool); ok {
 		if v {
@@ -199,12 +204,14 @@ func Where(cond, a, b any) Expr {
 		}
 	}
 	c, err := asNode(cond)
-	if err != nil || !c.IsConst() {
-		msg := "the condition must be data (a []bool or numbers), known when the model is built"
-		if err != nil {
-			msg = err.Error()
+	if err != nil {
+		failf(nil, "Where", "%s", err.Error())
+	}
+	if !c.IsConst() {
+		if discreteIn(c) {
+			return whereVar(c, a, b)
 		}
-		failf(nil, "Where", "%s", msg)
+		failf(modelOf("Where", c), "Where", "the condition must be data (a []bool or numbers), known when the model is built, or a discrete variable (a Bernoulli label that enumeration sums out)")
 	}
 	if c.Container != "" {
 		failf(nil, "Where", "the condition is data container %q, which new data (SetData) could not follow; give the condition as Go values", c.Container)
@@ -242,6 +249,125 @@ func Where(cond, a, b any) Expr {
 		return At(out, 0)
 	}
 	return out
+}
+
+// whereVar is Where over a condition computed from discrete variables:
+// a·[c ≠ 0] + b·[c = 0], elementwise. When enumeration puts a value in
+// place of the variable, the condition becomes data and Where is made
+// again as the gather above (enumerate.go's substitution does so).
+func whereVar(c *graph.Node, a, b any) Expr {
+	ns := args("Where", c, a, b)
+	if len(c.Dims) > 1 {
+		failf(modelOf("Where", ns...), exprLabel("Where", ns...), "the condition has shape %v; want a vector or a scalar", c.Dims)
+	}
+	for i, x := range ns[1:] {
+		if x.Len() != 1 && (x.Len() != c.Len() || len(x.Dims) > 1) {
+			failf(modelOf("Where", ns...), exprLabel("Where", ns...), "%s has shape %v; want a scalar or %d elements, as the condition", []string{"a", "b"}[i], x.Dims, c.Len())
+		}
+	}
+	on := Step(Abs(c)) // 1 where c ≠ 0
+	out := Add(Mul(on, ns[1]), Mul(Sub(1, on), ns[2])).node()
+	out.Fn = "Where"
+	return asExpr(out)
+}
+
+// whereVarArgs are the condition and branches of a Where made by
+// whereVar (ok false for any other node).
+func whereVarArgs(n *graph.Node) (cond, a, b *graph.Node, ok bool) {
+	if n.Fn != "Where" || n.Kind != graph.KOp || n.Op != ir.OpAdd || len(n.Args) != 2 {
+		return nil, nil, nil, false
+	}
+	// n = Add(Mul(Step(Abs(cond)), a), Mul(Sub(1, …), b))
+	ta, tb := n.Args[0], n.Args[1]
+	return ta.Args[0].Args[0].Args[0], ta.Args[1], tb.Args[1], true
+}
+
+// Take is x[idx] elementwise: for every element of idx (data of whole
+// numbers 0 … K-1, or a discrete variable), the element of the vector x
+// [K] it names, in idx's shape. With data it is Index. With a discrete
+// variable it is the value of each observation's component — the way a
+// mixture is written with its labels, which the compiler sums out
+// (enumeration, as NumPyro's):
+//
+//	z := m.Categorical("z", w, ppl.Size(n))            // a label per observation
+//	m.Normal("y", mu.Take(z), sigma.Take(z), ppl.Observed(y))
+//
+// The gradient reaches x (a label has none).
+func Take(x any, idx any) Expr {
+	ns := args("Take", x, idx)
+	v, z := ns[0], ns[1]
+	if len(v.Dims) != 1 {
+		failf(modelOf("Take", ns...), exprLabel("Take", ns...), "takes from a vector [K] of values, not shape %v", v.Dims)
+	}
+	k := v.Len()
+	if z.IsConst() && z.Container == "" {
+		ids := make([]int, z.Len())
+		for i, f := range z.Data {
+			if f != math.Trunc(f) || f < 0 || f >= float64(k) {
+				failf(modelOf("Take", ns...), exprLabel("Take", ns...), "index %v at position %d is not one of 0 … %d", f, i, k-1)
+			}
+			ids[i] = int(f)
+		}
+		out := Index(v, ids)
+		if len(z.Dims) == 1 {
+			return out
+		}
+		return Reshape(out, z.Dims...)
+	}
+	if !discreteIn(z) {
+		failf(modelOf("Take", ns...), exprLabel("Take", ns...), "the indices must be data or a discrete variable (an expression of discrete variables alone)")
+	}
+	// One row per element of idx, a one in the column of its value: the
+	// product with x takes that value. Enumeration puts each value in
+	// place of the variable and makes Take again over data (enumerate.go).
+	n := z.Len()
+	flat := &graph.Node{Kind: graph.KReshape, Fn: "Reshape", Dims: []int{n}, Args: []*graph.Node{z}, Model: z.Model}
+	rep := make([]int, n*k)
+	col := make([]float64, n*k)
+	for i := range n {
+		for j := range k {
+			rep[i*k+j], col[i*k+j] = i, float64(j)
+		}
+	}
+	onehot := Step(Sub(0.5, Abs(Sub(Index(flat, rep), col))))
+	prod := MatVec(Reshape(onehot, n, k), v).node()
+	return asExpr(&graph.Node{Kind: graph.KReshape, Fn: "Take", Dims: slices.Clone(z.Dims), Args: []*graph.Node{prod}, Model: prod.Model})
+}
+
+// takeArgs are the vector and the indices of a Take over a discrete
+// variable (ok false for any other node).
+func takeArgs(n *graph.Node) (x, idx *graph.Node, ok bool) {
+	if n.Fn != "Take" || n.Kind != graph.KReshape || len(n.Args) != 1 || n.Args[0].Op != ir.OpMatVec {
+		return nil, nil, false
+	}
+	prod := n.Args[0]
+	// prod = MatVec(Reshape(Step(Sub(0.5, Abs(Sub(Index(flat, rep), col))))), x)
+	flat := prod.Args[0].Args[0].Args[0].Args[1].Args[0].Args[0].Args[0]
+	return prod.Args[1], flat.Args[0], true
+}
+
+// discreteIn reports whether n is computed from discrete variables and
+// data alone, one variable at least.
+func discreteIn(n *graph.Node) bool {
+	seen := map[*graph.Node]bool{}
+	some, all := false, true
+	var walk func(n *graph.Node)
+	walk = func(n *graph.Node) {
+		if seen[n] || !all {
+			return
+		}
+		seen[n] = true
+		if n.Kind == graph.KRV {
+			d := n.RV.Fam != nil && n.RV.Fam.Discrete || n.RV.Mix != nil && n.RV.Mix.Comps[0].Fam.Discrete
+			some, all = some || d, all && d
+			return
+		}
+		for _, a := range n.Args {
+			walk(a)
+		}
+	}
+	walk(n)
+	return some && all
 }
 
 // At is the scalar element of x at 0-based position i (row-major: At(A,

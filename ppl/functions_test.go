@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -286,5 +287,46 @@ func TestWhere(t *testing.T) {
 		if err == nil {
 			t.Errorf("%s: no error", what)
 		}
+	}
+}
+
+// TestTake: Take by data is Index; by an observed discrete variable it
+// takes the same elements (through one-hot rows) with the same gradient,
+// and Where over one picks as Where over data does.
+func TestTake(t *testing.T) {
+	idx := []int{2, 0, 1, 1, 2}
+	y := []float64{0.5, -1, 0.2, 0.1, 1.3}
+	data := NewModel("take")
+	mu := data.Normal("mu", 0, 1, Size(3))
+	sd := data.HalfNormal("sd", 1, Size(3))
+	data.Normal("y", mu.Index(idx), sd.Index(idx), Observed(y))
+	byVar := NewModel("take")
+	mu2 := byVar.Normal("mu", 0, 1, Size(3))
+	sd2 := byVar.HalfNormal("sd", 1, Size(3))
+	k := byVar.Categorical("k", []float64{0.2, 0.3, 0.5}, Observed(idx))
+	on := byVar.Bernoulli("on", 0.5, Observed([]float64{1, 0, 0, 0, 1}))
+	byVar.Normal("y", mu2.Take(k), sd2.Take(k), Observed(y))
+	byVar.Normal("w", Where(on, mu2.At(0), mu2.At(1)), 1, Observed(y))
+	data.Normal("w", Where([]bool{true, false, false, false, true}, mu.At(0), mu.At(1)), 1, Observed(y))
+	cd, err := data.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := byVar.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The observed labels' own masses: log 0.5 each, and log p of the categories.
+	mass := 5*math.Log(0.5) + math.Log(0.5) + 2*math.Log(0.3) + math.Log(0.2) + math.Log(0.5)
+	x := []float64{0.3, -0.2, 0.7, 0.1, -0.4, 0.2}
+	if got, want := cv.LogDensity(x), cd.LogDensity(x)+mass; math.Abs(got-want) > 1e-10 {
+		t.Errorf("log density %v; by Index and Where over data %v", got, want)
+	}
+	irtest.CheckGradient(t, cv.Program(), x, 1e-6)
+	if err := catch(func() { Take(mu, []int{0, 3}) }); err == nil {
+		t.Errorf("an index outside the vector: no error")
+	}
+	if err := catch(func() { Take(mu2, sd2) }); err == nil || !strings.Contains(err.Error(), "discrete") {
+		t.Errorf("indices from a continuous variable: err %v; want one asking for data or a discrete variable", err)
 	}
 }

@@ -19,6 +19,7 @@ func (n *node) Sum() Expr            { return Sum(n) }
 func (n *node) Dot(b any) Expr       { return Dot(n, b) }
 func (n *node) Index(idx []int) Expr { return Index(n, idx) }
 func (n *node) At(i int) Expr        { return At(n, i) }
+func (n *node) Take(idx any) Expr    { return Take(n, idx) }
 
 func (r *RV) Add(b any) Expr       { return Add(r, b) }
 func (r *RV) Sub(b any) Expr       { return Sub(r, b) }
@@ -35,3 +36,4 @@ func (r *RV) Sum() Expr            { return Sum(r) }
 func (r *RV) Dot(b any) Expr       { return Dot(r, b) }
 func (r *RV) Index(idx []int) Expr { return Index(r, idx) }
 func (r *RV) At(i int) Expr        { return At(r, i) }
+func (r *RV) Take(idx any) Expr    { return Take(r, idx) }

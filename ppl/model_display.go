@@ -16,6 +16,16 @@ func formula(n *graph.Node, depth int) string {
 		return n.String()
 	case depth == 0:
 		return "…"
+	case depth > 0 && n.Fn == "Take" && n.Kind == graph.KReshape:
+		if x, idx, ok := takeArgs(n); ok {
+			return fmt.Sprintf("Take(%s, %s)", formula(x, depth-1), formula(idx, depth-1))
+		}
+	case depth > 0 && n.Fn == "Where" && n.Kind == graph.KOp:
+		if c, a, b, ok := whereVarArgs(n); ok {
+			return fmt.Sprintf("Where(%s, %s, %s)", formula(c, depth-1), formula(a, depth-1), formula(b, depth-1))
+		}
+	}
+	switch {
 	case n.Kind == graph.KReshape && n.Fn == "Reshape":
 		return fmt.Sprintf("Reshape(%s, %v)", formula(n.Args[0], depth-1), n.Dims)
 	case n.Kind == graph.KReshape:
@@ -120,6 +130,10 @@ func line(r *graph.RV) [4]string {
 		role = "observed: " + r.DataOf.Container
 	case r.Observed:
 		role = "observed"
+	default:
+		if k, _ := enumSupport(r); k > 0 {
+			role = "summed out: " + r.Name + "_probs" // enumerate.go
+		}
 	}
 	if r.Censor != nil {
 		notes = append(notes, "censored")

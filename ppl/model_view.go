@@ -449,8 +449,17 @@ func latexExpr(n *graph.Node, depth int) string {
 		return fmt.Sprintf(`x_{%d}`, n.Input)
 	case depth == 0:
 		return `\ldots`
+	case n.Kind == graph.KReshape && n.Fn == "Take":
+		if x, idx, ok := takeArgs(n); ok {
+			return `{` + latexExpr(x, depth-1) + `}_{` + latexExpr(idx, depth-1) + `}`
+		}
+		return latexExpr(n.Args[0], depth)
 	case n.Kind == graph.KReshape:
 		return latexExpr(n.Args[0], depth)
+	case n.Fn == "Where" && n.Kind == graph.KOp:
+		if c, a, b, ok := whereVarArgs(n); ok {
+			return latexCall(`\operatorname{where}`, []*graph.Node{c, a, b}, depth-1)
+		}
 	}
 	arg := func(i int) string { return latexExpr(n.Args[i], depth-1) }
 	// paren wraps a sum or difference that is the operand of a product.

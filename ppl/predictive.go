@@ -9,15 +9,13 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 func (c *Compiled) predictiveProgram() (*compile.Predictive, error) {
 	if err := c.stale(); err != nil {
-		return nil, err
-	}
-	if err := c.enumError("Predictive draws"); err != nil {
 		return nil, err
 	}
 	c.predOnce.Do(func() {
@@ -199,7 +197,10 @@ func (c *Compiled) detLen() int {
 // PosteriorPredictive draws the observed variables given one posterior
 // draw (in the layout of Vars, as Density.Constrained writes it):
 // replicated data, by name, and, in a model with data containers, the
-// deterministic quantities there.
+// deterministic quantities there. A variable summed out (enumerated) is
+// drawn first, each element from its posterior probabilities at the draw
+// (its _probs), and the observed variables given that value; its values
+// come back under its name too.
 func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[string][]float64, error) {
 	pr, err := c.predictiveProgram()
 	if err != nil {
@@ -211,6 +212,17 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 		return nil, err
 	}
 	res := map[string][]float64{}
+	for _, e := range c.enums {
+		n := e.rv.Value.Len()
+		if len(draw) < e.probsAt+n*e.k {
+			return nil, fmt.Errorf("ppl: %s: draw has %d values; want the %d of Vars (%s included)", c.name, len(draw), c.varLen, e.probs)
+		}
+		dst := f.V[pr.Offset[e.rv] : pr.Offset[e.rv]+n]
+		for i := range dst {
+			dst[i] = float64(drawCategory(rng, draw[e.probsAt+i*e.k:e.probsAt+(i+1)*e.k]))
+		}
+		res[e.rv.Name] = slices.Clone(dst)
+	}
 	for i, r := range c.m.g.RVs {
 		if !r.Observed {
 			continue
@@ -231,6 +243,29 @@ func (c *Compiled) PosteriorPredictive(rng *rand.Rand, draw []float64) (map[stri
 	return res, nil
 }
 
+// drawCategory draws k with probability p[k] (p sums to one, up to
+// rounding: the last category takes what is left).
+func drawCategory(rng *rand.Rand, p []float64) int {
+	u := rng.Float64()
+	for k, pk := range p[:len(p)-1] {
+		if u < pk {
+			return k
+		}
+		u -= pk
+	}
+	return len(p) - 1
+}
+
+// enumVars are the variables summed out (enumerated), which predictive
+// draws give values.
+func (c *Compiled) enumVars() []infer.Var {
+	var vs []infer.Var
+	for _, e := range c.enums {
+		vs = append(vs, infer.Var{Name: e.rv.Name, Shape: slices.Clone(e.rv.Value.Dims)})
+	}
+	return vs
+}
+
 // LogLikLen is the number of pointwise log-likelihood terms: the elements
 // of every observed variable (events, for multivariate families).
 func (c *Compiled) LogLikLen() int {
@@ -243,12 +278,11 @@ func (c *Compiled) LogLikLen() int {
 
 // PointwiseLogLik writes the log density of every observed element (in
 // the order of Observed, row-major) at one posterior draw (in the layout
-// of Vars) into out (len LogLikLen), for LOO and WAIC.
+// of Vars) into out (len LogLikLen), for LOO and WAIC. An element whose
+// density uses a summed-out (enumerated) variable gets log p(yⱼ | y₋ⱼ, θ),
+// that variable marginalised (see enumerate.go).
 func (c *Compiled) PointwiseLogLik(draw, out []float64) error {
 	if err := c.stale(); err != nil {
-		return err
-	}
-	if err := c.enumError("The pointwise log-likelihood"); err != nil {
 		return err
 	}
 	c.llOnce.Do(func() {

@@ -189,14 +189,15 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 }
 
 // PriorPredictive draws n times from the prior: every parameter,
-// deterministic quantity and observed variable, as one chain. Seed applies.
+// deterministic quantity and observed variable (and every discrete
+// variable summed out), as one chain. Seed applies.
 func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterior {
 	s := settings(opts)
 	c, err := m.Compile()
 	orPanic(err)
 	draws, err := c.PriorPredictive(rand.New(rand.NewPCG(s.cfg.Seed, 0x9a10)), n)
 	orPanic(err)
-	vars := append(c.Vars(), c.Observed()...)
+	vars := append(append(c.Vars(), c.enumVars()...), c.Observed()...)
 	p := &posterior.Posterior{Model: c.Name(), Sampler: "prior predictive", Independent: true}
 	ch := posterior.Chain{}
 	for _, v := range vars {
@@ -225,13 +226,16 @@ func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterio
 // from data containers (the mean prediction at new x). Seed applies; the
 // same seed gives the same replications. WithData predicts at new data
 // for this call alone; after SetData, at the model's data as they are.
+// A discrete variable summed out (enumerated) is drawn at each draw from
+// its posterior probabilities (its _probs) before the observed variables,
+// and recorded beside them.
 func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
 	s := settings(opts)
 	defer m.withData(&s)()
 	c, err := m.Compile()
 	orPanic(err)
 	orPanic(checkFit(c, fit, "PosteriorPredictive"))
-	obs := append(c.Observed(), m.dataDets()...)
+	obs := append(append(c.Observed(), m.dataDets()...), c.enumVars()...)
 	// Its own time per chain, not the fit's: the summary's ESS per second
 	// is the predictive's.
 	p := &posterior.Posterior{Model: c.Name(), Sampler: "posterior predictive", Warmup: fit.Warmup, Seconds: make([]float64, len(fit.Chains))}
@@ -270,7 +274,10 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 // draw of fit, as a posterior with one variable "log_lik" (for LOO and
 // WAIC): log_lik[k] is the k-th observed element, in the order of the
 // observed variables. WithData evaluates it at new data (new
-// observations included) for this call alone.
+// observations included) for this call alone. Where a discrete variable
+// is summed out, an element that uses it gets log p(yⱼ | y₋ⱼ, θ), the
+// marginal given the other observations (exact for one label per
+// observation; for a shared label the conditional that LOO needs).
 func (m *Model) LogLik(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
 	s := settings(opts)
 	defer m.withData(&s)()

@@ -106,6 +106,7 @@ func init() {
 		"Step":             reflect.ValueOf(ppl.Step),
 		"Sub":              reflect.ValueOf(ppl.Sub),
 		"Sum":              reflect.ValueOf(ppl.Sum),
+		"Take":             reflect.ValueOf(ppl.Take),
 		"Tanh":             reflect.ValueOf(ppl.Tanh),
 		"TargetAccept":     reflect.ValueOf(ppl.TargetAccept),
 		"TriSolve":         reflect.ValueOf(ppl.TriSolve),
@@ -162,6 +163,7 @@ type _github_com_gobayes_gobayes_ppl_Expr struct {
 	WSquare   func() ppl.Expr
 	WSub      func(b any) ppl.Expr
 	WSum      func() ppl.Expr
+	WTake     func(idx any) ppl.Expr
 }
 
 func (W _github_com_gobayes_gobayes_ppl_Expr) Add(b any) ppl.Expr {
@@ -211,6 +213,9 @@ func (W _github_com_gobayes_gobayes_ppl_Expr) Sub(b any) ppl.Expr {
 }
 func (W _github_com_gobayes_gobayes_ppl_Expr) Sum() ppl.Expr {
 	return W.WSum()
+}
+func (W _github_com_gobayes_gobayes_ppl_Expr) Take(idx any) ppl.Expr {
+	return W.WTake(idx)
 }
 
 // _github_com_gobayes_gobayes_ppl_Hooks is an interface wrapper for Hooks type

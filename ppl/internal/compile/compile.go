@@ -529,6 +529,9 @@ func (c *Programs) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 			b.AddOutput(l.RV.Name, e.emit(l.RV.Value))
 		}
 		for _, d := range m.Dets {
+			if withTarget && m.ValuesOnly[d] {
+				continue
+			}
 			e.ctx = d.Det
 			b.AddOutput(d.Det, e.emit(d))
 		}

@@ -8,8 +8,9 @@ import (
 )
 
 // Predictive is the program over the constrained values of every random
-// variable (latent and observed, in declaration order): it gives each
-// variable's parameters, bounds and the deterministic quantities, for
+// variable (latent and observed, in declaration order; of the model as
+// written, graph.Model.Source, when variables were summed out): it gives
+// each variable's parameters, bounds and the deterministic quantities, for
 // ancestral sampling and for the inverse bijectors.
 type Predictive struct {
 	Program *ir.Program
@@ -29,6 +30,9 @@ type Predictive struct {
 func (c *Programs) Predictive() (pr *Predictive, err error) {
 	defer catch(&err)
 	m := c.m
+	if m.Source != nil {
+		m = m.Source
+	}
 	pr = &Predictive{Offset: map[*graph.RV]int{}}
 	for _, r := range m.RVs {
 		pr.Offset[r] = pr.Dim
@@ -107,12 +111,20 @@ func (c *Programs) LogLik(pr *Predictive) (p *ir.Program, ids []ir.ID, err error
 	e := newEmitter(c, b)
 	e.constrained, e.voff = true, pr.Offset
 	for _, r := range c.Observed {
-		if c.m.Marginal[r] {
-			return nil, nil, &Error{Var: r.Name, Msg: "its log density is summed over an enumerated variable with the others that use it: it does not split by element"}
-		}
 		// Observed values are slots of the position here, so that the
 		// same program serves replicated data too.
-		id, ok := e.logDensity(r, true)
+		var id ir.ID
+		ok := true
+		if c.m.Marginal[r] {
+			n := c.m.MarginalLogLik[r]
+			if n == nil {
+				return nil, nil, &Error{Var: r.Name, Msg: "its log density is summed over an enumerated variable with the others that use it: it does not split by element"}
+			}
+			e.ctx = r.Name
+			id = e.emit(n)
+		} else {
+			id, ok = e.logDensity(r, true)
+		}
 		if !ok {
 			id = b.Const(make([]float64, ObsTerms(r)), []int{ObsTerms(r)})
 		}

@@ -26,6 +26,19 @@ type Model struct {
 	// carries (a discrete variable they depend on is summed out): the
 	// compiler leaves their own out (see ppl's enumerate.go).
 	Marginal map[*RV]bool
+	// MarginalLogLik is, for an observed variable in Marginal, its
+	// pointwise log-likelihood (one term per element) with the summed-out
+	// variable marginalised (see ppl's enumerate.go).
+	MarginalLogLik map[*RV]*Node
+	// ValuesOnly marks deterministic quantities that the log density's
+	// program leaves out, computed only where draws are recorded: an
+	// enumerated variable's probabilities, which would cost a gradient
+	// as much again as its term.
+	ValuesOnly map[*Node]bool
+	// Source is the model as written, when this one is made from it by
+	// enumeration: the predictive program draws every variable of Source,
+	// the summed-out ones too. nil otherwise.
+	Source *Model
 	// Forward maps a node that new data replaced (SetData) to the node
 	// made again over the new data, so that an expression made before
 	// the change still means the model as it is now.
