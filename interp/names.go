@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gobayes/gobayes/interp/rewrite"
 )
@@ -76,7 +77,7 @@ func declaredNames(src string, kind rewrite.Kind) (names []string, dot bool) {
 	var f *ast.File
 	var err error
 	if kind == rewrite.Stmt {
-		f, err = parser.ParseFile(token.NewFileSet(), "", "package main; func main() {"+src+"\n}", parser.SkipObjectResolution)
+		_, f, err = parseStmtRun(src)
 	} else {
 		f, err = parser.ParseFile(token.NewFileSet(), "", "package main;"+src, parser.SkipObjectResolution)
 	}
@@ -138,8 +139,7 @@ func declaredNames(src string, kind rewrite.Kind) (names []string, dot bool) {
 // undefinedIn reports the first identifier of a statement run that the
 // parser cannot resolve and that is neither known nor predeclared.
 func undefinedIn(cell, src string, known func(string) bool) *Error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	fset, f, err := parseStmtRun(src)
 	if err != nil {
 		return nil
 	}
@@ -261,12 +261,13 @@ func importName(spec *ast.ImportSpec, path string) string {
 
 // record notes the names a run defined and imported, for completion.
 func (s *Session) record(src string, kind rewrite.Kind) {
-	fset := token.NewFileSet()
+	var fset *token.FileSet
 	var f *ast.File
 	var err error
 	if kind == rewrite.Stmt {
-		f, err = parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+		fset, f, err = parseStmtRun(src)
 	} else {
+		fset = token.NewFileSet()
 		f, err = parser.ParseFile(fset, "", "package main;"+src, parser.ParseComments)
 	}
 	if err != nil {
@@ -415,4 +416,30 @@ func (s *Session) definedNames() map[string]string {
 		out[k] = "package"
 	}
 	return out
+}
+
+// stmtParse is the last statement run parsed as the body of a function
+// (with object resolution): a cell's precheck, its declared names and its
+// record each need that parse of the same source.
+var stmtParse struct {
+	sync.Mutex
+	src  string
+	fset *token.FileSet
+	f    *ast.File
+	err  error
+}
+
+// parseStmtRun parses a statement run as the body of main, as
+// "package main; func main() {" + src + "\n}". The result is shared:
+// callers only read it.
+func parseStmtRun(src string) (*token.FileSet, *ast.File, error) {
+	stmtParse.Lock()
+	defer stmtParse.Unlock()
+	if stmtParse.fset != nil && stmtParse.src == src {
+		return stmtParse.fset, stmtParse.f, stmtParse.err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package main; func main() {"+src+"\n}", 0)
+	stmtParse.src, stmtParse.fset, stmtParse.f, stmtParse.err = src, fset, f, err
+	return fset, f, err
 }

@@ -218,10 +218,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 
 // execute runs a cell without magics.
 func (s *Session) execute(ctx context.Context, code string) Result {
-	if u := rewrite.CheckSupported(code); u != nil {
+	runs := rewrite.Runs(code)
+	if u := rewrite.CheckSupportedRuns(code, runs); u != nil {
 		return Result{Err: unsupportedError(code, u)}
 	}
-	runs := rewrite.Runs(code)
 	if err := s.precheckUndefined(code, runs); err != nil {
 		return Result{Err: err} // nothing runs when a name is undefined
 	}

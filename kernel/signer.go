@@ -6,13 +6,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"sync"
 )
 
 // Signer signs and verifies messages with HMAC-SHA256 over the header,
 // parent header, metadata and content frames, as the protocol prescribes.
 // A Signer with an empty key signs nothing and accepts every message.
 type Signer struct {
-	key []byte
+	key  []byte
+	macs sync.Pool // of hash.Hash: HMACs with the key, reset and reused
 }
 
 // NewSigner returns the signer for a connection file's signature_scheme and
@@ -30,12 +32,22 @@ func NewSigner(scheme, key string) (*Signer, error) {
 // Enabled reports whether messages are signed.
 func (s *Signer) Enabled() bool { return len(s.key) > 0 }
 
-func (s *Signer) mac(parts [][]byte) hash.Hash {
-	m := hmac.New(sha256.New, s.key)
+// sum appends the HMAC of the frames to b. Every message is signed or
+// verified: the HMACs are reused rather than made (and their keys
+// hashed) afresh each time.
+func (s *Signer) sum(b []byte, parts [][]byte) []byte {
+	m, _ := s.macs.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, s.key)
+	} else {
+		m.Reset()
+	}
 	for _, p := range parts {
 		m.Write(p)
 	}
-	return m
+	b = m.Sum(b)
+	s.macs.Put(m)
+	return b
 }
 
 // Sign returns the hex signature of the frames, "" when signing is off.
@@ -43,7 +55,8 @@ func (s *Signer) Sign(parts ...[]byte) string {
 	if !s.Enabled() {
 		return ""
 	}
-	return hex.EncodeToString(s.mac(parts).Sum(nil))
+	var b [sha256.Size]byte
+	return hex.EncodeToString(s.sum(b[:0], parts))
 }
 
 // Verify reports whether sig is the signature of the frames. With signing
@@ -56,5 +69,6 @@ func (s *Signer) Verify(sig []byte, parts ...[]byte) bool {
 	if err != nil || len(got) != sha256.Size {
 		return false
 	}
-	return hmac.Equal(got, s.mac(parts).Sum(nil))
+	var b [sha256.Size]byte
+	return hmac.Equal(got, s.sum(b[:0], parts))
 }

@@ -35,7 +35,7 @@ func bind(ctx context.Context, info ConnectionInfo) (*sockets, error) {
 		{"shell", s.shell, info.ShellPort}, {"control", s.control, info.ControlPort},
 		{"stdin", s.stdin, info.StdinPort}, {"iopub", s.iopub, info.IOPubPort}, {"hb", s.hb, info.HBPort},
 	} {
-		if err := b.sock.Listen(info.Endpoint(b.port)); err != nil {
+		if err := b.sock.Listen(info.listenEndpoint(b.port)); err != nil {
 			s.close()
 			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
 				b.name, info.Endpoint(b.port), err)

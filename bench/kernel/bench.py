@@ -8,18 +8,28 @@ in the same run.
              over --runs requests on a warm kernel (p50, p99)
   kernel_info kernel_info_request → its idle status: the protocol and the
              client alone, a floor under any kernel's round trip
+  raw        the same two round trips from a bare pyzmq client (signing,
+             json.loads of the frames), without jupyter_client's per-message
+             work (nest_asyncio, two dateutil parses of dates): the kernel's
+             own share. Through jupyter_client each iopub message costs the
+             client a fixed ~0.5 ms on the loaded 2-core machine, and `1+1`
+             needs four of them.
 
 Targets (issue 2): gobayes start ≤ 1/4 of ipykernel's, p50 round trip ≤ 1/5.
 
   /usr/bin/python3 bench/kernel/bench.py [--runs 500] [--starts 10]
 """
 import argparse
+import hashlib
+import hmac
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from queue import Empty
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -130,6 +140,92 @@ def percentiles(times):
     return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
 
 
+class RawClient:
+    """A bare ZeroMQ client of a running kernel: shell DEALER and iopub
+    SUB sockets of its own, signed messages, and nothing else."""
+
+    def __init__(self, km):
+        import zmq
+
+        self.zmq = zmq
+        info = km.get_connection_info()
+        self.key = info["key"] if isinstance(info["key"], bytes) else info["key"].encode()
+        self.ctx = zmq.Context()
+        ep = lambda port: "%s://%s:%d" % (info.get("transport", "tcp"), info["ip"], port)
+        self.shell = self.ctx.socket(zmq.DEALER)
+        self.shell.connect(ep(info["shell_port"]))
+        self.sub = self.ctx.socket(zmq.SUB)
+        self.sub.setsockopt(zmq.SUBSCRIBE, b"")
+        self.sub.connect(ep(info["iopub_port"]))
+        # the subscription reaches the kernel asynchronously
+        while True:
+            try:
+                self.round_trip("kernel_info_request", {}, timeout=200)
+                return
+            except TimeoutError:
+                continue
+
+    def round_trip(self, msg_type, content, timeout=60000):
+        """Seconds from sending a request to its idle status."""
+        t0 = time.perf_counter()
+        msg_id = uuid.uuid4().hex
+        parts = [json.dumps({"msg_id": msg_id, "session": "bench", "username": "bench",
+                             "date": "2026-01-01T00:00:00.000000Z", "msg_type": msg_type,
+                             "version": "5.3"}).encode(), b"{}", b"{}", json.dumps(content).encode()]
+        mac = hmac.new(self.key, digestmod=hashlib.sha256)
+        for part in parts:
+            mac.update(part)
+        self.shell.send_multipart([b"<IDS|MSG>", mac.hexdigest().encode()] + parts)
+        deadline = t0 + timeout / 1000
+        while True:
+            if not self.sub.poll(max(1, int(1000 * (deadline - time.perf_counter())))):
+                raise TimeoutError
+            frames = self.sub.recv_multipart()
+            i = frames.index(b"<IDS|MSG>")
+            if (json.loads(frames[i + 3]).get("msg_id") == msg_id
+                    and json.loads(frames[i + 2])["msg_type"] == "status"
+                    and json.loads(frames[i + 5])["execution_state"] == "idle"):
+                t = time.perf_counter() - t0
+                break
+        while True:  # the reply
+            frames = self.shell.recv_multipart()
+            if json.loads(frames[frames.index(b"<IDS|MSG>") + 3]).get("msg_id") == msg_id:
+                return t
+
+    def close(self):
+        self.shell.close(0)
+        self.sub.close(0)
+        self.ctx.term()
+
+
+EXECUTE = {"code": "1+1", "silent": False, "store_history": True, "user_expressions": {},
+           "allow_stdin": False, "stop_on_error": True}
+
+
+def measure_raw(kernels, runs, block=50):
+    """p50 of `1+1` and kernel_info from RawClients, in turns as above."""
+    clients = {n: RawClient(km) for n, (km, kc) in kernels.items()}
+    try:
+        execute = {n: [] for n in clients}
+        info = {n: [] for n in clients}
+        for c in clients.values():
+            for _ in range(20):
+                c.round_trip("execute_request", EXECUTE)
+        done = 0
+        while done < runs:
+            n = min(block, runs - done)
+            for name, c in clients.items():
+                for _ in range(n):
+                    execute[name].append(c.round_trip("execute_request", EXECUTE))
+                for _ in range(max(1, n // 5)):
+                    info[name].append(c.round_trip("kernel_info_request", {}))
+            done += n
+    finally:
+        for c in clients.values():
+            c.close()
+    return {n: (percentiles(execute[n])[0], percentiles(info[n])[0]) for n in clients}
+
+
 def measure_round_trips(names, runs, block=50):
     """p50 and p99 of `1+1` (execute → idle) and of kernel_info (request →
     idle: the protocol alone, no interpreter) per kernel. Both kernels run
@@ -155,10 +251,11 @@ def measure_round_trips(names, runs, block=50):
                 for _ in range(max(1, n // 5)):
                     info[name].append(round_trip(kc, kc.kernel_info))
             done += n
+        raw = measure_raw(kernels, runs, block)
     finally:
         for km, kc in kernels.values():
             stop(km, kc)
-    return {n: percentiles(execute[n]) + percentiles(info[n]) for n in names}
+    return {n: percentiles(execute[n]) + percentiles(info[n]) + raw[n] for n in names}
 
 
 def ms(s):
@@ -180,7 +277,7 @@ def main():
         args.starts, args.runs, __import__("jupyter_client").__version__))
     print("%-22s %12s %12s %12s" % ("", "gobayes", "ipykernel", "ratio"))
     labels = ("start (median)", "first cell (median)", "1+1 round trip p50", "1+1 round trip p99",
-              "kernel_info p50", "kernel_info p99")
+              "kernel_info p50", "kernel_info p99", "raw 1+1 p50", "raw kernel_info p50")
     for i, label in enumerate(labels):
         print("%-22s %12s %12s %12.3f" % (label, ms(g[i]), ms(p[i]), g[i] / p[i]))
     start_ok = g[0] <= p[0] / 4

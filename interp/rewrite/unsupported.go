@@ -22,7 +22,13 @@ func (u *Unsupported) Error() string { return fmt.Sprintf("cell:%d:%d: %s", u.Li
 // integer (Go 1.22). A cell that does not parse is left to yaegi's own
 // errors.
 func CheckSupported(cell string) *Unsupported {
-	for _, r := range Runs(cell) {
+	return CheckSupportedRuns(cell, Runs(cell))
+}
+
+// CheckSupportedRuns is CheckSupported for a cell already split: runs is
+// Runs(cell).
+func CheckSupportedRuns(cell string, runs []Run) *Unsupported {
+	for _, r := range runs {
 		if r.Kind != Stmt {
 			continue
 		}

@@ -185,7 +185,8 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev interp.Events
 	var grace <-chan time.Time
 	for {
 		select {
-		case r := <-replies:
+		case p := <-replies:
+			r := *p
 			if r.Kind == replyDone {
 				return r, nil
 			}
@@ -204,7 +205,8 @@ func (s *Supervised) call(ctx context.Context, req wireRequest, ev interp.Events
 			// Events sent before the child died are still worth showing.
 			for {
 				select {
-				case r := <-replies:
+				case p := <-replies:
+					r := *p
 					if r.Kind == replyDone {
 						return r, nil
 					}
@@ -387,7 +389,7 @@ type child struct {
 	enc    *json.Encoder
 
 	mu      sync.Mutex
-	waiting map[int64]chan wireReply
+	waiting map[int64]chan *wireReply
 	events  interp.Events // of the running cell: where the child's raw stdout and stderr go
 	tail    []string
 	crash   string // the runtime's first crash line ("panic: ...", "fatal error: ...")
@@ -451,7 +453,7 @@ func startChild(opts Options, limit int64) (*child, error) {
 	}
 	reqR.Close()
 	repW.Close()
-	c := &child{cmd: cmd, limit: limit, req: reqW, enc: json.NewEncoder(reqW), waiting: map[int64]chan wireReply{}, dead: make(chan struct{})}
+	c := &child{cmd: cmd, limit: limit, req: reqW, enc: json.NewEncoder(reqW), waiting: map[int64]chan *wireReply{}, dead: make(chan struct{})}
 	var pipes sync.WaitGroup
 	pipes.Add(3)
 	go func() { defer pipes.Done(); c.readReplies(repR) }()
@@ -474,8 +476,10 @@ func (c *child) exited() bool {
 	}
 }
 
-func (c *child) register(id int64, ev interp.Events) chan wireReply {
-	ch := make(chan wireReply, 256)
+func (c *child) register(id int64, ev interp.Events) chan *wireReply {
+	// Pointers: a buffer of 256 wireReply values was 50 KB allocated per
+	// request.
+	ch := make(chan *wireReply, 256)
 	c.mu.Lock()
 	c.waiting[id] = ch
 	if ev != nil {
@@ -509,7 +513,7 @@ func (c *child) readReplies(r io.Reader) {
 		c.mu.Unlock()
 		switch {
 		case ch != nil:
-			ch <- rep
+			ch <- &rep
 		case rep.Kind != replyDone:
 			// Output of a goroutine that outlived its cell goes where the
 			// latest cell's output goes, as in IPython.

@@ -14,7 +14,6 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gobayes/gobayes/comm"
@@ -84,33 +83,43 @@ func guardMemory(cancel context.CancelFunc) (stop func() (tripped bool, held uin
 		return func() (bool, uint64) { return false, 0 }
 	}
 	guard := uint64(float64(memoryLimit) * guardShare)
-	done := make(chan struct{})
-	var tripped atomic.Bool
-	var held atomic.Uint64
-	go func() {
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > guard {
-				held.Store(v)
-				tripped.Store(true)
-				cancel()
-				return
-			}
+	// A timer rather than a goroutine with a ticker: most cells end before
+	// the first look, and then the guard has cost no goroutine.
+	var (
+		mu      sync.Mutex
+		t       *time.Timer
+		stopped bool
+		trip    bool
+		peak    uint64
+		sample  = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	)
+	mu.Lock()
+	t = time.AfterFunc(guardPeriod, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
 		}
-	}()
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > guard {
+			peak, trip = v, true
+			cancel()
+			return
+		}
+		t.Reset(guardPeriod)
+	})
+	mu.Unlock()
 	return func() (bool, uint64) {
-		close(done)
-		return tripped.Load(), held.Load()
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+		return trip, peak
 	}
 }
+
+// guardPeriod is how often the memory guard looks at the heap.
+const guardPeriod = 20 * time.Millisecond
 
 // memoryGuardError is the cell's error when the guard stopped it.
 func memoryGuardError(held uint64) *interp.Error {
