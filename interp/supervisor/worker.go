@@ -60,9 +60,14 @@ func WorkerMain() int {
 // and makes the kernel refuse address space beyond it, so a runaway cell
 // ends in the Go runtime's "out of memory" (which the supervisor reports)
 // rather than in the system's OOM killer.
+//
+// The collector's soft limit sits below the guard's share: a heap that
+// passes the guard then holds that much live data, not garbage waiting
+// for a collection (a million-row model's programs and frames left 5 GiB
+// live behind a 9.8 GiB heap, and the guard stopped the cell).
 func applyMemoryLimit(limit int64) {
 	memoryLimit = limit
-	debug.SetMemoryLimit(limit / 10 * 9)
+	debug.SetMemoryLimit(int64(float64(limit) * (guardShare - 0.05)))
 	limitAddressSpace(limit)
 }
 
@@ -102,9 +107,20 @@ func guardMemory(cancel context.CancelFunc) (stop func() (tripped bool, held uin
 		}
 		metrics.Read(sample)
 		if v := sample[0].Value.Uint64(); v > guard {
-			peak, trip = v, true
-			cancel()
-			return
+			// The heap counts dead objects not yet swept: collect once
+			// and look again before stopping the cell.
+			mu.Unlock()
+			runtime.GC()
+			mu.Lock()
+			if stopped {
+				return
+			}
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > guard {
+				peak, trip = v, true
+				cancel()
+				return
+			}
 		}
 		t.Reset(guardPeriod)
 	})
