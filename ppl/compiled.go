@@ -92,8 +92,14 @@ func (m *Model) compileOnRanks(n int) (*Compiled, error) {
 	if c := m.onRanks; c != nil && c.version == m.version && c.p.Plan.Shards == n {
 		return c, nil
 	}
-	if _, err := m.Compile(); err != nil {
+	own, err := m.Compile()
+	if err != nil {
 		return nil, err
+	}
+	if own.p.Plan.Shards == n {
+		// The automatic choice made as many shards (one per core here):
+		// the same programs, not a second copy of the data.
+		return own, nil
 	}
 	c, err := compileModel(m, n)
 	if err == nil {

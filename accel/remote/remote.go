@@ -30,6 +30,7 @@ func init() {
 const (
 	OpHello    = "hello"
 	OpCompile  = "compile"
+	OpBlock    = "block" // one block of rows of the next sharded compile
 	OpEval     = "eval"
 	OpLeapfrog = "leapfrog"
 	OpClose    = "close"
@@ -40,13 +41,15 @@ type Request struct {
 	Op      string
 	Handle  int         // the compiled program (OpEval, OpLeapfrog, OpClose)
 	Program *ir.Program // OpCompile
-	// Blocks makes OpCompile a sharded compile: Program is the main
-	// program and Blocks the blocks of rows (accel.ShardedBackend).
-	Blocks []*ir.Program
-	B      int       // OpEval: batch size
-	Xs     []float64 // OpEval: positions
-	Grad   bool      // OpEval: gradients wanted
-	Traj   *accel.Trajectories
+	// Sharded makes OpCompile a sharded compile (accel.ShardedBackend):
+	// Program is the main program, and the blocks of rows are the ones
+	// sent before it by OpBlock, one per request, so that no message holds
+	// all the data at once.
+	Sharded bool
+	B       int       // OpEval: batch size
+	Xs      []float64 // OpEval: positions
+	Grad    bool      // OpEval: gradients wanted
+	Traj    *accel.Trajectories
 }
 
 // Response answers one Request; Err is the backend's error text.
@@ -174,7 +177,12 @@ func (c *Client) Compile(p *ir.Program) (accel.Compiled, error) {
 // rows) to a worker whose backend places the blocks itself
 // (accel.ShardedBackend, such as an MPI job); other workers refuse it.
 func (c *Client) CompileSharded(main *ir.Program, blocks []*ir.Program) (accel.Compiled, error) {
-	resp, err := c.call(&Request{Op: OpCompile, Program: main, Blocks: blocks})
+	for _, b := range blocks {
+		if _, err := c.call(&Request{Op: OpBlock, Program: b}); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := c.call(&Request{Op: OpCompile, Program: main, Sharded: true})
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +259,7 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 	dec, enc := gob.NewDecoder(r), gob.NewEncoder(w)
 	progs := map[int]accel.Compiled{}
 	next := 0
+	var pending []*ir.Program // blocks of the next sharded compile (OpBlock)
 	defer func() {
 		for _, c := range progs {
 			c.Close()
@@ -276,13 +285,15 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 			}
 			var c accel.Compiled
 			var err error
-			if req.Blocks != nil {
+			if req.Sharded {
+				blocks := pending
+				pending = nil
 				sb, ok := b.(accel.ShardedBackend)
 				if !ok {
 					fail(fmt.Errorf("remote: the %s backend does not place the blocks of a sharded model", b.Name()))
 					break
 				}
-				c, err = sb.CompileSharded(req.Program, req.Blocks)
+				c, err = sb.CompileSharded(req.Program, blocks)
 			} else {
 				c, err = b.Compile(req.Program)
 			}
@@ -293,6 +304,12 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 			next++
 			progs[next] = c
 			resp.Handle, resp.Dim = next, c.Dim()
+		case OpBlock:
+			if req.Program == nil {
+				fail(fmt.Errorf("remote: a block without a program"))
+				break
+			}
+			pending = append(pending, req.Program)
 		case OpEval, OpLeapfrog, OpClose:
 			c, ok := progs[req.Handle]
 			if !ok {
