@@ -124,29 +124,13 @@ func (r *Rank) Lead(conn io.ReadWriter, info string) error {
 // collectives; the answer is rank 0's.
 func (r *Rank) Hosts(host string) string {
 	n := r.comm.Size()
-	lens := make([]float64, n)
-	counts := ones(n)
-	r.comm.GathervFloats([]float64{float64(len(host))}, lens, counts)
-	bc := make([]int, n)
-	total := 0
-	for i, l := range lens {
-		bc[i] = int(l)
-		total += bc[i]
-	}
-	var all []byte
-	if r.comm.Rank() == 0 {
-		all = make([]byte, total)
-	}
-	r.comm.GathervBytes([]byte(host), all, bc)
+	all := r.gatherStrings(host)
 	if r.comm.Rank() != 0 {
 		return ""
 	}
 	var order []string
 	per := map[string]int{}
-	off := 0
-	for _, c := range bc {
-		h := string(all[off : off+c])
-		off += c
+	for _, h := range all {
 		if per[h] == 0 {
 			order = append(order, h)
 		}
@@ -157,6 +141,35 @@ func (r *Rank) Hosts(host string) string {
 		parts[i] = fmt.Sprintf("%d on %s", per[h], h)
 	}
 	return fmt.Sprintf("%d ranks: %s", n, strings.Join(parts, ", "))
+}
+
+// gatherStrings collects every rank's s on rank 0, in rank order (nil on
+// the other ranks): the lengths first, then the bytes.
+func (r *Rank) gatherStrings(s string) []string {
+	n := r.comm.Size()
+	lens := make([]float64, n)
+	r.comm.GathervFloats([]float64{float64(len(s))}, lens, ones(n))
+	counts := make([]int, n)
+	total := 0
+	for i, l := range lens {
+		counts[i] = int(l)
+		total += counts[i]
+	}
+	var all []byte
+	if r.comm.Rank() == 0 {
+		all = make([]byte, total)
+	}
+	r.comm.GathervBytes([]byte(s), all, counts)
+	if r.comm.Rank() != 0 {
+		return nil
+	}
+	out := make([]string, n)
+	off := 0
+	for i, c := range counts {
+		out[i] = string(all[off : off+c])
+		off += c
+	}
+	return out
 }
 
 func ones(n int) []int {
@@ -190,30 +203,14 @@ func (r *Rank) agree(err error) error {
 			msg = "failed"
 		}
 	}
-	n := r.comm.Size()
-	lens := make([]float64, n)
-	r.comm.GathervFloats([]float64{float64(len(msg))}, lens, ones(n))
-	bc := make([]int, n)
-	total := 0
-	for i, l := range lens {
-		bc[i] = int(l)
-		total += bc[i]
-	}
-	var all []byte
-	if r.comm.Rank() == 0 {
-		all = make([]byte, total)
-	}
-	r.comm.GathervBytes([]byte(msg), all, bc)
-	if r.comm.Rank() != 0 || total == 0 {
-		return nil
-	}
 	var errs []string
-	off := 0
-	for i, c := range bc {
-		if c > 0 {
-			errs = append(errs, fmt.Sprintf("rank %d: %s", i, all[off:off+c]))
+	for i, m := range r.gatherStrings(msg) {
+		if m != "" {
+			errs = append(errs, fmt.Sprintf("rank %d: %s", i, m))
 		}
-		off += c
+	}
+	if len(errs) == 0 {
+		return nil
 	}
 	return errors.New(strings.Join(errs, "; "))
 }
