@@ -8,6 +8,9 @@ in the same run.
              over --runs requests on a warm kernel (p50, p99)
   kernel_info kernel_info_request → its idle status: the protocol and the
              client alone, a floor under any kernel's round trip
+  client alone  jupyter_client's own time on a `1+1`'s four iopub messages
+             once they wait in its socket (sent, 5 ms of sleep, then timed
+             to idle): a floor under any kernel's round trip through it
   raw        the same two round trips from a bare pyzmq client (signing,
              json.loads of the frames), without jupyter_client's per-message
              work (nest_asyncio, two dateutil parses of dates): the kernel's
@@ -135,6 +138,23 @@ def round_trip(kc, request):
     return t
 
 
+def drain(kc, runs):
+    """p50 of the client's own time for a `1+1`: the request is sent, its
+    messages are left 20 ms to arrive and wait in the socket, then timed
+    from there to the idle status. That is jupyter_client's work on the
+    four iopub messages with no kernel to wait for; any kernel's round
+    trip through jupyter_client takes at least this long."""
+    times = []
+    for _ in range(runs):
+        msg_id = kc.execute("1+1")
+        time.sleep(0.005)
+        t0 = time.perf_counter()
+        wait_idle(kc, msg_id)
+        times.append(time.perf_counter() - t0)
+        wait_reply(kc, msg_id)
+    return percentiles(times)[0]
+
+
 def percentiles(times):
     times = sorted(times)
     return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
@@ -252,10 +272,11 @@ def measure_round_trips(names, runs, block=50):
                     info[name].append(round_trip(kc, kc.kernel_info))
             done += n
         raw = measure_raw(kernels, runs, block)
+        floor = {n: drain(kernels[n][1], min(runs, 200)) for n in names}
     finally:
         for km, kc in kernels.values():
             stop(km, kc)
-    return {n: percentiles(execute[n]) + percentiles(info[n]) + raw[n] for n in names}
+    return {n: percentiles(execute[n]) + percentiles(info[n]) + raw[n] + (floor[n],) for n in names}
 
 
 def ms(s):
@@ -277,13 +298,17 @@ def main():
         args.starts, args.runs, __import__("jupyter_client").__version__))
     print("%-22s %12s %12s %12s" % ("", "gobayes", "ipykernel", "ratio"))
     labels = ("start (median)", "first cell (median)", "1+1 round trip p50", "1+1 round trip p99",
-              "kernel_info p50", "kernel_info p99", "raw 1+1 p50", "raw kernel_info p50")
+              "kernel_info p50", "kernel_info p99", "raw 1+1 p50", "raw kernel_info p50",
+              "client alone, 1+1 p50")
     for i, label in enumerate(labels):
         print("%-22s %12s %12s %12.3f" % (label, ms(g[i]), ms(p[i]), g[i] / p[i]))
     start_ok = g[0] <= p[0] / 4
     rt_ok = g[2] <= p[2] / 5
     print("target start <= 1/4 of ipykernel: %s (%.3f)" % ("met" if start_ok else "MISSED", g[0] / p[0]))
     print("target p50 round trip <= 1/5 of ipykernel: %s (%.3f)" % ("met" if rt_ok else "MISSED", g[2] / p[2]))
+    print("jupyter_client alone spends %.2f ms on a 1+1's messages once they have arrived (%.3f of "
+          "ipykernel's p50): a kernel taking no time at all would measure at least that" % (
+              g[8] * 1000, g[8] / p[2]))
 
 
 if __name__ == "__main__":
