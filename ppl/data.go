@@ -71,7 +71,15 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		if slices.Equal(cur.Data, n.Data) && slices.Equal(cur.Dims, n.Dims) && slices.Equal(m.g.DataDims[name], o.dims) {
 			return asExpr(cur) // the cell that made it, run again
 		}
-		m.failf(name, "the data container already holds other data (shape %v); give it new data with m.SetData(%q, …)", cur.Dims, name)
+		// The cell changed, run again: new data, as SetData gives them.
+		m.setData([]namedData{{name: name, value: value}})
+		if o.dims != nil {
+			if m.g.DataDims == nil {
+				m.g.DataDims = map[string][]string{}
+			}
+			m.g.DataDims[name] = o.dims
+		}
+		return asExpr(m.dataNode(name))
 	}
 	m.claim(name, dataName(name))
 	c := &graph.Node{Kind: graph.KConst, Data: n.Data, Dims: n.Dims, Container: name, Model: &m.g}

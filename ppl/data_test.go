@@ -166,7 +166,6 @@ func TestSetDataHandlesAndErrors(t *testing.T) {
 	}{
 		{"unknown container", func() { m.SetData("z", x) }, "no data container"},
 		{"NaN", func() { m.SetData("x", []float64{1, math.NaN(), 2, 3, 4}) }, "NaN"},
-		{"same name other data", func() { m.Data("x", []float64{1, 2}) }, "SetData"},
 		{"container of an expression", func() { m.Data("w", mu) }, "Go values"},
 		{"observe an expression of a container", func() {
 			m.Normal("o2", 0, 1, Observed(Log(m.Lookup("y").Mul(0).Add(1))))

@@ -36,8 +36,13 @@
 // Model.Coords: theta[Choate]). Posterior.Column accepts either label.
 //
 // A builder call is a transaction: one that fails leaves the model as it
-// was, and a notebook cell run again returns what it made the first time
-// (see Error).
+// was (see Error). A notebook cell run again returns what it made the
+// first time; run again changed (another prior, other bounds or data, a
+// new expression for a deterministic quantity or term, new data for a
+// container), it replaces it in place, so what was built from it reads
+// the new definition — the model is the one the changed cells would build
+// from scratch. A new shape for something others were built from, a
+// definition that uses itself, and a name of another kind are refused.
 //
 // Finite mixtures are Model.Mixture with Comp/NormalComp components; LogPDF
 // gives a family's pointwise log density as an expression for hand-written

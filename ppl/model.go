@@ -72,7 +72,7 @@ func (m *Model) claim(name string, v any) {
 		m.failf(name, "the name may not contain brackets, commas, colons or spaces (they are used for elements, as in %s[1])", name)
 	}
 	if old, ok := m.names[name]; ok {
-		m.failf(name, "the name is already used by %s; give every variable, deterministic and log-density term its own name (a cell run again may make the same one again, not a different one: to change it, start the model anew with NewModel)", describeNamed(old))
+		m.failf(name, "the name is already used by %s; give every variable, deterministic quantity, log-density term and data container its own name (a cell run again may define it anew as the same kind of thing; to make it another kind, start the model anew with NewModel)", describeNamed(old))
 	}
 	m.names[name] = v
 	m.claimed = append(m.claimed, name)
@@ -147,8 +147,11 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 	if n.Model != nil && n.Model != &m.g {
 		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.Model.Name, m.g.Name)
 	}
-	if old, ok := m.names[name].(*graph.Node); ok && graph.Same(old.Args[0], n) {
-		return asExpr(old) // the cell that made it, run again
+	if old, ok := m.names[name].(*graph.Node); ok {
+		if !graph.Same(old.Args[0], n) || !slices.Equal(m.g.DetDims[name], o.dims) {
+			m.redefineDet(old, n, o.dims) // the cell changed, run again
+		}
+		return asExpr(old)
 	}
 	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
 	m.claim(name, d)
@@ -178,8 +181,18 @@ func (m *Model) LogDensity(name string, expr any) {
 	if n.Len() != 1 {
 		n = Sum(n).node()
 	}
-	if old, ok := m.names[name].(graph.Term); ok && graph.Same(old.Value, n) {
-		return // the cell that made it, run again
+	if old, ok := m.names[name].(graph.Term); ok {
+		if graph.Same(old.Value, n) {
+			return // the cell that made it, run again
+		}
+		for i := range m.g.Terms { // the cell changed, run again
+			if m.g.Terms[i].Name == name {
+				m.g.Terms[i].Value = n
+			}
+		}
+		m.names[name] = graph.Term{Name: name, Value: n}
+		m.changed()
+		return
 	}
 	t := graph.Term{Name: name, Value: n}
 	m.claim(name, t)
@@ -312,8 +325,11 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 		r.v.Params[i] = n
 	}
 	shape := r.eventShape(o.shape)
-	if old, ok := m.names[name].(*RV); ok && m.sameVar(old, r, &o, shape) {
-		return old // the cell that made it, run again
+	if old, ok := m.names[name].(*RV); ok && old.v.Mix == nil {
+		if m.sameVar(old, r, &o, shape) {
+			return old // the cell that made it, run again
+		}
+		return m.redefine(old, r, &o, shape) // the cell changed, run again
 	}
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
@@ -614,7 +630,19 @@ func (r *RV) Observe(data any) *RV {
 		}
 	}()
 	if r.v.Observed {
-		m.failf(r.v.Name, "already observed, with other data; call Observe once (to change the data, start the model anew with NewModel)")
+		// The cell that observed it, run again with other data: they
+		// replace the old (the model goes back to them on a failure).
+		saved := r.v
+		defer func() {
+			if e := recover(); e != nil {
+				r.v.Observed, r.v.Data, r.v.DataOf, r.v.NoData = saved.Observed, saved.Data, saved.DataOf, saved.NoData
+				panic(e)
+			}
+		}()
+		if r.v.Pointwise != nil {
+			m.failf(r.v.Name, "the observations of %s shaped how its log density was built; to observe other data, run the cell that defines it again with them (Observed)", r.v.Name)
+		}
+		r.v.Observed, r.v.Data, r.v.DataOf, r.v.NoData = false, nil, nil, false
 	}
 	if (r.v.Lower != nil || r.v.Upper != nil) && !r.v.Truncated || r.v.Order != graph.Unordered {
 		m.failf(r.v.Name, "bounds and orderings apply to parameters; an observed variable's density is not truncated by them (for a truncated likelihood use the option Truncated)")

@@ -98,3 +98,26 @@ class Modelling(KernelCase):
             'pred.Array("mean").Mean()[1] / pred.Array("mean").Mean()[0]', timeout=120)
         self.assertOK(cell)
         self.assertAlmostEqual(float(cell.result()), 2.0, places=9, msg=cell)
+
+    def test_changed_cell_run_again(self):
+        """A notebook user changes a prior in a cell above and runs it again:
+        the model below follows, with no NewModel and no rerun of the other
+        cells; a change that cannot be made in place is refused with the
+        variable's name and the model samples as before."""
+        self.assertOK(self.run_cell('rm := ppl.NewModel("rerun")\n'
+                                    'loc := rm.Normal("loc", 0, 1)'))
+        self.assertOK(self.run_cell('rm.Normal("obs", loc, 1, ppl.Observed([]float64{10, 11, 12}))'))
+        cell = self.run_cell('rm.Normal("loc", 0, 100)\n'
+                             'rfit := rm.Sample(ppl.Seed(3), ppl.LiveProgress(false))\n'
+                             'rfit.Array("loc").Mean()[0]', timeout=120)
+        self.assertOK(cell)
+        # Normal(0, 100) prior and three observations of sd 1 around 11:
+        # the posterior mean is 11·3/(3 + 1e-4), far from Normal(0, 1)'s 8.25.
+        self.assertAlmostEqual(float(cell.result()), 11.0, delta=0.2, msg=cell)
+        cell = self.run_cell('rm.Normal("loc", 0, 100, ppl.Size(2))')
+        self.assertEqual(cell.status, "error", cell)
+        err = cell.of("error")[0]
+        text = err["evalue"] + "\n".join(err["traceback"])
+        for want in ("loc", "obs", "NewModel"):
+            self.assertIn(want, text, cell)
+        self.assertOK(self.run_cell("rm.Err()"))

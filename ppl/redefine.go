@@ -1,0 +1,285 @@
+package ppl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gobayes/gobayes/ppl/internal/graph"
+)
+
+// A notebook cell run again with a changed definition replaces what it
+// made the first time, as the same kind of thing under the same name: a
+// variable (another prior, other bounds, other data), a deterministic
+// quantity, a log-density term, a data container (as SetData). The
+// variable or quantity is changed in place, so everything built from it
+// before — theta over mu, the likelihood over theta, expressions held in
+// other cells — reads the new definition. Two things are refused, with
+// the model left as it was: a new shape for something other expressions
+// were built with (they were checked against the old shape), and a
+// definition that uses what it defines, directly or through others.
+
+// redefine makes the variable old what the call that made r (options o,
+// shape) describes.
+func (m *Model) redefine(old, r *RV, o *options, shape []int) *RV {
+	name := old.v.Name
+	if !slices.Equal(shape, old.v.Value.Dims) {
+		m.shapeInUse(name, old.v.Value, shape)
+	}
+	saved, given, fixed, dims := old.v, old.given, old.shapeFixed, old.v.Value.Dims
+	rvs := slices.Clone(m.g.RVs)
+	defer func() {
+		if e := recover(); e != nil {
+			old.v, old.given, old.shapeFixed = saved, given, fixed
+			old.v.Value.Dims = dims
+			m.g.RVs = rvs
+			m.changed()
+			panic(e)
+		}
+	}()
+	old.v = graph.RV{Name: name, Fam: r.v.Fam, Params: r.v.Params, Value: old.v.Value, Dims: o.dims}
+	old.v.Value.Dims = shape
+	old.given, old.shapeFixed = r.given, r.shapeFixed
+	m.applyBounds(old, o)
+	m.applyLimits(old, o)
+	m.sortVars(name)
+	m.changed()
+	if o.hasObserved {
+		old.Observe(o.observed)
+	}
+	return old
+}
+
+// redefineDet makes the deterministic quantity d stand for n.
+func (m *Model) redefineDet(d, n *graph.Node, dims []string) {
+	if !slices.Equal(d.Dims, n.Dims) {
+		m.shapeInUse(d.Det, d, n.Dims)
+	}
+	if path := pathTo(n, d, map[*graph.Node]bool{}); path != nil {
+		m.failf(d.Det, "the new expression uses %s itself (%s); a quantity cannot be defined by itself", d.Det, strings.Join(path, " ← "))
+	}
+	arg, shape := d.Args[0], d.Dims
+	defer func() {
+		if e := recover(); e != nil {
+			d.Args[0], d.Dims = arg, shape
+			m.changed()
+			panic(e)
+		}
+	}()
+	d.Args[0], d.Dims = n, slices.Clone(n.Dims)
+	m.sortVars(d.Det)
+	if dims != nil {
+		if m.g.DetDims == nil {
+			m.g.DetDims = map[string][]string{}
+		}
+		m.g.DetDims[d.Det] = dims
+	} else {
+		delete(m.g.DetDims, d.Det)
+	}
+	m.changed()
+}
+
+// shapeInUse refuses a new shape for node n of name when other parts of
+// the model were built from it.
+func (m *Model) shapeInUse(name string, n *graph.Node, shape []int) {
+	if users := m.usersOf(n); len(users) > 0 {
+		m.failf(name, "was %s and would now be %s, but %s %s built from it with the old shape; keep the shape, or start the model anew with NewModel and run its cells again",
+			shapeText(n.Dims), shapeText(shape), strings.Join(users, ", "), map[bool]string{true: "was", false: "were"}[len(users) == 1])
+	}
+}
+
+// shapeText says "a scalar" or "of shape [3]".
+func shapeText(dims []int) string {
+	if len(dims) == 0 {
+		return "a scalar"
+	}
+	return fmt.Sprintf("of shape %v", dims)
+}
+
+// usersOf names the variables, deterministic quantities and terms whose
+// definitions use node n (other than n's own variable).
+func (m *Model) usersOf(n *graph.Node) []string {
+	var users []string
+	seen := map[*graph.Node]bool{}
+	uses := func(roots ...*graph.Node) bool {
+		for _, r := range roots {
+			if r != nil && pathTo(r, n, seen) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range m.g.RVs {
+		if r.Value == n {
+			continue
+		}
+		if uses(rvInputs(r)...) {
+			users = append(users, r.Name)
+		}
+	}
+	for _, d := range m.g.Dets {
+		if d != n && uses(d.Args...) {
+			users = append(users, d.Det)
+		}
+	}
+	for _, t := range m.g.Terms {
+		if uses(t.Value) {
+			users = append(users, t.Name)
+		}
+	}
+	return users
+}
+
+// rvInputs lists the nodes a variable's definition reads.
+func rvInputs(r *graph.RV) []*graph.Node {
+	in := append([]*graph.Node{r.Lower, r.Upper, r.DataOf, r.Pointwise}, r.Params...)
+	if r.Mix != nil {
+		in = append(in, r.Mix.Weights)
+		for _, c := range r.Mix.Comps {
+			in = append(in, c.Params...)
+		}
+	}
+	return in
+}
+
+// pathTo finds target among the nodes n is computed from, without going
+// into other variables' definitions, and returns the names on the way
+// (deterministic quantities and target's own name), nil when n does not
+// use target. Nodes in seen are known not to lead to target.
+func pathTo(n, target *graph.Node, seen map[*graph.Node]bool) []string {
+	if n == nil || seen[n] {
+		return nil
+	}
+	if n == target {
+		return []string{nodeName(n)}
+	}
+	if n.Kind != graph.KRV {
+		next := n.Args
+		if n.Scan != nil {
+			next = append(append(slices.Clone(next), n.Scan.Statics...), n.Scan.Next...)
+			next = append(next, n.Scan.Emit)
+		}
+		for _, a := range next {
+			if p := pathTo(a, target, seen); p != nil {
+				if n.Det != "" {
+					p = append(p, n.Det)
+				}
+				return p
+			}
+		}
+	}
+	seen[n] = true
+	return nil
+}
+
+func nodeName(n *graph.Node) string {
+	switch {
+	case n.RV != nil:
+		return n.RV.Name
+	case n.Det != "":
+		return n.Det
+	}
+	return n.String()
+}
+
+// sortVars puts the model's variables in an order where each comes after
+// the variables its definition uses (the predictive draws them in that
+// order), keeping the order they were made in wherever it allows. A
+// definition that uses itself through other variables is an error naming
+// the loop.
+func (m *Model) sortVars(name string) {
+	rvs := m.g.RVs
+	index := map[*graph.RV]int{}
+	for i, r := range rvs {
+		index[r] = i
+	}
+	deps := make([][]int, len(rvs))
+	for i, r := range rvs {
+		seen := map[*graph.Node]bool{}
+		for _, in := range rvInputs(r) {
+			for _, u := range varsIn(in, seen) {
+				if j, ok := index[u]; ok && j != i && !slices.Contains(deps[i], j) {
+					deps[i] = append(deps[i], j)
+				}
+			}
+		}
+	}
+	done := make([]bool, len(rvs))
+	order := make([]*graph.RV, 0, len(rvs))
+	for len(order) < len(rvs) {
+		next := -1
+		for i := range rvs {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for _, j := range deps[i] {
+				ready = ready && done[j]
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			m.failf(name, "the new definition makes a loop: %s; a variable cannot depend on itself", loopOf(rvs, deps, done))
+		}
+		done[next] = true
+		order = append(order, rvs[next])
+	}
+	m.g.RVs = order
+}
+
+// varsIn lists the variables whose values n reads directly (not through
+// their definitions).
+func varsIn(n *graph.Node, seen map[*graph.Node]bool) []*graph.RV {
+	if n == nil || seen[n] {
+		return nil
+	}
+	seen[n] = true
+	if n.Kind == graph.KRV {
+		return []*graph.RV{n.RV}
+	}
+	next := n.Args
+	if n.Scan != nil {
+		next = append(append(slices.Clone(next), n.Scan.Statics...), n.Scan.Next...)
+		next = append(next, n.Scan.Emit)
+	}
+	var out []*graph.RV
+	for _, a := range next {
+		out = append(out, varsIn(a, seen)...)
+	}
+	return out
+}
+
+// loopOf describes one loop among the variables not done: "mu → theta → mu".
+func loopOf(rvs []*graph.RV, deps [][]int, done []bool) string {
+	start := -1
+	for i := range rvs {
+		if !done[i] {
+			start = i
+			break
+		}
+	}
+	var path []int
+	at := map[int]int{}
+	for i := start; ; {
+		if k, ok := at[i]; ok {
+			path = append(path[k:], i)
+			break
+		}
+		at[i] = len(path)
+		path = append(path, i)
+		for _, j := range deps[i] {
+			if !done[j] {
+				i = j
+				break
+			}
+		}
+	}
+	names := make([]string, len(path))
+	for k, i := range path {
+		names[k] = rvs[i].Name
+	}
+	return fmt.Sprintf("%s uses %s", names[0], strings.Join(names[1:], ", which uses "))
+}
