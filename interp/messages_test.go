@@ -14,6 +14,8 @@ func TestGoMessages(t *testing.T) {
 		{Cell: "import \"fmt\"\nxs := []int{7}"},
 		{Cell: "xs[5]", ErrName: "panic", ErrHas: "index out of range [5] with length 1"},
 		{Cell: "i := 3\ny := xs[i]\nfmt.Println(y)", ErrName: "panic", ErrHas: "index out of range [3] with length 1"},
+		{Cell: "for j := 0; j < 3; j++ {\n\tfmt.Println(xs[j])\n}", ErrName: "panic", ErrHas: "index out of range [1] with length 1"},
+		{Cell: "if len(xs) > 0 {\n\tfmt.Println(xs[4])\n}", ErrName: "panic", ErrHas: "index out of range [4] with length 1"},
 		{Cell: "var q []posterior.Posterior\nlen(q)", ErrName: "CompileError", ErrHas: "undefined: posterior"},
 		{Cell: "type P struct{ A int }\nvar p *P\np.A", ErrName: "panic", ErrHas: "invalid memory address or nil pointer dereference"},
 		{Cell: "import (\"fmt\"; \"os\")\nfmt.Fprintln(os.Stdout, \"grouped\")", Events: "stdout:grouped\n"},
