@@ -143,6 +143,15 @@ def check_eight_schools(nb):
     # case study), so a sane fit lands between 2 and 7.
     mu = summary_column(nc, "mu", "mean")
     expect(2 < mu < 7, "non-centred posterior mean of mu %.2f outside (2, 7)" % mu)
+    # tau redefined with a half-normal prior: the listing shows it, theta
+    # still reads it, and the refit's tau is the new prior's.
+    listing = result(nb, "redefine-prior")
+    expect("tau ~ HalfNormal(5)" in listing and "HalfCauchy" not in listing and "theta[8] = " in listing,
+           "the model after tau's cell ran again:\n" + listing)
+    refit = result(nb, "redefined-fit")
+    expect(summary_rows(refit) == ["mu", "tau"], "the refit's summary rows: %s" % summary_rows(refit))
+    expect(summary_column(refit, "tau", "hdi_97%") < summary_column(nc, "tau", "hdi_97%"),
+           "tau's upper interval under the half-normal prior is not below the half-Cauchy's:\n" + refit)
     csv = stdout(nb, "stan-csv")
     expect(csv.count(".csv") >= 4, "the Stan CSV cell does not list 4 files:\n" + csv)
     back = stdout(nb, "stan-csv-back")
