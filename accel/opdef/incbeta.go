@@ -103,43 +103,23 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	if x > 0.5 {
 		bigD = (1 - b + (a+b)*y) / (a + 1) // the same, without cancellation near x = 1
 	}
-	d := 1 / bigD
-	dla := x * (1 - b) / ((a + 1) * (a + 1)) / bigD // ∂log d = -∂D/D
-	dlb := x / (a + 1) / bigD
-	c, cla, clb := 1.0, 0.0, 0.0
-	h, hla, hlb := d, dla, dlb
-	// step takes the Lentz method one coefficient on, aa with partials
-	// aaa, aab: D = 1 + aa d, C = 1 + aa/c, d ← 1/D, c ← C, h ← h d c.
-	step := func(aa, aaa, aab float64) float64 {
-		bigD := 1 + aa*d
-		dDa, dDb := d*(aaa+aa*dla), d*(aab+aa*dlb)
-		if math.Abs(bigD) < tiny {
-			bigD = tiny
-		}
-		d, dla, dlb = 1/bigD, -dDa/bigD, -dDb/bigD
-		bigC := 1 + aa/c
-		dCa, dCb := (aaa-aa*cla)/c, (aab-aa*clb)/c
-		if math.Abs(bigC) < tiny {
-			bigC = tiny
-		}
-		c, cla, clb = bigC, dCa/bigC, dCb/bigC
-		del := d * c
-		h *= del
-		hla += dla + cla
-		hlb += dlb + clb
-		return del
-	}
+	var s betaFraction
+	s.d = 1 / bigD
+	s.dla = x * (1 - b) / ((a + 1) * (a + 1)) / bigD // ∂log d = -∂D/D
+	s.dlb = x / (a + 1) / bigD
+	s.c = 1
+	s.h, s.hla, s.hlb = s.d, s.dla, s.dlb
 	for m := 1; m < maxTerms; m++ {
 		fm := float64(m)
 		e1, e2 := a+2*fm-1, a+2*fm
 		aa := fm * (b - fm) * x / (e1 * e2)
-		step(aa, -aa*(1/e1+1/e2), fm*x/(e1*e2))
+		s.step(aa, -aa*(1/e1+1/e2), fm*x/(e1*e2))
 		o1, o2, o3, o4 := a+fm, a+b+fm, a+2*fm, a+2*fm+1
 		aa = -o1 * o2 * x / (o3 * o4)
-		del := step(aa, aa*(1/o1+1/o2-1/o3-1/o4), aa/o2)
+		del := s.step(aa, aa*(1/o1+1/o2-1/o3-1/o4), aa/o2)
 		if math.Abs(del-1) <= cfEps && (!deriv ||
-			math.Abs(dla+cla) <= cfEps*(1+math.Abs(hla)+math.Abs(dla)) &&
-				math.Abs(dlb+clb) <= cfEps*(1+math.Abs(hlb)+math.Abs(dlb))) {
+			math.Abs(s.dla+s.cla) <= cfEps*(1+math.Abs(s.hla)+math.Abs(s.dla)) &&
+				math.Abs(s.dlb+s.clb) <= cfEps*(1+math.Abs(s.hlb)+math.Abs(s.dlb))) {
 			break
 		}
 	}
@@ -149,13 +129,45 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	} else {
 		logy = math.Log1p(-x)
 	}
-	l = betaPrefix(a, b, x, y, logx, logy) - math.Log(a) + math.Log(h)
+	l = betaPrefix(a, b, x, y, logx, logy) - math.Log(a) + math.Log(s.h)
 	if deriv {
 		psiAB := mathext.Digamma(a + b)
-		da = logx - mathext.Digamma(a+1) + psiAB + hla
-		db = logy - mathext.Digamma(b) + psiAB + hlb
+		da = logx - mathext.Digamma(a+1) + psiAB + s.hla
+		db = logy - mathext.Digamma(b) + psiAB + s.hlb
 	}
 	return l, da, db
+}
+
+// betaFraction is the state of incBetaDirect's continued fraction by the
+// modified Lentz method: d, c and the value h so far, each with the
+// partials of its log in a and b.
+type betaFraction struct {
+	d, dla, dlb float64
+	c, cla, clb float64
+	h, hla, hlb float64
+}
+
+// step takes the Lentz method one coefficient on, aa with partials aaa,
+// aab: D = 1 + aa d, C = 1 + aa/c, d ← 1/D, c ← C, h ← h d c. It returns
+// the step's factor d c.
+func (s *betaFraction) step(aa, aaa, aab float64) float64 {
+	bigD := 1 + aa*s.d
+	dDa, dDb := s.d*(aaa+aa*s.dla), s.d*(aab+aa*s.dlb)
+	if math.Abs(bigD) < tiny {
+		bigD = tiny
+	}
+	s.d, s.dla, s.dlb = 1/bigD, -dDa/bigD, -dDb/bigD
+	bigC := 1 + aa/s.c
+	dCa, dCb := (aaa-aa*s.cla)/s.c, (aab-aa*s.clb)/s.c
+	if math.Abs(bigC) < tiny {
+		bigC = tiny
+	}
+	s.c, s.cla, s.clb = bigC, dCa/bigC, dCb/bigC
+	del := s.d * s.c
+	s.h *= del
+	s.hla += s.dla + s.cla
+	s.hlb += s.dlb + s.clb
+	return del
 }
 
 // betaPrefix is log(x^a y^b / B(a, b)) (see above).
