@@ -306,26 +306,7 @@ func init() {
 		Name: "cholesky_corr_log_jacobian", Arity: 1, Shape: cholCorrShape(true),
 		Scratch: func(p *Program, in *Instr) int { return 2*cholCorrK(p.Values[in.In[0]].Len) + 1 },
 		Forward: func(f *Frame, in *Instr) {
-			y := f.Val(in.In[0])
-			k := cholCorrK(len(y))
-			lp, idx := 0.0, 0
-			for _, v := range y {
-				lp += logSech2(v)
-			}
-			for i := 1; i < k; i++ {
-				ss := 0.0
-				for j := range i {
-					z := math.Tanh(y[idx])
-					idx++
-					w := z
-					if j > 0 {
-						lp += 0.5 * math.Log1p(-ss)
-						w = z * math.Sqrt(1-ss)
-					}
-					ss += w * w
-				}
-			}
-			f.Val(in.Out)[0] = lp
+			f.Val(in.Out)[0] = cholCorrLogJ(f.Val(in.In[0]))
 		},
 		Backward: func(f *Frame, in *Instr) {
 			y, gy := f.Val(in.In[0]), f.AdjOf(in.In[0])
@@ -425,6 +406,29 @@ func CholCorrInverse(l, y []float64) {
 			ss += w * w
 		}
 	}
+}
+
+// cholCorrLogJ is the log-Jacobian of CholCorrForward at y.
+func cholCorrLogJ(y []float64) float64 {
+	k := cholCorrK(len(y))
+	lp, idx := 0.0, 0
+	for _, v := range y {
+		lp += logSech2(v)
+	}
+	for i := 1; i < k; i++ {
+		ss := 0.0
+		for j := range i {
+			z := math.Tanh(y[idx])
+			idx++
+			w := z
+			if j > 0 {
+				lp += 0.5 * math.Log1p(-ss)
+				w = z * math.Sqrt(1-ss)
+			}
+			ss += w * w
+		}
+	}
+	return lp
 }
 
 // cholCorrReverse adds into gy the adjoint of y given the adjoint gl of the
