@@ -53,6 +53,8 @@ func vectorShape(name string, extra int) func(p *Program, in *Instr, args [][]in
 }
 
 // cholCorrK returns K for n = K(K-1)/2 free coordinates, or 0.
+//
+//gb:cuda gb_cholcorr_k
 func cholCorrK(n int) int {
 	k := int(math.Round((1 + math.Sqrt(1+8*float64(n))) / 2))
 	if k*(k-1)/2 != n {
@@ -319,6 +321,7 @@ func init() {
 	})
 }
 
+//gb:cuda gb_interval_fwd
 func intervalFwd(x, lb, ub float64) float64 {
 	if x > 0 {
 		return ub - (ub-lb)*Logistic(-x)
@@ -327,12 +330,16 @@ func intervalFwd(x, lb, ub float64) float64 {
 }
 
 // logSech2 is log(1 - tanh²(y)) = 2·log sech(y), accurate for large |y|.
+//
+//gb:cuda gb_log_sech2
 func logSech2(y float64) float64 {
 	a := math.Abs(y)
 	return 2 * (math.Ln2 - a - math.Log1p(Exp(-2*a)))
 }
 
 // sech2 is 1 - tanh²(y) without cancellation.
+//
+//gb:cuda gb_sech2
 func sech2(y float64) float64 {
 	e := Exp(-2 * math.Abs(y))
 	return 4 * e / ((1 + e) * (1 + e))
@@ -368,6 +375,8 @@ func SimplexInverse(y, x []float64) {
 // row-major) of a correlation matrix: z = tanh(y) are canonical partial
 // correlations, and row i is w_0 = z, w_j = z·sqrt(1 - Σ_{l<j} w_l²), with
 // diagonal sqrt(1 - Σ_{j<i} w_j²).
+//
+//gb:cuda gb_cholcorr_fwd
 func CholCorrForward(y, l []float64) {
 	k := cholCorrK(len(y))
 	clear(l[:k*k])
@@ -409,6 +418,8 @@ func CholCorrInverse(l, y []float64) {
 }
 
 // cholCorrLogJ is the log-Jacobian of CholCorrForward at y.
+//
+//gb:cuda gb_cholcorr_logj
 func cholCorrLogJ(y []float64) float64 {
 	k := cholCorrK(len(y))
 	lp, idx := 0.0, 0
@@ -434,6 +445,8 @@ func cholCorrLogJ(y []float64) float64 {
 // cholCorrReverse adds into gy the adjoint of y given the adjoint gl of the
 // factor (when logJ is false), or of the Σ ½log(1-ss_j) part of the
 // log-Jacobian scaled by g (when logJ is true). w is scratch of 2K+1.
+//
+//gb:cuda gb_cholcorr_reverse
 func cholCorrReverse(y, gl, gy, w []float64, logJ bool, g float64) {
 	k := cholCorrK(len(y))
 	z, ss := w[:k], w[k:]

@@ -44,6 +44,8 @@ func lkjShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 }
 
 // lkjLogC is log c_K(η).
+//
+//gb:cuda gb_lkj_logc
 func lkjLogC(k int, eta float64) float64 {
 	s := 0.0
 	for i := 1; i < k; i++ {
@@ -55,6 +57,8 @@ func lkjLogC(k int, eta float64) float64 {
 }
 
 // lkjDLogC is d log c_K(η) / dη.
+//
+//gb:cuda gb_lkj_dlogc
 func lkjDLogC(k int, eta float64) float64 {
 	s := 0.0
 	for i := 1; i < k; i++ {

@@ -9,8 +9,9 @@ import (
 // The regularized incomplete beta function I_x(a, b) in log space, with
 // its derivatives in the shapes a and b: the CDF of the beta family
 // (and, by I_{1-x}(b, a) = 1 - I_x(a, b), its CCDF), and of Student's t
-// at x = ν/(ν+z²) with shapes ν/2 and ½. accel/cuda/cgen's device.cu has
-// the C twins (gb_log_inc_beta, …), the same algorithm step for step.
+// at x = ν/(ν+z²) with shapes ν/2 and ½. cmd/genops translates these
+// functions (marked //gb:cuda) into accel/cuda/cgen's device_gen.cu
+// (gb_log_inc_beta, …), so the CUDA C is this algorithm step for step.
 //
 // The caller gives both x and y = 1 - x: Student's t computes y =
 // z²/(ν+z²) without the cancellation of 1 - x near x = 1, which is where
@@ -50,6 +51,8 @@ import (
 // LogIncBeta is log I_x(a, b) given x and y = 1 - x: -Inf at x ≤ 0, 0 at
 // y ≤ 0, NaN for a or b not positive. log(1 - I_x(a, b)) is
 // LogIncBeta(b, a, y, x).
+//
+//gb:cuda gb_log_inc_beta
 func LogIncBeta(a, b, x, y float64) float64 {
 	l, _, _ := incBeta(a, b, x, y, false)
 	return l
@@ -57,18 +60,24 @@ func LogIncBeta(a, b, x, y float64) float64 {
 
 // DLogIncBetaA is ∂ log I_x(a, b)/∂a given x and y = 1 - x (0 at x ≤ 0
 // and y ≤ 0).
+//
+//gb:cuda gb_dlog_inc_beta_a
 func DLogIncBetaA(a, b, x, y float64) float64 {
 	_, da, _ := incBeta(a, b, x, y, true)
 	return da
 }
 
 // DLogIncBetaB is ∂ log I_x(a, b)/∂b given x and y = 1 - x.
+//
+//gb:cuda gb_dlog_inc_beta_b
 func DLogIncBetaB(a, b, x, y float64) float64 {
 	_, _, db := incBeta(a, b, x, y, true)
 	return db
 }
 
 // incBeta is log I_x(a, b) and, when deriv is set, its partials in a and b.
+//
+//gb:cuda gb_inc_beta
 func incBeta(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(x) || math.IsNaN(y) ||
@@ -96,6 +105,8 @@ func incBeta(a, b, x, y float64, deriv bool) (l, da, db float64) {
 //
 //	d₂ₘ   = m(b-m)x / ((a+2m-1)(a+2m)),
 //	d₂ₘ₊₁ = -(a+m)(a+b+m)x / ((a+2m)(a+2m+1)).
+//
+//gb:cuda gb_inc_beta_direct
 func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	// The first step: h = 1/(1 + d₁) = 1/D with D = 1 - (a+b)x/(a+1),
 	// ∂a D = -x(1-b)/(a+1)², ∂b D = -x/(a+1); D > 0 below the switch.
@@ -141,6 +152,8 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 // betaFraction is the state of incBetaDirect's continued fraction by the
 // modified Lentz method: d, c and the value h so far, each with the
 // partials of its log in a and b.
+//
+//gb:cuda gb_beta_cf
 type betaFraction struct {
 	d, dla, dlb float64
 	c, cla, clb float64
@@ -150,6 +163,8 @@ type betaFraction struct {
 // step takes the Lentz method one coefficient on, aa with partials aaa,
 // aab: D = 1 + aa d, C = 1 + aa/c, d ← 1/D, c ← C, h ← h d c. It returns
 // the step's factor d c.
+//
+//gb:cuda gb_beta_cf_step
 func (s *betaFraction) step(aa, aaa, aab float64) float64 {
 	bigD := 1 + aa*s.d
 	dDa, dDb := s.d*(aaa+aa*s.dla), s.d*(aab+aa*s.dlb)
@@ -171,6 +186,8 @@ func (s *betaFraction) step(aa, aaa, aab float64) float64 {
 }
 
 // betaPrefix is log(x^a y^b / B(a, b)) (see above).
+//
+//gb:cuda gb_beta_prefix
 func betaPrefix(a, b, x, y, logx, logy float64) float64 {
 	if a >= 10 && b >= 10 {
 		c := a + b
@@ -187,6 +204,8 @@ func betaPrefix(a, b, x, y, logx, logy float64) float64 {
 // 10; with one below, lgamma of it and the difference lgamma(hi) -
 // lgamma(lo+hi) = -((hi-½) log1p(lo/hi) + lo log(lo+hi) - lo) + δ(hi) -
 // δ(lo+hi); with both at 10 or more Stirling's formula for all three.
+//
+//gb:cuda gb_lbeta_stirling
 func lbetaStirling(a, b float64) float64 {
 	lo, hi := min(a, b), max(a, b)
 	c := lo + hi

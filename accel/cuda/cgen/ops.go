@@ -116,7 +116,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i] * %s[i]; %s[0] = s; }\n",
 			pr.n(in.In[0]), pr.v(in.In[0]), pr.v(in.In[1]), out)
 	case ir.OpLogSumExp:
-		pr.w("\t%s[0] = gb_logsumexp(%s, %s, %d);\n", out, pr.v(in.In[0]), pr.v(in.Scratch), pr.n(in.In[0]))
+		pr.w("\t%s[0] = gb_logsumexp(%s, %d, %s);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), pr.v(in.Scratch))
 	case ir.OpAddN:
 		terms := make([]string, len(in.In))
 		for i, a := range in.In {
@@ -149,7 +149,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 			n, k, pr.v(in.In[0]), k, pr.v(in.In[1]), out)
 	case ir.OpCholesky:
 		m := pr.p.Values[in.Out].Shape[0]
-		pr.w("\tif (!gb_cholesky(%s, %s, %d)) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
+		pr.w("\tif (gb_cholesky(%s, %s, %d, 0.0) >= 0) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
@@ -167,9 +167,9 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, false)
 	case ir.OpCholCorrFwd:
-		pr.w("\tgb_cholcorr_fwd(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
+		pr.w("\tgb_cholcorr_fwd(%s, %d, %s);\n", pr.v(in.In[0]), pr.n(in.In[0]), out)
 	case ir.OpCholCorrLogJ:
-		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), cholCorrK(pr.n(in.In[0])))
+		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]))
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
 		L := pr.v(in.In[0])
@@ -363,11 +363,11 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, true)
 	case ir.OpCholCorrFwd:
-		pr.w("\tgb_cholcorr_reverse(%s, %s, %s, %s, %d, 0, 0.0);\n", pr.v(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch), pr.p.Values[in.Out].Shape[0])
+		pr.w("\tgb_cholcorr_reverse(%s, %d, %s, %s, %s, 0, 1.0);\n", pr.v(in.In[0]), pr.n(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch))
 	case ir.OpCholCorrLogJ:
 		x := in.In[0]
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] -= 2 * %s[0] * tanh(%s[i]);\n", pr.n(x), pr.a(x), g, pr.v(x))
-		pr.w("\tgb_cholcorr_reverse(%s, 0, %s, %s, %d, 1, %s[0]);\n", pr.v(x), pr.a(x), pr.v(in.Scratch), cholCorrK(pr.n(x)), g)
+		pr.w("\tgb_cholcorr_reverse(%s, %d, 0, %s, %s, 1, %s[0]);\n", pr.v(x), pr.n(x), pr.a(x), pr.v(in.Scratch), g)
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
 		L := pr.v(in.In[0])
@@ -483,13 +483,4 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
 	}
 	return nil
-}
-
-// cholCorrK is K for K(K-1)/2 unconstrained values.
-func cholCorrK(n int) int {
-	k := 1
-	for k*(k-1)/2 < n {
-		k++
-	}
-	return k
 }
