@@ -388,64 +388,78 @@ func init() {
 			return p.Values[in.Out].Len * p.Values[in.In[1]].Shape[0]
 		},
 		Forward: func(f *Frame, in *Instr) {
-			a, b, y, w := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.Val(in.Scratch)
 			n, k, m := logMatMulExpDims(f, in)
-			for i := range n {
-				ai := a[i*k : (i+1)*k]
-				for j := range m {
-					wij := w[(i*m+j)*k : (i*m+j+1)*k]
-					mx, im := math.Inf(-1), -1
-					for l, v := range ai {
-						if t := v + b[l*m+j]; t > mx || math.IsNaN(t) {
-							mx, im = t, l
-						}
-					}
-					if math.IsInf(mx, 0) || math.IsNaN(mx) {
-						clear(wij)
-						y[i*m+j] = mx
-						continue
-					}
-					s := 0.0
-					for l, v := range ai {
-						if l == im {
-							wij[l] = 1
-							continue
-						}
-						wij[l] = Exp(v + b[l*m+j] - mx)
-						s += wij[l]
-					}
-					y[i*m+j] = mx + log1p(s)
-					r := 1 / (1 + s)
-					for l := range wij {
-						wij[l] *= r
-					}
-				}
-			}
+			logMatMulExp(f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.Val(in.Scratch), n, k, m)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			g, w := f.AdjOf(in.Out), f.Val(in.Scratch)
-			ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1])
 			n, k, m := logMatMulExpDims(f, in)
-			for i := range n {
-				for j := range m {
-					gij := g[i*m+j]
-					if gij == 0 {
-						continue
-					}
-					wij := w[(i*m+j)*k : (i*m+j+1)*k]
-					for l, v := range wij {
-						d := gij * v
-						if ga != nil {
-							ga[i*k+l] += d
-						}
-						if gb != nil {
-							gb[l*m+j] += d
-						}
-					}
-				}
-			}
+			logMatMulExpReverse(f.AdjOf(in.Out), f.Val(in.Scratch), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), n, k, m)
 		},
 	})
+}
+
+// logMatMulExp writes y = log(exp(a)·exp(b)) for a [n×k] and b [k×m],
+// and into w the weights exp(a_il + b_lj - y_ij) at ((i·m)+j)·k + l.
+//
+//gb:cuda gb_log_mat_mul_exp
+func logMatMulExp(a, b, y, w []float64, n, k, m int) {
+	for i := range n {
+		ai := a[i*k : (i+1)*k]
+		for j := range m {
+			wij := w[(i*m+j)*k : (i*m+j+1)*k]
+			mx, im := math.Inf(-1), -1
+			for l, v := range ai {
+				if t := v + b[l*m+j]; t > mx || math.IsNaN(t) {
+					mx, im = t, l
+				}
+			}
+			if math.IsInf(mx, 0) || math.IsNaN(mx) {
+				clear(wij)
+				y[i*m+j] = mx
+				continue
+			}
+			s := 0.0
+			for l, v := range ai {
+				if l == im {
+					wij[l] = 1
+					continue
+				}
+				wij[l] = Exp(v + b[l*m+j] - mx)
+				s += wij[l]
+			}
+			y[i*m+j] = mx + log1p(s)
+			r := 1 / (1 + s)
+			for l := range wij {
+				wij[l] *= r
+			}
+		}
+	}
+}
+
+// logMatMulExpReverse adds into ga and gb (each nil when it takes no
+// gradient) the adjoints of log_mat_mul_exp's inputs, given that of its
+// output, g, and logMatMulExp's weights w.
+//
+//gb:cuda gb_log_mat_mul_exp_reverse
+func logMatMulExpReverse(g, w, ga, gb []float64, n, k, m int) {
+	for i := range n {
+		for j := range m {
+			gij := g[i*m+j]
+			if gij == 0 {
+				continue
+			}
+			wij := w[(i*m+j)*k : (i*m+j+1)*k]
+			for l, v := range wij {
+				d := gij * v
+				if ga != nil {
+					ga[i*k+l] += d
+				}
+				if gb != nil {
+					gb[l*m+j] += d
+				}
+			}
+		}
+	}
 }
 
 // matVecByColumn reports whether matvec works on columns: a constant

@@ -24,13 +24,6 @@ __device__ static double gb_finite(double lp) {
 	return lp;
 }
 
-/* log(1+x) by the correction ir uses in its reductions and bijectors. */
-__device__ static double gb_log1p_ir(double x) {
-	double u = 1 + x;
-	if (u == 1) return x;
-	return log(u) * x / (u - 1);
-}
-
 __device__ static double gb_lgamma(double x) { return lgamma(x); }
 
 /* Digamma by reflection below 0, recurrence up to 7 and the asymptotic

@@ -60,6 +60,8 @@ __device__ static double gb_logistic_deriv(double x);
 __device__ static double gb_softplus(double x);
 __device__ static double gb_logistic_logj(double x);
 __device__ static double gb_logit(double x);
+__device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m);
+__device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m);
 __device__ static double gb_lse_plain(const double *x, long long x_len);
 __device__ static double gb_dirichlet_const(const double *a, long long a_len);
 __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long long a_len, double g);
@@ -839,6 +841,74 @@ __device__ static double gb_logistic_logj(double x) {
 /* accel/ir/elementwise.go: Logit */
 __device__ static double gb_logit(double x) {
 	return log(x) - log1p(-x);
+}
+
+/* accel/ir/linalg.go: logMatMulExp */
+__device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		const double *ai = a + (i * k);
+		long long ai_len = ((i + 1) * k) - (i * k);
+		for (long long j = 0, gb_t2 = m; j < gb_t2; j++) {
+			double *wij = w + (((i * m) + j) * k);
+			long long wij_len = ((((i * m) + j) + 1) * k) - (((i * m) + j) * k);
+			double mx = -GB_INF;
+			long long im = -1;
+			for (long long l = 0, gb_t3 = ai_len; l < gb_t3; l++) {
+				double v = ai[l];
+				{
+					double t = v + b[(l * m) + j];
+					if ((t > mx) || gb_isnan(t)) {
+						mx = t;
+						im = l;
+					}
+				}
+			}
+			if (gb_isinf(mx) || gb_isnan(mx)) {
+				for (long long gb_t4 = 0; gb_t4 < wij_len; gb_t4++) wij[gb_t4] = 0;
+				y[(i * m) + j] = mx;
+				continue;
+			}
+			double s = 0.0;
+			for (long long l = 0, gb_t5 = ai_len; l < gb_t5; l++) {
+				double v = ai[l];
+				if (l == im) {
+					wij[l] = 1.0;
+					continue;
+				}
+				wij[l] = exp((v + b[(l * m) + j]) - mx);
+				s += wij[l];
+			}
+			y[(i * m) + j] = mx + log1p(s);
+			double r = 1.0 / (1.0 + s);
+			for (long long l = 0, gb_t6 = wij_len; l < gb_t6; l++) {
+				wij[l] *= r;
+			}
+		}
+	}
+}
+
+/* accel/ir/linalg.go: logMatMulExpReverse */
+__device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		for (long long j = 0, gb_t2 = m; j < gb_t2; j++) {
+			double gij = g[(i * m) + j];
+			if (gij == 0.0) {
+				continue;
+			}
+			const double *wij = w + (((i * m) + j) * k);
+			long long wij_len = ((((i * m) + j) + 1) * k) - (((i * m) + j) * k);
+			for (long long l = 0, gb_t3 = wij_len; l < gb_t3; l++) {
+				double v = wij[l];
+				double d = gij * v;
+				if (ga != 0) {
+					ga[(i * k) + l] += d;
+				}
+				if (gb != 0) {
+					gb[(l * m) + j] += d;
+				}
+			}
+		}
+	}
 }
 
 /* accel/ir/lpdf_categorical.go: logSumExp */

@@ -197,20 +197,22 @@ func deviceChecks() []devCheck {
 // coveredByOps are the translated functions TestOpsGCC checks through
 // the ops that call them (their Go is unexported), by op case.
 var coveredByOps = map[string]string{
-	"gb_lse_plain":         "categorical_logit",
-	"gb_logistic_pair":     "bijectors",
-	"gb_logistic_logj":     "bijectors",
-	"gb_interval_fwd":      "bijectors",
-	"gb_forward_subst":     "dirichlet, multi_normal_cholesky",
-	"gb_back_subst":        "dirichlet, multi_normal_cholesky",
-	"gb_chol_log_det":      "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_const":   "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_inside":  "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_add_psi": "dirichlet, multi_normal_cholesky",
-	"gb_cholcorr_logj":     "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_cholcorr_reverse":  "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_lkj_logc":          "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_lkj_dlogc":         "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
+	"gb_lse_plain":               "categorical_logit",
+	"gb_log_mat_mul_exp":         "log_mat_mul_exp",
+	"gb_log_mat_mul_exp_reverse": "log_mat_mul_exp",
+	"gb_logistic_pair":           "bijectors",
+	"gb_logistic_logj":           "bijectors",
+	"gb_interval_fwd":            "bijectors",
+	"gb_forward_subst":           "dirichlet, multi_normal_cholesky",
+	"gb_back_subst":              "dirichlet, multi_normal_cholesky",
+	"gb_chol_log_det":            "dirichlet, multi_normal_cholesky",
+	"gb_dirichlet_const":         "dirichlet, multi_normal_cholesky",
+	"gb_dirichlet_inside":        "dirichlet, multi_normal_cholesky",
+	"gb_dirichlet_add_psi":       "dirichlet, multi_normal_cholesky",
+	"gb_cholcorr_logj":           "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
+	"gb_cholcorr_reverse":        "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
+	"gb_lkj_logc":                "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
+	"gb_lkj_dlogc":               "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
 }
 
 var (
