@@ -60,6 +60,10 @@ __device__ static double gb_logistic_deriv(double x);
 __device__ static double gb_softplus(double x);
 __device__ static double gb_logistic_logj(double x);
 __device__ static double gb_logit(double x);
+__device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d);
+__device__ static void gb_cov_exp_quad_reverse(const double *x, const double *k, const double *g, double *gx, double alpha, double rho, long long n, long long d, double *gb_out_da, double *gb_out_dr);
+__device__ static void gb_tri_solve(const double *l, const double *b, double *x, long long n, long long m);
+__device__ static void gb_tri_solve_reverse(const double *l, const double *x, const double *xb, double *bb, long long bb_len, double *gb, double *gl, long long n, long long m);
 __device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m);
 __device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m);
 __device__ static double gb_lse_plain(const double *x, long long x_len);
@@ -841,6 +845,100 @@ __device__ static double gb_logistic_logj(double x) {
 /* accel/ir/elementwise.go: Logit */
 __device__ static double gb_logit(double x) {
 	return log(x) - log1p(-x);
+}
+
+/* accel/ir/linalg.go: covExpQuad */
+__device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d) {
+	double a2 = alpha * alpha;
+	double c = -0.5 / (rho * rho);
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		k[(i * n) + i] = a2;
+		for (long long j = 0, gb_t2 = i; j < gb_t2; j++) {
+			double s = 0.0;
+			for (long long t = 0, gb_t3 = d; t < gb_t3; t++) {
+				double e = x[(i * d) + t] - x[(j * d) + t];
+				s += e * e;
+			}
+			double v = a2 * exp(c * s);
+			k[(i * n) + j] = v;
+			k[(j * n) + i] = v;
+		}
+	}
+}
+
+/* accel/ir/linalg.go: covExpQuadReverse */
+__device__ static void gb_cov_exp_quad_reverse(const double *x, const double *k, const double *g, double *gx, double alpha, double rho, long long n, long long d, double *gb_out_da, double *gb_out_dr) {
+	double da = 0;
+	double dr = 0;
+	double ir2 = 1.0 / (rho * rho);
+	double sa = 0;
+	double sr = 0;
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		sa += g[(i * n) + i] * k[(i * n) + i];
+		for (long long j = 0, gb_t2 = i; j < gb_t2; j++) {
+			double gk = (g[(i * n) + j] + g[(j * n) + i]) * k[(i * n) + j];
+			sa += gk;
+			double s = 0.0;
+			for (long long t = 0, gb_t3 = d; t < gb_t3; t++) {
+				double e = x[(i * d) + t] - x[(j * d) + t];
+				s += e * e;
+				if (gx != 0) {
+					gx[(i * d) + t] -= (gk * e) * ir2;
+					gx[(j * d) + t] += (gk * e) * ir2;
+				}
+			}
+			sr += gk * s;
+		}
+	}
+	*gb_out_da = (2.0 * sa) / alpha;
+	*gb_out_dr = (sr * ir2) / rho;
+	return;
+}
+
+/* accel/ir/linalg.go: triSolve */
+__device__ static void gb_tri_solve(const double *l, const double *b, double *x, long long n, long long m) {
+	for (long long c = 0, gb_t1 = m; c < gb_t1; c++) {
+		for (long long i = 0, gb_t2 = n; i < gb_t2; i++) {
+			double s = b[(i * m) + c];
+			const double *row = l + (i * n);
+			long long row_len = ((i * n) + i) - (i * n);
+			for (long long k = 0, gb_t3 = row_len; k < gb_t3; k++) {
+				double lik = row[k];
+				s -= lik * x[(k * m) + c];
+			}
+			x[(i * m) + c] = s / l[(i * n) + i];
+		}
+	}
+}
+
+/* accel/ir/linalg.go: triSolveReverse */
+__device__ static void gb_tri_solve_reverse(const double *l, const double *x, const double *xb, double *bb, long long bb_len, double *gb, double *gl, long long n, long long m) {
+	for (long long c = 0, gb_t1 = m; c < gb_t1; c++) {
+		for (long long i = n - 1; i >= 0; i--) {
+			double s = xb[(i * m) + c];
+			for (long long k = i + 1; k < n; k++) {
+				s -= l[(k * n) + i] * bb[(k * m) + c];
+			}
+			bb[(i * m) + c] = s / l[(i * n) + i];
+		}
+	}
+	if (gb != 0) {
+		for (long long i = 0, gb_t2 = bb_len; i < gb_t2; i++) {
+			double v = bb[i];
+			gb[i] += v;
+		}
+	}
+	if (gl != 0) {
+		for (long long i = 0, gb_t3 = n; i < gb_t3; i++) {
+			for (long long k = 0; k <= i; k++) {
+				double s = 0.0;
+				for (long long c = 0, gb_t4 = m; c < gb_t4; c++) {
+					s += bb[(i * m) + c] * x[(k * m) + c];
+				}
+				gl[(i * n) + k] -= s;
+			}
+		}
+	}
 }
 
 /* accel/ir/linalg.go: logMatMulExp */

@@ -198,6 +198,10 @@ func deviceChecks() []devCheck {
 // the ops that call them (their Go is unexported), by op case.
 var coveredByOps = map[string]string{
 	"gb_lse_plain":               "categorical_logit",
+	"gb_cov_exp_quad":            "matvec, add_diag, cholesky",
+	"gb_cov_exp_quad_reverse":    "cov_exp_quad of parameter points",
+	"gb_tri_solve":               "matmul, tri_solve, mul_lower_self_transpose",
+	"gb_tri_solve_reverse":       "matmul, tri_solve, mul_lower_self_transpose",
 	"gb_log_mat_mul_exp":         "log_mat_mul_exp",
 	"gb_log_mat_mul_exp_reverse": "log_mat_mul_exp",
 	"gb_logistic_pair":           "bijectors",
@@ -339,4 +343,12 @@ func deviceNear(got, want float64) bool {
 		return got == want || math.IsNaN(got) && math.IsNaN(want)
 	}
 	return math.Abs(got-want) <= 1e-12*math.Max(math.Abs(want), 1)
+}
+
+func init() {
+	opCases = append(opCases, opCase{"cov_exp_quad of parameter points", func(b *ir.Builder, x ir.ID) ir.ID {
+		pts, _ := b.Reshape(x, []int{3, 2})
+		k := emit(b, ir.OpCovExpQuad, nil, pts, pos(b, b.ParamSlice(0, nil)), pos(b, b.ParamSlice(1, nil)))
+		return sum(b, emit(b, ir.OpSquare, nil, k))
+	}})
 }

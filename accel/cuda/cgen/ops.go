@@ -153,11 +153,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
-		x := pr.v(in.In[0])
-		pr.w("\t{ double al = %s[0], rho = %s[0], a2 = al * al, c = -0.5 / (rho * rho);\n", pr.v(in.In[1]), pr.v(in.In[2]))
-		pr.w("\tfor (long long i = 0; i < %d; i++) { %s[i*%d+i] = a2; for (long long j = 0; j < i; j++) {\n", m, out, m)
-		pr.w("\t\tdouble s = 0; for (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e; }\n", d, x, d, x, d)
-		pr.w("\t\tdouble v = a2 * exp(c * s); %s[i*%d+j] = v; %s[j*%d+i] = v; } } }\n", out, m, out, m)
+		pr.w("\tgb_cov_exp_quad(%s, %s[0], %s[0], %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), pr.v(in.In[2]), out, m, d)
 	case ir.OpAddDiag:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[i];\n", n, out, pr.v(in.In[0]))
@@ -191,9 +187,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
-		L, B := pr.v(in.In[0]), pr.v(in.In[1])
-		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = 0; i < %d; i++) { double s = %s[i*%d+c]; for (long long k = 0; k < i; k++) s -= %s[i*%d+k] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
-			m, nn, B, m, L, nn, out, m, out, m, L, nn)
+		pr.w("\tgb_tri_solve(%s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), out, nn, m)
 	case ir.OpMulLowerTTr:
 		nn := pr.p.Values[in.Out].Shape[0]
 		L := pr.v(in.In[0])
@@ -335,23 +329,19 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
-		x, k := pr.v(in.In[0]), pr.v(in.Out)
 		gx := pr.a(in.In[0])
-		pr.w("\t{ double al = %s[0], rho = %s[0], ir2 = 1 / (rho * rho), sa = 0, sr = 0;\n", pr.v(in.In[1]), pr.v(in.In[2]))
-		pr.w("\tfor (long long i = 0; i < %d; i++) { sa += %s[i*%d+i] * %s[i*%d+i]; for (long long j = 0; j < i; j++) {\n", m, g, m, k, m)
-		pr.w("\t\tdouble gk = (%s[i*%d+j] + %s[j*%d+i]) * %s[i*%d+j], s = 0; sa += gk;\n", g, m, g, m, k, m)
-		pr.w("\t\tfor (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e;", d, x, d, x, d)
-		if gx != "" {
-			pr.w(" %s[i*%d+t] -= gk * e * ir2; %s[j*%d+t] += gk * e * ir2;", gx, d, gx, d)
+		if gx == "" {
+			gx = "0"
 		}
-		pr.w(" }\n\t\tsr += gk * s; } }\n")
+		pr.w("\t{ double da, dr; gb_cov_exp_quad_reverse(%s, %s, %s, %s, %s[0], %s[0], %d, %d, &da, &dr);\n",
+			pr.v(in.In[0]), pr.v(in.Out), g, gx, pr.v(in.In[1]), pr.v(in.In[2]), m, d)
 		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\t%s[0] += 2 * sa / al;\n", d)
+			pr.w("\t%s[0] += da;\n", d)
 		}
 		if d := pr.a(in.In[2]); d != "" {
-			pr.w("\t%s[0] += sr * ir2 / rho;\n", d)
+			pr.w("\t%s[0] += dr;\n", d)
 		}
-		pr.w("\t}\n")
+		pr.w("\t(void)da; (void)dr; }\n")
 	case ir.OpAddDiag:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.accumulate(pr.a(in.In[0]), 1, n, g+"[i]")
@@ -412,14 +402,14 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
-		L, X, BB := pr.v(in.In[0]), pr.v(in.Out), pr.v(in.Scratch)
-		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = %d; i >= 0; i--) { double s = %s[i*%d+c]; for (long long k = i + 1; k < %d; k++) s -= %s[k*%d+i] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
-			m, nn-1, g, m, nn, L, nn, BB, m, BB, m, L, nn)
-		pr.accumulate(pr.a(in.In[1]), 1, pr.n(in.In[1]), BB+"[i]")
-		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long k = 0; k <= i; k++) { double s = 0; for (long long c = 0; c < %d; c++) s += %s[i*%d+c] * %s[k*%d+c]; %s[i*%d+k] -= s; }\n",
-				nn, m, BB, m, X, m, d, nn)
+		gb, gl := pr.a(in.In[1]), pr.a(in.In[0])
+		if gb == "" {
+			gb = "0"
 		}
+		if gl == "" {
+			gl = "0"
+		}
+		pr.w("\tgb_tri_solve_reverse(%s, %s, %s, %s, %d, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.Out), g, pr.v(in.Scratch), nn*m, gb, gl, nn, m)
 	case ir.OpMulLowerTTr:
 		nn := pr.p.Values[in.Out].Shape[0]
 		L := pr.v(in.In[0])
