@@ -255,44 +255,14 @@ func init() {
 		Name: "simplex", Arity: 1, Shape: vectorShape("simplex", 1),
 		Forward: func(f *Frame, in *Instr) { SimplexForward(f.Val(in.In[0]), f.Val(in.Out)) },
 		Backward: func(f *Frame, in *Instr) {
-			x, y, g, gx := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-			km1 := len(x)
-			// Stick remainders from the output: s_{K-1} = y_{K-1},
-			// s_k = s_{k+1} + y_k.
-			s, sb := y[km1], g[km1]
-			for k := km1 - 1; k >= 0; k-- {
-				sk := s + y[k]
-				a := x[k] - math.Log(float64(km1-k))
-				z := Logistic(a)
-				zb := (g[k] - sb) * sk
-				sb = g[k]*z + sb*(1-z)
-				gx[k] += zb * LogisticDeriv(a)
-				s = sk
-			}
+			simplexReverse(f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0]))
 		},
 	})
 	register(OpSimplexLogJ, OpDef{
 		Name: "simplex_log_jacobian", Arity: 1, Shape: vectorShape("simplex", -1),
-		Forward: func(f *Frame, in *Instr) {
-			x := f.Val(in.In[0])
-			km1 := len(x)
-			lp, logS := 0.0, 0.0
-			for k, v := range x {
-				a := v - math.Log(float64(km1-k))
-				lp += logS + logisticLogJ(a)
-				logS -= Softplus(a)
-			}
-			f.Val(in.Out)[0] = lp
-		},
+		Forward: func(f *Frame, in *Instr) { f.Val(in.Out)[0] = simplexLogJ(f.Val(in.In[0])) },
 		Backward: func(f *Frame, in *Instr) {
-			x, g, gx := f.Val(in.In[0]), f.AdjOf(in.Out)[0], f.AdjOf(in.In[0])
-			km1 := len(x)
-			// d/dx_j = 1 - 2z_j (its own logistic terms) - z_j·(K-2-j)
-			// (log s_k for the later k).
-			for j, v := range x {
-				z := Logistic(v - math.Log(float64(km1-j)))
-				gx[j] += g * (1 - 2*z - z*float64(km1-1-j))
-			}
+			simplexLogJReverse(f.Val(in.In[0]), f.AdjOf(in.Out)[0], f.AdjOf(in.In[0]))
 		},
 	})
 
@@ -348,6 +318,8 @@ func sech2(y float64) float64 {
 // SimplexForward is Stan's stick-breaking map from x (K-1 reals) to y (K
 // values on the simplex): z_k = logistic(x_k - log(K-1-k)), y_k = z_k·(1 -
 // Σ_{j<k} y_j), and y_{K-1} the remaining stick.
+//
+//gb:cuda gb_simplex_fwd
 func SimplexForward(x, y []float64) {
 	km1 := len(x)
 	s := 1.0
@@ -357,6 +329,53 @@ func SimplexForward(x, y []float64) {
 		s -= y[k]
 	}
 	y[km1] = s
+}
+
+// simplexReverse adds into gx the adjoint of SimplexForward's x given y
+// and its adjoint g.
+//
+//gb:cuda gb_simplex_reverse
+func simplexReverse(x, y, g, gx []float64) {
+	km1 := len(x)
+	// Stick remainders from the output: s_{K-1} = y_{K-1},
+	// s_k = s_{k+1} + y_k.
+	s, sb := y[km1], g[km1]
+	for k := km1 - 1; k >= 0; k-- {
+		sk := s + y[k]
+		a := x[k] - math.Log(float64(km1-k))
+		z := Logistic(a)
+		zb := (g[k] - sb) * sk
+		sb = g[k]*z + sb*(1-z)
+		gx[k] += zb * LogisticDeriv(a)
+		s = sk
+	}
+}
+
+// simplexLogJ is the log-Jacobian of SimplexForward at x.
+//
+//gb:cuda gb_simplex_logj
+func simplexLogJ(x []float64) float64 {
+	km1 := len(x)
+	lp, logS := 0.0, 0.0
+	for k, v := range x {
+		a := v - math.Log(float64(km1-k))
+		lp += logS + logisticLogJ(a)
+		logS -= Softplus(a)
+	}
+	return lp
+}
+
+// simplexLogJReverse adds into gx g times the gradient of simplexLogJ:
+// d/dx_j = 1 - 2z_j (its own logistic terms) - z_j·(K-2-j) (log s_k for
+// the later k).
+//
+//gb:cuda gb_simplex_logj_reverse
+func simplexLogJReverse(x []float64, g float64, gx []float64) {
+	km1 := len(x)
+	for j, v := range x {
+		z := Logistic(v - math.Log(float64(km1-j)))
+		gx[j] += g * (1 - 2*z - z*float64(km1-1-j))
+	}
 }
 
 // SimplexInverse writes into x (K-1) the unconstrained coordinates of the

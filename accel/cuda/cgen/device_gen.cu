@@ -51,6 +51,10 @@ __device__ static long long gb_cholcorr_k(long long n);
 __device__ static double gb_interval_fwd(double x, double lb, double ub);
 __device__ static double gb_log_sech2(double y);
 __device__ static double gb_sech2(double y);
+__device__ static void gb_simplex_fwd(const double *x, long long x_len, double *y);
+__device__ static void gb_simplex_reverse(const double *x, long long x_len, const double *y, const double *g, double *gx);
+__device__ static double gb_simplex_logj(const double *x, long long x_len);
+__device__ static void gb_simplex_logj_reverse(const double *x, long long x_len, double g, double *gx);
 __device__ static void gb_cholcorr_fwd(const double *y, long long y_len, double *l);
 __device__ static double gb_cholcorr_logj(const double *y, long long y_len);
 __device__ static void gb_cholcorr_reverse(const double *y, long long y_len, const double *gl, double *gy, double *w, int logJ, double g);
@@ -705,6 +709,59 @@ __device__ static double gb_log_sech2(double y) {
 __device__ static double gb_sech2(double y) {
 	double e = exp(-2.0 * fabs(y));
 	return (4.0 * e) / ((1.0 + e) * (1.0 + e));
+}
+
+/* accel/ir/bijectors.go: SimplexForward */
+__device__ static void gb_simplex_fwd(const double *x, long long x_len, double *y) {
+	long long km1 = x_len;
+	double s = 1.0;
+	for (long long k = 0, gb_t1 = x_len; k < gb_t1; k++) {
+		double v = x[k];
+		double z = gb_logistic(v - log((double)(km1 - k)));
+		y[k] = s * z;
+		s -= y[k];
+	}
+	y[km1] = s;
+}
+
+/* accel/ir/bijectors.go: simplexReverse */
+__device__ static void gb_simplex_reverse(const double *x, long long x_len, const double *y, const double *g, double *gx) {
+	long long km1 = x_len;
+	double s = y[km1];
+	double sb = g[km1];
+	for (long long k = km1 - 1; k >= 0; k--) {
+		double sk = s + y[k];
+		double a = x[k] - log((double)(km1 - k));
+		double z = gb_logistic(a);
+		double zb = (g[k] - sb) * sk;
+		sb = (g[k] * z) + (sb * (1.0 - z));
+		gx[k] += zb * gb_logistic_deriv(a);
+		s = sk;
+	}
+}
+
+/* accel/ir/bijectors.go: simplexLogJ */
+__device__ static double gb_simplex_logj(const double *x, long long x_len) {
+	long long km1 = x_len;
+	double lp = 0.0;
+	double logS = 0.0;
+	for (long long k = 0, gb_t1 = x_len; k < gb_t1; k++) {
+		double v = x[k];
+		double a = v - log((double)(km1 - k));
+		lp += logS + gb_logistic_logj(a);
+		logS -= gb_softplus(a);
+	}
+	return lp;
+}
+
+/* accel/ir/bijectors.go: simplexLogJReverse */
+__device__ static void gb_simplex_logj_reverse(const double *x, long long x_len, double g, double *gx) {
+	long long km1 = x_len;
+	for (long long j = 0, gb_t1 = x_len; j < gb_t1; j++) {
+		double v = x[j];
+		double z = gb_logistic(v - log((double)(km1 - j)));
+		gx[j] += g * ((1.0 - (2.0 * z)) - (z * ((double)((km1 - 1) - j))));
+	}
 }
 
 /* accel/ir/bijectors.go: CholCorrForward */

@@ -191,6 +191,12 @@ func deviceChecks() []devCheck {
 	l := make([]float64, 16)
 	ir.CholCorrForward(y, l)
 	cs = append(cs, devCheck{[]string{"gb_cholcorr_fwd"}, fmt.Sprintf("{ %s double l[16]; gb_cholcorr_fwd(y, 6, l); %s }", cArray("y", y), printArray("l", 16)), l})
+
+	// Stick breaking, K = 5.
+	x := []float64{0.4, -2, 1.5, 0}
+	sy := make([]float64, 5)
+	ir.SimplexForward(x, sy)
+	cs = append(cs, devCheck{[]string{"gb_simplex_fwd"}, fmt.Sprintf("{ %s double y[5]; gb_simplex_fwd(x, 4, y); %s }", cArray("x", x), printArray("y", 5)), sy})
 	return cs
 }
 
@@ -198,6 +204,9 @@ func deviceChecks() []devCheck {
 // the ops that call them (their Go is unexported), by op case.
 var coveredByOps = map[string]string{
 	"gb_lse_plain":               "categorical_logit",
+	"gb_simplex_reverse":         "bijectors",
+	"gb_simplex_logj":            "bijectors",
+	"gb_simplex_logj_reverse":    "bijectors",
 	"gb_cov_exp_quad":            "matvec, add_diag, cholesky",
 	"gb_cov_exp_quad_reverse":    "cov_exp_quad of parameter points",
 	"gb_tri_solve":               "matmul, tri_solve, mul_lower_self_transpose",

@@ -222,12 +222,10 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t%s[0] = %s; for (long long k = 1; k < %d; k++) %s[k] = %s[k-1] + exp(%s[k]);\n", out, first, n, out, out, x)
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
-		pr.w("\t{ double s = 1; for (long long k = 0; k < %d; k++) { double z = gb_logistic(%s[k] - log((double)(%d - k))); %s[k] = s * z; s -= %s[k]; } %s[%d] = s; }\n",
-			km1, pr.v(in.In[0]), km1, out, out, out, km1)
+		pr.w("\tgb_simplex_fwd(%s, %d, %s);\n", pr.v(in.In[0]), km1, out)
 	case ir.OpSimplexLogJ:
 		km1 := pr.n(in.In[0])
-		pr.w("\t{ double lp = 0, ls = 0; for (long long k = 0; k < %d; k++) { double a = %s[k] - log((double)(%d - k)); lp += ls + gb_logistic_logj(a); ls -= gb_softplus(a); } %s[0] = lp; }\n",
-			km1, pr.v(in.In[0]), km1, out)
+		pr.w("\t%s[0] = gb_simplex_logj(%s, %d);\n", out, pr.v(in.In[0]), km1)
 	case ir.OpDirichletLPDF:
 		return pr.dirichlet(in, false)
 	case ir.OpMultiNormalCholLPDF:
@@ -457,14 +455,10 @@ func (pr *prog) backward(in *ir.Instr) error {
 			n-1, g, pr.a(in.In[0]), first, pr.v(in.In[0]))
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
-		x, y := pr.v(in.In[0]), pr.v(in.Out)
-		pr.w("\t{ double s = %s[%d], sb = %s[%d]; for (long long k = %d; k >= 0; k--) {\n", y, km1, g, km1, km1-1)
-		pr.w("\t\tdouble sk = s + %s[k], a = %s[k] - log((double)(%d - k)), z = gb_logistic(a), zb = (%s[k] - sb) * sk;\n", y, x, km1, g)
-		pr.w("\t\tsb = %s[k] * z + sb * (1 - z); %s[k] += zb * gb_logistic_deriv(a); s = sk; } }\n", g, pr.a(in.In[0]))
+		pr.w("\tgb_simplex_reverse(%s, %d, %s, %s, %s);\n", pr.v(in.In[0]), km1, pr.v(in.Out), g, pr.a(in.In[0]))
 	case ir.OpSimplexLogJ:
 		km1 := pr.n(in.In[0])
-		pr.w("\tfor (long long j = 0; j < %d; j++) { double z = gb_logistic(%s[j] - log((double)(%d - j))); %s[j] += %s[0] * (1 - 2 * z - z * (double)(%d - 1 - j)); }\n",
-			km1, pr.v(in.In[0]), km1, pr.a(in.In[0]), g, km1)
+		pr.w("\tgb_simplex_logj_reverse(%s, %d, %s[0], %s);\n", pr.v(in.In[0]), km1, g, pr.a(in.In[0]))
 	case ir.OpDirichletLPDF:
 		return pr.dirichlet(in, true)
 	case ir.OpMultiNormalCholLPDF:
