@@ -76,6 +76,8 @@ __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long lo
 __device__ static int gb_dirichlet_inside(const double *y, long long y_len, const double *a);
 __device__ static double gb_lkj_logc(long long k, double eta);
 __device__ static double gb_lkj_dlogc(long long k, double eta);
+__device__ static double gb_lkj_lpdf(const double *l, double eta, long long k);
+__device__ static double gb_lkj_reverse(const double *l, double eta, long long k, double g, double *gl, int wantEta);
 __device__ static double gb_chol_log_det(const double *l, long long k);
 __device__ static void gb_forward_subst(const double *l, long long k, const double *r, double *z);
 __device__ static void gb_back_subst(const double *l, long long k, const double *z, double *w);
@@ -1143,6 +1145,47 @@ __device__ static double gb_lkj_dlogc(long long k, double eta) {
 		s += ki * (1.3862943611198906 + (2.0 * (gb_digamma(b) - gb_digamma(2.0 * b))));
 	}
 	return s;
+}
+
+/* accel/ir/lpdf_lkj.go: lkjLPDF */
+__device__ static double gb_lkj_lpdf(const double *l, double eta, long long k) {
+	if (!(eta > 0.0)) {
+		return -GB_INF;
+	}
+	double e = -gb_lkj_logc(k, eta);
+	for (long long j = 1; j < k; j++) {
+		double d = l[(j * k) + j];
+		if (!(d > 0.0)) {
+			return -GB_INF;
+		}
+		e += ((((double)((k - j) - 1)) + (2.0 * eta)) - 2.0) * log(d);
+	}
+	return e;
+}
+
+/* accel/ir/lpdf_lkj.go: lkjReverse */
+__device__ static double gb_lkj_reverse(const double *l, double eta, long long k, double g, double *gl, int wantEta) {
+	if (!(eta > 0.0)) {
+		return 0.0;
+	}
+	for (long long j = 1; j < k; j++) {
+		if (!(l[(j * k) + j] > 0.0)) {
+			return 0.0;
+		}
+	}
+	if (gl != 0) {
+		for (long long j = 1; j < k; j++) {
+			gl[(j * k) + j] += (g * ((((double)((k - j) - 1)) + (2.0 * eta)) - 2.0)) / l[(j * k) + j];
+		}
+	}
+	if (!wantEta) {
+		return 0.0;
+	}
+	double d = -gb_lkj_dlogc(k, eta);
+	for (long long j = 1; j < k; j++) {
+		d += 2.0 * log(l[(j * k) + j]);
+	}
+	return g * d;
 }
 
 /* accel/ir/lpdf_multinormal.go: cholLogDet */

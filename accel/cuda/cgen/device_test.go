@@ -204,6 +204,8 @@ func deviceChecks() []devCheck {
 // the ops that call them (their Go is unexported), by op case.
 var coveredByOps = map[string]string{
 	"gb_lse_plain":               "categorical_logit",
+	"gb_lkj_lpdf":                "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
+	"gb_lkj_reverse":             "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
 	"gb_simplex_reverse":         "bijectors",
 	"gb_simplex_logj":            "bijectors",
 	"gb_simplex_logj_reverse":    "bijectors",

@@ -168,10 +168,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]))
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\t{ double eta = %s[0], e = -GB_INF; if (eta > 0) { e = -gb_lkj_logc(%d, eta);\n", pr.v(in.In[1]), k)
-		pr.w("\t\tfor (long long j = 1; j < %d; j++) { double d = %s[j*%d+j]; if (!(d > 0)) { e = -GB_INF; break; } e += ((double)(%d - j - 1) + 2 * eta - 2) * log(d); } }\n", k, L, k, k)
-		pr.w("\t%s[0] = e; }\n", out)
+		pr.w("\t%s[0] = gb_lkj_lpdf(%s, %s[0], %d);\n", out, pr.v(in.In[0]), pr.v(in.In[1]), k)
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
@@ -358,16 +355,20 @@ func (pr *prog) backward(in *ir.Instr) error {
 		pr.w("\tgb_cholcorr_reverse(%s, %d, 0, %s, %s, 1, %s[0]);\n", pr.v(x), pr.n(x), pr.a(x), pr.v(in.Scratch), g)
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\t{ double eta = %s[0], g = %s[0]; int ok = eta > 0;\n", pr.v(in.In[1]), g)
-		pr.w("\tfor (long long j = 1; j < %d; j++) if (!(%s[j*%d+j] > 0)) ok = 0;\n\tif (ok) {\n", k, L, k)
-		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\t\tfor (long long j = 1; j < %d; j++) %s[j*%d+j] += g * ((double)(%d - j - 1) + 2 * eta - 2) / %s[j*%d+j];\n", k, d, k, k, L, k)
+		gl := pr.a(in.In[0])
+		if gl == "" {
+			gl = "0"
 		}
-		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\t\t{ double d = -gb_lkj_dlogc(%d, eta); for (long long j = 1; j < %d; j++) d += 2 * log(%s[j*%d+j]); %s[0] += g * d; }\n", k, k, L, k, d)
+		deta := pr.a(in.In[1])
+		want := 0
+		if deta != "" {
+			want = 1
 		}
-		pr.w("\t\t(void)g; } }\n")
+		pr.w("\t{ double deta = gb_lkj_reverse(%s, %s[0], %d, %s[0], %s, %d);", pr.v(in.In[0]), pr.v(in.In[1]), k, g, gl, want)
+		if deta != "" {
+			pr.w(" %s[0] += deta;", deta)
+		}
+		pr.w(" (void)deta; }\n")
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
