@@ -124,6 +124,7 @@ func TestDeviceRefusals(t *testing.T) {
 		{"p := &x\n\treturn *p", "& of anything but a local struct"},
 		{"double := x\n\treturn double", `the name "double" is taken in C`},
 		{"return x % 2", "operator % on float64"},
+		{"s := tab[:]\n\tfor _, v := range s {\n\t\ts = s[1:]\n\t\tx += v\n\t}\n\treturn x", "the loop reassigns s"},
 	}
 	for _, c := range cases {
 		src := "var tab = [...]float64{1}\n\n//gb:cuda gb_two\nfunc two(x float64) (float64, float64) { return x, x }\n\n//gb:cuda gb_f\nfunc f(x float64) float64 {\n\t" + c.body + "\n}\n"

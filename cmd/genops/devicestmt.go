@@ -641,10 +641,13 @@ func (t *fnTrans) copyStmt(call *ast.CallExpr) error {
 	if err != nil {
 		return err
 	}
+	// Go's copy is a memmove: overlapping slices copy backwards when the
+	// destination lies above the source.
 	n, i := t.temp(), t.temp()
 	t.line("{")
 	t.line("\tlong long %s = %s < %s ? %s : %s;", n, dn, sn, dn, sn)
-	t.line("\tfor (long long %s = 0; %s < %s; %s++) %s[%s] = %s[%s];", i, i, n, i, dst.c, i, src.c, i)
+	t.line("\tif (%s <= %s) for (long long %s = 0; %s < %s; %s++) %s[%s] = %s[%s];", stripParens(dst.c), stripParens(src.c), i, i, n, i, dst.c, i, src.c, i)
+	t.line("\telse for (long long %s = %s - 1; %s >= 0; %s--) %s[%s] = %s[%s];", i, n, i, i, dst.c, i, src.c, i)
 	t.line("}")
 	return nil
 }
@@ -763,6 +766,11 @@ func (t *fnTrans) rangeStmt(s *ast.RangeStmt) error {
 	x, err := t.expr(s.X)
 	if err != nil {
 		return err
+	}
+	// Go evaluates the range expression once: a body that reassigns the
+	// slice it ranges over would range over the new one in C.
+	if id, ok := s.X.(*ast.Ident); ok && x.t.k == kSlice && assigns(s.Body, id.Name) {
+		return t.errAt(s, "the loop reassigns %s, which it ranges over", id.Name)
 	}
 	t.push()
 	defer t.pop()
@@ -974,4 +982,21 @@ func (t *fnTrans) returnStmt(s *ast.ReturnStmt) error {
 	}
 	t.line("return;")
 	return nil
+}
+
+// assigns reports whether body assigns to the name (as a whole, not to an
+// element).
+func assigns(body *ast.BlockStmt, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range a.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name == name {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -653,7 +653,8 @@ __device__ static void gb_cholesky_reverse(const double *l, const double *lb, do
 	for (long long i = 0, gb_t2 = n; i < gb_t2; i++) {
 		{
 			long long gb_t3 = ((((i * n) + i) + 1) - (i * n)) < ((((i * n) + i) + 1) - (i * n)) ? ((((i * n) + i) + 1) - (i * n)) : ((((i * n) + i) + 1) - (i * n));
-			for (long long gb_t4 = 0; gb_t4 < gb_t3; gb_t4++) (w + (i * n))[gb_t4] = (lb + (i * n))[gb_t4];
+			if (w + (i * n) <= lb + (i * n)) for (long long gb_t4 = 0; gb_t4 < gb_t3; gb_t4++) (w + (i * n))[gb_t4] = (lb + (i * n))[gb_t4];
+			else for (long long gb_t4 = gb_t3 - 1; gb_t4 >= 0; gb_t4--) (w + (i * n))[gb_t4] = (lb + (i * n))[gb_t4];
 		}
 	}
 	for (long long i = n - 1; i >= 0; i--) {
