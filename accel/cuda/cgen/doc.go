@@ -14,7 +14,11 @@
 // accel/opdef, accel/dense and accel/ir mark //gb:cuda, so that the C
 // cannot drift from the Go; and lpdf_gen.cu, the log densities of
 // accel/opdef. TestTranslatedFunctionsGCC calls every translated
-// function against its Go.
+// function against its Go. To move a routine there: write it in Go as a
+// function of scalars and slices (no ir.Frame) in the package whose
+// evaluator calls it, mark it //gb:cuda gb_<name>, run
+// `go generate ./accel/opdef`, and give it a check in device_test.go (or
+// name the TestOpsGCC case that reaches it): the test fails until then.
 //
 // The generated source also compiles as plain C with gcc under a small
 // shim header (shim.h: __global__ and __device__ vanish, GB_LAUNCH loops
