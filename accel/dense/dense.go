@@ -46,6 +46,8 @@ const maxInvDiag = 64
 // partly written. Up to maxInvDiag rows it multiplies by the inverses of
 // the diagonal, kept on the stack, instead of dividing by it at every
 // element.
+//
+//gb:cuda gb_cholesky
 func Cholesky(a, l []float64, n int, rel float64) int {
 	var invBuf [maxInvDiag]float64
 	var inv []float64
@@ -86,6 +88,8 @@ func Cholesky(a, l []float64, n int, rel float64) int {
 // of the Cholesky decomposition"): each step s = A_ij - Σ_{k<j} L_ik L_jk,
 // then L_ii = √s or L_ij = s/L_jj, is undone in the reverse order of the
 // forward pass. w (n×n) holds the working copy of L̄.
+//
+//gb:cuda gb_cholesky_reverse
 func CholeskyReverse(l, lb, ga, w []float64, n int) {
 	var invBuf [maxInvDiag]float64
 	var inv []float64

@@ -64,6 +64,14 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
 	})
+	b.Run("cholesky_corr_log_jacobian K=10", func(b *testing.B) {
+		args := []irtest.Arg{P(-1, 1, 45)}
+		p, err := irtest.OpProgram(ir.OpCholCorrLogJ, nil, nil, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), 45)
+	})
 	b.Run("scan hmm fused K=3 T=100", func(b *testing.B) {
 		p := hmmFusedProgram(3, 100)
 		x := make([]float64, p.Dim)

@@ -53,6 +53,8 @@ func vectorShape(name string, extra int) func(p *Program, in *Instr, args [][]in
 }
 
 // cholCorrK returns K for n = K(K-1)/2 free coordinates, or 0.
+//
+//gb:cuda gb_cholcorr_k
 func cholCorrK(n int) int {
 	k := int(math.Round((1 + math.Sqrt(1+8*float64(n))) / 2))
 	if k*(k-1)/2 != n {
@@ -253,44 +255,14 @@ func init() {
 		Name: "simplex", Arity: 1, Shape: vectorShape("simplex", 1),
 		Forward: func(f *Frame, in *Instr) { SimplexForward(f.Val(in.In[0]), f.Val(in.Out)) },
 		Backward: func(f *Frame, in *Instr) {
-			x, y, g, gx := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-			km1 := len(x)
-			// Stick remainders from the output: s_{K-1} = y_{K-1},
-			// s_k = s_{k+1} + y_k.
-			s, sb := y[km1], g[km1]
-			for k := km1 - 1; k >= 0; k-- {
-				sk := s + y[k]
-				a := x[k] - math.Log(float64(km1-k))
-				z := Logistic(a)
-				zb := (g[k] - sb) * sk
-				sb = g[k]*z + sb*(1-z)
-				gx[k] += zb * LogisticDeriv(a)
-				s = sk
-			}
+			simplexReverse(f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out), f.AdjOf(in.In[0]))
 		},
 	})
 	register(OpSimplexLogJ, OpDef{
 		Name: "simplex_log_jacobian", Arity: 1, Shape: vectorShape("simplex", -1),
-		Forward: func(f *Frame, in *Instr) {
-			x := f.Val(in.In[0])
-			km1 := len(x)
-			lp, logS := 0.0, 0.0
-			for k, v := range x {
-				a := v - math.Log(float64(km1-k))
-				lp += logS + logisticLogJ(a)
-				logS -= Softplus(a)
-			}
-			f.Val(in.Out)[0] = lp
-		},
+		Forward: func(f *Frame, in *Instr) { f.Val(in.Out)[0] = simplexLogJ(f.Val(in.In[0])) },
 		Backward: func(f *Frame, in *Instr) {
-			x, g, gx := f.Val(in.In[0]), f.AdjOf(in.Out)[0], f.AdjOf(in.In[0])
-			km1 := len(x)
-			// d/dx_j = 1 - 2z_j (its own logistic terms) - z_j·(K-2-j)
-			// (log s_k for the later k).
-			for j, v := range x {
-				z := Logistic(v - math.Log(float64(km1-j)))
-				gx[j] += g * (1 - 2*z - z*float64(km1-1-j))
-			}
+			simplexLogJReverse(f.Val(in.In[0]), f.AdjOf(in.Out)[0], f.AdjOf(in.In[0]))
 		},
 	})
 
@@ -306,26 +278,7 @@ func init() {
 		Name: "cholesky_corr_log_jacobian", Arity: 1, Shape: cholCorrShape(true),
 		Scratch: func(p *Program, in *Instr) int { return 2*cholCorrK(p.Values[in.In[0]].Len) + 1 },
 		Forward: func(f *Frame, in *Instr) {
-			y := f.Val(in.In[0])
-			k := cholCorrK(len(y))
-			lp, idx := 0.0, 0
-			for _, v := range y {
-				lp += logSech2(v)
-			}
-			for i := 1; i < k; i++ {
-				ss := 0.0
-				for j := range i {
-					z := math.Tanh(y[idx])
-					idx++
-					w := z
-					if j > 0 {
-						lp += 0.5 * math.Log1p(-ss)
-						w = z * math.Sqrt(1-ss)
-					}
-					ss += w * w
-				}
-			}
-			f.Val(in.Out)[0] = lp
+			f.Val(in.Out)[0] = cholCorrLogJ(f.Val(in.In[0]))
 		},
 		Backward: func(f *Frame, in *Instr) {
 			y, gy := f.Val(in.In[0]), f.AdjOf(in.In[0])
@@ -338,6 +291,7 @@ func init() {
 	})
 }
 
+//gb:cuda gb_interval_fwd
 func intervalFwd(x, lb, ub float64) float64 {
 	if x > 0 {
 		return ub - (ub-lb)*Logistic(-x)
@@ -346,12 +300,16 @@ func intervalFwd(x, lb, ub float64) float64 {
 }
 
 // logSech2 is log(1 - tanh²(y)) = 2·log sech(y), accurate for large |y|.
+//
+//gb:cuda gb_log_sech2
 func logSech2(y float64) float64 {
 	a := math.Abs(y)
 	return 2 * (math.Ln2 - a - math.Log1p(Exp(-2*a)))
 }
 
 // sech2 is 1 - tanh²(y) without cancellation.
+//
+//gb:cuda gb_sech2
 func sech2(y float64) float64 {
 	e := Exp(-2 * math.Abs(y))
 	return 4 * e / ((1 + e) * (1 + e))
@@ -360,6 +318,8 @@ func sech2(y float64) float64 {
 // SimplexForward is Stan's stick-breaking map from x (K-1 reals) to y (K
 // values on the simplex): z_k = logistic(x_k - log(K-1-k)), y_k = z_k·(1 -
 // Σ_{j<k} y_j), and y_{K-1} the remaining stick.
+//
+//gb:cuda gb_simplex_fwd
 func SimplexForward(x, y []float64) {
 	km1 := len(x)
 	s := 1.0
@@ -369,6 +329,53 @@ func SimplexForward(x, y []float64) {
 		s -= y[k]
 	}
 	y[km1] = s
+}
+
+// simplexReverse adds into gx the adjoint of SimplexForward's x given y
+// and its adjoint g.
+//
+//gb:cuda gb_simplex_reverse
+func simplexReverse(x, y, g, gx []float64) {
+	km1 := len(x)
+	// Stick remainders from the output: s_{K-1} = y_{K-1},
+	// s_k = s_{k+1} + y_k.
+	s, sb := y[km1], g[km1]
+	for k := km1 - 1; k >= 0; k-- {
+		sk := s + y[k]
+		a := x[k] - math.Log(float64(km1-k))
+		z := Logistic(a)
+		zb := (g[k] - sb) * sk
+		sb = g[k]*z + sb*(1-z)
+		gx[k] += zb * LogisticDeriv(a)
+		s = sk
+	}
+}
+
+// simplexLogJ is the log-Jacobian of SimplexForward at x.
+//
+//gb:cuda gb_simplex_logj
+func simplexLogJ(x []float64) float64 {
+	km1 := len(x)
+	lp, logS := 0.0, 0.0
+	for k, v := range x {
+		a := v - math.Log(float64(km1-k))
+		lp += logS + logisticLogJ(a)
+		logS -= Softplus(a)
+	}
+	return lp
+}
+
+// simplexLogJReverse adds into gx g times the gradient of simplexLogJ:
+// d/dx_j = 1 - 2z_j (its own logistic terms) - z_j·(K-2-j) (log s_k for
+// the later k).
+//
+//gb:cuda gb_simplex_logj_reverse
+func simplexLogJReverse(x []float64, g float64, gx []float64) {
+	km1 := len(x)
+	for j, v := range x {
+		z := Logistic(v - math.Log(float64(km1-j)))
+		gx[j] += g * (1 - 2*z - z*float64(km1-1-j))
+	}
 }
 
 // SimplexInverse writes into x (K-1) the unconstrained coordinates of the
@@ -387,6 +394,8 @@ func SimplexInverse(y, x []float64) {
 // row-major) of a correlation matrix: z = tanh(y) are canonical partial
 // correlations, and row i is w_0 = z, w_j = z·sqrt(1 - Σ_{l<j} w_l²), with
 // diagonal sqrt(1 - Σ_{j<i} w_j²).
+//
+//gb:cuda gb_cholcorr_fwd
 func CholCorrForward(y, l []float64) {
 	k := cholCorrK(len(y))
 	clear(l[:k*k])
@@ -427,9 +436,36 @@ func CholCorrInverse(l, y []float64) {
 	}
 }
 
+// cholCorrLogJ is the log-Jacobian of CholCorrForward at y.
+//
+//gb:cuda gb_cholcorr_logj
+func cholCorrLogJ(y []float64) float64 {
+	k := cholCorrK(len(y))
+	lp, idx := 0.0, 0
+	for _, v := range y {
+		lp += logSech2(v)
+	}
+	for i := 1; i < k; i++ {
+		ss := 0.0
+		for j := range i {
+			z := math.Tanh(y[idx])
+			idx++
+			w := z
+			if j > 0 {
+				lp += 0.5 * math.Log1p(-ss)
+				w = z * math.Sqrt(1-ss)
+			}
+			ss += w * w
+		}
+	}
+	return lp
+}
+
 // cholCorrReverse adds into gy the adjoint of y given the adjoint gl of the
 // factor (when logJ is false), or of the Σ ½log(1-ss_j) part of the
 // log-Jacobian scaled by g (when logJ is true). w is scratch of 2K+1.
+//
+//gb:cuda gb_cholcorr_reverse
 func cholCorrReverse(y, gl, gy, w []float64, logJ bool, g float64) {
 	k := cholCorrK(len(y))
 	z, ss := w[:k], w[k:]

@@ -48,6 +48,8 @@ func unary(op Op, name string, fwd func(x, y []float64), bwd func(x, y, g, gx []
 }
 
 // Logistic is 1/(1+exp(-x)) without overflow for any x.
+//
+//gb:cuda gb_logistic
 func Logistic(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + Exp(-x))
@@ -58,6 +60,8 @@ func Logistic(x float64) float64 {
 
 // logisticPair is (σ(x), σ(-x)) = (σ(x), 1-σ(x)) from one exponential,
 // both accurate in the tails.
+//
+//gb:cuda gb_logistic_pair
 func logisticPair(x float64) (s, sc float64) {
 	e := Exp(-math.Abs(x))
 	a, b := 1/(1+e), e/(1+e)
@@ -68,12 +72,16 @@ func logisticPair(x float64) (s, sc float64) {
 }
 
 // LogisticDeriv is Logistic'(x) = e^{-|x|}/(1+e^{-|x|})², accurate in both tails.
+//
+//gb:cuda gb_logistic_deriv
 func LogisticDeriv(x float64) float64 {
 	e := Exp(-math.Abs(x))
 	return e / ((1 + e) * (1 + e))
 }
 
 // Softplus is log(1+exp(x)) without overflow or cancellation.
+//
+//gb:cuda gb_softplus
 func Softplus(x float64) float64 {
 	if x > 0 {
 		return x + log1p(Exp(-x))
@@ -83,12 +91,16 @@ func Softplus(x float64) float64 {
 
 // logisticLogJ is log σ(x) + log(1-σ(x)) = -|x| - 2·log(1+e^{-|x|}),
 // the log-Jacobian of the logistic map, with one exponential.
+//
+//gb:cuda gb_logistic_logj
 func logisticLogJ(x float64) float64 {
 	a := math.Abs(x)
 	return -a - 2*log1p(Exp(-a))
 }
 
 // Logit is log(x/(1-x)).
+//
+//gb:cuda gb_logit
 func Logit(x float64) float64 { return math.Log(x) - math.Log1p(-x) }
 
 // Trigamma is the derivative of the digamma function: ψ₁(x) = ζ(2, x) for

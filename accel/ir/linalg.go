@@ -160,53 +160,14 @@ func init() {
 		},
 		Scratch: func(p *Program, in *Instr) int { return p.Values[in.In[1]].Len },
 		Forward: func(f *Frame, in *Instr) {
-			l, b, x := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
+			b := f.Val(in.In[1])
 			n := f.P.Values[in.In[0]].Shape[0]
-			m := len(b) / n
-			for c := range m {
-				for i := range n {
-					s := b[i*m+c]
-					row := l[i*n : i*n+i]
-					for k, lik := range row {
-						s -= lik * x[k*m+c]
-					}
-					x[i*m+c] = s / l[i*n+i]
-				}
-			}
+			triSolve(f.Val(in.In[0]), b, f.Val(in.Out), n, len(b)/n)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			l, x, xb := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out)
+			x := f.Val(in.Out)
 			n := f.P.Values[in.In[0]].Shape[0]
-			m := len(x) / n
-			bb := f.Val(in.Scratch)
-			// bb = L⁻ᵀ xb by back substitution.
-			for c := range m {
-				for i := n - 1; i >= 0; i-- {
-					s := xb[i*m+c]
-					for k := i + 1; k < n; k++ {
-						s -= l[k*n+i] * bb[k*m+c]
-					}
-					bb[i*m+c] = s / l[i*n+i]
-				}
-			}
-			if f.Grad(in.In[1]) {
-				gb := f.AdjOf(in.In[1])
-				for i, v := range bb {
-					gb[i] += v
-				}
-			}
-			if f.Grad(in.In[0]) {
-				gl := f.AdjOf(in.In[0])
-				for i := range n {
-					for k := 0; k <= i; k++ {
-						s := 0.0
-						for c := range m {
-							s += bb[i*m+c] * x[k*m+c]
-						}
-						gl[i*n+k] -= s
-					}
-				}
-			}
+			triSolveReverse(f.Val(in.In[0]), x, f.AdjOf(in.Out), f.Val(in.Scratch), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[0]), n, len(x)/n)
 		},
 	})
 	register(OpCovExpQuad, OpDef{
@@ -222,60 +183,20 @@ func init() {
 			return []int{x[0], x[0]}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			x, k := f.Val(in.In[0]), f.Val(in.Out)
-			alpha, rho := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
-			xs := f.P.Values[in.In[0]].Shape
-			n := xs[0]
-			d := len(x) / n
-			a2, c := alpha*alpha, -0.5/(rho*rho)
-			for i := range n {
-				k[i*n+i] = a2
-				for j := range i {
-					s := 0.0
-					for t := range d {
-						e := x[i*d+t] - x[j*d+t]
-						s += e * e
-					}
-					// math.Exp, not Exp: these n² independent calls
-					// gain nothing from latency, and a nearly singular
-					// covariance's Cholesky factor turns 1 ulp in its
-					// entries into 1e-10, past what the comparisons with
-					// the hand-written models (math.Exp) allow.
-					v := a2 * math.Exp(c*s)
-					k[i*n+j], k[j*n+i] = v, v
-				}
-			}
+			x := f.Val(in.In[0])
+			n := f.P.Values[in.In[0]].Shape[0]
+			covExpQuad(x, f.Val(in.In[1])[0], f.Val(in.In[2])[0], f.Val(in.Out), n, len(x)/n)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			x, k, g := f.Val(in.In[0]), f.Val(in.Out), f.AdjOf(in.Out)
-			alpha, rho := f.Val(in.In[1])[0], f.Val(in.In[2])[0]
+			x := f.Val(in.In[0])
 			n := f.P.Values[in.In[0]].Shape[0]
-			d := len(x) / n
-			gx := gradOrNil(f, in.In[0])
-			ir2 := 1 / (rho * rho)
-			var sa, sr float64 // Σ g·K and Σ g·K·|xi-xj|²
-			for i := range n {
-				sa += g[i*n+i] * k[i*n+i]
-				for j := range i {
-					gk := (g[i*n+j] + g[j*n+i]) * k[i*n+j]
-					sa += gk
-					s := 0.0
-					for t := range d {
-						e := x[i*d+t] - x[j*d+t]
-						s += e * e
-						if gx != nil {
-							gx[i*d+t] -= gk * e * ir2
-							gx[j*d+t] += gk * e * ir2
-						}
-					}
-					sr += gk * s
-				}
-			}
+			da, dr := covExpQuadReverse(x, f.Val(in.Out), f.AdjOf(in.Out), gradOrNil(f, in.In[0]),
+				f.Val(in.In[1])[0], f.Val(in.In[2])[0], n, len(x)/n)
 			if f.Grad(in.In[1]) {
-				f.AdjOf(in.In[1])[0] += 2 * sa / alpha
+				f.AdjOf(in.In[1])[0] += da
 			}
 			if f.Grad(in.In[2]) {
-				f.AdjOf(in.In[2])[0] += sr * ir2 / rho
+				f.AdjOf(in.In[2])[0] += dr
 			}
 		},
 	})
@@ -359,6 +280,107 @@ func init() {
 	})
 }
 
+// covExpQuad writes the squared-exponential covariance of the n points x
+// (n×d) into k (n×n): k_ij = α² exp(-|x_i - x_j|²/2ρ²).
+//
+//gb:cuda gb_cov_exp_quad
+func covExpQuad(x []float64, alpha, rho float64, k []float64, n, d int) {
+	a2, c := alpha*alpha, -0.5/(rho*rho)
+	for i := range n {
+		k[i*n+i] = a2
+		for j := range i {
+			s := 0.0
+			for t := range d {
+				e := x[i*d+t] - x[j*d+t]
+				s += e * e
+			}
+			// math.Exp, not Exp: these n² independent calls gain nothing
+			// from latency, and a nearly singular covariance's Cholesky
+			// factor turns 1 ulp in its entries into 1e-10, past what the
+			// comparisons with the hand-written models (math.Exp) allow.
+			v := a2 * math.Exp(c*s)
+			k[i*n+j], k[j*n+i] = v, v
+		}
+	}
+}
+
+// covExpQuadReverse adds into gx (nil when the points take no gradient)
+// the adjoint of x given g, that of k, and returns those of α and ρ.
+//
+//gb:cuda gb_cov_exp_quad_reverse
+func covExpQuadReverse(x, k, g, gx []float64, alpha, rho float64, n, d int) (da, dr float64) {
+	ir2 := 1 / (rho * rho)
+	var sa, sr float64 // Σ g·K and Σ g·K·|xi-xj|²
+	for i := range n {
+		sa += g[i*n+i] * k[i*n+i]
+		for j := range i {
+			gk := (g[i*n+j] + g[j*n+i]) * k[i*n+j]
+			sa += gk
+			s := 0.0
+			for t := range d {
+				e := x[i*d+t] - x[j*d+t]
+				s += e * e
+				if gx != nil {
+					gx[i*d+t] -= gk * e * ir2
+					gx[j*d+t] += gk * e * ir2
+				}
+			}
+			sr += gk * s
+		}
+	}
+	return 2 * sa / alpha, sr * ir2 / rho
+}
+
+// triSolve writes x = L⁻¹b for l lower-triangular (n×n) and b of m
+// columns (n×m), by forward substitution column by column.
+//
+//gb:cuda gb_tri_solve
+func triSolve(l, b, x []float64, n, m int) {
+	for c := range m {
+		for i := range n {
+			s := b[i*m+c]
+			row := l[i*n : i*n+i]
+			for k, lik := range row {
+				s -= lik * x[k*m+c]
+			}
+			x[i*m+c] = s / l[i*n+i]
+		}
+	}
+}
+
+// triSolveReverse is tri_solve's reverse: bb = L⁻ᵀ xb by back
+// substitution, added into gb, and -bb xᵀ into the lower triangle of gl
+// (gb and gl nil when they take no gradient).
+//
+//gb:cuda gb_tri_solve_reverse
+func triSolveReverse(l, x, xb, bb, gb, gl []float64, n, m int) {
+	for c := range m {
+		for i := n - 1; i >= 0; i-- {
+			s := xb[i*m+c]
+			for k := i + 1; k < n; k++ {
+				s -= l[k*n+i] * bb[k*m+c]
+			}
+			bb[i*m+c] = s / l[i*n+i]
+		}
+	}
+	if gb != nil {
+		for i, v := range bb {
+			gb[i] += v
+		}
+	}
+	if gl != nil {
+		for i := range n {
+			for k := 0; k <= i; k++ {
+				s := 0.0
+				for c := range m {
+					s += bb[i*m+c] * x[k*m+c]
+				}
+				gl[i*n+k] -= s
+			}
+		}
+	}
+}
+
 func logMatMulExpDims(f *Frame, in *Instr) (n, k, m int) {
 	sa, sb := f.P.Values[in.In[0]].Shape, f.P.Values[in.In[1]].Shape
 	k, m = sb[0], sb[1]
@@ -388,64 +410,78 @@ func init() {
 			return p.Values[in.Out].Len * p.Values[in.In[1]].Shape[0]
 		},
 		Forward: func(f *Frame, in *Instr) {
-			a, b, y, w := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.Val(in.Scratch)
 			n, k, m := logMatMulExpDims(f, in)
-			for i := range n {
-				ai := a[i*k : (i+1)*k]
-				for j := range m {
-					wij := w[(i*m+j)*k : (i*m+j+1)*k]
-					mx, im := math.Inf(-1), -1
-					for l, v := range ai {
-						if t := v + b[l*m+j]; t > mx || math.IsNaN(t) {
-							mx, im = t, l
-						}
-					}
-					if math.IsInf(mx, 0) || math.IsNaN(mx) {
-						clear(wij)
-						y[i*m+j] = mx
-						continue
-					}
-					s := 0.0
-					for l, v := range ai {
-						if l == im {
-							wij[l] = 1
-							continue
-						}
-						wij[l] = Exp(v + b[l*m+j] - mx)
-						s += wij[l]
-					}
-					y[i*m+j] = mx + log1p(s)
-					r := 1 / (1 + s)
-					for l := range wij {
-						wij[l] *= r
-					}
-				}
-			}
+			logMatMulExp(f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), f.Val(in.Scratch), n, k, m)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			g, w := f.AdjOf(in.Out), f.Val(in.Scratch)
-			ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1])
 			n, k, m := logMatMulExpDims(f, in)
-			for i := range n {
-				for j := range m {
-					gij := g[i*m+j]
-					if gij == 0 {
-						continue
-					}
-					wij := w[(i*m+j)*k : (i*m+j+1)*k]
-					for l, v := range wij {
-						d := gij * v
-						if ga != nil {
-							ga[i*k+l] += d
-						}
-						if gb != nil {
-							gb[l*m+j] += d
-						}
-					}
-				}
-			}
+			logMatMulExpReverse(f.AdjOf(in.Out), f.Val(in.Scratch), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), n, k, m)
 		},
 	})
+}
+
+// logMatMulExp writes y = log(exp(a)·exp(b)) for a [n×k] and b [k×m],
+// and into w the weights exp(a_il + b_lj - y_ij) at ((i·m)+j)·k + l.
+//
+//gb:cuda gb_log_mat_mul_exp
+func logMatMulExp(a, b, y, w []float64, n, k, m int) {
+	for i := range n {
+		ai := a[i*k : (i+1)*k]
+		for j := range m {
+			wij := w[(i*m+j)*k : (i*m+j+1)*k]
+			mx, im := math.Inf(-1), -1
+			for l, v := range ai {
+				if t := v + b[l*m+j]; t > mx || math.IsNaN(t) {
+					mx, im = t, l
+				}
+			}
+			if math.IsInf(mx, 0) || math.IsNaN(mx) {
+				clear(wij)
+				y[i*m+j] = mx
+				continue
+			}
+			s := 0.0
+			for l, v := range ai {
+				if l == im {
+					wij[l] = 1
+					continue
+				}
+				wij[l] = Exp(v + b[l*m+j] - mx)
+				s += wij[l]
+			}
+			y[i*m+j] = mx + log1p(s)
+			r := 1 / (1 + s)
+			for l := range wij {
+				wij[l] *= r
+			}
+		}
+	}
+}
+
+// logMatMulExpReverse adds into ga and gb (each nil when it takes no
+// gradient) the adjoints of log_mat_mul_exp's inputs, given that of its
+// output, g, and logMatMulExp's weights w.
+//
+//gb:cuda gb_log_mat_mul_exp_reverse
+func logMatMulExpReverse(g, w, ga, gb []float64, n, k, m int) {
+	for i := range n {
+		for j := range m {
+			gij := g[i*m+j]
+			if gij == 0 {
+				continue
+			}
+			wij := w[(i*m+j)*k : (i*m+j+1)*k]
+			for l, v := range wij {
+				d := gij * v
+				if ga != nil {
+					ga[i*k+l] += d
+				}
+				if gb != nil {
+					gb[l*m+j] += d
+				}
+			}
+		}
+	}
 }
 
 // matVecByColumn reports whether matvec works on columns: a constant

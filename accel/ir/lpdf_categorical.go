@@ -54,6 +54,7 @@ func categoricalDims(f *Frame, in *Instr) (n, k, rs int) {
 	return n, k, rs
 }
 
+//gb:cuda gb_lse_plain
 func logSumExp(x []float64) float64 {
 	m := math.Inf(-1)
 	for _, v := range x {

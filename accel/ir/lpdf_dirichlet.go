@@ -69,6 +69,8 @@ func eventRows(f *Frame, id ID) (rows, rs int) {
 }
 
 // dirichletConst is lgamma(Σα) - Σ lgamma(α_k), NaN when some α_k ≤ 0.
+//
+//gb:cuda gb_dirichlet_const
 func dirichletConst(a []float64) float64 {
 	s, c := 0.0, 0.0
 	for _, v := range a {
@@ -170,6 +172,8 @@ func dirichletBackward(f *Frame, in *Instr) {
 }
 
 // dirichletAddPsi adds g·(ψ(Σα) - ψ(α_k)) to da_k.
+//
+//gb:cuda gb_dirichlet_add_psi
 func dirichletAddPsi(da, a []float64, g float64) {
 	s := 0.0
 	for _, v := range a {
@@ -181,6 +185,7 @@ func dirichletAddPsi(da, a []float64, g float64) {
 	}
 }
 
+//gb:cuda gb_dirichlet_inside
 func dirichletInside(y, a []float64) bool {
 	for j := range y {
 		if !(y[j] > 0 && y[j] <= 1) || !(a[j] > 0) {

@@ -44,6 +44,8 @@ func lkjShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 }
 
 // lkjLogC is log c_K(η).
+//
+//gb:cuda gb_lkj_logc
 func lkjLogC(k int, eta float64) float64 {
 	s := 0.0
 	for i := 1; i < k; i++ {
@@ -55,6 +57,8 @@ func lkjLogC(k int, eta float64) float64 {
 }
 
 // lkjDLogC is d log c_K(η) / dη.
+//
+//gb:cuda gb_lkj_dlogc
 func lkjDLogC(k int, eta float64) float64 {
 	s := 0.0
 	for i := 1; i < k; i++ {
@@ -66,46 +70,64 @@ func lkjDLogC(k int, eta float64) float64 {
 }
 
 func lkjForward(f *Frame, in *Instr) {
-	l, eta := f.Val(in.In[0]), f.Val(in.In[1])[0]
-	k := f.P.Values[in.In[0]].Shape[0]
-	e := negInf
-	if eta > 0 {
-		e = -lkjLogC(k, eta)
-		for j := 1; j < k; j++ {
-			d := l[j*k+j]
-			if !(d > 0) {
-				e = negInf
-				break
-			}
-			e += (float64(k-j-1) + 2*eta - 2) * math.Log(d)
-		}
-	}
-	f.Val(in.Out)[0] = e
+	f.Val(in.Out)[0] = lkjLPDF(f.Val(in.In[0]), f.Val(in.In[1])[0], f.P.Values[in.In[0]].Shape[0])
 }
 
 func lkjBackward(f *Frame, in *Instr) {
-	l, eta := f.Val(in.In[0]), f.Val(in.In[1])[0]
-	k := f.P.Values[in.In[0]].Shape[0]
+	var gl []float64
+	if f.Grad(in.In[0]) {
+		gl = f.AdjOf(in.In[0])
+	}
+	deta := lkjReverse(f.Val(in.In[0]), f.Val(in.In[1])[0], f.P.Values[in.In[0]].Shape[0], f.AdjOf(in.Out)[0], gl, f.Grad(in.In[1]))
+	if f.Grad(in.In[1]) {
+		f.AdjOf(in.In[1])[0] += deta
+	}
+}
+
+// lkjLPDF is the LKJ log density of the correlation Cholesky factor l
+// (k×k) with shape eta.
+//
+//gb:cuda gb_lkj_lpdf
+func lkjLPDF(l []float64, eta float64, k int) float64 {
 	if !(eta > 0) {
-		return
+		return math.Inf(-1)
+	}
+	e := -lkjLogC(k, eta)
+	for j := 1; j < k; j++ {
+		d := l[j*k+j]
+		if !(d > 0) {
+			return math.Inf(-1)
+		}
+		e += (float64(k-j-1) + 2*eta - 2) * math.Log(d)
+	}
+	return e
+}
+
+// lkjReverse adds g times the partials of lkjLPDF in l's diagonal into gl
+// (nil when l takes no gradient) and returns g times the partial in eta
+// when wantEta is set (0 otherwise, and outside the support).
+//
+//gb:cuda gb_lkj_reverse
+func lkjReverse(l []float64, eta float64, k int, g float64, gl []float64, wantEta bool) float64 {
+	if !(eta > 0) {
+		return 0
 	}
 	for j := 1; j < k; j++ {
 		if !(l[j*k+j] > 0) {
-			return
+			return 0
 		}
 	}
-	g := f.AdjOf(in.Out)[0]
-	if f.Grad(in.In[0]) {
-		a := f.AdjOf(in.In[0])
+	if gl != nil {
 		for j := 1; j < k; j++ {
-			a[j*k+j] += g * (float64(k-j-1) + 2*eta - 2) / l[j*k+j]
+			gl[j*k+j] += g * (float64(k-j-1) + 2*eta - 2) / l[j*k+j]
 		}
 	}
-	if f.Grad(in.In[1]) {
-		d := -lkjDLogC(k, eta)
-		for j := 1; j < k; j++ {
-			d += 2 * math.Log(l[j*k+j])
-		}
-		f.AdjOf(in.In[1])[0] += g * d
+	if !wantEta {
+		return 0
 	}
+	d := -lkjDLogC(k, eta)
+	for j := 1; j < k; j++ {
+		d += 2 * math.Log(l[j*k+j])
+	}
+	return g * d
 }

@@ -36,6 +36,8 @@ func multiNormalShape(p *Program, in *Instr, args [][]int) ([]int, error) {
 }
 
 // cholLogDet is Σ log L_jj, NaN when a diagonal entry is not positive.
+//
+//gb:cuda gb_chol_log_det
 func cholLogDet(l []float64, k int) float64 {
 	s := 0.0
 	for j := 0; j < k; j++ {
@@ -49,6 +51,8 @@ func cholLogDet(l []float64, k int) float64 {
 }
 
 // forwardSubst solves L z = r for lower-triangular L (row-major k×k).
+//
+//gb:cuda gb_forward_subst
 func forwardSubst(l []float64, k int, r, z []float64) {
 	for j := 0; j < k; j++ {
 		row := l[j*k : j*k+j]
@@ -61,6 +65,8 @@ func forwardSubst(l []float64, k int, r, z []float64) {
 }
 
 // backSubst solves Lᵀ w = z for lower-triangular L.
+//
+//gb:cuda gb_back_subst
 func backSubst(l []float64, k int, z, w []float64) {
 	for j := k - 1; j >= 0; j-- {
 		s := z[j]

@@ -110,6 +110,8 @@ func init() {
 // LogSumExpInto is LogSumExp that leaves exp(x_i - max) in e: the maximum
 // needs no exponential, and with two elements it costs one exp and one
 // log1p.
+//
+//gb:cuda gb_logsumexp
 func LogSumExpInto(x, e []float64) float64 {
 	m, im := math.Inf(-1), -1
 	for i, v := range x {

@@ -41,7 +41,11 @@
 // Why a table of formulas and a generator, not Go generics: one generic
 // driver calling a per-family kernel costs about twice as much per
 // element (go1.26 does not devirtualise type-parameter methods), and the
-// CUDA C cannot be derived from Go code at all. Formulas are written in
+// CUDA C can be derived only from Go in a small subset: cmd/genops
+// translates the helpers with loops (incgamma.go, incbeta.go, fn.go's
+// functions marked //gb:cuda, and accel/ir's and accel/dense's matrix
+// routines) into accel/cuda/cgen/device_gen.cu, but a family's loops over
+// its shapes, memos and partials come from the formulas. Formulas are written in
 // Go's expression syntax, so go/parser reads them; the generator prints
 // them as Go and as C, and does by itself what the hand-written loops
 // did: a function of one parameter alone (lgamma(alpha), log(sigma),

@@ -9,8 +9,9 @@ import (
 // The regularized incomplete beta function I_x(a, b) in log space, with
 // its derivatives in the shapes a and b: the CDF of the beta family
 // (and, by I_{1-x}(b, a) = 1 - I_x(a, b), its CCDF), and of Student's t
-// at x = ν/(ν+z²) with shapes ν/2 and ½. accel/cuda/cgen's device.cu has
-// the C twins (gb_log_inc_beta, …), the same algorithm step for step.
+// at x = ν/(ν+z²) with shapes ν/2 and ½. cmd/genops translates these
+// functions (marked //gb:cuda) into accel/cuda/cgen's device_gen.cu
+// (gb_log_inc_beta, …), so the CUDA C is this algorithm step for step.
 //
 // The caller gives both x and y = 1 - x: Student's t computes y =
 // z²/(ν+z²) without the cancellation of 1 - x near x = 1, which is where
@@ -50,6 +51,8 @@ import (
 // LogIncBeta is log I_x(a, b) given x and y = 1 - x: -Inf at x ≤ 0, 0 at
 // y ≤ 0, NaN for a or b not positive. log(1 - I_x(a, b)) is
 // LogIncBeta(b, a, y, x).
+//
+//gb:cuda gb_log_inc_beta
 func LogIncBeta(a, b, x, y float64) float64 {
 	l, _, _ := incBeta(a, b, x, y, false)
 	return l
@@ -57,18 +60,24 @@ func LogIncBeta(a, b, x, y float64) float64 {
 
 // DLogIncBetaA is ∂ log I_x(a, b)/∂a given x and y = 1 - x (0 at x ≤ 0
 // and y ≤ 0).
+//
+//gb:cuda gb_dlog_inc_beta_a
 func DLogIncBetaA(a, b, x, y float64) float64 {
 	_, da, _ := incBeta(a, b, x, y, true)
 	return da
 }
 
 // DLogIncBetaB is ∂ log I_x(a, b)/∂b given x and y = 1 - x.
+//
+//gb:cuda gb_dlog_inc_beta_b
 func DLogIncBetaB(a, b, x, y float64) float64 {
 	_, _, db := incBeta(a, b, x, y, true)
 	return db
 }
 
 // incBeta is log I_x(a, b) and, when deriv is set, its partials in a and b.
+//
+//gb:cuda gb_inc_beta
 func incBeta(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(x) || math.IsNaN(y) ||
@@ -96,6 +105,8 @@ func incBeta(a, b, x, y float64, deriv bool) (l, da, db float64) {
 //
 //	d₂ₘ   = m(b-m)x / ((a+2m-1)(a+2m)),
 //	d₂ₘ₊₁ = -(a+m)(a+b+m)x / ((a+2m)(a+2m+1)).
+//
+//gb:cuda gb_inc_beta_direct
 func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	// The first step: h = 1/(1 + d₁) = 1/D with D = 1 - (a+b)x/(a+1),
 	// ∂a D = -x(1-b)/(a+1)², ∂b D = -x/(a+1); D > 0 below the switch.
@@ -103,43 +114,23 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	if x > 0.5 {
 		bigD = (1 - b + (a+b)*y) / (a + 1) // the same, without cancellation near x = 1
 	}
-	d := 1 / bigD
-	dla := x * (1 - b) / ((a + 1) * (a + 1)) / bigD // ∂log d = -∂D/D
-	dlb := x / (a + 1) / bigD
-	c, cla, clb := 1.0, 0.0, 0.0
-	h, hla, hlb := d, dla, dlb
-	// step takes the Lentz method one coefficient on, aa with partials
-	// aaa, aab: D = 1 + aa d, C = 1 + aa/c, d ← 1/D, c ← C, h ← h d c.
-	step := func(aa, aaa, aab float64) float64 {
-		bigD := 1 + aa*d
-		dDa, dDb := d*(aaa+aa*dla), d*(aab+aa*dlb)
-		if math.Abs(bigD) < tiny {
-			bigD = tiny
-		}
-		d, dla, dlb = 1/bigD, -dDa/bigD, -dDb/bigD
-		bigC := 1 + aa/c
-		dCa, dCb := (aaa-aa*cla)/c, (aab-aa*clb)/c
-		if math.Abs(bigC) < tiny {
-			bigC = tiny
-		}
-		c, cla, clb = bigC, dCa/bigC, dCb/bigC
-		del := d * c
-		h *= del
-		hla += dla + cla
-		hlb += dlb + clb
-		return del
-	}
+	var s betaFraction
+	s.d = 1 / bigD
+	s.dla = x * (1 - b) / ((a + 1) * (a + 1)) / bigD // ∂log d = -∂D/D
+	s.dlb = x / (a + 1) / bigD
+	s.c = 1
+	s.h, s.hla, s.hlb = s.d, s.dla, s.dlb
 	for m := 1; m < maxTerms; m++ {
 		fm := float64(m)
 		e1, e2 := a+2*fm-1, a+2*fm
 		aa := fm * (b - fm) * x / (e1 * e2)
-		step(aa, -aa*(1/e1+1/e2), fm*x/(e1*e2))
+		s.step(aa, -aa*(1/e1+1/e2), fm*x/(e1*e2))
 		o1, o2, o3, o4 := a+fm, a+b+fm, a+2*fm, a+2*fm+1
 		aa = -o1 * o2 * x / (o3 * o4)
-		del := step(aa, aa*(1/o1+1/o2-1/o3-1/o4), aa/o2)
+		del := s.step(aa, aa*(1/o1+1/o2-1/o3-1/o4), aa/o2)
 		if math.Abs(del-1) <= cfEps && (!deriv ||
-			math.Abs(dla+cla) <= cfEps*(1+math.Abs(hla)+math.Abs(dla)) &&
-				math.Abs(dlb+clb) <= cfEps*(1+math.Abs(hlb)+math.Abs(dlb))) {
+			math.Abs(s.dla+s.cla) <= cfEps*(1+math.Abs(s.hla)+math.Abs(s.dla)) &&
+				math.Abs(s.dlb+s.clb) <= cfEps*(1+math.Abs(s.hlb)+math.Abs(s.dlb))) {
 			break
 		}
 	}
@@ -149,16 +140,54 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	} else {
 		logy = math.Log1p(-x)
 	}
-	l = betaPrefix(a, b, x, y, logx, logy) - math.Log(a) + math.Log(h)
+	l = betaPrefix(a, b, x, y, logx, logy) - math.Log(a) + math.Log(s.h)
 	if deriv {
 		psiAB := mathext.Digamma(a + b)
-		da = logx - mathext.Digamma(a+1) + psiAB + hla
-		db = logy - mathext.Digamma(b) + psiAB + hlb
+		da = logx - mathext.Digamma(a+1) + psiAB + s.hla
+		db = logy - mathext.Digamma(b) + psiAB + s.hlb
 	}
 	return l, da, db
 }
 
+// betaFraction is the state of incBetaDirect's continued fraction by the
+// modified Lentz method: d, c and the value h so far, each with the
+// partials of its log in a and b.
+//
+//gb:cuda gb_beta_cf
+type betaFraction struct {
+	d, dla, dlb float64
+	c, cla, clb float64
+	h, hla, hlb float64
+}
+
+// step takes the Lentz method one coefficient on, aa with partials aaa,
+// aab: D = 1 + aa d, C = 1 + aa/c, d ← 1/D, c ← C, h ← h d c. It returns
+// the step's factor d c.
+//
+//gb:cuda gb_beta_cf_step
+func (s *betaFraction) step(aa, aaa, aab float64) float64 {
+	bigD := 1 + aa*s.d
+	dDa, dDb := s.d*(aaa+aa*s.dla), s.d*(aab+aa*s.dlb)
+	if math.Abs(bigD) < tiny {
+		bigD = tiny
+	}
+	s.d, s.dla, s.dlb = 1/bigD, -dDa/bigD, -dDb/bigD
+	bigC := 1 + aa/s.c
+	dCa, dCb := (aaa-aa*s.cla)/s.c, (aab-aa*s.clb)/s.c
+	if math.Abs(bigC) < tiny {
+		bigC = tiny
+	}
+	s.c, s.cla, s.clb = bigC, dCa/bigC, dCb/bigC
+	del := s.d * s.c
+	s.h *= del
+	s.hla += s.dla + s.cla
+	s.hlb += s.dlb + s.clb
+	return del
+}
+
 // betaPrefix is log(x^a y^b / B(a, b)) (see above).
+//
+//gb:cuda gb_beta_prefix
 func betaPrefix(a, b, x, y, logx, logy float64) float64 {
 	if a >= 10 && b >= 10 {
 		c := a + b
@@ -175,6 +204,8 @@ func betaPrefix(a, b, x, y, logx, logy float64) float64 {
 // 10; with one below, lgamma of it and the difference lgamma(hi) -
 // lgamma(lo+hi) = -((hi-½) log1p(lo/hi) + lo log(lo+hi) - lo) + δ(hi) -
 // δ(lo+hi); with both at 10 or more Stirling's formula for all three.
+//
+//gb:cuda gb_lbeta_stirling
 func lbetaStirling(a, b float64) float64 {
 	lo, hi := min(a, b), max(a, b)
 	c := lo + hi

@@ -9,8 +9,9 @@ import (
 // The regularized incomplete gamma functions P(a, x) = γ(a, x)/Γ(a) and
 // Q(a, x) = 1 - P(a, x) in log space, with their derivatives in the
 // shape a: the CDF and CCDF of the gamma (P and Q at βy) and inverse
-// gamma (Q and P at β/y) families. accel/cuda/cgen's device.cu has their
-// C twins (gb_log_gamma_p, …), the same algorithm step for step.
+// gamma (Q and P at β/y) families. cmd/genops translates these functions
+// (marked //gb:cuda) into accel/cuda/cgen's device_gen.cu
+// (gb_log_gamma_p, …), so the CUDA C is this algorithm step for step.
 //
 // The smaller tail is computed directly and the other as log1p(-it)
 // (Log1mExp), so that each stays accurate however small it is:
@@ -54,6 +55,8 @@ import (
 
 // LogGammaP is log P(a, x), the log of the regularized lower incomplete
 // gamma function: -Inf at x ≤ 0, 0 at x = +Inf, NaN for a ≤ 0.
+//
+//gb:cuda gb_log_gamma_p
 func LogGammaP(a, x float64) float64 {
 	lp, _, _, _ := gammaTails(a, x, false)
 	return lp
@@ -61,18 +64,24 @@ func LogGammaP(a, x float64) float64 {
 
 // LogGammaQ is log Q(a, x) = log(1 - P(a, x)): 0 at x ≤ 0, -Inf at
 // x = +Inf, NaN for a ≤ 0.
+//
+//gb:cuda gb_log_gamma_q
 func LogGammaQ(a, x float64) float64 {
 	_, lq, _, _ := gammaTails(a, x, false)
 	return lq
 }
 
 // DLogGammaP is ∂ log P(a, x)/∂a (0 at x ≤ 0 and x = +Inf).
+//
+//gb:cuda gb_dlog_gamma_p
 func DLogGammaP(a, x float64) float64 {
 	_, _, dp, _ := gammaTails(a, x, true)
 	return dp
 }
 
 // DLogGammaQ is ∂ log Q(a, x)/∂a.
+//
+//gb:cuda gb_dlog_gamma_q
 func DLogGammaQ(a, x float64) float64 {
 	_, _, _, dq := gammaTails(a, x, true)
 	return dq
@@ -94,6 +103,8 @@ const (
 
 // gammaTails is log P(a, x), log Q(a, x) and, when deriv is set, their
 // derivatives in a.
+//
+//gb:cuda gb_gamma_tails
 func gammaTails(a, x float64, deriv bool) (lp, lq, dp, dq float64) {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(x) || !(a > 0) || math.IsInf(a, 1):
@@ -127,6 +138,8 @@ func gammaTails(a, x float64, deriv bool) (lp, lq, dp, dq float64) {
 
 // otherTail is log(1 - eˡ) and its derivative, from l and its derivative
 // d: ∂log(1-eˡ) = -eˡ/(1-eˡ) ∂l.
+//
+//gb:cuda gb_other_tail
 func otherTail(l, d float64) (float64, float64) {
 	o := Log1mExp(l)
 	return o, -math.Exp(l-o) * d
@@ -135,6 +148,8 @@ func otherTail(l, d float64) (float64, float64) {
 // gammaPSeries is log P and ∂log P/∂a by the series
 // P = x^a e^-x/Γ(a+1) · S, S = Σ tₙ, t₀ = 1, tₙ = tₙ₋₁ x/(a+n);
 // ∂tₙ/∂a = -tₙ Hₙ with Hₙ = Σ_{k≤n} 1/(a+k).
+//
+//gb:cuda gb_gamma_p_series
 func gammaPSeries(a, x, logx float64, deriv bool) (lp, dp float64) {
 	s, ds := 1.0, 0.0
 	t, h := 1.0, 0.0
@@ -161,6 +176,8 @@ func gammaPSeries(a, x, logx float64, deriv bool) (lp, dp float64) {
 // a eᵘ and T = Σ_{n≥1} (-x)ⁿ/(n!(a+n)); in a, ∂u = log x - ψ(a+1),
 // ∂v = ∂u + 1/a and ∂T = -Σ (-x)ⁿ/(n!(a+n)²), so
 // ∂Q = -eᵘ ∂u - e^v (∂u T + ∂T) - eᵘ T.
+//
+//gb:cuda gb_gamma_q_small
 func gammaQSmallShape(a, x, logx, u float64, deriv bool) (lq, dq float64) {
 	var sum, dsum float64
 	p := 1.0 // (-x)ⁿ/n!
@@ -191,6 +208,8 @@ func gammaQSmallShape(a, x, logx, u float64, deriv bool) (lq, dq float64) {
 // of the steps dᵢcᵢ, and ∂log h/∂a the sum of ∂log dᵢ + ∂log cᵢ, each
 // carried through the recurrences D = bᵢ + aᵢ d, C = bᵢ + aᵢ/c with
 // aᵢ = -i(i-a), ∂aᵢ = i, ∂bᵢ = -1.
+//
+//gb:cuda gb_gamma_q_fraction
 func gammaQFraction(a, x, logx float64, deriv bool) (lq, dq float64) {
 	b := x + 1 - a
 	c, cl := 1/tiny, 0.0 // c and ∂log c
@@ -229,6 +248,8 @@ func gammaQFraction(a, x, logx float64, deriv bool) (lq, dq float64) {
 
 // gammaPrefix is log(x^a e^-x/Γ(a)) = a log x - x - lgamma(a), by
 // Stirling's formula near the centre of a large shape (see above).
+//
+//gb:cuda gb_gamma_prefix
 func gammaPrefix(a, x, logx float64) float64 {
 	if t := (x - a) / a; a >= 10 && math.Abs(t) <= 0.5 {
 		return a*log1pmx(t) + 0.5*math.Log(a/(2*math.Pi)) - stirlingErr(a)
@@ -238,6 +259,8 @@ func gammaPrefix(a, x, logx float64) float64 {
 
 // log1pmx is log(1+t) - t for |t| ≤ ½, by log(1+t) = 2 atanh(u),
 // u = t/(2+t): log(1+t) - t = -tu + 2(u³/3 + u⁵/5 + …), |u| ≤ ⅓.
+//
+//gb:cuda gb_log1pmx
 func log1pmx(t float64) float64 {
 	u := t / (2 + t)
 	u2 := u * u
@@ -256,6 +279,8 @@ func log1pmx(t float64) float64 {
 // stirlingErr is δ(a) = lgamma(a) - ((a-½) log a - a + ½ log 2π) for
 // a ≥ 10, by Stirling's series to the term in a⁻¹³ (the next is below
 // 3e-17 at a = 10).
+//
+//gb:cuda gb_stirling_err
 func stirlingErr(a float64) float64 {
 	z := 1 / a
 	z2 := z * z
@@ -278,6 +303,8 @@ const eulerGamma = 0.577215664901532860606512090082
 // lgamma1p is lgamma(1+a) for a ≥ 0 without rounding 1+a: below 0.2 by
 // its Taylor series -γa + Σ_{k≥2} ζ(k)(-a)ᵏ/k (DLMF 5.7.3; the term in
 // a²⁵ is below 1e-18 of the sum), lgamma(1+a) above.
+//
+//gb:cuda gb_lgamma1p
 func lgamma1p(a float64) float64 {
 	if a >= 0.2 {
 		return LGamma(1 + a)

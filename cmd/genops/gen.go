@@ -377,6 +377,11 @@ func Generate(root string) (map[string][]byte, error) {
 		}
 		files[g.path] = b
 	}
+	b, err := deviceFile(root)
+	if err != nil {
+		return nil, err
+	}
+	files["accel/cuda/cgen/device_gen.cu"] = b
 	return files, nil
 }
 

@@ -2,9 +2,12 @@
 // accel/opdef (see its doc.go): for the log densities and the elementwise
 // ops, accel/ir's reference loops, accel/vec's lockstep kernels, the CUDA
 // device functions and their table in accel/cuda/cgen, the dist.Family
-// and the Model method of each family. Run it through
-// `go generate ./accel/opdef`; with -check it writes nothing and fails
-// when a generated file differs from what it would write.
+// and the Model method of each family; and accel/cuda/cgen/device_gen.cu,
+// the CUDA C translation of the Go functions marked //gb:cuda in
+// accel/opdef, accel/dense and accel/ir (device.go says which Go it
+// reads). Run it through `go generate ./accel/opdef`; with -check it
+// writes nothing and fails when a generated file differs from what it
+// would write.
 package main
 
 import (

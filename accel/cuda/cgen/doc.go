@@ -1,8 +1,24 @@
 // Package cgen generates CUDA C from a model program (package accel/ir):
-// a hand-written device library of the ops' forward and reverse formulas
-// (device.cu, mirroring the Go reference) and, per model, the program's
-// forward and reverse sweeps plus two kernels, one thread per chain: the
-// batch log density and gradient, and a fused leapfrog trajectory.
+// a device library of the ops' forward and reverse formulas and, per
+// model, the program's forward and reverse sweeps plus two kernels, one
+// thread per chain: the batch log density and gradient, and a fused
+// leapfrog trajectory.
+//
+// The device library has three parts, in this order: device.cu, small
+// hand-written routines mirroring the Go reference (logistic, softplus,
+// digamma and trigamma as gonum computes them, …); device_gen.cu, the
+// routines with loops and helpers (the incomplete gamma and beta
+// functions, the normal CDF's log, Cholesky and its reverse, the
+// substitutions, log-sum-exp, the correlation-Cholesky transform, the
+// LKJ constant), which cmd/genops translates from the Go functions that
+// accel/opdef, accel/dense and accel/ir mark //gb:cuda, so that the C
+// cannot drift from the Go; and lpdf_gen.cu, the log densities of
+// accel/opdef. TestTranslatedFunctionsGCC calls every translated
+// function against its Go. To move a routine there: write it in Go as a
+// function of scalars and slices (no ir.Frame) in the package whose
+// evaluator calls it, mark it //gb:cuda gb_<name>, run
+// `go generate ./accel/opdef`, and give it a check in device_test.go (or
+// name the TestOpsGCC case that reaches it): the test fails until then.
 //
 // The generated source also compiles as plain C with gcc under a small
 // shim header (shim.h: __global__ and __device__ vanish, GB_LAUNCH loops

@@ -40,9 +40,9 @@ func TestGolden(t *testing.T) {
 	}
 	path := filepath.Join("testdata", "small_model.cu")
 	// The device library and the kernels are kept once, in device.cu,
-	// lpdf_gen.cu and kernels.cu: the golden file holds what the
-	// generator writes for this model.
-	const marker = "/* the device library: device.cu, then lpdf_gen.cu */\n"
+	// device_gen.cu, lpdf_gen.cu and kernels.cu: the golden file holds
+	// what the generator writes for this model.
+	const marker = "/* the device library: device.cu, device_gen.cu, then lpdf_gen.cu */\n"
 	if !strings.Contains(src.Code, cgen.Library()) {
 		t.Fatal("generated source does not contain the device library")
 	}

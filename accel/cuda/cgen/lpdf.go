@@ -168,9 +168,7 @@ func (pr *prog) dirichlet(in *ir.Instr, reverse bool) error {
 	if !reverse {
 		out := pr.v(in.Out)
 		pr.w("\t{ double t = 0; for (long long i = 0; i < %d; i++) {\n", n)
-		pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d; double c = 0, s = 0;\n", Y, yrs, AL, ars)
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) { if (!(ar[j] > 0)) { c = GB_NAN; break; } s += ar[j]; c -= gb_lgamma(ar[j]); }\n", k)
-		pr.w("\t\tif (c == c) c += gb_lgamma(s);\n\t\tdouble e = c;\n")
+		pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d; double e = gb_dirichlet_const(ar, %d);\n", Y, yrs, AL, ars, k)
 		pr.w("\t\tfor (long long j = 0; j < %d; j++) { if (!(yr[j] > 0 && yr[j] <= 1)) { e = -GB_INF; break; } e += (ar[j] - 1) * log(yr[j]); }\n", k)
 		pr.w("\t\tif (e != e) e = -GB_INF;\n")
 		if pw {
@@ -189,23 +187,20 @@ func (pr *prog) dirichlet(in *ir.Instr, reverse bool) error {
 	}
 	ay, aa := pr.a(y), pr.a(al)
 	pr.w("\t{ double gsum = 0; for (long long i = 0; i < %d; i++) {\n", n)
-	pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d; int inside = 1;\n", Y, yrs, AL, ars)
-	pr.w("\t\tfor (long long j = 0; j < %d; j++) if (!(yr[j] > 0 && yr[j] <= 1) || !(ar[j] > 0)) inside = 0;\n", k)
-	pr.w("\t\tif (!inside) continue;\n\t\tdouble gi = %s; gsum += gi;\n", g)
+	pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d;\n", Y, yrs, AL, ars)
+	pr.w("\t\tif (!gb_dirichlet_inside(yr, %d, ar)) continue;\n\t\tdouble gi = %s; gsum += gi;\n", k, g)
 	if ay != "" {
 		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * (ar[j] - 1) / yr[j];\n", k, ay, yrs)
 	}
 	if aa != "" {
 		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * log(yr[j]);\n", k, aa, ars)
 		if ars != 0 {
-			pr.w("\t\t{ double s = 0; for (long long j = 0; j < %d; j++) s += ar[j]; double ps = gb_digamma(s);\n", k)
-			pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * (ps - gb_digamma(ar[j])); }\n", k, aa, ars)
+			pr.w("\t\tgb_dirichlet_add_psi(%s + i*%d, ar, %d, gi);\n", aa, ars, k)
 		}
 	}
 	pr.w("\t}\n")
 	if aa != "" && ars == 0 {
-		pr.w("\tif (gsum != 0) { double s = 0; for (long long j = 0; j < %d; j++) s += %s[j]; double ps = gb_digamma(s);\n", k, AL)
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[j] += gsum * (ps - gb_digamma(%s[j])); }\n", k, aa, AL)
+		pr.w("\tif (gsum != 0) gb_dirichlet_add_psi(%s, %s, %d, gsum);\n", aa, AL, k)
 	}
 	pr.w("\t(void)gsum; }\n")
 	return nil
@@ -221,8 +216,7 @@ func (pr *prog) multiNormal(in *ir.Instr, reverse bool) error {
 	n := max(ny, nm)
 	pw := isPointwise(in)
 	Y, M, L, S := pr.v(y), pr.v(mu), pr.v(l), pr.v(in.Scratch)
-	pr.w("\t{ double *z = %s, *w = %s + %d, ld = 0; int ok = 1;\n", S, S, k)
-	pr.w("\tfor (long long j = 0; j < %d; j++) { double d = %s[j*%d+j]; if (!(d > 0)) { ok = 0; break; } ld += log(d); }\n", k, L, k)
+	pr.w("\t{ double *z = %s, *w = %s + %d, ld = gb_chol_log_det(%s, %d); int ok = ld == ld;\n", S, S, k, L, k)
 	if !reverse {
 		out := pr.v(in.Out)
 		pr.w("\tdouble c = -%d.0 * GB_LN_SQRT_2PI - ld, t = 0;\n", k)

@@ -116,7 +116,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i] * %s[i]; %s[0] = s; }\n",
 			pr.n(in.In[0]), pr.v(in.In[0]), pr.v(in.In[1]), out)
 	case ir.OpLogSumExp:
-		pr.w("\t%s[0] = gb_logsumexp(%s, %s, %d);\n", out, pr.v(in.In[0]), pr.v(in.Scratch), pr.n(in.In[0]))
+		pr.w("\t%s[0] = gb_logsumexp(%s, %d, %s);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), pr.v(in.Scratch))
 	case ir.OpAddN:
 		terms := make([]string, len(in.In))
 		for i, a := range in.In {
@@ -149,15 +149,11 @@ func (pr *prog) forward(in *ir.Instr) error {
 			n, k, pr.v(in.In[0]), k, pr.v(in.In[1]), out)
 	case ir.OpCholesky:
 		m := pr.p.Values[in.Out].Shape[0]
-		pr.w("\tif (!gb_cholesky(%s, %s, %d)) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
+		pr.w("\tif (gb_cholesky(%s, %s, %d, 0.0) >= 0) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
-		x := pr.v(in.In[0])
-		pr.w("\t{ double al = %s[0], rho = %s[0], a2 = al * al, c = -0.5 / (rho * rho);\n", pr.v(in.In[1]), pr.v(in.In[2]))
-		pr.w("\tfor (long long i = 0; i < %d; i++) { %s[i*%d+i] = a2; for (long long j = 0; j < i; j++) {\n", m, out, m)
-		pr.w("\t\tdouble s = 0; for (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e; }\n", d, x, d, x, d)
-		pr.w("\t\tdouble v = a2 * exp(c * s); %s[i*%d+j] = v; %s[j*%d+i] = v; } } }\n", out, m, out, m)
+		pr.w("\tgb_cov_exp_quad(%s, %s[0], %s[0], %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), pr.v(in.In[2]), out, m, d)
 	case ir.OpAddDiag:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[i];\n", n, out, pr.v(in.In[0]))
@@ -167,15 +163,12 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, false)
 	case ir.OpCholCorrFwd:
-		pr.w("\tgb_cholcorr_fwd(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
+		pr.w("\tgb_cholcorr_fwd(%s, %d, %s);\n", pr.v(in.In[0]), pr.n(in.In[0]), out)
 	case ir.OpCholCorrLogJ:
-		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), cholCorrK(pr.n(in.In[0])))
+		pr.w("\t%s[0] = gb_cholcorr_logj(%s, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]))
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\t{ double eta = %s[0], e = -GB_INF; if (eta > 0) { e = -gb_lkj_logc(%d, eta);\n", pr.v(in.In[1]), k)
-		pr.w("\t\tfor (long long j = 1; j < %d; j++) { double d = %s[j*%d+j]; if (!(d > 0)) { e = -GB_INF; break; } e += ((double)(%d - j - 1) + 2 * eta - 2) * log(d); } }\n", k, L, k, k)
-		pr.w("\t%s[0] = e; }\n", out)
+		pr.w("\t%s[0] = gb_lkj_lpdf(%s, %s[0], %d);\n", out, pr.v(in.In[0]), pr.v(in.In[1]), k)
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
@@ -191,9 +184,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
-		L, B := pr.v(in.In[0]), pr.v(in.In[1])
-		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = 0; i < %d; i++) { double s = %s[i*%d+c]; for (long long k = 0; k < i; k++) s -= %s[i*%d+k] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
-			m, nn, B, m, L, nn, out, m, out, m, L, nn)
+		pr.w("\tgb_tri_solve(%s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), out, nn, m)
 	case ir.OpMulLowerTTr:
 		nn := pr.p.Values[in.Out].Shape[0]
 		L := pr.v(in.In[0])
@@ -228,12 +219,10 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t%s[0] = %s; for (long long k = 1; k < %d; k++) %s[k] = %s[k-1] + exp(%s[k]);\n", out, first, n, out, out, x)
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
-		pr.w("\t{ double s = 1; for (long long k = 0; k < %d; k++) { double z = gb_logistic(%s[k] - log((double)(%d - k))); %s[k] = s * z; s -= %s[k]; } %s[%d] = s; }\n",
-			km1, pr.v(in.In[0]), km1, out, out, out, km1)
+		pr.w("\tgb_simplex_fwd(%s, %d, %s);\n", pr.v(in.In[0]), km1, out)
 	case ir.OpSimplexLogJ:
 		km1 := pr.n(in.In[0])
-		pr.w("\t{ double lp = 0, ls = 0; for (long long k = 0; k < %d; k++) { double a = %s[k] - log((double)(%d - k)); lp += ls + gb_logistic_logj(a); ls -= gb_softplus(a); } %s[0] = lp; }\n",
-			km1, pr.v(in.In[0]), km1, out)
+		pr.w("\t%s[0] = gb_simplex_logj(%s, %d);\n", out, pr.v(in.In[0]), km1)
 	case ir.OpDirichletLPDF:
 		return pr.dirichlet(in, false)
 	case ir.OpMultiNormalCholLPDF:
@@ -335,23 +324,19 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
-		x, k := pr.v(in.In[0]), pr.v(in.Out)
 		gx := pr.a(in.In[0])
-		pr.w("\t{ double al = %s[0], rho = %s[0], ir2 = 1 / (rho * rho), sa = 0, sr = 0;\n", pr.v(in.In[1]), pr.v(in.In[2]))
-		pr.w("\tfor (long long i = 0; i < %d; i++) { sa += %s[i*%d+i] * %s[i*%d+i]; for (long long j = 0; j < i; j++) {\n", m, g, m, k, m)
-		pr.w("\t\tdouble gk = (%s[i*%d+j] + %s[j*%d+i]) * %s[i*%d+j], s = 0; sa += gk;\n", g, m, g, m, k, m)
-		pr.w("\t\tfor (long long t = 0; t < %d; t++) { double e = %s[i*%d+t] - %s[j*%d+t]; s += e * e;", d, x, d, x, d)
-		if gx != "" {
-			pr.w(" %s[i*%d+t] -= gk * e * ir2; %s[j*%d+t] += gk * e * ir2;", gx, d, gx, d)
+		if gx == "" {
+			gx = "0"
 		}
-		pr.w(" }\n\t\tsr += gk * s; } }\n")
+		pr.w("\t{ double da, dr; gb_cov_exp_quad_reverse(%s, %s, %s, %s, %s[0], %s[0], %d, %d, &da, &dr);\n",
+			pr.v(in.In[0]), pr.v(in.Out), g, gx, pr.v(in.In[1]), pr.v(in.In[2]), m, d)
 		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\t%s[0] += 2 * sa / al;\n", d)
+			pr.w("\t%s[0] += da;\n", d)
 		}
 		if d := pr.a(in.In[2]); d != "" {
-			pr.w("\t%s[0] += sr * ir2 / rho;\n", d)
+			pr.w("\t%s[0] += dr;\n", d)
 		}
-		pr.w("\t}\n")
+		pr.w("\t(void)da; (void)dr; }\n")
 	case ir.OpAddDiag:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.accumulate(pr.a(in.In[0]), 1, n, g+"[i]")
@@ -363,23 +348,27 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpLogMatMulExp:
 		return pr.logMatMulExp(in, true)
 	case ir.OpCholCorrFwd:
-		pr.w("\tgb_cholcorr_reverse(%s, %s, %s, %s, %d, 0, 0.0);\n", pr.v(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch), pr.p.Values[in.Out].Shape[0])
+		pr.w("\tgb_cholcorr_reverse(%s, %d, %s, %s, %s, 0, 1.0);\n", pr.v(in.In[0]), pr.n(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch))
 	case ir.OpCholCorrLogJ:
 		x := in.In[0]
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] -= 2 * %s[0] * tanh(%s[i]);\n", pr.n(x), pr.a(x), g, pr.v(x))
-		pr.w("\tgb_cholcorr_reverse(%s, 0, %s, %s, %d, 1, %s[0]);\n", pr.v(x), pr.a(x), pr.v(in.Scratch), cholCorrK(pr.n(x)), g)
+		pr.w("\tgb_cholcorr_reverse(%s, %d, 0, %s, %s, 1, %s[0]);\n", pr.v(x), pr.n(x), pr.a(x), pr.v(in.Scratch), g)
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\t{ double eta = %s[0], g = %s[0]; int ok = eta > 0;\n", pr.v(in.In[1]), g)
-		pr.w("\tfor (long long j = 1; j < %d; j++) if (!(%s[j*%d+j] > 0)) ok = 0;\n\tif (ok) {\n", k, L, k)
-		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\t\tfor (long long j = 1; j < %d; j++) %s[j*%d+j] += g * ((double)(%d - j - 1) + 2 * eta - 2) / %s[j*%d+j];\n", k, d, k, k, L, k)
+		gl := pr.a(in.In[0])
+		if gl == "" {
+			gl = "0"
 		}
-		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\t\t{ double d = -gb_lkj_dlogc(%d, eta); for (long long j = 1; j < %d; j++) d += 2 * log(%s[j*%d+j]); %s[0] += g * d; }\n", k, k, L, k, d)
+		deta := pr.a(in.In[1])
+		want := 0
+		if deta != "" {
+			want = 1
 		}
-		pr.w("\t\t(void)g; } }\n")
+		pr.w("\t{ double deta = gb_lkj_reverse(%s, %s[0], %d, %s[0], %s, %d);", pr.v(in.In[0]), pr.v(in.In[1]), k, g, gl, want)
+		if deta != "" {
+			pr.w(" %s[0] += deta;", deta)
+		}
+		pr.w(" (void)deta; }\n")
 	case ir.OpCategoricalLogitLPMF:
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
@@ -412,14 +401,14 @@ func (pr *prog) backward(in *ir.Instr) error {
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
-		L, X, BB := pr.v(in.In[0]), pr.v(in.Out), pr.v(in.Scratch)
-		pr.w("\tfor (long long c = 0; c < %d; c++) for (long long i = %d; i >= 0; i--) { double s = %s[i*%d+c]; for (long long k = i + 1; k < %d; k++) s -= %s[k*%d+i] * %s[k*%d+c]; %s[i*%d+c] = s / %s[i*%d+i]; }\n",
-			m, nn-1, g, m, nn, L, nn, BB, m, BB, m, L, nn)
-		pr.accumulate(pr.a(in.In[1]), 1, pr.n(in.In[1]), BB+"[i]")
-		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long k = 0; k <= i; k++) { double s = 0; for (long long c = 0; c < %d; c++) s += %s[i*%d+c] * %s[k*%d+c]; %s[i*%d+k] -= s; }\n",
-				nn, m, BB, m, X, m, d, nn)
+		gb, gl := pr.a(in.In[1]), pr.a(in.In[0])
+		if gb == "" {
+			gb = "0"
 		}
+		if gl == "" {
+			gl = "0"
+		}
+		pr.w("\tgb_tri_solve_reverse(%s, %s, %s, %s, %d, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.Out), g, pr.v(in.Scratch), nn*m, gb, gl, nn, m)
 	case ir.OpMulLowerTTr:
 		nn := pr.p.Values[in.Out].Shape[0]
 		L := pr.v(in.In[0])
@@ -467,14 +456,10 @@ func (pr *prog) backward(in *ir.Instr) error {
 			n-1, g, pr.a(in.In[0]), first, pr.v(in.In[0]))
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
-		x, y := pr.v(in.In[0]), pr.v(in.Out)
-		pr.w("\t{ double s = %s[%d], sb = %s[%d]; for (long long k = %d; k >= 0; k--) {\n", y, km1, g, km1, km1-1)
-		pr.w("\t\tdouble sk = s + %s[k], a = %s[k] - log((double)(%d - k)), z = gb_logistic(a), zb = (%s[k] - sb) * sk;\n", y, x, km1, g)
-		pr.w("\t\tsb = %s[k] * z + sb * (1 - z); %s[k] += zb * gb_logistic_deriv(a); s = sk; } }\n", g, pr.a(in.In[0]))
+		pr.w("\tgb_simplex_reverse(%s, %d, %s, %s, %s);\n", pr.v(in.In[0]), km1, pr.v(in.Out), g, pr.a(in.In[0]))
 	case ir.OpSimplexLogJ:
 		km1 := pr.n(in.In[0])
-		pr.w("\tfor (long long j = 0; j < %d; j++) { double z = gb_logistic(%s[j] - log((double)(%d - j))); %s[j] += %s[0] * (1 - 2 * z - z * (double)(%d - 1 - j)); }\n",
-			km1, pr.v(in.In[0]), km1, pr.a(in.In[0]), g, km1)
+		pr.w("\tgb_simplex_logj_reverse(%s, %d, %s[0], %s);\n", pr.v(in.In[0]), km1, g, pr.a(in.In[0]))
 	case ir.OpDirichletLPDF:
 		return pr.dirichlet(in, true)
 	case ir.OpMultiNormalCholLPDF:
@@ -483,13 +468,4 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
 	}
 	return nil
-}
-
-// cholCorrK is K for K(K-1)/2 unconstrained values.
-func cholCorrK(n int) int {
-	k := 1
-	for k*(k-1)/2 < n {
-		k++
-	}
-	return k
 }

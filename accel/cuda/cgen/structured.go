@@ -3,33 +3,25 @@ package cgen
 import "github.com/gobayes/gobayes/accel/ir"
 
 // logMatMulExp writes log(exp(A)·exp(B)) with ir's scratch of weights
-// exp(A_il + B_lj - out_ij) at ((i·m)+j)·k + l.
+// exp(A_il + B_lj - out_ij) at ((i·m)+j)·k + l, by the device functions
+// translated from ir's logMatMulExp and its reverse.
 func (pr *prog) logMatMulExp(in *ir.Instr, reverse bool) error {
 	bs := pr.p.Values[in.In[1]].Shape
 	k, m := bs[0], bs[1]
 	n := pr.n(in.In[0]) / k
 	A, B, W := pr.v(in.In[0]), pr.v(in.In[1]), pr.v(in.Scratch)
 	if !reverse {
-		Y := pr.v(in.Out)
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) {\n", n, m)
-		pr.w("\t\tconst double *ai = %s + i*%d; double *w = %s + (i*%d+j)*%d, mx = -GB_INF; long long im = -1;\n", A, k, W, m, k)
-		pr.w("\t\tfor (long long l = 0; l < %d; l++) { double t = ai[l] + %s[l*%d+j]; if (t > mx || t != t) { mx = t; im = l; } }\n", k, B, m)
-		pr.w("\t\tif (gb_isinf(mx) || mx != mx) { for (long long l = 0; l < %d; l++) w[l] = 0; %s[i*%d+j] = mx; continue; }\n", k, Y, m)
-		pr.w("\t\tdouble s = 0; for (long long l = 0; l < %d; l++) { if (l == im) { w[l] = 1; continue; } w[l] = exp(ai[l] + %s[l*%d+j] - mx); s += w[l]; }\n", k, B, m)
-		pr.w("\t\t%s[i*%d+j] = mx + gb_log1p_ir(s); double r = 1 / (1 + s); for (long long l = 0; l < %d; l++) w[l] *= r;\n\t}\n", Y, m, k)
+		pr.w("\tgb_log_mat_mul_exp(%s, %s, %s, %s, %d, %d, %d);\n", A, B, pr.v(in.Out), W, n, k, m)
 		return nil
 	}
-	g := pr.a(in.Out)
 	ga, gb := pr.a(in.In[0]), pr.a(in.In[1])
-	pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) { double gij = %s[i*%d+j]; if (gij == 0) continue;\n", n, m, g, m)
-	pr.w("\t\tconst double *w = %s + (i*%d+j)*%d; for (long long l = 0; l < %d; l++) { double d = gij * w[l];", W, m, k, k)
-	if ga != "" {
-		pr.w(" %s[i*%d+l] += d;", ga, k)
+	if ga == "" {
+		ga = "0"
 	}
-	if gb != "" {
-		pr.w(" %s[l*%d+j] += d;", gb, m)
+	if gb == "" {
+		gb = "0"
 	}
-	pr.w(" (void)d; } }\n")
+	pr.w("\tgb_log_mat_mul_exp_reverse(%s, %s, %s, %s, %d, %d, %d);\n", pr.a(in.Out), W, ga, gb, n, k, m)
 	return nil
 }
 

@@ -1,0 +1,813 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The device library's functions with loops and helpers (the incomplete
+// gamma and beta functions, the normal CDF's log, Cholesky and its
+// reverse, the substitutions, log-sum-exp, the correlation-Cholesky
+// transform) are written once, in Go, where the CPU evaluator calls them,
+// and translated here into the CUDA C of accel/cuda/cgen/device_gen.cu.
+// A function (or a struct type) is marked by a last doc-comment line
+//
+//	//gb:cuda gb_name
+//
+// naming its C function. The translator reads a small subset of Go and
+// refuses, naming the function and the line, anything outside it rather
+// than write C that means something else:
+//
+//   - types: float64 (double), int (long long), bool (int), []float64
+//     (a pointer, const when the function writes through it nowhere,
+//     followed by its length where the function reads len, ranges over it
+//     or slices it without an upper bound), [N]float64 (a local array,
+//     zeroed), a marked struct and a pointer to one; package-level
+//     [...]float64 tables become local const arrays;
+//   - results: one is the C return value; several become out-pointers
+//     after the parameters (a call assigns them through &v);
+//   - statements: :=, =, op=, ++, --, var, if/else, for (three-clause,
+//     condition only, range over a slice or an int), switch (tagged or
+//     not, no fallthrough, no break out of it), return, break, continue,
+//     clear and copy, and calls;
+//   - expressions: arithmetic, comparisons, && || !, indexing, slicing
+//     (s[a:b], s[:b], s[a:]), len, float64(), int(), min, max, math's
+//     functions and constants (see mathFuncs), the marked functions and
+//     methods, and the hand-written C twins of a few functions from
+//     elsewhere (deviceExterns). Constant subexpressions are folded
+//     exactly, as Go folds them, before they are printed.
+//
+// Not supported: closures, maps, strings, interfaces, pointers other than
+// to a marked struct, goto and labels, defer, multiple results used inside
+// an expression.
+
+const deviceDirective = "//gb:cuda"
+
+// devicePackages are the directories whose marked functions are
+// translated.
+var devicePackages = []string{"accel/opdef", "accel/dense", "accel/ir"}
+
+// deviceExterns are the functions marked code may call that are not
+// translated, with their C: hand-written twins in device.cu (gonum's
+// digamma, ir's scalar exp is the C library's), by package and name.
+var deviceExterns = map[string]extern{
+	"opdef.LGamma":    {"gb_lgamma", 1, kFloat},
+	"opdef.IsCount":   {"gb_is_count", 1, kBool},
+	"mathext.Digamma": {"gb_digamma", 1, kFloat},
+	"mathext.Lbeta":   {"gb_lbeta", 2, kFloat},
+	"ir.Exp":          {"exp", 1, kFloat},
+	"ir.log1p":        {"log1p", 1, kFloat},
+	"ir.lgamma":       {"gb_lgamma", 1, kFloat},
+	"ir.isCount":      {"gb_is_count", 1, kBool},
+}
+
+type extern struct {
+	c      string
+	arity  int
+	result cKind
+}
+
+// mathFuncs are package math's functions of float64s with the same
+// meaning in C (math.Max and math.Min are Go's, NaN in NaN out, through
+// gb_max and gb_min; math.IsNaN, IsInf, Inf and NaN are handled apart).
+var mathFuncs = map[string]struct {
+	c     string
+	arity int
+}{
+	"Abs": {"fabs", 1}, "Sqrt": {"sqrt", 1}, "Cbrt": {"cbrt", 1},
+	"Exp": {"exp", 1}, "Expm1": {"expm1", 1}, "Exp2": {"exp2", 1},
+	"Log": {"log", 1}, "Log1p": {"log1p", 1}, "Log2": {"log2", 1}, "Log10": {"log10", 1},
+	"Sin": {"sin", 1}, "Cos": {"cos", 1}, "Tan": {"tan", 1},
+	"Asin": {"asin", 1}, "Acos": {"acos", 1}, "Atan": {"atan", 1},
+	"Sinh": {"sinh", 1}, "Cosh": {"cosh", 1}, "Tanh": {"tanh", 1},
+	"Asinh": {"asinh", 1}, "Acosh": {"acosh", 1}, "Atanh": {"atanh", 1},
+	"Erf": {"erf", 1}, "Erfc": {"erfc", 1},
+	"Floor": {"floor", 1}, "Ceil": {"ceil", 1}, "Trunc": {"trunc", 1}, "Round": {"round", 1},
+	"Atan2": {"atan2", 2}, "Pow": {"pow", 2}, "Hypot": {"hypot", 2}, "Mod": {"fmod", 2},
+	"Copysign": {"copysign", 2}, "Max": {"gb_max", 2}, "Min": {"gb_min", 2},
+}
+
+// mathConsts are package math's constants, as math spells them.
+var mathConsts = map[string]string{
+	"Pi":         "3.14159265358979323846264338327950288419716939937510582097494459",
+	"E":          "2.71828182845904523536028747135266249775724709369995957496696763",
+	"Ln2":        "0.693147180559945309417232121458176568075500134360255254120680009",
+	"Log2E":      "1.44269504088896340735992468100189213742664595415298593413544940",
+	"Ln10":       "2.30258509299404568401799145468436420760110148862877297603332790",
+	"Sqrt2":      "1.41421356237309504880168872420969807856967187537694807317667974",
+	"SqrtPi":     "1.77245385090551602729816748334114518279754945612238712821380779",
+	"SqrtE":      "1.64872127070012814684865078831848716753741963446718386640000000",
+	"MaxFloat64": "1.79769313486231570814527423731704356798070e+308",
+}
+
+// cKeywords are C and C++ words a Go name may not be in device code.
+var cKeywords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`auto break case char const continue default do double else enum extern
+		float for goto if inline int long register restrict return short signed sizeof static struct switch
+		typedef union unsigned void volatile while bool class delete new this template typename namespace
+		operator private protected public virtual friend throw try catch using explicit mutable asm
+		NAN INFINITY signbit isnan isinf`) {
+		cKeywords[w] = true
+	}
+	for _, f := range mathFuncs {
+		cKeywords[f.c] = true
+	}
+	for _, e := range deviceExterns {
+		cKeywords[e.c] = true
+	}
+}
+
+type cKind int
+
+const (
+	kVoid cKind = iota
+	kFloat
+	kInt
+	kBool
+	kSlice  // []float64
+	kArray  // [n]float64
+	kStruct // a marked struct
+	kPtr    // a pointer to a marked struct
+)
+
+type ctype struct {
+	k cKind
+	n int      // kArray: the length
+	s *cstruct // kStruct, kPtr
+}
+
+func (t ctype) scalar() bool { return t.k == kFloat || t.k == kInt || t.k == kBool }
+
+func (t ctype) c() string {
+	switch t.k {
+	case kFloat:
+		return "double"
+	case kInt:
+		return "long long"
+	case kBool:
+		return "int"
+	case kStruct:
+		return t.s.cName
+	case kPtr:
+		return t.s.cName + " *"
+	}
+	return "?"
+}
+
+func (t ctype) String() string {
+	switch t.k {
+	case kFloat:
+		return "float64"
+	case kInt:
+		return "int"
+	case kBool:
+		return "bool"
+	case kSlice:
+		return "[]float64"
+	case kArray:
+		return fmt.Sprintf("[%d]float64", t.n)
+	case kStruct:
+		return t.s.goName
+	case kPtr:
+		return "*" + t.s.goName
+	}
+	return "void"
+}
+
+// devPkg is one scanned package: its constants, tables, marked structs
+// and functions.
+type devPkg struct {
+	name   string
+	dir    string
+	consts map[string]constDef
+	tables map[string]tableDef
+	types  map[string]*cstruct
+}
+
+type constDef struct {
+	expr ast.Expr
+	file *devFile
+	val  constant.Value
+	busy bool
+}
+
+type tableDef struct {
+	lit  *ast.CompositeLit
+	file *devFile
+}
+
+type devFile struct {
+	pkg     *devPkg
+	path    string // relative to the root
+	imports map[string]string
+}
+
+type cstruct struct {
+	goName, cName string
+	fields        []cfield
+	spec          *ast.StructType
+	file          *devFile
+}
+
+type cfield struct {
+	name string
+	t    ctype
+}
+
+type cparam struct {
+	name             string
+	t                ctype
+	written, needLen bool
+}
+
+type cfunc struct {
+	key   string // pkg.Name or pkg.Type.Name
+	goPos string // file: Go name, for the generated comment
+	cName string
+	decl  *ast.FuncDecl
+	file  *devFile
+	// params has the receiver first; results the result types, names
+	// their Go names ("" when unnamed).
+	params  []*cparam
+	results []ctype
+	names   []string
+}
+
+// device is the translator's state over all scanned packages.
+type device struct {
+	fset    *token.FileSet
+	pkgs    map[string]*devPkg
+	funcs   map[string]*cfunc
+	order   []*cfunc
+	structs []*cstruct
+	changed bool // a parameter's facts changed during the pass
+	// localLens records, per function, the local slices whose length is
+	// read (by the position of their declaration).
+	localLens map[*cfunc]map[token.Pos]bool
+}
+
+// deviceFile reads the marked functions of devicePackages under root and
+// writes their C.
+func deviceFile(root string) ([]byte, error) {
+	d := newDevice()
+	for _, dir := range devicePackages {
+		if err := d.addDir(root, dir); err != nil {
+			return nil, err
+		}
+	}
+	return d.translate()
+}
+
+func newDevice() *device {
+	return &device{fset: token.NewFileSet(), pkgs: map[string]*devPkg{}, funcs: map[string]*cfunc{}, localLens: map[*cfunc]map[token.Pos]bool{}}
+}
+
+func (d *device) addDir(root, dir string) error {
+	names, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	var files []*ast.File
+	var paths []string
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(n)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(d.fset, filepath.ToSlash(filepath.Join(dir, filepath.Base(n))), src, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		paths = append(paths, filepath.ToSlash(filepath.Join(dir, filepath.Base(n))))
+	}
+	return d.addFiles(dir, files, paths)
+}
+
+// addFiles registers one package's files.
+func (d *device) addFiles(dir string, files []*ast.File, paths []string) error {
+	if len(files) == 0 {
+		return fmt.Errorf("device: no Go files in %s", dir)
+	}
+	p := &devPkg{name: files[0].Name.Name, dir: dir, consts: map[string]constDef{}, tables: map[string]tableDef{}, types: map[string]*cstruct{}}
+	if d.pkgs[p.name] != nil {
+		return fmt.Errorf("device: two packages named %s", p.name)
+	}
+	d.pkgs[p.name] = p
+	for i, f := range files {
+		df := &devFile{pkg: p, path: paths[i], imports: map[string]string{}}
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			name := path[strings.LastIndex(path, "/")+1:]
+			local := name
+			if im.Name != nil {
+				local = im.Name.Name
+			}
+			df.imports[local] = name
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.GenDecl:
+				if err := d.genDecl(p, df, decl); err != nil {
+					return err
+				}
+			case *ast.FuncDecl:
+				name, ok, err := d.directive(decl.Doc, decl.Name.Name)
+				if err != nil || !ok {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+				fn := &cfunc{key: p.name + "." + decl.Name.Name, cName: name, decl: decl, file: df,
+					goPos: df.path + ": " + decl.Name.Name}
+				if decl.Recv != nil {
+					fn.key = ""
+				}
+				d.order = append(d.order, fn)
+				if fn.key != "" {
+					d.funcs[fn.key] = fn
+				}
+			}
+		}
+	}
+	// Methods need their receiver's struct, which may sit in a later file.
+	for _, fn := range d.order {
+		if fn.key != "" || fn.file.pkg != p {
+			continue
+		}
+		recv := fn.decl.Recv.List[0].Type
+		if st, ok := recv.(*ast.StarExpr); ok {
+			recv = st.X
+		}
+		id, ok := recv.(*ast.Ident)
+		if !ok || p.types[id.Name] == nil {
+			return d.errAt(fn.decl, fn.decl.Name.Name, "the receiver is not a //gb:cuda struct")
+		}
+		fn.key = p.name + "." + id.Name + "." + fn.decl.Name.Name
+		fn.goPos = fn.file.path + ": " + id.Name + "." + fn.decl.Name.Name
+		d.funcs[fn.key] = fn
+	}
+	return nil
+}
+
+func (d *device) genDecl(p *devPkg, df *devFile, decl *ast.GenDecl) error {
+	switch decl.Tok {
+	case token.CONST:
+		for _, s := range decl.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if i < len(vs.Values) {
+					p.consts[n.Name] = constDef{expr: vs.Values[i], file: df}
+				}
+			}
+		}
+	case token.VAR:
+		for _, s := range decl.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.CompositeLit); ok {
+					if at, ok := lit.Type.(*ast.ArrayType); ok {
+						if el, ok := at.Elt.(*ast.Ident); ok && el.Name == "float64" {
+							p.tables[n.Name] = tableDef{lit, df}
+						}
+					}
+				}
+			}
+		}
+	case token.TYPE:
+		for _, s := range decl.Specs {
+			ts := s.(*ast.TypeSpec)
+			doc := ts.Doc
+			if doc == nil && len(decl.Specs) == 1 {
+				doc = decl.Doc
+			}
+			name, ok, err := d.directive(doc, ts.Name.Name)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			st, isStruct := ts.Type.(*ast.StructType)
+			if !isStruct {
+				return d.errAt(ts, ts.Name.Name, "only struct types can be marked")
+			}
+			cs := &cstruct{goName: ts.Name.Name, cName: name, spec: st, file: df}
+			p.types[ts.Name.Name] = cs
+			d.structs = append(d.structs, cs)
+		}
+	}
+	return nil
+}
+
+// directive is the C name of a //gb:cuda line in doc.
+func (d *device) directive(doc *ast.CommentGroup, goName string) (string, bool, error) {
+	if doc == nil {
+		return "", false, nil
+	}
+	for _, c := range doc.List {
+		if !strings.HasPrefix(c.Text, deviceDirective) {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(c.Text, deviceDirective))
+		if len(f) != 1 || !token.IsIdentifier(f[0]) || !strings.HasPrefix(f[0], "gb_") {
+			return "", false, fmt.Errorf("%s: %s: want %s gb_<name>", d.fset.Position(c.Pos()), goName, deviceDirective)
+		}
+		return f[0], true, nil
+	}
+	return "", false, nil
+}
+
+func (d *device) errAt(n ast.Node, fn, format string, args ...any) error {
+	pos := d.fset.Position(n.Pos())
+	return fmt.Errorf("device: %s:%d: %s: %s", pos.Filename, pos.Line, fn, fmt.Sprintf(format, args...))
+}
+
+// translate writes the C: the structs, every prototype, then every
+// definition. The parameters' facts (written, length needed) flow from
+// callees to callers, so the functions are translated until they settle.
+func (d *device) translate() ([]byte, error) {
+	names := map[string]string{}
+	for _, s := range d.structs {
+		if err := d.structFields(s); err != nil {
+			return nil, err
+		}
+		if prev, dup := names[s.cName]; dup {
+			return nil, fmt.Errorf("device: %s names both %s and %s", s.cName, prev, s.goName)
+		}
+		names[s.cName] = s.goName
+	}
+	for _, fn := range d.order {
+		if err := d.signature(fn); err != nil {
+			return nil, err
+		}
+		if prev, dup := names[fn.cName]; dup {
+			return nil, fmt.Errorf("device: %s names both %s and %s", fn.cName, prev, fn.key)
+		}
+		names[fn.cName] = fn.key
+	}
+	var bodies []string
+	for pass := 0; ; pass++ {
+		if pass == 20 {
+			return nil, fmt.Errorf("device: the parameters' facts do not settle")
+		}
+		d.changed = false
+		bodies = bodies[:0]
+		for _, fn := range d.order {
+			b, err := d.body(fn)
+			if err != nil {
+				return nil, err
+			}
+			bodies = append(bodies, b)
+		}
+		if !d.changed {
+			break
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("/* Code generated by cmd/genops from the //gb:cuda functions of accel/opdef,\n * accel/dense and accel/ir. DO NOT EDIT. */\n")
+	for _, s := range d.structs {
+		fmt.Fprintf(&b, "\n/* %s: %s. */\ntypedef struct {\n", s.file.path, s.goName)
+		for _, f := range s.fields {
+			fmt.Fprintf(&b, "\t%s %s;\n", f.t.c(), f.name)
+		}
+		fmt.Fprintf(&b, "} %s;\n", s.cName)
+	}
+	b.WriteString("\n")
+	for _, fn := range d.order {
+		fmt.Fprintf(&b, "%s;\n", d.prototype(fn))
+	}
+	for i, fn := range d.order {
+		fmt.Fprintf(&b, "\n/* %s */\n%s {\n%s}\n", fn.goPos, d.prototype(fn), bodies[i])
+	}
+	return b.Bytes(), nil
+}
+
+func (d *device) structFields(s *cstruct) error {
+	for _, f := range s.spec.Fields.List {
+		t, err := d.typeOf(f.Type, s.file, false)
+		if err != nil {
+			return d.errAt(f, s.goName, "%v", err)
+		}
+		if !t.scalar() {
+			return d.errAt(f, s.goName, "a field of type %s (only float64, int and bool)", t)
+		}
+		for _, n := range f.Names {
+			s.fields = append(s.fields, cfield{n.Name, t})
+		}
+	}
+	return nil
+}
+
+// typeOf reads a Go type expression.
+func (d *device) typeOf(e ast.Expr, f *devFile, local bool) (ctype, error) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		switch e.Name {
+		case "float64":
+			return ctype{k: kFloat}, nil
+		case "int":
+			return ctype{k: kInt}, nil
+		case "bool":
+			return ctype{k: kBool}, nil
+		}
+		if s := f.pkg.types[e.Name]; s != nil {
+			return ctype{k: kStruct, s: s}, nil
+		}
+	case *ast.StarExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if s := f.pkg.types[id.Name]; s != nil {
+				return ctype{k: kPtr, s: s}, nil
+			}
+		}
+	case *ast.ArrayType:
+		if el, ok := e.Elt.(*ast.Ident); ok && el.Name == "float64" {
+			if e.Len == nil {
+				return ctype{k: kSlice}, nil
+			}
+			if local {
+				v, ok := d.constOf(e.Len, f)
+				if ok && v.Kind() == constant.Int {
+					n, exact := constant.Int64Val(v)
+					if exact && n > 0 && n < 1<<16 {
+						return ctype{k: kArray, n: int(n)}, nil
+					}
+				}
+			}
+		}
+	}
+	return ctype{}, fmt.Errorf("type %s is not supported in device code", exprString(e))
+}
+
+func exprString(e ast.Expr) string {
+	var b bytes.Buffer
+	writeExpr(&b, e)
+	return b.String()
+}
+
+// writeExpr prints a type or short expression for an error message.
+func writeExpr(b *bytes.Buffer, e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		b.WriteString(e.Name)
+	case *ast.StarExpr:
+		b.WriteString("*")
+		writeExpr(b, e.X)
+	case *ast.SelectorExpr:
+		writeExpr(b, e.X)
+		b.WriteString("." + e.Sel.Name)
+	case *ast.ArrayType:
+		b.WriteString("[")
+		if e.Len != nil {
+			writeExpr(b, e.Len)
+		}
+		b.WriteString("]")
+		writeExpr(b, e.Elt)
+	case *ast.BasicLit:
+		b.WriteString(e.Value)
+	default:
+		fmt.Fprintf(b, "%T", e)
+	}
+}
+
+// signature reads a function's parameters and results.
+func (d *device) signature(fn *cfunc) error {
+	decl := fn.decl
+	if decl.Type.TypeParams != nil {
+		return d.errAt(decl, fn.key, "type parameters are not supported")
+	}
+	var fields []*ast.Field
+	if decl.Recv != nil {
+		fields = append(fields, decl.Recv.List...)
+	}
+	fields = append(fields, decl.Type.Params.List...)
+	for _, f := range fields {
+		t, err := d.typeOf(f.Type, fn.file, false)
+		if err != nil {
+			return d.errAt(f, fn.key, "parameter: %v", err)
+		}
+		if t.k == kStruct {
+			return d.errAt(f, fn.key, "a struct parameter is passed by pointer in device code (*%s)", t.s.goName)
+		}
+		names := f.Names
+		if len(names) == 0 {
+			names = []*ast.Ident{{Name: "_"}}
+		}
+		for _, n := range names {
+			name := n.Name
+			if name == "_" {
+				name = fmt.Sprintf("gb_unused%d", len(fn.params))
+			} else if err := checkName(name); err != nil {
+				return d.errAt(n, fn.key, "%v", err)
+			}
+			fn.params = append(fn.params, &cparam{name: name, t: t})
+		}
+	}
+	if decl.Type.Results != nil {
+		for _, f := range decl.Type.Results.List {
+			t, err := d.typeOf(f.Type, fn.file, false)
+			if err != nil || !t.scalar() {
+				if err == nil {
+					err = fmt.Errorf("type %s", t)
+				}
+				return d.errAt(f, fn.key, "result: %v (only float64, int and bool)", err)
+			}
+			if len(f.Names) == 0 {
+				fn.results = append(fn.results, t)
+				fn.names = append(fn.names, "")
+			}
+			for _, n := range f.Names {
+				if err := checkName(n.Name); err != nil && n.Name != "_" {
+					return d.errAt(n, fn.key, "%v", err)
+				}
+				fn.results = append(fn.results, t)
+				fn.names = append(fn.names, n.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func checkName(name string) error {
+	if cKeywords[name] || strings.HasPrefix(name, "gb_") || strings.HasPrefix(name, "GB_") {
+		return fmt.Errorf("the name %q is taken in C", name)
+	}
+	return nil
+}
+
+// outName is the C name of result i's out-pointer.
+func (fn *cfunc) outName(i int) string {
+	if fn.names[i] != "" && fn.names[i] != "_" {
+		return "gb_out_" + fn.names[i]
+	}
+	return fmt.Sprintf("gb_out%d", i)
+}
+
+func (d *device) prototype(fn *cfunc) string {
+	ret := "void"
+	if len(fn.results) == 1 {
+		ret = fn.results[0].c()
+	}
+	var ps []string
+	for _, p := range fn.params {
+		switch p.t.k {
+		case kSlice:
+			if p.written {
+				ps = append(ps, "double *"+p.name)
+			} else {
+				ps = append(ps, "const double *"+p.name)
+			}
+			if p.needLen {
+				ps = append(ps, "long long "+p.name+"_len")
+			}
+		case kPtr:
+			ps = append(ps, p.t.c()+p.name)
+		default:
+			ps = append(ps, p.t.c()+" "+p.name)
+		}
+	}
+	if len(fn.results) > 1 {
+		for i, t := range fn.results {
+			ps = append(ps, t.c()+" *"+fn.outName(i))
+		}
+	}
+	if len(ps) == 0 {
+		ps = []string{"void"}
+	}
+	return fmt.Sprintf("__device__ static %s %s(%s)", ret, fn.cName, strings.Join(ps, ", "))
+}
+
+// constOf folds a constant expression as Go does (exactly; integer
+// division between untyped integers).
+func (d *device) constOf(e ast.Expr, f *devFile) (constant.Value, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		switch e.Kind {
+		case token.INT, token.FLOAT:
+			v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+			return v, v.Kind() != constant.Unknown
+		}
+	case *ast.ParenExpr:
+		return d.constOf(e.X, f)
+	case *ast.Ident:
+		return d.pkgConst(f.pkg, e.Name)
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		switch pkg := f.imports[x.Name]; pkg {
+		case "":
+			return nil, false
+		case "math":
+			s, ok := mathConsts[e.Sel.Name]
+			if !ok {
+				return nil, false
+			}
+			return constant.MakeFromLiteral(s, token.FLOAT, 0), true
+		default:
+			if p := d.pkgs[pkg]; p != nil {
+				return d.pkgConst(p, e.Sel.Name)
+			}
+		}
+	case *ast.UnaryExpr:
+		x, ok := d.constOf(e.X, f)
+		if !ok || (e.Op != token.SUB && e.Op != token.ADD) {
+			return nil, false
+		}
+		return constant.UnaryOp(e.Op, x, 0), true
+	case *ast.BinaryExpr:
+		x, ok := d.constOf(e.X, f)
+		if !ok {
+			return nil, false
+		}
+		y, ok := d.constOf(e.Y, f)
+		if !ok {
+			return nil, false
+		}
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL:
+			return constant.BinaryOp(x, e.Op, y), true
+		case token.QUO:
+			if constant.Sign(y) == 0 {
+				return nil, false
+			}
+			if x.Kind() == constant.Int && y.Kind() == constant.Int {
+				return constant.BinaryOp(x, token.QUO_ASSIGN, y), true
+			}
+			return constant.BinaryOp(x, token.QUO, y), true
+		}
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "float64" && len(e.Args) == 1 {
+			if v, ok := d.constOf(e.Args[0], f); ok {
+				return constant.ToFloat(v), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (d *device) pkgConst(p *devPkg, name string) (constant.Value, bool) {
+	c, ok := p.consts[name]
+	if !ok || c.busy {
+		return nil, false
+	}
+	if c.val != nil {
+		return c.val, true
+	}
+	c.busy = true
+	p.consts[name] = c
+	v, ok := d.constOf(c.expr, c.file)
+	c.busy = false
+	if ok {
+		c.val = v
+	}
+	p.consts[name] = c
+	return v, ok
+}
+
+// cConst prints a constant for type t.
+func cConst(v constant.Value, t cKind) (string, error) {
+	switch t {
+	case kInt:
+		iv := constant.ToInt(v)
+		if iv.Kind() != constant.Int {
+			return "", fmt.Errorf("constant %s is not an integer", v)
+		}
+		n, exact := constant.Int64Val(iv)
+		if !exact {
+			return "", fmt.Errorf("constant %s overflows int", v)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case kFloat:
+		f, _ := constant.Float64Val(constant.ToFloat(v))
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		if strings.ContainsAny(s, "IN") {
+			return "", fmt.Errorf("constant %s overflows float64", v)
+		}
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0"
+		}
+		return s, nil
+	}
+	return "", fmt.Errorf("constant %s used as %v", v, ctype{k: t})
+}

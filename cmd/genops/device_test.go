@@ -1,0 +1,136 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"strings"
+	"testing"
+)
+
+// translateSource translates the marked functions of one Go file of
+// package x (which may import math).
+func translateSource(src string) (string, error) {
+	d := newDevice()
+	f, err := parser.ParseFile(d.fset, "x/x.go", "package x\n\nimport \"math\"\n\nvar _ = math.Pi\n\n"+src, parser.ParseComments)
+	if err != nil {
+		return "", err
+	}
+	if err := d.addFiles("x", []*ast.File{f}, []string{"x/x.go"}); err != nil {
+		return "", err
+	}
+	b, err := d.translate()
+	return string(b), err
+}
+
+// TestDeviceTranslation: what the translator writes for each construct
+// of the subset (the gcc tests in accel/cuda/cgen run the real library).
+func TestDeviceTranslation(t *testing.T) {
+	src := `
+const half = 1 / 2
+const third = 1.0 / 3
+
+//gb:cuda gb_bounds
+func bounds(x []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return
+}
+
+//gb:cuda gb_span
+func span(x []float64, n int) float64 {
+	lo, hi := bounds(x[:n])
+	_, h := bounds(x)
+	return (hi - lo) * third * float64(n/2+half) + h
+}
+
+//gb:cuda gb_swap
+func swap(a, b float64) float64 {
+	a, b = b, a
+	return a - b
+}
+
+//gb:cuda gb_scale
+func scale(y []float64, s float64) {
+	for i := range y {
+		y[i] *= s
+	}
+	clear(y[len(y)/2:])
+}
+
+// tab is a table.
+var tab = [...]float64{1, 2.5}
+
+//gb:cuda gb_pick
+func pick(i int) float64 {
+	switch {
+	case i < 0:
+		return 0
+	case i >= len(tab):
+		return math.NaN()
+	}
+	return tab[i]
+}
+`
+	got, err := translateSource(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"__device__ static void gb_bounds(const double *x, long long x_len, double *gb_out_lo, double *gb_out_hi);",
+		"__device__ static double gb_span(const double *x, long long x_len, long long n)",
+		"__device__ static void gb_scale(double *y, long long y_len, double s)",
+		// one pass over the slice, both results assigned together
+		"for (long long gb_t", "double v = x[gb_t",
+		"double gb_t3 = gb_min(lo, v);",
+		// several results go through out-pointers, _ to a temporary
+		"gb_bounds(x, n, &lo, &hi);",
+		"gb_bounds(x, x_len, &gb_t",
+		"*gb_out_lo = lo;",
+		// constants folded as Go folds them: 1/2 is 0, 1.0/3 rounded once
+		"((hi - lo) * 0.3333333333333333) * ((double)((n / 2) + 0))",
+		// a swap reads both before it writes
+		"double gb_t1 = b;\n\tdouble gb_t2 = a;\n\ta = gb_t1;\n\tb = gb_t2;",
+		"y[i] *= s;",
+		"= 0;",
+		"const double tab[2] = {1.0, 2.5};",
+		"if (i < 0) {",
+		"} else if (i >= 2) {",
+		"return GB_NAN;",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the C lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestDeviceRefusals: a construct outside the subset is an error naming
+// the function and the line, not C that means something else.
+func TestDeviceRefusals(t *testing.T) {
+	cases := []struct {
+		body, want string
+	}{
+		{"g := func() float64 { return x }\n\treturn g()", "closures are not supported"},
+		{"var m map[int]float64\n\treturn m[0]", "MapType"},
+		{"for {\n\t\tswitch {\n\t\tcase x > 0:\n\t\t\tbreak\n\t\t}\n\t}", "break outside a loop, or out of a switch"},
+		{"switch {\n\tcase x > 0:\n\t\tfallthrough\n\tdefault:\n\t}\n\treturn x", "fallthrough"},
+		{"return float64(len(fmt.Sprint(x)))", "call of fmt.Sprint"},
+		{"n := 2\n\treturn x * n", "mismatched types float64 and int"},
+		{"return two(x) + 1", "x.two has 2 results"},
+		{"tab[0] = x\n\treturn x", "a write to a read-only table"},
+		{"s := []float64{x}\n\treturn s[0]", "CompositeLit is not supported"},
+		{"for i := 0; i < 3; i++ {\n\t\tgoto end\n\t}\nend:\n\treturn x", "labels are not supported"},
+		{"p := &x\n\treturn *p", "& of anything but a local struct"},
+		{"double := x\n\treturn double", `the name "double" is taken in C`},
+		{"return x % 2", "operator % on float64"},
+		{"s := tab[:]\n\tfor _, v := range s {\n\t\ts = s[1:]\n\t\tx += v\n\t}\n\treturn x", "the loop reassigns s"},
+	}
+	for _, c := range cases {
+		src := "var tab = [...]float64{1}\n\n//gb:cuda gb_two\nfunc two(x float64) (float64, float64) { return x, x }\n\n//gb:cuda gb_f\nfunc f(x float64) float64 {\n\t" + c.body + "\n}\n"
+		_, err := translateSource(src)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.f") || !strings.Contains(err.Error(), "x/x.go:") {
+			t.Errorf("%q: error %v, want one naming x.f, its line and %q", c.body, err, c.want)
+		}
+	}
+}
