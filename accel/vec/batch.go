@@ -36,6 +36,9 @@ type Batch struct {
 	// rows are six more values per chain: the constants of a log
 	// density's parameters and broadcast operands (see scaleRows, row).
 	rows [6][]float64
+	// fills are the rows of the generated kernels' arguments when they
+	// are shared by every chain (one per argument, see Batch.row).
+	fills [4][]float64
 	// lpFrom is the value Forward reads LP from: the target, or the one
 	// term of a target that sums a single term (that sum is then skipped).
 	lpFrom ir.ID
@@ -109,6 +112,9 @@ func New(p *ir.Program, b int) *Batch {
 	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
 	bt.scratch = make([]bool, len(p.Values))
 	bt.tmp, bt.tmp2 = make([]float64, b), make([]float64, b)
+	for i := range bt.fills {
+		bt.fills[i] = make([]float64, b)
+	}
 	for i := range bt.rows {
 		bt.rows[i] = make([]float64, b)
 	}

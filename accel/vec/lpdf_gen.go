@@ -87,15 +87,21 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -110,7 +116,10 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r1 {
@@ -123,9 +132,38 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+					var w0 float64
+					if x0 == 1 {
+						w0 = q0
+					} else {
+						w0 = q1
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
 				var w0 float64
@@ -136,28 +174,43 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -172,7 +225,10 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r1 {
@@ -186,14 +242,37 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 1 {
+						w0 = q0
+					} else {
+						w0 = -q1
+					}
+					g1[c] += g * (w0)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 1 {
 					w0 = r0[c]
@@ -215,15 +294,21 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(-math.Abs(x1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(-math.Abs(x1))
 				for c := range r0 {
@@ -240,36 +325,81 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 == 0 || x0 == 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
+					l0 := q0
+					e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
 				l0 := r0[c]
 				e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(-math.Abs(x1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(-math.Abs(x1))
 				for c := range r0 {
@@ -286,16 +416,43 @@ func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 == 0 || x0 == 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
+					continue
+				}
+				l0 := q0
+				if gr1 {
+					var w0 float64
+					if x1 < 0 {
+						w0 = l0
+					} else {
+						w0 = 1
+					}
+					g1[c] += g * (x0 - w0*opdef.Inv(1+l0))
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x1 < 0 {
 					w0 = l0
@@ -317,15 +474,21 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -340,7 +503,10 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = math.Log1p(-x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log1p(-x0)
 				for c := range r1 {
@@ -356,7 +522,11 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q2 = opdef.LBeta(x1, x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := opdef.LBeta(x1, x2)
@@ -375,38 +545,87 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0) && (x0 < 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = (x1-1)*q0 + (x2-1)*q1 - q2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (s0[c] > 0) && (s0[c] < 1)) && (x1 > 0) && (x2 > 0) {
 				e = (x1-1)*r0[c] + (x2-1)*r1[c] - r2[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad || a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -421,7 +640,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r1 {
@@ -437,7 +659,11 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = mathext.Digamma(x1 + x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := mathext.Digamma(x1 + x2)
@@ -456,7 +682,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q3 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r3 {
@@ -471,7 +700,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q4 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r4 {
@@ -489,21 +721,50 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0) && (x0 < 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1-1)/x0 - (x2-1)/(1-x0))
+				}
+				if gr1 {
+					g1[c] += g * (q0 - q1 + q2)
+				}
+				if gr2 {
+					g2[c] += g * (q3 - q4 + q2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1-1)/x0 - (x2-1)/(1-x0))
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - r1[c] + r2[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r3[c] - r4[c] + r2[c])
 			}
 		}
@@ -519,16 +780,23 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -546,7 +814,11 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		if i == 0 || a2.es != 0 || a3.es != 0 {
 			p2 := a2.off + i*a2.es
 			p3 := a3.off + i*a3.es
-			if a2.cs == 0 && a3.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				x3 := v[p3]
+				q1 = opdef.LBeta(x2, x3)
+			} else if a2.cs == 0 && a3.cs == 0 {
 				x2 := v[p2]
 				x3 := v[p3]
 				rv := opdef.LBeta(x2, x3)
@@ -566,38 +838,89 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x2 > 0) && (x3 > 0) {
+					e = q0 + opdef.LBeta(x0+x2, x1-x0+x3) - q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0) {
 				e = r0[c] + opdef.LBeta(x0+x2, x1-x0+x3) - r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr2, gr3 := a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if a2.grad || a3.grad {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q0 = mathext.Digamma(x0 + x2)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := mathext.Digamma(x0 + x2)
@@ -615,7 +938,11 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q1 = mathext.Digamma(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := mathext.Digamma(x2 + x3)
@@ -632,7 +959,10 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r2 {
@@ -649,7 +979,10 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		if a3.grad {
 			if i == 0 || a3.es != 0 {
 				p3 := a3.off + i*a3.es
-				if a3.cs == 0 {
+				if shared {
+					x3 := v[p3]
+					q3 = mathext.Digamma(x3)
+				} else if a3.cs == 0 {
 					x3 := v[p3]
 					rv := mathext.Digamma(x3)
 					for c := range r3 {
@@ -668,19 +1001,49 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g2, g3 = g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
+					continue
+				}
+				l0 := mathext.Digamma(x1 + x2 + x3)
+				if gr2 {
+					g2[c] += g * (q0 - l0 + q1 - q2)
+				}
+				if gr3 {
+					g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + q1 - q3)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := mathext.Digamma(x1 + x2 + x3)
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r0[c] - l0 + r1[c] - r2[c])
 			}
-			if a3.grad {
+			if gr3 {
 				g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
 			}
 		}
@@ -696,16 +1059,23 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -722,7 +1092,10 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -737,7 +1110,10 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = math.Log1p(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log1p(-x2)
 				for c := range r2 {
@@ -755,10 +1131,54 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q1
+					} else {
+						w0 = 0
+					}
+					var w1 float64
+					if x1 > x0 {
+						w1 = (x1 - x0) * q2
+					} else {
+						w1 = 0
+					}
+					e = q0 + w0 + w1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
 				var w0 float64
@@ -775,28 +1195,43 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 				}
 				e = r0[c] + w0 + w1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr2 := a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r0 {
@@ -811,7 +1246,10 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q1 = opdef.Inv(1 - x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(1 - x2)
 					for c := range r1 {
@@ -830,15 +1268,50 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g2 = g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+					continue
+				}
+				if gr2 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					var w1 float64
+					if x1 > x0 {
+						w1 = (x1 - x0) * q1
+					} else {
+						w1 = 0
+					}
+					g2[c] += g * (w0 - w1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
 				continue
 			}
-			g := a[oo+c]
-			if a2.grad {
+			if gr2 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r0[c]
@@ -866,16 +1339,23 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -892,7 +1372,10 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log1p(ir.Exp(-math.Abs(x2)))
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log1p(ir.Exp(-math.Abs(x2)))
 				for c := range r1 {
@@ -910,36 +1393,83 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 == x2 {
+					e = q0 - (x1*q1 + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2) {
 				e = r0[c] - (x1*r1[c] + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr2 := a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = ir.Logistic(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := ir.Logistic(x2)
 					for c := range r0 {
@@ -958,15 +1488,38 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g2 = g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
+					continue
+				}
+				if gr2 {
+					g2[c] += g * (x0 - x1*q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
 				continue
 			}
-			g := a[oo+c]
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x0 - x1*r0[c])
 			}
 		}
@@ -982,15 +1535,21 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -1005,7 +1564,10 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -1018,37 +1580,79 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q1
+					e = -opdef.LnPi - q0 - math.Log1p(l0*l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r1[c]
 				e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -1061,22 +1665,50 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := q0 / (1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-2 * l0 * l1)
+				}
+				if gr1 {
+					g1[c] += g * (2 * l0 * l1)
+				}
+				if gr2 {
+					g2[c] += g * ((l0*l0 - 1) * l1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-2 * l0 * l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (2 * l0 * l1)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l0*l0 - 1) * l1)
 			}
 		}
@@ -1092,15 +1724,21 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1117,37 +1755,81 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					e = q0 - x1*x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				e = r0[c] - x1*x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -1165,18 +1847,41 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (-x1)
+				}
+				if gr1 {
+					g1[c] += g * (q0 - x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-x1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - x0)
 			}
 		}
@@ -1192,15 +1897,21 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -1215,7 +1926,10 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(x1)
 				for c := range r1 {
@@ -1230,7 +1944,10 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -1247,38 +1964,85 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = x1*q0 - q1 + (x1-1)*q2 - x2*x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] + (x1-1)*r2[c] - x2*x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r0 {
@@ -1293,7 +2057,10 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r1 {
@@ -1308,7 +2075,10 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q2 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r2 {
@@ -1326,21 +2096,50 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1-1)/x0 - x2)
+				}
+				if gr1 {
+					g1[c] += g * (q0 - q1 + q2)
+				}
+				if gr2 {
+					g2[c] += g * (x1/x2 - x0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1-1)/x0 - x2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - r1[c] + r2[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1/x2 - x0)
 			}
 		}
@@ -1356,15 +2155,21 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1379,7 +2184,10 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r1 {
@@ -1396,37 +2204,82 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					l0 := x0 * q1
+					e = opdef.Ln2 - opdef.LnPi - q0 - math.Log1p(l0*l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -1443,20 +2296,45 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := q0 / (1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-2 * l0 * l1)
+				}
+				if gr1 {
+					g1[c] += g * ((l0*l0 - 1) * l1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-2 * l0 * l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * ((l0*l0 - 1) * l1)
 			}
 		}
@@ -1472,15 +2350,21 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1495,7 +2379,10 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r1 {
@@ -1512,37 +2399,82 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					l0 := x0 * q1
+					e = opdef.Ln2 - q0 - opdef.LnSqrt2Pi - 0.5*l0*l0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - r0[c] - opdef.LnSqrt2Pi - 0.5*l0*l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -1559,19 +2491,43 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				if gr0 {
+					g0[c] += g * (-l0 * q0)
+				}
+				if gr1 {
+					g1[c] += g * ((l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * ((l0*l0 - 1) * r0[c])
 			}
 		}
@@ -1587,15 +2543,21 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.LGamma(0.5 * (x1 + 1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * (x1 + 1))
 				for c := range r0 {
@@ -1610,7 +2572,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(0.5 * x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * x1)
 				for c := range r1 {
@@ -1625,7 +2590,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q2 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r2 {
@@ -1640,7 +2608,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q3 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r3 {
@@ -1655,7 +2626,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r4 {
@@ -1672,39 +2646,88 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
+					l0 := x0 * q4
+					l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+					e = opdef.Ln2 + q0 - q1 - 0.5*(q2+opdef.LnPi) - q3 - 0.5*(x1+1)*l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x0 * r4[c]
 				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
 				e = opdef.Ln2 + r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -1720,7 +2743,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -1735,7 +2761,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * x1)
 					for c := range r2 {
@@ -1750,7 +2779,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r3 {
@@ -1768,24 +2800,56 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := (x1 + 1) / (x1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-l1 * l0 * q0)
+				}
+				if gr1 {
+					l2 := math.Log1p(l0 * l0 * q3)
+					g1[c] += g * (0.5*q1 - 0.5*q2 - 0.5*q3 - 0.5*l2 + 0.5*l1*l0*l0*q3)
+				}
+				if gr2 {
+					g2[c] += g * ((l1*l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := (x1 + 1) / (x1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l2 := math.Log1p(l0 * l0 * r3[c])
 				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l1*l0*l0 - 1) * r0[c])
 			}
 		}
@@ -1801,15 +2865,21 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -1824,7 +2894,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r1 {
@@ -1840,7 +2913,11 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		if i == 0 || a0.es != 0 || a3.es != 0 {
 			p0 := a0.off + i*a0.es
 			p3 := a3.off + i*a3.es
-			if a0.cs == 0 && a3.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x3 := v[p3]
+				q2 = opdef.LGamma(x0 + x3)
+			} else if a0.cs == 0 && a3.cs == 0 {
 				x0 := v[p0]
 				x3 := v[p3]
 				rv := opdef.LGamma(x0 + x3)
@@ -1857,7 +2934,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q3 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r3 {
@@ -1872,7 +2952,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q4 = opdef.LGamma(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.LGamma(x3)
 				for c := range r4 {
@@ -1889,10 +2972,66 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+					var w0 float64
+					if x2/x3 < math.Inf(1) {
+						w0 = math.Log1p(x2 / x3)
+					} else {
+						w0 = math.Log(x2) - math.Log(x3)
+					}
+					l1 := w0
+					var w1 float64
+					if l1 > 0 {
+						w1 = x3 * l1
+					} else {
+						w1 = x2
+					}
+					l2 := w1
+					l4 := -math.Expm1(-l2)
+					var w2 float64
+					if x0 == 0 {
+						w2 = q0
+					} else {
+						w2 = q1 + q2 - q3 - q4 - l2 + x0*(math.Log(x2)-math.Log(x2+x3)) - math.Log(l4)
+					}
+					e = w2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
 				var w0 float64
@@ -1918,30 +3057,45 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 				}
 				e = w2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2, gr3 := a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r0 {
@@ -1956,7 +3110,10 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r1 {
@@ -1974,7 +3131,11 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q2 = opdef.Inv(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := opdef.Inv(x2 + x3)
@@ -1992,7 +3153,11 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q3 = math.Log1p(x2 / x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := math.Log1p(x2 / x3)
@@ -2009,7 +3174,10 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q4 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r4 {
@@ -2027,15 +3195,99 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = -q0
+					} else {
+						w0 = q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					l0 := q2
+					var w1 float64
+					if x2/x3 < math.Inf(1) {
+						w1 = q3
+					} else {
+						w1 = q4 - math.Log(x3)
+					}
+					l1 := w1
+					var w2 float64
+					if l1 > 0 {
+						w2 = x3 * l1
+					} else {
+						w2 = x2
+					}
+					l2 := w2
+					l3 := ir.Exp(-l2)
+					l4 := -math.Expm1(-l2)
+					var w3 float64
+					if x0 == 0 {
+						w3 = 0
+					} else {
+						w3 = x3*l0*(x0-x2)/x2 - l3*x3*l0/l4
+					}
+					g2[c] += g * (w3)
+				}
+				if gr3 {
+					l0 := q2
+					var w4 float64
+					if x2/x3 < math.Inf(1) {
+						w4 = q3
+					} else {
+						w4 = q4 - math.Log(x3)
+					}
+					l1 := w4
+					var w5 float64
+					if l1 > 0 {
+						w5 = x3 * l1
+					} else {
+						w5 = x2
+					}
+					l2 := w5
+					l3 := ir.Exp(-l2)
+					l4 := -math.Expm1(-l2)
+					var w6 float64
+					if x0 == 0 {
+						w6 = 0
+					} else {
+						w6 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+					}
+					g3[c] += g * (w6)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = -r0[c]
@@ -2044,7 +3296,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				l0 := r2[c]
 				var w1 float64
 				if x2/x3 < math.Inf(1) {
@@ -2070,7 +3322,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 				}
 				g2[c] += g * (w3)
 			}
-			if a3.grad {
+			if gr3 {
 				l0 := r2[c]
 				var w4 float64
 				if x2/x3 < math.Inf(1) {
@@ -2109,15 +3361,21 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -2132,7 +3390,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r1 {
@@ -2147,7 +3408,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r2 {
@@ -2162,7 +3426,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q3 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r3 {
@@ -2177,7 +3444,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = math.Log(-math.Expm1(-x2))
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(-math.Expm1(-x2))
 				for c := range r4 {
@@ -2194,10 +3464,48 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+					var w0 float64
+					if x0 == 0 {
+						w0 = q0
+					} else {
+						w0 = q1 + x0*q2 - x2 - q3 - q4
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
 				var w0 float64
@@ -2208,29 +3516,44 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r0 {
@@ -2245,7 +3568,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r1 {
@@ -2262,7 +3588,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -2277,7 +3606,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q3 = opdef.Inv(math.Expm1(x2))
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(math.Expm1(x2))
 					for c := range r3 {
@@ -2295,15 +3627,53 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = -q0
+					} else {
+						w0 = q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					var w1 float64
+					if x0 == 0 {
+						w1 = 0
+					} else {
+						w1 = x0*q2 - 1 - q3
+					}
+					g2[c] += g * (w1)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = -r0[c]
@@ -2312,7 +3682,7 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				var w1 float64
 				if x0 == 0 {
 					w1 = 0
@@ -2334,15 +3704,21 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2357,7 +3733,10 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(x1)
 				for c := range r1 {
@@ -2372,7 +3751,10 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -2389,38 +3771,85 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = x1*q0 - q1 - (x1+1)*q2 - x2/x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] - (x1+1)*r2[c] - x2/x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = opdef.Inv(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := opdef.Inv(x0)
 					for c := range r0 {
@@ -2437,7 +3866,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q1 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r1 {
@@ -2452,7 +3884,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r2 {
@@ -2467,7 +3902,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q3 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r3 {
@@ -2485,21 +3923,52 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			if !dataValid {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+		}
+		gs := a[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x2*q0 - (x1 + 1)) * q0)
+				}
+				if gr1 {
+					g1[c] += g * (q1 - q2 - q3)
+				}
+				if gr2 {
+					g2[c] += g * (x1/x2 - q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x1 := s1[c]
+			x2 := s2[c]
+			if !((dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			if gr0 {
 				g0[c] += g * ((x2*r0[c] - (x1 + 1)) * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r1[c] - r2[c] - r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1/x2 - r0[c])
 			}
 		}
@@ -2515,15 +3984,21 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2538,7 +4013,10 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2551,37 +4029,78 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					e = -opdef.Ln2 - q0 - math.Abs(x0-x1)*q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a1.grad || a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r0 {
@@ -2595,20 +4114,46 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (-opdef.Sign(x0-x1) * q0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.Sign(x0-x1) * q0)
+				}
+				if gr2 {
+					g2[c] += g * ((math.Abs(x0-x1)*q0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-opdef.Sign(x0-x1) * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.Sign(x0-x1) * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((math.Abs(x0-x1)*r0[c] - 1) * r0[c])
 			}
 		}
@@ -2624,15 +4169,21 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2647,7 +4198,10 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r1 {
@@ -2662,7 +4216,10 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r2 {
@@ -2679,39 +4236,90 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := q1
+					l1 := (l0 - x1) * q2
+					e = -q0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x2 > 0) {
+			if (dataValid || (s0[c] > 0)) && (x2 > 0) {
 				l0 := r1[c]
 				l1 := (l0 - x1) * r2[c]
 				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -2726,7 +4334,10 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2743,23 +4354,54 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := q0
+				l1 := (l0 - x1) * q1
+				if gr0 {
+					g0[c] += g * (-(1 + l1*q1) / x0)
+				}
+				if gr1 {
+					g1[c] += g * (l1 * q1)
+				}
+				if gr2 {
+					g2[c] += g * ((l1*l1 - 1) * q1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			l1 := (l0 - x1) * r1[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-(1 + l1*r1[c]) / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l1 * r1[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l1*l1 - 1) * r1[c])
 			}
 		}
@@ -2775,15 +4417,21 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2798,7 +4446,10 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2811,37 +4462,79 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q1
+					e = -math.Abs(l0) - q0 - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r1[c]
 				e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -2854,22 +4547,50 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := -math.Tanh(0.5 * l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-(1 + l0*l1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := -math.Tanh(0.5 * l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-(1 + l0*l1) * r0[c])
 			}
 		}
@@ -2885,16 +4606,23 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a2.es != 0 {
 			p0 := a0.off + i*a0.es
 			p2 := a2.off + i*a2.es
-			if a0.cs == 0 && a2.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x2 := v[p2]
+				q0 = opdef.LGamma(x0 + x2)
+			} else if a0.cs == 0 && a2.cs == 0 {
 				x0 := v[p0]
 				x2 := v[p2]
 				rv := opdef.LGamma(x0 + x2)
@@ -2911,7 +4639,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r1 {
@@ -2926,7 +4657,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = opdef.LGamma(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.LGamma(x2)
 				for c := range r2 {
@@ -2942,7 +4676,11 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q3 = math.Log1p(x1 / x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log1p(x1 / x2)
@@ -2959,7 +4697,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q4 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r4 {
@@ -2976,10 +4717,48 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * (q4 - math.Log(x1+x2))
+					} else {
+						w0 = 0
+					}
+					e = q0 - q1 - q2 - x2*q3 + w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
 				var w0 float64
@@ -2990,29 +4769,45 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 				}
 				e = r0[c] - r1[c] - r2[c] - x2*r3[c] + w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q0 = opdef.Inv(x1 + x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := opdef.Inv(x1 + x2)
@@ -3031,7 +4826,11 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q1 = mathext.Digamma(x0 + x2)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := mathext.Digamma(x0 + x2)
@@ -3048,7 +4847,10 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r2 {
@@ -3064,7 +4866,11 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q3 = math.Log1p(x1 / x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := math.Log1p(x1 / x2)
@@ -3084,19 +4890,46 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
+					continue
+				}
+				l0 := q0
+				if gr1 {
+					g1[c] += g * (x2 * l0 * (x0 - x1) / x1)
+				}
+				if gr2 {
+					g2[c] += g * (q1 - q2 - q3 + (x1-x0)*l0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x2 * l0 * (x0 - x1) / x1)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r1[c] - r2[c] - r3[c] + (x1-x0)*l0)
 			}
 		}
@@ -3112,15 +4945,21 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -3135,7 +4974,10 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -3152,38 +4994,88 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		if a2.cs == 0 {
 			x2 := v[o2]
 			dataValid = (x2 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.fills[2] // read only when the data conditions are tested per chain
+		if !(a2.cs == 0) {
+			s2 = b.row(a2, i, b.fills[2])
+		}
+		s2 = s2[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				{
+					l0 := (x0 - x1) * q1
+					e = -0.5*l0*l0 - q0 - opdef.LnSqrt2Pi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
-			if dataValid || (x2 > 0) {
+			if dataValid || (s2[c] > 0) {
 				l0 := (x0 - x1) * r1[c]
 				e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -3200,22 +5092,51 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		if a2.cs == 0 {
 			x2 := v[o2]
 			dataValid = (x2 > 0)
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(dataValid || (x2 > 0)) {
+			if !dataValid {
 				continue
 			}
-			g := a[oo+c]
+		}
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.fills[2] // read only when the data conditions are tested per chain
+		if !(a2.cs == 0) {
+			s2 = b.row(a2, i, b.fills[2])
+		}
+		s2 = s2[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				l0 := (x0 - x1) * q0
+				if gr0 {
+					g0[c] += g * (-l0 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (l0 * q0)
+				}
+				if gr2 {
+					g2[c] += g * ((l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			if !(dataValid || (s2[c] > 0)) {
+				continue
+			}
 			l0 := (x0 - x1) * r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l0 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l0*l0 - 1) * r0[c])
 			}
 		}
@@ -3231,15 +5152,21 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -3254,7 +5181,10 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r1 {
@@ -3271,10 +5201,45 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					e = w0 - x1 - q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
 				var w0 float64
@@ -3285,28 +5250,43 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 				}
 				e = w0 - x1 - r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -3324,15 +5304,41 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					g1[c] += g * (w0 - 1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r0[c]
@@ -3354,15 +5360,21 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r0 {
@@ -3377,7 +5389,10 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = ir.Exp(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(x1)
 				for c := range r1 {
@@ -3394,10 +5409,46 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 < math.Inf(1) {
+					l0 := q1
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * x1
+					} else {
+						w0 = 0
+					}
+					e = w0 - l0 - q0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
 				l0 := r1[c]
@@ -3409,27 +5460,42 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 				}
 				e = w0 - l0 - r0[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(x1)
 				for c := range r0 {
@@ -3446,19 +5512,43 @@ func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
+					continue
+				}
+				l0 := q0
+				if !(l0 < math.Inf(1)) {
+					continue
+				}
+				if gr1 {
+					g1[c] += g * (x0 - l0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			if !(l0 < math.Inf(1)) {
 				continue
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x0 - l0)
 			}
 		}
@@ -3474,15 +5564,21 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.LGamma(0.5 * (x1 + 1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * (x1 + 1))
 				for c := range r0 {
@@ -3497,7 +5593,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(0.5 * x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * x1)
 				for c := range r1 {
@@ -3512,7 +5611,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q2 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r2 {
@@ -3527,7 +5629,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q3 = math.Log(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := math.Log(x3)
 				for c := range r3 {
@@ -3542,7 +5647,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q4 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r4 {
@@ -3555,39 +5663,85 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q4
+					l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+					e = q0 - q1 - 0.5*(q2+opdef.LnPi) - q3 - 0.5*(x1+1)*l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r4[c]
 				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
 				e = r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -3603,7 +5757,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -3618,7 +5775,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * x1)
 					for c := range r2 {
@@ -3633,7 +5793,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r3 {
@@ -3647,26 +5810,61 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := (x1 + 1) / (x1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-l1 * l0 * q0)
+				}
+				if gr1 {
+					l2 := math.Log1p(l0 * l0 * q3)
+					g1[c] += g * (0.5*q1 - 0.5*q2 - 0.5*q3 - 0.5*l2 + 0.5*l1*l0*l0*q3)
+				}
+				if gr2 {
+					g2[c] += g * (l1 * l0 * q0)
+				}
+				if gr3 {
+					g3[c] += g * ((l1*l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := (x1 + 1) / (x1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l2 := math.Log1p(l0 * l0 * r3[c])
 				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (l1 * l0 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				g3[c] += g * ((l1*l0*l0 - 1) * r0[c])
 			}
 		}
@@ -3682,16 +5880,23 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q0 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -3706,30 +5911,68 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 >= x1 && x0 <= x2 {
+					e = -q0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 >= x1 && x0 <= x2 {
 				e = -r0[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -3737,7 +5980,11 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q0 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -3753,20 +6000,46 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (0)
+				}
+				if gr1 {
+					g1[c] += g * (q0)
+				}
+				if gr2 {
+					g2[c] += g * (-q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-r0[c])
 			}
 		}
@@ -3782,15 +6055,21 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -3805,7 +6084,10 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -3820,7 +6102,10 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -3837,39 +6122,90 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					l0 := q2 - q1
+					l1 := ir.Exp(x1 * l0)
+					e = q0 - q1 + (x1-1)*l0 - l1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r2[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				e = r0[c] - r1[c] + (x1-1)*l0 - l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -3884,7 +6220,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -3900,7 +6239,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r2 {
@@ -3917,7 +6259,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q3 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r3 {
@@ -3935,26 +6280,60 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1 - 1 - x1*l1) / x0)
+				}
+				if gr1 {
+					g1[c] += g * (q2 + l0*(1-l1))
+				}
+				if gr2 {
+					g2[c] += g * (x1 * (l1 - 1) * q3)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1 - 1 - x1*l1) / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r2[c] + l0*(1-l1))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1 * (l1 - 1) * r3[c])
 			}
 		}
@@ -3970,15 +6349,21 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -3994,7 +6379,11 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		if i == 0 || a0.es != 0 || a3.es != 0 {
 			p0 := a0.off + i*a0.es
 			p3 := a3.off + i*a3.es
-			if a0.cs == 0 && a3.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x3 := v[p3]
+				q1 = opdef.LGamma(x0 + x3)
+			} else if a0.cs == 0 && a3.cs == 0 {
 				x0 := v[p0]
 				x3 := v[p3]
 				rv := opdef.LGamma(x0 + x3)
@@ -4011,7 +6400,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r2 {
@@ -4026,7 +6418,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q3 = opdef.LGamma(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.LGamma(x3)
 				for c := range r3 {
@@ -4041,7 +6436,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r4 {
@@ -4058,10 +6456,67 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
+					var w0 float64
+					if x2/x3 < math.Inf(1) {
+						w0 = math.Log1p(x2 / x3)
+					} else {
+						w0 = q4 - math.Log(x3)
+					}
+					l1 := w0
+					var w1 float64
+					if l1 > 0 {
+						w1 = x3 * l1
+					} else {
+						w1 = x2
+					}
+					l2 := w1
+					l3 := ir.Exp(-l2)
+					l4 := x1 + (1-x1)*l3
+					var w2 float64
+					if x0 == 0 {
+						w2 = math.Log(l4)
+					} else {
+						w2 = q0 + q1 - q2 - q3 - l2 + x0*(q4-math.Log(x2+x3))
+					}
+					e = w2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
 				var w0 float64
@@ -4088,30 +6543,46 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 				}
 				e = w2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2, gr3 := a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a2.es != 0 || a3.es != 0 {
 			p2 := a2.off + i*a2.es
 			p3 := a3.off + i*a3.es
-			if a2.cs == 0 && a3.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				x3 := v[p3]
+				q0 = math.Log1p(x2 / x3)
+			} else if a2.cs == 0 && a3.cs == 0 {
 				x2 := v[p2]
 				x3 := v[p3]
 				rv := math.Log1p(x2 / x3)
@@ -4128,7 +6599,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -4143,7 +6617,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q2 = math.Log(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := math.Log(x3)
 				for c := range r2 {
@@ -4159,7 +6636,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r3 {
@@ -4177,7 +6657,11 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q4 = opdef.Inv(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := opdef.Inv(x2 + x3)
@@ -4197,14 +6681,82 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
+					continue
+				}
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					w0 = q0
+				} else {
+					w0 = q1 - q2
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l3 := ir.Exp(-l2)
+				l4 := x1 + (1-x1)*l3
+				if gr1 {
+					var w2 float64
+					if x0 == 0 {
+						w2 = (1 - l3) / l4
+					} else {
+						w2 = -q3
+					}
+					g1[c] += g * (w2)
+				}
+				if gr2 {
+					l0 := q4
+					var w3 float64
+					if x0 == 0 {
+						w3 = -(1 - x1) * l3 * x3 * l0 / l4
+					} else {
+						w3 = x3 * l0 * (x0 - x2) / x2
+					}
+					g2[c] += g * (w3)
+				}
+				if gr3 {
+					l0 := q4
+					var w4 float64
+					if x0 == 0 {
+						w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+					} else {
+						w4 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0
+					}
+					g3[c] += g * (w4)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x2/x3 < math.Inf(1) {
 				w0 = r0[c]
@@ -4221,7 +6773,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			l2 := w1
 			l3 := ir.Exp(-l2)
 			l4 := x1 + (1-x1)*l3
-			if a1.grad {
+			if gr1 {
 				var w2 float64
 				if x0 == 0 {
 					w2 = (1 - l3) / l4
@@ -4230,7 +6782,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w2)
 			}
-			if a2.grad {
+			if gr2 {
 				l0 := r4[c]
 				var w3 float64
 				if x0 == 0 {
@@ -4240,7 +6792,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				}
 				g2[c] += g * (w3)
 			}
-			if a3.grad {
+			if gr3 {
 				l0 := r4[c]
 				var w4 float64
 				if x0 == 0 {
@@ -4263,15 +6815,21 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -4286,7 +6844,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -4301,7 +6862,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r2 {
@@ -4316,7 +6880,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q3 = ir.Exp(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := ir.Exp(-x2)
 				for c := range r3 {
@@ -4333,10 +6900,50 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
+					l0 := q3
+					l1 := x1 + (1-x1)*l0
+					var w0 float64
+					if x0 == 0 {
+						w0 = math.Log(l1)
+					} else {
+						w0 = q0 + x0*q1 - x2 - q2
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
 				l0 := r3[c]
@@ -4349,28 +6956,43 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = ir.Exp(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := ir.Exp(-x2)
 				for c := range r0 {
@@ -4386,7 +7008,10 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r1 {
@@ -4403,7 +7028,10 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -4421,17 +7049,57 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0
+				l1 := x1 + (1-x1)*l0
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = (1 - l0) / l1
+					} else {
+						w0 = -q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					var w1 float64
+					if x0 == 0 {
+						w1 = -(1 - x1) * l0 / l1
+					} else {
+						w1 = x0*q2 - 1
+					}
+					g2[c] += g * (w1)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			l1 := x1 + (1-x1)*l0
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = (1 - l0) / l1
@@ -4440,7 +7108,7 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				var w1 float64
 				if x0 == 0 {
 					w1 = -(1 - x1) * l0 / l1
@@ -4467,43 +7135,70 @@ func (b *Batch) genBetaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
 				e = l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -4518,7 +7213,10 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q1 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r1 {
@@ -4534,7 +7232,11 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = opdef.LBeta(x1, x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.LBeta(x1, x2)
@@ -4554,15 +7256,52 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
+					var w0 float64
+					if x0 < 1 {
+						w0 = ir.Exp((x1-1)*q0 + (x2-1)*q1 - q2 - l0)
+					} else {
+						w0 = 0
+					}
+					l1 := w0
+					g0[c] += g * (l1)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogIncBetaA(x1, x2, x0, 1-x0))
+				}
+				if gr2 {
+					g2[c] += g * (opdef.DLogIncBetaB(x1, x2, x0, 1-x0))
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
 				var w0 float64
 				if x0 < 1 {
@@ -4573,10 +7312,10 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 				l1 := w0
 				g0[c] += g * (l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogIncBetaA(x1, x2, x0, 1-x0))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (opdef.DLogIncBetaB(x1, x2, x0, 1-x0))
 			}
 		}
@@ -4597,43 +7336,70 @@ func (b *Batch) genBetaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 < 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 < 1)) && (x1 > 0) && (x2 > 0) {
 				l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
 				e = l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -4648,7 +7414,10 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q1 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r1 {
@@ -4664,7 +7433,11 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = opdef.LBeta(x1, x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.LBeta(x1, x2)
@@ -4684,15 +7457,52 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 < 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
+					var w0 float64
+					if x0 > 0 {
+						w0 = -ir.Exp((x1-1)*q0 + (x2-1)*q1 - q2 - l0)
+					} else {
+						w0 = 0
+					}
+					l1 := w0
+					g0[c] += g * (l1)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogIncBetaB(x2, x1, 1-x0, x0))
+				}
+				if gr2 {
+					g2[c] += g * (opdef.DLogIncBetaA(x2, x1, 1-x0, x0))
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
 				var w0 float64
 				if x0 > 0 {
@@ -4703,10 +7513,10 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 				l1 := w0
 				g0[c] += g * (l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogIncBetaB(x2, x1, 1-x0, x0))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (opdef.DLogIncBetaA(x2, x1, 1-x0, x0))
 			}
 		}
@@ -4722,15 +7532,21 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4743,38 +7559,81 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					l1 := math.Atan2(1, -l0)
+					e = math.Log(l1) - opdef.LnPi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				l1 := math.Atan2(1, -l0)
 				e = math.Log(l1) - opdef.LnPi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4787,23 +7646,52 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := math.Atan2(1, -l0)
+				l2 := opdef.Inv((1 + l0*l0) * l1)
+				if gr0 {
+					g0[c] += g * (l2 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l2 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l2 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := math.Atan2(1, -l0)
 			l2 := opdef.Inv((1 + l0*l0) * l1)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l2 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l2 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l2 * l0 * r0[c])
 			}
 		}
@@ -4819,15 +7707,21 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4840,38 +7734,81 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					l1 := math.Atan2(1, l0)
+					e = math.Log(l1) - opdef.LnPi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				l1 := math.Atan2(1, l0)
 				e = math.Log(l1) - opdef.LnPi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4884,23 +7821,52 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := math.Atan2(1, l0)
+				l2 := -opdef.Inv((1 + l0*l0) * l1)
+				if gr0 {
+					g0[c] += g * (l2 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l2 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l2 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := math.Atan2(1, l0)
 			l2 := -opdef.Inv((1 + l0*l0) * l1)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l2 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l2 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l2 * l0 * r0[c])
 			}
 		}
@@ -4921,41 +7887,67 @@ func (b *Batch) genExponentialLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				e = opdef.Log1mExp(-x1 * x0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.Inv(math.Expm1(x1 * x0))
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.Inv(math.Expm1(x1 * x0))
@@ -4974,19 +7966,43 @@ func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := q0
+				if gr0 {
+					g0[c] += g * (x1 * l0)
+				}
+				if gr1 {
+					g1[c] += g * (x0 * l0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (x1 * l0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x0 * l0)
 			}
 		}
@@ -5007,9 +8023,13 @@ func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		_, _ = o0, o1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				var w0 float64
@@ -5020,32 +8040,45 @@ func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -x1
@@ -5054,7 +8087,7 @@ func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = -x0
@@ -5081,44 +8114,71 @@ func (b *Batch) genGammaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x2 * x0
 				l1 := opdef.LogGammaP(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -5136,27 +8196,64 @@ func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x2 * x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (x2 * l2)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaP(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (x0 * l2)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 * x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (x2 * l2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaP(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (x0 * l2)
@@ -5179,39 +8276,60 @@ func (b *Batch) genGammaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		_, _, _ = o0, o1, o2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				l0 := x2 * x0
 				l1 := opdef.LogGammaQ(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -5225,26 +8343,60 @@ func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				l0 := x2 * x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (x2 * l2)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaQ(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (x0 * l2)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 * x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (x2 * l2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaQ(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (x0 * l2)
@@ -5262,15 +8414,21 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5287,10 +8445,46 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) {
+					l0 := x0 * q0
+					var w0 float64
+					if l0 < 1 {
+						w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+					} else {
+						w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				l0 := x0 * r0[c]
@@ -5302,28 +8496,43 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5340,20 +8549,45 @@ func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5369,15 +8603,21 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5390,9 +8630,39 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 > 0 {
+					l0 := x0 * q0
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				l0 := x0 * r0[c]
@@ -5404,28 +8674,43 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5438,13 +8723,41 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := x0 * q0
+				var w0 float64
+				if x0 > 0 {
+					w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			var w0 float64
 			if x0 > 0 {
@@ -5453,10 +8766,10 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 				w0 = 0
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5472,15 +8785,21 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5497,10 +8816,46 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) {
+					l0 := x0 * q0
+					var w0 float64
+					if l0 < 1 {
+						w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+					} else {
+						w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				l0 := x0 * r0[c]
@@ -5512,28 +8867,43 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5550,20 +8920,45 @@ func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := 0.7978845608028654 * ir.Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := 0.7978845608028654 * ir.Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5579,15 +8974,21 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5600,9 +9001,39 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 > 0 {
+					l0 := x0 * q0
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				l0 := x0 * r0[c]
@@ -5614,28 +9045,43 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5648,13 +9094,41 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := x0 * q0
+				var w0 float64
+				if x0 > 0 {
+					w0 = -opdef.DLogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			var w0 float64
 			if x0 > 0 {
@@ -5663,10 +9137,10 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 				w0 = 0
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5682,15 +9156,21 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5707,10 +9187,45 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+					l0 := x0 * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+					e = l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x0 * r0[c]
@@ -5718,29 +9233,44 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 				l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 				e = l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5756,7 +9286,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -5771,7 +9304,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -5786,7 +9322,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -5801,7 +9340,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -5819,25 +9361,59 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+				if gr0 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					g0[c] += g * (l3 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
+				}
+				if gr2 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					g2[c] += g * (-l3 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
-			if a0.grad {
+			if gr0 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				g0[c] += g * (l3 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
 			}
-			if a2.grad {
+			if gr2 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				g2[c] += g * (-l3 * l0 * r0[c])
 			}
@@ -5854,15 +9430,21 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5875,9 +9457,44 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x2 > 0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					l0 := w0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+					e = l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				var w0 float64
@@ -5891,29 +9508,44 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
 				e = l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5929,7 +9561,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -5944,7 +9579,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -5959,7 +9597,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -5974,7 +9615,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -5988,13 +9632,62 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * q0
+				} else {
+					w0 = 0
+				}
+				l0 := w0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+				if gr0 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					var w1 float64
+					if x0 > 0 {
+						w1 = -l3 * q0
+					} else {
+						w1 = 0
+					}
+					g0[c] += g * (w1)
+				}
+				if gr1 {
+					g1[c] += g * (0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
+				}
+				if gr2 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					var w2 float64
+					if x0 > 0 {
+						w2 = l3 * l0 * q0
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x0 > 0 {
 				w0 = x0 * r0[c]
@@ -6004,7 +9697,7 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			l0 := w0
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
-			if a0.grad {
+			if gr0 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				var w1 float64
 				if x0 > 0 {
@@ -6014,10 +9707,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
 			}
-			if a2.grad {
+			if gr2 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				var w2 float64
 				if x0 > 0 {
@@ -6045,44 +9738,71 @@ func (b *Batch) genInverseGammaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x2 / x0
 				l1 := opdef.LogGammaQ(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -6100,27 +9820,64 @@ func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x2 / x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (l2 * l0 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaQ(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (-l2 / x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 / x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (l2 * l0 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaQ(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (-l2 / x0)
@@ -6143,9 +9900,15 @@ func (b *Batch) genInverseGammaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		_, _, _ = o0, o1, o2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				var w0 float64
@@ -6158,30 +9921,45 @@ func (b *Batch) genInverseGammaLCCDFForward(in *ir.Instr) {
 				l1 := opdef.LogGammaP(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -6195,13 +9973,53 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				var w0 float64
+				if x0 > 0 {
+					w0 = x2 / x0
+				} else {
+					w0 = math.Inf(1)
+				}
+				l0 := w0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (-l2 * l0 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaP(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (l2 / x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x0 > 0 {
 				w0 = x2 / x0
@@ -6212,15 +10030,15 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (-l2 * l0 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaP(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (l2 / x0)
@@ -6238,15 +10056,21 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6259,9 +10083,42 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					var w0 float64
+					if l0 < 0 {
+						w0 = l0 - opdef.Ln2
+					} else {
+						w0 = math.Log1p(-0.5 * ir.Exp(-l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
@@ -6273,29 +10130,44 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6308,13 +10180,47 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				var w0 float64
+				if l0 < 0 {
+					w0 = 1
+				} else {
+					w0 = opdef.Inv(2*ir.Exp(l0) - 1)
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			var w0 float64
 			if l0 < 0 {
@@ -6323,13 +10229,13 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 				w0 = opdef.Inv(2*ir.Exp(l0) - 1)
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6345,15 +10251,21 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6366,9 +10278,42 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					var w0 float64
+					if l0 > 0 {
+						w0 = -l0 - opdef.Ln2
+					} else {
+						w0 = math.Log1p(-0.5 * ir.Exp(l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
@@ -6380,29 +10325,44 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6415,13 +10375,47 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				var w0 float64
+				if l0 > 0 {
+					w0 = -1
+				} else {
+					w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			var w0 float64
 			if l0 > 0 {
@@ -6430,13 +10424,13 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 				w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6452,15 +10446,21 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6475,7 +10475,10 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6492,38 +10495,88 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (q0 - x1) * q1
+					e = opdef.LogPhi(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x2 > 0) {
+			if (dataValid || (s0[c] > 0)) && (x2 > 0) {
 				l0 := (r0[c] - x1) * r1[c]
 				e = opdef.LogPhi(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6538,7 +10591,10 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6555,23 +10611,54 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (q0 - x1) * q1
+				l1 := opdef.DLogPhi(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q1 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q1)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (r0[c] - x1) * r1[c]
 			l1 := opdef.DLogPhi(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r1[c] / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r1[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r1[c])
 			}
 		}
@@ -6587,15 +10674,21 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6610,7 +10703,10 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6623,9 +10719,42 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (q0 - x1) * q1
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.LogPhi(-l0)
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (r0[c] - x1) * r1[c]
@@ -6637,29 +10766,44 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6674,7 +10818,10 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6687,16 +10834,62 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (q0 - x1) * q1
+				l1 := opdef.DLogPhi(-l0)
+				if gr0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = -l1 * q1 / x0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > 0 {
+						w1 = l1 * q1
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > 0 {
+						w2 = l1 * l0 * q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (r0[c] - x1) * r1[c]
 			l1 := opdef.DLogPhi(-l0)
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -l1 * r1[c] / x0
@@ -6705,7 +10898,7 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = l1 * r1[c]
@@ -6714,7 +10907,7 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > 0 {
 					w2 = l1 * l0 * r1[c]
@@ -6736,15 +10929,21 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6757,37 +10956,79 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = -ir.Softplus(-l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = -ir.Softplus(-l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6800,22 +11041,50 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := ir.Logistic(-l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := ir.Logistic(-l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6831,15 +11100,21 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6852,37 +11127,79 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = -ir.Softplus(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = -ir.Softplus(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6895,22 +11212,50 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := -ir.Logistic(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := -ir.Logistic(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6926,15 +11271,21 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6947,37 +11298,79 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = opdef.LogPhi(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = opdef.LogPhi(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6990,22 +11383,50 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := opdef.DLogPhi(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := opdef.DLogPhi(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -7021,15 +11442,21 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -7042,37 +11469,79 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = opdef.LogPhi(-l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = opdef.LogPhi(-l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -7085,22 +11554,50 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := opdef.DLogPhi(-l0)
+				if gr0 {
+					g0[c] += g * (-l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := opdef.DLogPhi(-l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (l1 * l0 * r0[c])
 			}
 		}
@@ -7116,15 +11613,21 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7137,9 +11640,48 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+					var w0 float64
+					if l0 < 0 {
+						w0 = l2
+					} else {
+						w0 = opdef.Log1mExp(l2)
+					}
+					l3 := w0
+					e = l3
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r0[c]
@@ -7154,30 +11696,45 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 				l3 := w0
 				e = l3
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7193,7 +11750,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad || a3.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -7208,7 +11768,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -7223,7 +11786,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -7238,7 +11804,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -7252,13 +11821,65 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				var w0 float64
+				if l0 < 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				if gr0 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g0[c] += g * (l4 * q0)
+				}
+				if gr1 {
+					l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+					var w1 float64
+					if l0 < 0 {
+						w1 = l5
+					} else {
+						w1 = -ir.Exp(l2-l3) * l5
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g2[c] += g * (-l4 * q0)
+				}
+				if gr3 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g3[c] += g * (-l4 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
@@ -7269,11 +11890,11 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 := w0
-			if a0.grad {
+			if gr0 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g0[c] += g * (l4 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 				var w1 float64
 				if l0 < 0 {
@@ -7283,11 +11904,11 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g2[c] += g * (-l4 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g3[c] += g * (-l4 * l0 * r0[c])
 			}
@@ -7304,15 +11925,21 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7325,9 +11952,48 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+					var w0 float64
+					if l0 > 0 {
+						w0 = l2
+					} else {
+						w0 = opdef.Log1mExp(l2)
+					}
+					l3 := w0
+					e = l3
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r0[c]
@@ -7342,30 +12008,45 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 				l3 := w0
 				e = l3
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7381,7 +12062,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad || a3.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -7396,7 +12080,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -7411,7 +12098,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -7426,7 +12116,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -7440,13 +12133,65 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				var w0 float64
+				if l0 > 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				if gr0 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g0[c] += g * (-l4 * q0)
+				}
+				if gr1 {
+					l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+					var w1 float64
+					if l0 > 0 {
+						w1 = l5
+					} else {
+						w1 = -ir.Exp(l2-l3) * l5
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g2[c] += g * (l4 * q0)
+				}
+				if gr3 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g3[c] += g * (l4 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
@@ -7457,11 +12202,11 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 := w0
-			if a0.grad {
+			if gr0 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g0[c] += g * (-l4 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 				var w1 float64
 				if l0 > 0 {
@@ -7471,11 +12216,11 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g2[c] += g * (l4 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g3[c] += g * (l4 * l0 * r0[c])
 			}
@@ -7492,16 +12237,23 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = math.Log(x0 - x1)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := math.Log(x0 - x1)
@@ -7519,7 +12271,11 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q1 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -7534,9 +12290,41 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 > x1 {
+					var w0 float64
+					if x0 < x2 {
+						w0 = q0 - q1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 > x1 {
 				var w0 float64
@@ -7547,23 +12335,35 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -7571,7 +12371,11 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a1.es != 0 {
 				p0 := a0.off + i*a0.es
 				p1 := a1.off + i*a1.es
-				if a0.cs == 0 && a1.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x1 := v[p1]
+					q0 = opdef.Inv(x0 - x1)
+				} else if a0.cs == 0 && a1.cs == 0 {
 					x0 := v[p0]
 					x1 := v[p1]
 					rv := opdef.Inv(x0 - x1)
@@ -7591,7 +12395,11 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q1 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -7607,14 +12415,58 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 > x1) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 < x2 {
+						w0 = q0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 < x2 {
+						w1 = q1 - q0
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 < x2 {
+						w2 = -q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 > x1) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 < x2 {
 					w0 = r0[c]
@@ -7623,7 +12475,7 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 < x2 {
 					w1 = r1[c] - r0[c]
@@ -7632,7 +12484,7 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 < x2 {
 					w2 = -r1[c]
@@ -7654,16 +12506,23 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a2.es != 0 {
 			p0 := a0.off + i*a0.es
 			p2 := a2.off + i*a2.es
-			if a0.cs == 0 && a2.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x2 := v[p2]
+				q0 = math.Log(x2 - x0)
+			} else if a0.cs == 0 && a2.cs == 0 {
 				x0 := v[p0]
 				x2 := v[p2]
 				rv := math.Log(x2 - x0)
@@ -7681,7 +12540,11 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q1 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -7696,9 +12559,41 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 < x2 {
+					var w0 float64
+					if x0 > x1 {
+						w0 = q0 - q1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 < x2 {
 				var w0 float64
@@ -7709,23 +12604,35 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -7733,7 +12640,11 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q0 = opdef.Inv(x2 - x0)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x0)
@@ -7753,7 +12664,11 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q1 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -7769,14 +12684,58 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 < x2) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 > x1 {
+						w0 = -q0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > x1 {
+						w1 = q1
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > x1 {
+						w2 = q0 - q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 < x2) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > x1 {
 					w0 = -r0[c]
@@ -7785,7 +12744,7 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > x1 {
 					w1 = r1[c]
@@ -7794,7 +12753,7 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > x1 {
 					w2 = r0[c] - r1[c]
@@ -7816,15 +12775,21 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -7839,7 +12804,10 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -7856,12 +12824,54 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.fills[0] // read only when the data conditions are tested per chain
+		if !(a0.cs == 0) {
+			s0 = b.row(a0, i, b.fills[0])
+		}
+		s0 = s0[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					l0 := q0 - q1
+					l1 := ir.Exp(x1 * l0)
+					var w0 float64
+					if l1 > 1e-10 {
+						w0 = opdef.Log1mExp(-l1)
+					} else {
+						w0 = x1*l0 - 0.5*l1
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r0[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				var w0 float64
@@ -7872,29 +12882,44 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -7909,7 +12934,10 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -7925,7 +12953,10 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -7943,14 +12974,55 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				var w0 float64
+				if l1 > 1e-10 {
+					w0 = l1 / math.Expm1(l1)
+				} else {
+					w0 = 1 - 0.5*l1
+				}
+				l2 := w0
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (x1 * l2 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (l2 * l0)
+				}
+				if gr2 {
+					g2[c] += g * (-x1 * l2 * q2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			var w0 float64
@@ -7963,13 +13035,13 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (x1 * l2 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l2 * l0)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-x1 * l2 * r2[c])
 			}
 		}
@@ -7985,15 +13057,21 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -8008,7 +13086,10 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -8021,9 +13102,43 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(out)]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x2 > 0 {
+					l0 := q0 - q1
+					l1 := ir.Exp(x1 * l0)
+					var w0 float64
+					if x0 > 0 {
+						w0 = -l1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				l0 := r0[c] - r1[c]
@@ -8036,29 +13151,44 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -8073,7 +13203,10 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -8089,7 +13222,10 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -8103,19 +13239,68 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := s0[c]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = -x1 * l1 / x0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > 0 {
+						w1 = -l1 * l0
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > 0 {
+						w2 = x1 * l1 * q2
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := s0[c]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -x1 * l1 / x0
@@ -8124,7 +13309,7 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = -l1 * l0
@@ -8133,7 +13318,7 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > 0 {
 					w2 = x1 * l1 * r2[c]
