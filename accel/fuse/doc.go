@@ -80,6 +80,13 @@
 // gradient) runs the kernels' plain Forward; both give the same log
 // density.
 //
+// The formulas are accel/opdef's: a term and its partials are
+// term.NormalValue, NormalGrad, HalfNormalValue, … (generated from the
+// definitions, given log σ and 1/σ, and inlined), so no kernel here
+// spells a density. What the kernels add is algebra over many terms: with
+// one σ, Σ-½z_i² = -½Σ(y_i-μ_i)²/σ² (normalSquares, checked against the
+// sum of the terms), and the gradients summed over the elements.
+//
 // Calls cost as much as arithmetic at this scale (Go saves every live
 // register around a call): the hot paths of kTermSum and kAffineNormal
 // write small helpers (memoScale, normalFromSquares) out by hand. Work
