@@ -119,23 +119,19 @@
 // term, terms_gen.go: NormalValue, NormalGrad, …; log σ and 1/σ are
 // arguments), which inline: the fused kernels of accel/fuse (the scale
 // priors, the sum of priors, the non-centred hierarchy, the HMM's
-// emissions) and accel/vec's non-centred kernel call them instead of spelling the normal, half-normal and
-// half-Cauchy. What they still write themselves is algebra over many
+// emissions) and accel/vec's non-centred kernel call them instead of
+// spelling the normal, half-normal and half-Cauchy. What they still write themselves is algebra over many
 // terms that no single term says: with one σ, Σ-½z_i² = -½Σ(y_i-μ_i)²/σ²
 // (fuse's normalSquares, tested against the sum of NormalValue), and the
 // regression's and the hierarchy's gradients summed over the elements.
 //
 // Not yet here: the multivariate families (categorical, Dirichlet,
 // multivariate normal, LKJ), whose loops are not elementwise. accel/vec
-// keeps its hand-written normal kernels (densities.go, kernels.go): the
-// generated one is checked against ir but not dispatched, as it measured
-// 1.17× (the regression's shape, σ per chain) and 1.28× (a mixture's
-// pointwise terms) the hand loops in vec's BenchmarkFamilies (best of
-// 10 paired rounds; 0.94–1.03× in the prior and data-σ shapes): its
-// loop over chains spills its counter and row pointers, the hand loops
-// do not. accel/fuse's gamma prior with data shape and rate still spells
-// its formula by hand, and so do accel/vec's fused regression and
-// mixture (linear.go, fused.go).
+// dispatches the generated normal kernel except with σ one value per
+// chain, where its loop over chains measured 1.10× the hand-written one
+// (densities.go says why, with the figures). accel/fuse's gamma prior
+// with data shape and rate still spells its formula by hand, and so do
+// accel/vec's fused regression and mixture (linear.go, fused.go).
 package opdef
 
 //go:generate go run ../../cmd/genops

@@ -44,7 +44,7 @@ func (b *Batch) fuseAffineNormals() {
 	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
 	for _, m := range fuse.AffineNormals(p) {
 		k, in, mul := m.Normal, &p.Instrs[m.Normal], &p.Instrs[m.Mul]
-		if b.plan[k].k != kNormal || b.plan[m.Add].k != kBinary || b.plan[m.Mul].k != kBinary {
+		if !b.isNormal(k) || b.plan[m.Add].k != kBinary || b.plan[m.Mul].k != kBinary {
 			continue
 		}
 		y, sg, z := b.loc[in.In[0]], b.elem(in.In[2]), b.loc[m.Z]
@@ -59,7 +59,7 @@ func (b *Batch) fuseAffineNormals() {
 		if jp := m.Prior; jp >= 0 {
 			pin := &p.Instrs[jp]
 			pm, ps := b.loc[pin.In[1]], b.loc[pin.In[2]]
-			if b.plan[jp].k == kNormal && !pm.per && !ps.per && !b.plan[jp].fused && b.plan[jp].mix == nil && !b.viewed(pin.Out) {
+			if b.isNormal(jp) && !pm.per && !ps.per && !b.plan[jp].fused && b.plan[jp].mix == nil && !b.viewed(pin.Out) {
 				f.prior, f.pm, f.ps = b.loc[pin.Out], pm, ps
 				b.plan[jp] = step{k: kAbsorbed}
 			}
