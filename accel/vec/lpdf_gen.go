@@ -133,11 +133,10 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
@@ -162,7 +161,7 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
@@ -243,12 +242,11 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g1 = g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 					continue
@@ -267,7 +265,7 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 				continue
@@ -333,11 +331,10 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
@@ -357,7 +354,7 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
@@ -421,12 +418,11 @@ func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g1 = g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
 					continue
@@ -446,7 +442,7 @@ func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
 				continue
@@ -553,11 +549,6 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
@@ -584,7 +575,7 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (s0[c] > 0) && (s0[c] < 1)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0) && (v[o0+c*a0.cs] < 1)) && (x1 > 0) && (x2 > 0) {
 				e = (x1-1)*r0[c] + (x2-1)*r1[c] - r2[c]
 			}
 			if e != e {
@@ -726,13 +717,12 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -752,7 +742,7 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
@@ -846,13 +836,12 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -873,7 +862,7 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -1006,14 +995,13 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g2, g3 = g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -1032,7 +1020,7 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -1139,12 +1127,11 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -1176,7 +1163,7 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -1273,13 +1260,12 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g2 = g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
@@ -1305,7 +1291,7 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
@@ -1401,12 +1387,11 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -1426,7 +1411,7 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -1493,13 +1478,12 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g2 = g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
@@ -1513,7 +1497,7 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
@@ -1581,12 +1565,11 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -1607,7 +1590,7 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -1666,13 +1649,12 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -1694,7 +1676,7 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -1763,11 +1745,10 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -1786,7 +1767,7 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -1852,12 +1833,11 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 					continue
@@ -1873,7 +1853,7 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
@@ -1972,12 +1952,11 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -1997,7 +1976,7 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -2101,13 +2080,12 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -2127,7 +2105,7 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -2212,11 +2190,10 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -2236,7 +2213,7 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -2301,12 +2278,11 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 					continue
@@ -2324,7 +2300,7 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
@@ -2407,11 +2383,10 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -2431,7 +2406,7 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
@@ -2496,12 +2471,11 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 					continue
@@ -2518,7 +2492,7 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
@@ -2654,12 +2628,11 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -2681,7 +2654,7 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -2805,13 +2778,12 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
@@ -2834,7 +2806,7 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
@@ -2980,13 +2952,12 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -3028,7 +2999,7 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -3200,14 +3171,13 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -3280,7 +3250,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -3472,12 +3442,11 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -3503,7 +3472,7 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -3632,13 +3601,12 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g1, g2 = g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
@@ -3667,7 +3635,7 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
@@ -3779,12 +3747,11 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -3804,7 +3771,7 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -3928,11 +3895,6 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
@@ -3959,7 +3921,7 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		for c, g := range gs {
 			x1 := s1[c]
 			x2 := s2[c]
-			if !((dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0)) {
+			if !((dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
 			if gr0 {
@@ -4030,12 +3992,11 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -4055,7 +4016,7 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -4115,13 +4076,12 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -4141,7 +4101,7 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -4244,11 +4204,6 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
@@ -4277,7 +4232,7 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (s0[c] > 0)) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x2 > 0) {
 				l0 := r1[c]
 				l1 := (l0 - x1) * r2[c]
 				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
@@ -4359,13 +4314,12 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -4387,7 +4341,7 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
@@ -4463,12 +4417,11 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -4489,7 +4442,7 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -4548,13 +4501,12 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -4576,7 +4528,7 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -4725,12 +4677,11 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -4756,7 +4707,7 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -4895,13 +4846,12 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g1, g2 = g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
@@ -4919,7 +4869,7 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
@@ -5002,7 +4952,6 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.fills[2] // read only when the data conditions are tested per chain
 		if !(a2.cs == 0) {
@@ -5011,7 +4960,7 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		s2 = s2[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				{
@@ -5031,7 +4980,7 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if dataValid || (s2[c] > 0) {
@@ -5097,7 +5046,6 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.fills[2] // read only when the data conditions are tested per chain
 		if !(a2.cs == 0) {
@@ -5107,7 +5055,7 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				l0 := (x0 - x1) * q0
 				if gr0 {
@@ -5124,7 +5072,7 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !(dataValid || (s2[c] > 0)) {
 				continue
@@ -5209,11 +5157,10 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
@@ -5238,7 +5185,7 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
@@ -5309,12 +5256,11 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g1 = g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 					continue
@@ -5333,7 +5279,7 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 				continue
@@ -5417,11 +5363,10 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if x1 < math.Inf(1) {
@@ -5447,7 +5392,7 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
@@ -5517,12 +5462,11 @@ func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g1 = g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
 					continue
@@ -5539,7 +5483,7 @@ func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
 				continue
@@ -5664,13 +5608,12 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -5693,7 +5636,7 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -5811,14 +5754,13 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -5845,7 +5787,7 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -5912,12 +5854,11 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -5937,7 +5878,7 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -6001,13 +5942,12 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
@@ -6027,7 +5967,7 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
@@ -6130,11 +6070,6 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
@@ -6163,7 +6098,7 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r2[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				e = r0[c] - r1[c] + (x1-1)*l0 - l1
@@ -6285,13 +6220,12 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -6316,7 +6250,7 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -6464,13 +6398,12 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -6513,7 +6446,7 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -6686,14 +6619,13 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -6750,7 +6682,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -6908,12 +6840,11 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -6941,7 +6872,7 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -7054,13 +6985,12 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g1, g2 = g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
@@ -7091,7 +7021,7 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
@@ -7148,11 +7078,10 @@ func (b *Batch) genBetaLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -7261,13 +7190,12 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -7295,7 +7223,7 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -7349,11 +7277,10 @@ func (b *Batch) genBetaLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -7462,13 +7389,12 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -7496,7 +7422,7 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
@@ -7560,12 +7486,11 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -7587,7 +7512,7 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -7647,13 +7572,12 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -7676,7 +7600,7 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -7735,12 +7659,11 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -7762,7 +7685,7 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -7822,13 +7745,12 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -7851,7 +7773,7 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -7900,10 +7822,9 @@ func (b *Batch) genExponentialLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
@@ -7971,12 +7892,11 @@ func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !(x1 > 0) {
 					continue
@@ -7993,7 +7913,7 @@ func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
@@ -8025,10 +7945,9 @@ func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
 		_, _ = o0, o1
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
@@ -8069,11 +7988,10 @@ func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
@@ -8127,11 +8045,10 @@ func (b *Batch) genGammaLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -8201,13 +8118,12 @@ func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -8235,7 +8151,7 @@ func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -8278,11 +8194,10 @@ func (b *Batch) genGammaLCCDFForward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		_, _, _ = o0, o1, o2
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -8344,13 +8259,12 @@ func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 > 0 && x2 > 0) {
@@ -8378,7 +8292,7 @@ func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
@@ -8453,11 +8367,10 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 > 0)) && (x1 > 0) {
@@ -8483,7 +8396,7 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
@@ -8554,12 +8467,11 @@ func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 					continue
@@ -8577,7 +8489,7 @@ func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
@@ -8631,11 +8543,10 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if x1 > 0 {
@@ -8661,7 +8572,7 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
@@ -8724,12 +8635,11 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !(x1 > 0) {
 					continue
@@ -8753,7 +8663,7 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
@@ -8824,11 +8734,10 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if (dataValid || (x0 > 0)) && (x1 > 0) {
@@ -8854,7 +8763,7 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
@@ -8925,12 +8834,11 @@ func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 					continue
@@ -8948,7 +8856,7 @@ func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
@@ -9002,11 +8910,10 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				e := math.Inf(-1)
 				if x1 > 0 {
@@ -9032,7 +8939,7 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
@@ -9095,12 +9002,11 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		g0, g1 = g0[:len(gs)], g1[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				if !(x1 > 0) {
 					continue
@@ -9124,7 +9030,7 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
@@ -9195,12 +9101,11 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -9223,7 +9128,7 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -9366,13 +9271,12 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -9397,7 +9301,7 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -9458,12 +9362,11 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -9492,7 +9395,7 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -9633,13 +9536,12 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 > 0 && x2 > 0) {
@@ -9682,7 +9584,7 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
@@ -9751,11 +9653,10 @@ func (b *Batch) genInverseGammaLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -9825,13 +9726,12 @@ func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -9859,7 +9759,7 @@ func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -9902,11 +9802,10 @@ func (b *Batch) genInverseGammaLCCDFForward(in *ir.Instr) {
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
 		_, _, _ = o0, o1, o2
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -9974,13 +9873,12 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 > 0 && x2 > 0) {
@@ -10014,7 +9912,7 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
@@ -10084,12 +9982,11 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -10116,7 +10013,7 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -10181,13 +10078,12 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -10215,7 +10111,7 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -10279,12 +10175,11 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -10311,7 +10206,7 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -10376,13 +10271,12 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -10410,7 +10304,7 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -10503,11 +10397,6 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
@@ -10535,7 +10424,7 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (s0[c] > 0)) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x2 > 0) {
 				l0 := (r0[c] - x1) * r1[c]
 				e = opdef.LogPhi(l0)
 			}
@@ -10616,13 +10505,12 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -10644,7 +10532,7 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
@@ -10720,12 +10608,11 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -10752,7 +10639,7 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -10835,13 +10722,12 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -10881,7 +10767,7 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -10957,12 +10843,11 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -10983,7 +10868,7 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -11042,13 +10927,12 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -11070,7 +10954,7 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -11128,12 +11012,11 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -11154,7 +11037,7 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -11213,13 +11096,12 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -11241,7 +11123,7 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -11299,12 +11181,11 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -11325,7 +11206,7 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -11384,13 +11265,12 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -11412,7 +11292,7 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -11470,12 +11350,11 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -11496,7 +11375,7 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -11555,13 +11434,12 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x2 > 0) {
@@ -11583,7 +11461,7 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 		}
 		r0 := r0[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x2 > 0) {
@@ -11641,13 +11519,12 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -11678,7 +11555,7 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -11822,14 +11699,13 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -11873,7 +11749,7 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -11953,13 +11829,12 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		s3 := b.row(a3, i, b.fills[3])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -11990,7 +11865,7 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 		}
 		r0 := r0[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -12134,14 +12009,13 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
 		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				x3 := s3[c]
@@ -12185,7 +12059,7 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			x3 := s3[c]
@@ -12291,12 +12165,11 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -12322,7 +12195,7 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -12416,13 +12289,12 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 < x2 && x0 > x1) {
@@ -12460,7 +12332,7 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 < x2 && x0 > x1) {
@@ -12560,12 +12432,11 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -12591,7 +12462,7 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -12685,13 +12556,12 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 < x2 && x0 < x2) {
@@ -12729,7 +12599,7 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(gs)], r1[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 < x2 && x0 < x2) {
@@ -12832,11 +12702,6 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.fills[0] // read only when the data conditions are tested per chain
-		if !(a0.cs == 0) {
-			s0 = b.row(a0, i, b.fills[0])
-		}
-		s0 = s0[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
@@ -12871,7 +12736,7 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (s0[c] > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r0[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				var w0 float64
@@ -12979,13 +12844,12 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !((x1 > 0) && (x2 > 0)) {
@@ -13017,7 +12881,7 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
@@ -13103,12 +12967,11 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 			}
 		}
 		out := v[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(out)]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
 		s2 := b.row(a2, i, b.fills[2])[:len(out)]
 		if shared {
 			for c := range out {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				e := math.Inf(-1)
@@ -13136,7 +12999,7 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 		}
 		r0, r1 := r0[:len(out)], r1[:len(out)]
 		for c := range out {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			e := math.Inf(-1)
@@ -13240,13 +13103,12 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 			}
 		}
 		gs := a[oo : oo+nb]
-		s0 := b.row(a0, i, b.fills[0])[:len(gs)]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
 		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
-				x0 := s0[c]
+				x0 := v[o0+c*a0.cs]
 				x1 := s1[c]
 				x2 := s2[c]
 				if !(x1 > 0 && x2 > 0) {
@@ -13289,7 +13151,7 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 		}
 		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
 		for c, g := range gs {
-			x0 := s0[c]
+			x0 := v[o0+c*a0.cs]
 			x1 := s1[c]
 			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
