@@ -268,7 +268,7 @@ func newScalePrior(p *ir.Program, in *ir.Instr, memo int) *kScalePrior {
 func (k *kScalePrior) Forward(f *ir.Frame) { f.V[k.out] = k.eval(f) }
 
 // eval is the log density (the registered forward's value). Each term
-// is accel/opdef's formula (NormalValue, HalfNormalValue,
+// is accel/opdef's formula (term.NormalValue, HalfNormalValue,
 // HalfCauchyValue); a vector normal's sum is taken from the squares
 // (normalFromSquares).
 func (k *kScalePrior) eval(f *ir.Frame) float64 {
