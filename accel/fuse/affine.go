@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
 // affineNormal is the kernel of match m (see AffineNormal), when this
@@ -86,7 +87,8 @@ func (k *kAffineNormal) fillSigmaCache(f *ir.Frame) {
 	cc, ci := pv[c+1:c+1+n], pv[c+1+n:c+1+2*n]
 	for i, sv := range f.V[k.sg : k.sg+n] {
 		if sv > 0 {
-			cc[i], ci[i] = -math.Log(sv)-lnSqrt2Pi, 1/sv
+			// The log-normaliser: the term at z = 0 (see normalSquares).
+			cc[i], ci[i] = term.NormalValue(0, 0, math.Log(sv), 0), 1/sv
 		} else {
 			cc[i], ci[i] = negInf, 0
 		}
@@ -119,11 +121,7 @@ func (k *kAffineNormal) Forward(f *ir.Frame) {
 		f.Private()[k.memo+2] = q
 		e := negInf
 		if s > 0 {
-			inv := 1 / s
-			e = -0.5*(q*inv)*inv - float64(n)*(memoLog(f, k.memo, s)+lnSqrt2Pi)
-			if e != e {
-				e = negInf
-			}
+			e = finite(normalSquares(q, 1/s, memoLog(f, k.memo, s), n))
 		}
 		v[k.out] = e
 	} else if sums := k.sigmaSums(f); sums[1] == 1 {
@@ -180,35 +178,35 @@ func (k *kAffineNormal) Backward(f *ir.Frame) {
 	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
 	g := adj[k.out]
 	b := v[k.b]
-	// gz gets ∂/∂z_i of the likelihood and, with a prior, its
-	// -r0·((z_i-μ₀)/σ₀), r0 = g₀/σ₀, as kScalePrior's backward adds it
-	// (nothing with σ₀ ≤ 0). Without gradient in z, gz is a sink.
+	// gz gets ∂/∂z_i of the likelihood and, with a prior, g₀ times its
+	// partial, as kScalePrior's backward adds it (nothing with σ₀ ≤ 0).
+	// Without gradient in z, gz is a sink.
 	gz := k.sink(f, n)
 	if k.gz {
 		gz = adj[k.z : k.z+n]
 	}
 	prior := false
-	var mu0, inv0, r0 float64
+	var mu0, inv0, g0 float64
 	if k.prior != nil {
 		if s0 := v[k.psig]; s0 > 0 {
 			prior = true
 			mu0 = v[k.pmu]
 			_, inv0 = memoScale(f, k.prior.memo, s0)
-			r0 = adj[k.pout] * inv0
+			g0 = adj[k.pout]
 		}
 	}
 	var sa, sb float64 // Σ ∂/∂t_i, Σ ∂/∂t_i·z_i
 	switch {
 	case k.ns == 1 && v[k.sg] > 0:
-		s := v[k.sg]
-		inv := 1 / s
-		r := g * inv
+		inv := 1 / v[k.sg]
 		for i, zi := range z {
-			d := r * ((y[i] - t[i]) * inv)
+			_, dt, _ := term.NormalGrad(y[i], t[i], inv)
+			d := g * dt
 			sa += d
 			sb += d * zi
 			if prior {
-				gz[i] += d*b - r0*((zi-mu0)*inv0)
+				dz, _, _ := term.NormalGrad(zi, mu0, inv0)
+				gz[i] += d*b + g0*dz
 			} else {
 				gz[i] += d * b
 			}
@@ -222,7 +220,8 @@ func (k *kAffineNormal) Backward(f *ir.Frame) {
 			break
 		}
 		for i, zi := range z {
-			gz[i] -= r0 * ((zi - mu0) * inv0)
+			dz, _, _ := term.NormalGrad(zi, mu0, inv0)
+			gz[i] += g0 * dz
 		}
 	default:
 		_, ci := k.sigmaCache(f)
@@ -232,12 +231,14 @@ func (k *kAffineNormal) Backward(f *ir.Frame) {
 			// nothing there, and (y-t)·0 would be NaN for infinite t.
 			d := 0.0
 			if c := ci[i]; c != 0 {
-				d = g * ((y[i] - t[i]) * c) * c
+				_, dt, _ := term.NormalGrad(y[i], t[i], c)
+				d = g * dt
 			}
 			sa += d
 			sb += d * zi
 			if prior {
-				gz[i] += d*b - r0*((zi-mu0)*inv0)
+				dz, _, _ := term.NormalGrad(zi, mu0, inv0)
+				gz[i] += d*b + g0*dz
 			} else {
 				gz[i] += d * b
 			}
@@ -312,23 +313,21 @@ func (k *kAffineNormal) ForwardGrad(f *ir.Frame) {
 			q0 += d0 * d0
 			var gi float64
 			if ok {
-				dd := inv * (d * inv)
+				_, dd, _ := term.NormalGrad(y[i], ti, inv)
 				sa += dd
 				sb += dd * zi
 				gi = dd * b
 			}
 			if prior {
-				gi -= inv0 * (d0 * inv0)
+				dz, _, _ := term.NormalGrad(zi, mu0, inv0)
+				gi += dz
 			}
 			gz[i] += gi
 		}
 		f.Private()[k.memo+2] = q
 		e := negInf
 		if ok {
-			e = -0.5*(q*inv)*inv - float64(n)*(memoLog(f, k.memo, s)+lnSqrt2Pi)
-			if e != e {
-				e = negInf
-			}
+			e = finite(normalSquares(q, inv, memoLog(f, k.memo, s), n))
 			if k.gsg {
 				adj[k.sg] += inv * ((q*inv)*inv - float64(n))
 			}
@@ -371,10 +370,7 @@ func (k *kAffineNormal) ForwardGrad(f *ir.Frame) {
 		// normalFromSquares, inlined by hand.
 		e := negInf
 		if prior {
-			e = -0.5*(q0*inv0)*inv0 - float64(n)*(ls0+lnSqrt2Pi)
-			if e != e {
-				e = negInf
-			}
+			e = finite(normalSquares(q0, inv0, ls0, n))
 		}
 		v[k.pout] = e
 	}
@@ -405,13 +401,14 @@ func affineSigmasLoop(z, y, t, cc, ci, gz []float64, a, b, mu0, inv0 float64, pr
 		q0 += d0 * d0
 		var gi float64
 		if c != 0 { // σ_i > 0
-			d := r * c
+			_, d, _ := term.NormalGrad(y[i], ti, c)
 			sa += d
 			sb += d * zi
 			gi = d * b
 		}
 		if prior {
-			gi -= inv0 * (d0 * inv0)
+			dz, _, _ := term.NormalGrad(zi, mu0, inv0)
+			gi += dz
 		}
 		gz[i] += gi
 	}
@@ -462,10 +459,11 @@ func affineSigmasPosLoop(z, y, t, ci, gz []float64, a, b, mu0, inv0 float64) (rr
 		rr += r * r
 		d0 := zi - mu0
 		q0 += d0 * d0
-		d := r * c
+		_, d, _ := term.NormalGrad(y[i], ti, c)
+		dz, _, _ := term.NormalGrad(zi, mu0, inv0)
 		sa += d
 		sb += d * zi
-		gz[i] += d*b - inv0*(d0*inv0)
+		gz[i] += d*b + dz
 	}
 	return rr, q0, sa, sb
 }
@@ -509,21 +507,18 @@ func (l affineLean) ForwardGrad(f *ir.Frame) {
 		rr += r * r
 		d0 := zi - mu0
 		q0 += d0 * d0
-		d := r * c
+		_, d, _ := term.NormalGrad(y[i], ti, c)
+		dz, _, _ := term.NormalGrad(zi, mu0, inv0)
 		sa += d
 		sb += d * zi
-		gz[i] += d*b - inv0*(d0*inv0)
+		gz[i] += d*b + dz
 	}
 	tot := sums[0] - 0.5*rr
 	if tot != tot {
 		tot = negInf
 	}
 	v[k.out] = tot
-	e := -0.5*(q0*inv0)*inv0 - float64(n)*(c0[1]+lnSqrt2Pi)
-	if e != e {
-		e = negInf
-	}
-	v[k.pout] = e
+	v[k.pout] = finite(normalSquares(q0, inv0, c0[1], n))
 	if k.ga {
 		adj[k.a] += sa
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
 // kHMMScan replaces a scan that runs the forward algorithm of a hidden
@@ -101,13 +102,13 @@ func (h *kHMMScan) Forward(f *ir.Frame) {
 	x := f.Private()[h.weights+t*k*k : h.weights+t*k*k+k]
 	e := f.Private()[h.weights+t*k*k+k : h.weights+t*k*k+2*k]
 	s := h.sigma
-	ok, c, inv := s > 0, 0.0, 0.0
+	ok, ls, inv := s > 0, 0.0, 0.0
 	if ok {
-		c, inv = -memoLog(f, h.memo, s)-lnSqrt2Pi, 1/s
+		ls, inv = memoLog(f, h.memo, s), 1/s
 	}
 	prev := init[:k]
 	if k == 2 {
-		h.forward2(f, prev, y, out, w, mu, ok, c, inv)
+		h.forward2(f, prev, y, out, w, mu, ok, ls, inv)
 		return
 	}
 	for step := range t {
@@ -134,8 +135,7 @@ func (h *kHMMScan) Forward(f *ir.Frame) {
 			}
 			em := negInf
 			if ok {
-				z := (yt - mu[j]) * inv
-				em = c - 0.5*z*z
+				em = term.NormalValue(yt, mu[j], ls, inv)
 			}
 			if em != em {
 				em = negInf
@@ -163,8 +163,8 @@ func (h *kHMMScan) Backward(f *ir.Frame) {
 		for j := range k {
 			b := g[step*k+j] + ca[j]
 			if gmu != nil && s > 0 {
-				z := (y[step] - mu[j]) * inv
-				gmu[j] += b * z * inv
+				_, dmu, _ := term.NormalGrad(y[step], mu[j], inv)
+				gmu[j] += b * dmu
 			}
 			ws := w[(step*k+j)*k : (step*k+j+1)*k]
 			var gc []float64
@@ -191,7 +191,7 @@ func (h *kHMMScan) Backward(f *ir.Frame) {
 // forward2 is forward for two states, with log_sum_exp of two terms
 // written out: the same arithmetic as logSumExpInto and the weights of
 // the general loop, without its loops.
-func (h *kHMMScan) forward2(f *ir.Frame, prev, y, out, w, mu []float64, ok bool, c, inv float64) {
+func (h *kHMMScan) forward2(f *ir.Frame, prev, y, out, w, mu []float64, ok bool, ls, inv float64) {
 	c0, c1 := f.Val(h.cols[0])[:2], f.Val(h.cols[1])[:2]
 	mu = mu[:2]
 	p0, p1 := prev[0], prev[1]
@@ -227,8 +227,7 @@ func (h *kHMMScan) forward2(f *ir.Frame, prev, y, out, w, mu []float64, ok bool,
 			}
 			em := negInf
 			if ok {
-				z := (yt - mu[j]) * inv
-				em = c - 0.5*z*z
+				em = term.NormalValue(yt, mu[j], ls, inv)
 			}
 			if em != em {
 				em = negInf

@@ -6,6 +6,7 @@ import (
 	"github.com/gobayes/gobayes/accel/dense"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
+	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
 func init() { ir.UsePlanner(plan) }
@@ -266,7 +267,10 @@ func newScalePrior(p *ir.Program, in *ir.Instr, memo int) *kScalePrior {
 
 func (k *kScalePrior) Forward(f *ir.Frame) { f.V[k.out] = k.eval(f) }
 
-// eval is the log density (the registered forward's value).
+// eval is the log density (the registered forward's value). Each term
+// is accel/opdef's formula (term.NormalValue, HalfNormalValue,
+// HalfCauchyValue); a vector normal's sum is taken from the squares
+// (normalFromSquares).
 func (k *kScalePrior) eval(f *ir.Frame) float64 {
 	v := f.V
 	y, s := v[k.y:k.y+k.n], v[k.sig]
@@ -276,6 +280,10 @@ func (k *kScalePrior) eval(f *ir.Frame) float64 {
 	switch k.op {
 	case ir.OpNormalLPDF:
 		mu := v[k.mu]
+		if k.n == 1 {
+			ls, inv := memoScale(f, k.memo, s)
+			return finite(term.NormalValue(y[0], mu, ls, inv))
+		}
 		q := 0.0
 		for _, yi := range y {
 			d := yi - mu
@@ -284,38 +292,37 @@ func (k *kScalePrior) eval(f *ir.Frame) float64 {
 		return k.normalFromSquares(f, q)
 	case ir.OpHalfNormalLPDF:
 		ls, inv := memoScale(f, k.memo, s)
-		c := ln2 - ls - lnSqrt2Pi
 		t := 0.0
 		for _, yi := range y {
 			e := negInf
 			if yi >= 0 {
-				z := yi * inv
-				e = c - 0.5*z*z
-			}
-			if e != e {
-				e = negInf
+				e = finite(term.HalfNormalValue(yi, ls, inv))
 			}
 			t += e
 		}
 		return t
 	case ir.OpHalfCauchyLPDF:
 		ls, inv := memoScale(f, k.memo, s)
-		c := ln2 - lnPi - ls
 		t := 0.0
 		for _, yi := range y {
 			e := negInf
 			if yi >= 0 {
-				z := yi * inv
-				e = c - math.Log1p(z*z)
-			}
-			if e != e {
-				e = negInf
+				e = finite(term.HalfCauchyValue(yi, ls, inv))
 			}
 			t += e
 		}
 		return t
 	}
 	return 0
+}
+
+// finite is a term with NaN (from infinite inputs) as -Inf, as the
+// registered ops count it.
+func finite(e float64) float64 {
+	if e != e {
+		return negInf
+	}
+	return e
 }
 
 // evalGrad is eval followed by grad(f, 1), in one pass over y: the same
@@ -338,64 +345,62 @@ func (k *kScalePrior) evalGrad(f *ir.Frame) float64 {
 	switch k.op {
 	case ir.OpNormalLPDF:
 		mu := v[k.mu]
+		if k.n == 1 {
+			dy, dmu, _ := term.NormalGrad(y[0], mu, inv)
+			if ay != nil {
+				ay[0] += dy
+			}
+			if k.gmu {
+				adj[k.mu] += dmu
+			}
+			return finite(term.NormalValue(y[0], mu, ls, inv))
+		}
 		q, am := 0.0, 0.0
 		if ay != nil {
 			ay = ay[:len(y)]
 			for i, yi := range y {
 				d := yi - mu
 				q += d * d
-				t := inv * (d * inv)
-				ay[i] -= t
-				am += t
+				dy, dmu, _ := term.NormalGrad(yi, mu, inv)
+				ay[i] += dy
+				am += dmu
 			}
 		} else {
 			for _, yi := range y {
 				d := yi - mu
 				q += d * d
-				am += inv * (d * inv)
+				_, dmu, _ := term.NormalGrad(yi, mu, inv)
+				am += dmu
 			}
 		}
 		if k.gmu {
 			adj[k.mu] += am
 		}
-		e := -0.5*(q*inv)*inv - float64(k.n)*(ls+lnSqrt2Pi)
-		if e != e {
-			e = negInf
-		}
-		return e
+		return finite(normalSquares(q, inv, ls, k.n))
 	case ir.OpHalfNormalLPDF:
-		c := ln2 - ls - lnSqrt2Pi
 		t := 0.0
 		for i, yi := range y {
 			e := negInf
 			if yi >= 0 {
-				z := yi * inv
-				e = c - 0.5*z*z
+				e = finite(term.HalfNormalValue(yi, ls, inv))
 				if ay != nil {
-					ay[i] += -z * inv
+					dy, _ := term.HalfNormalGrad(yi, inv)
+					ay[i] += dy
 				}
-			}
-			if e != e {
-				e = negInf
 			}
 			t += e
 		}
 		return t
 	case ir.OpHalfCauchyLPDF:
-		c := ln2 - lnPi - ls
 		t := 0.0
 		for i, yi := range y {
 			e := negInf
 			if yi >= 0 {
-				z := yi * inv
-				u := 1 + z*z
-				e = c - math.Log1p(z*z)
+				e = finite(term.HalfCauchyValue(yi, ls, inv))
 				if ay != nil {
-					ay[i] += -2 * z * (inv / u)
+					dy, _ := term.HalfCauchyGrad(yi, inv)
+					ay[i] += dy
 				}
-			}
-			if e != e {
-				e = negInf
 			}
 			t += e
 		}
@@ -411,11 +416,18 @@ func (k *kScalePrior) normalFromSquares(f *ir.Frame, q float64) float64 {
 		return negInf
 	}
 	ls, inv := memoScale(f, k.memo, s)
-	e := -0.5*(q*inv)*inv - float64(k.n)*(ls+lnSqrt2Pi)
-	if e != e {
-		e = negInf
-	}
-	return e
+	return finite(normalSquares(q, inv, ls, k.n))
+}
+
+// normalSquares is Σ normal_lpdf(y_i | μ_i, σ) over n terms with one σ,
+// from q = Σ(y_i-μ_i)², 1/σ and log σ: -½q/σ² plus n times the term at
+// z = 0 (accel/opdef's NormalValue with y = μ and 1/σ = 0, so that a
+// σ whose inverse overflows gives no 0·∞: -log σ - log √(2π), to the
+// bit). The sum of the terms' -½z² is the one algebraic step the formulas
+// cannot say (as accel/ir's normalSum shortcut); TestNormalSquares checks
+// it against the terms.
+func normalSquares(q, inv, ls float64, n int) float64 {
+	return -0.5*(q*inv)*inv + float64(n)*term.NormalValue(0, 0, ls, 0)
 }
 
 // backward is the registered backward specialised to a scale without
@@ -438,14 +450,13 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 	switch k.op {
 	case ir.OpNormalLPDF:
 		mu := v[k.mu]
-		r := g * inv
 		am := 0.0
 		for i, yi := range y {
-			t := r * ((yi - mu) * inv)
+			dy, dmu, _ := term.NormalGrad(yi, mu, inv)
 			if ay != nil {
-				ay[i] -= t
+				ay[i] += g * dy
 			}
-			am += t
+			am += g * dmu
 		}
 		if k.gmu {
 			adj[k.mu] += am
@@ -456,8 +467,8 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 		}
 		for i, yi := range y {
 			if yi >= 0 {
-				z := yi * inv
-				ay[i] += -g * z * inv
+				dy, _ := term.HalfNormalGrad(yi, inv)
+				ay[i] += g * dy
 			}
 		}
 	case ir.OpHalfCauchyLPDF:
@@ -466,9 +477,8 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 		}
 		for i, yi := range y {
 			if yi >= 0 {
-				z := yi * inv
-				r := g * inv / (1 + z*z)
-				ay[i] += -2 * z * r
+				dy, _ := term.HalfCauchyGrad(yi, inv)
+				ay[i] += g * dy
 			}
 		}
 	}
@@ -531,12 +541,7 @@ func (k *kRegressionNormal) Forward(f *ir.Frame) {
 		out[0] = negInf
 		return
 	}
-	inv := 1 / s
-	e := -0.5*(q*inv)*inv - float64(n)*(memoLog(f, k.memo, s)+lnSqrt2Pi)
-	if e != e {
-		e = negInf
-	}
-	out[0] = e
+	out[0] = finite(normalSquares(q, 1/s, memoLog(f, k.memo, s), n))
 }
 
 func (k *kRegressionNormal) Backward(f *ir.Frame) {
@@ -698,13 +703,6 @@ func (k *kGammaPrior) Forward(f *ir.Frame) {
 }
 
 func (k *kGammaPrior) Backward(f *ir.Frame) { ir.Def(ir.OpGammaLPDF).Backward(f, k.in) }
-
-// The constants of the log densities, as accel/opdef defines them.
-const (
-	lnSqrt2Pi = opdef.LnSqrt2Pi
-	lnPi      = opdef.LnPi
-	ln2       = opdef.Ln2
-)
 
 var negInf = math.Inf(-1)
 

@@ -1,10 +1,10 @@
 package fuse
 
 import (
-	"math"
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
 // kTermSum is addn(t_1, …, t_k) (the log density as the sum of its terms)
@@ -116,9 +116,9 @@ func (k *kTermSum) ForwardGrad(f *ir.Frame) {
 	}
 	for i := range k.scalars {
 		// A scalar variate (a model's scalar parameters): kScalePrior's
-		// evalGrad without loops, with the same arithmetic, so the same
-		// values; written out here, as a call per prior costs as much as
-		// its arithmetic.
+		// evalGrad without loops, with the same arithmetic (accel/opdef's
+		// formulas, which inline), so the same values; written out here,
+		// as a call per prior costs as much as its arithmetic.
 		sp := &k.scalars[i]
 		e := negInf
 		if y, sg := v[sp.y], v[sp.sig]; sg > 0 {
@@ -129,30 +129,29 @@ func (k *kTermSum) ForwardGrad(f *ir.Frame) {
 			ls, inv := c[1], c[2]
 			switch sp.op {
 			case ir.OpNormalLPDF:
-				d := y - v[sp.mu]
-				g := inv * (d * inv)
+				mu := v[sp.mu]
+				dy, dmu, _ := term.NormalGrad(y, mu, inv)
 				if sp.gy {
-					adj[sp.y] -= g
+					adj[sp.y] += dy
 				}
 				if sp.gmu {
-					adj[sp.mu] += g
+					adj[sp.mu] += dmu
 				}
-				e = -0.5*((d*d)*inv)*inv - (ls + lnSqrt2Pi)
+				e = term.NormalValue(y, mu, ls, inv)
 			case ir.OpHalfNormalLPDF:
 				if y >= 0 {
-					z := y * inv
-					e = ln2 - ls - lnSqrt2Pi - 0.5*z*z
+					e = term.HalfNormalValue(y, ls, inv)
 					if sp.gy {
-						adj[sp.y] += -z * inv
+						dy, _ := term.HalfNormalGrad(y, inv)
+						adj[sp.y] += dy
 					}
 				}
 			case ir.OpHalfCauchyLPDF:
 				if y >= 0 {
-					z := y * inv
-					u := 1 + z*z
-					e = ln2 - lnPi - ls - math.Log1p(z*z)
+					e = term.HalfCauchyValue(y, ls, inv)
 					if sp.gy {
-						adj[sp.y] += -2 * z * (inv / u)
+						dy, _ := term.HalfCauchyGrad(y, inv)
+						adj[sp.y] += dy
 					}
 				}
 			}

@@ -119,14 +119,23 @@
 // multiply-add per element, where the generated per-element terms took
 // 2.3×; TestShortcuts compares it with the generated loops.
 //
+// Scalar asks for the formulas as Go functions of one element (package
+// term, terms_gen.go: NormalValue, NormalGrad, …; log σ and 1/σ are
+// arguments), which inline: the fused kernels of accel/fuse (the scale
+// priors, the sum of priors, the non-centred hierarchy, the HMM's
+// emissions) and accel/vec's non-centred kernel call them instead of
+// spelling the normal, half-normal and half-Cauchy. What they still write themselves is algebra over many
+// terms that no single term says: with one σ, Σ-½z_i² = -½Σ(y_i-μ_i)²/σ²
+// (fuse's normalSquares, tested against the sum of NormalValue), and the
+// regression's and the hierarchy's gradients summed over the elements.
+//
 // Not yet here: the multivariate families (categorical, Dirichlet,
 // multivariate normal, LKJ), whose loops are not elementwise. accel/vec
-// keeps its hand-written normal kernels (densities.go, kernels.go: a
-// mixture's shape with μ and σ shared, and the fused regression and
-// affine kernels read them); the generated one is checked against ir but
-// not dispatched. accel/fuse's scale-prior kernels (half-normal,
-// half-Cauchy and gamma priors with data scales) still spell their
-// formulas by hand.
+// dispatches the generated normal kernel except with σ one value per
+// chain, where its loop over chains measured 1.10× the hand-written one
+// (densities.go says why, with the figures). accel/fuse's gamma prior
+// with data shape and rate still spells its formula by hand, and so do
+// accel/vec's fused regression and mixture (linear.go, fused.go).
 package opdef
 
 //go:generate go run ../../cmd/genops

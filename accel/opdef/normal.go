@@ -28,6 +28,7 @@ var Normal = define(&Dist{
 	Cached:   []string{"sigma"},
 	Fast:     []string{"y mu sigma", "y mu", "y"},
 	Shortcut: "normalSum",
+	Scalar:   true,
 	Let:      []Let{{"z", "(y - mu) * inv(sigma)"}},
 	Value:    "-0.5*z*z - log(sigma) - lnSqrt2Pi",
 	Draw: func(rng *rand.Rand, p []float64) float64 {

@@ -65,6 +65,12 @@ type Dist struct {
 	// reporting whether it applied. accel/ir's TestShortcuts checks each
 	// against the generated loops on the same inputs, valid and not.
 	Shortcut string
+	// Scalar asks for <Family>Value and <Family>Grad in accel/opdef/term
+	// (terms_gen.go): the value and the partials of one element as
+	// small Go functions that inline, with the costly calls on parameters
+	// alone (log σ, 1/σ) as arguments, for the hand-fused kernels of
+	// accel/fuse and accel/vec, which then do not spell the formulas.
+	Scalar bool
 	// Value is the log density.
 	Value string
 	// Draw is one draw given the parameters (not the variate); Mean and

@@ -84,6 +84,7 @@ var HalfCauchy = define(&Dist{
 	},
 	Support: "Positive",
 	Valid:   "sigma > 0 && y >= 0",
+	Scalar:  true,
 	Let:     []Let{{"z", "y * inv(sigma)"}, {"r", "inv(sigma) / (1 + z*z)"}},
 	Value:   "ln2 - lnPi - log(sigma) - log1p(z * z)",
 	Draw: func(rng *rand.Rand, p []float64) float64 {
@@ -117,6 +118,7 @@ var HalfNormal = define(&Dist{
 	},
 	Support: "Positive",
 	Valid:   "sigma > 0 && y >= 0",
+	Scalar:  true,
 	Let:     []Let{{"z", "y * inv(sigma)"}},
 	Value:   "ln2 - log(sigma) - lnSqrt2Pi - 0.5 * z * z",
 	Draw: func(rng *rand.Rand, p []float64) float64 {

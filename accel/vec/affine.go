@@ -5,6 +5,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
 // affineNormal is a fused kernel for the likelihood of a non-centred
@@ -43,7 +44,7 @@ func (b *Batch) fuseAffineNormals() {
 	scalar := func(id ir.ID) bool { l := b.loc[id]; return l.per && l.n == 1 }
 	for _, m := range fuse.AffineNormals(p) {
 		k, in, mul := m.Normal, &p.Instrs[m.Normal], &p.Instrs[m.Mul]
-		if b.plan[k].k != kNormal || b.plan[m.Add].k != kBinary || b.plan[m.Mul].k != kBinary {
+		if !b.isNormal(k) || b.plan[m.Add].k != kBinary || b.plan[m.Mul].k != kBinary {
 			continue
 		}
 		y, sg, z := b.loc[in.In[0]], b.elem(in.In[2]), b.loc[m.Z]
@@ -58,7 +59,7 @@ func (b *Batch) fuseAffineNormals() {
 		if jp := m.Prior; jp >= 0 {
 			pin := &p.Instrs[jp]
 			pm, ps := b.loc[pin.In[1]], b.loc[pin.In[2]]
-			if b.plan[jp].k == kNormal && !pm.per && !ps.per && !b.plan[jp].fused && b.plan[jp].mix == nil && !b.viewed(pin.Out) {
+			if b.isNormal(jp) && !pm.per && !ps.per && !b.plan[jp].fused && b.plan[jp].mix == nil && !b.viewed(pin.Out) {
 				f.prior, f.pm, f.ps = b.loc[pin.Out], pm, ps
 				b.plan[jp] = step{k: kAbsorbed}
 			}
@@ -95,10 +96,9 @@ func (b *Batch) affineNormalForward(in *ir.Instr, f *affineNormal) {
 			}
 			continue
 		}
-		k, r := -math.Log(s)-lnSqrt2Pi, 1/s
+		ls, r := math.Log(s), 1/s
 		for c, zc := range zs {
-			u := (yi - (as[c] + bs[c]*zc)) * r
-			e := k - 0.5*u*u
+			e := term.NormalValue(yi, as[c]+bs[c]*zc, ls, r)
 			if e != e {
 				e = math.Inf(-1)
 			}
@@ -113,19 +113,21 @@ func (b *Batch) affineNormalBackward(in *ir.Instr, f *affineNormal) {
 	as, bs := v[f.a.off:f.a.off+nb], v[f.b.off:f.b.off+nb]
 	ga, gb := b.adjRow(f.a, 0, true), b.adjRow(f.b, 0, true)
 	as, bs, ga, gb = as[:len(g)], bs[:len(g)], ga[:len(g)], gb[:len(g)]
-	// The prior's gradient in z, −g_p·(z − m)/s², or nothing.
-	gp, pm, pr2 := b.rows[4], 0.0, 0.0
+	// The prior's gradient in z, g_p·∂/∂z normal_lpdf(z | m, s), or
+	// nothing.
+	gp, pm, pr := b.rows[4], 0.0, 0.0
 	if s := v[f.ps.off]; f.prior.per && s > 0 {
-		gp, pm, pr2 = a[f.prior.off:f.prior.off+nb], v[f.pm.off], 1/(s*s)
+		gp, pm, pr = a[f.prior.off:f.prior.off+nb], v[f.pm.off], 1/s
 	}
 	gp = gp[:len(g)]
 	for i := 0; i < f.n; i++ {
 		yi, s := v[f.y.off+i], v[f.sg.off+i*f.sg.es]
 		zs, gz := v[f.z.off+i*nb:f.z.off+(i+1)*nb], b.adjRow(f.z, i, true)
 		zs, gz = zs[:len(g)], gz[:len(g)]
-		if pr2 != 0 {
+		if pr != 0 {
 			for c, zc := range zs {
-				gz[c] -= gp[c] * (zc - pm) * pr2
+				dz, _, _ := term.NormalGrad(zc, pm, pr)
+				gz[c] += gp[c] * dz
 			}
 		}
 		if !(s > 0) {
@@ -134,7 +136,8 @@ func (b *Batch) affineNormalBackward(in *ir.Instr, f *affineNormal) {
 		r := 1 / s
 		for c, gc := range g {
 			zc := zs[c]
-			d := gc * (yi - (as[c] + bs[c]*zc)) * r * r
+			_, dt, _ := term.NormalGrad(yi, as[c]+bs[c]*zc, r)
+			d := gc * dt
 			ga[c] += d
 			gb[c] += d * zc
 			gz[c] += d * bs[c]
@@ -156,13 +159,12 @@ func (b *Batch) affinePriorForward(f *affineNormal) {
 		return
 	}
 	clear(out)
-	k, r := -math.Log(s)-lnSqrt2Pi, 1/s
+	ls, r := math.Log(s), 1/s
 	for i := 0; i < f.n; i++ {
 		zs := v[f.z.off+i*nb : f.z.off+(i+1)*nb]
 		zs = zs[:len(out)]
 		for c, zc := range zs {
-			w := (zc - m) * r
-			e := k - 0.5*w*w
+			e := term.NormalValue(zc, m, ls, r)
 			if e != e {
 				e = math.Inf(-1)
 			}

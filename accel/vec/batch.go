@@ -36,6 +36,9 @@ type Batch struct {
 	// rows are six more values per chain: the constants of a log
 	// density's parameters and broadcast operands (see scaleRows, row).
 	rows [6][]float64
+	// fills are the rows of the generated kernels' arguments when they
+	// are shared by every chain (one per argument, see Batch.row).
+	fills [4][]float64
 	// lpFrom is the value Forward reads LP from: the target, or the one
 	// term of a target that sums a single term (that sum is then skipped).
 	lpFrom ir.ID
@@ -67,14 +70,13 @@ const (
 	kSum
 	kAddN
 	kLogSumExp
-	kNormal
+	kNormal // the normal with σ per chain (densities.go)
 	kMatVec
 	kLogMix
 	kLower // lower and upper bounds (bounded.go)
 	kInterval
 	kIntervalLogJ
-	kLocScale // the normal's location-scale loops (densities.go)
-	kGen      // the accel/opdef families (lpdf_gen.go, generated)
+	kGen // the accel/opdef families (lpdf_gen.go, generated)
 	// kLinearNormal is a regression's likelihood from sufficient
 	// statistics (linear.go); kNone an instruction computed inside it.
 	kLinearNormal
@@ -109,6 +111,9 @@ func New(p *ir.Program, b int) *Batch {
 	bt := &Batch{P: p, B: b, loc: make([]operand, len(p.Values)), plan: make([]step, len(p.Instrs)), LP: make([]float64, b)}
 	bt.scratch = make([]bool, len(p.Values))
 	bt.tmp, bt.tmp2 = make([]float64, b), make([]float64, b)
+	for i := range bt.fills {
+		bt.fills[i] = make([]float64, b)
+	}
 	for i := range bt.rows {
 		bt.rows[i] = make([]float64, b)
 	}
@@ -266,7 +271,9 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 			return kLogSumExp
 		}
 	case ir.OpNormalLPDF:
-		return kNormal
+		if b.loc[in.In[2]].per {
+			return kNormal
+		}
 	case ir.OpLogMix:
 		if in.Scratch != ir.None && p.Values[in.Scratch].Len == p.Values[in.Out].Len {
 			return kLogMix
@@ -304,6 +311,13 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		return kGen
 	}
 	return kFallback
+}
+
+// isNormal reports whether instruction k is a normal_lpdf that runs a
+// lockstep kernel (not fused, not a fallback): what the fusion passes
+// replace.
+func (b *Batch) isNormal(k int) bool {
+	return b.P.Instrs[k].Op == ir.OpNormalLPDF && (b.plan[k].k == kNormal || b.plan[k].k == kGen)
 }
 
 // framesBudget bounds the memory of per-chain fallback frames.
@@ -360,8 +374,6 @@ func (b *Batch) forward(grad bool) {
 			b.intervalForward(in)
 		case kIntervalLogJ:
 			b.intervalLogJForward(in)
-		case kLocScale:
-			b.locScaleForward(in, locScaleOf(in.Op))
 		case kGen:
 			st.gen[0](b, in)
 		case kLinearNormal:
@@ -444,8 +456,6 @@ func (b *Batch) Gradient() {
 			b.intervalBackward(in)
 		case kIntervalLogJ:
 			b.intervalLogJBackward(in)
-		case kLocScale:
-			b.locScaleBackward(in, locScaleOf(in.Op))
 		case kGen:
 			b.plan[k].gen[1](b, in)
 		case kLinearNormal:

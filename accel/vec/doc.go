@@ -13,12 +13,12 @@
 // Lockstep kernels cover every elementwise op (generated from accel/opdef's
 // definitions, elementwise_gen.go), reductions, the transforms
 // of bounded parameters (lower, upper, interval and their log-Jacobians),
-// linear_recurrence, concat, slice, and the common scalar log densities:
-// normal, half_normal, cauchy, half_cauchy, lognormal, student_t,
-// half_student_t, exponential, gamma, inv_gamma, and poisson_log and
-// bernoulli_logit of data. The densities take a parameter's constants
-// (log σ, 1/σ, lgamma(α)) once per element when it is shared and once per
-// chain when it is a per-chain scalar. Every other op runs per chain
+// linear_recurrence, concat, slice, and every scalar log density of
+// accel/opdef with its tails (generated, lpdf_gen.go; the normal with σ
+// per chain is written by hand, densities.go). The densities take a
+// parameter's constants (log σ, 1/σ, lgamma(α)) once per element when it
+// is shared and once per chain when it is a per-chain scalar, and read
+// them as scalars when every chain shares them. Every other op runs per chain
 // through the reference semantics of package ir, so every program
 // evaluates, and the results agree with ir.Frame to rounding. An
 // evaluator is not safe for concurrent use: give each goroutine its own.

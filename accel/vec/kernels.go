@@ -150,58 +150,6 @@ func (b *Batch) logSumExpBackward(in *ir.Instr) {
 
 const lnSqrt2Pi = 0.91893853320467274178032973640561763986139747363778 // log √(2π)
 
-// normalForward is normal_lpdf(y, μ, σ): summed, or one term per element
-// with Ints[0] == 1. With μ and σ shared and y per chain (a normal
-// mixture's components, a prior with data parameters) it runs its own
-// loop; otherwise the location-scale kernel (densities.go), which takes
-// the constants of σ once per element when σ is shared and once per chain
-// when σ is one scalar per chain.
-func (b *Batch) normalForward(in *ir.Instr) {
-	y, mu, sg := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
-	if !(sg.cs == 0 && mu.cs == 0 && y.cs == 1) {
-		b.locScaleForward(in, locScaleOf(in.Op))
-		return
-	}
-	v, o := b.V, b.loc[in.Out]
-	n := max(y.n, mu.n, sg.n)
-	pw := ir.Pointwise(in)
-	if !pw {
-		clear(v[o.off : o.off+b.B])
-	}
-	for i := 0; i < n; i++ {
-		yo, mo, so := y.off+i*y.es, mu.off+i*mu.es, sg.off+i*sg.es
-		// One σ and μ for every chain (data): its constants once. A σ
-		// that is not positive gives NaN here, and -Inf below, as ir.
-		s, m := v[so], v[mo]
-		inv, k := 1/s, -math.Log(s)-lnSqrt2Pi
-		ys := v[yo : yo+b.B]
-		if pw {
-			out := v[o.off+i*b.B : o.off+(i+1)*b.B]
-			out = out[:len(ys)]
-			for c, yv := range ys {
-				z := (yv - m) * inv
-				e := k - 0.5*z*z
-				if e != e || !(s > 0) {
-					e = math.Inf(-1)
-				}
-				out[c] = e
-			}
-			continue
-		}
-		out := v[o.off : o.off+b.B]
-		for c, yv := range ys {
-			z := (yv - m) * inv
-			e := k - 0.5*z*z
-			if e != e || !(s > 0) {
-				e = math.Inf(-1)
-			}
-			out[c] += e
-		}
-	}
-}
-
-func (b *Batch) normalBackward(in *ir.Instr) { b.locScaleBackward(in, locScaleOf(in.Op)) }
-
 // matVecForward is A·v with A data [n×k] and v per chain [k].
 func (b *Batch) matVecForward(in *ir.Instr) {
 	v, o, am, x := b.V, b.loc[in.Out], b.loc[in.In[0]], b.loc[in.In[1]]

@@ -47,7 +47,7 @@ func (b *Batch) fuseLinearNormals() {
 		k, in := m.Normal, &p.Instrs[m.Normal]
 		y, sg := b.loc[in.In[0]], b.loc[in.In[2]]
 		n := y.n
-		if b.plan[k].k != kNormal || y.per || sg.n != 1 || m.MeanOut || b.viewed(in.In[1]) {
+		if !b.isNormal(k) || y.per || sg.n != 1 || m.MeanOut || b.viewed(in.In[1]) {
 			continue
 		}
 		x, coef, ok := b.linearDesign(m, n)

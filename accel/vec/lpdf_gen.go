@@ -87,15 +87,21 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -110,7 +116,10 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r1 {
@@ -123,9 +132,37 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
+					var w0 float64
+					if x0 == 1 {
+						w0 = q0
+					} else {
+						w0 = q1
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1) {
 				var w0 float64
@@ -136,28 +173,43 @@ func (b *Batch) genBernoulliForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -172,7 +224,10 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r1 {
@@ -186,14 +241,36 @@ func (b *Batch) genBernoulliBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 1 {
+						w0 = q0
+					} else {
+						w0 = -q1
+					}
+					g1[c] += g * (w0)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !(x1 >= 0 && x1 <= 1 && (x0 == 1 && x1 > 0 || x0 == 0 && x1 < 1)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 1 {
 					w0 = r0[c]
@@ -215,15 +292,21 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(-math.Abs(x1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(-math.Abs(x1))
 				for c := range r0 {
@@ -240,36 +323,80 @@ func (b *Batch) genBernoulliLogitForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 == 0 || x0 == 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
+					l0 := q0
+					e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1) {
 				l0 := r0[c]
 				e = min((2*x0-1)*x1, 0) - math.Log1p(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(-math.Abs(x1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(-math.Abs(x1))
 				for c := range r0 {
@@ -286,16 +413,42 @@ func (b *Batch) genBernoulliLogitBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 == 0 || x0 == 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
+					continue
+				}
+				l0 := q0
+				if gr1 {
+					var w0 float64
+					if x1 < 0 {
+						w0 = l0
+					} else {
+						w0 = 1
+					}
+					g1[c] += g * (x0 - w0*opdef.Inv(1+l0))
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 == 0 || x0 == 1)) && (x1 == x1)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x1 < 0 {
 					w0 = l0
@@ -317,15 +470,21 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -340,7 +499,10 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = math.Log1p(-x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log1p(-x0)
 				for c := range r1 {
@@ -356,7 +518,11 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q2 = opdef.LBeta(x1, x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := opdef.LBeta(x1, x2)
@@ -375,38 +541,82 @@ func (b *Batch) genBetaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0) && (x0 < 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = (x1-1)*q0 + (x2-1)*q1 - q2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0) && (v[o0+c*a0.cs] < 1)) && (x1 > 0) && (x2 > 0) {
 				e = (x1-1)*r0[c] + (x2-1)*r1[c] - r2[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad || a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -421,7 +631,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r1 {
@@ -437,7 +650,11 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = mathext.Digamma(x1 + x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := mathext.Digamma(x1 + x2)
@@ -456,7 +673,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q3 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r3 {
@@ -471,7 +691,10 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q4 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r4 {
@@ -489,21 +712,49 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0) && (x0 < 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1-1)/x0 - (x2-1)/(1-x0))
+				}
+				if gr1 {
+					g1[c] += g * (q0 - q1 + q2)
+				}
+				if gr2 {
+					g2[c] += g * (q3 - q4 + q2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0) && (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1-1)/x0 - (x2-1)/(1-x0))
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - r1[c] + r2[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r3[c] - r4[c] + r2[c])
 			}
 		}
@@ -519,16 +770,23 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -546,7 +804,11 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 		if i == 0 || a2.es != 0 || a3.es != 0 {
 			p2 := a2.off + i*a2.es
 			p3 := a3.off + i*a3.es
-			if a2.cs == 0 && a3.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				x3 := v[p3]
+				q1 = opdef.LBeta(x2, x3)
+			} else if a2.cs == 0 && a3.cs == 0 {
 				x2 := v[p2]
 				x3 := v[p3]
 				rv := opdef.LBeta(x2, x3)
@@ -566,38 +828,88 @@ func (b *Batch) genBetaBinomialForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x2 > 0) && (x3 > 0) {
+					e = q0 + opdef.LBeta(x0+x2, x1-x0+x3) - q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0) {
 				e = r0[c] + opdef.LBeta(x0+x2, x1-x0+x3) - r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr2, gr3 := a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if a2.grad || a3.grad {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q0 = mathext.Digamma(x0 + x2)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := mathext.Digamma(x0 + x2)
@@ -615,7 +927,11 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q1 = mathext.Digamma(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := mathext.Digamma(x2 + x3)
@@ -632,7 +948,10 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r2 {
@@ -649,7 +968,10 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 		if a3.grad {
 			if i == 0 || a3.es != 0 {
 				p3 := a3.off + i*a3.es
-				if a3.cs == 0 {
+				if shared {
+					x3 := v[p3]
+					q3 = mathext.Digamma(x3)
+				} else if a3.cs == 0 {
 					x3 := v[p3]
 					rv := mathext.Digamma(x3)
 					for c := range r3 {
@@ -668,19 +990,48 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g2, g3 = g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
+					continue
+				}
+				l0 := mathext.Digamma(x1 + x2 + x3)
+				if gr2 {
+					g2[c] += g * (q0 - l0 + q1 - q2)
+				}
+				if gr3 {
+					g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + q1 - q3)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := mathext.Digamma(x1 + x2 + x3)
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r0[c] - l0 + r1[c] - r2[c])
 			}
-			if a3.grad {
+			if gr3 {
 				g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
 			}
 		}
@@ -696,16 +1047,23 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -722,7 +1080,10 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -737,7 +1098,10 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = math.Log1p(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log1p(-x2)
 				for c := range r2 {
@@ -755,10 +1119,53 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q1
+					} else {
+						w0 = 0
+					}
+					var w1 float64
+					if x1 > x0 {
+						w1 = (x1 - x0) * q2
+					} else {
+						w1 = 0
+					}
+					e = q0 + w0 + w1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1) {
 				var w0 float64
@@ -775,28 +1182,43 @@ func (b *Batch) genBinomialForward(in *ir.Instr) {
 				}
 				e = r0[c] + w0 + w1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr2 := a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r0 {
@@ -811,7 +1233,10 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q1 = opdef.Inv(1 - x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(1 - x2)
 					for c := range r1 {
@@ -830,15 +1255,49 @@ func (b *Batch) genBinomialBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g2 = g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
+					continue
+				}
+				if gr2 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					var w1 float64
+					if x1 > x0 {
+						w1 = (x1 - x0) * q1
+					} else {
+						w1 = 0
+					}
+					g2[c] += g * (w0 - w1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 >= 0) && (x2 <= 1) && (x2 > 0 || x0 == 0) && (x2 < 1 || x0 == x1)) {
 				continue
 			}
-			g := a[oo+c]
-			if a2.grad {
+			if gr2 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r0[c]
@@ -866,16 +1325,23 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.LChoose(x1, x0)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.LChoose(x1, x0)
@@ -892,7 +1358,10 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log1p(ir.Exp(-math.Abs(x2)))
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log1p(ir.Exp(-math.Abs(x2)))
 				for c := range r1 {
@@ -910,36 +1379,82 @@ func (b *Batch) genBinomialLogitForward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 == x2 {
+					e = q0 - (x1*q1 + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2) {
 				e = r0[c] - (x1*r1[c] + x0*max(-x2, 0) + (x1-x0)*max(x2, 0))
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr2 := a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g2 := b.adjRow(a2, i, true)
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = ir.Logistic(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := ir.Logistic(x2)
 					for c := range r0 {
@@ -958,15 +1473,37 @@ func (b *Batch) genBinomialLogitBackward(in *ir.Instr) {
 			x0 := v[o0]
 			x1 := v[o1]
 			dataValid = (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g2 = g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
+					continue
+				}
+				if gr2 {
+					g2[c] += g * (x0 - x1*q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 == x2)) {
 				continue
 			}
-			g := a[oo+c]
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x0 - x1*r0[c])
 			}
 		}
@@ -982,15 +1519,21 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -1005,7 +1548,10 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -1018,37 +1564,78 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q1
+					e = -opdef.LnPi - q0 - math.Log1p(l0*l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r1[c]
 				e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -1061,22 +1648,49 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := q0 / (1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-2 * l0 * l1)
+				}
+				if gr1 {
+					g1[c] += g * (2 * l0 * l1)
+				}
+				if gr2 {
+					g2[c] += g * ((l0*l0 - 1) * l1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-2 * l0 * l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (2 * l0 * l1)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l0*l0 - 1) * l1)
 			}
 		}
@@ -1092,15 +1706,21 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1117,37 +1737,80 @@ func (b *Batch) genExponentialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					e = q0 - x1*x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				e = r0[c] - x1*x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -1165,18 +1828,40 @@ func (b *Batch) genExponentialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (-x1)
+				}
+				if gr1 {
+					g1[c] += g * (q0 - x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-x1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - x0)
 			}
 		}
@@ -1192,15 +1877,21 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -1215,7 +1906,10 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(x1)
 				for c := range r1 {
@@ -1230,7 +1924,10 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -1247,38 +1944,84 @@ func (b *Batch) genGammaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = x1*q0 - q1 + (x1-1)*q2 - x2*x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] + (x1-1)*r2[c] - x2*x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r0 {
@@ -1293,7 +2036,10 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r1 {
@@ -1308,7 +2054,10 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q2 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r2 {
@@ -1326,21 +2075,49 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1-1)/x0 - x2)
+				}
+				if gr1 {
+					g1[c] += g * (q0 - q1 + q2)
+				}
+				if gr2 {
+					g2[c] += g * (x1/x2 - x0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1-1)/x0 - x2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c] - r1[c] + r2[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1/x2 - x0)
 			}
 		}
@@ -1356,15 +2133,21 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1379,7 +2162,10 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r1 {
@@ -1396,37 +2182,81 @@ func (b *Batch) genHalfCauchyForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					l0 := x0 * q1
+					e = opdef.Ln2 - opdef.LnPi - q0 - math.Log1p(l0*l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - opdef.LnPi - r0[c] - math.Log1p(l0*l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -1443,20 +2273,44 @@ func (b *Batch) genHalfCauchyBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := q0 / (1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-2 * l0 * l1)
+				}
+				if gr1 {
+					g1[c] += g * ((l0*l0 - 1) * l1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := r0[c] / (1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-2 * l0 * l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * ((l0*l0 - 1) * l1)
 			}
 		}
@@ -1472,15 +2326,21 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -1495,7 +2355,10 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r1 {
@@ -1512,37 +2375,81 @@ func (b *Batch) genHalfNormalForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) {
+					l0 := x0 * q1
+					e = opdef.Ln2 - q0 - opdef.LnSqrt2Pi - 0.5*l0*l0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) {
 				l0 := x0 * r1[c]
 				e = opdef.Ln2 - r0[c] - opdef.LnSqrt2Pi - 0.5*l0*l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -1559,19 +2466,42 @@ func (b *Batch) genHalfNormalBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				if gr0 {
+					g0[c] += g * (-l0 * q0)
+				}
+				if gr1 {
+					g1[c] += g * ((l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * ((l0*l0 - 1) * r0[c])
 			}
 		}
@@ -1587,15 +2517,21 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.LGamma(0.5 * (x1 + 1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * (x1 + 1))
 				for c := range r0 {
@@ -1610,7 +2546,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(0.5 * x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * x1)
 				for c := range r1 {
@@ -1625,7 +2564,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q2 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r2 {
@@ -1640,7 +2582,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q3 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r3 {
@@ -1655,7 +2600,10 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r4 {
@@ -1672,39 +2620,87 @@ func (b *Batch) genHalfStudentTForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
+					l0 := x0 * q4
+					l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+					e = opdef.Ln2 + q0 - q1 - 0.5*(q2+opdef.LnPi) - q3 - 0.5*(x1+1)*l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x0 * r4[c]
 				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
 				e = opdef.Ln2 + r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -1720,7 +2716,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -1735,7 +2734,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * x1)
 					for c := range r2 {
@@ -1750,7 +2752,10 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r3 {
@@ -1768,24 +2773,55 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 >= 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := (x1 + 1) / (x1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-l1 * l0 * q0)
+				}
+				if gr1 {
+					l2 := math.Log1p(l0 * l0 * q3)
+					g1[c] += g * (0.5*q1 - 0.5*q2 - 0.5*q3 - 0.5*l2 + 0.5*l1*l0*l0*q3)
+				}
+				if gr2 {
+					g2[c] += g * ((l1*l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 >= 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := (x1 + 1) / (x1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l2 := math.Log1p(l0 * l0 * r3[c])
 				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l1*l0*l0 - 1) * r0[c])
 			}
 		}
@@ -1801,15 +2837,21 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -1824,7 +2866,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r1 {
@@ -1840,7 +2885,11 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		if i == 0 || a0.es != 0 || a3.es != 0 {
 			p0 := a0.off + i*a0.es
 			p3 := a3.off + i*a3.es
-			if a0.cs == 0 && a3.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x3 := v[p3]
+				q2 = opdef.LGamma(x0 + x3)
+			} else if a0.cs == 0 && a3.cs == 0 {
 				x0 := v[p0]
 				x3 := v[p3]
 				rv := opdef.LGamma(x0 + x3)
@@ -1857,7 +2906,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q3 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r3 {
@@ -1872,7 +2924,10 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q4 = opdef.LGamma(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.LGamma(x3)
 				for c := range r4 {
@@ -1889,10 +2944,65 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+					var w0 float64
+					if x2/x3 < math.Inf(1) {
+						w0 = math.Log1p(x2 / x3)
+					} else {
+						w0 = math.Log(x2) - math.Log(x3)
+					}
+					l1 := w0
+					var w1 float64
+					if l1 > 0 {
+						w1 = x3 * l1
+					} else {
+						w1 = x2
+					}
+					l2 := w1
+					l4 := -math.Expm1(-l2)
+					var w2 float64
+					if x0 == 0 {
+						w2 = q0
+					} else {
+						w2 = q1 + q2 - q3 - q4 - l2 + x0*(math.Log(x2)-math.Log(x2+x3)) - math.Log(l4)
+					}
+					e = w2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
 				var w0 float64
@@ -1918,30 +3028,45 @@ func (b *Batch) genHurdleNegBinomialForward(in *ir.Instr) {
 				}
 				e = w2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2, gr3 := a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r0 {
@@ -1956,7 +3081,10 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r1 {
@@ -1974,7 +3102,11 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q2 = opdef.Inv(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := opdef.Inv(x2 + x3)
@@ -1992,7 +3124,11 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q3 = math.Log1p(x2 / x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := math.Log1p(x2 / x3)
@@ -2009,7 +3145,10 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q4 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r4 {
@@ -2027,15 +3166,98 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = -q0
+					} else {
+						w0 = q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					l0 := q2
+					var w1 float64
+					if x2/x3 < math.Inf(1) {
+						w1 = q3
+					} else {
+						w1 = q4 - math.Log(x3)
+					}
+					l1 := w1
+					var w2 float64
+					if l1 > 0 {
+						w2 = x3 * l1
+					} else {
+						w2 = x2
+					}
+					l2 := w2
+					l3 := ir.Exp(-l2)
+					l4 := -math.Expm1(-l2)
+					var w3 float64
+					if x0 == 0 {
+						w3 = 0
+					} else {
+						w3 = x3*l0*(x0-x2)/x2 - l3*x3*l0/l4
+					}
+					g2[c] += g * (w3)
+				}
+				if gr3 {
+					l0 := q2
+					var w4 float64
+					if x2/x3 < math.Inf(1) {
+						w4 = q3
+					} else {
+						w4 = q4 - math.Log(x3)
+					}
+					l1 := w4
+					var w5 float64
+					if l1 > 0 {
+						w5 = x3 * l1
+					} else {
+						w5 = x2
+					}
+					l2 := w5
+					l3 := ir.Exp(-l2)
+					l4 := -math.Expm1(-l2)
+					var w6 float64
+					if x0 == 0 {
+						w6 = 0
+					} else {
+						w6 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+					}
+					g3[c] += g * (w6)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = -r0[c]
@@ -2044,7 +3266,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				l0 := r2[c]
 				var w1 float64
 				if x2/x3 < math.Inf(1) {
@@ -2070,7 +3292,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 				}
 				g2[c] += g * (w3)
 			}
-			if a3.grad {
+			if gr3 {
 				l0 := r2[c]
 				var w4 float64
 				if x2/x3 < math.Inf(1) {
@@ -2109,15 +3331,21 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -2132,7 +3360,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r1 {
@@ -2147,7 +3378,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r2 {
@@ -2162,7 +3396,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q3 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r3 {
@@ -2177,7 +3414,10 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = math.Log(-math.Expm1(-x2))
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(-math.Expm1(-x2))
 				for c := range r4 {
@@ -2194,10 +3434,47 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
+					var w0 float64
+					if x0 == 0 {
+						w0 = q0
+					} else {
+						w0 = q1 + x0*q2 - x2 - q3 - q4
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0) {
 				var w0 float64
@@ -2208,29 +3485,44 @@ func (b *Batch) genHurdlePoissonForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r0 {
@@ -2245,7 +3537,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r1 {
@@ -2262,7 +3557,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -2277,7 +3575,10 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q3 = opdef.Inv(math.Expm1(x2))
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(math.Expm1(x2))
 					for c := range r3 {
@@ -2295,15 +3596,52 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = -q0
+					} else {
+						w0 = q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					var w1 float64
+					if x0 == 0 {
+						w1 = 0
+					} else {
+						w1 = x0*q2 - 1 - q3
+					}
+					g2[c] += g * (w1)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x2 < math.Inf(1)) && (x0 > 0 || x1 < 1) && (x0 == 0 || x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = -r0[c]
@@ -2312,7 +3650,7 @@ func (b *Batch) genHurdlePoissonBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				var w1 float64
 				if x0 == 0 {
 					w1 = 0
@@ -2334,15 +3672,21 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2357,7 +3701,10 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(x1)
 				for c := range r1 {
@@ -2372,7 +3719,10 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -2389,38 +3739,84 @@ func (b *Batch) genInverseGammaForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					e = x1*q0 - q1 - (x1+1)*q2 - x2/x0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				e = x1*r0[c] - r1[c] - (x1+1)*r2[c] - x2/x0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = opdef.Inv(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := opdef.Inv(x0)
 					for c := range r0 {
@@ -2437,7 +3833,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q1 = math.Log(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := math.Log(x2)
 					for c := range r1 {
@@ -2452,7 +3851,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(x1)
 					for c := range r2 {
@@ -2467,7 +3869,10 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q3 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r3 {
@@ -2485,21 +3890,47 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+			if !dataValid {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+		}
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x2*q0 - (x1 + 1)) * q0)
+				}
+				if gr1 {
+					g1[c] += g * (q1 - q2 - q3)
+				}
+				if gr2 {
+					g2[c] += g * (x1/x2 - q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x1 := s1[c]
+			x2 := s2[c]
+			if !((dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0)) {
+				continue
+			}
+			if gr0 {
 				g0[c] += g * ((x2*r0[c] - (x1 + 1)) * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r1[c] - r2[c] - r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1/x2 - r0[c])
 			}
 		}
@@ -2515,15 +3946,21 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2538,7 +3975,10 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2551,37 +3991,77 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					e = -opdef.Ln2 - q0 - math.Abs(x0-x1)*q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a1.grad || a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q0 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r0 {
@@ -2595,20 +4075,45 @@ func (b *Batch) genLaplaceBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (-opdef.Sign(x0-x1) * q0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.Sign(x0-x1) * q0)
+				}
+				if gr2 {
+					g2[c] += g * ((math.Abs(x0-x1)*q0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-opdef.Sign(x0-x1) * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.Sign(x0-x1) * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((math.Abs(x0-x1)*r0[c] - 1) * r0[c])
 			}
 		}
@@ -2624,15 +4129,21 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2647,7 +4158,10 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r1 {
@@ -2662,7 +4176,10 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r2 {
@@ -2679,39 +4196,85 @@ func (b *Batch) genLogNormalForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := q1
+					l1 := (l0 - x1) * q2
+					e = -q0 - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x2 > 0) {
 				l0 := r1[c]
 				l1 := (l0 - x1) * r2[c]
 				e = -r0[c] - opdef.LnSqrt2Pi - 0.5*l1*l1 - l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -2726,7 +4289,10 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2743,23 +4309,53 @@ func (b *Batch) genLogNormalBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := q0
+				l1 := (l0 - x1) * q1
+				if gr0 {
+					g0[c] += g * (-(1 + l1*q1) / x0)
+				}
+				if gr1 {
+					g1[c] += g * (l1 * q1)
+				}
+				if gr2 {
+					g2[c] += g * ((l1*l1 - 1) * q1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			l1 := (l0 - x1) * r1[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-(1 + l1*r1[c]) / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l1 * r1[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l1*l1 - 1) * r1[c])
 			}
 		}
@@ -2775,15 +4371,21 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -2798,7 +4400,10 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -2811,37 +4416,78 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q1
+					e = -math.Abs(l0) - q0 - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r1[c]
 				e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -2854,22 +4500,49 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := -math.Tanh(0.5 * l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-(1 + l0*l1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := -math.Tanh(0.5 * l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-(1 + l0*l1) * r0[c])
 			}
 		}
@@ -2885,16 +4558,23 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a2.es != 0 {
 			p0 := a0.off + i*a0.es
 			p2 := a2.off + i*a2.es
-			if a0.cs == 0 && a2.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x2 := v[p2]
+				q0 = opdef.LGamma(x0 + x2)
+			} else if a0.cs == 0 && a2.cs == 0 {
 				x0 := v[p0]
 				x2 := v[p2]
 				rv := opdef.LGamma(x0 + x2)
@@ -2911,7 +4591,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r1 {
@@ -2926,7 +4609,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q2 = opdef.LGamma(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.LGamma(x2)
 				for c := range r2 {
@@ -2942,7 +4628,11 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q3 = math.Log1p(x1 / x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log1p(x1 / x2)
@@ -2959,7 +4649,10 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q4 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r4 {
@@ -2976,10 +4669,47 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * (q4 - math.Log(x1+x2))
+					} else {
+						w0 = 0
+					}
+					e = q0 - q1 - q2 - x2*q3 + w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1)) {
 				var w0 float64
@@ -2990,29 +4720,45 @@ func (b *Batch) genNegativeBinomialForward(in *ir.Instr) {
 				}
 				e = r0[c] - r1[c] - r2[c] - x2*r3[c] + w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q0 = opdef.Inv(x1 + x2)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := opdef.Inv(x1 + x2)
@@ -3031,7 +4777,11 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q1 = mathext.Digamma(x0 + x2)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := mathext.Digamma(x0 + x2)
@@ -3048,7 +4798,10 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			}
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = mathext.Digamma(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := mathext.Digamma(x2)
 					for c := range r2 {
@@ -3064,7 +4817,11 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q3 = math.Log1p(x1 / x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := math.Log1p(x1 / x2)
@@ -3084,19 +4841,45 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
+					continue
+				}
+				l0 := q0
+				if gr1 {
+					g1[c] += g * (x2 * l0 * (x0 - x1) / x1)
+				}
+				if gr2 {
+					g2[c] += g * (q1 - q2 - q3 + (x1-x0)*l0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 > 0) && (x2 > 0) && (x1 < math.Inf(1)) && (x2 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x2 * l0 * (x0 - x1) / x1)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (r1[c] - r2[c] - r3[c] + (x1-x0)*l0)
 			}
 		}
@@ -3112,15 +4895,21 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r0 {
@@ -3135,7 +4924,10 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -3152,38 +4944,87 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		if a2.cs == 0 {
 			x2 := v[o2]
 			dataValid = (x2 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.fills[2] // read only when the data conditions are tested per chain
+		if !(a2.cs == 0) {
+			s2 = b.row(a2, i, b.fills[2])
+		}
+		s2 = s2[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				{
+					l0 := (x0 - x1) * q1
+					e = -0.5*l0*l0 - q0 - opdef.LnSqrt2Pi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
-			if dataValid || (x2 > 0) {
+			if dataValid || (s2[c] > 0) {
 				l0 := (x0 - x1) * r1[c]
 				e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -3200,22 +5041,50 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		if a2.cs == 0 {
 			x2 := v[o2]
 			dataValid = (x2 > 0)
-		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
-			if !(dataValid || (x2 > 0)) {
+			if !dataValid {
 				continue
 			}
-			g := a[oo+c]
+		}
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.fills[2] // read only when the data conditions are tested per chain
+		if !(a2.cs == 0) {
+			s2 = b.row(a2, i, b.fills[2])
+		}
+		s2 = s2[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				l0 := (x0 - x1) * q0
+				if gr0 {
+					g0[c] += g * (-l0 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (l0 * q0)
+				}
+				if gr2 {
+					g2[c] += g * ((l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			if !(dataValid || (s2[c] > 0)) {
+				continue
+			}
 			l0 := (x0 - x1) * r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l0 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * ((l0*l0 - 1) * r0[c])
 			}
 		}
@@ -3231,15 +5100,21 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -3254,7 +5129,10 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q1 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r1 {
@@ -3271,10 +5149,44 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					e = w0 - x1 - q1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0) {
 				var w0 float64
@@ -3285,28 +5197,43 @@ func (b *Batch) genPoissonForward(in *ir.Instr) {
 				}
 				e = w0 - x1 - r1[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r0 {
@@ -3324,15 +5251,40 @@ func (b *Batch) genPoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
+					continue
+				}
+				if gr1 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					g1[c] += g * (w0 - 1)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 < math.Inf(1)) && (x1 > 0 || x0 == 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = x0 * r0[c]
@@ -3354,15 +5306,21 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r0 {
@@ -3377,7 +5335,10 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = ir.Exp(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(x1)
 				for c := range r1 {
@@ -3394,10 +5355,45 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 < math.Inf(1) {
+					l0 := q1
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * x1
+					} else {
+						w0 = 0
+					}
+					e = w0 - l0 - q0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1)) {
 				l0 := r1[c]
@@ -3409,27 +5405,42 @@ func (b *Batch) genPoissonLogForward(in *ir.Instr) {
 				}
 				e = w0 - l0 - r0[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr1 := a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = ir.Exp(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := ir.Exp(x1)
 				for c := range r0 {
@@ -3446,19 +5457,42 @@ func (b *Batch) genPoissonLogBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g1 = g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
+					continue
+				}
+				l0 := q0
+				if !(l0 < math.Inf(1)) {
+					continue
+				}
+				if gr1 {
+					g1[c] += g * (x0 - l0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			if !(l0 < math.Inf(1)) {
 				continue
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x0 - l0)
 			}
 		}
@@ -3474,15 +5508,21 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.LGamma(0.5 * (x1 + 1))
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * (x1 + 1))
 				for c := range r0 {
@@ -3497,7 +5537,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q1 = opdef.LGamma(0.5 * x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.LGamma(0.5 * x1)
 				for c := range r1 {
@@ -3512,7 +5555,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q2 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r2 {
@@ -3527,7 +5573,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q3 = math.Log(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := math.Log(x3)
 				for c := range r3 {
@@ -3542,7 +5591,10 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q4 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r4 {
@@ -3555,39 +5607,84 @@ func (b *Batch) genStudentTForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q4
+					l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
+					e = q0 - q1 - 0.5*(q2+opdef.LnPi) - q3 - 0.5*(x1+1)*l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r4[c]
 				l2 := math.Log1p(l0 * l0 * opdef.Inv(x1))
 				e = r0[c] - r1[c] - 0.5*(r2[c]+opdef.LnPi) - r3[c] - 0.5*(x1+1)*l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -3603,7 +5700,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = mathext.Digamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -3618,7 +5718,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = mathext.Digamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := mathext.Digamma(0.5 * x1)
 					for c := range r2 {
@@ -3633,7 +5736,10 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r3 {
@@ -3647,26 +5753,60 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := (x1 + 1) / (x1 + l0*l0)
+				if gr0 {
+					g0[c] += g * (-l1 * l0 * q0)
+				}
+				if gr1 {
+					l2 := math.Log1p(l0 * l0 * q3)
+					g1[c] += g * (0.5*q1 - 0.5*q2 - 0.5*q3 - 0.5*l2 + 0.5*l1*l0*l0*q3)
+				}
+				if gr2 {
+					g2[c] += g * (l1 * l0 * q0)
+				}
+				if gr3 {
+					g3[c] += g * ((l1*l0*l0 - 1) * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := (x1 + 1) / (x1 + l0*l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * l0 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l2 := math.Log1p(l0 * l0 * r3[c])
 				g1[c] += g * (0.5*r1[c] - 0.5*r2[c] - 0.5*r3[c] - 0.5*l2 + 0.5*l1*l0*l0*r3[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (l1 * l0 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				g3[c] += g * ((l1*l0*l0 - 1) * r0[c])
 			}
 		}
@@ -3682,16 +5822,23 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q0 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -3706,30 +5853,67 @@ func (b *Batch) genUniformForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 >= x1 && x0 <= x2 {
+					e = -q0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 >= x1 && x0 <= x2 {
 				e = -r0[c]
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -3737,7 +5921,11 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q0 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -3753,20 +5941,45 @@ func (b *Batch) genUniformBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (0)
+				}
+				if gr1 {
+					g1[c] += g * (q0)
+				}
+				if gr2 {
+					g2[c] += g * (-q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 >= x1 && x0 <= x2) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-r0[c])
 			}
 		}
@@ -3782,15 +5995,21 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log(x1)
 				for c := range r0 {
@@ -3805,7 +6024,10 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -3820,7 +6042,10 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r2 {
@@ -3837,39 +6062,85 @@ func (b *Batch) genWeibullForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					l0 := q2 - q1
+					l1 := ir.Exp(x1 * l0)
+					e = q0 - q1 + (x1-1)*l0 - l1
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(out)], r1[:len(out)], r2[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r2[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				e = r0[c] - r1[c] + (x1-1)*l0 - l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -3884,7 +6155,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -3900,7 +6174,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r2 {
@@ -3917,7 +6194,10 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q3 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r3 {
@@ -3935,26 +6215,59 @@ func (b *Batch) genWeibullBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * ((x1 - 1 - x1*l1) / x0)
+				}
+				if gr1 {
+					g1[c] += g * (q2 + l0*(1-l1))
+				}
+				if gr2 {
+					g2[c] += g * (x1 * (l1 - 1) * q3)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * ((x1 - 1 - x1*l1) / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (r2[c] + l0*(1-l1))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (x1 * (l1 - 1) * r3[c])
 			}
 		}
@@ -3970,15 +6283,21 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -3994,7 +6313,11 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		if i == 0 || a0.es != 0 || a3.es != 0 {
 			p0 := a0.off + i*a0.es
 			p3 := a3.off + i*a3.es
-			if a0.cs == 0 && a3.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x3 := v[p3]
+				q1 = opdef.LGamma(x0 + x3)
+			} else if a0.cs == 0 && a3.cs == 0 {
 				x0 := v[p0]
 				x3 := v[p3]
 				rv := opdef.LGamma(x0 + x3)
@@ -4011,7 +6334,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r2 {
@@ -4026,7 +6352,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q3 = opdef.LGamma(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.LGamma(x3)
 				for c := range r3 {
@@ -4041,7 +6370,10 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q4 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r4 {
@@ -4058,10 +6390,66 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
+					var w0 float64
+					if x2/x3 < math.Inf(1) {
+						w0 = math.Log1p(x2 / x3)
+					} else {
+						w0 = q4 - math.Log(x3)
+					}
+					l1 := w0
+					var w1 float64
+					if l1 > 0 {
+						w1 = x3 * l1
+					} else {
+						w1 = x2
+					}
+					l2 := w1
+					l3 := ir.Exp(-l2)
+					l4 := x1 + (1-x1)*l3
+					var w2 float64
+					if x0 == 0 {
+						w2 = math.Log(l4)
+					} else {
+						w2 = q0 + q1 - q2 - q3 - l2 + x0*(q4-math.Log(x2+x3))
+					}
+					e = w2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)], r4[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1)) {
 				var w0 float64
@@ -4088,30 +6476,46 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 				}
 				e = w2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2, gr3 := a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a2.es != 0 || a3.es != 0 {
 			p2 := a2.off + i*a2.es
 			p3 := a3.off + i*a3.es
-			if a2.cs == 0 && a3.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				x3 := v[p3]
+				q0 = math.Log1p(x2 / x3)
+			} else if a2.cs == 0 && a3.cs == 0 {
 				x2 := v[p2]
 				x3 := v[p3]
 				rv := math.Log1p(x2 / x3)
@@ -4128,7 +6532,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -4143,7 +6550,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		}
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q2 = math.Log(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := math.Log(x3)
 				for c := range r2 {
@@ -4159,7 +6569,10 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r3 {
@@ -4177,7 +6590,11 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			if i == 0 || a2.es != 0 || a3.es != 0 {
 				p2 := a2.off + i*a2.es
 				p3 := a3.off + i*a3.es
-				if a2.cs == 0 && a3.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					x3 := v[p3]
+					q4 = opdef.Inv(x2 + x3)
+				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
 					rv := opdef.Inv(x2 + x3)
@@ -4197,14 +6614,81 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g1, g2, g3 = g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
+					continue
+				}
+				var w0 float64
+				if x2/x3 < math.Inf(1) {
+					w0 = q0
+				} else {
+					w0 = q1 - q2
+				}
+				l1 := w0
+				var w1 float64
+				if l1 > 0 {
+					w1 = x3 * l1
+				} else {
+					w1 = x2
+				}
+				l2 := w1
+				l3 := ir.Exp(-l2)
+				l4 := x1 + (1-x1)*l3
+				if gr1 {
+					var w2 float64
+					if x0 == 0 {
+						w2 = (1 - l3) / l4
+					} else {
+						w2 = -q3
+					}
+					g1[c] += g * (w2)
+				}
+				if gr2 {
+					l0 := q4
+					var w3 float64
+					if x0 == 0 {
+						w3 = -(1 - x1) * l3 * x3 * l0 / l4
+					} else {
+						w3 = x3 * l0 * (x0 - x2) / x2
+					}
+					g2[c] += g * (w3)
+				}
+				if gr3 {
+					l0 := q4
+					var w4 float64
+					if x0 == 0 {
+						w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+					} else {
+						w4 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0
+					}
+					g3[c] += g * (w4)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) && (x3 > 0) && (x2 < math.Inf(1)) && (x3 < math.Inf(1))) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x2/x3 < math.Inf(1) {
 				w0 = r0[c]
@@ -4221,7 +6705,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			l2 := w1
 			l3 := ir.Exp(-l2)
 			l4 := x1 + (1-x1)*l3
-			if a1.grad {
+			if gr1 {
 				var w2 float64
 				if x0 == 0 {
 					w2 = (1 - l3) / l4
@@ -4230,7 +6714,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w2)
 			}
-			if a2.grad {
+			if gr2 {
 				l0 := r4[c]
 				var w3 float64
 				if x0 == 0 {
@@ -4240,7 +6724,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				}
 				g2[c] += g * (w3)
 			}
-			if a3.grad {
+			if gr3 {
 				l0 := r4[c]
 				var w4 float64
 				if x0 == 0 {
@@ -4263,15 +6747,21 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1, r2, r3 := b.rows[0], b.rows[1], b.rows[2], b.rows[3]
+	var q0, q1, q2, q3 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = math.Log1p(-x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := math.Log1p(-x1)
 				for c := range r0 {
@@ -4286,7 +6776,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -4301,7 +6794,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q2 = opdef.LGamma(x0 + 1)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := opdef.LGamma(x0 + 1)
 				for c := range r2 {
@@ -4316,7 +6812,10 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q3 = ir.Exp(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := ir.Exp(-x2)
 				for c := range r3 {
@@ -4333,10 +6832,49 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
+					l0 := q3
+					l1 := x1 + (1-x1)*l0
+					var w0 float64
+					if x0 == 0 {
+						w0 = math.Log(l1)
+					} else {
+						w0 = q0 + x0*q1 - x2 - q2
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3 := r0[:len(out)], r1[:len(out)], r2[:len(out)], r3[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
 				l0 := r3[c]
@@ -4349,28 +6887,43 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr1, gr2 := a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = ir.Exp(-x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := ir.Exp(-x2)
 				for c := range r0 {
@@ -4386,7 +6939,10 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a1.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.Inv(1 - x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(1 - x1)
 					for c := range r1 {
@@ -4403,7 +6959,10 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -4421,17 +6980,56 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (opdef.IsCount(x0))
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g1, g2 = g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0
+				l1 := x1 + (1-x1)*l0
+				if gr1 {
+					var w0 float64
+					if x0 == 0 {
+						w0 = (1 - l0) / l1
+					} else {
+						w0 = -q1
+					}
+					g1[c] += g * (w0)
+				}
+				if gr2 {
+					var w1 float64
+					if x0 == 0 {
+						w1 = -(1 - x1) * l0 / l1
+					} else {
+						w1 = x0*q2 - 1
+					}
+					g2[c] += g * (w1)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
 			l1 := x1 + (1-x1)*l0
-			if a1.grad {
+			if gr1 {
 				var w0 float64
 				if x0 == 0 {
 					w0 = (1 - l0) / l1
@@ -4440,7 +7038,7 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w0)
 			}
-			if a2.grad {
+			if gr2 {
 				var w1 float64
 				if x0 == 0 {
 					w1 = -(1 - x1) * l0 / l1
@@ -4467,43 +7065,69 @@ func (b *Batch) genBetaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
 				e = l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -4518,7 +7142,10 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q1 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r1 {
@@ -4534,7 +7161,11 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = opdef.LBeta(x1, x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.LBeta(x1, x2)
@@ -4554,15 +7185,51 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
+					var w0 float64
+					if x0 < 1 {
+						w0 = ir.Exp((x1-1)*q0 + (x2-1)*q1 - q2 - l0)
+					} else {
+						w0 = 0
+					}
+					l1 := w0
+					g0[c] += g * (l1)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogIncBetaA(x1, x2, x0, 1-x0))
+				}
+				if gr2 {
+					g2[c] += g * (opdef.DLogIncBetaB(x1, x2, x0, 1-x0))
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
 				var w0 float64
 				if x0 < 1 {
@@ -4573,10 +7240,10 @@ func (b *Batch) genBetaLCDFBackward(in *ir.Instr) {
 				l1 := w0
 				g0[c] += g * (l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogIncBetaA(x1, x2, x0, 1-x0))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (opdef.DLogIncBetaB(x1, x2, x0, 1-x0))
 			}
 		}
@@ -4597,43 +7264,69 @@ func (b *Batch) genBetaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 < 1)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 < 1)) && (x1 > 0) && (x2 > 0) {
 				l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
 				e = l0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad {
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q0 = math.Log(x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log(x0)
 					for c := range r0 {
@@ -4648,7 +7341,10 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a0.es != 0 {
 				p0 := a0.off + i*a0.es
-				if a0.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					q1 = math.Log1p(-x0)
+				} else if a0.cs == 0 {
 					x0 := v[p0]
 					rv := math.Log1p(-x0)
 					for c := range r1 {
@@ -4664,7 +7360,11 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q2 = opdef.LBeta(x1, x2)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.LBeta(x1, x2)
@@ -4684,15 +7384,51 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 < 1)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				if gr0 {
+					l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
+					var w0 float64
+					if x0 > 0 {
+						w0 = -ir.Exp((x1-1)*q0 + (x2-1)*q1 - q2 - l0)
+					} else {
+						w0 = 0
+					}
+					l1 := w0
+					g0[c] += g * (l1)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogIncBetaB(x2, x1, 1-x0, x0))
+				}
+				if gr2 {
+					g2[c] += g * (opdef.DLogIncBetaA(x2, x1, 1-x0, x0))
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 < 1)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
 				var w0 float64
 				if x0 > 0 {
@@ -4703,10 +7439,10 @@ func (b *Batch) genBetaLCCDFBackward(in *ir.Instr) {
 				l1 := w0
 				g0[c] += g * (l1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogIncBetaB(x2, x1, 1-x0, x0))
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (opdef.DLogIncBetaA(x2, x1, 1-x0, x0))
 			}
 		}
@@ -4722,15 +7458,21 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4743,38 +7485,80 @@ func (b *Batch) genCauchyLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					l1 := math.Atan2(1, -l0)
+					e = math.Log(l1) - opdef.LnPi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				l1 := math.Atan2(1, -l0)
 				e = math.Log(l1) - opdef.LnPi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4787,23 +7571,51 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := math.Atan2(1, -l0)
+				l2 := opdef.Inv((1 + l0*l0) * l1)
+				if gr0 {
+					g0[c] += g * (l2 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l2 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l2 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := math.Atan2(1, -l0)
 			l2 := opdef.Inv((1 + l0*l0) * l1)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l2 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l2 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l2 * l0 * r0[c])
 			}
 		}
@@ -4819,15 +7631,21 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4840,38 +7658,80 @@ func (b *Batch) genCauchyLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					l1 := math.Atan2(1, l0)
+					e = math.Log(l1) - opdef.LnPi
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				l1 := math.Atan2(1, l0)
 				e = math.Log(l1) - opdef.LnPi
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -4884,23 +7744,51 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := math.Atan2(1, l0)
+				l2 := -opdef.Inv((1 + l0*l0) * l1)
+				if gr0 {
+					g0[c] += g * (l2 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l2 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l2 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := math.Atan2(1, l0)
 			l2 := -opdef.Inv((1 + l0*l0) * l1)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l2 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l2 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l2 * l0 * r0[c])
 			}
 		}
@@ -4921,41 +7809,66 @@ func (b *Batch) genExponentialLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				e = opdef.Log1mExp(-x1 * x0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a0.cs == 0 && a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = opdef.Inv(math.Expm1(x1 * x0))
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := opdef.Inv(math.Expm1(x1 * x0))
@@ -4974,19 +7887,42 @@ func (b *Batch) genExponentialLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := q0
+				if gr0 {
+					g0[c] += g * (x1 * l0)
+				}
+				if gr1 {
+					g1[c] += g * (x0 * l0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c]
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (x1 * l0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (x0 * l0)
 			}
 		}
@@ -5007,9 +7943,12 @@ func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		_, _ = o0, o1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				var w0 float64
@@ -5020,32 +7959,44 @@ func (b *Batch) genExponentialLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -x1
@@ -5054,7 +8005,7 @@ func (b *Batch) genExponentialLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = -x0
@@ -5081,44 +8032,70 @@ func (b *Batch) genGammaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x2 * x0
 				l1 := opdef.LogGammaP(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -5136,27 +8113,63 @@ func (b *Batch) genGammaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x2 * x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (x2 * l2)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaP(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (x0 * l2)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 * x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (x2 * l2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaP(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (x0 * l2)
@@ -5179,39 +8192,59 @@ func (b *Batch) genGammaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		_, _, _ = o0, o1, o2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				l0 := x2 * x0
 				l1 := opdef.LogGammaQ(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -5225,26 +8258,59 @@ func (b *Batch) genGammaLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				l0 := x2 * x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (x2 * l2)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaQ(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (x0 * l2)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 * x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (x2 * l2)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaQ(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := -ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (x0 * l2)
@@ -5262,15 +8328,21 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5287,10 +8359,45 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) {
+					l0 := x0 * q0
+					var w0 float64
+					if l0 < 1 {
+						w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+					} else {
+						w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				l0 := x0 * r0[c]
@@ -5302,28 +8409,43 @@ func (b *Batch) genHalfCauchyLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5340,20 +8462,44 @@ func (b *Batch) genHalfCauchyLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5369,15 +8515,21 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5390,9 +8542,38 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 > 0 {
+					l0 := x0 * q0
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				l0 := x0 * r0[c]
@@ -5404,28 +8585,43 @@ func (b *Batch) genHalfCauchyLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5438,13 +8634,40 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := x0 * q0
+				var w0 float64
+				if x0 > 0 {
+					w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			var w0 float64
 			if x0 > 0 {
@@ -5453,10 +8676,10 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 				w0 = 0
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5472,15 +8695,21 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5497,10 +8726,45 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) {
+					l0 := x0 * q0
+					var w0 float64
+					if l0 < 1 {
+						w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+					} else {
+						w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) {
 				l0 := x0 * r0[c]
@@ -5512,28 +8776,43 @@ func (b *Batch) genHalfNormalLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5550,20 +8829,44 @@ func (b *Batch) genHalfNormalLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := 0.7978845608028654 * ir.Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := 0.7978845608028654 * ir.Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5579,15 +8882,21 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5600,9 +8909,38 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				e := math.Inf(-1)
+				if x1 > 0 {
+					l0 := x0 * q0
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			e := math.Inf(-1)
 			if x1 > 0 {
 				l0 := x0 * r0[c]
@@ -5614,28 +8952,43 @@ func (b *Batch) genHalfNormalLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1 := b.elem(in.In[0]), b.elem(in.In[1])
 	n := max(a0.n, a1.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1 := a0.grad, a1.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1 := a0.off+i*a0.es, a1.off+i*a1.es
+		_, _ = o0, o1
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		if i == 0 || a1.es != 0 {
 			p1 := a1.off + i*a1.es
-			if a1.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				q0 = opdef.Inv(x1)
+			} else if a1.cs == 0 {
 				x1 := v[p1]
 				rv := opdef.Inv(x1)
 				for c := range r0 {
@@ -5648,13 +9001,40 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1 := v[o0+c*a0.cs], v[o1+c*a1.cs]
-			_, _ = x0, x1
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		g0, g1 = g0[:len(gs)], g1[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				if !(x1 > 0) {
+					continue
+				}
+				l0 := x0 * q0
+				var w0 float64
+				if x0 > 0 {
+					w0 = -opdef.DLogPhi(-l0)
+				} else {
+					w0 = 0
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
 			if !(x1 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			var w0 float64
 			if x0 > 0 {
@@ -5663,10 +9043,10 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 				w0 = 0
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -5682,15 +9062,21 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5707,10 +9093,44 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+					l0 := x0 * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+					e = l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x0 * r0[c]
@@ -5718,29 +9138,44 @@ func (b *Batch) genHalfStudentTLCDFForward(in *ir.Instr) {
 				l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 				e = l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5756,7 +9191,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -5771,7 +9209,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -5786,7 +9227,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -5801,7 +9245,10 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -5819,25 +9266,58 @@ func (b *Batch) genHalfStudentTLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x0 * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+				if gr0 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					g0[c] += g * (l3 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
+				}
+				if gr2 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					g2[c] += g * (-l3 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x0 * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
-			if a0.grad {
+			if gr0 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				g0[c] += g * (l3 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
 			}
-			if a2.grad {
+			if gr2 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				g2[c] += g * (-l3 * l0 * r0[c])
 			}
@@ -5854,15 +9334,21 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5875,9 +9361,43 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x2 > 0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = x0 * q0
+					} else {
+						w0 = 0
+					}
+					l0 := w0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+					e = l2
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				var w0 float64
@@ -5891,29 +9411,44 @@ func (b *Batch) genHalfStudentTLCCDFForward(in *ir.Instr) {
 				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
 				e = l2
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -5929,7 +9464,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -5944,7 +9482,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -5959,7 +9500,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -5974,7 +9518,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -5988,13 +9535,61 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				var w0 float64
+				if x0 > 0 {
+					w0 = x0 * q0
+				} else {
+					w0 = 0
+				}
+				l0 := w0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+				if gr0 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					var w1 float64
+					if x0 > 0 {
+						w1 = -l3 * q0
+					} else {
+						w1 = 0
+					}
+					g0[c] += g * (w1)
+				}
+				if gr1 {
+					g1[c] += g * (0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
+				}
+				if gr2 {
+					l3 := ir.Exp(opdef.Ln2 + q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l2)
+					var w2 float64
+					if x0 > 0 {
+						w2 = l3 * l0 * q0
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x0 > 0 {
 				w0 = x0 * r0[c]
@@ -6004,7 +9599,7 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 			l0 := w0
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
-			if a0.grad {
+			if gr0 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				var w1 float64
 				if x0 > 0 {
@@ -6014,10 +9609,10 @@ func (b *Batch) genHalfStudentTLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w1)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2))
 			}
-			if a2.grad {
+			if gr2 {
 				l3 := ir.Exp(opdef.Ln2 + r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l2)
 				var w2 float64
 				if x0 > 0 {
@@ -6045,44 +9640,70 @@ func (b *Batch) genInverseGammaLCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		dataValid := false // the data conditions, when every chain shares the data
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := x2 / x0
 				l1 := opdef.LogGammaQ(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -6100,27 +9721,63 @@ func (b *Batch) genInverseGammaLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := x2 / x0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (l2 * l0 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaQ(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaQ(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (-l2 / x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := x2 / x0
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (l2 * l0 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaQ(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaQ(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (-l2 / x0)
@@ -6143,9 +9800,14 @@ func (b *Batch) genInverseGammaLCCDFForward(in *ir.Instr) {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		_, _, _ = o0, o1, o2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				var w0 float64
@@ -6158,30 +9820,45 @@ func (b *Batch) genInverseGammaLCCDFForward(in *ir.Instr) {
 				l1 := opdef.LogGammaP(x1, l0)
 				e = l1
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a1.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if a0.grad || a2.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q0 = opdef.LGamma(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(x1)
 					for c := range r0 {
@@ -6195,13 +9872,52 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				var w0 float64
+				if x0 > 0 {
+					w0 = x2 / x0
+				} else {
+					w0 = math.Inf(1)
+				}
+				l0 := w0
+				if !(l0 > 0 && l0 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g0[c] += g * (-l2 * l0 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (opdef.DLogGammaP(x1, l0))
+				}
+				if gr2 {
+					l1 := opdef.LogGammaP(x1, l0)
+					l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - q0 - l1)
+					g2[c] += g * (l2 / x0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			var w0 float64
 			if x0 > 0 {
 				w0 = x2 / x0
@@ -6212,15 +9928,15 @@ func (b *Batch) genInverseGammaLCCDFBackward(in *ir.Instr) {
 			if !(l0 > 0 && l0 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g0[c] += g * (-l2 * l0 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (opdef.DLogGammaP(x1, l0))
 			}
-			if a2.grad {
+			if gr2 {
 				l1 := opdef.LogGammaP(x1, l0)
 				l2 := ir.Exp((x1-1)*math.Log(l0) - l0 - r0[c] - l1)
 				g2[c] += g * (l2 / x0)
@@ -6238,15 +9954,21 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6259,9 +9981,41 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					var w0 float64
+					if l0 < 0 {
+						w0 = l0 - opdef.Ln2
+					} else {
+						w0 = math.Log1p(-0.5 * ir.Exp(-l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
@@ -6273,29 +10027,44 @@ func (b *Batch) genLaplaceLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6308,13 +10077,46 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				var w0 float64
+				if l0 < 0 {
+					w0 = 1
+				} else {
+					w0 = opdef.Inv(2*ir.Exp(l0) - 1)
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			var w0 float64
 			if l0 < 0 {
@@ -6323,13 +10125,13 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 				w0 = opdef.Inv(2*ir.Exp(l0) - 1)
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6345,15 +10147,21 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6366,9 +10174,41 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					var w0 float64
+					if l0 > 0 {
+						w0 = -l0 - opdef.Ln2
+					} else {
+						w0 = math.Log1p(-0.5 * ir.Exp(l0))
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
@@ -6380,29 +10220,44 @@ func (b *Batch) genLaplaceLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6415,13 +10270,46 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				var w0 float64
+				if l0 > 0 {
+					w0 = -1
+				} else {
+					w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
+				}
+				l1 := w0
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			var w0 float64
 			if l0 > 0 {
@@ -6430,13 +10318,13 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 				w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
 			}
 			l1 := w0
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6452,15 +10340,21 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6475,7 +10369,10 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6492,38 +10389,83 @@ func (b *Batch) genLogNormalLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (q0 - x1) * q1
+					e = opdef.LogPhi(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x2 > 0) {
 				l0 := (r0[c] - x1) * r1[c]
 				e = opdef.LogPhi(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6538,7 +10480,10 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6555,23 +10500,53 @@ func (b *Batch) genLogNormalLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (q0 - x1) * q1
+				l1 := opdef.DLogPhi(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q1 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q1)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q1)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (r0[c] - x1) * r1[c]
 			l1 := opdef.DLogPhi(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r1[c] / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r1[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r1[c])
 			}
 		}
@@ -6587,15 +10562,21 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6610,7 +10591,10 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6623,9 +10607,41 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (q0 - x1) * q1
+					var w0 float64
+					if x0 > 0 {
+						w0 = opdef.LogPhi(-l0)
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (r0[c] - x1) * r1[c]
@@ -6637,29 +10653,44 @@ func (b *Batch) genLogNormalLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -6674,7 +10705,10 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r1 {
@@ -6687,16 +10721,61 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (q0 - x1) * q1
+				l1 := opdef.DLogPhi(-l0)
+				if gr0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = -l1 * q1 / x0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > 0 {
+						w1 = l1 * q1
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > 0 {
+						w2 = l1 * l0 * q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (r0[c] - x1) * r1[c]
 			l1 := opdef.DLogPhi(-l0)
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -l1 * r1[c] / x0
@@ -6705,7 +10784,7 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = l1 * r1[c]
@@ -6714,7 +10793,7 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > 0 {
 					w2 = l1 * l0 * r1[c]
@@ -6736,15 +10815,21 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6757,37 +10842,78 @@ func (b *Batch) genLogisticLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = -ir.Softplus(-l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = -ir.Softplus(-l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6800,22 +10926,49 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := ir.Logistic(-l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := ir.Logistic(-l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6831,15 +10984,21 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6852,37 +11011,78 @@ func (b *Batch) genLogisticLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = -ir.Softplus(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = -ir.Softplus(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6895,22 +11095,49 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := -ir.Logistic(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := -ir.Logistic(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -6926,15 +11153,21 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6947,37 +11180,78 @@ func (b *Batch) genNormalLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = opdef.LogPhi(l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = opdef.LogPhi(l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -6990,22 +11264,49 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := opdef.DLogPhi(l0)
+				if gr0 {
+					g0[c] += g * (l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (-l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (-l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := opdef.DLogPhi(l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (-l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-l1 * l0 * r0[c])
 			}
 		}
@@ -7021,15 +11322,21 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -7042,37 +11349,78 @@ func (b *Batch) genNormalLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x2 > 0 {
+					l0 := (x0 - x1) * q0
+					e = opdef.LogPhi(-l0)
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x2 > 0 {
 				l0 := (x0 - x1) * r0[c]
 				e = opdef.LogPhi(-l0)
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q0 = opdef.Inv(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := opdef.Inv(x2)
 				for c := range r0 {
@@ -7085,22 +11433,49 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x2 > 0) {
+					continue
+				}
+				l0 := (x0 - x1) * q0
+				l1 := opdef.DLogPhi(-l0)
+				if gr0 {
+					g0[c] += g * (-l1 * q0)
+				}
+				if gr1 {
+					g1[c] += g * (l1 * q0)
+				}
+				if gr2 {
+					g2[c] += g * (l1 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x1) * r0[c]
 			l1 := opdef.DLogPhi(-l0)
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (-l1 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l1 * r0[c])
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (l1 * l0 * r0[c])
 			}
 		}
@@ -7116,15 +11491,21 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7137,9 +11518,47 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+					var w0 float64
+					if l0 < 0 {
+						w0 = l2
+					} else {
+						w0 = opdef.Log1mExp(l2)
+					}
+					l3 := w0
+					e = l3
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r0[c]
@@ -7154,30 +11573,45 @@ func (b *Batch) genStudentTLCDFForward(in *ir.Instr) {
 				l3 := w0
 				e = l3
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7193,7 +11627,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad || a3.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -7208,7 +11645,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -7223,7 +11663,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -7238,7 +11681,10 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -7252,13 +11698,64 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				var w0 float64
+				if l0 < 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				if gr0 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g0[c] += g * (l4 * q0)
+				}
+				if gr1 {
+					l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+					var w1 float64
+					if l0 < 0 {
+						w1 = l5
+					} else {
+						w1 = -ir.Exp(l2-l3) * l5
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g2[c] += g * (-l4 * q0)
+				}
+				if gr3 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g3[c] += g * (-l4 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
@@ -7269,11 +11766,11 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 := w0
-			if a0.grad {
+			if gr0 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g0[c] += g * (l4 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 				var w1 float64
 				if l0 < 0 {
@@ -7283,11 +11780,11 @@ func (b *Batch) genStudentTLCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g2[c] += g * (-l4 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g3[c] += g * (-l4 * l0 * r0[c])
 			}
@@ -7304,15 +11801,21 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0 := b.rows[0]
+	var q0 float64
+	shared := a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7325,9 +11828,47 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		s3 := b.row(a3, i, b.fills[3])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x3 > 0 {
+					l0 := (x0 - x2) * q0
+					l1 := x1 + l0*l0
+					l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+					var w0 float64
+					if l0 > 0 {
+						w0 = l2
+					} else {
+						w0 = opdef.Log1mExp(l2)
+					}
+					l3 := w0
+					e = l3
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0 := r0[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x3 > 0 {
 				l0 := (x0 - x2) * r0[c]
@@ -7342,30 +11883,45 @@ func (b *Batch) genStudentTLCCDFForward(in *ir.Instr) {
 				l3 := w0
 				e = l3
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2, a3 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2]), b.elem(in.In[3])
 	n := max(a0.n, a1.n, a2.n, a3.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2, gr3 := a0.grad, a1.grad, a2.grad, a3.grad // hoisted: the loops test them per chain
 	r0, r1, r2, r3, r4 := b.rows[0], b.rows[1], b.rows[2], b.rows[3], b.rows[4]
+	var q0, q1, q2, q3, q4 float64
+	shared := a1.cs == 0 && a3.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2, o3 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es, a3.off+i*a3.es
+		_, _, _, _ = o0, o1, o2, o3
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		g3 := b.adjRow(a3, i, true)
 		if i == 0 || a3.es != 0 {
 			p3 := a3.off + i*a3.es
-			if a3.cs == 0 {
+			if shared {
+				x3 := v[p3]
+				q0 = opdef.Inv(x3)
+			} else if a3.cs == 0 {
 				x3 := v[p3]
 				rv := opdef.Inv(x3)
 				for c := range r0 {
@@ -7381,7 +11937,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 		if a0.grad || a2.grad || a3.grad {
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q1 = opdef.LGamma(0.5 * (x1 + 1))
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * (x1 + 1))
 					for c := range r1 {
@@ -7396,7 +11955,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q2 = opdef.LGamma(0.5 * x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.LGamma(0.5 * x1)
 					for c := range r2 {
@@ -7411,7 +11973,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q3 = math.Log(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := math.Log(x1)
 					for c := range r3 {
@@ -7426,7 +11991,10 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 			}
 			if i == 0 || a1.es != 0 {
 				p1 := a1.off + i*a1.es
-				if a1.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					q4 = opdef.Inv(x1)
+				} else if a1.cs == 0 {
 					x1 := v[p1]
 					rv := opdef.Inv(x1)
 					for c := range r4 {
@@ -7440,13 +12008,64 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2, x3 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs], v[o3+c*a3.cs]
-			_, _, _, _ = x0, x1, x2, x3
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		s3 := b.row(a3, i, b.fills[3])[:len(gs)]
+		g0, g1, g2, g3 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)], g3[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				x3 := s3[c]
+				if !(x1 > 0 && x3 > 0) {
+					continue
+				}
+				l0 := (x0 - x2) * q0
+				l1 := x1 + l0*l0
+				l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+				var w0 float64
+				if l0 > 0 {
+					w0 = l2
+				} else {
+					w0 = opdef.Log1mExp(l2)
+				}
+				l3 := w0
+				if gr0 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g0[c] += g * (-l4 * q0)
+				}
+				if gr1 {
+					l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+					var w1 float64
+					if l0 > 0 {
+						w1 = l5
+					} else {
+						w1 = -ir.Exp(l2-l3) * l5
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g2[c] += g * (l4 * q0)
+				}
+				if gr3 {
+					l4 := ir.Exp(q1 - q2 - 0.5*(q3+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*q4) - l3)
+					g3[c] += g * (l4 * l0 * q0)
+				}
+			}
+			continue
+		}
+		r0, r1, r2, r3, r4 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)], r3[:len(gs)], r4[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
+			x3 := s3[c]
 			if !(x1 > 0 && x3 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := (x0 - x2) * r0[c]
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
@@ -7457,11 +12076,11 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 := w0
-			if a0.grad {
+			if gr0 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g0[c] += g * (-l4 * r0[c])
 			}
-			if a1.grad {
+			if gr1 {
 				l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + ir.Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 				var w1 float64
 				if l0 > 0 {
@@ -7471,11 +12090,11 @@ func (b *Batch) genStudentTLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g2[c] += g * (l4 * r0[c])
 			}
-			if a3.grad {
+			if gr3 {
 				l4 := ir.Exp(r1[c] - r2[c] - 0.5*(r3[c]+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*r4[c]) - l3)
 				g3[c] += g * (l4 * l0 * r0[c])
 			}
@@ -7492,16 +12111,23 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a1.es != 0 {
 			p0 := a0.off + i*a0.es
 			p1 := a1.off + i*a1.es
-			if a0.cs == 0 && a1.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x1 := v[p1]
+				q0 = math.Log(x0 - x1)
+			} else if a0.cs == 0 && a1.cs == 0 {
 				x0 := v[p0]
 				x1 := v[p1]
 				rv := math.Log(x0 - x1)
@@ -7519,7 +12145,11 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q1 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -7534,9 +12164,40 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 > x1 {
+					var w0 float64
+					if x0 < x2 {
+						w0 = q0 - q1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 > x1 {
 				var w0 float64
@@ -7547,23 +12208,35 @@ func (b *Batch) genUniformLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -7571,7 +12244,11 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a1.es != 0 {
 				p0 := a0.off + i*a0.es
 				p1 := a1.off + i*a1.es
-				if a0.cs == 0 && a1.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x1 := v[p1]
+					q0 = opdef.Inv(x0 - x1)
+				} else if a0.cs == 0 && a1.cs == 0 {
 					x0 := v[p0]
 					x1 := v[p1]
 					rv := opdef.Inv(x0 - x1)
@@ -7591,7 +12268,11 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q1 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -7607,14 +12288,57 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 > x1) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 < x2 {
+						w0 = q0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 < x2 {
+						w1 = q1 - q0
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 < x2 {
+						w2 = -q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 > x1) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 < x2 {
 					w0 = r0[c]
@@ -7623,7 +12347,7 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 < x2 {
 					w1 = r1[c] - r0[c]
@@ -7632,7 +12356,7 @@ func (b *Batch) genUniformLCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 < x2 {
 					w2 = -r1[c]
@@ -7654,16 +12378,23 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 || a2.es != 0 {
 			p0 := a0.off + i*a0.es
 			p2 := a2.off + i*a2.es
-			if a0.cs == 0 && a2.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				x2 := v[p2]
+				q0 = math.Log(x2 - x0)
+			} else if a0.cs == 0 && a2.cs == 0 {
 				x0 := v[p0]
 				x2 := v[p2]
 				rv := math.Log(x2 - x0)
@@ -7681,7 +12412,11 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 		if i == 0 || a1.es != 0 || a2.es != 0 {
 			p1 := a1.off + i*a1.es
 			p2 := a2.off + i*a2.es
-			if a1.cs == 0 && a2.cs == 0 {
+			if shared {
+				x1 := v[p1]
+				x2 := v[p2]
+				q1 = math.Log(x2 - x1)
+			} else if a1.cs == 0 && a2.cs == 0 {
 				x1 := v[p1]
 				x2 := v[p2]
 				rv := math.Log(x2 - x1)
@@ -7696,9 +12431,40 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 < x2 && x0 < x2 {
+					var w0 float64
+					if x0 > x1 {
+						w0 = q0 - q1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 < x2 && x0 < x2 {
 				var w0 float64
@@ -7709,23 +12475,35 @@ func (b *Batch) genUniformLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a1.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
@@ -7733,7 +12511,11 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a0.es != 0 || a2.es != 0 {
 				p0 := a0.off + i*a0.es
 				p2 := a2.off + i*a2.es
-				if a0.cs == 0 && a2.cs == 0 {
+				if shared {
+					x0 := v[p0]
+					x2 := v[p2]
+					q0 = opdef.Inv(x2 - x0)
+				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x0)
@@ -7753,7 +12535,11 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 			if i == 0 || a1.es != 0 || a2.es != 0 {
 				p1 := a1.off + i*a1.es
 				p2 := a2.off + i*a2.es
-				if a1.cs == 0 && a2.cs == 0 {
+				if shared {
+					x1 := v[p1]
+					x2 := v[p2]
+					q1 = opdef.Inv(x2 - x1)
+				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
 					rv := opdef.Inv(x2 - x1)
@@ -7769,14 +12555,57 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 < x2 && x0 < x2) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 > x1 {
+						w0 = -q0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > x1 {
+						w1 = q1
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > x1 {
+						w2 = q0 - q1
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(gs)], r1[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 < x2 && x0 < x2) {
 				continue
 			}
-			g := a[oo+c]
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > x1 {
 					w0 = -r0[c]
@@ -7785,7 +12614,7 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > x1 {
 					w1 = r1[c]
@@ -7794,7 +12623,7 @@ func (b *Batch) genUniformLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > x1 {
 					w2 = r0[c] - r1[c]
@@ -7816,15 +12645,21 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -7839,7 +12674,10 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -7856,12 +12694,49 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				for c := oo; c < oo+nb; c++ {
+					b.put(c, math.Inf(-1), pw)
+				}
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if (x1 > 0) && (x2 > 0) {
+					l0 := q0 - q1
+					l1 := ir.Exp(x1 * l0)
+					var w0 float64
+					if l1 > 1e-10 {
+						w0 = opdef.Log1mExp(-l1)
+					} else {
+						w0 = x1*l0 - 0.5*l1
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
-			if (dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0) {
+			if (dataValid || (v[o0+c*a0.cs] > 0)) && (x1 > 0) && (x2 > 0) {
 				l0 := r0[c] - r1[c]
 				l1 := ir.Exp(x1 * l0)
 				var w0 float64
@@ -7872,29 +12747,44 @@ func (b *Batch) genWeibullLCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -7909,7 +12799,10 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -7925,7 +12818,10 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -7943,14 +12839,54 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 		if a0.cs == 0 {
 			x0 := v[o0]
 			dataValid = (x0 > 0)
+			if !dataValid {
+				continue
+			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !((x1 > 0) && (x2 > 0)) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				var w0 float64
+				if l1 > 1e-10 {
+					w0 = l1 / math.Expm1(l1)
+				} else {
+					w0 = 1 - 0.5*l1
+				}
+				l2 := w0
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					g0[c] += g * (x1 * l2 / x0)
+				}
+				if gr1 {
+					g1[c] += g * (l2 * l0)
+				}
+				if gr2 {
+					g2[c] += g * (-x1 * l2 * q2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !((dataValid || (x0 > 0)) && (x1 > 0) && (x2 > 0)) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			var w0 float64
@@ -7963,13 +12899,13 @@ func (b *Batch) genWeibullLCDFBackward(in *ir.Instr) {
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				g0[c] += g * (x1 * l2 / x0)
 			}
-			if a1.grad {
+			if gr1 {
 				g1[c] += g * (l2 * l0)
 			}
-			if a2.grad {
+			if gr2 {
 				g2[c] += g * (-x1 * l2 * r2[c])
 			}
 		}
@@ -7985,15 +12921,21 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 		clear(v[o.off : o.off+nb])
 	}
 	r0, r1 := b.rows[0], b.rows[1]
+	var q0, q1 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -8008,7 +12950,10 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -8021,9 +12966,42 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		out := v[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(out)]
+		s2 := b.row(a2, i, b.fills[2])[:len(out)]
+		if shared {
+			for c := range out {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				e := math.Inf(-1)
+				if x1 > 0 && x2 > 0 {
+					l0 := q0 - q1
+					l1 := ir.Exp(x1 * l0)
+					var w0 float64
+					if x0 > 0 {
+						w0 = -l1
+					} else {
+						w0 = 0
+					}
+					e = w0
+				}
+				if e != e {
+					e = math.Inf(-1)
+				}
+				if pw {
+					out[c] = e
+				} else {
+					out[c] += e
+				}
+			}
+			continue
+		}
+		r0, r1 := r0[:len(out)], r1[:len(out)]
+		for c := range out {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			e := math.Inf(-1)
 			if x1 > 0 && x2 > 0 {
 				l0 := r0[c] - r1[c]
@@ -8036,29 +13014,44 @@ func (b *Batch) genWeibullLCCDFForward(in *ir.Instr) {
 				}
 				e = w0
 			}
-			b.put(oo+c, e, pw)
+			if e != e {
+				e = math.Inf(-1)
+			}
+			if pw {
+				out[c] = e
+			} else {
+				out[c] += e
+			}
 		}
 	}
 }
 
 func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 	v, a, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	_ = v
 	a0, a1, a2 := b.elem(in.In[0]), b.elem(in.In[1]), b.elem(in.In[2])
 	n := max(a0.n, a1.n, a2.n)
 	pw := ir.Pointwise(in)
+	gr0, gr1, gr2 := a0.grad, a1.grad, a2.grad // hoisted: the loops test them per chain
 	r0, r1, r2 := b.rows[0], b.rows[1], b.rows[2]
+	var q0, q1, q2 float64
+	shared := a0.cs == 0 && a2.cs == 0
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
 		o0, o1, o2 := a0.off+i*a0.es, a1.off+i*a1.es, a2.off+i*a2.es
+		_, _, _ = o0, o1, o2
 		g0 := b.adjRow(a0, i, true)
 		g1 := b.adjRow(a1, i, true)
 		g2 := b.adjRow(a2, i, true)
 		if i == 0 || a0.es != 0 {
 			p0 := a0.off + i*a0.es
-			if a0.cs == 0 {
+			if shared {
+				x0 := v[p0]
+				q0 = math.Log(x0)
+			} else if a0.cs == 0 {
 				x0 := v[p0]
 				rv := math.Log(x0)
 				for c := range r0 {
@@ -8073,7 +13066,10 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 		}
 		if i == 0 || a2.es != 0 {
 			p2 := a2.off + i*a2.es
-			if a2.cs == 0 {
+			if shared {
+				x2 := v[p2]
+				q1 = math.Log(x2)
+			} else if a2.cs == 0 {
 				x2 := v[p2]
 				rv := math.Log(x2)
 				for c := range r1 {
@@ -8089,7 +13085,10 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 		if a2.grad {
 			if i == 0 || a2.es != 0 {
 				p2 := a2.off + i*a2.es
-				if a2.cs == 0 {
+				if shared {
+					x2 := v[p2]
+					q2 = opdef.Inv(x2)
+				} else if a2.cs == 0 {
 					x2 := v[p2]
 					rv := opdef.Inv(x2)
 					for c := range r2 {
@@ -8103,19 +13102,67 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			x0, x1, x2 := v[o0+c*a0.cs], v[o1+c*a1.cs], v[o2+c*a2.cs]
-			_, _, _ = x0, x1, x2
+		gs := a[oo : oo+nb]
+		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
+		s2 := b.row(a2, i, b.fills[2])[:len(gs)]
+		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+		if shared {
+			for c, g := range gs {
+				x0 := v[o0+c*a0.cs]
+				x1 := s1[c]
+				x2 := s2[c]
+				if !(x1 > 0 && x2 > 0) {
+					continue
+				}
+				l0 := q0 - q1
+				l1 := ir.Exp(x1 * l0)
+				if !(l1 < math.Inf(1)) {
+					continue
+				}
+				if gr0 {
+					var w0 float64
+					if x0 > 0 {
+						w0 = -x1 * l1 / x0
+					} else {
+						w0 = 0
+					}
+					g0[c] += g * (w0)
+				}
+				if gr1 {
+					var w1 float64
+					if x0 > 0 {
+						w1 = -l1 * l0
+					} else {
+						w1 = 0
+					}
+					g1[c] += g * (w1)
+				}
+				if gr2 {
+					var w2 float64
+					if x0 > 0 {
+						w2 = x1 * l1 * q2
+					} else {
+						w2 = 0
+					}
+					g2[c] += g * (w2)
+				}
+			}
+			continue
+		}
+		r0, r1, r2 := r0[:len(gs)], r1[:len(gs)], r2[:len(gs)]
+		for c, g := range gs {
+			x0 := v[o0+c*a0.cs]
+			x1 := s1[c]
+			x2 := s2[c]
 			if !(x1 > 0 && x2 > 0) {
 				continue
 			}
-			g := a[oo+c]
 			l0 := r0[c] - r1[c]
 			l1 := ir.Exp(x1 * l0)
 			if !(l1 < math.Inf(1)) {
 				continue
 			}
-			if a0.grad {
+			if gr0 {
 				var w0 float64
 				if x0 > 0 {
 					w0 = -x1 * l1 / x0
@@ -8124,7 +13171,7 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 				g0[c] += g * (w0)
 			}
-			if a1.grad {
+			if gr1 {
 				var w1 float64
 				if x0 > 0 {
 					w1 = -l1 * l0
@@ -8133,7 +13180,7 @@ func (b *Batch) genWeibullLCCDFBackward(in *ir.Instr) {
 				}
 				g1[c] += g * (w1)
 			}
-			if a2.grad {
+			if gr2 {
 				var w2 float64
 				if x0 > 0 {
 					w2 = x1 * l1 * r2[c]

@@ -1,11 +1,13 @@
 package vec_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
+	"github.com/gobayes/gobayes/accel/vec"
 )
 
 // TestOpdefFamilies runs the generated lockstep kernel of every family
@@ -95,6 +97,120 @@ func opdefProgram(t *testing.T, d *opdef.Dist, op ir.Op, pw []int, shared bool) 
 		lp = emit(ir.OpSum, nil, lp)
 	}
 	p, err := b.Finalize(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestOpdefFamiliesData runs every family's generated kernel with data
+// shared by every chain: the parameters as constants and the variate per
+// chain (a prior with data parameters: the loops read the parameters'
+// costly calls as scalars), then the variate as data and the parameters
+// per chain (a likelihood), each with its data as one value and one per
+// element; and with one constant outside its support, where every
+// chain's term is -Inf without a loop over the chains.
+func TestOpdefFamiliesData(t *testing.T) {
+	for _, d := range opdef.All() {
+		var op ir.Op
+		for o := ir.Op(1); o < ir.NumOps; o++ {
+			if ir.Def(o).Name == d.Name {
+				op = o
+			}
+		}
+		if strings.HasPrefix(d.Support, "Bounded") || d.Discrete {
+			continue // the uniform's bounds and the counts are data in TestOpdefFamilies already
+		}
+		t.Run(d.Family, func(t *testing.T) {
+			for _, dataY := range []bool{false, true} {
+				for _, scalar := range []bool{false, true} {
+					p := opdefDataProgram(t, d, op, dataY, scalar, false)
+					checkAgainstFrame(t, d.Family, p, 7, 1.5)
+				}
+			}
+			p := opdefDataProgram(t, d, op, false, true, true)
+			b := vec.New(p, 3)
+			xs := make([]float64, 3*p.Dim)
+			lps, grads := make([]float64, 3), make([]float64, 3*p.Dim)
+			b.LogDensityGrad(xs, lps, grads)
+			for c, lp := range lps {
+				if !math.IsInf(lp, -1) {
+					t.Errorf("a parameter outside its support: chain %d log density %v, want -Inf", c, lp)
+				}
+			}
+			for j, g := range grads {
+				if g != 0 {
+					t.Errorf("a parameter outside its support: gradient[%d] = %v, want 0", j, g)
+				}
+			}
+		})
+	}
+}
+
+// opdefDataProgram is one likelihood term of family d over 5 elements
+// with data shared by every chain (see TestOpdefFamiliesData); bad puts
+// the last parameter outside its support (a scale of -1).
+func opdefDataProgram(t *testing.T, d *opdef.Dist, op ir.Op, dataY, scalar, bad bool) *ir.Program {
+	const n = 5
+	b := ir.NewBuilder(4 * n)
+	next := 0
+	emit := func(op ir.Op, in ...ir.ID) ir.ID {
+		id, err := b.Emit(op, in, nil, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	param := func(support string) ir.ID {
+		id := b.ParamSlice(next, []int{n})
+		next += n
+		switch support {
+		case "Positive":
+			return emit(ir.OpExp, id)
+		case "UnitInterval":
+			return emit(ir.OpLogistic, id)
+		}
+		return id
+	}
+	data := func(support string, size int) ir.ID {
+		v := make([]float64, size)
+		for i := range v {
+			switch support {
+			case "Positive":
+				v[i] = 0.6 + 0.3*float64(i)
+			case "UnitInterval":
+				v[i] = 0.2 + 0.15*float64(i)
+			default:
+				v[i] = 0.4*float64(i) - 0.7
+			}
+		}
+		var shape []int
+		if size > 1 {
+			shape = []int{size}
+		}
+		return b.Const(v, shape)
+	}
+	size := n
+	if scalar {
+		size = 1
+	}
+	var args []ir.ID
+	if dataY {
+		args = append(args, data(d.Support, n))
+	} else {
+		args = append(args, param(d.Support))
+	}
+	for k, a := range d.Args[1:] {
+		switch {
+		case bad && k == len(d.Args)-2:
+			args = append(args, b.Const([]float64{-1}, nil))
+		case dataY:
+			args = append(args, param(a.Support))
+		default:
+			args = append(args, data(a.Support, size))
+		}
+	}
+	p, err := b.Finalize(emit(op, args...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,8 +96,11 @@ type memo struct{ key, sig string }
 type scope struct {
 	args []string       // argument names, variate first
 	lets map[string]int // let name → index
-	// argVar and letVar spell an argument's and a let's value.
+	// argVar and letVar spell an argument's and a let's value; keyArgVar,
+	// when set, spells arguments in the keys of memos and cached terms
+	// (plain) instead of argVar.
 	argVar, letVar func(i int) string
+	keyArgVar      func(i int) string
 	// memoized and cached spell a memo and a data term (see dataTerms)
 	// by the call's Go form; nil or a missing entry: compute it.
 	memoized, cached map[string]string
@@ -134,7 +137,11 @@ func (s *scope) conditional() *scope {
 
 // plain is s without memos and cached terms: how keys are spelled.
 func (s *scope) plain() *scope {
-	return &scope{args: s.args, lets: s.lets, argVar: s.argVar, letVar: s.letVar, outside: s.outside}
+	av := s.argVar
+	if s.keyArgVar != nil {
+		av = s.keyArgVar
+	}
+	return &scope{args: s.args, lets: s.lets, argVar: av, letVar: s.letVar, outside: s.outside}
 }
 
 func parse(src string) (ast.Expr, error) {

@@ -370,6 +370,7 @@ func Generate(root string) (map[string][]byte, error) {
 		{"accel/cuda/cgen/lpdf_gen.go", ops, cgenTable},
 		{"ppl/dist/families_gen.go", families, distFile},
 		{"ppl/families_gen.go", families, pplFile},
+		{"accel/opdef/term/terms_gen.go", families, scalarFile},
 	} {
 		b, err := g.fn(g.ps, declared)
 		if err != nil {
