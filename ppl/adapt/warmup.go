@@ -115,18 +115,11 @@ func (w *Warmup) Update(position []float64, acceptStat float64) Update {
 // regularise shrinks the window's estimate towards 1e-3·I by n/(n+5), as
 // Stan does, so that short windows cannot produce a singular metric.
 func (w *Warmup) regularise() {
-	n := float64(w.est.N())
-	a, b := n/(n+5), 1e-3*5/(n+5)
 	w.est.Var(w.v)
 	RegulariseVar(w.v, w.est.N())
 	if w.opts.Dense || w.opts.Auto {
 		w.est.Cov(w.c)
-		for i := range w.c {
-			w.c[i] *= a
-		}
-		for i := 0; i < w.dim; i++ {
-			w.c[i*w.dim+i] += b
-		}
+		RegulariseCov(w.c, w.dim, w.est.N())
 	}
 }
 
@@ -137,6 +130,18 @@ func RegulariseVar(v []float64, n int) {
 	a, b := float64(n)/float64(n+5), 1e-3*5/float64(n+5)
 	for i, x := range v {
 		v[i] = a*x + b
+	}
+}
+
+// RegulariseCov shrinks a d×d covariance (row-major) estimated from n
+// draws towards 1e-3·I as RegulariseVar does its diagonal.
+func RegulariseCov(c []float64, d, n int) {
+	a, b := float64(n)/float64(n+5), 1e-3*5/float64(n+5)
+	for i := range c {
+		c[i] *= a
+	}
+	for i := 0; i < d; i++ {
+		c[i*d+i] += b
 	}
 }
 
