@@ -17,10 +17,11 @@ import (
 // (adapt.Windows): λ by the mean acceptance across chains against the
 // target after every segment of steps, and sd_j at the end of each slow
 // window, from that window's draws pooled over every chain (per-chain
-// Welford moments, merged), when λ starts again from 2.38/√dim, the
-// optimum for a Gaussian whose scales sd matches. Pooled draws give a
-// sound estimate at any chain count, where the spread across chains at
-// one step needs many chains. With Config.Dense the proposal is λ·L·z
+// Welford moments, merged), λ rescaled so that the proposal keeps its
+// geometric-mean scale (λ starts at 2.38/√dim, the optimum for a Gaussian
+// whose scales sd matches). Pooled draws give a sound estimate at any
+// chain count, where the spread across chains at one step needs many
+// chains. Restarting stragglers at mid warm-up restarts the window too. With Config.Dense the proposal is λ·L·z
 // instead, L·Lᵀ the windows' pooled covariance (per-chain co-moments,
 // merged). Blocks run whole segments of steps between
 // synchronisations, so a block's state stays in cache. Returns the draws
@@ -35,8 +36,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	}
 	scale, sd := make([]float64, d), make([]float64, d)
 	mean, variance := make([]float64, d), make([]float64, d)
-	lambda0 := 2.38 / math.Sqrt(float64(d))
-	lambda := lambda0
+	lambda := 2.38 / math.Sqrt(float64(d))
 	for j := range scale {
 		scale[j], sd[j] = lambda, 1
 		if cfg.Scale > 0 {
@@ -263,12 +263,17 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		}
 		if !restarted && s1 >= cfg.Warmup/2 && s1 <= cfg.Warmup {
 			// Chains stuck in a minor mode would stay there (see
-			// restartStragglers).
-			e.restartStragglers()
+			// restartStragglers). The window's draws so far hold their
+			// positions: it starts again here.
+			if e.restartStragglers() > 0 && win >= 0 && s1 < windows[win][1] {
+				e.clearMoments()
+				windows[win][0] = s1
+			}
 			restarted = true
 		}
 		if s1 <= cfg.Warmup && cfg.Scale <= 0 {
 			if win >= 0 && s1 == windows[win][1] {
+				before := geoScale(sd, chol, d)
 				n := s1 - windows[win][0]
 				if full {
 					e.poolCov(n, mean, cov)
@@ -289,7 +294,11 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					}
 				}
 				e.clearMoments()
-				lambda = lambda0
+				// The proposal keeps its volume, λ times the geometric
+				// mean of its scales, and changes its shape: the
+				// acceptance stays near the target, which the few
+				// segments of the terminal buffer could not restore.
+				lambda *= before / geoScale(sd, chol, d)
 			} else {
 				rate := float64(accepted.Load()) / float64(cfg.Chains*(s1-s0))
 				lambda *= math.Exp(2 * (rate - cfg.TargetAccept))
@@ -316,6 +325,21 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		ctl.adaptations[k] = a
 	}
 	return made, nil
+}
+
+// geoScale is the geometric mean of a proposal's scales per coordinate
+// before λ: of sd, or of the diagonal of the Cholesky factor chol (a dense
+// proposal's volume).
+func geoScale(sd, chol []float64, d int) float64 {
+	s := 0.0
+	for j := 0; j < d; j++ {
+		v := sd[j]
+		if chol != nil {
+			v = chol[j*d+j]
+		}
+		s += math.Log(v)
+	}
+	return math.Exp(s / float64(d))
 }
 
 // maxCoMoments bounds the per-chain co-moments of a dense RWMH proposal
