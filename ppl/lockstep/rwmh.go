@@ -178,7 +178,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 				if d == 1 {
 					// Accept and, when they count, update the moments in one
 					// pass.
-					sampling := s >= cfg.Warmup
+					sampling, welford := s >= cfg.Warmup, moments
 					inv := 1 / float64(s-first+1)
 					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LPs()[:n]
 					mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
@@ -205,7 +205,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						} else {
 							us[c] = 0
 						}
-						if moments {
+						if welford {
 							xv, mc := bx[c], mean[c]
 							dd := xv - mc
 							mc += dd * inv
