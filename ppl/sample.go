@@ -51,12 +51,12 @@ func HMC(steps int) SampleOption {
 // RWMH samples with random-walk Metropolis: a normal proposal whose scale
 // per coordinate warm-up adapts, from each of Stan's windows' draws pooled
 // over every chain and by the acceptance against a target of 0.234. The
-// chains run in lockstep on every core (see package lockstep), from the
-// default 4 up to millions of them: memory grows with the chain count
-// only (56 bytes per chain for a one-dimensional model), and with more
-// than 16 chains the posterior keeps 16 chains' draws for the summary,
-// R-hat and ESS, and the streaming moments of all of them in its
-// Ensemble. A random walk needs many more iterations than NUTS for the
+// chains run in lockstep (see package lockstep), from the default 4 (one
+// block, one core) up to millions of them on every core: memory grows with
+// the chain count only (56 bytes per chain for a one-dimensional model),
+// and with more than 16 chains the posterior keeps 16 chains' draws for
+// the summary, R-hat and ESS, and the streaming moments of all of them in
+// its Ensemble. A random walk needs many more iterations than NUTS for the
 // same effective sample size (ten times the defaults is a start).
 func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.RWMH } }
 
