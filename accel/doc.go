@@ -6,7 +6,7 @@
 // leapfrog trajectories without a round trip per step (Leapfrog).
 //
 // Who calls it: NUTS, HMC, MAP and ADVI evaluate one position per call
-// (ppl's Density); ChEES, MEADS and many-chain RWMH a Batch per block of
+// (ppl's Density); RWMH, ChEES and MEADS a Batch per block of
 // chains (package ppl/lockstep), or on a device one Batch of every chain
 // and one Leapfrog per ChEES trajectory.
 //

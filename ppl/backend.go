@@ -11,11 +11,10 @@ import (
 	"github.com/gobayes/gobayes/accel/mpi"
 	_ "github.com/gobayes/gobayes/accel/remote" // registers "cuda": the GPU worker
 	"github.com/gobayes/gobayes/ppl/infer"
-	"github.com/gobayes/gobayes/ppl/lockstep"
 )
 
-// Backend chooses where the many-chain samplers (ChEES, MEADS, and RWMH
-// with Chains(64) or more) evaluate the model:
+// Backend chooses where the lockstep samplers (RWMH, ChEES and MEADS)
+// evaluate the model:
 //
 //   - "cpu": every core of this machine (accel/vec);
 //   - "cuda": the GPU, through the worker `make cuda` builds; an error
@@ -26,8 +25,8 @@ import (
 //     the observed rows are split into one shard per rank (unless Shards
 //     chose a number), each rank holds its blocks of rows, sent once, and
 //     every gradient is a broadcast of the position and a gather of the
-//     ranks' sums. ChEES, MEADS and many-chain RWMH spread their chains
-//     over the ranks. Ranks sets how many (default one per core here);
+//     ranks' sums. RWMH, ChEES and MEADS spread their chains over the
+//     ranks. Ranks sets how many (default one per core here);
 //     see package accel/mpi;
 //   - "auto" (the default): the GPU when a worker is installed and the
 //     run is wide enough to pay for it (accel.GPUMinChains chains, or
@@ -115,8 +114,8 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 			return backendChoice{}, nil
 		}
 		w := accel.Workload{Chains: cfg.Chains, Slots: c.Program().Size}
-		if w.Chains == 0 {
-			w.Chains = lockstep.DefaultChains
+		if d, err := cfg.Defaults(0, true); err == nil {
+			w.Chains = d.Chains // the sampler's default when cfg says none
 		}
 		if w.Chains < accel.GPUMinChains && w.Chains*w.Slots < accel.GPUMinWork {
 			return backendChoice{}, nil

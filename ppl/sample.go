@@ -48,12 +48,16 @@ func HMC(steps int) SampleOption {
 	return func(s *sampleSettings) { s.cfg.Sampler, s.cfg.Steps = infer.HMC, steps }
 }
 
-// RWMH samples with random-walk Metropolis (target acceptance 0.234).
-// With Chains(64) or more the chains run in lockstep on every core (see
-// package lockstep), up to millions of them: memory grows with the chain
-// count only (56 bytes per chain for a one-dimensional model), and the
-// posterior keeps 16 chains' draws for the summary, R-hat and ESS, and
-// the streaming moments of all of them in its Ensemble.
+// RWMH samples with random-walk Metropolis: a normal proposal whose scale
+// per coordinate warm-up adapts, from each of Stan's windows' draws pooled
+// over every chain and by the acceptance against a target of 0.234. The
+// chains run in lockstep (see package lockstep), from the default 4 (one
+// block, one core) up to millions of them on every core: memory grows with
+// the chain count only (56 bytes per chain for a one-dimensional model),
+// and with more than 16 chains the posterior keeps 16 chains' draws for
+// the summary, R-hat and ESS, and the streaming moments of all of them in
+// its Ensemble. A random walk needs many more iterations than NUTS for the
+// same effective sample size (ten times the defaults is a start).
 func RWMH() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.RWMH } }
 
 // Chains sets the number of chains (default 4), run in parallel; at least
@@ -96,7 +100,7 @@ func TargetAccept(a float64) SampleOption {
 func MaxDepth(d int) SampleOption { return func(s *sampleSettings) { s.cfg.MaxDepth = d } }
 
 // DenseMetric adapts a dense inverse metric, for strongly correlated
-// posteriors.
+// posteriors (NUTS, HMC; with RWMH a dense proposal covariance).
 func DenseMetric() SampleOption { return func(s *sampleSettings) { s.cfg.Dense = true } }
 
 // DiagMetric keeps the inverse metric diagonal. By default NUTS and HMC
@@ -107,9 +111,9 @@ func DiagMetric() SampleOption { return func(s *sampleSettings) { s.cfg.DiagMetr
 
 // Init gives initial values of parameters on their own (constrained)
 // scale, by name: a number, or a slice for a vector. Parameters not named
-// start at random, as usual. The lockstep samplers (ChEES, MEADS, RWMH
-// with 64 chains or more) start every chain at the one position given,
-// so there every free parameter needs a value.
+// start at random, as usual. Runs of the lockstep samplers (RWMH, ChEES,
+// MEADS) with 64 chains or more start every chain at the one position
+// given, so there every free parameter needs a value.
 func Init(values map[string]any) SampleOption { return func(s *sampleSettings) { s.init = values } }
 
 // Context makes the run stop when ctx is cancelled, keeping the draws made
@@ -391,7 +395,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	}
 	var lockInit []float64
 	switch {
-	case s.init != nil && usesLockstep(s.cfg):
+	case s.init != nil && usesLockstep(s.cfg) && !perChainInit(s.cfg):
 		// One position for every chain (as many as a million): every
 		// free parameter must be named.
 		if lockInit, err = c.UnconstrainAt(nil, s.init); err != nil {

@@ -30,9 +30,22 @@ func ChEES() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = inf
 // DenseMetric. See package lockstep.
 func MEADS() SampleOption { return func(s *sampleSettings) { s.cfg.Sampler = infer.MEADS } }
 
-// usesLockstep reports whether a run goes to package lockstep: ChEES,
-// MEADS, and RWMH with many chains.
+// usesLockstep reports whether a run goes to package lockstep: RWMH,
+// ChEES and MEADS.
 func usesLockstep(cfg infer.Config) bool { return cfg.Lockstep() }
+
+// sharedInitChains is the chain count from which a lockstep run starts
+// every chain at the one position Init gives (every free parameter named,
+// as many as a million chains), rather than at a position per chain whose
+// parameters not named start at random.
+const sharedInitChains = 64
+
+// perChainInit reports whether Init gives a lockstep run one position per
+// chain.
+func perChainInit(cfg infer.Config) bool {
+	cfg, err := cfg.Defaults(0, true)
+	return err == nil && cfg.Chains < sharedInitChains
+}
 
 // sampleLockstep runs cfg's sampler on c with every chain in lockstep.
 // Chains start at init (unconstrained) when it is not nil, else

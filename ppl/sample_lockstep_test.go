@@ -120,3 +120,37 @@ func meanOf(chains []posterior.Chain, j int) float64 {
 	}
 	return sum / float64(n)
 }
+
+// RWMH with the default 4 chains runs in lockstep too, and looks as a
+// NUTS run does: every chain kept and summarised, the same draws from the
+// same seed, Init leaving parameters out (they start at random, per
+// chain), and an interrupted run keeping its draws.
+func TestSampleRWMHFewChains(t *testing.T) {
+	y := []float64{0.8, 1.3, 0.2, 1.9, 1.1, 0.6, 1.4, 0.9}
+	m := ppl.NewModel("normal")
+	mu := m.Normal("mu", 0, 1)
+	sigma := m.HalfNormal("sigma", 1)
+	m.Normal("y", mu, sigma, ppl.Observed(y))
+	run := func(seed uint64, opts ...ppl.SampleOption) *posterior.Posterior {
+		return m.Sample(append([]ppl.SampleOption{ppl.RWMH(), ppl.Warmup(300), ppl.Draws(200), ppl.Seed(seed),
+			ppl.Init(map[string]any{"mu": 0.5}), ppl.Context(context.Background()), ppl.LiveProgress(false)}, opts...)...)
+	}
+	a, b, c := run(1), run(1), run(2)
+	if len(a.Chains) != 4 || a.RunChains != 0 || a.Draws() != 200 || a.Sampler != "RWMH" {
+		t.Fatalf("%s: %d chains × %d draws (RunChains %d)", a.Sampler, len(a.Chains), a.Draws(), a.RunChains)
+	}
+	if txt := a.String(); !strings.Contains(txt, "normal: RWMH, 4 chains × 200 draws") || !strings.Contains(txt, "sigma") {
+		t.Errorf("summary caption or rows:\n%s", txt)
+	}
+	if a.Chains[3].Values[1][199] != b.Chains[3].Values[1][199] {
+		t.Error("same seed, different draws")
+	}
+	if a.Chains[3].Values[1][199] == c.Chains[3].Values[1][199] {
+		t.Error("different seeds, same draw")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if q := run(1, ppl.Context(ctx)); !q.Interrupted || q.Draws() != 0 || ppl.LastRun() != q {
+		t.Errorf("cancelled run: interrupted %v, %d draws, LastRun %p (run %p)", q.Interrupted, q.Draws(), ppl.LastRun(), q)
+	}
+}

@@ -28,7 +28,7 @@
 //     sum the same at every run. Leapfrog trajectories are run on rank 0's
 //     side, one collective evaluation per step (accel.LeapfrogBy).
 //   - Chains (Compile): the whole program on every rank; a batch of
-//     positions (ChEES, MEADS, many-chain RWMH) is scattered over the
+//     positions (RWMH, ChEES, MEADS) is scattered over the
 //     ranks and the answers gathered, and a batch of trajectories runs
 //     where its chains are, one round trip per trajectory. The samplers'
 //     ensemble statistics (ChEES's criterion, the moments) are computed by

@@ -10,14 +10,15 @@
 //	go run ./cmd/validate -cases 'kidiq|blr' -sampler nuts -seed 2
 //	go run ./cmd/validate -json            # one JSON object per case (for bench/)
 //
-// The many-chain samplers run through package ppl/lockstep and are judged
-// on the 16 chains their posterior keeps: -sampler chees with 1024 chains;
-// -sampler meads with 256 chains and 41,000 iterations (1000 warm-up, then
-// every 40th of 40,000 kept), because R-hat over 16 chains needs about 100
-// effective draws per half chain and MEADS, at one gradient per
-// iteration, gets them only from as many gradients per chain as NUTS
-// spends (see meadsThin; -thin overrides it); -sampler rwmh -chains 64 or
-// more with ten times the iterations (see rwmhFactor).
+// The lockstep samplers run through package ppl/lockstep and are judged
+// on the (at most) 16 chains their posterior keeps: -sampler chees with
+// 1024 chains; -sampler meads with 256 chains and 41,000 iterations (1000
+// warm-up, then every 40th of 40,000 kept), because R-hat over 16 chains
+// needs about 100 effective draws per half chain and MEADS, at one
+// gradient per iteration, gets them only from as many gradients per chain
+// as NUTS spends (see meadsThin; -thin overrides it); -sampler rwmh with
+// -chains (4 by default, 64 for the many-chain figures) and ten times the
+// iterations (see rwmhFactor).
 //
 //	go run ./cmd/validate -sampler chees   # make validate SAMPLER=chees
 //	go run ./cmd/validate -sampler meads   # make validate SAMPLER=meads

@@ -108,9 +108,9 @@ func applySettings(name string, cfg *infer.Config) (note string) {
 		cfg.TargetAccept = target
 		note = ""
 	}
-	if s.Dense && cfg.Sampler != infer.NUTS && cfg.Sampler != infer.HMC {
-		// Only the Hamiltonian samplers of package infer adapt a dense
-		// metric: say that this run's is diagonal.
+	if s.Dense && (cfg.Sampler == infer.ChEES || cfg.Sampler == infer.MEADS) {
+		// ChEES and MEADS adapt a diagonal metric only (NUTS, HMC and
+		// RWMH a dense one): say that this run's is diagonal.
 		note = "diagonal metric (NUTS runs this case with a dense one)"
 	}
 	return note

@@ -31,15 +31,15 @@ const (
 	meadsThin   = 40
 )
 
-// rwmhFactor multiplies the warm-up and draws of lockstep RWMH when the
-// warm-up is left at validate's default of 1000 (draws may carry a case's
-// factor): random-walk Metropolis moves a distance of order its step per
-// iteration and fails R-hat everywhere with 1000.
+// rwmhFactor multiplies the warm-up and draws of RWMH when the warm-up is
+// left at validate's default of 1000 (draws may carry a case's factor):
+// random-walk Metropolis moves a distance of order its step per iteration
+// and fails R-hat almost everywhere with 1000.
 const rwmhFactor = 10
 
-// sample runs cfg's sampler on m: NUTS, HMC and RWMH with few chains
-// through infer.Run; ChEES, MEADS, and RWMH with 64 chains or more through
-// package lockstep, whose posterior keeps 16 chains (the ones judged).
+// sample runs cfg's sampler on m: NUTS and HMC through infer.Run; RWMH,
+// ChEES and MEADS through package lockstep, whose posterior keeps at most
+// 16 chains (the ones judged).
 func sample(ctx context.Context, m lockstep.Model, cfg infer.Config, meadsThinning int) (*posterior.Posterior, error) {
 	if !cfg.Lockstep() {
 		return infer.Run(ctx, m, cfg)

@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc, rwmh, chees or meads (in lockstep unless -chains says otherwise: chees 1024 chains, meads 256 chains thinned by 40)")
+	sampler := flag.String("sampler", "nuts", "sampler: nuts, hmc, rwmh, chees or meads (unless -chains says otherwise chees runs 1024 chains, meads 256 thinned by 40; rwmh runs ten times the iterations)")
 	cases := flag.String("cases", "", "regular expression selecting the cases (default: all)")
 	chains := flag.Int("chains", 4, "chains per case")
 	seed := flag.Uint64("seed", 1, "random seed")

@@ -115,6 +115,7 @@ func TestApplySettings(t *testing.T) {
 		{"kilpisjarvi_mod-kilpisjarvi", infer.ChEES, true, 0, "diagonal metric"},
 		{"eight_schools-eight_schools_noncentered", infer.NUTS, false, 0.95, "target acceptance 0.95"},
 		{"eight_schools-eight_schools_noncentered", infer.RWMH, false, 0, ""},
+		{"kilpisjarvi_mod-kilpisjarvi", infer.RWMH, true, 0, "dense metric"},
 		{"mesquite-logmesquite", infer.MEADS, false, 0, ""},
 	} {
 		cfg := infer.Config{Sampler: c.sampler}
@@ -122,8 +123,8 @@ func TestApplySettings(t *testing.T) {
 		if !strings.HasPrefix(note, c.note) || (c.note == "") != (note == "") || cfg.TargetAccept != c.target {
 			t.Errorf("%s with %s: note %q, target acceptance %g; want a note starting %q, target %g", c.name, c.sampler, note, cfg.TargetAccept, c.note, c.target)
 		}
-		if c.dense && c.sampler == infer.NUTS && !cfg.Dense {
-			t.Errorf("%s with NUTS: dense metric not set", c.name)
+		if c.dense && (c.sampler == infer.NUTS || c.sampler == infer.RWMH) && !cfg.Dense {
+			t.Errorf("%s with %s: dense metric not set", c.name, c.sampler)
 		}
 	}
 }

@@ -17,7 +17,6 @@ func init() {
 		"DefaultLockstepChains": reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"DefaultSampler":        reflect.ValueOf(infer.DefaultSampler),
 		"HMC":                   reflect.ValueOf(infer.HMC),
-		"LockstepRWMHChains":    reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 		"MEADS":                 reflect.ValueOf(infer.MEADS),
 		"NUTS":                  reflect.ValueOf(infer.NUTS),
 		"ParseSampler":          reflect.ValueOf(infer.ParseSampler),

@@ -41,6 +41,24 @@ func TestWindowsSchedule(t *testing.T) {
 				break
 			}
 		}
+		// Slow gives the same windows as ranges, each starting where the
+		// one before ended, the first after the initial buffer.
+		slow := w.Slow()
+		if len(slow) != len(c.ends) {
+			t.Errorf("warmup %d: Slow %v, want windows ending at %v", c.warmup, slow, c.ends)
+			continue
+		}
+		start := w.InitBuffer
+		for i, r := range slow {
+			if r != [2]int{start, c.ends[i] + 1} {
+				t.Errorf("warmup %d: Slow %v, want windows ending at %v after a buffer of %d", c.warmup, slow, c.ends, w.InitBuffer)
+				break
+			}
+			start = r[1]
+		}
+	}
+	if got := NewWindows(19, 75, 50, 25).Slow(); got != nil {
+		t.Errorf("19 warm-up iterations: Slow %v, want none", got)
 	}
 }
 

@@ -63,7 +63,7 @@ func New(dim, numWarmup int, opts Options) *Warmup {
 		opts.TargetAccept = 0.8
 	}
 	if opts.InitBuffer == 0 && opts.TermBuffer == 0 && opts.BaseWindow == 0 {
-		opts.InitBuffer, opts.TermBuffer, opts.BaseWindow = 75, 50, 25
+		opts.InitBuffer, opts.TermBuffer, opts.BaseWindow = StanInitBuffer, StanTermBuffer, StanBaseWindow
 	}
 	w := &Warmup{
 		dim:     dim,
@@ -115,25 +115,33 @@ func (w *Warmup) Update(position []float64, acceptStat float64) Update {
 // regularise shrinks the window's estimate towards 1e-3·I by n/(n+5), as
 // Stan does, so that short windows cannot produce a singular metric.
 func (w *Warmup) regularise() {
-	n := float64(w.est.N())
-	a, b := n/(n+5), 1e-3*5/(n+5)
-	if w.opts.Dense || w.opts.Auto {
-		w.est.Var(w.v)
-		for i, x := range w.v {
-			w.v[i] = a*x + b
-		}
-		w.est.Cov(w.c)
-		for i := range w.c {
-			w.c[i] *= a
-		}
-		for i := 0; i < w.dim; i++ {
-			w.c[i*w.dim+i] += b
-		}
-		return
-	}
 	w.est.Var(w.v)
-	for i, x := range w.v {
-		w.v[i] = a*x + b
+	RegulariseVar(w.v, w.est.N())
+	if w.opts.Dense || w.opts.Auto {
+		w.est.Cov(w.c)
+		RegulariseCov(w.c, w.dim, w.est.N())
+	}
+}
+
+// RegulariseVar shrinks variances estimated from n draws towards 1e-3 by
+// n/(n+5), as Stan does, so that short windows cannot produce a singular
+// metric.
+func RegulariseVar(v []float64, n int) {
+	a, b := float64(n)/float64(n+5), 1e-3*5/float64(n+5)
+	for i, x := range v {
+		v[i] = a*x + b
+	}
+}
+
+// RegulariseCov shrinks a d×d covariance (row-major) estimated from n
+// draws towards 1e-3·I as RegulariseVar does its diagonal.
+func RegulariseCov(c []float64, d, n int) {
+	a, b := float64(n)/float64(n+5), 1e-3*5/float64(n+5)
+	for i := range c {
+		c[i] *= a
+	}
+	for i := 0; i < d; i++ {
+		c[i*d+i] += b
 	}
 }
 

@@ -10,6 +10,20 @@ type Windows struct {
 	counter, windowSize, nextWindow int
 }
 
+// Stan's schedule: the initial fast buffer, the terminal one and the first
+// slow window, in iterations.
+const (
+	StanInitBuffer = 75
+	StanTermBuffer = 50
+	StanBaseWindow = 25
+)
+
+// StanWindows is the schedule for numWarmup iterations with Stan's buffers
+// and first window.
+func StanWindows(numWarmup int) *Windows {
+	return NewWindows(numWarmup, StanInitBuffer, StanTermBuffer, StanBaseWindow)
+}
+
 // NewWindows returns the schedule for numWarmup iterations with Stan's
 // buffers (75, 50) and first window (25), shrunk to 15%/75%/10% of the
 // warm-up when they do not fit, as Stan does.
@@ -60,3 +74,24 @@ func (w *Windows) computeNextWindow() {
 
 // advance moves to the next iteration.
 func (w *Windows) advance() { w.counter++ }
+
+// Slow lists the slow windows as [start, end) ranges of iterations
+// (0-based), in order: what a sampler that adapts between blocks of
+// iterations, not one iteration at a time, needs of the schedule. None
+// when the metric does not adapt (Enabled).
+func (w Windows) Slow() [][2]int {
+	if !w.Enabled() {
+		return nil
+	}
+	w.restart()
+	var out [][2]int
+	start := w.InitBuffer
+	for ; w.counter < w.NumWarmup; w.advance() {
+		if w.EndOfWindow() {
+			out = append(out, [2]int{start, w.counter + 1})
+			start = w.counter + 1
+			w.computeNextWindow()
+		}
+	}
+	return out
+}

@@ -18,7 +18,7 @@ const (
 	DefaultSampler Sampler = iota
 	NUTS                   // the No-U-Turn sampler, one chain per goroutine
 	HMC                    // static Hamiltonian Monte Carlo, Steps leapfrog steps
-	RWMH                   // random-walk Metropolis; in lockstep from LockstepRWMHChains chains
+	RWMH                   // random-walk Metropolis, every chain in lockstep
 	ChEES                  // ChEES-HMC, every chain in lockstep
 	MEADS                  // MEADS, every chain in lockstep
 )
@@ -43,18 +43,15 @@ func ParseSampler(name string) (Sampler, error) {
 	return 0, fmt.Errorf("infer: unknown sampler %q: use NUTS, HMC, RWMH, ChEES or MEADS", name)
 }
 
-// LockstepRWMHChains is the chain count from which RWMH runs its chains in
-// lockstep (package lockstep) rather than one per goroutine.
-const LockstepRWMHChains = 64
-
-// Config is the one set of settings of every sampler — NUTS, HMC and RWMH
-// here, ChEES, MEADS and many-chain RWMH in package lockstep — with one
+// Config is the one set of settings of every sampler — NUTS and HMC here,
+// RWMH, ChEES and MEADS in package lockstep — with one
 // place for defaults and validation (Defaults). Zero values mean the
 // defaults; fields a sampler does not use are ignored.
 type Config struct {
 	// Sampler chooses the algorithm.
 	Sampler Sampler
-	// Chains is the number of chains (default 4; 1024 in lockstep).
+	// Chains is the number of chains (default 4; 1024 for ChEES and
+	// MEADS).
 	Chains int
 	// Warmup and Draws are iterations per chain (defaults 1000 and 1000).
 	// NoWarmup runs no warm-up even though Warmup is 0 means 1000.
@@ -72,7 +69,7 @@ type Config struct {
 	// MaxDepth bounds the NUTS tree depth (default 10).
 	MaxDepth int
 	// Dense adapts a dense inverse metric instead of a diagonal one (NUTS,
-	// HMC). By default (neither Dense nor DiagMetric) a chain starts
+	// HMC; for RWMH the proposal's covariance). By default (neither Dense nor DiagMetric) a chain starts
 	// diagonal and turns dense in warm-up when its draws show strong
 	// correlation (adapt.DenseWorthIt; up to adapt.AutoMaxDim dimensions);
 	// DiagMetric keeps it diagonal.
@@ -81,8 +78,7 @@ type Config struct {
 	// StepSize is the initial step size (default 1), before the heuristic.
 	StepSize float64
 	// Init, when not nil, is the unconstrained starting position of every
-	// chain (length Model.Dim); InitChains gives one per chain instead
-	// (not in lockstep).
+	// chain (length Model.Dim); InitChains gives one per chain instead.
 	Init       []float64
 	InitChains [][]float64
 	// InitRadius is the half-width of the uniform initialisation on the
@@ -128,10 +124,9 @@ type Config struct {
 }
 
 // Lockstep reports whether the run's chains go in lockstep (package
-// lockstep): ChEES, MEADS, and RWMH with LockstepRWMHChains chains or
-// more.
+// lockstep): RWMH, ChEES and MEADS.
 func (c Config) Lockstep() bool {
-	return c.Sampler == ChEES || c.Sampler == MEADS || c.Sampler == RWMH && c.Chains >= LockstepRWMHChains
+	return c.Sampler == RWMH || c.Sampler == ChEES || c.Sampler == MEADS
 }
 
 // ChainProgress is one chain's progress.
@@ -145,8 +140,8 @@ type ChainProgress struct {
 	Done        bool
 }
 
-// DefaultLockstepChains is the number of chains of a lockstep run that
-// does not say.
+// DefaultLockstepChains is the number of chains of a ChEES or MEADS run
+// that does not say.
 const DefaultLockstepChains = 1024
 
 // Defaults fills in c's defaults and checks it, for a model of dimension
@@ -162,7 +157,7 @@ func (c Config) Defaults(dim int, lockstep bool) (Config, error) {
 	}
 	if c.Chains == 0 {
 		c.Chains = 4
-		if lockstep {
+		if c.Sampler == ChEES || c.Sampler == MEADS {
 			c.Chains = DefaultLockstepChains
 		}
 	}
@@ -227,8 +222,8 @@ func (c Config) Defaults(dim int, lockstep bool) (Config, error) {
 		return c, fmt.Errorf("infer: unknown sampler %v: use NUTS, HMC, RWMH, ChEES or MEADS", c.Sampler)
 	case lockstep && (c.Sampler == NUTS || c.Sampler == HMC):
 		return c, fmt.Errorf("infer: %v runs one chain per goroutine, not in lockstep: use RWMH, ChEES or MEADS", c.Sampler)
-	case !lockstep && (c.Sampler == ChEES || c.Sampler == MEADS):
-		return c, fmt.Errorf("infer: %v runs its chains in lockstep: use package lockstep (ppl.ChEES, ppl.MEADS)", c.Sampler)
+	case !lockstep && c.Lockstep():
+		return c, fmt.Errorf("infer: %v runs its chains in lockstep: use package lockstep (ppl.RWMH, ppl.ChEES, ppl.MEADS)", c.Sampler)
 	case c.Chains < 1:
 		return c, fmt.Errorf("infer: %d chains asked for: ask for at least 1", c.Chains)
 	case c.Warmup < 0 || c.Draws < 0:

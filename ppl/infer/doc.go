@@ -1,6 +1,9 @@
 // Package infer runs Markov chains on a compiled model: Run starts the
-// chains in parallel goroutines, warms them up (package adapt), samples them
-// (package mcmc) and gathers the draws into a posterior.Posterior.
+// chains of NUTS or static HMC in parallel goroutines, warms them up
+// (package adapt), samples them (package mcmc) and gathers the draws into
+// a posterior.Posterior. Config and Sampler are the settings of every
+// sampler; RWMH, ChEES and MEADS run their chains in lockstep (package
+// ppl/lockstep), with the same Config.
 //
 //	post, err := infer.Run(ctx, model, infer.Config{Seed: 1})
 //

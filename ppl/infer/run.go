@@ -186,8 +186,6 @@ func newSampler(cfg Config, f mcmc.LogDensity, dim int, rng *rand.Rand) mcmc.Sam
 	switch cfg.Sampler {
 	case HMC:
 		s = mcmc.NewHMC(f, m, rng, cfg.Steps)
-	case RWMH:
-		return mcmc.NewRWMH(f, m, rng)
 	default:
 		s = mcmc.NewNUTSDepth(f, m, rng, cfg.MaxDepth)
 	}
@@ -223,7 +221,7 @@ func runChain(model Model, cfg Config, c, ncols int, out *posterior.Chain, secon
 		return 0, fmt.Errorf("infer: chain %d: %v", c+1, err)
 	}
 	if cfg.Warmup > 0 {
-		auto := !cfg.Dense && !cfg.DiagMetric && cfg.Sampler != RWMH && dim <= adapt.AutoMaxDim
+		auto := !cfg.Dense && !cfg.DiagMetric && dim <= adapt.AutoMaxDim
 		w := adapt.New(dim, cfg.Warmup, adapt.Options{TargetAccept: cfg.TargetAccept, Dense: cfg.Dense, Auto: auto})
 		w.Init(sampler.StepSize())
 		metric := sampler.Metric()
@@ -351,9 +349,6 @@ func allocStats(s *posterior.Stats, sampler Sampler, n int) {
 	s.LP = make([]float64, n)
 	s.AcceptStat = make([]float64, n)
 	s.StepSize = make([]float64, n)
-	if sampler == RWMH {
-		return
-	}
 	s.NLeapfrog = make([]int, n)
 	s.Divergent = make([]bool, n)
 	s.Energy = make([]float64, n)

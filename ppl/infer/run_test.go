@@ -58,7 +58,7 @@ func TestRunInvariance(t *testing.T) {
 		dense   bool
 		draws   int
 	}
-	cases := []tc{{NUTS, false, 1000}, {NUTS, true, 1000}, {HMC, false, 1000}, {RWMH, false, 10000}}
+	cases := []tc{{NUTS, false, 1000}, {NUTS, true, 1000}, {HMC, false, 1000}}
 	if testing.Short() {
 		cases = cases[:2]
 	}
@@ -236,7 +236,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 // TestNoParameters: a model without parameters still runs and records its
 // deterministic quantities.
 func TestNoParameters(t *testing.T) {
-	for _, s := range []Sampler{NUTS, HMC, RWMH} {
+	for _, s := range []Sampler{NUTS, HMC} {
 		p, err := Run(context.Background(), constModel{}, Config{Seed: 1, Sampler: s, Warmup: 50, Draws: 10})
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)

@@ -1,6 +1,7 @@
-// Package lockstep runs many chains of one model in lockstep: random-walk
-// Metropolis with streaming statistics, ChEES-HMC (Hoffman, Radul and
-// Sountsov 2021) and MEADS (Hoffman and Sountsov 2022). Chains are split
+// Package lockstep runs the chains of one model in lockstep: random-walk
+// Metropolis with streaming statistics (from one chain to millions),
+// ChEES-HMC (Hoffman, Radul and Sountsov 2021) and MEADS (Hoffman and
+// Sountsov 2022). Chains are split
 // in blocks evaluated by package accel/vec on every core; every random
 // number is a pure function of (seed, chain, step) through package
 // ppl/lockstep/philox, so a run is reproducible from its seed on any
@@ -24,8 +25,18 @@
 // iterations), then restart chains stuck far below the others' log
 // density on copies of others; RWMH restarts such chains at mid warm-up.
 //
-// ppl's m.Sample(ppl.ChEES()), m.Sample(ppl.MEADS()) and
-// m.Sample(ppl.RWMH(), ppl.Chains(n)) with n ≥ 64 route here.
+// RWMH adapts its proposal scale λ·sd_j per coordinate on Stan's windowed
+// schedule (package adapt): sd_j from each slow window's draws pooled over
+// chains and draws, λ by the mean acceptance across chains against 0.234;
+// with Config.Dense (ppl.DenseMetric) the proposal's covariance is the
+// windows' pooled covariance, for correlated posteriors.
+// Pooling is sound at any chain count — four chains, as NUTS runs, or a
+// million — where the spread across chains at one step (ChEES's and
+// MEADS's estimate) needs many chains. A few chains share one block and
+// one core.
+//
+// ppl's m.Sample(ppl.RWMH()), m.Sample(ppl.ChEES()) and
+// m.Sample(ppl.MEADS()) route here, whatever the number of chains.
 //
 // Backends: every evaluation goes through the accel contract. By default
 // the program is compiled on accel/cpu, whose accel.Batch of a block is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/accel"
@@ -19,8 +20,9 @@ type block struct {
 	first, n int
 	x, g     []float64 // position and gradient (gradient only for HMC)
 	lp       []float64
-	// Per-chain Welford moments of the draws on the unconstrained scale.
-	mean, m2 []float64
+	// Per-chain Welford moments of the draws on the unconstrained scale;
+	// cm the co-moments, slot (j·dim+k)·n+c, for RWMH's dense proposal.
+	mean, m2, cm []float64
 	// Scratch of one transition, for the samplers that reduce across
 	// chains between proposing and accepting.
 	xp, gp, p, pp, lpp, alpha, u []float64
@@ -36,7 +38,7 @@ type block struct {
 // bytes is the memory the block holds.
 func (b *block) bytes() int {
 	n := 0
-	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u, b.dens} {
+	for _, s := range [][]float64{b.x, b.g, b.lp, b.mean, b.m2, b.cm, b.xp, b.gp, b.p, b.pp, b.lpp, b.alpha, b.u, b.dens} {
 		n += 8 * cap(s)
 	}
 	n += 4*cap(b.w2) + 4*cap(b.w3) + cap(b.div)
@@ -48,6 +50,7 @@ type worker struct {
 	batches map[int]evaluator
 	dens    infer.Density
 	xc, row []float64
+	z       []float64 // one value per coordinate
 	buf     []float64 // one value per chain of a block
 	w0, w1  []uint32  // random words, one per chain of a block
 }
@@ -105,7 +108,7 @@ func newEnsemble(m Model, cfg Config, hmc bool) *ensemble {
 	nw = min(nw, len(e.blocks))
 	e.loop = par.NewLoop(nw)
 	for i := 0; i < nw; i++ {
-		e.workers = append(e.workers, &worker{batches: map[int]evaluator{}, dens: m.NewDensity(), xc: make([]float64, d), buf: make([]float64, cfg.Block),
+		e.workers = append(e.workers, &worker{batches: map[int]evaluator{}, dens: m.NewDensity(), xc: make([]float64, d), z: make([]float64, d), buf: make([]float64, cfg.Block),
 			w0: make([]uint32, cfg.Block), w1: make([]uint32, cfg.Block)})
 	}
 	return e
@@ -139,22 +142,35 @@ func (e *ensemble) parallel(f func(w *worker, b *block)) error {
 // (steps of the run count from 0).
 const initStep = math.MaxUint32
 
-// initialise draws every chain's start uniformly in (-r, r) on the
-// unconstrained scale, redrawing chains whose log density is not finite.
+// initialise starts every chain: at Config.Init, at its Config.InitChains
+// position, or uniformly in (-r, r) on the unconstrained scale, redrawing
+// chains whose log density (or gradient, for HMC) is not finite. The error
+// names the model terms that are not finite at the first chain that found
+// no start.
 func (e *ensemble) initialise(grad bool) error {
 	r := e.cfg.InitRadius
+	user := e.cfg.Init != nil || e.cfg.InitChains != nil
 	var bad atomic.Int64
+	// why[k] is, for block k, whether a chain found no start, and the
+	// terms not finite at the first one.
+	why := make([]struct {
+		found bool
+		terms []string
+	}, len(e.blocks))
 	err := e.parallel(func(w *worker, b *block) {
 		bt := w.batch(e, b.n)
 		x := bt.X()
 		for c := 0; c < b.n; c++ {
 			st := philox.New(e.cfg.Seed, uint64(b.first+c), initStep)
 			for j := 0; j < e.dim; j++ {
-				if e.cfg.Init != nil {
+				switch {
+				case e.cfg.Init != nil:
 					x[j*b.n+c] = e.cfg.Init[j]
-					continue
+				case e.cfg.InitChains != nil:
+					x[j*b.n+c] = e.cfg.InitChains[b.first+c][j]
+				default:
+					x[j*b.n+c] = r * (2*st.Uniform() - 1)
 				}
-				x[j*b.n+c] = r * (2*st.Uniform() - 1)
 			}
 		}
 		for try := 0; ; try++ {
@@ -163,7 +179,7 @@ func (e *ensemble) initialise(grad bool) error {
 			} else {
 				bt.Forward()
 			}
-			redo := 0
+			redo, last := 0, try == 100 || user
 			for c := 0; c < b.n; c++ {
 				lp := bt.LPs()[c]
 				ok := !math.IsInf(lp, 0) && !math.IsNaN(lp)
@@ -177,7 +193,14 @@ func (e *ensemble) initialise(grad bool) error {
 					continue
 				}
 				redo++
-				if e.cfg.Init != nil {
+				if last {
+					if redo == 1 {
+						for j := 0; j < e.dim; j++ {
+							w.xc[j] = x[j*b.n+c]
+						}
+						k := b.first / e.cfg.Block
+						why[k].found, why[k].terms = true, w.dens.NonFinite(w.xc)
+					}
 					continue
 				}
 				// Redraw from the chain's initial stream, further along.
@@ -186,7 +209,7 @@ func (e *ensemble) initialise(grad bool) error {
 					x[j*b.n+c] = r * (2*st.Uniform() - 1)
 				}
 			}
-			if redo == 0 || try == 100 || e.cfg.Init != nil {
+			if redo == 0 || last {
 				bad.Add(int64(redo))
 				break
 			}
@@ -200,19 +223,36 @@ func (e *ensemble) initialise(grad bool) error {
 	if err != nil {
 		return err
 	}
-	if n := bad.Load(); n > 0 && e.cfg.Init != nil {
-		return fmt.Errorf("lockstep: the log density or its gradient is not finite at the initial values given: change them")
+	n := bad.Load()
+	if n == 0 {
+		return nil
 	}
-	if n := bad.Load(); n > 0 {
-		return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale: check the priors' supports and the data, or give a starting point with ppl.Init", n, r, r)
+	what := "the log density or its gradient"
+	for _, y := range why {
+		if y.found {
+			if len(y.terms) > 0 {
+				what = strings.Join(y.terms, ", ")
+			}
+			break
+		}
 	}
-	return nil
+	if user {
+		return fmt.Errorf("lockstep: the log density is not finite at the initial values given (not finite: %s): change the initial values", what)
+	}
+	return fmt.Errorf("lockstep: %d chains found no finite starting point in 100 tries of uniform(-%g, %g) on the unconstrained scale; not finite: %s. Check the priors' supports and the data of these terms, or give initial values (ppl.Init)", n, r, r, what)
 }
 
 // record adds the current state of b's chains to the Welford moments (the
 // caller counts e.draws) and, for kept chains, to the posterior's draws
 // at index i.
 func (e *ensemble) record(w *worker, b *block, i int, draws int, stats func(c int, s *posterior.Stats)) {
+	accumulate(b, draws)
+	e.recordKept(w, b, i, stats)
+}
+
+// accumulate adds the current state of b's chains to their Welford
+// moments, as the draws-th draw.
+func accumulate(b *block, draws int) {
 	inv := 1 / float64(draws)
 	mean, m2 := b.mean[:len(b.x)], b.m2[:len(b.x)]
 	for k, x := range b.x {
@@ -220,7 +260,6 @@ func (e *ensemble) record(w *worker, b *block, i int, draws int, stats func(c in
 		mean[k] += d * inv
 		m2[k] += d * (x - mean[k])
 	}
-	e.recordKept(w, b, i, stats)
 }
 
 // recordKept adds the current state of b's kept chains to the posterior's
@@ -303,22 +342,91 @@ func (e *ensemble) moments() *Moments {
 		}
 		return m
 	}
-	for j := 0; j < d; j++ {
-		mean, within := 0.0, 0.0
-		for c := 0; c < e.cfg.Chains; c++ {
-			mean += m.chainMean[c*d+j]
-			within += m.chainM2[c*d+j]
-		}
-		mean /= float64(e.cfg.Chains)
-		between := 0.0
-		for c := 0; c < e.cfg.Chains; c++ {
-			dm := m.chainMean[c*d+j] - mean
-			between += dm * dm
-		}
-		m.Mean[j] = mean
-		m.Var[j] = (within + float64(n)*between) / float64(n*e.cfg.Chains-1)
-	}
+	e.pool(n, m.Mean, m.Var)
 	return m
+}
+
+// pool writes the mean and variance of each coordinate over every draw of
+// every chain, n draws per chain in the per-chain Welford moments, into
+// mean and variance (variance with divisor n·chains − 1). Chains are
+// summed in chain order, whatever the blocks, so that a run is the same on
+// any number of cores and blocks.
+func (e *ensemble) pool(n int, mean, variance []float64) {
+	clear(mean)
+	clear(variance) // the sum of the chains' squared deviations first
+	for _, b := range e.blocks {
+		for j := range mean {
+			for c := 0; c < b.n; c++ {
+				mean[j] += b.mean[j*b.n+c]
+				variance[j] += b.m2[j*b.n+c]
+			}
+		}
+	}
+	chains := float64(e.cfg.Chains)
+	for j := range mean {
+		mean[j] /= chains
+	}
+	between := make([]float64, len(mean))
+	for _, b := range e.blocks {
+		for j := range mean {
+			for c := 0; c < b.n; c++ {
+				dm := b.mean[j*b.n+c] - mean[j]
+				between[j] += dm * dm
+			}
+		}
+	}
+	for j := range variance {
+		variance[j] = (variance[j] + float64(n)*between[j]) / float64(n*e.cfg.Chains-1)
+	}
+}
+
+// clearMoments forgets the per-chain Welford moments.
+func (e *ensemble) clearMoments() {
+	for _, b := range e.blocks {
+		clear(b.mean)
+		clear(b.m2)
+		clear(b.cm)
+	}
+}
+
+// accumulateCov adds the current state of b's chains to their Welford
+// moments and co-moments (b.cm), as the draws-th draw; dx holds one value
+// per coordinate.
+func accumulateCov(b *block, draws int, dx []float64) {
+	inv, n, d := 1/float64(draws), b.n, len(dx)
+	for c := 0; c < n; c++ {
+		for j := range dx {
+			k := j*n + c
+			dx[j] = b.x[k] - b.mean[k]
+			b.mean[k] += dx[j] * inv
+		}
+		for j, dj := range dx {
+			for k := 0; k < d; k++ {
+				b.cm[(j*d+k)*n+c] += dj * (b.x[k*n+c] - b.mean[k*n+c])
+			}
+			b.m2[j*n+c] = b.cm[(j*d+j)*n+c]
+		}
+	}
+}
+
+// poolCov is pool with the covariance matrix (row-major) from the
+// co-moments of accumulateCov.
+func (e *ensemble) poolCov(n int, mean, cov []float64) {
+	d := e.dim
+	e.pool(n, mean, cov[:d]) // the means
+	clear(cov)
+	for _, b := range e.blocks {
+		for jk := range cov {
+			j, k := jk/d, jk%d
+			for c := 0; c < b.n; c++ {
+				dj, dk := b.mean[j*b.n+c]-mean[j], b.mean[k*b.n+c]-mean[k]
+				cov[jk] += b.cm[jk*b.n+c] + float64(n)*dj*dk
+			}
+		}
+	}
+	for jk := range cov {
+		cov[jk] /= float64(n*e.cfg.Chains - 1)
+	}
 }
 
 // crossChain returns the mean and variance across chains of each

@@ -129,9 +129,13 @@ func TestMomentsWithinMCSE(t *testing.T) {
 // The same seed gives the same draws whatever the number of workers and
 // the block size; another seed gives others.
 func TestReproducible(t *testing.T) {
-	for _, sampler := range []infer.Sampler{infer.RWMH, infer.ChEES, infer.MEADS} {
+	for _, c := range []struct {
+		sampler infer.Sampler
+		dense   bool
+	}{{infer.RWMH, false}, {infer.RWMH, true}, {infer.ChEES, false}, {infer.MEADS, false}} {
+		sampler := c.sampler
 		run := func(seed uint64, workers, block int) []float64 {
-			cfg := lockstep.Config{Sampler: sampler, Chains: 40, Warmup: 30, Draws: 20, Seed: seed, Workers: workers, Block: block, Keep: 3}
+			cfg := lockstep.Config{Sampler: sampler, Chains: 40, Warmup: 30, Draws: 20, Seed: seed, Workers: workers, Block: block, Keep: 3, Dense: c.dense}
 			res, err := lockstep.Run(context.Background(), correlated(t), cfg)
 			if err != nil {
 				t.Fatal(err)

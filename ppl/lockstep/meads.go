@@ -409,8 +409,9 @@ func (e *ensemble) initialPhase(ctl *control, n int) error {
 // a copy of a chain that is not, chosen by chain number: from dispersed
 // starts a few chains can fall into a minor mode (a mixture component
 // emptied) where they would stay, biasing the moments and, through the
-// cross-chain adaptation, slowing every chain. Warm-up only.
-func (e *ensemble) restartStragglers() {
+// cross-chain adaptation, slowing every chain. Warm-up only. Returns the
+// number of chains moved.
+func (e *ensemble) restartStragglers() int {
 	d := e.dim
 	lps := make([]float64, 0, e.cfg.Chains)
 	for _, b := range e.blocks {
@@ -426,7 +427,7 @@ func (e *ensemble) restartStragglers() {
 		}
 	}
 	if len(good) == 0 || len(good) == len(lps) {
-		return
+		return 0
 	}
 	where := func(c int) (*block, int) {
 		b := e.blocks[c/e.cfg.Block]
@@ -447,4 +448,5 @@ func (e *ensemble) restartStragglers() {
 			}
 		}
 	}
+	return len(lps) - len(good)
 }

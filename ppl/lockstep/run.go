@@ -57,6 +57,9 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 	}
 	e.allocKept(len(cols), cfg.Draws, hmc)
 	ctl := &control{}
+	// A context cancelled already stops the run before its first step:
+	// the watcher below may be scheduled only after a small run ended.
+	ctl.stop.Store(ctx.Err() != nil)
 
 	done := make(chan struct{})
 	go func() {
@@ -101,6 +104,9 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 		post.Seconds[k] = secs
 		if k < len(ctl.adaptations) {
 			post.Chains[k].Adaptation = ctl.adaptations[k]
+			if ctl.adaptations[k].Dense {
+				post.Settings.Metric = "dense_e"
+			}
 		}
 		post.Chains[k].Adaptation.GradEvals = ctl.gradEvals
 	}

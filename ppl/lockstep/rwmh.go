@@ -1,19 +1,31 @@
 package lockstep
 
 import (
+	"fmt"
 	"math"
 	"sync/atomic"
 
+	"github.com/gobayes/gobayes/ppl/adapt"
 	"github.com/gobayes/gobayes/ppl/lockstep/philox"
+	"github.com/gobayes/gobayes/ppl/mcmc"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // runRWMH is random-walk Metropolis with a normal proposal of standard
-// deviation scale_j per coordinate. Without Config.Scale, warm-up adapts
-// scale_j = λ·sd_j, sd_j the spread of coordinate j across chains and λ
-// (from 2.38/√dim) by the mean acceptance against the target. Blocks run
-// whole segments of steps between synchronisations, so a block's state
-// stays in cache. Returns the draws made.
+// deviation scale_j per coordinate, for any number of chains. Without
+// Config.Scale, warm-up adapts scale_j = λ·sd_j on Stan's schedule
+// (adapt.Windows): λ by the mean acceptance across chains against the
+// target after every segment of steps, and sd_j at the end of each slow
+// window, from that window's draws pooled over every chain (per-chain
+// Welford moments, merged), λ rescaled so that the proposal keeps its
+// geometric-mean scale (λ starts at 2.38/√dim, the optimum for a Gaussian
+// whose scales sd matches). Pooled draws give a sound estimate at any
+// chain count, where the spread across chains at one step needs many
+// chains. Restarting stragglers at mid warm-up restarts the window too. With Config.Dense the proposal is λ·L·z
+// instead, L·Lᵀ the windows' pooled covariance (per-chain co-moments,
+// merged). Blocks run whole segments of steps between
+// synchronisations, so a block's state stays in cache. Returns the draws
+// made.
 //
 // The fallback streams of a step: block 1 onwards for the normal of a
 // one-dimensional chain, block expFallback onwards for its exponential.
@@ -31,6 +43,23 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 			scale[j] = cfg.Scale
 		}
 	}
+	var windows [][2]int
+	if cfg.Scale <= 0 {
+		windows = adapt.StanWindows(cfg.Warmup).Slow()
+	}
+	// With Config.Dense the proposal is λ·L·z, L·Lᵀ the windows' pooled
+	// covariance, from per-chain co-moments (d² values per chain).
+	var cov, chol []float64
+	full := cfg.Dense && d > 1 && windows != nil
+	if full {
+		if cfg.Chains*d*d > maxCoMoments {
+			return 0, fmt.Errorf("lockstep: a dense RWMH proposal keeps %d×%d co-moments per chain, %d values for %d chains: run fewer chains, or a diagonal proposal (without ppl.DenseMetric)", d, d, cfg.Chains*d*d, cfg.Chains)
+		}
+		cov = make([]float64, d*d)
+		for _, b := range e.blocks {
+			b.cm = make([]float64, d*d*b.n)
+		}
+	}
 	ctl.eps.Store(math.Float64bits(scale[0]))
 	total := cfg.Warmup + cfg.Draws
 	made := 0
@@ -44,10 +73,25 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	restarted := cfg.Warmup == 0
 	for s0 := 0; s0 < total && !ctl.stopped(); {
 		end, seg := total, 100
+		// The chains' Welford moments count the draws from first: those
+		// of the slow window win in warm-up, every draw when sampling.
+		win, first := -1, cfg.Warmup
 		if s0 < cfg.Warmup {
 			end, seg = cfg.Warmup, 20
+			// A segment lies in a window or outside all of them.
+			for k, w := range windows {
+				if s0 < w[0] {
+					end = w[0]
+					break
+				}
+				if s0 < w[1] {
+					end, win, first = w[1], k, w[0]
+					break
+				}
+			}
 		}
 		s1 := min(s0+seg, end)
+		moments := win >= 0 || s0 >= cfg.Warmup
 		accepted.Store(0)
 		err := e.parallel(func(w *worker, b *block) {
 			bt := w.batch(e, b.n)
@@ -99,8 +143,22 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 				} else {
 					for c := 0; c < n; c++ {
 						st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
-						for j := 0; j < d; j++ {
-							x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+						if chol == nil {
+							for j := 0; j < d; j++ {
+								x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+							}
+						} else {
+							z := w.z
+							for j := range z {
+								z[j] = st.Normal()
+							}
+							for j := 0; j < d; j++ {
+								dx := 0.0
+								for k, l := range chol[j*d : j*d+j+1] {
+									dx += l * z[k]
+								}
+								x[j*n+c] = b.x[j*n+c] + lambda*dx
+							}
 						}
 						b.u[c] = b.lp[c] - st.Exponential()
 					}
@@ -118,10 +176,10 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					bt.Forward()
 				}
 				if d == 1 {
-					// Accept and, when sampling, update the moments in one
+					// Accept and, when they count, update the moments in one
 					// pass.
-					sampling := s >= cfg.Warmup
-					inv := 1 / float64(s-cfg.Warmup+1)
+					sampling, welford := s >= cfg.Warmup, moments
+					inv := 1 / float64(s-first+1)
 					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LPs()[:n]
 					mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
 					for c := range bx {
@@ -147,7 +205,7 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						} else {
 							us[c] = 0
 						}
-						if sampling {
+						if welford {
 							xv, mc := bx[c], mean[c]
 							dd := xv - mc
 							mc += dd * inv
@@ -178,9 +236,15 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 						}
 					}
 				}
+				switch {
+				case moments && full && win >= 0:
+					accumulateCov(b, s-first+1, w.z)
+				case moments:
+					accumulate(b, s-first+1)
+				}
 				if s >= cfg.Warmup {
 					i := s - cfg.Warmup
-					e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
+					e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
 						st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
 					})
 				}
@@ -199,18 +263,47 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		}
 		if !restarted && s1 >= cfg.Warmup/2 && s1 <= cfg.Warmup {
 			// Chains stuck in a minor mode would stay there (see
-			// restartStragglers).
-			e.restartStragglers()
+			// restartStragglers). The window's draws so far hold their
+			// positions: it starts again here.
+			if e.restartStragglers() > 0 && win >= 0 && s1 < windows[win][1] {
+				e.clearMoments()
+				windows[win][0] = s1
+			}
 			restarted = true
 		}
 		if s1 <= cfg.Warmup && cfg.Scale <= 0 {
-			rate := float64(accepted.Load()) / float64(cfg.Chains*(s1-s0))
-			lambda *= math.Exp(2 * (rate - cfg.TargetAccept))
-			e.crossChain(mean, variance)
-			for j := range scale {
-				if v := variance[j]; v > 0 && !math.IsInf(v, 0) {
-					sd[j] = math.Sqrt(v)
+			if win >= 0 && s1 == windows[win][1] {
+				before := geoScale(sd, chol, d)
+				n := s1 - windows[win][0]
+				if full {
+					e.poolCov(n, mean, cov)
+					adapt.RegulariseCov(cov, d, n*cfg.Chains)
+					for j := range variance {
+						variance[j] = cov[j*d+j]
+					}
+					// A factorisation that fails (rounding, a non-finite
+					// estimate) leaves the diagonal proposal.
+					chol, _ = mcmc.Cholesky(cov, d)
+				} else {
+					e.pool(n, mean, variance)
+					adapt.RegulariseVar(variance, n*cfg.Chains)
 				}
+				for j, v := range variance {
+					if v > 0 && !math.IsInf(v, 0) {
+						sd[j] = math.Sqrt(v)
+					}
+				}
+				e.clearMoments()
+				// The proposal keeps its volume, λ times the geometric
+				// mean of its scales, and changes its shape: the
+				// acceptance stays near the target, which the few
+				// segments of the terminal buffer could not restore.
+				lambda *= before / geoScale(sd, chol, d)
+			} else {
+				rate := float64(accepted.Load()) / float64(cfg.Chains*(s1-s0))
+				lambda *= math.Exp(2 * (rate - cfg.TargetAccept))
+			}
+			for j := range scale {
 				scale[j] = lambda * sd[j]
 			}
 			ctl.eps.Store(math.Float64bits(scale[0]))
@@ -221,10 +314,37 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	}
 	ctl.adaptations = make([]posterior.Adaptation, cfg.Keep)
 	for k := range ctl.adaptations {
-		ctl.adaptations[k] = posterior.Adaptation{StepSize: scale[0], InvMetric: squares(scale)}
+		a := posterior.Adaptation{StepSize: scale[0], InvMetric: squares(scale)}
+		if chol != nil {
+			// The proposal's covariance, λ²·L·Lᵀ.
+			a.Dense, a.InvMetric = true, make([]float64, d*d)
+			for i, v := range cov {
+				a.InvMetric[i] = lambda * lambda * v
+			}
+		}
+		ctl.adaptations[k] = a
 	}
 	return made, nil
 }
+
+// geoScale is the geometric mean of a proposal's scales per coordinate
+// before λ: of sd, or of the diagonal of the Cholesky factor chol (a dense
+// proposal's volume).
+func geoScale(sd, chol []float64, d int) float64 {
+	s := 0.0
+	for j := 0; j < d; j++ {
+		v := sd[j]
+		if chol != nil {
+			v = chol[j*d+j]
+		}
+		s += math.Log(v)
+	}
+	return math.Exp(s / float64(d))
+}
+
+// maxCoMoments bounds the per-chain co-moments of a dense RWMH proposal
+// (8 bytes each: 256 MiB).
+const maxCoMoments = 1 << 25
 
 // expFallback is the first block of the stream that finishes an
 // exponential the ziggurat rejected, far from the normal's blocks.

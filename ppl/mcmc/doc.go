@@ -1,6 +1,7 @@
-// Package mcmc holds the Markov chain Monte Carlo samplers: NUTS (the
-// algorithm Stan ships), static HMC and random-walk Metropolis, each an Init
-// and a Step over an explicit State.
+// Package mcmc holds the one-chain Markov chain Monte Carlo samplers: NUTS
+// (the algorithm Stan ships) and static HMC, each an Init and a Step over
+// an explicit State. Random-walk Metropolis runs its chains in lockstep
+// for any chain count (package ppl/lockstep).
 //
 // A sampler is built for one chain over a LogDensity (the log density and
 // its gradient at an unconstrained position), a Metric and a random stream:

@@ -164,25 +164,6 @@ func (m *Metric) SampleMomentum(rng *rand.Rand, p []float64) {
 	}
 }
 
-// ScaleNoise writes L·z into out, where L·Lᵀ is the inverse metric: a draw
-// from Normal(0, M⁻¹) when z is standard normal.
-func (m *Metric) ScaleNoise(z, out []float64) {
-	if m.Diag != nil {
-		for i, v := range z {
-			out[i] = math.Sqrt(m.Diag[i]) * v
-		}
-		return
-	}
-	d := m.dim
-	for i := 0; i < d; i++ {
-		s := 0.0
-		for k := 0; k <= i; k++ {
-			s += m.Chol[i*d+k] * z[k]
-		}
-		out[i] = s
-	}
-}
-
 // Cholesky returns the lower Cholesky factor of the symmetric
 // positive-definite row-major n×n matrix a.
 func Cholesky(a []float64, n int) ([]float64, error) {

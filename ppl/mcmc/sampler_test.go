@@ -16,7 +16,6 @@ func samplerCases() []samplerCase {
 	return []samplerCase{
 		{"NUTS", func(f LogDensity, m *Metric) Sampler { return NewNUTS(f, m, newRNG(1)) }, 0.5},
 		{"HMC", func(f LogDensity, m *Metric) Sampler { return NewHMC(f, m, newRNG(2), 7) }, 0.3},
-		{"RWMH", func(f LogDensity, m *Metric) Sampler { return NewRWMH(f, m, newRNG(3)) }, 0},
 	}
 }
 
@@ -68,12 +67,7 @@ func TestStandardNormal(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			const d = 5
 			s := c.build(stdNormal, NewDiagMetric(d))
-			if c.eps > 0 {
-				s.SetStepSize(c.eps)
-			}
-			if c.name == "RWMH" {
-				n *= 5
-			}
+			s.SetStepSize(c.eps)
 			draws := run(t, s, []float64{1, -1, 0.5, 0, 2}, n)
 			for i, xs := range draws {
 				checkMoment(t, fmt.Sprintf("x[%d]", i), xs, 0)
@@ -111,13 +105,8 @@ func TestCorrelatedGaussian(t *testing.T) {
 					eps /= 3
 				}
 				s := c.build(f, m)
-				if eps > 0 {
-					s.SetStepSize(eps)
-				}
+				s.SetStepSize(eps)
 				nn := n
-				if c.name == "RWMH" {
-					nn *= 5
-				}
 				draws := run(t, s, []float64{0.5, -0.5}, nn)
 				prod := make([]float64, nn)
 				sq := make([]float64, nn)

@@ -32,7 +32,7 @@ func (s *State) CopyFrom(o *State) {
 // Info describes one transition.
 type Info struct {
 	// AcceptStat is the mean Metropolis acceptance probability over the
-	// trajectory (NUTS) or of the proposal (HMC, RWMH).
+	// trajectory (NUTS) or of the proposal (HMC).
 	AcceptStat float64
 	// Divergent is true when the energy error exceeded the divergence
 	// threshold somewhere on the trajectory.
@@ -41,8 +41,7 @@ type Info struct {
 	TreeDepth int
 	// NLeapfrog counts the gradient evaluations of the step.
 	NLeapfrog int
-	// Energy is the Hamiltonian at the new state (minus the log density for
-	// random-walk Metropolis).
+	// Energy is the Hamiltonian at the new state.
 	Energy float64
 	// StepSize is the step size the transition used.
 	StepSize float64
@@ -55,7 +54,7 @@ type Sampler interface {
 	Init(st *State, x []float64) error
 	// Step moves st to the next state of the chain.
 	Step(st *State) Info
-	// StepSize is the current step size (proposal scale for RWMH).
+	// StepSize is the current step size.
 	StepSize() float64
 	// SetStepSize sets it.
 	SetStepSize(eps float64)
