@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -110,7 +111,10 @@ type Config struct {
 	// MaxSteps bounds the leapfrog steps of one ChEES trajectory (default
 	// 1024).
 	MaxSteps int
-	// Block is the number of chains evaluated together (default 256).
+	// Block is the number of chains evaluated together: at most 256, and
+	// by default few enough that every core (Workers, or GOMAXPROCS) gets
+	// a block — 4 chains on 2 cores are 2 blocks of 2. Draws do not depend
+	// on it.
 	Block int
 	// Workers is the number of goroutines (default GOMAXPROCS).
 	Workers int
@@ -212,7 +216,11 @@ func (c Config) Defaults(dim int, lockstep bool) (Config, error) {
 		c.MaxSteps = 1024
 	}
 	if c.Block == 0 {
-		c.Block = 256
+		cores := c.Workers
+		if cores <= 0 {
+			cores = runtime.GOMAXPROCS(0)
+		}
+		c.Block = min(256, max(1, (c.Chains+cores-1)/cores))
 	}
 	if c.Backend != nil && lockstep {
 		c.Block, c.Workers = max(c.Chains, 1), 1
