@@ -71,6 +71,9 @@ __device__ static void gb_tri_solve_reverse(const double *l, const double *x, co
 __device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m);
 __device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m);
 __device__ static double gb_lse_plain(const double *x, long long x_len);
+__device__ static void gb_category_index(double y, long long k, long long *gb_out0, int *gb_out1);
+__device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw);
+__device__ static void gb_categorical_logit_reverse(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, const double *g, long long gs, double *adj);
 __device__ static double gb_dirichlet_const(const double *a, long long a_len);
 __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long long a_len, double g);
 __device__ static int gb_dirichlet_inside(const double *y, long long y_len, const double *a);
@@ -1085,6 +1088,97 @@ __device__ static double gb_lse_plain(const double *x, long long x_len) {
 		s += exp(v - m);
 	}
 	return m + log(s);
+}
+
+/* accel/ir/lpdf_categorical.go: categoryIndex */
+__device__ static void gb_category_index(double y, long long k, long long *gb_out0, int *gb_out1) {
+	if ((!gb_is_count(y)) || (y >= ((double)k))) {
+		*gb_out0 = 0;
+		*gb_out1 = 0;
+		return;
+	}
+	*gb_out0 = (long long)y;
+	*gb_out1 = 1;
+	return;
+}
+
+/* accel/ir/lpdf_categorical.go: categoricalLogitLPMF */
+__device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw) {
+	double lse = 0.0;
+	if (rs == 0) {
+		lse = gb_lse_plain(lg, k);
+	}
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double e = -GB_INF;
+		{
+			long long c;
+			int ok;
+			gb_category_index(y[i * ys], k, &c, &ok);
+			if (ok) {
+				if (rs != 0) {
+					lse = gb_lse_plain((lg + (i * rs)), (((i * rs) + k) - (i * rs)));
+				}
+				e = lg[(i * rs) + c] - lse;
+			}
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_categorical.go: categoricalLogitReverse */
+__device__ static void gb_categorical_logit_reverse(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, const double *g, long long gs, double *adj) {
+	if (rs == 0) {
+		double lse = gb_lse_plain(lg, k);
+		if (gb_isinf(lse) || gb_isnan(lse)) {
+			return;
+		}
+		double gsum = 0.0;
+		for (long long i = 0; i < n; i++) {
+			{
+				long long c;
+				int ok;
+				gb_category_index(y[i * ys], k, &c, &ok);
+				if (ok) {
+					double gi = g[i * gs];
+					adj[c] += gi;
+					gsum += gi;
+				}
+			}
+		}
+		for (long long j = 0; j < k; j++) {
+			adj[j] -= gsum * exp(lg[j] - lse);
+		}
+		return;
+	}
+	for (long long i = 0; i < n; i++) {
+		long long c;
+		int ok;
+		gb_category_index(y[i * ys], k, &c, &ok);
+		if (!ok) {
+			continue;
+		}
+		const double *row = lg + (i * k);
+		long long row_len = ((i * k) + k) - (i * k);
+		double *ar = adj + (i * k);
+		double lse = gb_lse_plain(row, row_len);
+		if (gb_isinf(lse) || gb_isnan(lse)) {
+			continue;
+		}
+		double gi = g[i * gs];
+		ar[c] += gi;
+		for (long long j = 0, gb_t1 = row_len; j < gb_t1; j++) {
+			double v = row[j];
+			ar[j] -= gi * exp(v - lse);
+		}
+	}
 }
 
 /* accel/ir/lpdf_dirichlet.go: dirichletConst */
