@@ -51,6 +51,10 @@ __device__ static long long gb_cholcorr_k(long long n);
 __device__ static double gb_interval_fwd(double x, double lb, double ub);
 __device__ static double gb_log_sech2(double y);
 __device__ static double gb_sech2(double y);
+__device__ static void gb_ordered_fwd(const double *x, double *y, long long y_len, int pos);
+__device__ static void gb_ordered_reverse(const double *x, const double *g, long long g_len, double *gx, int pos);
+__device__ static double gb_ordered_logj(const double *x, long long x_len, int pos);
+__device__ static void gb_ordered_logj_reverse(double g, double *gx, long long gx_len, int pos);
 __device__ static void gb_simplex_fwd(const double *x, long long x_len, double *y);
 __device__ static void gb_simplex_reverse(const double *x, long long x_len, const double *y, const double *g, double *gx);
 __device__ static double gb_simplex_logj(const double *x, long long x_len);
@@ -715,6 +719,55 @@ __device__ static double gb_log_sech2(double y) {
 __device__ static double gb_sech2(double y) {
 	double e = exp(-2.0 * fabs(y));
 	return (4.0 * e) / ((1.0 + e) * (1.0 + e));
+}
+
+/* accel/ir/bijectors.go: orderedForward */
+__device__ static void gb_ordered_fwd(const double *x, double *y, long long y_len, int pos) {
+	y[0] = x[0];
+	if (pos) {
+		y[0] = exp(x[0]);
+	}
+	for (long long k = 1; k < y_len; k++) {
+		y[k] = y[k - 1] + exp(x[k]);
+	}
+}
+
+/* accel/ir/bijectors.go: orderedReverse */
+__device__ static void gb_ordered_reverse(const double *x, const double *g, long long g_len, double *gx, int pos) {
+	double s = 0.0;
+	for (long long k = g_len - 1; k >= 0; k--) {
+		s += g[k];
+		if ((k == 0) && (!pos)) {
+			gx[0] += s;
+		} else {
+			gx[k] += s * exp(x[k]);
+		}
+	}
+}
+
+/* accel/ir/bijectors.go: orderedLogJ */
+__device__ static double gb_ordered_logj(const double *x, long long x_len, int pos) {
+	if (!pos) {
+		x = x + 1;
+		x_len = x_len - 1;
+	}
+	double s = 0.0;
+	for (long long gb_t1 = 0, gb_t2 = x_len; gb_t1 < gb_t2; gb_t1++) {
+		double v = x[gb_t1];
+		s += v;
+	}
+	return s;
+}
+
+/* accel/ir/bijectors.go: orderedLogJReverse */
+__device__ static void gb_ordered_logj_reverse(double g, double *gx, long long gx_len, int pos) {
+	if (!pos) {
+		gx = gx + 1;
+		gx_len = gx_len - 1;
+	}
+	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
+		gx[i] += g;
+	}
 }
 
 /* accel/ir/bijectors.go: SimplexForward */
