@@ -79,6 +79,8 @@ __device__ static void gb_category_index(double y, long long k, long long *gb_ou
 __device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw);
 __device__ static void gb_categorical_logit_reverse(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, const double *g, long long gs, double *adj);
 __device__ static double gb_dirichlet_const(const double *a, long long a_len);
+__device__ static double gb_dirichlet_lpdf(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, double *out, int pw);
+__device__ static void gb_dirichlet_reverse(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, const double *g, long long gs, double *ay, double *aa, int gy, int ga);
 __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long long a_len, double g);
 __device__ static int gb_dirichlet_inside(const double *y, long long y_len, const double *a);
 __device__ static double gb_lkj_logc(long long k, double eta);
@@ -88,6 +90,8 @@ __device__ static double gb_lkj_reverse(const double *l, double eta, long long k
 __device__ static double gb_chol_log_det(const double *l, long long k);
 __device__ static void gb_forward_subst(const double *l, long long k, const double *r, double *z);
 __device__ static void gb_back_subst(const double *l, long long k, const double *z, double *w);
+__device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw);
+__device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl);
 __device__ static double gb_logsumexp(const double *x, long long x_len, double *e);
 
 /* accel/opdef/fn.go: Sign */
@@ -1249,6 +1253,77 @@ __device__ static double gb_dirichlet_const(const double *a, long long a_len) {
 	return c + gb_lgamma(s);
 }
 
+/* accel/ir/lpdf_dirichlet.go: dirichletLPDF */
+__device__ static double gb_dirichlet_lpdf(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, double *out, int pw) {
+	double c = 0.0;
+	if (ars == 0) {
+		c = gb_dirichlet_const(al, k);
+	}
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		const double *yr = y + (i * yrs);
+		long long yr_len = ((i * yrs) + k) - (i * yrs);
+		const double *ar = al + (i * ars);
+		long long ar_len = ((i * ars) + k) - (i * ars);
+		if (ars != 0) {
+			c = gb_dirichlet_const(ar, ar_len);
+		}
+		double e = c;
+		for (long long j = 0, gb_t1 = yr_len; j < gb_t1; j++) {
+			double v = yr[j];
+			if (!((v > 0.0) && (v <= 1.0))) {
+				e = -GB_INF;
+				break;
+			}
+			e += (ar[j] - 1.0) * log(v);
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_dirichlet.go: dirichletReverse */
+__device__ static void gb_dirichlet_reverse(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, const double *g, long long gs, double *ay, double *aa, int gy, int ga) {
+	double gsum = 0.0;
+	for (long long i = 0; i < n; i++) {
+		const double *yr = y + (i * yrs);
+		long long yr_len = ((i * yrs) + k) - (i * yrs);
+		const double *ar = al + (i * ars);
+		long long ar_len = ((i * ars) + k) - (i * ars);
+		if (!gb_dirichlet_inside(yr, yr_len, ar)) {
+			continue;
+		}
+		double gi = g[i * gs];
+		gsum += gi;
+		if (gy) {
+			double *dy = ay + (i * yrs);
+			for (long long j = 0, gb_t1 = yr_len; j < gb_t1; j++) {
+				double v = yr[j];
+				dy[j] += (gi * (ar[j] - 1.0)) / v;
+			}
+		}
+		if (ga) {
+			double *da = aa + (i * ars);
+			for (long long j = 0, gb_t2 = yr_len; j < gb_t2; j++) {
+				double v = yr[j];
+				da[j] += gi * log(v);
+			}
+			if (ars != 0) {
+				gb_dirichlet_add_psi(da, ar, ar_len, gi);
+			}
+		}
+	}
+	if ((ga && (ars == 0)) && (gsum != 0.0)) {
+		gb_dirichlet_add_psi(aa, al, k, gsum);
+	}
+}
+
 /* accel/ir/lpdf_dirichlet.go: dirichletAddPsi */
 __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long long a_len, double g) {
 	double s = 0.0;
@@ -1371,6 +1446,92 @@ __device__ static void gb_back_subst(const double *l, long long k, const double 
 			s -= l[(m * k) + j] * w[m];
 		}
 		w[j] = s / l[(j * k) + j];
+	}
+}
+
+/* accel/ir/lpdf_multinormal.go: multiNormalCholLPDF */
+__device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw) {
+	double *z = s;
+	long long z_len = k;
+	double c = ((-((double)k)) * 0.9189385332046728) - gb_chol_log_det(l, k);
+	int ok = !gb_isnan(c);
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double e = -GB_INF;
+		if (ok) {
+			const double *yr = y + (i * yrs);
+			const double *mr = mu + (i * mrs);
+			for (long long j = 0, gb_t1 = z_len; j < gb_t1; j++) {
+				z[j] = yr[j] - mr[j];
+			}
+			gb_forward_subst(l, k, z, z);
+			double q = 0.0;
+			for (long long gb_t2 = 0, gb_t3 = z_len; gb_t2 < gb_t3; gb_t2++) {
+				double v = z[gb_t2];
+				q += v * v;
+			}
+			e = c - (0.5 * q);
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_multinormal.go: multiNormalCholReverse */
+__device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl) {
+	if (gb_isnan(gb_chol_log_det(l, k))) {
+		return;
+	}
+	double *z = s;
+	long long z_len = k;
+	double *w = s + k;
+	long long w_len = (2 * k) - k;
+	double gsum = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double gi = g[i * gs];
+		gsum += gi;
+		const double *yr = y + (i * yrs);
+		const double *mr = mu + (i * mrs);
+		for (long long j = 0, gb_t1 = z_len; j < gb_t1; j++) {
+			z[j] = yr[j] - mr[j];
+		}
+		gb_forward_subst(l, k, z, z);
+		gb_back_subst(l, k, z, w);
+		if (gy) {
+			double *a = ay + (i * yrs);
+			for (long long j = 0, gb_t2 = w_len; j < gb_t2; j++) {
+				double v = w[j];
+				a[j] -= gi * v;
+			}
+		}
+		if (gm) {
+			double *a = am + (i * mrs);
+			for (long long j = 0, gb_t3 = w_len; j < gb_t3; j++) {
+				double v = w[j];
+				a[j] += gi * v;
+			}
+		}
+		if (gl) {
+			for (long long j = 0; j < k; j++) {
+				double gw = gi * w[j];
+				double *row = al + (j * k);
+				long long row_len = (((j * k) + j) + 1) - (j * k);
+				for (long long m = 0, gb_t4 = row_len; m < gb_t4; m++) {
+					row[m] += gw * z[m];
+				}
+			}
+		}
+	}
+	if (gl) {
+		for (long long j = 0; j < k; j++) {
+			al[(j * k) + j] -= gsum / l[(j * k) + j];
+		}
 	}
 }
 
