@@ -64,6 +64,14 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
 	})
+	b.Run("mul_lower_self_transpose 30", func(b *testing.B) {
+		args := []irtest.Arg{P(-1, 1, 30, 30)}
+		p, err := irtest.OpProgram(ir.OpMulLowerTTr, nil, nil, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), 30*30)
+	})
 	b.Run("cholesky_corr_log_jacobian K=10", func(b *testing.B) {
 		args := []irtest.Arg{P(-1, 1, 45)}
 		p, err := irtest.OpProgram(ir.OpCholCorrLogJ, nil, nil, args...)
