@@ -64,6 +64,14 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
 	})
+	b.Run("linear_recurrence", func(b *testing.B) {
+		args := []irtest.Arg{P(-1, 1), P(-1, 1, n), P(-0.9, 0.9, n)}
+		p, err := irtest.OpProgram(ir.OpLinearRecurrence, nil, nil, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), n)
+	})
 	b.Run("mul_lower_self_transpose 30", func(b *testing.B) {
 		args := []irtest.Arg{P(-1, 1, 30, 30)}
 		p, err := irtest.OpProgram(ir.OpMulLowerTTr, nil, nil, args...)
