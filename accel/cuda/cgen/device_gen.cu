@@ -68,6 +68,8 @@ __device__ static double gb_logistic_deriv(double x);
 __device__ static double gb_softplus(double x);
 __device__ static double gb_logistic_logj(double x);
 __device__ static double gb_logit(double x);
+__device__ static void gb_mul_lower_self_transpose(const double *l, double *y, long long n);
+__device__ static void gb_mul_lower_self_transpose_reverse(const double *l, const double *g, double *gl, long long n);
 __device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d);
 __device__ static void gb_cov_exp_quad_reverse(const double *x, const double *k, const double *g, double *gx, double alpha, double rho, long long n, long long d, double *gb_out_da, double *gb_out_dr);
 __device__ static void gb_tri_solve(const double *l, const double *b, double *x, long long n, long long m);
@@ -92,6 +94,8 @@ __device__ static void gb_forward_subst(const double *l, long long k, const doub
 __device__ static void gb_back_subst(const double *l, long long k, const double *z, double *w);
 __device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw);
 __device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl);
+__device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len);
+__device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len);
 __device__ static double gb_logsumexp(const double *x, long long x_len, double *e);
 
 /* accel/opdef/fn.go: Sign */
@@ -967,6 +971,33 @@ __device__ static double gb_logit(double x) {
 	return log(x) - log1p(-x);
 }
 
+/* accel/ir/linalg.go: mulLowerSelfTranspose */
+__device__ static void gb_mul_lower_self_transpose(const double *l, double *y, long long n) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		for (long long j = 0; j <= i; j++) {
+			double s = 0.0;
+			for (long long k = 0; k <= j; k++) {
+				s += l[(i * n) + k] * l[(j * n) + k];
+			}
+			y[(i * n) + j] = s;
+			y[(j * n) + i] = s;
+		}
+	}
+}
+
+/* accel/ir/linalg.go: mulLowerSelfTransposeReverse */
+__device__ static void gb_mul_lower_self_transpose_reverse(const double *l, const double *g, double *gl, long long n) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		for (long long j = 0; j <= i; j++) {
+			double s = 0.0;
+			for (long long k = j; k < n; k++) {
+				s += (g[(i * n) + k] + g[(k * n) + i]) * l[(k * n) + j];
+			}
+			gl[(i * n) + j] += s;
+		}
+	}
+}
+
 /* accel/ir/linalg.go: covExpQuad */
 __device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d) {
 	double a2 = alpha * alpha;
@@ -1533,6 +1564,35 @@ __device__ static void gb_multi_normal_chol_reverse(const double *y, long long y
 			al[(j * k) + j] -= gsum / l[(j * k) + j];
 		}
 	}
+}
+
+/* accel/ir/recurrence.go: linearRecurrence */
+__device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len) {
+	double prev = x0;
+	for (long long t = 0, gb_t1 = x_len; t < gb_t1; t++) {
+		prev = a[t * sa] + (b[t * sb] * prev);
+		x[t] = prev;
+	}
+}
+
+/* accel/ir/recurrence.go: linearRecurrenceReverse */
+__device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len) {
+	double c = 0.0;
+	for (long long t = x_len - 1; t >= 0; t--) {
+		c += g[t];
+		if (ga_len > 0) {
+			ga[t * sa] += c;
+		}
+		if (gb_len > 0) {
+			double prev = x0;
+			if (t > 0) {
+				prev = x[t - 1];
+			}
+			gb[t * sb] += c * prev;
+		}
+		c *= b[t * sb];
+	}
+	return c;
 }
 
 /* accel/ir/reduce.go: LogSumExpInto */

@@ -182,8 +182,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
 		a, b := in.In[1], in.In[2]
-		pr.w("\t{ double prev = %s[0]; for (long long i = 0; i < %d; i++) { prev = %s[%s] + %s[%s] * prev; %s[i] = prev; } }\n",
-			pr.v(in.In[0]), n, pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)), out)
+		pr.w("\tgb_linear_recurrence(%s[0], %s, %d, %s, %d, %s, %d);\n", pr.v(in.In[0]), pr.v(a), pr.st(a), pr.v(b), pr.st(b), out, n)
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
 		rows, k := sa[0], sa[1]
@@ -195,10 +194,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		m := pr.n(in.In[1]) / nn
 		pr.w("\tgb_tri_solve(%s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), out, nn, m)
 	case ir.OpMulLowerTTr:
-		nn := pr.p.Values[in.Out].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = 0; k <= j; k++) s += %s[i*%d+k] * %s[j*%d+k]; %s[i*%d+j] = s; %s[j*%d+i] = s; }\n",
-			nn, L, nn, L, nn, out, nn, out, nn)
+		pr.w("\tgb_mul_lower_self_transpose(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := "+"
 		if in.Op == ir.OpUpperFwd {
@@ -377,18 +373,15 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
 		x0, a, b := in.In[0], in.In[1], in.In[2]
-		pr.w("\t{ double c = 0; for (long long t = %d; t >= 0; t--) { c += %s[t];", n-1, g)
-		if d := pr.a(a); d != "" {
-			pr.w(" %s[t*%d] += c;", d, pr.st(a))
-		}
-		if d := pr.a(b); d != "" {
-			pr.w(" %s[t*%d] += c * (t > 0 ? %s[t-1] : %s[0]);", d, pr.st(b), pr.v(in.Out), pr.v(x0))
-		}
-		pr.w(" c *= %s[t*%d]; }", pr.v(b), pr.st(b))
+		ga, wa := pr.adjOr(a)
+		gb, wb := pr.adjOr(b)
+		// An adjoint's length is 0 when it is not wanted.
+		pr.w("\t{ double c = gb_linear_recurrence_reverse(%s[0], %s, %d, %s, %s, %d, %d, %s, %d, %s, %d);",
+			pr.v(x0), pr.v(in.Out), n, g, pr.v(b), pr.st(b), pr.st(a), ga, wa*pr.n(a), gb, wb*pr.n(b))
 		if d := pr.a(x0); d != "" {
 			pr.w(" %s[0] += c;", d)
 		}
-		pr.w(" }\n")
+		pr.w(" (void)c; }\n")
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
 		rows, k := sa[0], sa[1]
@@ -414,10 +407,9 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 		pr.w("\tgb_tri_solve_reverse(%s, %s, %s, %s, %d, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.Out), g, pr.v(in.Scratch), nn*m, gb, gl, nn, m)
 	case ir.OpMulLowerTTr:
-		nn := pr.p.Values[in.Out].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = j; k < %d; k++) s += (%s[i*%d+k] + %s[k*%d+i]) * %s[k*%d+j]; %s[i*%d+j] += s; }\n",
-			nn, nn, g, nn, g, nn, L, nn, pr.a(in.In[0]), nn)
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_mul_lower_self_transpose_reverse(%s, %s, %s, %d);\n", pr.v(in.In[0]), g, d, pr.p.Values[in.Out].Shape[0])
+		}
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := ""
 		if in.Op == ir.OpUpperFwd {
