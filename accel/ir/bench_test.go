@@ -64,6 +64,22 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 50*50)
 	})
+	b.Run("linear_recurrence", func(b *testing.B) {
+		args := []irtest.Arg{P(-1, 1), P(-1, 1, n), P(-0.9, 0.9, n)}
+		p, err := irtest.OpProgram(ir.OpLinearRecurrence, nil, nil, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), n)
+	})
+	b.Run("mul_lower_self_transpose 30", func(b *testing.B) {
+		args := []irtest.Arg{P(-1, 1, 30, 30)}
+		p, err := irtest.OpProgram(ir.OpMulLowerTTr, nil, nil, args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchGradient(b, p, irtest.Point(rng, args...), 30*30)
+	})
 	b.Run("cholesky_corr_log_jacobian K=10", func(b *testing.B) {
 		args := []irtest.Arg{P(-1, 1, 45)}
 		p, err := irtest.OpProgram(ir.OpCholCorrLogJ, nil, nil, args...)
@@ -72,6 +88,48 @@ func BenchmarkOps(b *testing.B) {
 		}
 		benchGradient(b, p, irtest.Point(rng, args...), 45)
 	})
+	// The structured ops, n events of k values.
+	const k = 5
+	cats, simplexRows, lower := make([]float64, n), make([]float64, n*k), make([]float64, k*k)
+	for i := range cats {
+		cats[i] = float64(rng.IntN(k))
+	}
+	for i := range n {
+		s := 0.0
+		for j := range k {
+			simplexRows[i*k+j] = 0.5 + rng.Float64()
+			s += simplexRows[i*k+j]
+		}
+		for j := range k {
+			simplexRows[i*k+j] /= s
+		}
+	}
+	for i := range k {
+		for j := range i {
+			lower[i*k+j] = rng.Float64() - 0.5
+		}
+		lower[i*k+i] = 1 + rng.Float64()
+	}
+	for _, c := range []struct {
+		name string
+		op   ir.Op
+		args []irtest.Arg
+	}{
+		{"categorical_logit rows K=5", ir.OpCategoricalLogitLPMF, []irtest.Arg{C([]int{n}, cats...), P(-2, 2, n, k)}},
+		{"categorical_logit shared K=5", ir.OpCategoricalLogitLPMF, []irtest.Arg{C([]int{n}, cats...), P(-2, 2, k)}},
+		{"dirichlet K=5", ir.OpDirichletLPDF, []irtest.Arg{C([]int{n, k}, simplexRows...), P(0.5, 3, k)}},
+		{"multi_normal_cholesky K=5", ir.OpMultiNormalCholLPDF, []irtest.Arg{C([]int{n, k}, simplexRows...), P(-1, 1, k), C([]int{k, k}, lower...)}},
+		{"ordered", ir.OpOrderedFwd, []irtest.Arg{P(-2, 2, n)}},
+		{"positive_ordered", ir.OpPosOrderedFwd, []irtest.Arg{P(-2, 2, n)}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := irtest.OpProgram(c.op, nil, nil, c.args...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchGradient(b, p, irtest.Point(rng, c.args...), n)
+		})
+	}
 	b.Run("scan hmm fused K=3 T=100", func(b *testing.B) {
 		p := hmmFusedProgram(3, 100)
 		x := make([]float64, p.Dim)

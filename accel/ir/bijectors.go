@@ -203,50 +203,16 @@ func init() {
 		pos := c.pos
 		register(c.fwd, OpDef{
 			Name: c.name, Arity: 1, Shape: vectorShape(c.name, 0),
-			Forward: func(f *Frame, in *Instr) {
-				x, y := f.Val(in.In[0]), f.Val(in.Out)
-				y[0] = x[0]
-				if pos {
-					y[0] = Exp(x[0])
-				}
-				for k := 1; k < len(y); k++ {
-					y[k] = y[k-1] + Exp(x[k])
-				}
-			},
+			Forward: func(f *Frame, in *Instr) { orderedForward(f.Val(in.In[0]), f.Val(in.Out), pos) },
 			Backward: func(f *Frame, in *Instr) {
-				x, g, gx := f.Val(in.In[0]), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-				s := 0.0
-				for k := len(g) - 1; k >= 0; k-- {
-					s += g[k]
-					if k == 0 && !pos {
-						gx[0] += s
-					} else {
-						gx[k] += s * Exp(x[k])
-					}
-				}
+				orderedReverse(f.Val(in.In[0]), f.AdjOf(in.Out), f.AdjOf(in.In[0]), pos)
 			},
 		})
 		register(c.logJ, OpDef{
 			Name: c.name + "_log_jacobian", Arity: 1, Shape: vectorShape(c.name, -1),
-			Forward: func(f *Frame, in *Instr) {
-				x := f.Val(in.In[0])
-				if !pos {
-					x = x[1:]
-				}
-				s := 0.0
-				for _, v := range x {
-					s += v
-				}
-				f.Val(in.Out)[0] = s
-			},
+			Forward: func(f *Frame, in *Instr) { f.Val(in.Out)[0] = orderedLogJ(f.Val(in.In[0]), pos) },
 			Backward: func(f *Frame, in *Instr) {
-				g, gx := f.AdjOf(in.Out)[0], f.AdjOf(in.In[0])
-				if !pos {
-					gx = gx[1:]
-				}
-				for i := range gx {
-					gx[i] += g
-				}
+				orderedLogJReverse(f.AdjOf(in.Out)[0], f.AdjOf(in.In[0]), pos)
 			},
 		})
 	}
@@ -313,6 +279,64 @@ func logSech2(y float64) float64 {
 func sech2(y float64) float64 {
 	e := Exp(-2 * math.Abs(y))
 	return 4 * e / ((1 + e) * (1 + e))
+}
+
+// orderedForward is the ordered transform, y_0 = x_0 and y_k = y_{k-1} +
+// exp(x_k); with pos, the positive-ordered one, whose y_0 is exp(x_0).
+//
+//gb:cuda gb_ordered_fwd
+func orderedForward(x, y []float64, pos bool) {
+	y[0] = x[0]
+	if pos {
+		y[0] = Exp(x[0])
+	}
+	for k := 1; k < len(y); k++ {
+		y[k] = y[k-1] + Exp(x[k])
+	}
+}
+
+// orderedReverse adds into gx the adjoint of orderedForward's x given
+// the adjoint g of y: ∂x_k = exp(x_k)·Σ_{j≥k} g_j (x_0 of the ordered
+// transform: Σ_j g_j).
+//
+//gb:cuda gb_ordered_reverse
+func orderedReverse(x, g, gx []float64, pos bool) {
+	s := 0.0
+	for k := len(g) - 1; k >= 0; k-- {
+		s += g[k]
+		if k == 0 && !pos {
+			gx[0] += s
+		} else {
+			gx[k] += s * Exp(x[k])
+		}
+	}
+}
+
+// orderedLogJ is the log-Jacobian of orderedForward: Σ x_k over k ≥ 1
+// (k ≥ 0 with pos).
+//
+//gb:cuda gb_ordered_logj
+func orderedLogJ(x []float64, pos bool) float64 {
+	if !pos {
+		x = x[1:]
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// orderedLogJReverse adds g into the adjoint gx of orderedLogJ's x.
+//
+//gb:cuda gb_ordered_logj_reverse
+func orderedLogJReverse(g float64, gx []float64, pos bool) {
+	if !pos {
+		gx = gx[1:]
+	}
+	for i := range gx {
+		gx[i] += g
+	}
 }
 
 // SimplexForward is Stan's stick-breaking map from x (K-1 reals) to y (K

@@ -251,33 +251,45 @@ func init() {
 			return args[0], nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			l, y := f.Val(in.In[0]), f.Val(in.Out)
-			n := f.P.Values[in.Out].Shape[0]
-			for i := range n {
-				for j := 0; j <= i; j++ {
-					s := 0.0
-					for k := 0; k <= j; k++ {
-						s += l[i*n+k] * l[j*n+k]
-					}
-					y[i*n+j], y[j*n+i] = s, s
-				}
-			}
+			mulLowerSelfTranspose(f.Val(in.In[0]), f.Val(in.Out), f.P.Values[in.Out].Shape[0])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			l, g, gl := f.Val(in.In[0]), f.AdjOf(in.Out), f.AdjOf(in.In[0])
-			n := f.P.Values[in.Out].Shape[0]
-			// L̄ = (G + Gᵀ) L on the lower triangle.
-			for i := range n {
-				for j := 0; j <= i; j++ {
-					s := 0.0
-					for k := j; k < n; k++ {
-						s += (g[i*n+k] + g[k*n+i]) * l[k*n+j]
-					}
-					gl[i*n+j] += s
-				}
-			}
+			mulLowerSelfTransposeReverse(f.Val(in.In[0]), f.AdjOf(in.Out), f.AdjOf(in.In[0]), f.P.Values[in.Out].Shape[0])
 		},
 	})
+}
+
+// mulLowerSelfTranspose writes y = L Lᵀ (n×n) from the lower triangle of
+// L.
+//
+//gb:cuda gb_mul_lower_self_transpose
+func mulLowerSelfTranspose(l, y []float64, n int) {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			s := 0.0
+			for k := 0; k <= j; k++ {
+				s += l[i*n+k] * l[j*n+k]
+			}
+			y[i*n+j], y[j*n+i] = s, s
+		}
+	}
+}
+
+// mulLowerSelfTransposeReverse adds into gl, on the lower triangle, the
+// adjoint of mulLowerSelfTranspose's L given the adjoint g of y:
+// L̄ = (G + Gᵀ) L.
+//
+//gb:cuda gb_mul_lower_self_transpose_reverse
+func mulLowerSelfTransposeReverse(l, g, gl []float64, n int) {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			s := 0.0
+			for k := j; k < n; k++ {
+				s += (g[i*n+k] + g[k*n+i]) * l[k*n+j]
+			}
+			gl[i*n+j] += s
+		}
+	}
 }
 
 // covExpQuad writes the squared-exponential covariance of the n points x

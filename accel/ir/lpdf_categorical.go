@@ -70,6 +70,10 @@ func logSumExp(x []float64) float64 {
 	return m + math.Log(s)
 }
 
+// categoryIndex is the category y names among k, and whether it names
+// one.
+//
+//gb:cuda gb_category_index
 func categoryIndex(y float64, k int) (int, bool) {
 	if !isCount(y) || y >= float64(k) {
 		return 0, false
@@ -78,48 +82,64 @@ func categoryIndex(y float64, k int) (int, bool) {
 }
 
 func categoricalForward(f *Frame, in *Instr) {
-	y, lg := f.Val(in.In[0]), f.Val(in.In[1])
 	n, k, rs := categoricalDims(f, in)
-	ys := stride(y)
+	y := f.Val(in.In[0])
 	out, pw := f.Val(in.Out), Pointwise(in)
+	t := categoricalLogitLPMF(y, stride(y), f.Val(in.In[1]), n, k, rs, out, pw)
+	if !pw {
+		out[0] = t
+	}
+}
+
+// categoricalLogitLPMF is Σ_i logits_i[y_i] - logsumexp(logits_i) over n
+// events of k categories: y_i at y[i*ys], row i of the logits at
+// lg[i*rs:] (rs 0: one shared row). With pw it writes each term into
+// out[i] too.
+//
+//gb:cuda gb_categorical_logit_lpmf
+func categoricalLogitLPMF(y []float64, ys int, lg []float64, n, k, rs int, out []float64, pw bool) float64 {
 	lse := 0.0
 	if rs == 0 {
-		lse = logSumExp(lg)
+		lse = logSumExp(lg[:k])
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
-		row := lg[i*rs : i*rs+k]
-		e := negInf
+		e := math.Inf(-1)
 		if c, ok := categoryIndex(y[i*ys], k); ok {
 			if rs != 0 {
-				lse = logSumExp(row)
+				lse = logSumExp(lg[i*rs : i*rs+k])
 			}
-			e = row[c] - lse
+			e = lg[i*rs+c] - lse
 		}
 		if e != e { // NaN from infinite inputs
-			e = negInf
+			e = math.Inf(-1)
 		}
 		if pw {
 			out[i] = e
 		}
 		t += e
 	}
-	if !pw {
-		out[0] = t
-	}
+	return t
 }
 
 func categoricalBackward(f *Frame, in *Instr) {
 	if !f.Grad(in.In[1]) {
 		return
 	}
-	y, lg, adj := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.In[1])
 	n, k, rs := categoricalDims(f, in)
-	ys := stride(y)
-	g, gs := f.AdjOf(in.Out), outStride(in)
+	y := f.Val(in.In[0])
+	categoricalLogitReverse(y, stride(y), f.Val(in.In[1]), n, k, rs, f.AdjOf(in.Out), outStride(in), f.AdjOf(in.In[1]))
+}
+
+// categoricalLogitReverse adds into adj the gradient of
+// categoricalLogitLPMF's terms, term i weighted by g[i*gs]:
+// g_i (onehot(y_i) - softmax(logits_i)).
+//
+//gb:cuda gb_categorical_logit_reverse
+func categoricalLogitReverse(y []float64, ys int, lg []float64, n, k, rs int, g []float64, gs int, adj []float64) {
 	if rs == 0 {
 		// Shared logits: Σ_i g_i (onehot(y_i) - softmax).
-		lse := logSumExp(lg)
+		lse := logSumExp(lg[:k])
 		if math.IsInf(lse, 0) || math.IsNaN(lse) {
 			return
 		}
@@ -131,8 +151,8 @@ func categoricalBackward(f *Frame, in *Instr) {
 				gsum += gi
 			}
 		}
-		for j, v := range lg {
-			adj[j] -= gsum * Exp(v-lse)
+		for j := 0; j < k; j++ {
+			adj[j] -= gsum * Exp(lg[j]-lse)
 		}
 		return
 	}

@@ -84,16 +84,25 @@ func dirichletConst(a []float64) float64 {
 }
 
 func dirichletForward(f *Frame, in *Instr) {
-	y, al := f.Val(in.In[0]), f.Val(in.In[1])
 	ny, yrs := eventRows(f, in.In[0])
 	na, ars := eventRows(f, in.In[1])
 	sh := f.P.Values[in.In[0]].Shape
-	k := sh[len(sh)-1]
-	n := max(ny, na)
 	out, pw := f.Val(in.Out), Pointwise(in)
+	t := dirichletLPDF(f.Val(in.In[0]), yrs, f.Val(in.In[1]), ars, max(ny, na), sh[len(sh)-1], out, pw)
+	if !pw {
+		out[0] = t
+	}
+}
+
+// dirichletLPDF is the sum of dirichlet_lpdf's terms over n events of k
+// values: row i of y at y[i*yrs:], of α at al[i*ars:] (a stride 0: one
+// shared row). With pw it writes each term into out[i] too.
+//
+//gb:cuda gb_dirichlet_lpdf
+func dirichletLPDF(y []float64, yrs int, al []float64, ars, n, k int, out []float64, pw bool) float64 {
 	c := 0.0
 	if ars == 0 {
-		c = dirichletConst(al)
+		c = dirichletConst(al[:k])
 	}
 	t := 0.0
 	for i := 0; i < n; i++ {
@@ -104,35 +113,26 @@ func dirichletForward(f *Frame, in *Instr) {
 		e := c
 		for j, v := range yr {
 			if !(v > 0 && v <= 1) {
-				e = negInf
+				e = math.Inf(-1)
 				break
 			}
 			e += (ar[j] - 1) * math.Log(v)
 		}
-		if math.IsNaN(e) {
-			e = negInf
-		}
-		if e != e { // NaN from infinite inputs
-			e = negInf
+		if e != e { // NaN from infinite inputs or α ≤ 0
+			e = math.Inf(-1)
 		}
 		if pw {
 			out[i] = e
 		}
 		t += e
 	}
-	if !pw {
-		out[0] = t
-	}
+	return t
 }
 
 func dirichletBackward(f *Frame, in *Instr) {
-	y, al := f.Val(in.In[0]), f.Val(in.In[1])
 	ny, yrs := eventRows(f, in.In[0])
 	na, ars := eventRows(f, in.In[1])
 	sh := f.P.Values[in.In[0]].Shape
-	k := sh[len(sh)-1]
-	n := max(ny, na)
-	g, gs := f.AdjOf(in.Out), outStride(in)
 	gy, ga := f.Grad(in.In[0]), f.Grad(in.In[1])
 	var ay, aa []float64
 	if gy {
@@ -141,6 +141,15 @@ func dirichletBackward(f *Frame, in *Instr) {
 	if ga {
 		aa = f.AdjOf(in.In[1])
 	}
+	dirichletReverse(f.Val(in.In[0]), yrs, f.Val(in.In[1]), ars, max(ny, na), sh[len(sh)-1],
+		f.AdjOf(in.Out), outStride(in), ay, aa, gy, ga)
+}
+
+// dirichletReverse adds into ay (when gy) and aa (when ga) the partials
+// of dirichletLPDF's terms, term i weighted by g[i*gs].
+//
+//gb:cuda gb_dirichlet_reverse
+func dirichletReverse(y []float64, yrs int, al []float64, ars, n, k int, g []float64, gs int, ay, aa []float64, gy, ga bool) {
 	gsum := 0.0 // Σ g_i over the events inside the support (shared α)
 	for i := 0; i < n; i++ {
 		yr, ar := y[i*yrs:i*yrs+k], al[i*ars:i*ars+k]
@@ -167,7 +176,7 @@ func dirichletBackward(f *Frame, in *Instr) {
 	}
 	if ga && ars == 0 && gsum != 0 {
 		// The ψ terms of a shared α, once for all events.
-		dirichletAddPsi(aa, al, gsum)
+		dirichletAddPsi(aa[:k], al[:k], gsum)
 	}
 }
 

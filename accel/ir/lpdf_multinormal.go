@@ -78,18 +78,29 @@ func backSubst(l []float64, k int, z, w []float64) {
 }
 
 func multiNormalForward(f *Frame, in *Instr) {
-	y, mu, l := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	k := f.P.Values[in.In[2]].Shape[0]
 	ny, yrs := eventRows(f, in.In[0])
 	nm, mrs := eventRows(f, in.In[1])
-	n := max(ny, nm)
 	out, pw := f.Val(in.Out), Pointwise(in)
-	z := f.Val(in.Scratch)[:k]
+	t := multiNormalCholLPDF(f.Val(in.In[0]), yrs, f.Val(in.In[1]), mrs, f.Val(in.In[2]), max(ny, nm), k, f.Val(in.Scratch), out, pw)
+	if !pw {
+		out[0] = t
+	}
+}
+
+// multiNormalCholLPDF is the sum of multi_normal_cholesky_lpdf's terms
+// over n events of k values: row i of y at y[i*yrs:], of μ at
+// mu[i*mrs:] (a stride 0: one shared row). s is scratch of k slots. With
+// pw it writes each term into out[i] too.
+//
+//gb:cuda gb_multi_normal_chol_lpdf
+func multiNormalCholLPDF(y []float64, yrs int, mu []float64, mrs int, l []float64, n, k int, s, out []float64, pw bool) float64 {
+	z := s[:k]
 	c := -float64(k)*lnSqrt2Pi - cholLogDet(l, k)
 	ok := !math.IsNaN(c)
 	t := 0.0
 	for i := 0; i < n; i++ {
-		e := negInf
+		e := math.Inf(-1)
 		if ok {
 			yr, mr := y[i*yrs:i*yrs+k], mu[i*mrs:i*mrs+k]
 			for j := range z {
@@ -103,31 +114,45 @@ func multiNormalForward(f *Frame, in *Instr) {
 			e = c - 0.5*q
 		}
 		if e != e { // NaN from infinite inputs
-			e = negInf
+			e = math.Inf(-1)
 		}
 		if pw {
 			out[i] = e
 		}
 		t += e
 	}
-	if !pw {
-		out[0] = t
-	}
+	return t
 }
 
 func multiNormalBackward(f *Frame, in *Instr) {
-	y, mu, l := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	k := f.P.Values[in.In[2]].Shape[0]
+	ny, yrs := eventRows(f, in.In[0])
+	nm, mrs := eventRows(f, in.In[1])
+	gy, gm, gl := f.Grad(in.In[0]), f.Grad(in.In[1]), f.Grad(in.In[2])
+	var ay, am, al []float64
+	if gy {
+		ay = f.AdjOf(in.In[0])
+	}
+	if gm {
+		am = f.AdjOf(in.In[1])
+	}
+	if gl {
+		al = f.AdjOf(in.In[2])
+	}
+	multiNormalCholReverse(f.Val(in.In[0]), yrs, f.Val(in.In[1]), mrs, f.Val(in.In[2]), max(ny, nm), k,
+		f.AdjOf(in.Out), outStride(in), f.Val(in.Scratch), ay, am, al, gy, gm, gl)
+}
+
+// multiNormalCholReverse adds into ay, am and al (when gy, gm, gl) the
+// partials of multiNormalCholLPDF's terms, term i weighted by g[i*gs]. s
+// is scratch of 2k slots.
+//
+//gb:cuda gb_multi_normal_chol_reverse
+func multiNormalCholReverse(y []float64, yrs int, mu []float64, mrs int, l []float64, n, k int, g []float64, gs int, s, ay, am, al []float64, gy, gm, gl bool) {
 	if math.IsNaN(cholLogDet(l, k)) {
 		return
 	}
-	ny, yrs := eventRows(f, in.In[0])
-	nm, mrs := eventRows(f, in.In[1])
-	n := max(ny, nm)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	s := f.Val(in.Scratch)
 	z, w := s[:k], s[k:2*k]
-	gy, gm, gl := f.Grad(in.In[0]), f.Grad(in.In[1]), f.Grad(in.In[2])
 	gsum := 0.0
 	for i := 0; i < n; i++ {
 		gi := g[i*gs]
@@ -139,19 +164,18 @@ func multiNormalBackward(f *Frame, in *Instr) {
 		forwardSubst(l, k, z, z)
 		backSubst(l, k, z, w)
 		if gy {
-			a := f.AdjOf(in.In[0])[i*yrs : i*yrs+k]
+			a := ay[i*yrs : i*yrs+k]
 			for j, v := range w {
 				a[j] -= gi * v
 			}
 		}
 		if gm {
-			a := f.AdjOf(in.In[1])[i*mrs : i*mrs+k]
+			a := am[i*mrs : i*mrs+k]
 			for j, v := range w {
 				a[j] += gi * v
 			}
 		}
 		if gl {
-			al := f.AdjOf(in.In[2])
 			for j := 0; j < k; j++ {
 				gw := gi * w[j]
 				row := al[j*k : j*k+j+1]
@@ -162,7 +186,6 @@ func multiNormalBackward(f *Frame, in *Instr) {
 		}
 	}
 	if gl {
-		al := f.AdjOf(in.In[2])
 		for j := 0; j < k; j++ {
 			al[j*k+j] -= gsum / l[j*k+j]
 		}

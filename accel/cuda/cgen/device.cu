@@ -67,12 +67,6 @@ __device__ static int gb_is_count(double x) { return x >= 0 && x == trunc(x) && 
 __device__ static double gb_min(double a, double b) { return a != a || b != b ? a + b : fmin(a, b); }
 __device__ static double gb_max(double a, double b) { return a != a || b != b ? a + b : fmax(a, b); }
 
-/* Category index of y among k, -1 when y is not one. */
-__device__ static long long gb_category(double y, long long k) {
-	if (!gb_is_count(y) || y >= (double)k) return -1;
-	return (long long)y;
-}
-
 /* Hurwitz zeta ζ(x, q) for x > 1, q > 0 by Euler–Maclaurin summation: the
  * algorithm of gonum's mathext.Zeta (Cephes), which ir's Trigamma uses.
  * The coefficients are (2j)!/B_2j. */

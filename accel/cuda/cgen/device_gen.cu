@@ -51,6 +51,10 @@ __device__ static long long gb_cholcorr_k(long long n);
 __device__ static double gb_interval_fwd(double x, double lb, double ub);
 __device__ static double gb_log_sech2(double y);
 __device__ static double gb_sech2(double y);
+__device__ static void gb_ordered_fwd(const double *x, double *y, long long y_len, int pos);
+__device__ static void gb_ordered_reverse(const double *x, const double *g, long long g_len, double *gx, int pos);
+__device__ static double gb_ordered_logj(const double *x, long long x_len, int pos);
+__device__ static void gb_ordered_logj_reverse(double g, double *gx, long long gx_len, int pos);
 __device__ static void gb_simplex_fwd(const double *x, long long x_len, double *y);
 __device__ static void gb_simplex_reverse(const double *x, long long x_len, const double *y, const double *g, double *gx);
 __device__ static double gb_simplex_logj(const double *x, long long x_len);
@@ -64,6 +68,8 @@ __device__ static double gb_logistic_deriv(double x);
 __device__ static double gb_softplus(double x);
 __device__ static double gb_logistic_logj(double x);
 __device__ static double gb_logit(double x);
+__device__ static void gb_mul_lower_self_transpose(const double *l, double *y, long long n);
+__device__ static void gb_mul_lower_self_transpose_reverse(const double *l, const double *g, double *gl, long long n);
 __device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d);
 __device__ static void gb_cov_exp_quad_reverse(const double *x, const double *k, const double *g, double *gx, double alpha, double rho, long long n, long long d, double *gb_out_da, double *gb_out_dr);
 __device__ static void gb_tri_solve(const double *l, const double *b, double *x, long long n, long long m);
@@ -71,7 +77,12 @@ __device__ static void gb_tri_solve_reverse(const double *l, const double *x, co
 __device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m);
 __device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m);
 __device__ static double gb_lse_plain(const double *x, long long x_len);
+__device__ static void gb_category_index(double y, long long k, long long *gb_out0, int *gb_out1);
+__device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw);
+__device__ static void gb_categorical_logit_reverse(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, const double *g, long long gs, double *adj);
 __device__ static double gb_dirichlet_const(const double *a, long long a_len);
+__device__ static double gb_dirichlet_lpdf(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, double *out, int pw);
+__device__ static void gb_dirichlet_reverse(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, const double *g, long long gs, double *ay, double *aa, int gy, int ga);
 __device__ static void gb_dirichlet_add_psi(double *da, const double *a, long long a_len, double g);
 __device__ static int gb_dirichlet_inside(const double *y, long long y_len, const double *a);
 __device__ static double gb_lkj_logc(long long k, double eta);
@@ -81,6 +92,10 @@ __device__ static double gb_lkj_reverse(const double *l, double eta, long long k
 __device__ static double gb_chol_log_det(const double *l, long long k);
 __device__ static void gb_forward_subst(const double *l, long long k, const double *r, double *z);
 __device__ static void gb_back_subst(const double *l, long long k, const double *z, double *w);
+__device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw);
+__device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl);
+__device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len);
+__device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len);
 __device__ static double gb_logsumexp(const double *x, long long x_len, double *e);
 
 /* accel/opdef/fn.go: Sign */
@@ -714,6 +729,55 @@ __device__ static double gb_sech2(double y) {
 	return (4.0 * e) / ((1.0 + e) * (1.0 + e));
 }
 
+/* accel/ir/bijectors.go: orderedForward */
+__device__ static void gb_ordered_fwd(const double *x, double *y, long long y_len, int pos) {
+	y[0] = x[0];
+	if (pos) {
+		y[0] = exp(x[0]);
+	}
+	for (long long k = 1; k < y_len; k++) {
+		y[k] = y[k - 1] + exp(x[k]);
+	}
+}
+
+/* accel/ir/bijectors.go: orderedReverse */
+__device__ static void gb_ordered_reverse(const double *x, const double *g, long long g_len, double *gx, int pos) {
+	double s = 0.0;
+	for (long long k = g_len - 1; k >= 0; k--) {
+		s += g[k];
+		if ((k == 0) && (!pos)) {
+			gx[0] += s;
+		} else {
+			gx[k] += s * exp(x[k]);
+		}
+	}
+}
+
+/* accel/ir/bijectors.go: orderedLogJ */
+__device__ static double gb_ordered_logj(const double *x, long long x_len, int pos) {
+	if (!pos) {
+		x = x + 1;
+		x_len = x_len - 1;
+	}
+	double s = 0.0;
+	for (long long gb_t1 = 0, gb_t2 = x_len; gb_t1 < gb_t2; gb_t1++) {
+		double v = x[gb_t1];
+		s += v;
+	}
+	return s;
+}
+
+/* accel/ir/bijectors.go: orderedLogJReverse */
+__device__ static void gb_ordered_logj_reverse(double g, double *gx, long long gx_len, int pos) {
+	if (!pos) {
+		gx = gx + 1;
+		gx_len = gx_len - 1;
+	}
+	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
+		gx[i] += g;
+	}
+}
+
 /* accel/ir/bijectors.go: SimplexForward */
 __device__ static void gb_simplex_fwd(const double *x, long long x_len, double *y) {
 	long long km1 = x_len;
@@ -907,6 +971,33 @@ __device__ static double gb_logit(double x) {
 	return log(x) - log1p(-x);
 }
 
+/* accel/ir/linalg.go: mulLowerSelfTranspose */
+__device__ static void gb_mul_lower_self_transpose(const double *l, double *y, long long n) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		for (long long j = 0; j <= i; j++) {
+			double s = 0.0;
+			for (long long k = 0; k <= j; k++) {
+				s += l[(i * n) + k] * l[(j * n) + k];
+			}
+			y[(i * n) + j] = s;
+			y[(j * n) + i] = s;
+		}
+	}
+}
+
+/* accel/ir/linalg.go: mulLowerSelfTransposeReverse */
+__device__ static void gb_mul_lower_self_transpose_reverse(const double *l, const double *g, double *gl, long long n) {
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		for (long long j = 0; j <= i; j++) {
+			double s = 0.0;
+			for (long long k = j; k < n; k++) {
+				s += (g[(i * n) + k] + g[(k * n) + i]) * l[(k * n) + j];
+			}
+			gl[(i * n) + j] += s;
+		}
+	}
+}
+
 /* accel/ir/linalg.go: covExpQuad */
 __device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d) {
 	double a2 = alpha * alpha;
@@ -1087,6 +1178,97 @@ __device__ static double gb_lse_plain(const double *x, long long x_len) {
 	return m + log(s);
 }
 
+/* accel/ir/lpdf_categorical.go: categoryIndex */
+__device__ static void gb_category_index(double y, long long k, long long *gb_out0, int *gb_out1) {
+	if ((!gb_is_count(y)) || (y >= ((double)k))) {
+		*gb_out0 = 0;
+		*gb_out1 = 0;
+		return;
+	}
+	*gb_out0 = (long long)y;
+	*gb_out1 = 1;
+	return;
+}
+
+/* accel/ir/lpdf_categorical.go: categoricalLogitLPMF */
+__device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw) {
+	double lse = 0.0;
+	if (rs == 0) {
+		lse = gb_lse_plain(lg, k);
+	}
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double e = -GB_INF;
+		{
+			long long c;
+			int ok;
+			gb_category_index(y[i * ys], k, &c, &ok);
+			if (ok) {
+				if (rs != 0) {
+					lse = gb_lse_plain((lg + (i * rs)), (((i * rs) + k) - (i * rs)));
+				}
+				e = lg[(i * rs) + c] - lse;
+			}
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_categorical.go: categoricalLogitReverse */
+__device__ static void gb_categorical_logit_reverse(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, const double *g, long long gs, double *adj) {
+	if (rs == 0) {
+		double lse = gb_lse_plain(lg, k);
+		if (gb_isinf(lse) || gb_isnan(lse)) {
+			return;
+		}
+		double gsum = 0.0;
+		for (long long i = 0; i < n; i++) {
+			{
+				long long c;
+				int ok;
+				gb_category_index(y[i * ys], k, &c, &ok);
+				if (ok) {
+					double gi = g[i * gs];
+					adj[c] += gi;
+					gsum += gi;
+				}
+			}
+		}
+		for (long long j = 0; j < k; j++) {
+			adj[j] -= gsum * exp(lg[j] - lse);
+		}
+		return;
+	}
+	for (long long i = 0; i < n; i++) {
+		long long c;
+		int ok;
+		gb_category_index(y[i * ys], k, &c, &ok);
+		if (!ok) {
+			continue;
+		}
+		const double *row = lg + (i * k);
+		long long row_len = ((i * k) + k) - (i * k);
+		double *ar = adj + (i * k);
+		double lse = gb_lse_plain(row, row_len);
+		if (gb_isinf(lse) || gb_isnan(lse)) {
+			continue;
+		}
+		double gi = g[i * gs];
+		ar[c] += gi;
+		for (long long j = 0, gb_t1 = row_len; j < gb_t1; j++) {
+			double v = row[j];
+			ar[j] -= gi * exp(v - lse);
+		}
+	}
+}
+
 /* accel/ir/lpdf_dirichlet.go: dirichletConst */
 __device__ static double gb_dirichlet_const(const double *a, long long a_len) {
 	double s = 0.0;
@@ -1100,6 +1282,77 @@ __device__ static double gb_dirichlet_const(const double *a, long long a_len) {
 		c -= gb_lgamma(v);
 	}
 	return c + gb_lgamma(s);
+}
+
+/* accel/ir/lpdf_dirichlet.go: dirichletLPDF */
+__device__ static double gb_dirichlet_lpdf(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, double *out, int pw) {
+	double c = 0.0;
+	if (ars == 0) {
+		c = gb_dirichlet_const(al, k);
+	}
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		const double *yr = y + (i * yrs);
+		long long yr_len = ((i * yrs) + k) - (i * yrs);
+		const double *ar = al + (i * ars);
+		long long ar_len = ((i * ars) + k) - (i * ars);
+		if (ars != 0) {
+			c = gb_dirichlet_const(ar, ar_len);
+		}
+		double e = c;
+		for (long long j = 0, gb_t1 = yr_len; j < gb_t1; j++) {
+			double v = yr[j];
+			if (!((v > 0.0) && (v <= 1.0))) {
+				e = -GB_INF;
+				break;
+			}
+			e += (ar[j] - 1.0) * log(v);
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_dirichlet.go: dirichletReverse */
+__device__ static void gb_dirichlet_reverse(const double *y, long long yrs, const double *al, long long ars, long long n, long long k, const double *g, long long gs, double *ay, double *aa, int gy, int ga) {
+	double gsum = 0.0;
+	for (long long i = 0; i < n; i++) {
+		const double *yr = y + (i * yrs);
+		long long yr_len = ((i * yrs) + k) - (i * yrs);
+		const double *ar = al + (i * ars);
+		long long ar_len = ((i * ars) + k) - (i * ars);
+		if (!gb_dirichlet_inside(yr, yr_len, ar)) {
+			continue;
+		}
+		double gi = g[i * gs];
+		gsum += gi;
+		if (gy) {
+			double *dy = ay + (i * yrs);
+			for (long long j = 0, gb_t1 = yr_len; j < gb_t1; j++) {
+				double v = yr[j];
+				dy[j] += (gi * (ar[j] - 1.0)) / v;
+			}
+		}
+		if (ga) {
+			double *da = aa + (i * ars);
+			for (long long j = 0, gb_t2 = yr_len; j < gb_t2; j++) {
+				double v = yr[j];
+				da[j] += gi * log(v);
+			}
+			if (ars != 0) {
+				gb_dirichlet_add_psi(da, ar, ar_len, gi);
+			}
+		}
+	}
+	if ((ga && (ars == 0)) && (gsum != 0.0)) {
+		gb_dirichlet_add_psi(aa, al, k, gsum);
+	}
 }
 
 /* accel/ir/lpdf_dirichlet.go: dirichletAddPsi */
@@ -1225,6 +1478,121 @@ __device__ static void gb_back_subst(const double *l, long long k, const double 
 		}
 		w[j] = s / l[(j * k) + j];
 	}
+}
+
+/* accel/ir/lpdf_multinormal.go: multiNormalCholLPDF */
+__device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw) {
+	double *z = s;
+	long long z_len = k;
+	double c = ((-((double)k)) * 0.9189385332046728) - gb_chol_log_det(l, k);
+	int ok = !gb_isnan(c);
+	double t = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double e = -GB_INF;
+		if (ok) {
+			const double *yr = y + (i * yrs);
+			const double *mr = mu + (i * mrs);
+			for (long long j = 0, gb_t1 = z_len; j < gb_t1; j++) {
+				z[j] = yr[j] - mr[j];
+			}
+			gb_forward_subst(l, k, z, z);
+			double q = 0.0;
+			for (long long gb_t2 = 0, gb_t3 = z_len; gb_t2 < gb_t3; gb_t2++) {
+				double v = z[gb_t2];
+				q += v * v;
+			}
+			e = c - (0.5 * q);
+		}
+		if (e != e) {
+			e = -GB_INF;
+		}
+		if (pw) {
+			out[i] = e;
+		}
+		t += e;
+	}
+	return t;
+}
+
+/* accel/ir/lpdf_multinormal.go: multiNormalCholReverse */
+__device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl) {
+	if (gb_isnan(gb_chol_log_det(l, k))) {
+		return;
+	}
+	double *z = s;
+	long long z_len = k;
+	double *w = s + k;
+	long long w_len = (2 * k) - k;
+	double gsum = 0.0;
+	for (long long i = 0; i < n; i++) {
+		double gi = g[i * gs];
+		gsum += gi;
+		const double *yr = y + (i * yrs);
+		const double *mr = mu + (i * mrs);
+		for (long long j = 0, gb_t1 = z_len; j < gb_t1; j++) {
+			z[j] = yr[j] - mr[j];
+		}
+		gb_forward_subst(l, k, z, z);
+		gb_back_subst(l, k, z, w);
+		if (gy) {
+			double *a = ay + (i * yrs);
+			for (long long j = 0, gb_t2 = w_len; j < gb_t2; j++) {
+				double v = w[j];
+				a[j] -= gi * v;
+			}
+		}
+		if (gm) {
+			double *a = am + (i * mrs);
+			for (long long j = 0, gb_t3 = w_len; j < gb_t3; j++) {
+				double v = w[j];
+				a[j] += gi * v;
+			}
+		}
+		if (gl) {
+			for (long long j = 0; j < k; j++) {
+				double gw = gi * w[j];
+				double *row = al + (j * k);
+				long long row_len = (((j * k) + j) + 1) - (j * k);
+				for (long long m = 0, gb_t4 = row_len; m < gb_t4; m++) {
+					row[m] += gw * z[m];
+				}
+			}
+		}
+	}
+	if (gl) {
+		for (long long j = 0; j < k; j++) {
+			al[(j * k) + j] -= gsum / l[(j * k) + j];
+		}
+	}
+}
+
+/* accel/ir/recurrence.go: linearRecurrence */
+__device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len) {
+	double prev = x0;
+	for (long long t = 0, gb_t1 = x_len; t < gb_t1; t++) {
+		prev = a[t * sa] + (b[t * sb] * prev);
+		x[t] = prev;
+	}
+}
+
+/* accel/ir/recurrence.go: linearRecurrenceReverse */
+__device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len) {
+	double c = 0.0;
+	for (long long t = x_len - 1; t >= 0; t--) {
+		c += g[t];
+		if (ga_len > 0) {
+			ga[t * sa] += c;
+		}
+		if (gb_len > 0) {
+			double prev = x0;
+			if (t > 0) {
+				prev = x[t - 1];
+			}
+			gb[t * sb] += c * prev;
+		}
+		c *= b[t * sb];
+	}
+	return c;
 }
 
 /* accel/ir/reduce.go: LogSumExpInto */

@@ -10,9 +10,12 @@
 // routines with loops and helpers (the incomplete gamma and beta
 // functions, the normal CDF's log, Cholesky and its reverse, the
 // substitutions, log-sum-exp, the correlation-Cholesky transform, the
-// LKJ constant), which cmd/genops translates from the Go functions that
-// accel/opdef, accel/dense and accel/ir mark //gb:cuda, so that the C
-// cannot drift from the Go; and lpdf_gen.cu, the log densities of
+// LKJ constant, and the bodies of the structured ops: the categorical,
+// Dirichlet and multivariate normal per-event loops, the simplex and
+// ordered transforms, the linear recurrence, tri_solve, L·Lᵀ, …), which
+// cmd/genops translates from the Go functions that accel/opdef,
+// accel/dense and accel/ir mark //gb:cuda, so that the C cannot drift
+// from the Go; and lpdf_gen.cu, the log densities of
 // accel/opdef. TestTranslatedFunctionsGCC calls every translated
 // function against its Go. To move a routine there: write it in Go as a
 // function of scalars and slices (no ir.Frame) in the package whose

@@ -155,106 +155,73 @@ func (pr *prog) eventRows(id ir.ID) (rows, stride int) {
 	return 1, 0
 }
 
-// dirichlet writes dirichlet_lpdf(y, alpha) over events of K values.
+// eventLPDF writes the forward call of a multivariate density whose
+// device function (args: the arguments before out) returns the sum of its
+// terms and writes each into out when pointwise.
+func (pr *prog) eventLPDF(in *ir.Instr, fn, args string) {
+	out := pr.v(in.Out)
+	if isPointwise(in) {
+		pr.w("\t%s(%s, %s, 1);\n", fn, args, out)
+		return
+	}
+	pr.w("\t%s[0] = %s(%s, %s, 0);\n", out, fn, args, out)
+}
+
+// adjOr is the adjoint of id and 1, or "0" and 0 when it has none: an
+// adjoint argument of a translated reverse and its flag.
+func (pr *prog) adjOr(id ir.ID) (string, int) {
+	if d := pr.a(id); d != "" {
+		return d, 1
+	}
+	return "0", 0
+}
+
+// outAdj is the adjoint of in's output and its stride (1 pointwise).
+func (pr *prog) outAdj(in *ir.Instr) (string, int) {
+	if isPointwise(in) {
+		return pr.a(in.Out), 1
+	}
+	return pr.a(in.Out), 0
+}
+
+// dirichlet writes dirichlet_lpdf(y, alpha) over events of K values, by
+// the device functions translated from ir's dirichletLPDF and its
+// reverse.
 func (pr *prog) dirichlet(in *ir.Instr, reverse bool) error {
 	y, al := in.In[0], in.In[1]
 	sh := pr.p.Values[y].Shape
 	k := sh[len(sh)-1]
 	ny, yrs := pr.eventRows(y)
 	na, ars := pr.eventRows(al)
-	n := max(ny, na)
-	pw := isPointwise(in)
-	Y, AL := pr.v(y), pr.v(al)
+	args := fmt.Sprintf("%s, %d, %s, %d, %d, %d", pr.v(y), yrs, pr.v(al), ars, max(ny, na), k)
 	if !reverse {
-		out := pr.v(in.Out)
-		pr.w("\t{ double t = 0; for (long long i = 0; i < %d; i++) {\n", n)
-		pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d; double e = gb_dirichlet_const(ar, %d);\n", Y, yrs, AL, ars, k)
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) { if (!(yr[j] > 0 && yr[j] <= 1)) { e = -GB_INF; break; } e += (ar[j] - 1) * log(yr[j]); }\n", k)
-		pr.w("\t\tif (e != e) e = -GB_INF;\n")
-		if pw {
-			pr.w("\t\t%s[i] = e;\n", out)
-		}
-		pr.w("\t\tt += e; }\n")
-		if !pw {
-			pr.w("\t%s[0] = t;\n", out)
-		}
-		pr.w("\t}\n")
+		pr.eventLPDF(in, "gb_dirichlet_lpdf", args)
 		return nil
 	}
-	g := pr.a(in.Out) + "[0]"
-	if pw {
-		g = pr.a(in.Out) + "[i]"
-	}
-	ay, aa := pr.a(y), pr.a(al)
-	pr.w("\t{ double gsum = 0; for (long long i = 0; i < %d; i++) {\n", n)
-	pr.w("\t\tconst double *yr = %s + i*%d, *ar = %s + i*%d;\n", Y, yrs, AL, ars)
-	pr.w("\t\tif (!gb_dirichlet_inside(yr, %d, ar)) continue;\n\t\tdouble gi = %s; gsum += gi;\n", k, g)
-	if ay != "" {
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * (ar[j] - 1) / yr[j];\n", k, ay, yrs)
-	}
-	if aa != "" {
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * log(yr[j]);\n", k, aa, ars)
-		if ars != 0 {
-			pr.w("\t\tgb_dirichlet_add_psi(%s + i*%d, ar, %d, gi);\n", aa, ars, k)
-		}
-	}
-	pr.w("\t}\n")
-	if aa != "" && ars == 0 {
-		pr.w("\tif (gsum != 0) gb_dirichlet_add_psi(%s, %s, %d, gsum);\n", aa, AL, k)
-	}
-	pr.w("\t(void)gsum; }\n")
+	g, gs := pr.outAdj(in)
+	ay, gy := pr.adjOr(y)
+	aa, ga := pr.adjOr(al)
+	pr.w("\tgb_dirichlet_reverse(%s, %s, %d, %s, %s, %d, %d);\n", args, g, gs, ay, aa, gy, ga)
 	return nil
 }
 
-// multiNormal writes multi_normal_cholesky_lpdf(y, mu, L); the scratch
-// holds z and w (2K slots).
+// multiNormal writes multi_normal_cholesky_lpdf(y, mu, L) by the device
+// functions translated from ir's multiNormalCholLPDF and its reverse; the
+// scratch holds z and w (2K slots).
 func (pr *prog) multiNormal(in *ir.Instr, reverse bool) error {
 	y, mu, l := in.In[0], in.In[1], in.In[2]
 	k := pr.p.Values[l].Shape[0]
 	ny, yrs := pr.eventRows(y)
 	nm, mrs := pr.eventRows(mu)
-	n := max(ny, nm)
-	pw := isPointwise(in)
-	Y, M, L, S := pr.v(y), pr.v(mu), pr.v(l), pr.v(in.Scratch)
-	pr.w("\t{ double *z = %s, *w = %s + %d, ld = gb_chol_log_det(%s, %d); int ok = ld == ld;\n", S, S, k, L, k)
+	args := fmt.Sprintf("%s, %d, %s, %d, %s, %d, %d", pr.v(y), yrs, pr.v(mu), mrs, pr.v(l), max(ny, nm), k)
 	if !reverse {
-		out := pr.v(in.Out)
-		pr.w("\tdouble c = -%d.0 * GB_LN_SQRT_2PI - ld, t = 0;\n", k)
-		pr.w("\tfor (long long i = 0; i < %d; i++) { double e = -GB_INF;\n", n)
-		pr.w("\t\tif (ok) { for (long long j = 0; j < %d; j++) z[j] = %s[i*%d+j] - %s[i*%d+j];\n", k, Y, yrs, M, mrs)
-		pr.w("\t\t\tgb_forward_subst(%s, %d, z, z); double q = 0; for (long long j = 0; j < %d; j++) q += z[j] * z[j]; e = c - 0.5 * q; }\n", L, k, k)
-		pr.w("\t\tif (e != e) e = -GB_INF;\n")
-		if pw {
-			pr.w("\t\t%s[i] = e;\n", out)
-		}
-		pr.w("\t\tt += e; }\n")
-		if !pw {
-			pr.w("\t%s[0] = t;\n", out)
-		}
-		pr.w("\t(void)w; }\n")
+		pr.eventLPDF(in, "gb_multi_normal_chol_lpdf", args+", "+pr.v(in.Scratch))
 		return nil
 	}
-	g := pr.a(in.Out) + "[0]"
-	if pw {
-		g = pr.a(in.Out) + "[i]"
-	}
-	pr.w("\tif (ok) { double gsum = 0; for (long long i = 0; i < %d; i++) { double gi = %s; gsum += gi;\n", n, g)
-	pr.w("\t\tfor (long long j = 0; j < %d; j++) z[j] = %s[i*%d+j] - %s[i*%d+j];\n", k, Y, yrs, M, mrs)
-	pr.w("\t\tgb_forward_subst(%s, %d, z, z); gb_back_subst(%s, %d, z, w);\n", L, k, L, k)
-	if d := pr.a(y); d != "" {
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] -= gi * w[j];\n", k, d, yrs)
-	}
-	if d := pr.a(mu); d != "" {
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[i*%d+j] += gi * w[j];\n", k, d, mrs)
-	}
-	dl := pr.a(l)
-	if dl != "" {
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) { double gw = gi * w[j]; for (long long m = 0; m <= j; m++) %s[j*%d+m] += gw * z[m]; }\n", k, dl, k)
-	}
-	pr.w("\t}\n")
-	if dl != "" {
-		pr.w("\tfor (long long j = 0; j < %d; j++) %s[j*%d+j] -= gsum / %s[j*%d+j];\n", k, dl, k, L, k)
-	}
-	pr.w("\t(void)gsum; } }\n")
+	g, gs := pr.outAdj(in)
+	ay, gy := pr.adjOr(y)
+	am, gm := pr.adjOr(mu)
+	al, gl := pr.adjOr(l)
+	pr.w("\tgb_multi_normal_chol_reverse(%s, %s, %d, %s, %s, %s, %s, %d, %d, %d);\n", args, g, gs, pr.v(in.Scratch), ay, am, al, gy, gm, gl)
 	return nil
 }

@@ -79,6 +79,15 @@ func Unsupported(p *ir.Program) []string {
 	return s
 }
 
+// positive is 1 for the positive-ordered transform's ops, 0 for the
+// ordered one's: the pos argument of the gb_ordered functions.
+func positive(op ir.Op) int {
+	if op == ir.OpPosOrderedFwd || op == ir.OpPosOrderedLogJ {
+		return 1
+	}
+	return 0
+}
+
 func subst(tmpl string, kv ...string) string {
 	return strings.NewReplacer(kv...).Replace(tmpl)
 }
@@ -173,8 +182,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		return pr.categorical(in, false)
 	case ir.OpLinearRecurrence:
 		a, b := in.In[1], in.In[2]
-		pr.w("\t{ double prev = %s[0]; for (long long i = 0; i < %d; i++) { prev = %s[%s] + %s[%s] * prev; %s[i] = prev; } }\n",
-			pr.v(in.In[0]), n, pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)), out)
+		pr.w("\tgb_linear_recurrence(%s[0], %s, %d, %s, %d, %s, %d);\n", pr.v(in.In[0]), pr.v(a), pr.st(a), pr.v(b), pr.st(b), out, n)
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
 		rows, k := sa[0], sa[1]
@@ -186,10 +194,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		m := pr.n(in.In[1]) / nn
 		pr.w("\tgb_tri_solve(%s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), out, nn, m)
 	case ir.OpMulLowerTTr:
-		nn := pr.p.Values[in.Out].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = 0; k <= j; k++) s += %s[i*%d+k] * %s[j*%d+k]; %s[i*%d+j] = s; %s[j*%d+i] = s; }\n",
-			nn, L, nn, L, nn, out, nn, out, nn)
+		pr.w("\tgb_mul_lower_self_transpose(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := "+"
 		if in.Op == ir.OpUpperFwd {
@@ -198,10 +203,10 @@ func (pr *prog) forward(in *ir.Instr) error {
 		b := in.In[1]
 		pr.w("\tfor (long long i = 0; i < %d; i++) { double e = exp(%s[i]); %s[i] = e; %s[i] = %s[%s] %s e; }\n",
 			n, pr.v(in.In[0]), pr.v(in.Scratch), out, pr.v(b), idx(pr.st(b)), sign)
-	case ir.OpLowerLogJ, ir.OpUpperLogJ, ir.OpPosOrderedLogJ:
+	case ir.OpLowerLogJ, ir.OpUpperLogJ:
 		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
-	case ir.OpOrderedLogJ:
-		pr.w("\t{ double s = 0; for (long long i = 1; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+	case ir.OpOrderedLogJ, ir.OpPosOrderedLogJ:
+		pr.w("\t%s[0] = gb_ordered_logj(%s, %d, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), positive(in.Op))
 	case ir.OpIntervalFwd:
 		lb, ub := in.In[1], in.In[2]
 		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = gb_interval_fwd(%s[i], %s[%s], %s[%s]);\n",
@@ -211,12 +216,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += log(%s[%s] - %s[%s]) + gb_logistic_logj(%s[i]); %s[0] = s; }\n",
 			pr.n(in.In[0]), pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)), pr.v(in.In[0]), out)
 	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
-		x := pr.v(in.In[0])
-		first := x + "[0]"
-		if in.Op == ir.OpPosOrderedFwd {
-			first = "exp(" + x + "[0])"
-		}
-		pr.w("\t%s[0] = %s; for (long long k = 1; k < %d; k++) %s[k] = %s[k-1] + exp(%s[k]);\n", out, first, n, out, out, x)
+		pr.w("\tgb_ordered_fwd(%s, %s, %d, %d);\n", pr.v(in.In[0]), out, n, positive(in.Op))
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
 		pr.w("\tgb_simplex_fwd(%s, %d, %s);\n", pr.v(in.In[0]), km1, out)
@@ -269,11 +269,11 @@ func (pr *prog) backward(in *ir.Instr) error {
 			pr.w("\t\t%s[%s] += gi * (1 - ti) * eb;\n", d, idx(pr.st(b)))
 		}
 		pr.w("\t}\n")
-	case ir.OpSum, ir.OpLowerLogJ, ir.OpUpperLogJ, ir.OpPosOrderedLogJ:
+	case ir.OpSum, ir.OpLowerLogJ, ir.OpUpperLogJ:
 		pr.accumulate(pr.a(in.In[0]), 1, pr.n(in.In[0]), g+"[0]")
-	case ir.OpOrderedLogJ:
+	case ir.OpOrderedLogJ, ir.OpPosOrderedLogJ:
 		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tfor (long long i = 1; i < %d; i++) %s[i] += %s[0];\n", pr.n(in.In[0]), d, g)
+			pr.w("\tgb_ordered_logj_reverse(%s[0], %s, %d, %d);\n", g, d, pr.n(in.In[0]), positive(in.Op))
 		}
 	case ir.OpDot:
 		a, b := in.In[0], in.In[1]
@@ -373,18 +373,15 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
 		x0, a, b := in.In[0], in.In[1], in.In[2]
-		pr.w("\t{ double c = 0; for (long long t = %d; t >= 0; t--) { c += %s[t];", n-1, g)
-		if d := pr.a(a); d != "" {
-			pr.w(" %s[t*%d] += c;", d, pr.st(a))
-		}
-		if d := pr.a(b); d != "" {
-			pr.w(" %s[t*%d] += c * (t > 0 ? %s[t-1] : %s[0]);", d, pr.st(b), pr.v(in.Out), pr.v(x0))
-		}
-		pr.w(" c *= %s[t*%d]; }", pr.v(b), pr.st(b))
+		ga, wa := pr.adjOr(a)
+		gb, wb := pr.adjOr(b)
+		// An adjoint's length is 0 when it is not wanted.
+		pr.w("\t{ double c = gb_linear_recurrence_reverse(%s[0], %s, %d, %s, %s, %d, %d, %s, %d, %s, %d);",
+			pr.v(x0), pr.v(in.Out), n, g, pr.v(b), pr.st(b), pr.st(a), ga, wa*pr.n(a), gb, wb*pr.n(b))
 		if d := pr.a(x0); d != "" {
 			pr.w(" %s[0] += c;", d)
 		}
-		pr.w(" }\n")
+		pr.w(" (void)c; }\n")
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
 		rows, k := sa[0], sa[1]
@@ -410,10 +407,9 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 		pr.w("\tgb_tri_solve_reverse(%s, %s, %s, %s, %d, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.Out), g, pr.v(in.Scratch), nn*m, gb, gl, nn, m)
 	case ir.OpMulLowerTTr:
-		nn := pr.p.Values[in.Out].Shape[0]
-		L := pr.v(in.In[0])
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j <= i; j++) { double s = 0; for (long long k = j; k < %d; k++) s += (%s[i*%d+k] + %s[k*%d+i]) * %s[k*%d+j]; %s[i*%d+j] += s; }\n",
-			nn, nn, g, nn, g, nn, L, nn, pr.a(in.In[0]), nn)
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_mul_lower_self_transpose_reverse(%s, %s, %s, %d);\n", pr.v(in.In[0]), g, d, pr.p.Values[in.Out].Shape[0])
+		}
 	case ir.OpLowerFwd, ir.OpUpperFwd:
 		sign := ""
 		if in.Op == ir.OpUpperFwd {
@@ -448,12 +444,9 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 		pr.w(" (void)d; }\n")
 	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
-		first := "s"
-		if in.Op == ir.OpPosOrderedFwd {
-			first = fmt.Sprintf("s * exp(%s[0])", pr.v(in.In[0]))
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_ordered_reverse(%s, %s, %d, %s, %d);\n", pr.v(in.In[0]), g, n, d, positive(in.Op))
 		}
-		pr.w("\t{ double s = 0; for (long long k = %d; k >= 0; k--) { s += %s[k]; %s[k] += (k == 0 ? %s : s * exp(%s[k])); } }\n",
-			n-1, g, pr.a(in.In[0]), first, pr.v(in.In[0]))
 	case ir.OpSimplexFwd:
 		km1 := pr.n(in.In[0])
 		pr.w("\tgb_simplex_reverse(%s, %d, %s, %s, %s);\n", pr.v(in.In[0]), km1, pr.v(in.Out), g, pr.a(in.In[0]))

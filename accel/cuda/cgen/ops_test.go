@@ -141,6 +141,7 @@ var opCases = []opCase{
 	}},
 	{"dirichlet, multi_normal_cholesky", func(b *ir.Builder, x ir.ID) ir.ID {
 		alpha := pos(b, b.ParamSlice(0, []int{3}))
+		alphaRows := pos(b, b.ParamSlice(0, []int{2, 3})) // one α per event
 		sx := emit(b, ir.OpSimplexFwd, nil, b.ParamSlice(3, []int{2}))
 		ys := b.Const([]float64{0.2, 0.3, 0.5, 0.6, 0.1, 0.3}, []int{2, 3})
 		l := emit(b, ir.OpCholesky, nil, emit(b, ir.OpAddDiag, nil,
@@ -149,6 +150,7 @@ var opCases = []opCase{
 		return emit(b, ir.OpAddN, nil,
 			emit(b, ir.OpDirichletLPDF, nil, sx, alpha), emit(b, ir.OpDirichletLPDF, nil, ys, alpha),
 			sum(b, emit(b, ir.OpDirichletLPDF, []int{1}, ys, alpha)),
+			emit(b, ir.OpDirichletLPDF, nil, ys, alphaRows), sum(b, emit(b, ir.OpDirichletLPDF, []int{1}, ys, alphaRows)),
 			emit(b, ir.OpMultiNormalCholLPDF, nil, yn, b.ParamSlice(0, []int{3}), l),
 			sum(b, emit(b, ir.OpMultiNormalCholLPDF, []int{1}, b.ParamSlice(1, []int{3}), yn, l)))
 	}},

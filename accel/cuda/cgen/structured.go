@@ -26,7 +26,8 @@ func (pr *prog) logMatMulExp(in *ir.Instr, reverse bool) error {
 }
 
 // categorical writes categorical_logit_lpmf(y, logits): logits [K] shared
-// or [N×K] one row per event.
+// or [N×K] one row per event, by the device functions translated from
+// ir's categoricalLogitLPMF and its reverse.
 func (pr *prog) categorical(in *ir.Instr, reverse bool) error {
 	y, lg := in.In[0], in.In[1]
 	sh := pr.p.Values[lg].Shape
@@ -44,41 +45,21 @@ func (pr *prog) categorical(in *ir.Instr, reverse bool) error {
 	pw := isPointwise(in)
 	if !reverse {
 		out := pr.v(in.Out)
-		// Shared logits: one log-sum-exp; else one per event's row.
-		shared, perRow := "gb_lse_plain("+L+", "+itoa(k)+")", ""
-		if rs != 0 {
-			shared, perRow = "0", "lse = gb_lse_plain(row, "+itoa(k)+");"
-		}
-		pr.w("\t{ double t = 0, lse = %s; for (long long i = 0; i < %d; i++) {\n", shared, n)
-		pr.w("\t\tconst double *row = %s + i*%d; double e = -GB_INF; long long c = gb_category(%s[%s], %d);\n", L, rs, Y, idx(pr.st(y)), k)
-		pr.w("\t\tif (c >= 0) { %s e = row[c] - lse; }\n", perRow)
-		pr.w("\t\tif (e != e) e = -GB_INF;\n")
 		if pw {
-			pr.w("\t\t%s[i] = e;\n", out)
+			pr.w("\tgb_categorical_logit_lpmf(%s, %d, %s, %d, %d, %d, %s, 1);\n", Y, pr.st(y), L, n, k, rs, out)
+		} else {
+			pr.w("\t%s[0] = gb_categorical_logit_lpmf(%s, %d, %s, %d, %d, %d, %s, 0);\n", out, Y, pr.st(y), L, n, k, rs, out)
 		}
-		pr.w("\t\tt += e; }\n")
-		if !pw {
-			pr.w("\t%s[0] = t;\n", out)
-		}
-		pr.w("\t(void)lse; }\n")
 		return nil
 	}
 	adj := pr.a(lg)
 	if adj == "" {
 		return nil
 	}
-	g := pr.a(in.Out) + "[0]"
+	gs := 0
 	if pw {
-		g = pr.a(in.Out) + "[i]"
+		gs = 1
 	}
-	if rs == 0 {
-		pr.w("\t{ double lse = gb_lse_plain(%s, %d); if (!(gb_isinf(lse) || lse != lse)) { double gsum = 0;\n", L, k)
-		pr.w("\t\tfor (long long i = 0; i < %d; i++) { long long c = gb_category(%s[%s], %d); if (c >= 0) { double gi = %s; %s[c] += gi; gsum += gi; } }\n", n, Y, idx(pr.st(y)), k, g, adj)
-		pr.w("\t\tfor (long long j = 0; j < %d; j++) %s[j] -= gsum * exp(%s[j] - lse); } }\n", k, adj, L)
-		return nil
-	}
-	pr.w("\tfor (long long i = 0; i < %d; i++) { long long c = gb_category(%s[%s], %d); if (c < 0) continue;\n", n, Y, idx(pr.st(y)), k)
-	pr.w("\t\tconst double *row = %s + i*%d; double *ar = %s + i*%d, lse = gb_lse_plain(row, %d); if (gb_isinf(lse) || lse != lse) continue;\n", L, k, adj, k, k)
-	pr.w("\t\tdouble gi = %s; ar[c] += gi; for (long long j = 0; j < %d; j++) ar[j] -= gi * exp(row[j] - lse); }\n", g, k)
+	pr.w("\tgb_categorical_logit_reverse(%s, %d, %s, %d, %d, %d, %s, %d, %s);\n", Y, pr.st(y), L, n, k, rs, pr.a(in.Out), gs, adj)
 	return nil
 }
