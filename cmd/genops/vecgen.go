@@ -417,19 +417,7 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t\tif pw {\n\t\t\t\tout[c] = e\n\t\t\t} else {\n\t\t\t\tout[c] += e\n\t\t\t}\n\t\t}\n")
 		return nil
 	}
-	if len(rows) > 0 {
-		sv, err := p.sharedValid(rows, valid, loopScope(p.vecScope(nil), only))
-		if err != nil {
-			return err
-		}
-		b.WriteString("\t\tif shared {\n")
-		if err := loop(sharedScope(p, rows), sv); err != nil {
-			return err
-		}
-		b.WriteString("\t\t\tcontinue\n\t\t}\n")
-		resliceRows(b, rows, "out")
-	}
-	if err := loop(p.vecScope(rows), valid); err != nil {
+	if err := p.bothLoops(b, rows, valid, only, loop, "out"); err != nil {
 		return err
 	}
 	b.WriteString("\t}\n}\n")
@@ -661,6 +649,18 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t}\n")
 		return nil
 	}
+	if err := p.bothLoops(b, rows, valid, only, loop, "gs"); err != nil {
+		return err
+	}
+	b.WriteString("\t}\n}\n")
+	return nil
+}
+
+// bothLoops writes a kernel's loop over the chains: where some calls are
+// rows, first for chains that share every row's value (read as scalars,
+// then on to the next element), and then over the rows, resliced to the
+// chains' count like the output to.
+func (p *parsed) bothLoops(b *bytes.Buffer, rows []rowCall, valid string, only map[int]bool, loop func(*scope, string) error, to string) error {
 	if len(rows) > 0 {
 		sv, err := p.sharedValid(rows, valid, loopScope(p.vecScope(nil), only))
 		if err != nil {
@@ -671,13 +671,9 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 			return err
 		}
 		b.WriteString("\t\t\tcontinue\n\t\t}\n")
-		resliceRows(b, rows, "gs")
+		resliceRows(b, rows, to)
 	}
-	if err := loop(p.vecScope(rows), valid); err != nil {
-		return err
-	}
-	b.WriteString("\t}\n}\n")
-	return nil
+	return loop(p.vecScope(rows), valid)
 }
 
 func dedupe(xs []string) []string {
