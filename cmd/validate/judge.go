@@ -12,6 +12,7 @@ import (
 	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/posterior"
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -133,7 +134,7 @@ func judge(r *result, c *posteriordb.Case, p *posterior.Posterior) {
 		}
 		ch := p.ByChain(ref.Name)
 		flat := diag.Flatten(ch)
-		mean, sd := meanSD(flat)
+		mean, sd := stat.MeanStdDev(flat, nil)
 		bulk, tail := diag.ESSBulk(ch), diag.ESSTail(ch)
 		rhat := diag.Rhat(ch)
 		mcse := sd / math.Sqrt(bulk)
@@ -187,17 +188,4 @@ func judge(r *result, c *posteriordb.Case, p *posterior.Posterior) {
 func quantileSE(sd, p, ess float64) float64 {
 	z := distuv.UnitNormal.Quantile(p)
 	return sd * math.Sqrt(p*(1-p)) / distuv.UnitNormal.Prob(z) / math.Sqrt(ess)
-}
-
-func meanSD(x []float64) (float64, float64) {
-	m := 0.0
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	s := 0.0
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(s / float64(len(x)-1))
 }

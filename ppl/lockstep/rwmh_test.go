@@ -10,6 +10,7 @@ import (
 	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
+	"gonum.org/v1/gonum/stat"
 )
 
 // scaled is x ~ N(0, 0.01²), y ~ N(3, 100²): scales 10⁴ apart, which a
@@ -52,7 +53,7 @@ func TestRWMHFewChains(t *testing.T) {
 		for j, want := range []struct{ mean, sd float64 }{{0, 0.01}, {3, 100}} {
 			ch := p.ByChain(p.Columns[j])
 			flat := diag.Flatten(ch)
-			mean, sd := meanSD(flat)
+			mean, sd := stat.MeanStdDev(flat, nil)
 			se := sd / math.Sqrt(diag.ESSBulk(ch))
 			if math.Abs(mean-want.mean) > 4*se || math.Abs(sd-want.sd) > 0.1*want.sd {
 				t.Errorf("%d chains, %s: mean %.4g ± %.2g, sd %.4g; want %g and %g", chains, p.Columns[j], mean, 4*se, sd, want.mean, want.sd)
@@ -62,19 +63,6 @@ func TestRWMHFewChains(t *testing.T) {
 			}
 		}
 	}
-}
-
-func meanSD(x []float64) (float64, float64) {
-	m := 0.0
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	s := 0.0
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(s / float64(len(x)-1))
 }
 
 // InitChains starts each chain at its own position; where the log density
@@ -142,7 +130,7 @@ func TestRWMHDense(t *testing.T) {
 				t.Errorf("proposal covariance %v: correlation %.4f, want about 0.995", a.InvMetric, r)
 			}
 			ch := p.ByChain("y")
-			if _, sd := meanSD(diag.Flatten(ch)); math.Abs(sd-1) > 0.1 {
+			if _, sd := stat.MeanStdDev(diag.Flatten(ch), nil); math.Abs(sd-1) > 0.1 {
 				t.Errorf("dense: sd of y %.3f, want 1", sd)
 			}
 			if r := diag.Rhat(ch); !(r < 1.01) {
