@@ -26,27 +26,10 @@ type devCheck struct {
 	want  []float64
 }
 
-// cLit spells x in C.
-func cLit(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "GB_NAN"
-	case math.IsInf(x, 1):
-		return "GB_INF"
-	case math.IsInf(x, -1):
-		return "(-GB_INF)"
-	}
-	s := strconv.FormatFloat(x, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".e") {
-		s += ".0"
-	}
-	return s
-}
-
 func cArray(name string, xs []float64) string {
 	var s []string
 	for _, x := range xs {
-		s = append(s, cLit(x))
+		s = append(s, cgen.Lit(x))
 	}
 	if len(s) == 0 {
 		s = []string{"0"}
@@ -64,7 +47,7 @@ func scalarChecks(name string, fn func(a ...float64) float64, args [][]float64) 
 	for _, a := range args {
 		var lits []string
 		for _, x := range a {
-			lits = append(lits, cLit(x))
+			lits = append(lits, cgen.Lit(x))
 		}
 		cs = append(cs, devCheck{[]string{name}, fmt.Sprintf("printf(\"%%.17g\\n\", (double)%s(%s));", name, strings.Join(lits, ", ")), []float64{fn(a...)}})
 	}
@@ -171,7 +154,7 @@ func deviceChecks() []devCheck {
 	bad := []float64{1, 2, 2, 1}
 	lbad := make([]float64, 4)
 	rel := 1e-3
-	cs = append(cs, devCheck{[]string{"gb_cholesky"}, fmt.Sprintf("{ %s double l[4]; printf(\"%%.17g\\n\", (double)gb_cholesky(a, l, 2, %s)); }", cArray("a", bad), cLit(rel)),
+	cs = append(cs, devCheck{[]string{"gb_cholesky"}, fmt.Sprintf("{ %s double l[4]; printf(\"%%.17g\\n\", (double)gb_cholesky(a, l, 2, %s)); }", cArray("a", bad), cgen.Lit(rel)),
 		[]float64{float64(dense.Cholesky(bad, lbad, 2, rel))}})
 
 	// log-sum-exp, with the exponentials it leaves.

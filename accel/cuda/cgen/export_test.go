@@ -5,3 +5,6 @@ func Library() string { return deviceLibrary + translatedLibrary + generatedLibr
 
 // Kernels is the kernel source every generated source ends with.
 func Kernels() string { return kernels }
+
+// Lit spells a float64 as a C literal, as the generated sources do.
+func Lit(x float64) string { return lit(x) }
