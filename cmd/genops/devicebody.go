@@ -164,6 +164,20 @@ func kindOf(x texpr) ctype {
 	return ctype{k: kFloat}
 }
 
+// floatArgs translates a call's arguments as doubles, without outer
+// parentheses.
+func (t *fnTrans) floatArgs(es []ast.Expr) ([]string, error) {
+	var args []string
+	for _, a := range es {
+		s, err := t.scalarExpr(a, kFloat)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, stripParens(s))
+	}
+	return args, nil
+}
+
 // scalarExpr translates e, which must be a scalar of kind k.
 func (t *fnTrans) scalarExpr(e ast.Expr, k cKind) (string, error) {
 	x, err := t.expr(e)
@@ -598,13 +612,9 @@ func (t *fnTrans) minMax(e *ast.CallExpr, name string) (texpr, error) {
 	if len(e.Args) != 2 {
 		return texpr{}, t.errAt(e, "%s of %d arguments (device code takes two)", name, len(e.Args))
 	}
-	var args []string
-	for _, a := range e.Args {
-		s, err := t.scalarExpr(a, kFloat)
-		if err != nil {
-			return texpr{}, err
-		}
-		args = append(args, stripParens(s))
+	args, err := t.floatArgs(e.Args)
+	if err != nil {
+		return texpr{}, err
 	}
 	return texpr{c: "gb_" + name + "(" + strings.Join(args, ", ") + ")", t: ctype{k: kFloat}}, nil
 }
@@ -681,13 +691,9 @@ func (t *fnTrans) mathCall(e *ast.CallExpr, name string) (texpr, error) {
 	if err := argc(m.arity); err != nil {
 		return texpr{}, err
 	}
-	var args []string
-	for _, a := range e.Args {
-		s, err := t.scalarExpr(a, kFloat)
-		if err != nil {
-			return texpr{}, err
-		}
-		args = append(args, stripParens(s))
+	args, err := t.floatArgs(e.Args)
+	if err != nil {
+		return texpr{}, err
 	}
 	return texpr{c: m.c + "(" + strings.Join(args, ", ") + ")", t: f}, nil
 }
@@ -696,13 +702,9 @@ func (t *fnTrans) callExtern(e *ast.CallExpr, ex extern) (texpr, error) {
 	if len(e.Args) != ex.arity {
 		return texpr{}, t.errAt(e, "%s takes %d arguments", ex.c, ex.arity)
 	}
-	var args []string
-	for _, a := range e.Args {
-		s, err := t.scalarExpr(a, kFloat)
-		if err != nil {
-			return texpr{}, err
-		}
-		args = append(args, stripParens(s))
+	args, err := t.floatArgs(e.Args)
+	if err != nil {
+		return texpr{}, err
 	}
 	return texpr{c: ex.c + "(" + strings.Join(args, ", ") + ")", t: ctype{k: ex.result}}, nil
 }
