@@ -622,23 +622,19 @@ func (r *RV) Observe(data any) *RV {
 	if r.v.Observed && sameData(&r.v, data) {
 		return r // the cell that observed it, run again
 	}
-	dims := r.v.Value.Dims
+	// On a failure the shape and any data observed before go back with
+	// the rest.
+	dims, saved := r.v.Value.Dims, r.v
 	defer func() {
-		if e := recover(); e != nil { // the shape goes back with the rest
+		if e := recover(); e != nil {
 			r.v.Value.Dims = dims
+			r.v.Observed, r.v.Data, r.v.DataOf, r.v.NoData = saved.Observed, saved.Data, saved.DataOf, saved.NoData
 			panic(e)
 		}
 	}()
 	if r.v.Observed {
 		// The cell that observed it, run again with other data: they
-		// replace the old (the model goes back to them on a failure).
-		saved := r.v
-		defer func() {
-			if e := recover(); e != nil {
-				r.v.Observed, r.v.Data, r.v.DataOf, r.v.NoData = saved.Observed, saved.Data, saved.DataOf, saved.NoData
-				panic(e)
-			}
-		}()
+		// replace the old.
 		if r.v.Pointwise != nil {
 			m.failf(r.v.Name, "the observations of %s shaped how its log density was built; to observe other data, run the cell that defines it again with them (Observed)", r.v.Name)
 		}

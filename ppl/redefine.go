@@ -154,12 +154,7 @@ func pathTo(n, target *graph.Node, seen map[*graph.Node]bool) []string {
 		return []string{nodeName(n)}
 	}
 	if n.Kind != graph.KRV {
-		next := n.Args
-		if n.Scan != nil {
-			next = append(append(slices.Clone(next), n.Scan.Statics...), n.Scan.Next...)
-			next = append(next, n.Scan.Emit)
-		}
-		for _, a := range next {
+		for _, a := range inputs(n) {
 			if p := pathTo(a, target, seen); p != nil {
 				if n.Det != "" {
 					p = append(p, n.Det)
@@ -170,6 +165,16 @@ func pathTo(n, target *graph.Node, seen map[*graph.Node]bool) []string {
 	}
 	seen[n] = true
 	return nil
+}
+
+// inputs lists the nodes n is computed from: its arguments, and for a
+// scan the outer values and the body's results.
+func inputs(n *graph.Node) []*graph.Node {
+	if n.Scan == nil {
+		return n.Args
+	}
+	in := append(slices.Clone(n.Args), n.Scan.Statics...)
+	return append(append(in, n.Scan.Next...), n.Scan.Emit)
 }
 
 func nodeName(n *graph.Node) string {
@@ -240,13 +245,8 @@ func varsIn(n *graph.Node, seen map[*graph.Node]bool) []*graph.RV {
 	if n.Kind == graph.KRV {
 		return []*graph.RV{n.RV}
 	}
-	next := n.Args
-	if n.Scan != nil {
-		next = append(append(slices.Clone(next), n.Scan.Statics...), n.Scan.Next...)
-		next = append(next, n.Scan.Emit)
-	}
 	var out []*graph.RV
-	for _, a := range next {
+	for _, a := range inputs(n) {
 		out = append(out, varsIn(a, seen)...)
 	}
 	return out
