@@ -10,9 +10,17 @@ import (
 // gonum's assembly kernels.
 const KernelMin = 16
 
+// OnHost is true. A marked function's branch on it (if OnHost() && …)
+// is the CPU's shortcut, gonum's assembly kernels for long vectors; the
+// device translation (cmd/genops) leaves the branch out and runs the loop
+// after it, which computes the same sum in its plain order.
+func OnHost() bool { return true }
+
 // Dot is Σ a·b over len(a) (b at least as long).
+//
+//gb:cuda gb_dot
 func Dot(a, b []float64) float64 {
-	if len(a) >= KernelMin {
+	if OnHost() && len(a) >= KernelMin {
 		return floats.Dot(a, b[:len(a)])
 	}
 	b = b[:len(a)]
@@ -24,8 +32,10 @@ func Dot(a, b []float64) float64 {
 }
 
 // Axpy adds alpha·x into y (len(x) elements).
+//
+//gb:cuda gb_axpy
 func Axpy(y []float64, alpha float64, x []float64) {
-	if len(x) >= KernelMin {
+	if OnHost() && len(x) >= KernelMin {
 		floats.AddScaled(y[:len(x)], alpha, x)
 		return
 	}

@@ -77,17 +77,6 @@ func cholCorrShape(logJ bool) func(p *Program, in *Instr, args [][]int) ([]int, 
 	}
 }
 
-func sumGrad(f *Frame, in *Instr, scale float64) {
-	if !f.Grad(in.In[0]) {
-		return
-	}
-	g := f.AdjOf(in.Out)[0]
-	gx := f.AdjOf(in.In[0])
-	for i := range gx {
-		gx[i] += g * scale
-	}
-}
-
 func init() {
 	// Lower and upper bounds: y = lb + exp(x), y = ub - exp(x).
 	for _, c := range []struct {
@@ -101,96 +90,51 @@ func init() {
 			// The scratch keeps exp(x) for the reverse sweep.
 			Scratch: func(p *Program, in *Instr) int { return p.Values[in.In[0]].Len },
 			Forward: func(f *Frame, in *Instr) {
-				x, y, e := f.Val(in.In[0]), f.Val(in.Out), f.Val(in.Scratch)
 				b, sb := bval(f, in.In[1])
-				for i := range y {
-					e[i] = Exp(x[i])
-					y[i] = b[i*sb] + sign*e[i]
-				}
+				boundFwd(f.Val(in.In[0]), b, f.Val(in.Scratch), f.Val(in.Out), sb, sign)
 			},
 			Backward: func(f *Frame, in *Instr) {
-				e, g := f.Val(in.Scratch), f.AdjOf(in.Out)
-				if gx := gradOrNil(f, in.In[0]); gx != nil {
-					for i := range gx {
-						gx[i] += sign * g[i] * e[i]
-					}
-				}
 				_, sb := bval(f, in.In[1])
-				addStrided(gradOrNil(f, in.In[1]), g, sb)
+				boundReverse(f.Val(in.Scratch), f.AdjOf(in.Out), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), sb, sign)
 			},
 		})
 		register(c.logJ, OpDef{
 			Name: c.name + "_log_jacobian", Arity: 2, Shape: boundedShape(true),
-			Forward: func(f *Frame, in *Instr) {
-				s := 0.0
-				for _, v := range f.Val(in.In[0]) {
-					s += v
+			Forward: func(f *Frame, in *Instr) { f.Val(in.Out)[0] = sum(f.Val(in.In[0])) },
+			Backward: func(f *Frame, in *Instr) {
+				if f.Grad(in.In[0]) {
+					addScalar(f.AdjOf(in.In[0]), f.AdjOf(in.Out)[0])
 				}
-				f.Val(in.Out)[0] = s
 			},
-			Backward: func(f *Frame, in *Instr) { sumGrad(f, in, 1) },
 		})
 	}
 
 	register(OpIntervalFwd, OpDef{
 		Name: "interval", Arity: 3, Shape: boundedShape(false),
 		Forward: func(f *Frame, in *Instr) {
-			x, y := f.Val(in.In[0]), f.Val(in.Out)
 			lb, sl := bval(f, in.In[1])
 			ub, su := bval(f, in.In[2])
-			for i := range y {
-				y[i] = intervalFwd(x[i], lb[i*sl], ub[i*su])
-			}
+			intervalForward(f.Val(in.In[0]), lb, ub, f.Val(in.Out), sl, su)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			x, g := f.Val(in.In[0]), f.AdjOf(in.Out)
 			lb, sl := bval(f, in.In[1])
 			ub, su := bval(f, in.In[2])
-			gx, gl, gu := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
-			for i, gi := range g {
-				s, sc := logisticPair(x[i])
-				if gx != nil {
-					gx[i] += gi * (ub[i*su] - lb[i*sl]) * s * sc
-				}
-				if gl != nil {
-					gl[i*sl] += gi * sc
-				}
-				if gu != nil {
-					gu[i*su] += gi * s
-				}
-			}
+			intervalReverse(f.Val(in.In[0]), lb, ub, f.AdjOf(in.Out),
+				gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2]), sl, su)
 		},
 	})
 	register(OpIntervalLogJ, OpDef{
 		Name: "interval_log_jacobian", Arity: 3, Shape: boundedShape(true),
 		Forward: func(f *Frame, in *Instr) {
-			x := f.Val(in.In[0])
 			lb, sl := bval(f, in.In[1])
 			ub, su := bval(f, in.In[2])
-			s := 0.0
-			for i, v := range x {
-				s += math.Log(ub[i*su]-lb[i*sl]) + logisticLogJ(v)
-			}
-			f.Val(in.Out)[0] = s
+			f.Val(in.Out)[0] = intervalLogJ(f.Val(in.In[0]), lb, ub, sl, su)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			g := f.AdjOf(in.Out)[0]
-			x := f.Val(in.In[0])
 			lb, sl := bval(f, in.In[1])
 			ub, su := bval(f, in.In[2])
-			gx, gl, gu := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
-			for i, v := range x {
-				if gx != nil {
-					gx[i] += g * (1 - 2*Logistic(v))
-				}
-				d := g / (ub[i*su] - lb[i*sl])
-				if gl != nil {
-					gl[i*sl] -= d
-				}
-				if gu != nil {
-					gu[i*su] += d
-				}
-			}
+			intervalLogJReverse(f.Val(in.In[0]), lb, ub, f.AdjOf(in.Out)[0],
+				gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2]), sl, su)
 		},
 	})
 
@@ -556,4 +500,77 @@ func OrderedInverse(y, x []float64) {
 func PosOrderedInverse(y, x []float64) {
 	OrderedInverse(y, x)
 	x[0] = math.Log(y[0])
+}
+
+// The bound transforms' bodies over slices, which cgen's C calls through
+// their translations (cmd/genops). Bounds are read at stride sl, su or sb:
+// 1, or 0 for a scalar bound. An empty adjoint is one not wanted.
+
+// boundFwd is y = b + sign·exp(x) (sign 1: a lower bound, -1: an upper
+// one), keeping exp(x) in e.
+//
+//gb:cuda gb_bound_fwd
+func boundFwd(x, b, e, y []float64, sb int, sign float64) {
+	for i := range y {
+		e[i] = Exp(x[i])
+		y[i] = b[i*sb] + sign*e[i]
+	}
+}
+
+//gb:cuda gb_bound_reverse
+func boundReverse(e, g, gx, gb []float64, sb int, sign float64) {
+	for i := range gx {
+		gx[i] += sign * g[i] * e[i]
+	}
+	addStrided(gb, g, sb)
+}
+
+//gb:cuda gb_interval_forward
+func intervalForward(x, lb, ub, y []float64, sl, su int) {
+	for i := range y {
+		y[i] = intervalFwd(x[i], lb[i*sl], ub[i*su])
+	}
+}
+
+//gb:cuda gb_interval_reverse
+func intervalReverse(x, lb, ub, g, gx, gl, gu []float64, sl, su int) {
+	for i, gi := range g {
+		s, sc := logisticPair(x[i])
+		if len(gx) > 0 {
+			gx[i] += gi * (ub[i*su] - lb[i*sl]) * s * sc
+		}
+		if len(gl) > 0 {
+			gl[i*sl] += gi * sc
+		}
+		if len(gu) > 0 {
+			gu[i*su] += gi * s
+		}
+	}
+}
+
+// intervalLogJ is Σ log(ub-lb) + log σ(x) + log(1-σ(x)).
+//
+//gb:cuda gb_interval_logj
+func intervalLogJ(x, lb, ub []float64, sl, su int) float64 {
+	s := 0.0
+	for i, v := range x {
+		s += math.Log(ub[i*su]-lb[i*sl]) + logisticLogJ(v)
+	}
+	return s
+}
+
+//gb:cuda gb_interval_logj_reverse
+func intervalLogJReverse(x, lb, ub []float64, g float64, gx, gl, gu []float64, sl, su int) {
+	for i, v := range x {
+		if len(gx) > 0 {
+			gx[i] += g * (1 - 2*Logistic(v))
+		}
+		d := g / (ub[i*su] - lb[i*sl])
+		if len(gl) > 0 {
+			gl[i*sl] -= d
+		}
+		if len(gu) > 0 {
+			gu[i*su] += d
+		}
+	}
 }

@@ -127,53 +127,17 @@ func init() {
 		Name: "log_mix", Arity: 3, Shape: broadcastShape,
 		Scratch: func(p *Program, in *Instr) int { return p.Values[in.Out].Len },
 		Forward: func(f *Frame, in *Instr) {
-			y, e := f.Val(in.Out), f.Val(in.Scratch)
 			t, st := bval(f, in.In[0])
 			a, sa := bval(f, in.In[1])
 			b, sb := bval(f, in.In[2])
-			for i := range y {
-				ti, ai, bi := t[i*st], a[i*sa], b[i*sb]
-				switch {
-				case math.IsInf(ai, -1) && math.IsInf(bi, -1):
-					e[i], y[i] = 0, math.Inf(-1)
-				case ai >= bi:
-					e[i] = Exp(bi - ai)
-					y[i] = ai + math.Log(ti+(1-ti)*e[i])
-				default:
-					e[i] = Exp(ai - bi)
-					y[i] = bi + math.Log(ti*e[i]+1-ti)
-				}
-			}
+			logMix(t, a, b, f.Val(in.Scratch), f.Val(in.Out), st, sa, sb)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			y, e, g := f.Val(in.Out), f.Val(in.Scratch), f.AdjOf(in.Out)
 			t, st := bval(f, in.In[0])
 			a, sa := bval(f, in.In[1])
 			b, sb := bval(f, in.In[2])
-			gt, ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2])
-			for i := range y {
-				if math.IsInf(y[i], -1) || g[i] == 0 {
-					continue
-				}
-				ti := t[i*st]
-				var ea, eb float64 // exp(a-y), exp(b-y)
-				if a[i*sa] >= b[i*sb] {
-					d := ti + (1-ti)*e[i]
-					ea, eb = 1/d, e[i]/d
-				} else {
-					d := ti*e[i] + 1 - ti
-					ea, eb = e[i]/d, 1/d
-				}
-				if gt != nil {
-					gt[i*st] += g[i] * (ea - eb)
-				}
-				if ga != nil {
-					ga[i*sa] += g[i] * ti * ea
-				}
-				if gb != nil {
-					gb[i*sb] += g[i] * (1 - ti) * eb
-				}
-			}
+			logMixReverse(t, a, b, f.Val(in.Scratch), f.Val(in.Out), f.AdjOf(in.Out),
+				gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), gradOrNil(f, in.In[2]), st, sa, sb)
 		},
 	})
 }
@@ -194,8 +158,13 @@ func gradOrNil(f *Frame, id ID) []float64 {
 	return nil
 }
 
+// addStrided adds g into dst element by element (s = 1), or its sum into
+// dst[0] (s = 0, a broadcast scalar); nothing when dst is empty (no
+// gradient wanted).
+//
+//gb:cuda gb_add_strided
 func addStrided(dst, g []float64, s int) {
-	if dst == nil {
+	if len(dst) == 0 {
 		return
 	}
 	if s == 0 {
@@ -209,5 +178,56 @@ func addStrided(dst, g []float64, s int) {
 	dst = dst[:len(g)]
 	for i, v := range g {
 		dst[i] += v
+	}
+}
+
+// logMix is y_i = log(t·exp(a) + (1-t)·exp(b)) over the elements of y
+// (t, a and b read at strides st, sa, sb: 1, or 0 for a scalar),
+// leaving e_i = exp(min - max) of a and b for the reverse sweep.
+//
+//gb:cuda gb_log_mix
+func logMix(t, a, b, e, y []float64, st, sa, sb int) {
+	for i := range y {
+		ti, ai, bi := t[i*st], a[i*sa], b[i*sb]
+		switch {
+		case math.IsInf(ai, -1) && math.IsInf(bi, -1):
+			e[i], y[i] = 0, math.Inf(-1)
+		case ai >= bi:
+			e[i] = Exp(bi - ai)
+			y[i] = ai + math.Log(ti+(1-ti)*e[i])
+		default:
+			e[i] = Exp(ai - bi)
+			y[i] = bi + math.Log(ti*e[i]+1-ti)
+		}
+	}
+}
+
+// logMixReverse adds log_mix's partials times g into gt, ga and gb
+// (each empty when no gradient is wanted).
+//
+//gb:cuda gb_log_mix_reverse
+func logMixReverse(t, a, b, e, y, g, gt, ga, gb []float64, st, sa, sb int) {
+	for i := range y {
+		if math.IsInf(y[i], -1) || g[i] == 0 {
+			continue
+		}
+		ti := t[i*st]
+		var ea, eb float64 // exp(a-y), exp(b-y)
+		if a[i*sa] >= b[i*sb] {
+			d := ti + (1-ti)*e[i]
+			ea, eb = 1/d, e[i]/d
+		} else {
+			d := ti*e[i] + 1 - ti
+			ea, eb = e[i]/d, 1/d
+		}
+		if len(gt) > 0 {
+			gt[i*st] += g[i] * (ea - eb)
+		}
+		if len(ga) > 0 {
+			ga[i*sa] += g[i] * ti * ea
+		}
+		if len(gb) > 0 {
+			gb[i*sb] += g[i] * (1 - ti) * eb
+		}
 	}
 }

@@ -48,13 +48,10 @@ func init() {
 				}
 				return
 			}
-			for i := range y {
-				y[i] = dense.Dot(a[i*k:(i+1)*k], v)
-			}
+			matVec(a, v, y)
 		},
 		Backward: func(f *Frame, in *Instr) {
 			a, v, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
-			k := len(v)
 			if in.Scratch != None {
 				// A is data: only v gets a gradient, gv_l = Σ_i A_il g_i.
 				at := f.Val(in.Scratch)[1:]
@@ -64,18 +61,7 @@ func init() {
 				}
 				return
 			}
-			if f.Grad(in.In[0]) {
-				ga := f.AdjOf(in.In[0])
-				for i, gi := range g {
-					dense.Axpy(ga[i*k:(i+1)*k], gi, v)
-				}
-			}
-			if f.Grad(in.In[1]) {
-				gv := f.AdjOf(in.In[1])
-				for i, gi := range g {
-					dense.Axpy(gv, gi, a[i*k:(i+1)*k])
-				}
-			}
+			matVecReverse(a, v, g, gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]))
 		},
 	})
 	register(OpMatMul, OpDef{
@@ -88,34 +74,13 @@ func init() {
 			return []int{a[0], b[1]}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			a, b, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
 			sa := f.P.Values[in.In[0]].Shape
-			n, k, m := sa[0], sa[1], len(b)/sa[1]
-			clear(y)
-			for i := range n {
-				yr := y[i*m : (i+1)*m]
-				for l := range k {
-					dense.Axpy(yr, a[i*k+l], b[l*m:(l+1)*m])
-				}
-			}
+			matMul(f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out), sa[0], sa[1])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			a, b, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
 			sa := f.P.Values[in.In[0]].Shape
-			n, k, m := sa[0], sa[1], len(b)/sa[1]
-			ga, gb := gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1])
-			for i := range n {
-				gr := g[i*m : (i+1)*m]
-				for l := range k {
-					br := b[l*m : (l+1)*m]
-					if ga != nil {
-						ga[i*k+l] += dense.Dot(gr, br)
-					}
-					if gb != nil {
-						dense.Axpy(gb[l*m:(l+1)*m], a[i*k+l], gr)
-					}
-				}
-			}
+			matMulReverse(f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out),
+				gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), sa[0], sa[1])
 		},
 	})
 	register(OpCholesky, OpDef{
@@ -213,33 +178,12 @@ func init() {
 			return args[0], nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			a, y := f.Val(in.In[0]), f.Val(in.Out)
 			d, sd := bval(f, in.In[1])
-			copy(y, a)
-			n := f.P.Values[in.Out].Shape[0]
-			for i := range n {
-				y[i*n+i] += d[i*sd]
-			}
+			addDiag(f.Val(in.In[0]), d, f.Val(in.Out), f.P.Values[in.Out].Shape[0], sd)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			g := f.AdjOf(in.Out)
-			n := f.P.Values[in.Out].Shape[0]
-			if f.Grad(in.In[0]) {
-				ga := f.AdjOf(in.In[0])
-				for i, v := range g {
-					ga[i] += v
-				}
-			}
-			if f.Grad(in.In[1]) {
-				gd := f.AdjOf(in.In[1])
-				sd := 1
-				if len(gd) == 1 {
-					sd = 0
-				}
-				for i := range n {
-					gd[i*sd] += g[i*n+i]
-				}
-			}
+			_, sd := bval(f, in.In[1])
+			addDiagReverse(f.AdjOf(in.Out), gradOrNil(f, in.In[0]), gradOrNil(f, in.In[1]), f.P.Values[in.Out].Shape[0], sd)
 		},
 	})
 	register(OpMulLowerTTr, OpDef{
@@ -518,4 +462,89 @@ func TransposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
 		w[0] = 1
 	}
 	return at
+}
+
+// The bodies of matvec, matmul and add_diag over slices, which cgen's C
+// calls through their translations (cmd/genops). Their inner products
+// are dense.Dot and dense.Axpy: gonum's assembly on the CPU for long
+// rows, the plain loop on the device. An empty adjoint is one not wanted.
+
+// matVec is y = A·v, A of len(y) rows of len(v).
+//
+//gb:cuda gb_matvec
+func matVec(a, v, y []float64) {
+	k := len(v)
+	for i := range y {
+		y[i] = dense.Dot(a[i*k:(i+1)*k], v)
+	}
+}
+
+//gb:cuda gb_matvec_reverse
+func matVecReverse(a, v, g, ga, gv []float64) {
+	k := len(v)
+	if len(ga) > 0 {
+		for i, gi := range g {
+			dense.Axpy(ga[i*k:(i+1)*k], gi, v)
+		}
+	}
+	if len(gv) > 0 {
+		for i, gi := range g {
+			dense.Axpy(gv, gi, a[i*k:(i+1)*k])
+		}
+	}
+}
+
+// matMul is y = A·B, A [n×k], B [k×m].
+//
+//gb:cuda gb_matmul
+func matMul(a, b, y []float64, n, k int) {
+	m := len(b) / k
+	clear(y[:n*m])
+	for i := range n {
+		yr := y[i*m : (i+1)*m]
+		for l := range k {
+			dense.Axpy(yr, a[i*k+l], b[l*m:(l+1)*m])
+		}
+	}
+}
+
+//gb:cuda gb_matmul_reverse
+func matMulReverse(a, b, g, ga, gb []float64, n, k int) {
+	m := len(b) / k
+	for i := range n {
+		gr := g[i*m : (i+1)*m]
+		for l := range k {
+			br := b[l*m : (l+1)*m]
+			if len(ga) > 0 {
+				ga[i*k+l] += dense.Dot(gr, br)
+			}
+			if len(gb) > 0 {
+				dense.Axpy(gb[l*m:(l+1)*m], a[i*k+l], gr)
+			}
+		}
+	}
+}
+
+// addDiag is y = A + diag(d), A [n×n], d read at stride sd.
+//
+//gb:cuda gb_add_diag
+func addDiag(a, d, y []float64, n, sd int) {
+	copy(y[:n*n], a)
+	for i := range n {
+		y[i*n+i] += d[i*sd]
+	}
+}
+
+//gb:cuda gb_add_diag_reverse
+func addDiagReverse(g, ga, gd []float64, n, sd int) {
+	if len(ga) > 0 {
+		for i, v := range g {
+			ga[i] += v
+		}
+	}
+	if len(gd) > 0 {
+		for i := range n {
+			gd[i*sd] += g[i*n+i]
+		}
+	}
 }

@@ -42,18 +42,10 @@ func init() {
 		Name: "sum", Arity: 1,
 		Shape: func(p *Program, in *Instr, args [][]int) ([]int, error) { return nil, nil },
 		Forward: func(f *Frame, in *Instr) {
-			s := 0.0
-			for _, v := range f.Val(in.In[0]) {
-				s += v
-			}
-			f.Val(in.Out)[0] = s
+			f.Val(in.Out)[0] = sum(f.Val(in.In[0]))
 		},
 		Backward: func(f *Frame, in *Instr) {
-			g := f.AdjOf(in.Out)[0]
-			ga := f.AdjOf(in.In[0])
-			for i := range ga {
-				ga[i] += g
-			}
+			addScalar(f.AdjOf(in.In[0]), f.AdjOf(in.Out)[0])
 		},
 	})
 	register(OpDot, OpDef{
@@ -89,20 +81,7 @@ func init() {
 			f.Val(in.Out)[0] = LogSumExpInto(x, e)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			y, g := f.Val(in.Out)[0], f.AdjOf(in.Out)[0]
-			if math.IsInf(y, 0) || math.IsNaN(y) {
-				return
-			}
-			e, gx := f.Val(in.Scratch), f.AdjOf(in.In[0])
-			s := 0.0
-			for _, v := range e {
-				s += v
-			}
-			r := g / s
-			gx = gx[:len(e)]
-			for i, v := range e {
-				gx[i] += r * v
-			}
+			logSumExpReverse(f.Val(in.Out)[0], f.AdjOf(in.Out)[0], f.Val(in.Scratch), f.AdjOf(in.In[0]))
 		},
 	})
 }
@@ -159,4 +138,40 @@ func LogSumExp(x []float64) float64 {
 		s += Exp(v - m)
 	}
 	return m + math.Log(s)
+}
+
+// sum is Σ x.
+//
+//gb:cuda gb_sum
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// addScalar adds g to every element of gx.
+//
+//gb:cuda gb_add_scalar
+func addScalar(gx []float64, g float64) {
+	for i := range gx {
+		gx[i] += g
+	}
+}
+
+// logSumExpReverse adds g·∂y/∂x_i = g·e_i/Σe into gx, given y =
+// log_sum_exp(x) and e from LogSumExpInto; nothing where y is infinite
+// or NaN.
+//
+//gb:cuda gb_logsumexp_reverse
+func logSumExpReverse(y, g float64, e, gx []float64) {
+	if math.IsInf(y, 0) || math.IsNaN(y) {
+		return
+	}
+	r := g / sum(e)
+	gx = gx[:len(e)]
+	for i, v := range e {
+		gx[i] += r * v
+	}
 }

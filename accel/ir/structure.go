@@ -18,16 +18,10 @@ func init() {
 			return []int{len(p.Tables[in.Table])}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			x, y := f.Val(in.In[0]), f.Val(in.Out)
-			for i, k := range f.P.Tables[in.Table] {
-				y[i] = x[k]
-			}
+			gatherRows(f.Val(in.In[0]), f.P.Tables[in.Table], f.Val(in.Out), 1)
 		},
 		Backward: func(f *Frame, in *Instr) {
-			gx, g := f.AdjOf(in.In[0]), f.AdjOf(in.Out)
-			for i, k := range f.P.Tables[in.Table] {
-				gx[k] += g[i]
-			}
+			gatherRowsReverse(f.AdjOf(in.Out), f.P.Tables[in.Table], f.AdjOf(in.In[0]), 1)
 		},
 	})
 	register(OpGatherRow, OpDef{
@@ -48,21 +42,10 @@ func init() {
 			return []int{len(p.Tables[in.Table]), args[0][1]}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			x, y := f.Val(in.In[0]), f.Val(in.Out)
-			k := f.P.Values[in.In[0]].Shape[1]
-			for i, r := range f.P.Tables[in.Table] {
-				copy(y[i*k:(i+1)*k], x[r*k:(r+1)*k])
-			}
+			gatherRows(f.Val(in.In[0]), f.P.Tables[in.Table], f.Val(in.Out), f.P.Values[in.In[0]].Shape[1])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			gx, g := f.AdjOf(in.In[0]), f.AdjOf(in.Out)
-			k := f.P.Values[in.In[0]].Shape[1]
-			for i, r := range f.P.Tables[in.Table] {
-				dst, src := gx[r*k:(r+1)*k], g[i*k:(i+1)*k]
-				for j, v := range src {
-					dst[j] += v
-				}
-			}
+			gatherRowsReverse(f.AdjOf(in.Out), f.P.Tables[in.Table], f.AdjOf(in.In[0]), f.P.Values[in.In[0]].Shape[1])
 		},
 	})
 	register(OpConcat, OpDef{
@@ -84,7 +67,9 @@ func init() {
 			y := f.Val(in.Out)
 			off := 0
 			for _, a := range in.In {
-				off += copy(y[off:], f.Val(a))
+				x := f.Val(a)
+				copyAt(y, x, off)
+				off += len(x)
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {
@@ -93,10 +78,7 @@ func init() {
 			for _, a := range in.In {
 				n := f.P.Values[a].Len
 				if f.Grad(a) {
-					ga := f.AdjOf(a)
-					for i, v := range g[off : off+n] {
-						ga[i] += v
-					}
+					addFrom(f.AdjOf(a), g, off)
 				}
 				off += n
 			}
@@ -112,13 +94,10 @@ func init() {
 			return []int{in.Ints[1]}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			copy(f.Val(in.Out), f.Val(in.In[0])[in.Ints[0]:])
+			copyFrom(f.Val(in.Out), f.Val(in.In[0]), in.Ints[0])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			gx := f.AdjOf(in.In[0])[in.Ints[0]:]
-			for i, v := range f.AdjOf(in.Out) {
-				gx[i] += v
-			}
+			addAt(f.AdjOf(in.In[0]), f.AdjOf(in.Out), in.Ints[0])
 		},
 	})
 	register(OpFill, OpDef{
@@ -135,18 +114,79 @@ func init() {
 			return in.Ints, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			v := f.Val(in.In[0])[0]
-			y := f.Val(in.Out)
-			for i := range y {
-				y[i] = v
-			}
+			fill(f.Val(in.Out), f.Val(in.In[0])[0])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			s := 0.0
-			for _, v := range f.AdjOf(in.Out) {
-				s += v
-			}
-			f.AdjOf(in.In[0])[0] += s
+			addStrided(f.AdjOf(in.In[0]), f.AdjOf(in.Out), 0)
 		},
 	})
+}
+
+// The structure ops' bodies, which cgen's C calls through their
+// translations (cmd/genops).
+
+// gatherRows copies rows tbl[i] of x (rows of k values) to row i of y.
+//
+//gb:cuda gb_gather_rows
+func gatherRows(x []float64, tbl []int, y []float64, k int) {
+	if k == 1 {
+		for i, r := range tbl {
+			y[i] = x[r]
+		}
+		return
+	}
+	for i, r := range tbl {
+		copy(y[i*k:(i+1)*k], x[r*k:(r+1)*k])
+	}
+}
+
+// gatherRowsReverse adds row i of g into row tbl[i] of gx.
+//
+//gb:cuda gb_gather_rows_reverse
+func gatherRowsReverse(g []float64, tbl []int, gx []float64, k int) {
+	if k == 1 {
+		for i, r := range tbl {
+			gx[r] += g[i]
+		}
+		return
+	}
+	for i, r := range tbl {
+		dst, src := gx[r*k:(r+1)*k], g[i*k:(i+1)*k]
+		for j, v := range src {
+			dst[j] += v
+		}
+	}
+}
+
+// copyAt copies x to y[off:], copyFrom x[off:] to y (len(y) values).
+//
+//gb:cuda gb_copy_at
+func copyAt(y, x []float64, off int) { copy(y[off:off+len(x)], x) }
+
+//gb:cuda gb_copy_from
+func copyFrom(y, x []float64, off int) { copy(y, x[off:off+len(y)]) }
+
+// addFrom adds g[off:] into gx (len(gx) values), addAt g into gx[off:].
+//
+//gb:cuda gb_add_from
+func addFrom(gx, g []float64, off int) {
+	for i := range gx {
+		gx[i] += g[off+i]
+	}
+}
+
+//gb:cuda gb_add_at
+func addAt(gx, g []float64, off int) {
+	for i, v := range g {
+		gx[off+i] += v
+	}
+}
+
+// fill sets every element of y to v.
+//
+//gb:cuda gb_fill
+func fill(y []float64, v float64) {
+	for i := range y {
+		y[i] = v
+	}
 }

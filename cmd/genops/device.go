@@ -28,9 +28,10 @@ import (
 // than write C that means something else:
 //
 //   - types: float64 (double), int (long long), bool (int), []float64
-//     (a pointer, const when the function writes through it nowhere,
-//     followed by its length where the function reads len, ranges over it
-//     or slices it without an upper bound), [N]float64 (a local array,
+//     and []int (a pointer, const when the function writes through it
+//     nowhere, followed by its length where the function reads len,
+//     ranges over it or slices it without an upper bound; the []int are
+//     index tables), [N]float64 (a local array,
 //     zeroed), a marked struct and a pointer to one; package-level
 //     [...]float64 tables become local const arrays;
 //   - results: one is the C return value; several become out-pointers
@@ -142,9 +143,26 @@ const (
 )
 
 type ctype struct {
-	k cKind
-	n int      // kArray: the length
-	s *cstruct // kStruct, kPtr
+	k    cKind
+	n    int      // kArray: the length
+	s    *cstruct // kStruct, kPtr
+	ints bool     // kSlice: []int (long long *), not []float64
+}
+
+// elem is the C of a slice's element type.
+func (t ctype) elem() string {
+	if t.ints {
+		return "long long"
+	}
+	return "double"
+}
+
+// elemKind is the kind of a slice's or array's element.
+func (t ctype) elemKind() cKind {
+	if t.ints {
+		return kInt
+	}
+	return kFloat
 }
 
 func (t ctype) scalar() bool { return t.k == kFloat || t.k == kInt || t.k == kBool }
@@ -174,6 +192,9 @@ func (t ctype) String() string {
 	case kBool:
 		return "bool"
 	case kSlice:
+		if t.ints {
+			return "[]int"
+		}
 		return "[]float64"
 	case kArray:
 		return fmt.Sprintf("[%d]float64", t.n)
@@ -540,6 +561,9 @@ func (d *device) typeOf(e ast.Expr, f *devFile, local bool) (ctype, error) {
 			}
 		}
 	case *ast.ArrayType:
+		if el, ok := e.Elt.(*ast.Ident); ok && el.Name == "int" && e.Len == nil {
+			return ctype{k: kSlice, ints: true}, nil
+		}
 		if el, ok := e.Elt.(*ast.Ident); ok && el.Name == "float64" {
 			if e.Len == nil {
 				return ctype{k: kSlice}, nil
@@ -672,9 +696,9 @@ func (d *device) prototype(fn *cfunc) string {
 		switch p.t.k {
 		case kSlice:
 			if p.written {
-				ps = append(ps, "double *"+p.name)
+				ps = append(ps, p.t.elem()+" *"+p.name)
 			} else {
-				ps = append(ps, "const double *"+p.name)
+				ps = append(ps, "const "+p.t.elem()+" *"+p.name)
 			}
 			if p.needLen {
 				ps = append(ps, "long long "+p.name+"_len")

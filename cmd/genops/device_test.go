@@ -62,6 +62,31 @@ func scale(y []float64, s float64) {
 // tab is a table.
 var tab = [...]float64{1, 2.5}
 
+// OnHost stands for dense.OnHost.
+func OnHost() bool { return true }
+
+//gb:cuda gb_gather
+func gather(x []float64, tbl []int, y []float64) {
+	if OnHost() && len(tbl) > 100 {
+		panic("a host shortcut")
+	}
+	for i, k := range tbl {
+		y[i] = x[k]
+	}
+	t := tbl[1:]
+	y[0] += float64(t[0])
+}
+
+//gb:cuda gb_host_else
+func hostElse(x float64) float64 {
+	if OnHost() {
+		return math.Sqrt(x)
+	} else {
+		x *= 2
+	}
+	return x
+}
+
 //gb:cuda gb_pick
 func pick(i int) float64 {
 	switch {
@@ -98,6 +123,12 @@ func pick(i int) float64 {
 		"if (i < 0) {",
 		"} else if (i >= 2) {",
 		"return GB_NAN;",
+		// []int are read-only index tables; an OnHost() branch is the
+		// CPU's alone
+		"__device__ static void gb_gather(const double *x, const long long *tbl, long long tbl_len, double *y)",
+		"long long k = tbl[i];",
+		"const long long *t = tbl + 1;",
+		"static double gb_host_else(double x) {\n\t{\n\t\tx *= 2.0;\n\t}\n\treturn x;",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the C lacks %q:\n%s", want, got)
@@ -124,10 +155,13 @@ func TestDeviceRefusals(t *testing.T) {
 		{"p := &x\n\treturn *p", "& of anything but a local struct"},
 		{"double := x\n\treturn double", `the name "double" is taken in C`},
 		{"return x % 2", "operator % on float64"},
+		{"return g(tab[:])", "argument 1 of x.g: []float64, want []int"},
+		{"var t []int\n\tt[0] = 1\n\treturn x", "a write to an index table"},
+		{"if OnHost() {\n\t\treturn 1\n\t} else if x > 0 {\n\t\treturn 2\n\t}\n\treturn g(tab[:])", "argument 1 of x.g"},
 		{"s := tab[:]\n\tfor _, v := range s {\n\t\ts = s[1:]\n\t\tx += v\n\t}\n\treturn x", "the loop reassigns s"},
 	}
 	for _, c := range cases {
-		src := "var tab = [...]float64{1}\n\n//gb:cuda gb_two\nfunc two(x float64) (float64, float64) { return x, x }\n\n//gb:cuda gb_f\nfunc f(x float64) float64 {\n\t" + c.body + "\n}\n"
+		src := "var tab = [...]float64{1}\n\nfunc OnHost() bool { return true }\n\n//gb:cuda gb_g\nfunc g(t []int) float64 { return float64(t[0]) }\n\n//gb:cuda gb_two\nfunc two(x float64) (float64, float64) { return x, x }\n\n//gb:cuda gb_f\nfunc f(x float64) float64 {\n\t" + c.body + "\n}\n"
 		_, err := translateSource(src)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.f") || !strings.Contains(err.Error(), "x/x.go:") {
 			t.Errorf("%q: error %v, want one naming x.f, its line and %q", c.body, err, c.want)

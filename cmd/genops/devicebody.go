@@ -429,7 +429,7 @@ func (t *fnTrans) index(e *ast.IndexExpr) (texpr, error) {
 	if err != nil {
 		return texpr{}, err
 	}
-	return texpr{c: x.c + "[" + stripParens(i) + "]", t: ctype{k: kFloat}, roots: x.roots, constPtr: x.constPtr}, nil
+	return texpr{c: x.c + "[" + stripParens(i) + "]", t: ctype{k: x.t.elemKind()}, roots: x.roots, constPtr: x.constPtr}, nil
 }
 
 func (t *fnTrans) field(e *ast.SelectorExpr) (texpr, error) {
@@ -482,7 +482,7 @@ func (t *fnTrans) slice(e *ast.SliceExpr) (texpr, error) {
 	if lo != "" && lo != "0" {
 		ptr = "(" + x.c + " + " + lo + ")"
 	}
-	return texpr{c: ptr, t: ctype{k: kSlice}, roots: x.roots, constPtr: x.constPtr, lenFn: func() (string, error) {
+	return texpr{c: ptr, t: ctype{k: kSlice, ints: x.t.ints}, roots: x.roots, constPtr: x.constPtr, lenFn: func() (string, error) {
 		h := hi
 		if h == "" {
 			if base.t.k == kArray {
@@ -729,8 +729,8 @@ func (t *fnTrans) callFunc(e *ast.CallExpr, fn *cfunc, recv *string, outs []stri
 		}
 		switch p.t.k {
 		case kSlice:
-			if x.t.k != kSlice && x.t.k != kArray {
-				return nil, t.errAt(a, "argument %d of %s: %s, want []float64", i+1, fn.key, x.t)
+			if x.t.k != kSlice && x.t.k != kArray || x.t.ints != p.t.ints && x.c != "0" {
+				return nil, t.errAt(a, "argument %d of %s: %s, want %s", i+1, fn.key, x.t, p.t)
 			}
 			if p.written {
 				if x.constPtr && len(x.roots) == 0 {

@@ -150,7 +150,7 @@ func (t *fnTrans) declStmt(s *ast.DeclStmt) error {
 				t.line("double %s[%d] = {0};", n.Name, typ.n)
 				t.declare(n.Name, &cvar{c: n.Name, t: typ})
 			case kSlice:
-				t.line("double *%s = 0;", n.Name)
+				t.line("%s *%s = 0;", typ.elem(), n.Name)
 				if t.d.localLens[t.fn][n.Pos()] {
 					t.line("long long %s_len = 0;", n.Name)
 				}
@@ -188,9 +188,9 @@ func (t *fnTrans) declareSlice(n *ast.Ident, x texpr) error {
 	if err := checkName(n.Name); err != nil {
 		return t.errAt(n, "%v", err)
 	}
-	q := "double *"
+	q := x.t.elem() + " *"
 	if x.constPtr {
-		q = "const double *"
+		q = "const " + q
 	}
 	t.line("%s%s = %s;", q, n.Name, stripParens(x.c))
 	if t.d.localLens[t.fn][n.Pos()] {
@@ -200,7 +200,7 @@ func (t *fnTrans) declareSlice(n *ast.Ident, x texpr) error {
 		}
 		t.line("long long %s_len = %s;", n.Name, stripParens(l))
 	}
-	t.declare(n.Name, &cvar{c: n.Name, t: ctype{k: kSlice}, roots: x.roots, constPtr: x.constPtr, local: n.Pos()})
+	t.declare(n.Name, &cvar{c: n.Name, t: ctype{k: kSlice, ints: x.t.ints}, roots: x.roots, constPtr: x.constPtr, local: n.Pos()})
 	return nil
 }
 
@@ -409,6 +409,9 @@ func (t *fnTrans) lvalue(e ast.Expr) (string, ctype, error) {
 		if x.t.k != kSlice && x.t.k != kArray {
 			return "", ctype{}, t.errAt(e, "indexing %s", x.t)
 		}
+		if x.t.ints {
+			return "", ctype{}, t.errAt(e, "a write to an index table ([]int is read-only in device code)")
+		}
 		if x.constPtr && len(x.roots) == 0 {
 			return "", ctype{}, t.errAt(e, "a write to a read-only table")
 		}
@@ -598,8 +601,8 @@ func (t *fnTrans) writableSlice(e ast.Expr) (texpr, string, error) {
 	if err != nil {
 		return x, "", err
 	}
-	if x.t.k != kSlice && x.t.k != kArray {
-		return x, "", t.errAt(e, "%s is not a slice", exprString(e))
+	if x.t.k != kSlice && x.t.k != kArray || x.t.ints {
+		return x, "", t.errAt(e, "%s is not a []float64", exprString(e))
 	}
 	if x.constPtr && len(x.roots) == 0 {
 		return x, "", t.errAt(e, "a write to a read-only table")
@@ -634,7 +637,7 @@ func (t *fnTrans) copyStmt(call *ast.CallExpr) error {
 	if err != nil {
 		return err
 	}
-	if src.t.k != kSlice && src.t.k != kArray {
+	if src.t.k != kSlice && src.t.k != kArray || src.t.ints {
 		return t.errAt(call, "copy from %s", src.t)
 	}
 	sn, err := sliceLen(src)
@@ -653,6 +656,26 @@ func (t *fnTrans) copyStmt(call *ast.CallExpr) error {
 }
 
 func (t *fnTrans) ifStmt(s *ast.IfStmt) error {
+	if hostOnly(s.Cond) {
+		// The branch is the CPU's shortcut (gonum's assembly for a long
+		// dot product): the device runs what follows it, or its else.
+		if s.Init != nil {
+			return t.errAt(s, "a host-only branch (OnHost()) may not have an init statement")
+		}
+		switch e := s.Else.(type) {
+		case nil:
+			return nil
+		case *ast.BlockStmt:
+			t.line("{")
+			if err := t.block(e.List); err != nil {
+				return err
+			}
+			t.line("}")
+			return nil
+		case *ast.IfStmt:
+			return t.ifStmt(e)
+		}
+	}
 	if s.Init != nil {
 		t.line("{")
 		t.ind++
@@ -810,9 +833,9 @@ func (t *fnTrans) rangeStmt(s *ast.RangeStmt) error {
 				return t.errAt(id, "%v", err)
 			}
 			t.ind++
-			t.line("double %s = %s[%s];", id.Name, x.c, key)
+			t.line("%s %s = %s[%s];", x.t.elem(), id.Name, x.c, key)
 			t.ind--
-			t.declare(id.Name, &cvar{c: id.Name, t: ctype{k: kFloat}})
+			t.declare(id.Name, &cvar{c: id.Name, t: ctype{k: x.t.elemKind()}})
 		}
 		body = s.Body.List
 		if err := t.loopBody(body); err != nil {
@@ -999,4 +1022,27 @@ func assigns(body *ast.BlockStmt, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// hostOnly reports whether cond is OnHost() (a marked package's own
+// function, or dense.OnHost), or an && chain that starts with it: true on
+// the CPU, false in device code, where the branch is left out whole.
+func hostOnly(cond ast.Expr) bool {
+	switch c := cond.(type) {
+	case *ast.ParenExpr:
+		return hostOnly(c.X)
+	case *ast.BinaryExpr:
+		return c.Op == token.LAND && hostOnly(c.X)
+	case *ast.CallExpr:
+		if len(c.Args) != 0 {
+			return false
+		}
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			return f.Name == "OnHost"
+		case *ast.SelectorExpr:
+			return f.Sel.Name == "OnHost"
+		}
+	}
+	return false
 }

@@ -45,6 +45,8 @@ __device__ static double gb_gamma_prefix(double a, double x, double logx);
 __device__ static double gb_log1pmx(double t);
 __device__ static double gb_stirling_err(double a);
 __device__ static double gb_lgamma1p(double a);
+__device__ static double gb_dot(const double *a, long long a_len, const double *b);
+__device__ static void gb_axpy(double *y, double alpha, const double *x, long long x_len);
 __device__ static long long gb_cholesky(const double *a, double *l, long long n, double rel);
 __device__ static void gb_cholesky_reverse(const double *l, const double *lb, double *ga, double *w, long long n);
 __device__ static long long gb_cholcorr_k(long long n);
@@ -62,12 +64,21 @@ __device__ static void gb_simplex_logj_reverse(const double *x, long long x_len,
 __device__ static void gb_cholcorr_fwd(const double *y, long long y_len, double *l);
 __device__ static double gb_cholcorr_logj(const double *y, long long y_len);
 __device__ static void gb_cholcorr_reverse(const double *y, long long y_len, const double *gl, double *gy, double *w, int logJ, double g);
+__device__ static void gb_bound_fwd(const double *x, const double *b, double *e, double *y, long long y_len, long long sb, double sign);
+__device__ static void gb_bound_reverse(const double *e, const double *g, long long g_len, double *gx, long long gx_len, double *gb, long long gb_len, long long sb, double sign);
+__device__ static void gb_interval_forward(const double *x, const double *lb, const double *ub, double *y, long long y_len, long long sl, long long su);
+__device__ static void gb_interval_reverse(const double *x, const double *lb, const double *ub, const double *g, long long g_len, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su);
+__device__ static double gb_interval_logj(const double *x, long long x_len, const double *lb, const double *ub, long long sl, long long su);
+__device__ static void gb_interval_logj_reverse(const double *x, long long x_len, const double *lb, const double *ub, double g, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su);
 __device__ static double gb_logistic(double x);
 __device__ static void gb_logistic_pair(double x, double *gb_out_s, double *gb_out_sc);
 __device__ static double gb_logistic_deriv(double x);
 __device__ static double gb_softplus(double x);
 __device__ static double gb_logistic_logj(double x);
 __device__ static double gb_logit(double x);
+__device__ static void gb_add_strided(double *dst, long long dst_len, const double *g, long long g_len, long long s);
+__device__ static void gb_log_mix(const double *t, const double *a, const double *b, double *e, double *y, long long y_len, long long st, long long sa, long long sb);
+__device__ static void gb_log_mix_reverse(const double *t, const double *a, const double *b, const double *e, const double *y, long long y_len, const double *g, double *gt, long long gt_len, double *ga, long long ga_len, double *gb, long long gb_len, long long st, long long sa, long long sb);
 __device__ static void gb_mul_lower_self_transpose(const double *l, double *y, long long n);
 __device__ static void gb_mul_lower_self_transpose_reverse(const double *l, const double *g, double *gl, long long n);
 __device__ static void gb_cov_exp_quad(const double *x, double alpha, double rho, double *k, long long n, long long d);
@@ -76,6 +87,12 @@ __device__ static void gb_tri_solve(const double *l, const double *b, double *x,
 __device__ static void gb_tri_solve_reverse(const double *l, const double *x, const double *xb, double *bb, long long bb_len, double *gb, double *gl, long long n, long long m);
 __device__ static void gb_log_mat_mul_exp(const double *a, const double *b, double *y, double *w, long long n, long long k, long long m);
 __device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double *w, double *ga, double *gb, long long n, long long k, long long m);
+__device__ static void gb_matvec(const double *a, const double *v, long long v_len, double *y, long long y_len);
+__device__ static void gb_matvec_reverse(const double *a, const double *v, long long v_len, const double *g, long long g_len, double *ga, long long ga_len, double *gv, long long gv_len);
+__device__ static void gb_matmul(const double *a, const double *b, long long b_len, double *y, long long n, long long k);
+__device__ static void gb_matmul_reverse(const double *a, const double *b, long long b_len, const double *g, double *ga, long long ga_len, double *gb, long long gb_len, long long n, long long k);
+__device__ static void gb_add_diag(const double *a, long long a_len, const double *d, double *y, long long n, long long sd);
+__device__ static void gb_add_diag_reverse(const double *g, long long g_len, double *ga, long long ga_len, double *gd, long long gd_len, long long n, long long sd);
 __device__ static double gb_lse_plain(const double *x, long long x_len);
 __device__ static void gb_category_index(double y, long long k, long long *gb_out0, int *gb_out1);
 __device__ static double gb_categorical_logit_lpmf(const double *y, long long ys, const double *lg, long long n, long long k, long long rs, double *out, int pw);
@@ -97,6 +114,16 @@ __device__ static void gb_multi_normal_chol_reverse(const double *y, long long y
 __device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len);
 __device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len);
 __device__ static double gb_logsumexp(const double *x, long long x_len, double *e);
+__device__ static double gb_sum(const double *x, long long x_len);
+__device__ static void gb_add_scalar(double *gx, long long gx_len, double g);
+__device__ static void gb_logsumexp_reverse(double y, double g, const double *e, long long e_len, double *gx);
+__device__ static void gb_gather_rows(const double *x, const long long *tbl, long long tbl_len, double *y, long long k);
+__device__ static void gb_gather_rows_reverse(const double *g, const long long *tbl, long long tbl_len, double *gx, long long k);
+__device__ static void gb_copy_at(double *y, const double *x, long long x_len, long long off);
+__device__ static void gb_copy_from(double *y, long long y_len, const double *x, long long off);
+__device__ static void gb_add_from(double *gx, long long gx_len, const double *g, long long off);
+__device__ static void gb_add_at(double *gx, const double *g, long long g_len, long long off);
+__device__ static void gb_fill(double *y, long long y_len, double v);
 
 /* accel/opdef/fn.go: Sign */
 __device__ static double gb_sign(double x) {
@@ -615,6 +642,24 @@ __device__ static double gb_lgamma1p(double a) {
 	return a * (-0.5772156649015329 + (a * sum));
 }
 
+/* accel/dense/dense.go: Dot */
+__device__ static double gb_dot(const double *a, long long a_len, const double *b) {
+	double s = 0.0;
+	for (long long i = 0, gb_t1 = a_len; i < gb_t1; i++) {
+		double v = a[i];
+		s += v * b[i];
+	}
+	return s;
+}
+
+/* accel/dense/dense.go: Axpy */
+__device__ static void gb_axpy(double *y, double alpha, const double *x, long long x_len) {
+	for (long long i = 0, gb_t1 = x_len; i < gb_t1; i++) {
+		double v = x[i];
+		y[i] += alpha * v;
+	}
+}
+
 /* accel/dense/dense.go: Cholesky */
 __device__ static long long gb_cholesky(const double *a, double *l, long long n, double rel) {
 	double invBuf[64] = {0};
@@ -920,6 +965,75 @@ __device__ static void gb_cholcorr_reverse(const double *y, long long y_len, con
 	}
 }
 
+/* accel/ir/bijectors.go: boundFwd */
+__device__ static void gb_bound_fwd(const double *x, const double *b, double *e, double *y, long long y_len, long long sb, double sign) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		e[i] = exp(x[i]);
+		y[i] = b[i * sb] + (sign * e[i]);
+	}
+}
+
+/* accel/ir/bijectors.go: boundReverse */
+__device__ static void gb_bound_reverse(const double *e, const double *g, long long g_len, double *gx, long long gx_len, double *gb, long long gb_len, long long sb, double sign) {
+	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
+		gx[i] += (sign * g[i]) * e[i];
+	}
+	gb_add_strided(gb, gb_len, g, g_len, sb);
+}
+
+/* accel/ir/bijectors.go: intervalForward */
+__device__ static void gb_interval_forward(const double *x, const double *lb, const double *ub, double *y, long long y_len, long long sl, long long su) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		y[i] = gb_interval_fwd(x[i], lb[i * sl], ub[i * su]);
+	}
+}
+
+/* accel/ir/bijectors.go: intervalReverse */
+__device__ static void gb_interval_reverse(const double *x, const double *lb, const double *ub, const double *g, long long g_len, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su) {
+	for (long long i = 0, gb_t1 = g_len; i < gb_t1; i++) {
+		double gi = g[i];
+		double s;
+		double sc;
+		gb_logistic_pair(x[i], &s, &sc);
+		if (gx_len > 0) {
+			gx[i] += ((gi * (ub[i * su] - lb[i * sl])) * s) * sc;
+		}
+		if (gl_len > 0) {
+			gl[i * sl] += gi * sc;
+		}
+		if (gu_len > 0) {
+			gu[i * su] += gi * s;
+		}
+	}
+}
+
+/* accel/ir/bijectors.go: intervalLogJ */
+__device__ static double gb_interval_logj(const double *x, long long x_len, const double *lb, const double *ub, long long sl, long long su) {
+	double s = 0.0;
+	for (long long i = 0, gb_t1 = x_len; i < gb_t1; i++) {
+		double v = x[i];
+		s += log(ub[i * su] - lb[i * sl]) + gb_logistic_logj(v);
+	}
+	return s;
+}
+
+/* accel/ir/bijectors.go: intervalLogJReverse */
+__device__ static void gb_interval_logj_reverse(const double *x, long long x_len, const double *lb, const double *ub, double g, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su) {
+	for (long long i = 0, gb_t1 = x_len; i < gb_t1; i++) {
+		double v = x[i];
+		if (gx_len > 0) {
+			gx[i] += g * (1.0 - (2.0 * gb_logistic(v)));
+		}
+		double d = g / (ub[i * su] - lb[i * sl]);
+		if (gl_len > 0) {
+			gl[i * sl] -= d;
+		}
+		if (gu_len > 0) {
+			gu[i * su] += d;
+		}
+	}
+}
+
 /* accel/ir/elementwise.go: Logistic */
 __device__ static double gb_logistic(double x) {
 	if (x >= 0.0) {
@@ -969,6 +1083,76 @@ __device__ static double gb_logistic_logj(double x) {
 /* accel/ir/elementwise.go: Logit */
 __device__ static double gb_logit(double x) {
 	return log(x) - log1p(-x);
+}
+
+/* accel/ir/elementwise.go: addStrided */
+__device__ static void gb_add_strided(double *dst, long long dst_len, const double *g, long long g_len, long long s) {
+	if (dst_len == 0) {
+		return;
+	}
+	if (s == 0) {
+		double t = 0.0;
+		for (long long gb_t1 = 0, gb_t2 = g_len; gb_t1 < gb_t2; gb_t1++) {
+			double v = g[gb_t1];
+			t += v;
+		}
+		dst[0] += t;
+		return;
+	}
+	dst_len = g_len;
+	for (long long i = 0, gb_t3 = g_len; i < gb_t3; i++) {
+		double v = g[i];
+		dst[i] += v;
+	}
+}
+
+/* accel/ir/elementwise.go: logMix */
+__device__ static void gb_log_mix(const double *t, const double *a, const double *b, double *e, double *y, long long y_len, long long st, long long sa, long long sb) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		double ti = t[i * st];
+		double ai = a[i * sa];
+		double bi = b[i * sb];
+		if ((ai == -GB_INF) && (bi == -GB_INF)) {
+			e[i] = 0.0;
+			y[i] = -GB_INF;
+		} else if (ai >= bi) {
+			e[i] = exp(bi - ai);
+			y[i] = ai + log(ti + ((1.0 - ti) * e[i]));
+		} else {
+			e[i] = exp(ai - bi);
+			y[i] = bi + log(((ti * e[i]) + 1.0) - ti);
+		}
+	}
+}
+
+/* accel/ir/elementwise.go: logMixReverse */
+__device__ static void gb_log_mix_reverse(const double *t, const double *a, const double *b, const double *e, const double *y, long long y_len, const double *g, double *gt, long long gt_len, double *ga, long long ga_len, double *gb, long long gb_len, long long st, long long sa, long long sb) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		if ((y[i] == -GB_INF) || (g[i] == 0.0)) {
+			continue;
+		}
+		double ti = t[i * st];
+		double ea = 0;
+		double eb = 0;
+		if (a[i * sa] >= b[i * sb]) {
+			double d = ti + ((1.0 - ti) * e[i]);
+			ea = 1.0 / d;
+			eb = e[i] / d;
+		} else {
+			double d = ((ti * e[i]) + 1.0) - ti;
+			ea = e[i] / d;
+			eb = 1.0 / d;
+		}
+		if (gt_len > 0) {
+			gt[i * st] += g[i] * (ea - eb);
+		}
+		if (ga_len > 0) {
+			ga[i * sa] += (g[i] * ti) * ea;
+		}
+		if (gb_len > 0) {
+			gb[i * sb] += (g[i] * (1.0 - ti)) * eb;
+		}
+	}
 }
 
 /* accel/ir/linalg.go: mulLowerSelfTranspose */
@@ -1156,6 +1340,88 @@ __device__ static void gb_log_mat_mul_exp_reverse(const double *g, const double 
 					gb[(l * m) + j] += d;
 				}
 			}
+		}
+	}
+}
+
+/* accel/ir/linalg.go: matVec */
+__device__ static void gb_matvec(const double *a, const double *v, long long v_len, double *y, long long y_len) {
+	long long k = v_len;
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		y[i] = gb_dot((a + (i * k)), (((i + 1) * k) - (i * k)), v);
+	}
+}
+
+/* accel/ir/linalg.go: matVecReverse */
+__device__ static void gb_matvec_reverse(const double *a, const double *v, long long v_len, const double *g, long long g_len, double *ga, long long ga_len, double *gv, long long gv_len) {
+	long long k = v_len;
+	if (ga_len > 0) {
+		for (long long i = 0, gb_t1 = g_len; i < gb_t1; i++) {
+			double gi = g[i];
+			gb_axpy((ga + (i * k)), gi, v, v_len);
+		}
+	}
+	if (gv_len > 0) {
+		for (long long i = 0, gb_t2 = g_len; i < gb_t2; i++) {
+			double gi = g[i];
+			gb_axpy(gv, gi, (a + (i * k)), (((i + 1) * k) - (i * k)));
+		}
+	}
+}
+
+/* accel/ir/linalg.go: matMul */
+__device__ static void gb_matmul(const double *a, const double *b, long long b_len, double *y, long long n, long long k) {
+	long long m = b_len / k;
+	for (long long gb_t1 = 0; gb_t1 < (n * m); gb_t1++) y[gb_t1] = 0;
+	for (long long i = 0, gb_t2 = n; i < gb_t2; i++) {
+		double *yr = y + (i * m);
+		for (long long l = 0, gb_t3 = k; l < gb_t3; l++) {
+			gb_axpy(yr, a[(i * k) + l], (b + (l * m)), (((l + 1) * m) - (l * m)));
+		}
+	}
+}
+
+/* accel/ir/linalg.go: matMulReverse */
+__device__ static void gb_matmul_reverse(const double *a, const double *b, long long b_len, const double *g, double *ga, long long ga_len, double *gb, long long gb_len, long long n, long long k) {
+	long long m = b_len / k;
+	for (long long i = 0, gb_t1 = n; i < gb_t1; i++) {
+		const double *gr = g + (i * m);
+		long long gr_len = ((i + 1) * m) - (i * m);
+		for (long long l = 0, gb_t2 = k; l < gb_t2; l++) {
+			const double *br = b + (l * m);
+			if (ga_len > 0) {
+				ga[(i * k) + l] += gb_dot(gr, gr_len, br);
+			}
+			if (gb_len > 0) {
+				gb_axpy((gb + (l * m)), a[(i * k) + l], gr, gr_len);
+			}
+		}
+	}
+}
+
+/* accel/ir/linalg.go: addDiag */
+__device__ static void gb_add_diag(const double *a, long long a_len, const double *d, double *y, long long n, long long sd) {
+	{
+		long long gb_t1 = (n * n) < a_len ? (n * n) : a_len;
+		if (y <= a) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) y[gb_t2] = a[gb_t2];
+		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) y[gb_t2] = a[gb_t2];
+	}
+	for (long long i = 0, gb_t3 = n; i < gb_t3; i++) {
+		y[(i * n) + i] += d[i * sd];
+	}
+}
+
+/* accel/ir/linalg.go: addDiagReverse */
+__device__ static void gb_add_diag_reverse(const double *g, long long g_len, double *ga, long long ga_len, double *gd, long long gd_len, long long n, long long sd) {
+	if (ga_len > 0) {
+		for (long long i = 0, gb_t1 = g_len; i < gb_t1; i++) {
+			double v = g[i];
+			ga[i] += v;
+		}
+	}
+	if (gd_len > 0) {
+		for (long long i = 0, gb_t2 = n; i < gb_t2; i++) {
+			gd[i * sd] += g[(i * n) + i];
 		}
 	}
 }
@@ -1620,4 +1886,113 @@ __device__ static double gb_logsumexp(const double *x, long long x_len, double *
 		s += e[i];
 	}
 	return m + log1p(s);
+}
+
+/* accel/ir/reduce.go: sum */
+__device__ static double gb_sum(const double *x, long long x_len) {
+	double s = 0.0;
+	for (long long gb_t1 = 0, gb_t2 = x_len; gb_t1 < gb_t2; gb_t1++) {
+		double v = x[gb_t1];
+		s += v;
+	}
+	return s;
+}
+
+/* accel/ir/reduce.go: addScalar */
+__device__ static void gb_add_scalar(double *gx, long long gx_len, double g) {
+	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
+		gx[i] += g;
+	}
+}
+
+/* accel/ir/reduce.go: logSumExpReverse */
+__device__ static void gb_logsumexp_reverse(double y, double g, const double *e, long long e_len, double *gx) {
+	if (gb_isinf(y) || gb_isnan(y)) {
+		return;
+	}
+	double r = g / gb_sum(e, e_len);
+	for (long long i = 0, gb_t1 = e_len; i < gb_t1; i++) {
+		double v = e[i];
+		gx[i] += r * v;
+	}
+}
+
+/* accel/ir/structure.go: gatherRows */
+__device__ static void gb_gather_rows(const double *x, const long long *tbl, long long tbl_len, double *y, long long k) {
+	if (k == 1) {
+		for (long long i = 0, gb_t1 = tbl_len; i < gb_t1; i++) {
+			long long r = tbl[i];
+			y[i] = x[r];
+		}
+		return;
+	}
+	for (long long i = 0, gb_t2 = tbl_len; i < gb_t2; i++) {
+		long long r = tbl[i];
+		{
+			long long gb_t3 = (((i + 1) * k) - (i * k)) < (((r + 1) * k) - (r * k)) ? (((i + 1) * k) - (i * k)) : (((r + 1) * k) - (r * k));
+			if (y + (i * k) <= x + (r * k)) for (long long gb_t4 = 0; gb_t4 < gb_t3; gb_t4++) (y + (i * k))[gb_t4] = (x + (r * k))[gb_t4];
+			else for (long long gb_t4 = gb_t3 - 1; gb_t4 >= 0; gb_t4--) (y + (i * k))[gb_t4] = (x + (r * k))[gb_t4];
+		}
+	}
+}
+
+/* accel/ir/structure.go: gatherRowsReverse */
+__device__ static void gb_gather_rows_reverse(const double *g, const long long *tbl, long long tbl_len, double *gx, long long k) {
+	if (k == 1) {
+		for (long long i = 0, gb_t1 = tbl_len; i < gb_t1; i++) {
+			long long r = tbl[i];
+			gx[r] += g[i];
+		}
+		return;
+	}
+	for (long long i = 0, gb_t2 = tbl_len; i < gb_t2; i++) {
+		long long r = tbl[i];
+		double *dst = gx + (r * k);
+		const double *src = g + (i * k);
+		long long src_len = ((i + 1) * k) - (i * k);
+		for (long long j = 0, gb_t3 = src_len; j < gb_t3; j++) {
+			double v = src[j];
+			dst[j] += v;
+		}
+	}
+}
+
+/* accel/ir/structure.go: copyAt */
+__device__ static void gb_copy_at(double *y, const double *x, long long x_len, long long off) {
+	{
+		long long gb_t1 = ((off + x_len) - off) < x_len ? ((off + x_len) - off) : x_len;
+		if (y + off <= x) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) (y + off)[gb_t2] = x[gb_t2];
+		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) (y + off)[gb_t2] = x[gb_t2];
+	}
+}
+
+/* accel/ir/structure.go: copyFrom */
+__device__ static void gb_copy_from(double *y, long long y_len, const double *x, long long off) {
+	{
+		long long gb_t1 = y_len < ((off + y_len) - off) ? y_len : ((off + y_len) - off);
+		if (y <= x + off) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) y[gb_t2] = (x + off)[gb_t2];
+		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) y[gb_t2] = (x + off)[gb_t2];
+	}
+}
+
+/* accel/ir/structure.go: addFrom */
+__device__ static void gb_add_from(double *gx, long long gx_len, const double *g, long long off) {
+	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
+		gx[i] += g[off + i];
+	}
+}
+
+/* accel/ir/structure.go: addAt */
+__device__ static void gb_add_at(double *gx, const double *g, long long g_len, long long off) {
+	for (long long i = 0, gb_t1 = g_len; i < gb_t1; i++) {
+		double v = g[i];
+		gx[off + i] += v;
+	}
+}
+
+/* accel/ir/structure.go: fill */
+__device__ static void gb_fill(double *y, long long y_len, double v) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		y[i] = v;
+	}
 }

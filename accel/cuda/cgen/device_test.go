@@ -183,61 +183,20 @@ func deviceChecks() []devCheck {
 	return cs
 }
 
-// coveredByOps are the translated functions TestOpsGCC checks through
-// the ops that call them (their Go is unexported), by op case.
-var coveredByOps = map[string]string{
-	"gb_lse_plain":                        "categorical_logit",
-	"gb_category_index":                   "categorical_logit",
-	"gb_categorical_logit_lpmf":           "categorical_logit",
-	"gb_categorical_logit_reverse":        "categorical_logit",
-	"gb_lkj_lpdf":                         "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_lkj_reverse":                      "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_ordered_fwd":                      "bijectors",
-	"gb_ordered_reverse":                  "bijectors",
-	"gb_ordered_logj":                     "bijectors",
-	"gb_ordered_logj_reverse":             "bijectors",
-	"gb_simplex_reverse":                  "bijectors",
-	"gb_simplex_logj":                     "bijectors",
-	"gb_simplex_logj_reverse":             "bijectors",
-	"gb_cov_exp_quad":                     "matvec, add_diag, cholesky",
-	"gb_cov_exp_quad_reverse":             "cov_exp_quad of parameter points",
-	"gb_mul_lower_self_transpose":         "matmul, tri_solve, mul_lower_self_transpose",
-	"gb_mul_lower_self_transpose_reverse": "matmul, tri_solve, mul_lower_self_transpose",
-	"gb_linear_recurrence":                "linear_recurrence",
-	"gb_linear_recurrence_reverse":        "linear_recurrence",
-	"gb_tri_solve":                        "matmul, tri_solve, mul_lower_self_transpose",
-	"gb_tri_solve_reverse":                "matmul, tri_solve, mul_lower_self_transpose",
-	"gb_log_mat_mul_exp":                  "log_mat_mul_exp",
-	"gb_log_mat_mul_exp_reverse":          "log_mat_mul_exp",
-	"gb_logistic_pair":                    "bijectors",
-	"gb_logistic_logj":                    "bijectors",
-	"gb_interval_fwd":                     "bijectors",
-	"gb_forward_subst":                    "dirichlet, multi_normal_cholesky",
-	"gb_back_subst":                       "dirichlet, multi_normal_cholesky",
-	"gb_chol_log_det":                     "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_lpdf":                   "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_reverse":                "dirichlet, multi_normal_cholesky",
-	"gb_multi_normal_chol_lpdf":           "dirichlet, multi_normal_cholesky",
-	"gb_multi_normal_chol_reverse":        "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_const":                  "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_inside":                 "dirichlet, multi_normal_cholesky",
-	"gb_dirichlet_add_psi":                "dirichlet, multi_normal_cholesky",
-	"gb_cholcorr_logj":                    "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_cholcorr_reverse":                 "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_lkj_logc":                         "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-	"gb_lkj_dlogc":                        "cholesky_corr, its log-Jacobian, lkj_corr_cholesky",
-}
-
 var (
 	deviceDef  = regexp.MustCompile(`(?m)^__device__ static [^(]*\b(gb_\w+)\([^;]*\{$`)
 	deviceCall = regexp.MustCompile(`\b(gb_\w+)\(`)
+	// programStart is the first function cgen writes for a program (its
+	// scan bodies' or its own forward and reverse sweeps).
+	programStart = regexp.MustCompile(`(?m)^__device__ static void gb_(fwd|bwd)_\d+\(`)
 )
 
 // TestTranslatedFunctionsGCC compiles the device library with gcc and
 // calls the functions cmd/genops translates from Go (device_gen.cu) at
 // points that reach each branch, against the Go they come from. Every
 // translated function must be called here, or by one that is, or be
-// checked through an op by TestOpsGCC (coveredByOps).
+// called by the C that cgen writes for one of TestOpsGCC's cases, which
+// checks it through the op against accel/ir.
 func TestTranslatedFunctionsGCC(t *testing.T) {
 	src, err := os.ReadFile("device_gen.cu")
 	if err != nil {
@@ -271,24 +230,34 @@ func TestTranslatedFunctionsGCC(t *testing.T) {
 			}
 		}
 	}
-	cases := map[string]bool{}
-	for _, c := range opCases {
-		cases[c.name] = true
-	}
 	for _, c := range checks {
 		for _, f := range c.calls {
 			visit(f)
 		}
 	}
-	for f, op := range coveredByOps {
-		if !cases[op] {
-			t.Errorf("%s: TestOpsGCC has no case %q", f, op)
+	for _, tc := range opCases {
+		p, err := tc.program()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
-		visit(f)
+		src, err := cgen.Generate(p)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		// The program's own functions follow the libraries.
+		at := programStart.FindStringIndex(src.Code)
+		if at == nil {
+			t.Fatalf("%s: no program function in the generated C", tc.name)
+		}
+		for _, m := range deviceCall.FindAllStringSubmatch(src.Code[at[0]:], -1) {
+			if _, ok := bodies[m[1]]; ok {
+				visit(m[1])
+			}
+		}
 	}
 	for name := range bodies {
 		if !covered[name] {
-			t.Errorf("translated function %s is checked nowhere: add a devCheck (or a coveredByOps entry for an op case)", name)
+			t.Errorf("translated function %s is checked nowhere: add a devCheck, or an op case to TestOpsGCC whose C calls it", name)
 		}
 	}
 

@@ -113,17 +113,11 @@ func (pr *prog) forward(in *ir.Instr) error {
 	switch in.Op {
 	case ir.OpLogMix:
 		t, a, b := in.In[0], in.In[1], in.In[2]
-		pr.w("\tfor (long long i = 0; i < %d; i++) {\n", n)
-		pr.w("\t\tdouble ti = %s[%s], ai = %s[%s], bi = %s[%s], *e = %s + i, *y = %s + i;\n",
-			pr.v(t), idx(pr.st(t)), pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)), pr.v(in.Scratch), out)
-		pr.w("\t\tif (ai == -GB_INF && bi == -GB_INF) { *e = 0; *y = -GB_INF; }\n")
-		pr.w("\t\telse if (ai >= bi) { *e = exp(bi - ai); *y = ai + log(ti + (1 - ti) * *e); }\n")
-		pr.w("\t\telse { *e = exp(ai - bi); *y = bi + log(ti * *e + 1 - ti); }\n\t}\n")
-	case ir.OpSum:
-		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+		pr.w("\tgb_log_mix(%s, %s, %s, %s, %s, %d, %d, %d, %d);\n", pr.v(t), pr.v(a), pr.v(b), pr.v(in.Scratch), out, n, pr.st(t), pr.st(a), pr.st(b))
+	case ir.OpSum, ir.OpLowerLogJ, ir.OpUpperLogJ:
+		pr.w("\t%s[0] = gb_sum(%s);\n", out, pr.vl(in.In[0]))
 	case ir.OpDot:
-		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i] * %s[i]; %s[0] = s; }\n",
-			pr.n(in.In[0]), pr.v(in.In[0]), pr.v(in.In[1]), out)
+		pr.w("\t%s[0] = gb_dot(%s, %s);\n", out, pr.vl(in.In[0]), pr.v(in.In[1]))
 	case ir.OpLogSumExp:
 		pr.w("\t%s[0] = gb_logsumexp(%s, %d, %s);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), pr.v(in.Scratch))
 	case ir.OpAddN:
@@ -136,26 +130,20 @@ func (pr *prog) forward(in *ir.Instr) error {
 			pr.w("s += %s; ", t)
 		}
 		pr.w("%s[0] = s; }\n", out)
-	case ir.OpGather:
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[TB%d_%d[i]];\n", n, out, pr.v(in.In[0]), pr.id, in.Table)
-	case ir.OpGatherRow:
-		k := pr.p.Values[in.In[0]].Shape[1]
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) %s[i*%d+j] = %s[TB%d_%d[i]*%d+j];\n",
-			n/max(k, 1), k, out, k, pr.v(in.In[0]), pr.id, in.Table, k)
+	case ir.OpGather, ir.OpGatherRow:
+		pr.w("\tgb_gather_rows(%s, %s, %s, %d);\n", pr.v(in.In[0]), pr.table(in), out, pr.rowLen(in))
 	case ir.OpConcat:
 		off := 0
 		for _, a := range in.In {
-			pr.w("\tfor (long long i = 0; i < %d; i++) %s[%d+i] = %s[i];\n", pr.n(a), out, off, pr.v(a))
+			pr.w("\tgb_copy_at(%s, %s, %d);\n", out, pr.vl(a), off)
 			off += pr.n(a)
 		}
 	case ir.OpSlice:
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[%d+i];\n", n, out, pr.v(in.In[0]), in.Ints[0])
+		pr.w("\tgb_copy_from(%s, %d, %s, %d);\n", out, n, pr.v(in.In[0]), in.Ints[0])
 	case ir.OpFill:
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[0];\n", n, out, pr.v(in.In[0]))
+		pr.w("\tgb_fill(%s, %d, %s[0]);\n", out, n, pr.v(in.In[0]))
 	case ir.OpMatVec:
-		k := pr.n(in.In[1])
-		pr.w("\tfor (long long i = 0; i < %d; i++) { double s = 0; for (long long l = 0; l < %d; l++) s += %s[i*%d+l] * %s[l]; %s[i] = s; }\n",
-			n, k, pr.v(in.In[0]), k, pr.v(in.In[1]), out)
+		pr.w("\tgb_matvec(%s, %s, %s, %d);\n", pr.v(in.In[0]), pr.vl(in.In[1]), out, n)
 	case ir.OpCholesky:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.w("\tif (gb_cholesky(%s, %s, %d, 0.0) >= 0) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
@@ -164,9 +152,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		d := pr.n(in.In[0]) / m
 		pr.w("\tgb_cov_exp_quad(%s, %s[0], %s[0], %s, %d, %d);\n", pr.v(in.In[0]), pr.v(in.In[1]), pr.v(in.In[2]), out, m, d)
 	case ir.OpAddDiag:
-		m := pr.p.Values[in.Out].Shape[0]
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = %s[i];\n", n, out, pr.v(in.In[0]))
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i*%d+i] += %s[%s];\n", m, out, m, pr.v(in.In[1]), idx(pr.st(in.In[1])))
+		pr.w("\tgb_add_diag(%s, %s, %s, %d, %d);\n", pr.vl(in.In[0]), pr.v(in.In[1]), out, pr.p.Values[in.Out].Shape[0], pr.st(in.In[1]))
 	case ir.OpScan:
 		return pr.scanForward(in)
 	case ir.OpLogMatMulExp:
@@ -185,10 +171,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\tgb_linear_recurrence(%s[0], %s, %d, %s, %d, %s, %d);\n", pr.v(in.In[0]), pr.v(a), pr.st(a), pr.v(b), pr.st(b), out, n)
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
-		rows, k := sa[0], sa[1]
-		m := pr.n(in.In[1]) / k
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) { double s = 0; for (long long l = 0; l < %d; l++) s += %s[i*%d+l] * %s[l*%d+j]; %s[i*%d+j] = s; }\n",
-			rows, m, k, pr.v(in.In[0]), k, pr.v(in.In[1]), m, out, m)
+		pr.w("\tgb_matmul(%s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.vl(in.In[1]), out, sa[0], sa[1])
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
@@ -196,25 +179,16 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpMulLowerTTr:
 		pr.w("\tgb_mul_lower_self_transpose(%s, %s, %d);\n", pr.v(in.In[0]), out, pr.p.Values[in.Out].Shape[0])
 	case ir.OpLowerFwd, ir.OpUpperFwd:
-		sign := "+"
-		if in.Op == ir.OpUpperFwd {
-			sign = "-"
-		}
 		b := in.In[1]
-		pr.w("\tfor (long long i = 0; i < %d; i++) { double e = exp(%s[i]); %s[i] = e; %s[i] = %s[%s] %s e; }\n",
-			n, pr.v(in.In[0]), pr.v(in.Scratch), out, pr.v(b), idx(pr.st(b)), sign)
-	case ir.OpLowerLogJ, ir.OpUpperLogJ:
-		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += %s[i]; %s[0] = s; }\n", pr.n(in.In[0]), pr.v(in.In[0]), out)
+		pr.w("\tgb_bound_fwd(%s, %s, %s, %s, %d, %d, %s);\n", pr.v(in.In[0]), pr.v(b), pr.v(in.Scratch), out, n, pr.st(b), boundSign(in.Op))
 	case ir.OpOrderedLogJ, ir.OpPosOrderedLogJ:
 		pr.w("\t%s[0] = gb_ordered_logj(%s, %d, %d);\n", out, pr.v(in.In[0]), pr.n(in.In[0]), positive(in.Op))
 	case ir.OpIntervalFwd:
 		lb, ub := in.In[1], in.In[2]
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] = gb_interval_fwd(%s[i], %s[%s], %s[%s]);\n",
-			n, out, pr.v(in.In[0]), pr.v(lb), idx(pr.st(lb)), pr.v(ub), idx(pr.st(ub)))
+		pr.w("\tgb_interval_forward(%s, %s, %s, %s, %d, %d, %d);\n", pr.v(in.In[0]), pr.v(lb), pr.v(ub), out, n, pr.st(lb), pr.st(ub))
 	case ir.OpIntervalLogJ:
 		lb, ub := in.In[1], in.In[2]
-		pr.w("\t{ double s = 0; for (long long i = 0; i < %d; i++) s += log(%s[%s] - %s[%s]) + gb_logistic_logj(%s[i]); %s[0] = s; }\n",
-			pr.n(in.In[0]), pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)), pr.v(in.In[0]), out)
+		pr.w("\t%s[0] = gb_interval_logj(%s, %s, %s, %d, %d);\n", out, pr.vl(in.In[0]), pr.v(lb), pr.v(ub), pr.st(lb), pr.st(ub))
 	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
 		pr.w("\tgb_ordered_fwd(%s, %s, %d, %d);\n", pr.v(in.In[0]), out, n, positive(in.Op))
 	case ir.OpSimplexFwd:
@@ -254,70 +228,56 @@ func (pr *prog) backward(in *ir.Instr) error {
 	switch in.Op {
 	case ir.OpLogMix:
 		t, a, b := in.In[0], in.In[1], in.In[2]
-		pr.w("\tfor (long long i = 0; i < %d; i++) {\n", n)
-		pr.w("\t\tdouble y = %s[i], e = %s[i], gi = %s[i], ti = %s[%s], ea, eb;\n", pr.v(in.Out), pr.v(in.Scratch), g, pr.v(t), idx(pr.st(t)))
-		pr.w("\t\tif (y == -GB_INF || gi == 0) continue;\n")
-		pr.w("\t\tif (%s[%s] >= %s[%s]) { double d = ti + (1 - ti) * e; ea = 1 / d; eb = e / d; }\n", pr.v(a), idx(pr.st(a)), pr.v(b), idx(pr.st(b)))
-		pr.w("\t\telse { double d = ti * e + 1 - ti; ea = e / d; eb = 1 / d; }\n")
-		if d := pr.a(t); d != "" {
-			pr.w("\t\t%s[%s] += gi * (ea - eb);\n", d, idx(pr.st(t)))
-		}
-		if d := pr.a(a); d != "" {
-			pr.w("\t\t%s[%s] += gi * ti * ea;\n", d, idx(pr.st(a)))
-		}
-		if d := pr.a(b); d != "" {
-			pr.w("\t\t%s[%s] += gi * (1 - ti) * eb;\n", d, idx(pr.st(b)))
-		}
-		pr.w("\t}\n")
+		pr.w("\tgb_log_mix_reverse(%s, %s, %s, %s, %s, %d, %s, %s, %s, %s, %d, %d, %d);\n", pr.v(t), pr.v(a), pr.v(b), pr.v(in.Scratch), pr.v(in.Out), n, g,
+			pr.adjLen(t), pr.adjLen(a), pr.adjLen(b), pr.st(t), pr.st(a), pr.st(b))
 	case ir.OpSum, ir.OpLowerLogJ, ir.OpUpperLogJ:
-		pr.accumulate(pr.a(in.In[0]), 1, pr.n(in.In[0]), g+"[0]")
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_add_scalar(%s, %d, %s[0]);\n", d, pr.n(in.In[0]), g)
+		}
 	case ir.OpOrderedLogJ, ir.OpPosOrderedLogJ:
 		if d := pr.a(in.In[0]); d != "" {
 			pr.w("\tgb_ordered_logj_reverse(%s[0], %s, %d, %d);\n", g, d, pr.n(in.In[0]), positive(in.Op))
 		}
 	case ir.OpDot:
 		a, b := in.In[0], in.In[1]
-		pr.accumulate(pr.a(a), 1, pr.n(a), g+"[0] * "+pr.v(b)+"[i]")
-		pr.accumulate(pr.a(b), 1, pr.n(b), g+"[0] * "+pr.v(a)+"[i]")
+		if d := pr.a(a); d != "" {
+			pr.w("\tgb_axpy(%s, %s[0], %s);\n", d, g, pr.vl(b))
+		}
+		if d := pr.a(b); d != "" {
+			pr.w("\tgb_axpy(%s, %s[0], %s);\n", d, g, pr.vl(a))
+		}
 	case ir.OpLogSumExp:
-		pr.w("\t{ double y = %s[0], gy = %s[0]; if (!(y == GB_INF || y == -GB_INF || y != y)) {\n", pr.v(in.Out), g)
-		pr.w("\t\tdouble s = 0; for (long long i = 0; i < %d; i++) s += %s[i];\n", pr.n(in.In[0]), pr.v(in.Scratch))
-		pr.w("\t\tdouble r = gy / s; for (long long i = 0; i < %d; i++) %s[i] += r * %s[i]; } }\n", pr.n(in.In[0]), pr.a(in.In[0]), pr.v(in.Scratch))
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_logsumexp_reverse(%s[0], %s[0], %s, %s);\n", pr.v(in.Out), g, pr.vl(in.Scratch), d)
+		}
 	case ir.OpAddN:
 		for _, a := range in.In {
 			if d := pr.a(a); d != "" {
 				pr.w("\t%s[0] += %s[0];\n", d, g)
 			}
 		}
-	case ir.OpGather:
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[TB%d_%d[i]] += %s[i];\n", n, pr.a(in.In[0]), pr.id, in.Table, g)
-	case ir.OpGatherRow:
-		k := pr.p.Values[in.In[0]].Shape[1]
-		pr.w("\tfor (long long i = 0; i < %d; i++) for (long long j = 0; j < %d; j++) %s[TB%d_%d[i]*%d+j] += %s[i*%d+j];\n",
-			n/max(k, 1), k, pr.a(in.In[0]), pr.id, in.Table, k, g, k)
+	case ir.OpGather, ir.OpGatherRow:
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_gather_rows_reverse(%s, %s, %s, %d);\n", g, pr.table(in), d, pr.rowLen(in))
+		}
 	case ir.OpConcat:
 		off := 0
 		for _, a := range in.In {
 			if d := pr.a(a); d != "" {
-				pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] += %s[%d+i];\n", pr.n(a), d, g, off)
+				pr.w("\tgb_add_from(%s, %d, %s, %d);\n", d, pr.n(a), g, off)
 			}
 			off += pr.n(a)
 		}
 	case ir.OpSlice:
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[%d+i] += %s[i];\n", n, pr.a(in.In[0]), in.Ints[0], g)
-	case ir.OpFill:
-		pr.accumulate(pr.a(in.In[0]), 0, n, g+"[i]")
-	case ir.OpMatVec:
-		k := pr.n(in.In[1])
 		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) %s[i*%d+l] += %s[i] * %s[l];\n", n, k, d, k, g, pr.v(in.In[1]))
+			pr.w("\tgb_add_at(%s, %s, %d, %d);\n", d, g, n, in.Ints[0])
 		}
-		if d := pr.a(in.In[1]); d != "" {
-			// Σ_i A_il g_i per l, accumulated in the order of ir's
-			// column-wise data path.
-			pr.w("\tfor (long long l = 0; l < %d; l++) { double s = 0; for (long long i = 0; i < %d; i++) s += %s[i*%d+l] * %s[i]; %s[l] += s; }\n",
-				k, n, pr.v(in.In[0]), k, g, d)
+	case ir.OpFill:
+		if d := pr.a(in.In[0]); d != "" {
+			pr.w("\tgb_add_strided(%s, 1, %s, %d, 0);\n", d, g, n)
 		}
+	case ir.OpMatVec:
+		pr.w("\tgb_matvec_reverse(%s, %s, %s, %d, %s, %s);\n", pr.v(in.In[0]), pr.vl(in.In[1]), g, n, pr.adjLen(in.In[0]), pr.adjLen(in.In[1]))
 	case ir.OpCholesky:
 		m := pr.p.Values[in.Out].Shape[0]
 		pr.w("\tgb_cholesky_reverse(%s, %s, %s, %s, %d);\n", pr.v(in.Out), g, pr.a(in.In[0]), pr.v(in.Scratch), m)
@@ -338,11 +298,7 @@ func (pr *prog) backward(in *ir.Instr) error {
 		}
 		pr.w("\t(void)da; (void)dr; }\n")
 	case ir.OpAddDiag:
-		m := pr.p.Values[in.Out].Shape[0]
-		pr.accumulate(pr.a(in.In[0]), 1, n, g+"[i]")
-		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) %s[%s] += %s[i*%d+i];\n", m, d, idx(pr.st(in.In[1])), g, m)
-		}
+		pr.w("\tgb_add_diag_reverse(%s, %d, %s, %s, %d, %d);\n", g, n, pr.adjLen(in.In[0]), pr.adjLen(in.In[1]), pr.p.Values[in.Out].Shape[0], pr.st(in.In[1]))
 	case ir.OpScan:
 		return pr.scanBackward(in)
 	case ir.OpLogMatMulExp:
@@ -384,17 +340,7 @@ func (pr *prog) backward(in *ir.Instr) error {
 		pr.w(" (void)c; }\n")
 	case ir.OpMatMul:
 		sa := pr.p.Values[in.In[0]].Shape
-		rows, k := sa[0], sa[1]
-		m := pr.n(in.In[1]) / k
-		A, B := pr.v(in.In[0]), pr.v(in.In[1])
-		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) { double s = 0; for (long long j = 0; j < %d; j++) s += %s[i*%d+j] * %s[l*%d+j]; %s[i*%d+l] += s; }\n",
-				rows, k, m, g, m, B, m, d, k)
-		}
-		if d := pr.a(in.In[1]); d != "" {
-			pr.w("\tfor (long long i = 0; i < %d; i++) for (long long l = 0; l < %d; l++) for (long long j = 0; j < %d; j++) %s[l*%d+j] += %s[i*%d+l] * %s[i*%d+j];\n",
-				rows, k, m, d, m, A, k, g, m)
-		}
+		pr.w("\tgb_matmul_reverse(%s, %s, %s, %s, %s, %d, %d);\n", pr.v(in.In[0]), pr.vl(in.In[1]), g, pr.adjLen(in.In[0]), pr.adjLen(in.In[1]), sa[0], sa[1])
 	case ir.OpTriSolve:
 		nn := pr.p.Values[in.In[0]].Shape[0]
 		m := pr.n(in.In[1]) / nn
@@ -411,38 +357,16 @@ func (pr *prog) backward(in *ir.Instr) error {
 			pr.w("\tgb_mul_lower_self_transpose_reverse(%s, %s, %s, %d);\n", pr.v(in.In[0]), g, d, pr.p.Values[in.Out].Shape[0])
 		}
 	case ir.OpLowerFwd, ir.OpUpperFwd:
-		sign := ""
-		if in.Op == ir.OpUpperFwd {
-			sign = "-"
-		}
-		pr.accumulate(pr.a(in.In[0]), 1, n, sign+g+"[i] * "+pr.v(in.Scratch)+"[i]")
-		pr.accumulate(pr.a(in.In[1]), pr.st(in.In[1]), n, g+"[i]")
+		b := in.In[1]
+		pr.w("\tgb_bound_reverse(%s, %s, %d, %s, %s, %d, %s);\n", pr.v(in.Scratch), g, n, pr.adjLen(in.In[0]), pr.adjLen(b), pr.st(b), boundSign(in.Op))
 	case ir.OpIntervalFwd:
 		x, lb, ub := in.In[0], in.In[1], in.In[2]
-		pr.w("\tfor (long long i = 0; i < %d; i++) { double s, sc, gi = %s[i]; gb_logistic_pair(%s[i], &s, &sc);", n, g, pr.v(x))
-		if d := pr.a(x); d != "" {
-			pr.w(" %s[i] += gi * (%s[%s] - %s[%s]) * s * sc;", d, pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)))
-		}
-		if d := pr.a(lb); d != "" {
-			pr.w(" %s[%s] += gi * sc;", d, idx(pr.st(lb)))
-		}
-		if d := pr.a(ub); d != "" {
-			pr.w(" %s[%s] += gi * s;", d, idx(pr.st(ub)))
-		}
-		pr.w(" }\n")
+		pr.w("\tgb_interval_reverse(%s, %s, %s, %s, %d, %s, %s, %s, %d, %d);\n", pr.v(x), pr.v(lb), pr.v(ub), g, n,
+			pr.adjLen(x), pr.adjLen(lb), pr.adjLen(ub), pr.st(lb), pr.st(ub))
 	case ir.OpIntervalLogJ:
 		x, lb, ub := in.In[0], in.In[1], in.In[2]
-		pr.w("\tfor (long long i = 0; i < %d; i++) { double gi = %s[0], d = gi / (%s[%s] - %s[%s]);", pr.n(x), g, pr.v(ub), idx(pr.st(ub)), pr.v(lb), idx(pr.st(lb)))
-		if d := pr.a(x); d != "" {
-			pr.w(" %s[i] += gi * (1 - 2 * gb_logistic(%s[i]));", d, pr.v(x))
-		}
-		if d := pr.a(lb); d != "" {
-			pr.w(" %s[%s] -= d;", d, idx(pr.st(lb)))
-		}
-		if d := pr.a(ub); d != "" {
-			pr.w(" %s[%s] += d;", d, idx(pr.st(ub)))
-		}
-		pr.w(" (void)d; }\n")
+		pr.w("\tgb_interval_logj_reverse(%s, %s, %s, %s[0], %s, %s, %s, %d, %d);\n", pr.vl(x), pr.v(lb), pr.v(ub), g,
+			pr.adjLen(x), pr.adjLen(lb), pr.adjLen(ub), pr.st(lb), pr.st(ub))
 	case ir.OpOrderedFwd, ir.OpPosOrderedFwd:
 		if d := pr.a(in.In[0]); d != "" {
 			pr.w("\tgb_ordered_reverse(%s, %s, %d, %s, %d);\n", pr.v(in.In[0]), g, n, d, positive(in.Op))
@@ -461,4 +385,38 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return fmt.Errorf("%w: %s", ErrUnsupported, in.Op)
 	}
 	return nil
+}
+
+// vl is value id's pointer and length, as a translated function takes a
+// slice whose length it reads.
+func (pr *prog) vl(id ir.ID) string { return fmt.Sprintf("%s, %d", pr.v(id), pr.n(id)) }
+
+// adjLen is value id's adjoint and its length, or "0, 0" (an empty slice:
+// no gradient wanted).
+func (pr *prog) adjLen(id ir.ID) string {
+	if d := pr.a(id); d != "" {
+		return fmt.Sprintf("%s, %d", d, pr.n(id))
+	}
+	return "0, 0"
+}
+
+// table is a gather's index table and its length; rowLen the length of a
+// gathered row (1 for gather).
+func (pr *prog) table(in *ir.Instr) string {
+	return fmt.Sprintf("TB%d_%d, %d", pr.id, in.Table, len(pr.p.Tables[in.Table]))
+}
+
+func (pr *prog) rowLen(in *ir.Instr) int {
+	if in.Op == ir.OpGatherRow {
+		return pr.p.Values[in.In[0]].Shape[1]
+	}
+	return 1
+}
+
+// boundSign is the sign argument of gb_bound_fwd and its reverse.
+func boundSign(op ir.Op) string {
+	if op == ir.OpUpperFwd {
+		return "-1.0"
+	}
+	return "1.0"
 }

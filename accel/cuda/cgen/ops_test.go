@@ -89,10 +89,11 @@ var opCases = []opCase{
 	{"matvec, add_diag, cholesky", func(b *ir.Builder, x ir.ID) ir.ID {
 		pts := b.Const([]float64{0, 0.5, 1.5}, []int{3})
 		k := emit(b, ir.OpCovExpQuad, nil, pts, pos(b, b.ParamSlice(0, nil)), pos(b, b.ParamSlice(1, nil)))
+		k2 := emit(b, ir.OpAddDiag, nil, k, pos(b, b.ParamSlice(5, nil))) // one value on the whole diagonal
 		k = emit(b, ir.OpAddDiag, nil, k, pos(b, b.ParamSlice(2, []int{3})))
 		l := emit(b, ir.OpCholesky, nil, k)
 		v := emit(b, ir.OpMatVec, nil, l, b.ParamSlice(3, []int{3}))
-		return emit(b, ir.OpAddN, nil, sum(b, emit(b, ir.OpSquare, nil, v)), sum(b, l))
+		return emit(b, ir.OpAddN, nil, sum(b, emit(b, ir.OpSquare, nil, v)), sum(b, l), emit(b, ir.OpDot, nil, k2, k2))
 	}},
 	{"bijectors", func(b *ir.Builder, x ir.ID) ir.ID {
 		lb, ub := b.ParamSlice(0, nil), b.Scalar(3)
@@ -158,6 +159,13 @@ var opCases = []opCase{
 
 // TestOpsGCC checks every op the generator covers, one small program
 // each, compiled with gcc, against the ir reference at random points.
+// program is the case's program of six parameters.
+func (tc opCase) program() (*ir.Program, error) {
+	b := ir.NewBuilder(6)
+	x := b.ParamSlice(0, []int{6})
+	return b.Finalize(tc.build(b, x))
+}
+
 func TestOpsGCC(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc is not on PATH: the generated CUDA C cannot be checked on the CPU (install gcc)")
@@ -165,9 +173,7 @@ func TestOpsGCC(t *testing.T) {
 	for _, tc := range opCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each case waits mostly on its own gcc
-			b := ir.NewBuilder(6)
-			x := b.ParamSlice(0, []int{6})
-			p, err := b.Finalize(tc.build(b, x))
+			p, err := tc.program()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,7 @@
 
 __device__ static void gb_fwd_0(double *V, const double *K) {
 	/* lower */
-	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
+	gb_bound_fwd((V+1), (K+2), (V+3), (V+2), 1, 0, 1.0);
 	/* normal_lpdf */
 	{ double s = (V+2)[0]; if (!(s > 0)) (V+4)[0] = -GB_INF; else {
 		double q = 0; for (long long i = 0; i < 3; i++) { double d = (K+5)[i] - (V+0)[0]; q += d * d; }
@@ -17,7 +17,7 @@ __device__ static void gb_fwd_0(double *V, const double *K) {
 	(V+5)[0] = t;
 	}
 	/* lower_log_jacobian */
-	{ double s = 0; for (long long i = 0; i < 1; i++) s += (V+1)[i]; (V+6)[0] = s; }
+	(V+6)[0] = gb_sum((V+1), 1);
 	/* addn */
 	{ double s = 0; s += (V+4)[0]; s += (V+5)[0]; s += (V+6)[0]; (V+7)[0] = s; }
 	(void)V; (void)K;
@@ -29,7 +29,7 @@ __device__ static void gb_bwd_0(double *V, double *A, const double *K) {
 	(A+5)[0] += (A+7)[0];
 	(A+6)[0] += (A+7)[0];
 	/* lower_log_jacobian reverse */
-	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+6)[0];
+	gb_add_scalar((A+1), 1, (A+6)[0]);
 	/* half_normal_lpdf reverse */
 	{
 	double t0 = 0;
@@ -50,7 +50,7 @@ __device__ static void gb_bwd_0(double *V, double *A, const double *K) {
 		(A+2)[0] += g * inv * ((q * inv) * inv - 3.0);
 		(void)ty; (void)tm; } }
 	/* lower reverse */
-	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+2)[i] * (V+3)[i];
+	gb_bound_reverse((V+3), (A+2), 1, (A+1), 1, 0, 0, 0, 1.0);
 	(void)V; (void)A; (void)K;
 }
 
@@ -75,7 +75,7 @@ __device__ static double gb_density(const double *x, double *V, double *A, const
 __device__ static void gb_pfwd_0(double *V, const double *K, long long lane, long long lanes, double *red) {
 	/* lower */
 	if (lane == 0) {
-	for (long long i = 0; i < 1; i++) { double e = exp((V+1)[i]); (V+3)[i] = e; (V+2)[i] = (K+2)[0] + e; }
+	gb_bound_fwd((V+1), (K+2), (V+3), (V+2), 1, 0, 1.0);
 	}
 	GB_SYNC();
 	/* normal_lpdf */
@@ -93,7 +93,7 @@ __device__ static void gb_pfwd_0(double *V, const double *K, long long lane, lon
 	GB_SYNC();
 	/* lower_log_jacobian */
 	if (lane == 0) {
-	{ double s = 0; for (long long i = 0; i < 1; i++) s += (V+1)[i]; (V+6)[0] = s; }
+	(V+6)[0] = gb_sum((V+1), 1);
 	}
 	GB_SYNC();
 	/* addn */
@@ -114,7 +114,7 @@ __device__ static void gb_pbwd_0(double *V, double *A, const double *K, long lon
 	GB_SYNC();
 	/* lower_log_jacobian reverse */
 	if (lane == 0) {
-	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+6)[0];
+	gb_add_scalar((A+1), 1, (A+6)[0]);
 	}
 	GB_SYNC();
 	/* half_normal_lpdf reverse */
@@ -140,7 +140,7 @@ __device__ static void gb_pbwd_0(double *V, double *A, const double *K, long lon
 	GB_SYNC();
 	/* lower reverse */
 	if (lane == 0) {
-	for (long long i = 0; i < 1; i++) (A+1)[i] += (A+2)[i] * (V+3)[i];
+	gb_bound_reverse((V+3), (A+2), 1, (A+1), 1, 0, 0, 0, 1.0);
 	}
 	GB_SYNC();
 	(void)V; (void)A; (void)K; (void)lane; (void)lanes; (void)red;
