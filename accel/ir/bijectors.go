@@ -191,12 +191,7 @@ func init() {
 			f.Val(in.Out)[0] = cholCorrLogJ(f.Val(in.In[0]))
 		},
 		Backward: func(f *Frame, in *Instr) {
-			y, gy := f.Val(in.In[0]), f.AdjOf(in.In[0])
-			g := f.AdjOf(in.Out)[0]
-			for i, v := range y {
-				gy[i] -= 2 * g * math.Tanh(v)
-			}
-			cholCorrReverse(y, nil, gy, f.Val(in.Scratch), true, g)
+			cholCorrLogJReverse(f.Val(in.In[0]), f.AdjOf(in.In[0]), f.Val(in.Scratch), f.AdjOf(in.Out)[0])
 		},
 	})
 }
@@ -573,4 +568,15 @@ func intervalLogJReverse(x, lb, ub []float64, g float64, gx, gl, gu []float64, s
 			gu[i*su] += d
 		}
 	}
+}
+
+// cholCorrLogJReverse adds g times the correlation-Cholesky
+// log-Jacobian's gradient into gy (w: cholCorrReverse's working memory).
+//
+//gb:cuda gb_cholcorr_logj_reverse
+func cholCorrLogJReverse(y, gy, w []float64, g float64) {
+	for i, v := range y {
+		gy[i] -= 2 * g * math.Tanh(v)
+	}
+	cholCorrReverse(y, nil, gy, w, true, g)
 }

@@ -99,9 +99,7 @@ func init() {
 			a, l := f.Val(in.In[0]), f.Val(in.Out)
 			n := f.P.Values[in.Out].Shape[0]
 			if dense.Cholesky(a, l, n, 0) >= 0 {
-				for i := range l {
-					l[i] = math.NaN()
-				}
+				fill(l, math.NaN())
 			}
 		},
 		Backward: func(f *Frame, in *Instr) {

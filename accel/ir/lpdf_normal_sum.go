@@ -20,15 +20,34 @@ func normalSumForward(f *Frame, in *Instr) bool {
 	if len(sg) != 1 || Pointwise(in) {
 		return false
 	}
-	n := batchLen(y, mu, sg)
-	out := f.Val(in.Out)
-	s := sg[0]
+	f.Val(in.Out)[0] = normalSumShared(y, mu, batchLen(y, mu, sg), stride(y), stride(mu), sg[0])
+	return true
+}
+
+// normalSumBackward is the backward sweep of normalSumForward's shape.
+func normalSumBackward(f *Frame, in *Instr) bool {
+	y, mu, sg := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
+	if len(sg) != 1 || Pointwise(in) {
+		return false
+	}
+	ay, _ := gradOf(f, in.In[0])
+	am, _ := gradOf(f, in.In[1])
+	as, _ := gradOf(f, in.In[2])
+	normalSumSharedReverse(y, mu, batchLen(y, mu, sg), stride(y), stride(mu), sg[0], f.AdjOf(in.Out)[0], ay, am, as)
+	return true
+}
+
+// normalSumShared is Σ normal_lpdf(y_i | μ_i, s) over n elements, y and μ
+// read at strides ys and ms (0: one shared value).
+//
+//gb:cuda gb_normal_sum_shared
+func normalSumShared(y, mu []float64, n, ys, ms int, s float64) float64 {
 	if !(s > 0) {
-		out[0] = negInf
-		return true
+		return math.Inf(-1)
 	}
 	q := 0.0
-	if ys, ms := stride(y), stride(mu); ys == 1 && ms == 1 {
+	if OnHost() && ys == 1 && ms == 1 {
+		// The same sum, resliced so that Go checks no bounds in the loop.
 		y, mu := y[:n], mu[:n]
 		for i, v := range y {
 			d := v - mu[i]
@@ -43,53 +62,58 @@ func normalSumForward(f *Frame, in *Instr) bool {
 	inv := 1 / s
 	e := -0.5*(q*inv)*inv - float64(n)*(math.Log(s)+lnSqrt2Pi)
 	if e != e { // NaN from infinite inputs
-		e = negInf
+		e = math.Inf(-1)
 	}
-	out[0] = e
-	return true
+	return e
 }
 
-// normalSumBackward is the backward sweep of normalSumForward's shape.
-func normalSumBackward(f *Frame, in *Instr) bool {
-	y, mu, sg := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
-	if len(sg) != 1 || Pointwise(in) {
-		return false
-	}
-	n := batchLen(y, mu, sg)
-	s, g := sg[0], f.AdjOf(in.Out)[0]
+// normalSumSharedReverse adds g times normalSumShared's partials into
+// the adjoints ay, am and as (each empty when not wanted; one element
+// when its argument is shared).
+//
+//gb:cuda gb_normal_sum_shared_reverse
+func normalSumSharedReverse(y, mu []float64, n, ys, ms int, s, g float64, ay, am, as []float64) {
 	if !(s > 0) {
-		return true
+		return
 	}
-	ay, _ := gradOf(f, in.In[0])
-	am, _ := gradOf(f, in.In[1])
-	as, _ := gradOf(f, in.In[2])
-	ys, ms := stride(y), stride(mu)
 	inv := 1 / s
 	r := g * inv // times (y-μ)/σ, not (y-μ)·g/σ², which overflows for tiny σ
 	q := 0.0
-	switch {
-	case ys == 1 && ms == 1 && ay == nil && len(am) > 1:
-		// Data y, a parameter μ per observation (regression).
+	if OnHost() && ys == 1 && ms == 1 && len(ay) == 0 && len(am) > 1 {
+		// Data y, a parameter μ per observation (regression): the loop
+		// below without its tests, resliced so that Go checks no bounds.
 		y, mu, a := y[:n], mu[:n], am[:n]
 		for i, v := range y {
 			d := v - mu[i]
 			q += d * d
 			a[i] += r * (d * inv)
 		}
-	default:
+	} else {
 		ayVec, amVec := len(ay) > 1, len(am) > 1
-		var aySum, amSum float64
+		aySum, amSum := 0.0, 0.0
 		for i := 0; i < n; i++ {
 			d := y[i*ys] - mu[i*ms]
 			q += d * d
-			aySum = acc(ay, ayVec, i, -r*(d*inv), aySum)
-			amSum = acc(am, amVec, i, r*(d*inv), amSum)
+			t := r * (d * inv)
+			if ayVec {
+				ay[i] -= t
+			} else {
+				aySum -= t
+			}
+			if amVec {
+				am[i] += t
+			} else {
+				amSum += t
+			}
 		}
-		flushAcc(ay, ayVec, aySum)
-		flushAcc(am, amVec, amSum)
+		if len(ay) == 1 {
+			ay[0] += aySum
+		}
+		if len(am) == 1 {
+			am[0] += amSum
+		}
 	}
-	if as != nil {
+	if len(as) > 0 {
 		as[0] += g * inv * ((q*inv)*inv - float64(n))
 	}
-	return true
 }

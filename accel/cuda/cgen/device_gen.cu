@@ -70,6 +70,7 @@ __device__ static void gb_interval_forward(const double *x, const double *lb, co
 __device__ static void gb_interval_reverse(const double *x, const double *lb, const double *ub, const double *g, long long g_len, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su);
 __device__ static double gb_interval_logj(const double *x, long long x_len, const double *lb, const double *ub, long long sl, long long su);
 __device__ static void gb_interval_logj_reverse(const double *x, long long x_len, const double *lb, const double *ub, double g, double *gx, long long gx_len, double *gl, long long gl_len, double *gu, long long gu_len, long long sl, long long su);
+__device__ static void gb_cholcorr_logj_reverse(const double *y, long long y_len, double *gy, double *w, double g);
 __device__ static double gb_logistic(double x);
 __device__ static void gb_logistic_pair(double x, double *gb_out_s, double *gb_out_sc);
 __device__ static double gb_logistic_deriv(double x);
@@ -111,6 +112,8 @@ __device__ static void gb_forward_subst(const double *l, long long k, const doub
 __device__ static void gb_back_subst(const double *l, long long k, const double *z, double *w);
 __device__ static double gb_multi_normal_chol_lpdf(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, double *s, double *out, int pw);
 __device__ static void gb_multi_normal_chol_reverse(const double *y, long long yrs, const double *mu, long long mrs, const double *l, long long n, long long k, const double *g, long long gs, double *s, double *ay, double *am, double *al, int gy, int gm, int gl);
+__device__ static double gb_normal_sum_shared(const double *y, const double *mu, long long n, long long ys, long long ms, double s);
+__device__ static void gb_normal_sum_shared_reverse(const double *y, const double *mu, long long n, long long ys, long long ms, double s, double g, double *ay, long long ay_len, double *am, long long am_len, double *as, long long as_len);
 __device__ static void gb_linear_recurrence(double x0, const double *a, long long sa, const double *b, long long sb, double *x, long long x_len);
 __device__ static double gb_linear_recurrence_reverse(double x0, const double *x, long long x_len, const double *g, const double *b, long long sb, long long sa, double *ga, long long ga_len, double *gb, long long gb_len);
 __device__ static double gb_logsumexp(const double *x, long long x_len, double *e);
@@ -1034,6 +1037,15 @@ __device__ static void gb_interval_logj_reverse(const double *x, long long x_len
 	}
 }
 
+/* accel/ir/bijectors.go: cholCorrLogJReverse */
+__device__ static void gb_cholcorr_logj_reverse(const double *y, long long y_len, double *gy, double *w, double g) {
+	for (long long i = 0, gb_t1 = y_len; i < gb_t1; i++) {
+		double v = y[i];
+		gy[i] -= (2.0 * g) * tanh(v);
+	}
+	gb_cholcorr_reverse(y, y_len, 0, gy, w, 1, g);
+}
+
 /* accel/ir/elementwise.go: Logistic */
 __device__ static double gb_logistic(double x) {
 	if (x >= 0.0) {
@@ -1829,6 +1841,66 @@ __device__ static void gb_multi_normal_chol_reverse(const double *y, long long y
 		for (long long j = 0; j < k; j++) {
 			al[(j * k) + j] -= gsum / l[(j * k) + j];
 		}
+	}
+}
+
+/* accel/ir/lpdf_normal_sum.go: normalSumShared */
+__device__ static double gb_normal_sum_shared(const double *y, const double *mu, long long n, long long ys, long long ms, double s) {
+	if (!(s > 0.0)) {
+		return -GB_INF;
+	}
+	double q = 0.0;
+	{
+		for (long long i = 0; i < n; i++) {
+			double d = y[i * ys] - mu[i * ms];
+			q += d * d;
+		}
+	}
+	double inv = 1.0 / s;
+	double e = ((-0.5 * (q * inv)) * inv) - (((double)n) * (log(s) + 0.9189385332046728));
+	if (e != e) {
+		e = -GB_INF;
+	}
+	return e;
+}
+
+/* accel/ir/lpdf_normal_sum.go: normalSumSharedReverse */
+__device__ static void gb_normal_sum_shared_reverse(const double *y, const double *mu, long long n, long long ys, long long ms, double s, double g, double *ay, long long ay_len, double *am, long long am_len, double *as, long long as_len) {
+	if (!(s > 0.0)) {
+		return;
+	}
+	double inv = 1.0 / s;
+	double r = g * inv;
+	double q = 0.0;
+	{
+		int ayVec = ay_len > 1;
+		int amVec = am_len > 1;
+		double aySum = 0.0;
+		double amSum = 0.0;
+		for (long long i = 0; i < n; i++) {
+			double d = y[i * ys] - mu[i * ms];
+			q += d * d;
+			double t = r * (d * inv);
+			if (ayVec) {
+				ay[i] -= t;
+			} else {
+				aySum -= t;
+			}
+			if (amVec) {
+				am[i] += t;
+			} else {
+				amSum += t;
+			}
+		}
+		if (ay_len == 1) {
+			ay[0] += aySum;
+		}
+		if (am_len == 1) {
+			am[0] += amSum;
+		}
+	}
+	if (as_len > 0) {
+		as[0] += (g * inv) * (((q * inv) * inv) - ((double)n));
 	}
 }
 

@@ -13,13 +13,9 @@ func (pr *prog) lpdfForward(in *ir.Instr, name string) error {
 	out, pw := pr.v(in.Out), isPointwise(in)
 	n := pr.batch(in)
 	if in.Op == ir.OpNormalLPDF && pr.n(in.In[2]) == 1 && !pw {
-		// One σ for all, as ir computes it: -½ Σ(y-μ)²/σ² - n(log σ + log √(2π)).
+		// One σ for all, through ir's shortcut (lpdf_normal_sum.go).
 		y, mu := in.In[0], in.In[1]
-		pr.w("\t{ double s = %s[0]; if (!(s > 0)) %s[0] = -GB_INF; else {\n", pr.v(in.In[2]), out)
-		pr.w("\t\tdouble q = 0; for (long long i = 0; i < %d; i++) { double d = %s[%s] - %s[%s]; q += d * d; }\n",
-			n, pr.v(y), idx(pr.st(y)), pr.v(mu), idx(pr.st(mu)))
-		pr.w("\t\tdouble inv = 1 / s, e = -0.5 * (q * inv) * inv - %d.0 * (log(s) + GB_LN_SQRT_2PI);\n", n)
-		pr.w("\t\tif (e != e) e = -GB_INF; %s[0] = e; } }\n", out)
+		pr.w("\t%s[0] = gb_normal_sum_shared(%s, %s, %d, %d, %d, %s[0]);\n", out, pr.v(y), pr.v(mu), n, pr.st(y), pr.st(mu), pr.v(in.In[2]))
 		return nil
 	}
 	pr.w("\t{ double t = 0; for (long long i = 0; i < %d; i++) {\n", n)
@@ -108,40 +104,12 @@ func (pr *prog) lpdfGradLoop(in *ir.Instr, name, g, loop, flush string) {
 	pr.w("\t}\n")
 }
 
-// normalSharedBackward mirrors ir's reverse of the summed normal density
-// with one σ: ∂y_i = -g(y_i-μ_i)/σ², ∂μ_i = -∂y_i, ∂σ = g(Σ(y-μ)²/σ² - n)/σ.
+// normalSharedBackward is the reverse of the summed normal density with
+// one σ, through ir's shortcut (lpdf_normal_sum.go).
 func (pr *prog) normalSharedBackward(in *ir.Instr, n int) error {
 	y, mu, sg := in.In[0], in.In[1], in.In[2]
-	pr.w("\t{ double s = %s[0], g = %s[0]; if (s > 0) {\n", pr.v(sg), pr.a(in.Out))
-	pr.w("\t\tdouble inv = 1 / s, r = g * inv, q = 0, ty = 0, tm = 0;\n")
-	pr.w("\t\tfor (long long i = 0; i < %d; i++) { double d = %s[%s] - %s[%s]; q += d * d;", n, pr.v(y), idx(pr.st(y)), pr.v(mu), idx(pr.st(mu)))
-	for _, c := range []struct {
-		id   ir.ID
-		sign string
-		acc  string
-	}{{y, "-", "ty"}, {mu, "", "tm"}} {
-		d := pr.a(c.id)
-		switch {
-		case d == "":
-		case pr.st(c.id) == 0:
-			pr.w(" %s += %sr * (d * inv);", c.acc, c.sign)
-		default:
-			pr.w(" %s[i] += %sr * (d * inv);", d, c.sign)
-		}
-	}
-	pr.w(" }\n")
-	for _, c := range []struct {
-		id  ir.ID
-		acc string
-	}{{y, "ty"}, {mu, "tm"}} {
-		if d := pr.a(c.id); d != "" && pr.st(c.id) == 0 {
-			pr.w("\t\t%s[0] += %s;\n", d, c.acc)
-		}
-	}
-	if d := pr.a(sg); d != "" {
-		pr.w("\t\t%s[0] += g * inv * ((q * inv) * inv - %d.0);\n", d, n)
-	}
-	pr.w("\t\t(void)ty; (void)tm; } }\n")
+	pr.w("\tgb_normal_sum_shared_reverse(%s, %s, %d, %d, %d, %s[0], %s[0], %s, %s, %s);\n", pr.v(y), pr.v(mu), n, pr.st(y), pr.st(mu), pr.v(sg), pr.a(in.Out),
+		pr.adjLen(y), pr.adjLen(mu), pr.adjLen(sg))
 	return nil
 }
 

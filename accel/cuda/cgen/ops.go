@@ -146,7 +146,7 @@ func (pr *prog) forward(in *ir.Instr) error {
 		pr.w("\tgb_matvec(%s, %s, %s, %d);\n", pr.v(in.In[0]), pr.vl(in.In[1]), out, n)
 	case ir.OpCholesky:
 		m := pr.p.Values[in.Out].Shape[0]
-		pr.w("\tif (gb_cholesky(%s, %s, %d, 0.0) >= 0) for (long long i = 0; i < %d; i++) %s[i] = GB_NAN;\n", pr.v(in.In[0]), out, m, n, out)
+		pr.w("\tif (gb_cholesky(%s, %s, %d, 0.0) >= 0) gb_fill(%s, %d, GB_NAN);\n", pr.v(in.In[0]), out, m, out, n)
 	case ir.OpCovExpQuad:
 		m := pr.p.Values[in.In[0]].Shape[0]
 		d := pr.n(in.In[0]) / m
@@ -307,8 +307,7 @@ func (pr *prog) backward(in *ir.Instr) error {
 		pr.w("\tgb_cholcorr_reverse(%s, %d, %s, %s, %s, 0, 1.0);\n", pr.v(in.In[0]), pr.n(in.In[0]), g, pr.a(in.In[0]), pr.v(in.Scratch))
 	case ir.OpCholCorrLogJ:
 		x := in.In[0]
-		pr.w("\tfor (long long i = 0; i < %d; i++) %s[i] -= 2 * %s[0] * tanh(%s[i]);\n", pr.n(x), pr.a(x), g, pr.v(x))
-		pr.w("\tgb_cholcorr_reverse(%s, %d, 0, %s, %s, 1, %s[0]);\n", pr.v(x), pr.n(x), pr.a(x), pr.v(in.Scratch), g)
+		pr.w("\tgb_cholcorr_logj_reverse(%s, %s, %s, %s[0]);\n", pr.vl(x), pr.a(x), pr.v(in.Scratch), g)
 	case ir.OpLKJCorrCholLPDF:
 		k := pr.p.Values[in.In[0]].Shape[0]
 		gl := pr.a(in.In[0])

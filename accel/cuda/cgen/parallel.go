@@ -145,8 +145,7 @@ func (pr *prog) forwardPar(in *ir.Instr) error {
 			ploop(pr.n(in.In[0])), pr.v(in.In[0]), pr.v(in.In[1]), out)
 	case ir.OpMatVec:
 		k := pr.n(in.In[1])
-		pr.w("\t%s { double s = 0; for (long long l = 0; l < %d; l++) s += %s[i*%d+l] * %s[l]; %s[i] = s; }\n",
-			ploop(n), k, pr.v(in.In[0]), k, pr.v(in.In[1]), out)
+		pr.w("\t%s %s[i] = gb_dot(%s + i*%d, %d, %s);\n", ploop(n), out, pr.v(in.In[0]), k, k, pr.v(in.In[1]))
 	default:
 		return fmt.Errorf("cgen: no parallel form of %s", in.Op)
 	}
@@ -180,7 +179,7 @@ func (pr *prog) backwardPar(in *ir.Instr) error {
 	case ir.OpMatVec:
 		k := pr.n(in.In[1])
 		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\t%s for (long long l = 0; l < %d; l++) %s[i*%d+l] += %s[i] * %s[l];\n", ploop(n), k, d, k, g, pr.v(in.In[1]))
+			pr.w("\t%s gb_axpy(%s + i*%d, %s[i], %s, %d);\n", ploop(n), d, k, g, pr.v(in.In[1]), k)
 		}
 		if d := pr.a(in.In[1]); d != "" {
 			pr.w("\tfor (long long l = 0; l < %d; l++) { double s = 0; %s s += %s[i*%d+l] * %s[i]; s = gb_block_sum(s, red, lane, lanes); if (lane == 0) %s[l] += s; }\n",

@@ -5,10 +5,7 @@ __device__ static void gb_fwd_0(double *V, const double *K) {
 	/* lower */
 	gb_bound_fwd((V+1), (K+2), (V+3), (V+2), 1, 0, 1.0);
 	/* normal_lpdf */
-	{ double s = (V+2)[0]; if (!(s > 0)) (V+4)[0] = -GB_INF; else {
-		double q = 0; for (long long i = 0; i < 3; i++) { double d = (K+5)[i] - (V+0)[0]; q += d * d; }
-		double inv = 1 / s, e = -0.5 * (q * inv) * inv - 3.0 * (log(s) + GB_LN_SQRT_2PI);
-		if (e != e) e = -GB_INF; (V+4)[0] = e; } }
+	(V+4)[0] = gb_normal_sum_shared((K+5), (V+0), 3, 1, 0, (V+2)[0]);
 	/* half_normal_lpdf */
 	{ double t = 0; for (long long i = 0; i < 1; i++) {
 		double e = gb_half_normal_lpdf((V+2)[0], (K+9)[0]);
@@ -43,12 +40,7 @@ __device__ static void gb_bwd_0(double *V, double *A, const double *K) {
 	(A+2)[0] += t0;
 	}
 	/* normal_lpdf reverse */
-	{ double s = (V+2)[0], g = (A+4)[0]; if (s > 0) {
-		double inv = 1 / s, r = g * inv, q = 0, ty = 0, tm = 0;
-		for (long long i = 0; i < 3; i++) { double d = (K+5)[i] - (V+0)[0]; q += d * d; tm += r * (d * inv); }
-		(A+0)[0] += tm;
-		(A+2)[0] += g * inv * ((q * inv) * inv - 3.0);
-		(void)ty; (void)tm; } }
+	gb_normal_sum_shared_reverse((K+5), (V+0), 3, 1, 0, (V+2)[0], (A+4)[0], 0, 0, (A+0), 1, (A+2), 1);
 	/* lower reverse */
 	gb_bound_reverse((V+3), (A+2), 1, (A+1), 1, 0, 0, 0, 1.0);
 	(void)V; (void)A; (void)K;
