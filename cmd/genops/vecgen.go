@@ -972,7 +972,9 @@ func (p *parsed) rowsLoop(name string, rows []rowCall, read map[int]bool, to str
 			}
 		}
 		fmt.Fprintf(b, "\nfunc %s(%s) {\n", fn, strings.Join(decl, ", "))
-		fmt.Fprintf(b, "\t%s = %s\n", strings.Join(lhs, ", "), strings.Join(reslice, ", "))
+		if len(lhs) > 0 {
+			fmt.Fprintf(b, "\t%s = %s\n", strings.Join(lhs, ", "), strings.Join(reslice, ", "))
+		}
 		if err := body(vt); err != nil {
 			return "", err
 		}
