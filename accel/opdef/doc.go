@@ -131,9 +131,9 @@
 //
 // Not yet here: the multivariate families (categorical, Dirichlet,
 // multivariate normal, LKJ), whose loops are not elementwise. accel/vec
-// dispatches the generated normal kernel except with σ one value per
-// chain, where its loop over chains measured 1.10× the hand-written one
-// (densities.go says why, with the figures). accel/fuse's gamma prior
+// runs the generated normal in every shape, σ one value per chain
+// included (its rows of log σ and 1/σ carry σ > 0 as NaN: vec's
+// densities.go, with the figures). accel/fuse's gamma prior
 // with data shape and rate still spells its formula by hand, and so do
 // accel/vec's fused regression and mixture (linear.go, fused.go).
 package opdef

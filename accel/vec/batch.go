@@ -34,7 +34,8 @@ type Batch struct {
 	tmp     []float64 // one value per chain, for kernels
 	tmp2    []float64
 	// rows are six more values per chain: the constants of a log
-	// density's parameters and broadcast operands (see scaleRows, row).
+	// density's parameters (log σ, 1/σ: the generated kernels' rows) and
+	// broadcast operands (see row); rows[5] is adjRow's sink.
 	rows [6][]float64
 	// fills are the rows of the generated kernels' arguments when they
 	// are shared by every chain (one per argument, see Batch.row).
@@ -70,7 +71,6 @@ const (
 	kSum
 	kAddN
 	kLogSumExp
-	kNormal // the normal with σ per chain (densities.go)
 	kMatVec
 	kLogMix
 	kLower // lower and upper bounds (bounded.go)
@@ -270,10 +270,6 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 		if in.Scratch != ir.None && p.Values[in.Scratch].Len == p.Values[in.In[0]].Len {
 			return kLogSumExp
 		}
-	case ir.OpNormalLPDF:
-		if b.loc[in.In[2]].per {
-			return kNormal
-		}
 	case ir.OpLogMix:
 		if in.Scratch != ir.None && p.Values[in.Scratch].Len == p.Values[in.Out].Len {
 			return kLogMix
@@ -317,7 +313,7 @@ func (b *Batch) kernelOf(in *ir.Instr) kernel {
 // lockstep kernel (not fused, not a fallback): what the fusion passes
 // replace.
 func (b *Batch) isNormal(k int) bool {
-	return b.P.Instrs[k].Op == ir.OpNormalLPDF && (b.plan[k].k == kNormal || b.plan[k].k == kGen)
+	return b.P.Instrs[k].Op == ir.OpNormalLPDF && b.plan[k].k == kGen
 }
 
 // framesBudget bounds the memory of per-chain fallback frames.
@@ -362,8 +358,6 @@ func (b *Batch) forward(grad bool) {
 			b.addNForward(in)
 		case kLogSumExp:
 			b.logSumExpForward(in)
-		case kNormal:
-			b.normalForward(in)
 		case kMatVec:
 			b.matVecForward(in)
 		case kLogMix:
@@ -444,8 +438,6 @@ func (b *Batch) Gradient() {
 			b.addNBackward(in)
 		case kLogSumExp:
 			b.logSumExpBackward(in)
-		case kNormal:
-			b.normalBackward(in)
 		case kMatVec:
 			b.matVecBackward(in)
 		case kLogMix:

@@ -14,11 +14,14 @@
 // definitions, elementwise_gen.go), reductions, the transforms
 // of bounded parameters (lower, upper, interval and their log-Jacobians),
 // linear_recurrence, concat, slice, and every scalar log density of
-// accel/opdef with its tails (generated, lpdf_gen.go; the normal with σ
-// per chain is written by hand, densities.go). The densities take a
+// accel/opdef with its tails (generated, lpdf_gen.go, the normal with σ
+// per chain included). The densities take a
 // parameter's constants (log σ, 1/σ, lgamma(α)) once per element when it
 // is shared and once per chain when it is a per-chain scalar, and read
-// them as scalars when every chain shares them. Every other op runs per chain
+// them as scalars when every chain shares them. A location-scale
+// family's rows of log σ and 1/σ per chain are NaN where σ ≤ 0, so that
+// its loop over chains, a function of its own, tests no support
+// (densities.go). Every other op runs per chain
 // through the reference semantics of package ir, so every program
 // evaluates, and the results agree with ir.Frame to rounding. An
 // evaluator is not safe for concurrent use: give each goroutine its own.

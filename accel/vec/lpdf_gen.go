@@ -1535,14 +1535,21 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 				q0 = math.Log(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := math.Log(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = math.Log(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = math.Log(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = math.Log(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -1588,24 +1595,51 @@ func (b *Batch) genCauchyForward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0, r1 := r0[:len(out)], r1[:len(out)]
-		for c := range out {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			e := math.Inf(-1)
-			if x2 > 0 {
-				l0 := (x0 - x1) * r1[c]
-				e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
-			}
-			if e != e {
-				e = math.Inf(-1)
-			}
-			if pw {
-				out[c] = e
-			} else {
-				out[c] += e
-			}
+		if a0.cs == 0 {
+			genCauchyForwardRows0(out, v[o0], s1, r0, r1, pw)
+		} else {
+			genCauchyForwardRows(out, v[o0:o0+len(out)], s1, r0, r1, pw)
+		}
+	}
+}
+
+func genCauchyForwardRows0(out []float64, x0 float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s1, r0, r1 = s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
+		}
+	}
+}
+
+func genCauchyForwardRows(out []float64, s0 []float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s0, s1, r0, r1 = s0[:len(out)], s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x0 := s0[c]
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -opdef.LnPi - r0[c] - math.Log1p(l0*l0)
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
 		}
 	}
 }
@@ -1637,14 +1671,21 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -1674,25 +1715,53 @@ func (b *Batch) genCauchyBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := r0[c] / (1 + l0*l0)
-			if gr0 {
-				g0[c] += g * (-2 * l0 * l1)
-			}
-			if gr1 {
-				g1[c] += g * (2 * l0 * l1)
-			}
-			if gr2 {
-				g2[c] += g * ((l0*l0 - 1) * l1)
-			}
+		if a0.cs == 0 {
+			genCauchyBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genCauchyBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genCauchyBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := r0[c] / (1 + l0*l0)
+		if gr0 {
+			g0[c] += g * (-2 * l0 * l1)
+		}
+		if gr1 {
+			g1[c] += g * (2 * l0 * l1)
+		}
+		if gr2 {
+			g2[c] += g * ((l0*l0 - 1) * l1)
+		}
+	}
+}
+
+func genCauchyBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := r0[c] / (1 + l0*l0)
+		if gr0 {
+			g0[c] += g * (-2 * l0 * l1)
+		}
+		if gr1 {
+			g1[c] += g * (2 * l0 * l1)
+		}
+		if gr2 {
+			g2[c] += g * ((l0*l0 - 1) * l1)
 		}
 	}
 }
@@ -3962,14 +4031,21 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 				q0 = math.Log(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := math.Log(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = math.Log(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = math.Log(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = math.Log(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -4014,23 +4090,49 @@ func (b *Batch) genLaplaceForward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0, r1 := r0[:len(out)], r1[:len(out)]
-		for c := range out {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			e := math.Inf(-1)
-			if x2 > 0 {
-				e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
-			}
-			if e != e {
-				e = math.Inf(-1)
-			}
-			if pw {
-				out[c] = e
-			} else {
-				out[c] += e
-			}
+		if a0.cs == 0 {
+			genLaplaceForwardRows0(out, v[o0], s1, r0, r1, pw)
+		} else {
+			genLaplaceForwardRows(out, v[o0:o0+len(out)], s1, r0, r1, pw)
+		}
+	}
+}
+
+func genLaplaceForwardRows0(out []float64, x0 float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s1, r0, r1 = s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
+		}
+	}
+}
+
+func genLaplaceForwardRows(out []float64, s0 []float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s0, s1, r0, r1 = s0[:len(out)], s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x0 := s0[c]
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			e = -opdef.Ln2 - r0[c] - math.Abs(x0-x1)*r1[c]
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
 		}
 	}
 }
@@ -4387,14 +4489,21 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 				q0 = math.Log(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := math.Log(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = math.Log(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = math.Log(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = math.Log(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -4440,24 +4549,51 @@ func (b *Batch) genLogisticForward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0, r1 := r0[:len(out)], r1[:len(out)]
-		for c := range out {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			e := math.Inf(-1)
-			if x2 > 0 {
-				l0 := (x0 - x1) * r1[c]
-				e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
-			}
-			if e != e {
-				e = math.Inf(-1)
-			}
-			if pw {
-				out[c] = e
-			} else {
-				out[c] += e
-			}
+		if a0.cs == 0 {
+			genLogisticForwardRows0(out, v[o0], s1, r0, r1, pw)
+		} else {
+			genLogisticForwardRows(out, v[o0:o0+len(out)], s1, r0, r1, pw)
+		}
+	}
+}
+
+func genLogisticForwardRows0(out []float64, x0 float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s1, r0, r1 = s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
+		}
+	}
+}
+
+func genLogisticForwardRows(out []float64, s0 []float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s0, s1, r0, r1 = s0[:len(out)], s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x0 := s0[c]
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -math.Abs(l0) - r0[c] - 2*math.Log1p(ir.Exp(-math.Abs(l0)))
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
 		}
 	}
 }
@@ -4489,14 +4625,21 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -4526,25 +4669,53 @@ func (b *Batch) genLogisticBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := -math.Tanh(0.5 * l0)
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-(1 + l0*l1) * r0[c])
-			}
+		if a0.cs == 0 {
+			genLogisticBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLogisticBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLogisticBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := -math.Tanh(0.5 * l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-(1 + l0*l1) * r0[c])
+		}
+	}
+}
+
+func genLogisticBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := -math.Tanh(0.5 * l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-(1 + l0*l1) * r0[c])
 		}
 	}
 }
@@ -4911,14 +5082,21 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 				q0 = math.Log(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := math.Log(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = math.Log(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = math.Log(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = math.Log(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -4953,11 +5131,6 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 		}
 		out := v[oo : oo+nb]
 		s1 := b.row(a1, i, b.fills[1])[:len(out)]
-		s2 := b.fills[2] // read only when the data conditions are tested per chain
-		if !(a2.cs == 0) {
-			s2 = b.row(a2, i, b.fills[2])
-		}
-		s2 = s2[:len(out)]
 		if shared {
 			for c := range out {
 				x0 := v[o0+c*a0.cs]
@@ -4978,23 +5151,51 @@ func (b *Batch) genNormalForward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0, r1 := r0[:len(out)], r1[:len(out)]
-		for c := range out {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			e := math.Inf(-1)
-			if dataValid || (s2[c] > 0) {
-				l0 := (x0 - x1) * r1[c]
-				e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
-			}
-			if e != e {
-				e = math.Inf(-1)
-			}
-			if pw {
-				out[c] = e
-			} else {
-				out[c] += e
-			}
+		if a0.cs == 0 {
+			genNormalForwardRows0(out, v[o0], s1, r0, r1, pw)
+		} else {
+			genNormalForwardRows(out, v[o0:o0+len(out)], s1, r0, r1, pw)
+		}
+	}
+}
+
+func genNormalForwardRows0(out []float64, x0 float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s1, r0, r1 = s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
+		}
+	}
+}
+
+func genNormalForwardRows(out []float64, s0 []float64, s1 []float64, r0 []float64, r1 []float64, pw bool) {
+	s0, s1, r0, r1 = s0[:len(out)], s1[:len(out)], r0[:len(out)], r1[:len(out)]
+	for c := range out {
+		x0 := s0[c]
+		x1 := s1[c]
+		e := math.Inf(-1)
+		{
+			l0 := (x0 - x1) * r1[c]
+			e = -0.5*l0*l0 - r0[c] - opdef.LnSqrt2Pi
+		}
+		if e != e {
+			e = math.Inf(-1)
+		}
+		if pw {
+			out[c] = e
+		} else {
+			out[c] += e
 		}
 	}
 }
@@ -5026,14 +5227,21 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -5047,11 +5255,6 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 		}
 		gs := a[oo : oo+nb]
 		s1 := b.row(a1, i, b.fills[1])[:len(gs)]
-		s2 := b.fills[2] // read only when the data conditions are tested per chain
-		if !(a2.cs == 0) {
-			s2 = b.row(a2, i, b.fills[2])
-		}
-		s2 = s2[:len(gs)]
 		g0, g1, g2 = g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
 		if shared {
 			for c, g := range gs {
@@ -5070,23 +5273,51 @@ func (b *Batch) genNormalBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			if !(dataValid || (s2[c] > 0)) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			if gr0 {
-				g0[c] += g * (-l0 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (l0 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * ((l0*l0 - 1) * r0[c])
-			}
+		if a0.cs == 0 {
+			genNormalBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genNormalBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genNormalBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		if gr0 {
+			g0[c] += g * (-l0 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (l0 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * ((l0*l0 - 1) * r0[c])
+		}
+	}
+}
+
+func genNormalBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		if gr0 {
+			g0[c] += g * (-l0 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (l0 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * ((l0*l0 - 1) * r0[c])
 		}
 	}
 }
@@ -7560,14 +7791,21 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -7598,26 +7836,55 @@ func (b *Batch) genCauchyLCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := math.Atan2(1, -l0)
-			l2 := opdef.Inv((1 + l0*l0) * l1)
-			if gr0 {
-				g0[c] += g * (l2 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l2 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l2 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genCauchyLCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genCauchyLCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genCauchyLCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := math.Atan2(1, -l0)
+		l2 := opdef.Inv((1 + l0*l0) * l1)
+		if gr0 {
+			g0[c] += g * (l2 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l2 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l2 * l0 * r0[c])
+		}
+	}
+}
+
+func genCauchyLCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := math.Atan2(1, -l0)
+		l2 := opdef.Inv((1 + l0*l0) * l1)
+		if gr0 {
+			g0[c] += g * (l2 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l2 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l2 * l0 * r0[c])
 		}
 	}
 }
@@ -7733,14 +8000,21 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -7771,26 +8045,55 @@ func (b *Batch) genCauchyLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := math.Atan2(1, l0)
-			l2 := -opdef.Inv((1 + l0*l0) * l1)
-			if gr0 {
-				g0[c] += g * (l2 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l2 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l2 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genCauchyLCCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genCauchyLCCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genCauchyLCCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := math.Atan2(1, l0)
+		l2 := -opdef.Inv((1 + l0*l0) * l1)
+		if gr0 {
+			g0[c] += g * (l2 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l2 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l2 * l0 * r0[c])
+		}
+	}
+}
+
+func genCauchyLCCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := math.Atan2(1, l0)
+		l2 := -opdef.Inv((1 + l0*l0) * l1)
+		if gr0 {
+			g0[c] += g * (l2 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l2 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l2 * l0 * r0[c])
 		}
 	}
 }
@@ -8623,14 +8926,21 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x1)
 			} else if a1.cs == 0 {
 				x1 := v[p1]
-				rv := opdef.Inv(x1)
+				rv := math.NaN()
+				if x1 > 0 {
+					rv = opdef.Inv(x1)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x1 := v[p1+c*a1.cs]
-					r0[c] = opdef.Inv(x1)
+					rv := math.NaN()
+					if x1 > 0 {
+						rv = opdef.Inv(x1)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -8661,27 +8971,57 @@ func (b *Batch) genHalfCauchyLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			if !(x1 > 0) {
-				continue
-			}
-			l0 := x0 * r0[c]
-			var w0 float64
-			if x0 > 0 {
-				w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
-			} else {
-				w0 = 0
-			}
-			l1 := w0
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genHalfCauchyLCCDFBackwardRows0(gs, v[o0], r0, g0, g1, gr0, gr1)
+		} else {
+			genHalfCauchyLCCDFBackwardRows(gs, v[o0:o0+len(gs)], r0, g0, g1, gr0, gr1)
+		}
+	}
+}
+
+func genHalfCauchyLCCDFBackwardRows0(gs []float64, x0 float64, r0 []float64, g0 []float64, g1 []float64, gr0 bool, gr1 bool) {
+	r0, g0, g1 = r0[:len(gs)], g0[:len(gs)], g1[:len(gs)]
+	for c, g := range gs {
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := x0 * r0[c]
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genHalfCauchyLCCDFBackwardRows(gs []float64, s0 []float64, r0 []float64, g0 []float64, g1 []float64, gr0 bool, gr1 bool) {
+	s0, r0, g0, g1 = s0[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := x0 * r0[c]
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -8990,14 +9330,21 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x1)
 			} else if a1.cs == 0 {
 				x1 := v[p1]
-				rv := opdef.Inv(x1)
+				rv := math.NaN()
+				if x1 > 0 {
+					rv = opdef.Inv(x1)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x1 := v[p1+c*a1.cs]
-					r0[c] = opdef.Inv(x1)
+					rv := math.NaN()
+					if x1 > 0 {
+						rv = opdef.Inv(x1)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -9028,27 +9375,57 @@ func (b *Batch) genHalfNormalLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			if !(x1 > 0) {
-				continue
-			}
-			l0 := x0 * r0[c]
-			var w0 float64
-			if x0 > 0 {
-				w0 = -opdef.DLogPhi(-l0)
-			} else {
-				w0 = 0
-			}
-			l1 := w0
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genHalfNormalLCCDFBackwardRows0(gs, v[o0], r0, g0, g1, gr0, gr1)
+		} else {
+			genHalfNormalLCCDFBackwardRows(gs, v[o0:o0+len(gs)], r0, g0, g1, gr0, gr1)
+		}
+	}
+}
+
+func genHalfNormalLCCDFBackwardRows0(gs []float64, x0 float64, r0 []float64, g0 []float64, g1 []float64, gr0 bool, gr1 bool) {
+	r0, g0, g1 = r0[:len(gs)], g0[:len(gs)], g1[:len(gs)]
+	for c, g := range gs {
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := x0 * r0[c]
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.DLogPhi(-l0)
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genHalfNormalLCCDFBackwardRows(gs []float64, s0 []float64, r0 []float64, g0 []float64, g1 []float64, gr0 bool, gr1 bool) {
+	s0, r0, g0, g1 = s0[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := x0 * r0[c]
+		var w0 float64
+		if x0 > 0 {
+			w0 = -opdef.DLogPhi(-l0)
+		} else {
+			w0 = 0
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -10066,14 +10443,21 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -10109,31 +10493,65 @@ func (b *Batch) genLaplaceLCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			var w0 float64
-			if l0 < 0 {
-				w0 = 1
-			} else {
-				w0 = opdef.Inv(2*ir.Exp(l0) - 1)
-			}
-			l1 := w0
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genLaplaceLCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLaplaceLCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLaplaceLCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		var w0 float64
+		if l0 < 0 {
+			w0 = 1
+		} else {
+			w0 = opdef.Inv(2*ir.Exp(l0) - 1)
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genLaplaceLCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		var w0 float64
+		if l0 < 0 {
+			w0 = 1
+		} else {
+			w0 = opdef.Inv(2*ir.Exp(l0) - 1)
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -10259,14 +10677,21 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -10302,31 +10727,65 @@ func (b *Batch) genLaplaceLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			var w0 float64
-			if l0 > 0 {
-				w0 = -1
-			} else {
-				w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
-			}
-			l1 := w0
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genLaplaceLCCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLaplaceLCCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLaplaceLCCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		var w0 float64
+		if l0 > 0 {
+			w0 = -1
+		} else {
+			w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genLaplaceLCCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		var w0 float64
+		if l0 > 0 {
+			w0 = -1
+		} else {
+			w0 = -opdef.Inv(2*ir.Exp(-l0) - 1)
+		}
+		l1 := w0
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -10710,14 +11169,21 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 				q1 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r1 {
 					r1[c] = rv
 				}
 			} else {
 				for c := range r1 {
 					x2 := v[p2+c*a2.cs]
-					r1[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r1[c] = rv
 				}
 			}
 		}
@@ -10765,43 +11231,89 @@ func (b *Batch) genLogNormalLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0, r1 := r0[:len(gs)], r1[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
+		if a0.cs == 0 {
+			genLogNormalLCCDFBackwardRows0(gs, v[o0], s1, r0, r1, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLogNormalLCCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, r1, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLogNormalLCCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, r1 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, r1, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], r1[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r1[c] == r1[c]) {
+			continue
+		}
+		l0 := (r0[c] - x1) * r1[c]
+		l1 := opdef.DLogPhi(-l0)
+		if gr0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1 * r1[c] / x0
+			} else {
+				w0 = 0
 			}
-			l0 := (r0[c] - x1) * r1[c]
-			l1 := opdef.DLogPhi(-l0)
-			if gr0 {
-				var w0 float64
-				if x0 > 0 {
-					w0 = -l1 * r1[c] / x0
-				} else {
-					w0 = 0
-				}
-				g0[c] += g * (w0)
+			g0[c] += g * (w0)
+		}
+		if gr1 {
+			var w1 float64
+			if x0 > 0 {
+				w1 = l1 * r1[c]
+			} else {
+				w1 = 0
 			}
-			if gr1 {
-				var w1 float64
-				if x0 > 0 {
-					w1 = l1 * r1[c]
-				} else {
-					w1 = 0
-				}
-				g1[c] += g * (w1)
+			g1[c] += g * (w1)
+		}
+		if gr2 {
+			var w2 float64
+			if x0 > 0 {
+				w2 = l1 * l0 * r1[c]
+			} else {
+				w2 = 0
 			}
-			if gr2 {
-				var w2 float64
-				if x0 > 0 {
-					w2 = l1 * l0 * r1[c]
-				} else {
-					w2 = 0
-				}
-				g2[c] += g * (w2)
+			g2[c] += g * (w2)
+		}
+	}
+}
+
+func genLogNormalLCCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, r1 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, r1, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], r1[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r1[c] == r1[c]) {
+			continue
+		}
+		l0 := (r0[c] - x1) * r1[c]
+		l1 := opdef.DLogPhi(-l0)
+		if gr0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1 * r1[c] / x0
+			} else {
+				w0 = 0
 			}
+			g0[c] += g * (w0)
+		}
+		if gr1 {
+			var w1 float64
+			if x0 > 0 {
+				w1 = l1 * r1[c]
+			} else {
+				w1 = 0
+			}
+			g1[c] += g * (w1)
+		}
+		if gr2 {
+			var w2 float64
+			if x0 > 0 {
+				w2 = l1 * l0 * r1[c]
+			} else {
+				w2 = 0
+			}
+			g2[c] += g * (w2)
 		}
 	}
 }
@@ -10915,14 +11427,21 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -10952,25 +11471,53 @@ func (b *Batch) genLogisticLCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := ir.Logistic(-l0)
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genLogisticLCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLogisticLCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLogisticLCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := ir.Logistic(-l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genLogisticLCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := ir.Logistic(-l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -11084,14 +11631,21 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -11121,25 +11675,53 @@ func (b *Batch) genLogisticLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := -ir.Logistic(l0)
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genLogisticLCCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genLogisticLCCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genLogisticLCCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := -ir.Logistic(l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genLogisticLCCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := -ir.Logistic(l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -11253,14 +11835,21 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -11290,25 +11879,53 @@ func (b *Batch) genNormalLCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := opdef.DLogPhi(l0)
-			if gr0 {
-				g0[c] += g * (l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (-l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (-l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genNormalLCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genNormalLCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genNormalLCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := opdef.DLogPhi(l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genNormalLCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := opdef.DLogPhi(l0)
+		if gr0 {
+			g0[c] += g * (l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (-l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (-l1 * l0 * r0[c])
 		}
 	}
 }
@@ -11422,14 +12039,21 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 				q0 = opdef.Inv(x2)
 			} else if a2.cs == 0 {
 				x2 := v[p2]
-				rv := opdef.Inv(x2)
+				rv := math.NaN()
+				if x2 > 0 {
+					rv = opdef.Inv(x2)
+				}
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x2 := v[p2+c*a2.cs]
-					r0[c] = opdef.Inv(x2)
+					rv := math.NaN()
+					if x2 > 0 {
+						rv = opdef.Inv(x2)
+					}
+					r0[c] = rv
 				}
 			}
 		}
@@ -11459,25 +12083,53 @@ func (b *Batch) genNormalLCCDFBackward(in *ir.Instr) {
 			}
 			continue
 		}
-		r0 := r0[:len(gs)]
-		for c, g := range gs {
-			x0 := v[o0+c*a0.cs]
-			x1 := s1[c]
-			x2 := s2[c]
-			if !(x2 > 0) {
-				continue
-			}
-			l0 := (x0 - x1) * r0[c]
-			l1 := opdef.DLogPhi(-l0)
-			if gr0 {
-				g0[c] += g * (-l1 * r0[c])
-			}
-			if gr1 {
-				g1[c] += g * (l1 * r0[c])
-			}
-			if gr2 {
-				g2[c] += g * (l1 * l0 * r0[c])
-			}
+		if a0.cs == 0 {
+			genNormalLCCDFBackwardRows0(gs, v[o0], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		} else {
+			genNormalLCCDFBackwardRows(gs, v[o0:o0+len(gs)], s1, r0, g0, g1, g2, gr0, gr1, gr2)
+		}
+	}
+}
+
+func genNormalLCCDFBackwardRows0(gs []float64, x0 float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s1, r0, g0, g1, g2 = s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := opdef.DLogPhi(-l0)
+		if gr0 {
+			g0[c] += g * (-l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (l1 * l0 * r0[c])
+		}
+	}
+}
+
+func genNormalLCCDFBackwardRows(gs []float64, s0 []float64, s1 []float64, r0 []float64, g0 []float64, g1 []float64, g2 []float64, gr0 bool, gr1 bool, gr2 bool) {
+	s0, s1, r0, g0, g1, g2 = s0[:len(gs)], s1[:len(gs)], r0[:len(gs)], g0[:len(gs)], g1[:len(gs)], g2[:len(gs)]
+	for c, g := range gs {
+		x0 := s0[c]
+		x1 := s1[c]
+		if !(r0[c] == r0[c]) {
+			continue
+		}
+		l0 := (x0 - x1) * r0[c]
+		l1 := opdef.DLogPhi(-l0)
+		if gr0 {
+			g0[c] += g * (-l1 * r0[c])
+		}
+		if gr1 {
+			g1[c] += g * (l1 * r0[c])
+		}
+		if gr2 {
+			g2[c] += g * (l1 * l0 * r0[c])
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package vec_test
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -215,4 +217,111 @@ func opdefDataProgram(t *testing.T, d *opdef.Dist, op ir.Op, dataY, scalar, bad 
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestOpdefScaleOutside runs every family's kernel (log densities and
+// tails) with one positive parameter per chain and unconstrained, at
+// values inside and outside its support (-1, 0, NaN, ±Inf, 0.7, 3):
+// the log densities and every gradient, those of -Inf chains included,
+// must match ir.Frame's, chain by chain (outside the support a term is
+// -Inf and adds nothing to the gradient). The location-scale families'
+// kernels carry σ > 0 in the NaN of their rows of log σ and 1/σ.
+func TestOpdefScaleOutside(t *testing.T) {
+	const n = 5
+	values := []float64{-1, 0, math.NaN(), math.Inf(1), math.Inf(-1), 0.7, 3}
+	for _, d := range opdef.Ops() {
+		var op ir.Op
+		for o := ir.Op(1); o < ir.NumOps; o++ {
+			if ir.Def(o).Name == d.Name {
+				op = o
+			}
+		}
+		if strings.HasPrefix(d.Support, "Bounded") || d.Discrete {
+			continue
+		}
+		for k, a := range d.Args {
+			if k == 0 || a.Support != "Positive" {
+				continue
+			}
+			for _, pw := range [][]int{nil, {1}} {
+				for _, size := range []int{1, n} {
+					b := ir.NewBuilder(4 * n)
+					next := 0
+					emit := func(op ir.Op, ints []int, in ...ir.ID) ir.ID {
+						id, err := b.Emit(op, in, ints, -1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return id
+					}
+					param := func(size int) ir.ID {
+						var shape []int
+						if size > 1 {
+							shape = []int{size}
+						}
+						id := b.ParamSlice(next, shape)
+						next += size
+						return id
+					}
+					ys := make([]float64, n)
+					for i := range ys {
+						ys[i] = 0.4*float64(i) + 0.3 // in every continuous family's support
+					}
+					args := []ir.ID{b.Const(ys, []int{n})}
+					at := 0
+					for j, aj := range d.Args[1:] {
+						switch {
+						case j+1 == k:
+							at = next
+							args = append(args, param(size))
+						case aj.Support == "Positive":
+							args = append(args, emit(ir.OpExp, nil, param(n)))
+						default:
+							args = append(args, param(n))
+						}
+					}
+					lp := emit(op, pw, args...)
+					if pw != nil {
+						lp = emit(ir.OpSum, nil, lp)
+					}
+					p, err := b.Finalize(lp)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rng := rand.New(rand.NewPCG(7, uint64(k)))
+					dim, chains := p.Dim, len(values)
+					xs := make([]float64, chains*dim)
+					for c := range chains {
+						for j := range dim {
+							xs[c*dim+j] = 2*rng.Float64() - 1
+						}
+						for j := range size {
+							xs[c*dim+at+j] = values[c]
+							if size > 1 && j != c%size {
+								xs[c*dim+at+j] = 0.5 // the value at one element, the others inside
+							}
+						}
+					}
+					bt := vec.New(p, chains)
+					lps, grads := make([]float64, chains), make([]float64, chains*dim)
+					bt.LogDensityGrad(xs, lps, grads)
+					f, g := ir.NewFrame(p), make([]float64, dim)
+					name := fmt.Sprintf("%s %s=%d values pointwise=%v", d.Family, a.Name, size, pw != nil)
+					for c := range chains {
+						want := f.Gradient(xs[c*dim:(c+1)*dim], g)
+						if !agree(lps[c], want) {
+							t.Errorf("%s, %s = %v: log density %v, ir.Frame %v", name, a.Name, values[c], lps[c], want)
+							continue
+						}
+						for j := range dim {
+							if !agree(grads[c*dim+j], g[j]) {
+								t.Errorf("%s, %s = %v: gradient[%d] %v, ir.Frame %v", name, a.Name, values[c], j, grads[c*dim+j], g[j])
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"sort"
 	"strings"
 )
@@ -155,10 +156,10 @@ func vecElement(b *bytes.Buffer, p *parsed) {
 }
 
 // loopArgs sorts the arguments the loop over chains reads: read are
-// those its formulas es read outside the row calls (rows); only those
-// Valid's data conditions alone read (tested once when every chain
-// shares the data, see vecValid).
-func (p *parsed) loopArgs(rows []rowCall, es ...ast.Expr) (read, only map[int]bool) {
+// those its formulas es read outside the row calls (rows), and Valid's
+// withValid; only those Valid's data conditions alone read (tested once
+// when every chain shares the data, see vecValid).
+func (p *parsed) loopArgs(rows []rowCall, withValid bool, es ...ast.Expr) (read, only map[int]bool) {
 	isRow := map[string]bool{}
 	for _, r := range rows {
 		isRow[r.key] = true
@@ -185,6 +186,9 @@ func (p *parsed) loopArgs(rows []rowCall, es ...ast.Expr) (read, only map[int]bo
 	read, only = map[int]bool{}, map[int]bool{}
 	for _, e := range es {
 		visit(e, read)
+	}
+	if !withValid {
+		return read, only
 	}
 	if p.validData == nil {
 		visit(p.valid, read)
@@ -293,7 +297,10 @@ func (p *parsed) constShared() string {
 // declareRows), else the call once when its own operands are shared,
 // else once per chain; nothing when element i reads the same scalars as
 // element i-1.
-func fillRow(b *bytes.Buffer, p *parsed, j int, r rowCall, indent string) {
+//
+// guard, when set, is Valid (see guardRow): the per-chain row is NaN
+// where it fails.
+func fillRow(b *bytes.Buffer, p *parsed, j int, r rowCall, indent, guard string) {
 	s := p.scope()
 	s.outside = true
 	call, _ := s.print(r.expr, goLang)
@@ -309,9 +316,17 @@ func fillRow(b *bytes.Buffer, p *parsed, j int, r rowCall, indent string) {
 	fmt.Fprintf(b, "%sif i == 0 || %s {\n", indent, strings.Join(moves, " || "))
 	fmt.Fprintf(b, "%s%s\n", in, strings.Join(offs, "\n"+in))
 	fmt.Fprintf(b, "%sif shared {\n%s\t%s\n%s\tq%d = %s\n", in, in, strings.Join(reads, "\n\t"+in), in, j, call)
+	rv := "rv := " + call
+	if guard != "" {
+		rv = fmt.Sprintf("rv := math.NaN()\nif %s {\nrv = %s\n}", guard, call)
+	}
 	fmt.Fprintf(b, "%s} else if %s {\n", in, strings.Join(shared, " && "))
-	fmt.Fprintf(b, "%s\t%s\n%s\trv := %s\n%s\tfor c := range r%d {\n%s\t\tr%d[c] = rv\n%s\t}\n", in, strings.Join(reads, "\n\t"+in), in, call, in, j, in, j, in)
-	fmt.Fprintf(b, "%s} else {\n%s\tfor c := range r%d {\n%s\t\t%s\n%s\t\tr%d[c] = %s\n%s\t}\n%s}\n", in, in, j, in, strings.Join(perChain, "\n\t\t"+in), in, j, call, in, in)
+	fmt.Fprintf(b, "%s\t%s\n%s\t%s\n%s\tfor c := range r%d {\n%s\t\tr%d[c] = rv\n%s\t}\n", in, strings.Join(reads, "\n\t"+in), in, rv, in, j, in, j, in)
+	set := fmt.Sprintf("r%d[c] = %s", j, call)
+	if guard != "" {
+		set = fmt.Sprintf("%s\nr%d[c] = rv", rv, j)
+	}
+	fmt.Fprintf(b, "%s} else {\n%s\tfor c := range r%d {\n%s\t\t%s\n%s\t\t%s\n%s\t}\n%s}\n", in, in, j, in, strings.Join(perChain, "\n\t\t"+in), in, set, in, in)
 	fmt.Fprintf(b, "%s}\n", indent)
 }
 
@@ -377,25 +392,40 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 	if len(rows) > vecRows {
 		rows = rows[:vecRows]
 	}
+	guard := p.guardRow(rows, p.value, nil)
+	guardCond, err := p.guardCond(guard)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(b, "\nfunc (b *Batch) gen%sForward(in *ir.Instr) {\n", p.d.Family)
 	vecHead(b, p, false)
 	b.WriteString("\tif !pw {\n\t\tclear(v[o.off : o.off+nb])\n\t}\n")
 	declareRows(b, rows)
 	vecElement(b, p)
 	for j, r := range rows {
-		fillRow(b, p, j, r, "\t\t")
+		g := ""
+		if j == guard {
+			g = guardCond
+		}
+		fillRow(b, p, j, r, "\t\t", g)
 	}
-	read, only := p.loopArgs(rows, es...)
+	read, only := p.loopArgs(rows, true, es...)
 	valid, err := p.vecValid(b, loopScope(p.vecScope(nil), only), "\t\t\t\tfor c := oo; c < oo+nb; c++ {\n\t\t\t\t\tb.put(c, math.Inf(-1), pw)\n\t\t\t\t}\n")
 	if err != nil {
 		return err
 	}
 	b.WriteString("\t\tout := v[oo : oo+nb]\n")
-	p.argRows(b, read, only, "out")
-	loop := func(s *scope, valid string) error {
+	rowOnly := only
+	if guard >= 0 {
+		if rowOnly, err = p.sharedOnly(rows, valid, only); err != nil {
+			return err
+		}
+	}
+	p.argRows(b, read, rowOnly, "out")
+	loop := func(b *bytes.Buffer, s *scope, valid string, chain func()) error {
 		s = loopScope(s, only)
 		b.WriteString("\t\tfor c := range out {\n")
-		vecChain(b, p, read)
+		chain()
 		if valid == "true" {
 			b.WriteString("\t\t\te := math.Inf(-1)\n\t\t\t{\n")
 		} else {
@@ -417,11 +447,75 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t\tif pw {\n\t\t\t\tout[c] = e\n\t\t\t} else {\n\t\t\t\tout[c] += e\n\t\t\t}\n\t\t}\n")
 		return nil
 	}
-	if err := p.bothLoops(b, rows, valid, only, loop, "out"); err != nil {
+	if guard < 0 {
+		if err := p.bothLoops(b, rows, valid, only, func(s *scope, valid string) error {
+			return loop(b, s, valid, func() { vecChain(b, p, read) })
+		}, "out"); err != nil {
+			return err
+		}
+		b.WriteString("\t}\n}\n")
+		return nil
+	}
+	// Guarded: the shared loop here, the per-chain one in its own
+	// function (rowsLoop), without a test of Valid.
+	if err := p.sharedLoop(b, rows, valid, only, func(s *scope, valid string) error {
+		return loop(b, s, valid, func() { vecChain(b, p, read) })
+	}); err != nil {
 		return err
 	}
+	rread, _ := p.loopArgs(rows, false, es...)
+	var fns bytes.Buffer
+	call, err := p.rowsLoop(fmt.Sprintf("gen%sForwardRows", p.d.Family), rows, rread, "out", []string{"pw"}, []string{"bool"}, func(variate string) error {
+		return loop(&fns, p.vecScope(rows), "true", func() { rowsChain(&fns, p, rread, variate) })
+	}, &fns)
+	if err != nil {
+		return err
+	}
+	b.WriteString(call)
 	b.WriteString("\t}\n}\n")
+	b.Write(fns.Bytes())
 	return nil
+}
+
+// sharedOnly are the arguments of only (see loopArgs) that the shared
+// loop's test reads: in a guarded kernel the others need no row.
+func (p *parsed) sharedOnly(rows []rowCall, valid string, only map[int]bool) (map[int]bool, error) {
+	sv, err := p.sharedValid(rows, valid, loopScope(p.vecScope(nil), only))
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]bool{}
+	for i := range only {
+		if strings.Contains(sv, fmt.Sprintf("s%d[c]", i)) {
+			out[i] = true
+		}
+	}
+	return out, nil
+}
+
+// guardCond is Valid as a guarded row's fill tests it, or "" when there
+// is no guard.
+func (p *parsed) guardCond(guard int) (string, error) {
+	if guard < 0 {
+		return "", nil
+	}
+	return p.vecScope(nil).print(p.valid, goLang)
+}
+
+// rowsChain reads the arguments of chain c in a guarded kernel's loop
+// (rowsLoop): the variate from its row s0 (variate "s") or as the scalar
+// x0.
+func rowsChain(b *bytes.Buffer, p *parsed, read map[int]bool, variate string) {
+	for i := range p.args {
+		switch {
+		case !read[i]:
+		case i == 0 && variate == "s":
+			b.WriteString("\t\t\tx0 := s0[c]\n")
+		case i == 0:
+		default:
+			fmt.Fprintf(b, "\t\t\tx%d := s%d[c]\n", i, i)
+		}
+	}
 }
 
 // vecValid writes, for element i, the test of Valid's data conditions
@@ -550,9 +644,18 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 			ownOf[j] = true
 		}
 	}
+	guard := p.guardRow(rows, nil, ownOf)
+	guardCond, err := p.guardCond(guard)
+	if err != nil {
+		return err
+	}
 	for j, r := range rows {
 		if !ownOf[j] {
-			fillRow(b, p, j, r, "\t\t")
+			g := ""
+			if j == guard {
+				g = guardCond
+			}
+			fillRow(b, p, j, r, "\t\t", g)
 		}
 	}
 	filled := map[int]bool{}
@@ -580,7 +683,7 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 		}
 		fmt.Fprintf(b, "\t\tif %s {\n", strings.Join(dedupe(conds), " || "))
 		for _, j := range js {
-			fillRow(b, p, j, rows[j], "\t\t\t")
+			fillRow(b, p, j, rows[j], "\t\t\t", "")
 			filled[j] = true
 		}
 		b.WriteString("\t\t}\n")
@@ -592,23 +695,29 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 	for _, k := range p.letsNeeded(les...) {
 		les = append(les, p.lets[k])
 	}
-	read, only := p.loopArgs(rows, les...)
+	read, only := p.loopArgs(rows, true, les...)
 	valid, err := p.vecValid(b, loopScope(p.vecScope(nil), only), "")
 	if err != nil {
 		return err
 	}
 	b.WriteString("\t\tgs := a[oo : oo+nb]\n")
-	p.argRows(b, read, only, "gs")
+	rowOnly := only
+	if guard >= 0 {
+		if rowOnly, err = p.sharedOnly(rows, valid, only); err != nil {
+			return err
+		}
+	}
+	p.argRows(b, read, rowOnly, "gs")
 	var gv, gr []string
 	for _, i := range grads {
 		gv = append(gv, fmt.Sprintf("g%d", i))
 		gr = append(gr, fmt.Sprintf("g%d[:len(gs)]", i))
 	}
 	fmt.Fprintf(b, "\t\t%s = %s\n", strings.Join(gv, ", "), strings.Join(gr, ", "))
-	loop := func(s *scope, valid string) error {
+	loop := func(b *bytes.Buffer, s *scope, valid string, chain func()) error {
 		s = loopScope(s, only)
 		b.WriteString("\t\tfor c, g := range gs {\n")
-		vecChain(b, p, read)
+		chain()
 		if valid != "true" {
 			fmt.Fprintf(b, "\t\t\tif !(%s) {\n\t\t\t\tcontinue\n\t\t\t}\n", valid)
 		}
@@ -649,10 +758,41 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t}\n")
 		return nil
 	}
-	if err := p.bothLoops(b, rows, valid, only, loop, "gs"); err != nil {
+	if guard < 0 {
+		if err := p.bothLoops(b, rows, valid, only, func(s *scope, valid string) error {
+			return loop(b, s, valid, func() { vecChain(b, p, read) })
+		}, "gs"); err != nil {
+			return err
+		}
+		b.WriteString("\t}\n}\n")
+		return nil
+	}
+	// Guarded (see vecForward): the per-chain loop tests the guard row's
+	// NaN alone.
+	if err := p.sharedLoop(b, rows, valid, only, func(s *scope, valid string) error {
+		return loop(b, s, valid, func() { vecChain(b, p, read) })
+	}); err != nil {
 		return err
 	}
+	rread, _ := p.loopArgs(rows, false, les...)
+	var extra, types []string
+	for _, i := range grads {
+		extra, types = append(extra, fmt.Sprintf("g%d", i)), append(types, "[]float64")
+	}
+	for _, i := range grads {
+		extra, types = append(extra, fmt.Sprintf("gr%d", i)), append(types, "bool")
+	}
+	var fns bytes.Buffer
+	test := fmt.Sprintf("r%d[c] == r%d[c]", guard, guard)
+	call, err := p.rowsLoop(fmt.Sprintf("gen%sBackwardRows", p.d.Family), rows, rread, "gs", extra, types, func(variate string) error {
+		return loop(&fns, p.vecScope(rows), test, func() { rowsChain(&fns, p, rread, variate) })
+	}, &fns)
+	if err != nil {
+		return err
+	}
+	b.WriteString(call)
 	b.WriteString("\t}\n}\n")
+	b.Write(fns.Bytes())
 	return nil
 }
 
@@ -662,18 +802,27 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 // chains' count like the output to.
 func (p *parsed) bothLoops(b *bytes.Buffer, rows []rowCall, valid string, only map[int]bool, loop func(*scope, string) error, to string) error {
 	if len(rows) > 0 {
-		sv, err := p.sharedValid(rows, valid, loopScope(p.vecScope(nil), only))
-		if err != nil {
+		if err := p.sharedLoop(b, rows, valid, only, loop); err != nil {
 			return err
 		}
-		b.WriteString("\t\tif shared {\n")
-		if err := loop(sharedScope(p, rows), sv); err != nil {
-			return err
-		}
-		b.WriteString("\t\t\tcontinue\n\t\t}\n")
 		resliceRows(b, rows, to)
 	}
 	return loop(p.vecScope(rows), valid)
+}
+
+// sharedLoop writes the loop for chains that share every row's value
+// (see bothLoops).
+func (p *parsed) sharedLoop(b *bytes.Buffer, rows []rowCall, valid string, only map[int]bool, loop func(*scope, string) error) error {
+	sv, err := p.sharedValid(rows, valid, loopScope(p.vecScope(nil), only))
+	if err != nil {
+		return err
+	}
+	b.WriteString("\t\tif shared {\n")
+	if err := loop(sharedScope(p, rows), sv); err != nil {
+		return err
+	}
+	b.WriteString("\t\t\tcontinue\n\t\t}\n")
+	return nil
 }
 
 func dedupe(xs []string) []string {
@@ -686,4 +835,158 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// nanThrough are the functions whose value is NaN when an argument is
+// (see guardRow).
+var nanThrough = map[string]bool{"log": true, "log1p": true, "sqrt": true, "abs": true, "inv": true, "tanh": true, "expm1": true}
+
+// guardRow is the row that carries Valid in the loop over chains, or -1:
+// the first row that is log(a) or inv(a) of an argument a that Valid
+// alone reads and requires positive (a location-scale family's σ > 0:
+// on (0, ∞] neither call is NaN, so a NaN row is exactly Valid
+// failing), and, when value is not nil, one that value reads through
+// arithmetic alone (so that a NaN row makes the term NaN, -Inf as any
+// NaN term), skipping rows filled only for one partial (skip). Its
+// per-chain fill stores NaN where Valid fails, so the loop tests nothing
+// (the forward) or only that row's NaN (the reverse): a test of σ > 0
+// per chain, and the row of σ it reads, cost the generated loop the
+// registers it then spilled.
+func (p *parsed) guardRow(rows []rowCall, value ast.Expr, skip map[int]bool) int {
+	if p.valid == nil {
+		return -1
+	}
+	reads := map[int]bool{}
+	ast.Inspect(p.valid, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if i, ok := p.names[id.Name]; ok {
+				reads[i] = true
+			}
+		}
+		return true
+	})
+	for j, r := range rows {
+		c := r.expr.(*ast.CallExpr)
+		f := c.Fun.(*ast.Ident)
+		if skip[j] || len(reads) != 1 || len(r.args) != 1 || !reads[r.args[0]] || (f.Name != "log" && f.Name != "inv") {
+			continue
+		}
+		if a, ok := c.Args[0].(*ast.Ident); !ok || a.Name != p.args[r.args[0]] || !requiresPositive(p.valid, a.Name) {
+			continue
+		}
+		if value == nil || p.nanThrough(value, r.key) {
+			return j
+		}
+	}
+	return -1
+}
+
+// requiresPositive reports whether valid has the conjunct name > 0.
+func requiresPositive(valid ast.Expr, name string) bool {
+	switch e := valid.(type) {
+	case *ast.ParenExpr:
+		return requiresPositive(e.X, name)
+	case *ast.BinaryExpr:
+		if e.Op == token.LAND {
+			return requiresPositive(e.X, name) || requiresPositive(e.Y, name)
+		}
+		x, ok := e.X.(*ast.Ident)
+		y, lit := e.Y.(*ast.BasicLit)
+		return e.Op == token.GTR && ok && x.Name == name && lit && y.Value == "0"
+	}
+	return false
+}
+
+// nanThrough reports whether e is NaN when the call key is: e reads it
+// through arithmetic, lets and nanThrough's functions alone.
+func (p *parsed) nanThrough(e ast.Expr, key string) bool {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return p.nanThrough(e.X, key)
+	case *ast.UnaryExpr:
+		return (e.Op == token.SUB || e.Op == token.ADD) && p.nanThrough(e.X, key)
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO:
+			return p.nanThrough(e.X, key) || p.nanThrough(e.Y, key)
+		}
+	case *ast.Ident:
+		if k, ok := p.scope().lets[e.Name]; ok {
+			return p.nanThrough(p.lets[k], key)
+		}
+	case *ast.CallExpr:
+		if k, err := p.scope().print(e, goLang); err == nil && k == key {
+			return true
+		}
+		if f, ok := e.Fun.(*ast.Ident); ok && nanThrough[f.Name] {
+			for _, a := range e.Args {
+				if p.nanThrough(a, key) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rowsLoop writes the loop over chains of a guarded kernel (see
+// guardRow) as its own function, name, with the variate x0 (a scalar
+// when every chain shares it, name+"0") or row s0, the arguments' rows
+// s<i>, the call rows r<j>, then extra (out or gs, the adjoints and
+// their flags, pw): its few live values stay in registers, where the
+// loop inside the kernel kept the offsets and strides of every operand
+// and spilled. call is the kernel's side: the two calls, by a0.cs.
+func (p *parsed) rowsLoop(name string, rows []rowCall, read map[int]bool, to string, extra, extraTypes []string, body func(variate string) error, b *bytes.Buffer) (call string, err error) {
+	var params, types []string
+	for i := range p.args {
+		if i > 0 && read[i] {
+			params, types = append(params, fmt.Sprintf("s%d", i)), append(types, "[]float64")
+		}
+	}
+	for j := range rows {
+		params, types = append(params, fmt.Sprintf("r%d", j)), append(types, "[]float64")
+	}
+	params, types = append(params, extra...), append(types, extraTypes...)
+	variants := []string{""}
+	if read[0] {
+		variants = []string{"0", "s"}
+	}
+	var calls []string
+	for _, vt := range variants {
+		ps, ts := append([]string{to}, params...), append([]string{"[]float64"}, types...)
+		fn, arg := name, ""
+		switch vt {
+		case "0":
+			fn, arg = name+"0", "v[o0]"
+			ps, ts = append([]string{to, "x0"}, params...), append([]string{"[]float64", "float64"}, types...)
+		case "s":
+			arg = fmt.Sprintf("v[o0:o0+len(%s)]", to)
+			ps, ts = append([]string{to, "s0"}, params...), append([]string{"[]float64", "[]float64"}, types...)
+		}
+		var decl, reslice, lhs []string
+		for k, q := range ps {
+			decl = append(decl, q+" "+ts[k])
+			if k > 0 && ts[k] == "[]float64" {
+				lhs = append(lhs, q)
+				reslice = append(reslice, fmt.Sprintf("%s[:len(%s)]", q, to))
+			}
+		}
+		fmt.Fprintf(b, "\nfunc %s(%s) {\n", fn, strings.Join(decl, ", "))
+		if len(lhs) > 0 {
+			fmt.Fprintf(b, "\t%s = %s\n", strings.Join(lhs, ", "), strings.Join(reslice, ", "))
+		}
+		if err := body(vt); err != nil {
+			return "", err
+		}
+		b.WriteString("}\n")
+		as := append([]string{to}, params...)
+		if arg != "" {
+			as = append([]string{to, arg}, params...)
+		}
+		calls = append(calls, fmt.Sprintf("%s(%s)", fn, strings.Join(as, ", ")))
+	}
+	if len(calls) == 1 {
+		return "\t\t" + calls[0] + "\n", nil
+	}
+	return fmt.Sprintf("\t\tif a0.cs == 0 {\n\t\t\t%s\n\t\t} else {\n\t\t\t%s\n\t\t}\n", calls[0], calls[1]), nil
 }
