@@ -216,6 +216,6 @@ func constData(f *Frame, in *Instr, skip int) (cache []float64, fill bool, flag 
 	return s[1:], s[0] == 0, &s[0]
 }
 
-// OnHost is dense.OnHost: true here, false in the CUDA C that cmd/genops
+// onHost is dense.OnHost: true here, false in the CUDA C that cmd/genops
 // translates from a marked function, which leaves out a branch on it.
-func OnHost() bool { return true }
+func onHost() bool { return true }

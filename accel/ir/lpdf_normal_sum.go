@@ -46,7 +46,7 @@ func normalSumShared(y, mu []float64, n, ys, ms int, s float64) float64 {
 		return math.Inf(-1)
 	}
 	q := 0.0
-	if OnHost() && ys == 1 && ms == 1 {
+	if onHost() && ys == 1 && ms == 1 {
 		// The same sum, resliced so that Go checks no bounds in the loop.
 		y, mu := y[:n], mu[:n]
 		for i, v := range y {
@@ -79,7 +79,7 @@ func normalSumSharedReverse(y, mu []float64, n, ys, ms int, s, g float64, ay, am
 	inv := 1 / s
 	r := g * inv // times (y-μ)/σ, not (y-μ)·g/σ², which overflows for tiny σ
 	q := 0.0
-	if OnHost() && ys == 1 && ms == 1 && len(ay) == 0 && len(am) > 1 {
+	if onHost() && ys == 1 && ms == 1 && len(ay) == 0 && len(am) > 1 {
 		// Data y, a parameter μ per observation (regression): the loop
 		// below without its tests, resliced so that Go checks no bounds.
 		y, mu, a := y[:n], mu[:n], am[:n]

@@ -36,6 +36,9 @@ import (
 //     [...]float64 tables become local const arrays;
 //   - results: one is the C return value; several become out-pointers
 //     after the parameters (a call assigns them through &v);
+//   - a branch on OnHost() (if OnHost() && … { … }: the CPU's shortcut,
+//     such as gonum's assembly for a long dot product, computing what the
+//     code after it computes) is left out, its else kept;
 //   - statements: :=, =, op=, ++, --, var, if/else, for (three-clause,
 //     condition only, range over a slice or an int), switch (tagged or
 //     not, no fallthrough, no break out of it), return, break, continue,

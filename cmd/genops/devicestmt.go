@@ -1024,9 +1024,9 @@ func assigns(body *ast.BlockStmt, name string) bool {
 	return found
 }
 
-// hostOnly reports whether cond is OnHost() (a marked package's own
-// function, or dense.OnHost), or an && chain that starts with it: true on
-// the CPU, false in device code, where the branch is left out whole.
+// hostOnly reports whether cond is OnHost() or onHost() (dense.OnHost,
+// or a marked package's own), or an && chain that starts with it: true
+// on the CPU, false in device code, where the branch is left out whole.
 func hostOnly(cond ast.Expr) bool {
 	switch c := cond.(type) {
 	case *ast.ParenExpr:
@@ -1039,7 +1039,7 @@ func hostOnly(cond ast.Expr) bool {
 		}
 		switch f := c.Fun.(type) {
 		case *ast.Ident:
-			return f.Name == "OnHost"
+			return f.Name == "OnHost" || f.Name == "onHost"
 		case *ast.SelectorExpr:
 			return f.Sel.Name == "OnHost"
 		}
