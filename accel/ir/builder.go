@@ -25,24 +25,8 @@ func NewBuilder(dim int) *Builder {
 	return b
 }
 
-// Err returns the first error met while building.
-func (b *Builder) Err() error { return b.err }
-
 // Shape returns the shape of value id.
 func (b *Builder) Shape(id ID) []int { return b.p.Values[id].Shape }
-
-// Kind returns where value id comes from.
-func (b *Builder) Kind(id ID) Kind { return b.p.Values[id].Kind }
-
-// ConstData returns the contents of a constant value, nil for others. The
-// caller must not modify it.
-func (b *Builder) ConstData(id ID) []float64 {
-	v := b.p.Values[id]
-	if v.Kind != Const {
-		return nil
-	}
-	return b.p.Init[v.Off : v.Off+v.Len]
-}
 
 // Name sets the value's name (shown in dumps and errors).
 func (b *Builder) Name(id ID, name string) { b.p.Values[id].Name = name }

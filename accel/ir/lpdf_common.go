@@ -130,19 +130,7 @@ func flushAcc(a []float64, vec bool, sum float64) {
 // isCount reports whether x is a non-negative integer.
 func isCount(x float64) bool { return opdef.IsCount(x) }
 
-// invLogit is 1/(1+exp(-x)) without overflow.
-func invLogit(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + Exp(-x))
-	}
-	e := Exp(x)
-	return e / (1 + e)
-}
-
 func lgamma(x float64) float64 { return opdef.LGamma(x) }
-
-// lchoose is log(n choose k) for counts 0 ≤ k ≤ n.
-func lchoose(n, k float64) float64 { return opdef.LChoose(n, k) }
 
 // dataScratch sizes the data cache of a generated op (see accel/opdef):
 // k terms per element of its data arguments args, computed once per frame
@@ -160,19 +148,6 @@ func dataScratch(k int, args ...int) func(p *Program, in *Instr) int {
 		}
 		return 1 + k*n
 	}
-}
-
-// dataCache is the cache dataScratch sized, k rows of n slots (nil when
-// the op has none), and whether the caller is to fill it now: the first
-// time in the frame.
-func dataCache(f *Frame, in *Instr, k int) (c []float64, n int, fill bool) {
-	if in.Scratch == None {
-		return nil, 1, false
-	}
-	s := f.Val(in.Scratch)
-	fill = s[0] == 0
-	s[0] = 1
-	return s[1:], (len(s) - 1) / k, fill
 }
 
 // keepScratch sizes the scratch of a generated op whose Forward keeps k

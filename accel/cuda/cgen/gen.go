@@ -326,8 +326,6 @@ func (pr *prog) accumulate(dst string, s, n int, expr string) {
 
 func isPointwise(in *ir.Instr) bool { return len(in.Ints) > 0 && in.Ints[0] == 1 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
 // densityBlock is gb_density for a block of lanes: the data-parallel
 // sweeps, barriers between the steps; every lane returns the log density.
 func (pr *prog) densityBlock() string {

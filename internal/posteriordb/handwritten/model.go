@@ -194,12 +194,6 @@ func betaLPDF(y, a, b float64) float64 {
 	return lab - la - lb + (a-1)*math.Log(y) + (b-1)*math.Log1p(-y)
 }
 
-// poissonLogLPMF is the Poisson mass of k at log-rate eta.
-func poissonLogLPMF(k int, eta float64) float64 {
-	lf, _ := math.Lgamma(float64(k) + 1)
-	return float64(k)*eta - math.Exp(eta) - lf
-}
-
 func logSumExp2(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
