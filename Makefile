@@ -51,10 +51,12 @@ vet:
 	$(GO) vet ./...
 
 # GOBAYES_REQUIRE_XARRAY: the InferenceData test reads its Zarr store back
-# with Debian's xarray (installed by deps) instead of skipping without it.
+# with Debian's xarray (installed by deps) instead of skipping without it;
+# GOBAYES_REQUIRE_CLANG: the generated CUDA is compiled to PTX by clang-14
+# (installed by deps, see mk/accel.mk) instead of skipping without it.
 test-go:
 	$(GO) vet ./...
-	GOBAYES_REQUIRE_XARRAY=1 $(GO) test -count=1 ./...
+	GOBAYES_REQUIRE_XARRAY=1 GOBAYES_REQUIRE_CLANG=1 $(GO) test -count=1 ./...
 
 # -k: every area's tests run even when an earlier one fails; the exit status
 # still says whether all passed.

@@ -4,6 +4,11 @@
 # gcc (go test ./accel/...).
 CUDA_WORKER := $(CURDIR)/bin/gobayes-cuda
 
+# clang's CUDA front end compiles the generated CUDA to PTX in the tests
+# (accel/cuda/cgen TestCompilesAsCUDA): the CUDA device-code rules are
+# checked without a GPU or the CUDA SDK.
+DEB_EXTRA += clang-14
+
 .PHONY: cuda bench-accel vet-cuda generate-opdef
 generate: generate-opdef
 

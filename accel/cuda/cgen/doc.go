@@ -27,7 +27,11 @@
 // shim header (shim.h: __global__ and __device__ vanish, GB_LAUNCH loops
 // over the grid), which is how the generated code is tested on machines
 // without a GPU. The package is not behind the cuda build tag for that
-// reason.
+// reason. TestCompilesAsCXX checks it as C++ (NVRTC compiles C++), and
+// TestCompilesAsCUDA compiles it as CUDA device code to PTX with clang
+// (testdata/clang_cuda.h stands for what NVRTC has built in), which
+// checks CUDA's own rules (device code calls device functions only)
+// without a GPU or the CUDA SDK.
 //
 //	src, err := cgen.Generate(program)          // CUDA source (NVRTC)
 //	c, err := cgen.NewGCC().Compile(program)    // an accel backend: gcc -O2 + pipe
