@@ -91,10 +91,9 @@
 // incomplete functions.
 //
 // Keep names lets that accel/ir's Forward leaves in the op's scratch for
-// Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads. Its
-// generated loops then measured 0.71× the hand-written ones they replaced
-// with ν a parameter, 0.72× with ν data and 0.76× for the half-t
-// (BenchmarkFamilies in accel/ir).
+// Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads (without
+// it the generated loops were slower than the hand-written ones they
+// replaced, with it faster: bench/README.md, "Generated log densities").
 //
 // The loops over full vectors: for each shape a definition names in Fast
 // (by default every input a full vector), accel/ir's Forward and Backward
@@ -103,13 +102,9 @@
 // arithmetic, the memos' stride tests and the bounds checks; when the
 // data of that shape are constants, cached and valid, the copy reads the
 // cache's rows and skips the data conditions. With it the generated GLM
-// likelihoods overtook their hand-written loops (BenchmarkBernoulliLogitOp
-// 0.78×, BenchmarkPoissonLogOp 0.83×, interleaved min of 8), and the
-// families already here with that shape took 0.79–0.88× (half-normal,
-// exponential, Bernoulli, binomial, binomial_logit, Poisson). In accel/vec
-// their generated lockstep kernels replaced the hand-written glm.go at
-// 0.98× (bernoulli_logit) and 1.17× (poisson_log: a closure call per
-// chain fills the row of exp(η)) in vec's BenchmarkFamilies, 64 chains.
+// likelihoods overtook their hand-written loops (bench/README.md, "The
+// normal, bernoulli_logit and poisson_log generated", has the figures,
+// accel/vec's lockstep kernels included).
 //
 // Cached names parameters that are often data (the normal's σ): their
 // costly terms are cached once per frame when they are constants, as
@@ -117,7 +112,9 @@
 // tried first for one shape the formulas cannot say: the normal's sum
 // with one σ is -Σ(y-μ)²/2σ² - n log σ, one subtraction and one
 // multiply-add per element, where the generated per-element terms took
-// 2.3×; TestShortcuts compares it with the generated loops.
+// more than twice as long (bench/README.md); TestShortcuts compares it
+// with the generated loops. It is one Go function of slices (accel/ir's
+// normalSumShared), which the CUDA C calls translated.
 //
 // Scalar asks for the formulas as Go functions of one element (package
 // term, terms_gen.go: NormalValue, NormalGrad, …; log σ and 1/σ are

@@ -11,16 +11,11 @@ import "math"
 // once per element with NaN where σ is not positive, and runs the loop
 // over chains as a function of its own over rows resliced to B: the
 // forward loop tests no support (a NaN term is -Inf), the reverse one
-// only 1/σ's NaN, and neither spills. Written inside the kernel, with
+// only 1/σ's NaN, and neither spills (written inside the kernel, with
 // σ > 0 tested per chain, the loop spilled its counter and a row pointer
-// and took 1.10× (a regression's shape: y data, μ per chain) and 1.06×
-// (a mixture's pointwise terms) the hand loops of the time. Now it takes
-// 0.92× and 0.79× the hand-written normal it replaced, 0.87× and 0.84×
-// in a second run (vec's BenchmarkFamilies normal and
-// normal_mixture_pointwise, median of 8 paired rounds; a third binary of
-// the old code as control: medians 1.00–1.08, single rounds 0.62–1.37).
-// Outside the support a term is -Inf and adds nothing to the gradient,
-// as in ir (TestOpdefScaleOutside).
+// and was slower than the hand loop; bench/README.md, "The last
+// hand-written normal", has the figures). Outside the support a term is
+// -Inf and adds nothing to the gradient, as in ir (TestOpdefScaleOutside).
 
 // row is element i of x for every chain as B values: x's own slots when
 // x is per chain, else fill set to the shared value (refilled only when
