@@ -83,12 +83,12 @@
 // The formulas are accel/opdef's: a term of the normal, half-normal or
 // half-Cauchy and its partials are term.NormalValue, NormalGrad,
 // HalfNormalValue, … (package accel/opdef/term, generated from the
-// definitions, given log σ and 1/σ, and inlined). What the kernels add is
+// definitions, given log σ and 1/σ, and inlined), the gamma's
+// term.GammaValue (given log β and lgamma(α)). What the kernels add is
 // algebra over many terms: with one σ, Σ-½z_i² = -½Σ(y_i-μ_i)²/σ²
 // (normalSquares, checked against the sum of the terms), the gradients
 // summed over the elements, and in kAffineNormal's loops with some
-// σ_i ≤ 0 the term as its cached normaliser - ½r². kGammaPrior still
-// writes the gamma's log density itself.
+// σ_i ≤ 0 the term as its cached normaliser - ½r².
 //
 // Calls cost as much as arithmetic at this scale (Go saves every live
 // register around a call): the hot paths of kTermSum and kAffineNormal

@@ -670,9 +670,9 @@ func (k *kGPCholesky) Backward(f *ir.Frame) {
 }
 
 // kGammaPrior is Σ gamma_lpdf(y_i | α, β) with scalar α and β that carry
-// no gradient and a variate that is not data: the registered forward with
-// opdef.LGamma(α) and log β memoised in private slots memo..memo+3; the
-// registered backward (which needs neither).
+// no gradient and a variate that is not data: the generated term
+// (term.GammaValue) with opdef.LGamma(α) and log β memoised in private
+// slots memo..memo+3; the registered backward (which needs neither).
 type kGammaPrior struct {
 	in   *ir.Instr
 	memo int
@@ -692,7 +692,7 @@ func (k *kGammaPrior) Forward(f *ir.Frame) {
 	for _, yi := range y {
 		e := negInf
 		if ok && yi > 0 {
-			e = a*lb - lga + (a-1)*math.Log(yi) - b*yi
+			e = term.GammaValue(yi, a, b, lb, lga)
 		}
 		if e != e {
 			e = negInf

@@ -3,8 +3,6 @@ package ir
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/mathext"
 )
 
 // Elementwise ops. A unary op keeps its input's shape. Binary ops and
@@ -102,22 +100,6 @@ func logisticLogJ(x float64) float64 {
 //
 //gb:cuda gb_logit
 func Logit(x float64) float64 { return math.Log(x) - math.Log1p(-x) }
-
-// Trigamma is the derivative of the digamma function: ψ₁(x) = ζ(2, x) for
-// x > 0 (Hurwitz zeta), and by reflection ψ₁(1-x) + ψ₁(x) = π²/sin²(πx)
-// below.
-func Trigamma(x float64) float64 {
-	switch {
-	case math.IsNaN(x) || x == math.Inf(-1):
-		return math.NaN()
-	case x <= 0 && x == math.Floor(x):
-		return math.Inf(1)
-	case x > 0:
-		return mathext.Zeta(2, x)
-	}
-	s := math.Sin(math.Pi * x)
-	return math.Pi*math.Pi/(s*s) - mathext.Zeta(2, 1-x)
-}
 
 func init() {
 	// LogMix leaves in its scratch e = exp(min(a,b) - max(a,b)) per

@@ -5,14 +5,11 @@ package ir
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 var (
 	_ = math.Abs
-	_ = mathext.Digamma
 	_ = opdef.Inv
 )
 
@@ -144,20 +141,20 @@ func init() {
 		func(x, y, g, gx []float64) {
 			x, y, g = x[:len(gx)], y[:len(gx)], g[:len(gx)]
 			for i := range gx {
-				gx[i] += g[i] * mathext.Digamma(x[i])
+				gx[i] += g[i] * opdef.Digamma(x[i])
 			}
 		})
 	unary(OpDigamma, "digamma",
 		func(x, y []float64) {
 			x = x[:len(y)]
 			for i := range y {
-				y[i] = mathext.Digamma(x[i])
+				y[i] = opdef.Digamma(x[i])
 			}
 		},
 		func(x, y, g, gx []float64) {
 			x, y, g = x[:len(gx)], y[:len(gx)], g[:len(gx)]
 			for i := range gx {
-				gx[i] += g[i] * Trigamma(x[i])
+				gx[i] += g[i] * opdef.Trigamma(x[i])
 			}
 		})
 	unary(OpAbs, "abs",
@@ -1047,7 +1044,7 @@ func (t *fastInstr) forward(v []float64) {
 	case OpLgamma:
 		y = opdef.LGamma(x)
 	case OpDigamma:
-		y = mathext.Digamma(x)
+		y = opdef.Digamma(x)
 	case OpAbs:
 		y = math.Abs(x)
 	case OpLogit:
@@ -1110,9 +1107,9 @@ func (t *fastInstr) backward(v, adj []float64) {
 	case OpSoftplus:
 		da = g * Logistic(x)
 	case OpLgamma:
-		da = g * mathext.Digamma(x)
+		da = g * opdef.Digamma(x)
 	case OpDigamma:
-		da = g * Trigamma(x)
+		da = g * opdef.Trigamma(x)
 	case OpAbs:
 		var w0 float64
 		if x > 0 {

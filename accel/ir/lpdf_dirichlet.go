@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
+	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 // dirichlet_lpdf(y, alpha): y is one simplex [K] or N of them [N×K];
@@ -188,9 +188,9 @@ func dirichletAddPsi(da, a []float64, g float64) {
 	for _, v := range a {
 		s += v
 	}
-	ps := mathext.Digamma(s)
+	ps := opdef.Digamma(s)
 	for j, v := range a {
-		da[j] += g * (ps - mathext.Digamma(v))
+		da[j] += g * (ps - opdef.Digamma(v))
 	}
 }
 

@@ -5,15 +5,10 @@ package ir
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
-var (
-	_ = mathext.Digamma
-	_ = opdef.Inv
-)
+var _ = opdef.Inv
 
 // The ops defined only in accel/opdef, after those of ops.go.
 const (
@@ -558,13 +553,13 @@ func betaBackward(f *Frame, in *Instr) {
 	var d0Sum, d1Sum, d2Sum float64
 	var m2, m1, m3 float64
 	if n > 0 && !(s1 != 0 || s2 != 0) {
-		m2 = mathext.Digamma(in1[0] + in2[0])
+		m2 = opdef.Digamma(in1[0] + in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m1 = mathext.Digamma(in1[0])
+		m1 = opdef.Digamma(in1[0])
 	}
 	if n > 0 && !(s2 != 0) {
-		m3 = mathext.Digamma(in2[0])
+		m3 = opdef.Digamma(in2[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0)
@@ -610,7 +605,7 @@ func betaBackward(f *Frame, in *Instr) {
 			c1 := cacheRow1[i]
 			if d1 != nil || d2 != nil {
 				if s1 != 0 || s2 != 0 {
-					m2 = mathext.Digamma(x1 + x2)
+					m2 = opdef.Digamma(x1 + x2)
 				}
 			}
 			if d0 != nil {
@@ -618,13 +613,13 @@ func betaBackward(f *Frame, in *Instr) {
 			}
 			if d1 != nil {
 				if s1 != 0 {
-					m1 = mathext.Digamma(x1)
+					m1 = opdef.Digamma(x1)
 				}
 				d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
 			}
 			if d2 != nil {
 				if s2 != 0 {
-					m3 = mathext.Digamma(x2)
+					m3 = opdef.Digamma(x2)
 				}
 				d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
 			}
@@ -655,7 +650,7 @@ func betaBackward(f *Frame, in *Instr) {
 		}
 		if d1 != nil || d2 != nil {
 			if s1 != 0 || s2 != 0 {
-				m2 = mathext.Digamma(x1 + x2)
+				m2 = opdef.Digamma(x1 + x2)
 			}
 		}
 		if d0 != nil {
@@ -663,13 +658,13 @@ func betaBackward(f *Frame, in *Instr) {
 		}
 		if d1 != nil {
 			if s1 != 0 {
-				m1 = mathext.Digamma(x1)
+				m1 = opdef.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(c0-m1+m2), d1Sum)
 		}
 		if d2 != nil {
 			if s2 != 0 {
-				m3 = mathext.Digamma(x2)
+				m3 = opdef.Digamma(x2)
 			}
 			d2Sum = acc(d2, d2Vec, i, gi*(c1-m3+m2), d2Sum)
 		}
@@ -788,16 +783,16 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 	var d2Sum, d3Sum float64
 	var m1, m3, m2, m4 float64
 	if n > 0 && !(s1 != 0 || s2 != 0 || s3 != 0) {
-		m1 = mathext.Digamma(in1[0] + in2[0] + in3[0])
+		m1 = opdef.Digamma(in1[0] + in2[0] + in3[0])
 	}
 	if n > 0 && !(s2 != 0 || s3 != 0) {
-		m3 = mathext.Digamma(in2[0] + in3[0])
+		m3 = opdef.Digamma(in2[0] + in3[0])
 	}
 	if n > 0 && !(s2 != 0) {
-		m2 = mathext.Digamma(in2[0])
+		m2 = opdef.Digamma(in2[0])
 	}
 	if n > 0 && !(s3 != 0) {
-		m4 = mathext.Digamma(in3[0])
+		m4 = opdef.Digamma(in3[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0, in1)
@@ -839,25 +834,25 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 			}
 			gi := g[i*gs]
 			if s1 != 0 || s2 != 0 || s3 != 0 {
-				m1 = mathext.Digamma(x1 + x2 + x3)
+				m1 = opdef.Digamma(x1 + x2 + x3)
 			}
 			l0 := m1
 			if d2 != nil || d3 != nil {
 				if s2 != 0 || s3 != 0 {
-					m3 = mathext.Digamma(x2 + x3)
+					m3 = opdef.Digamma(x2 + x3)
 				}
 			}
 			if d2 != nil {
 				if s2 != 0 {
-					m2 = mathext.Digamma(x2)
+					m2 = opdef.Digamma(x2)
 				}
-				d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
+				d2Sum = acc(d2, d2Vec, i, gi*(opdef.Digamma(x0+x2)-l0+m3-m2), d2Sum)
 			}
 			if d3 != nil {
 				if s3 != 0 {
-					m4 = mathext.Digamma(x3)
+					m4 = opdef.Digamma(x3)
 				}
-				d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
+				d3Sum = acc(d3, d3Vec, i, gi*(opdef.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
 			}
 		}
 		flushAcc(d2, d2Vec, d2Sum)
@@ -872,25 +867,25 @@ func betaBinomialBackward(f *Frame, in *Instr) {
 		}
 		gi := g[i*gs]
 		if s1 != 0 || s2 != 0 || s3 != 0 {
-			m1 = mathext.Digamma(x1 + x2 + x3)
+			m1 = opdef.Digamma(x1 + x2 + x3)
 		}
 		l0 := m1
 		if d2 != nil || d3 != nil {
 			if s2 != 0 || s3 != 0 {
-				m3 = mathext.Digamma(x2 + x3)
+				m3 = opdef.Digamma(x2 + x3)
 			}
 		}
 		if d2 != nil {
 			if s2 != 0 {
-				m2 = mathext.Digamma(x2)
+				m2 = opdef.Digamma(x2)
 			}
-			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-l0+m3-m2), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*(opdef.Digamma(x0+x2)-l0+m3-m2), d2Sum)
 		}
 		if d3 != nil {
 			if s3 != 0 {
-				m4 = mathext.Digamma(x3)
+				m4 = opdef.Digamma(x3)
 			}
-			d3Sum = acc(d3, d3Vec, i, gi*(mathext.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
+			d3Sum = acc(d3, d3Vec, i, gi*(opdef.Digamma(x1-x0+x3)-l0+m3-m4), d3Sum)
 		}
 	}
 	flushAcc(d2, d2Vec, d2Sum)
@@ -1748,7 +1743,7 @@ func gammaBackward(f *Frame, in *Instr) {
 		m1 = math.Log(in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m2 = mathext.Digamma(in1[0])
+		m2 = opdef.Digamma(in1[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0)
@@ -1797,7 +1792,7 @@ func gammaBackward(f *Frame, in *Instr) {
 					m1 = math.Log(x2)
 				}
 				if s1 != 0 {
-					m2 = mathext.Digamma(x1)
+					m2 = opdef.Digamma(x1)
 				}
 				d1Sum = acc(d1, d1Vec, i, gi*(m1-m2+c0), d1Sum)
 			}
@@ -1831,7 +1826,7 @@ func gammaBackward(f *Frame, in *Instr) {
 				m1 = math.Log(x2)
 			}
 			if s1 != 0 {
-				m2 = mathext.Digamma(x1)
+				m2 = opdef.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2+c0), d1Sum)
 		}
@@ -2373,10 +2368,10 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 		m4 = opdef.Inv(in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m6 = mathext.Digamma(0.5 * (in1[0] + 1))
+		m6 = opdef.Digamma(0.5 * (in1[0] + 1))
 	}
 	if n > 0 && !(s1 != 0) {
-		m7 = mathext.Digamma(0.5 * in1[0])
+		m7 = opdef.Digamma(0.5 * in1[0])
 	}
 	if n > 0 && !(s1 != 0) {
 		m5 = opdef.Inv(in1[0])
@@ -2429,10 +2424,10 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 			if d1 != nil {
 				l2 := keepRow0[i]
 				if s1 != 0 {
-					m6 = mathext.Digamma(0.5 * (x1 + 1))
+					m6 = opdef.Digamma(0.5 * (x1 + 1))
 				}
 				if s1 != 0 {
-					m7 = mathext.Digamma(0.5 * x1)
+					m7 = opdef.Digamma(0.5 * x1)
 				}
 				if s1 != 0 {
 					m5 = opdef.Inv(x1)
@@ -2466,10 +2461,10 @@ func halfStudentTBackward(f *Frame, in *Instr) {
 		if d1 != nil {
 			l2 := keep[0*n+i]
 			if s1 != 0 {
-				m6 = mathext.Digamma(0.5 * (x1 + 1))
+				m6 = opdef.Digamma(0.5 * (x1 + 1))
 			}
 			if s1 != 0 {
-				m7 = mathext.Digamma(0.5 * x1)
+				m7 = opdef.Digamma(0.5 * x1)
 			}
 			if s1 != 0 {
 				m5 = opdef.Inv(x1)
@@ -2717,7 +2712,7 @@ func hurdleNegBinomialBackward(f *Frame, in *Instr) {
 		m9 = opdef.Inv(in1[0])
 	}
 	if n > 0 && !(s3 != 0) {
-		m10 = mathext.Digamma(in3[0])
+		m10 = opdef.Digamma(in3[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0)
@@ -2840,9 +2835,9 @@ func hurdleNegBinomialBackward(f *Frame, in *Instr) {
 					w6 = 0
 				} else {
 					if s3 != 0 {
-						m10 = mathext.Digamma(x3)
+						m10 = opdef.Digamma(x3)
 					}
-					w6 = mathext.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+					w6 = opdef.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
 				}
 				d3Sum = acc(d3, d3Vec, i, gi*(w6), d3Sum)
 			}
@@ -2943,9 +2938,9 @@ func hurdleNegBinomialBackward(f *Frame, in *Instr) {
 				w6 = 0
 			} else {
 				if s3 != 0 {
-					m10 = mathext.Digamma(x3)
+					m10 = opdef.Digamma(x3)
 				}
-				w6 = mathext.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+				w6 = opdef.Digamma(x0+x3) - m10 - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
 			}
 			d3Sum = acc(d3, d3Vec, i, gi*(w6), d3Sum)
 		}
@@ -3345,7 +3340,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 		m1 = math.Log(in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m2 = mathext.Digamma(in1[0])
+		m2 = opdef.Digamma(in1[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0)
@@ -3397,7 +3392,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 					m1 = math.Log(x2)
 				}
 				if s1 != 0 {
-					m2 = mathext.Digamma(x1)
+					m2 = opdef.Digamma(x1)
 				}
 				d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
 			}
@@ -3437,7 +3432,7 @@ func inverseGammaBackward(f *Frame, in *Instr) {
 				m1 = math.Log(x2)
 			}
 			if s1 != 0 {
-				m2 = mathext.Digamma(x1)
+				m2 = opdef.Digamma(x1)
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(m1-m2-c0), d1Sum)
 		}
@@ -4103,7 +4098,7 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 		m4 = opdef.Inv(in1[0] + in2[0])
 	}
 	if n > 0 && !(s2 != 0) {
-		m5 = mathext.Digamma(in2[0])
+		m5 = opdef.Digamma(in2[0])
 	}
 	if n > 0 && !(s1 != 0 || s2 != 0) {
 		m2 = math.Log1p(in1[0] / in2[0])
@@ -4154,12 +4149,12 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 			}
 			if d2 != nil {
 				if s2 != 0 {
-					m5 = mathext.Digamma(x2)
+					m5 = opdef.Digamma(x2)
 				}
 				if s1 != 0 || s2 != 0 {
 					m2 = math.Log1p(x1 / x2)
 				}
-				d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
+				d2Sum = acc(d2, d2Vec, i, gi*(opdef.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
 			}
 		}
 		flushAcc(d1, d1Vec, d1Sum)
@@ -4182,12 +4177,12 @@ func negativeBinomialBackward(f *Frame, in *Instr) {
 		}
 		if d2 != nil {
 			if s2 != 0 {
-				m5 = mathext.Digamma(x2)
+				m5 = opdef.Digamma(x2)
 			}
 			if s1 != 0 || s2 != 0 {
 				m2 = math.Log1p(x1 / x2)
 			}
-			d2Sum = acc(d2, d2Vec, i, gi*(mathext.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
+			d2Sum = acc(d2, d2Vec, i, gi*(opdef.Digamma(x0+x2)-m5-m2+(x1-x0)*l0), d2Sum)
 		}
 	}
 	flushAcc(d1, d1Vec, d1Sum)
@@ -5115,10 +5110,10 @@ func studentTBackward(f *Frame, in *Instr) {
 		m4 = opdef.Inv(in3[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m6 = mathext.Digamma(0.5 * (in1[0] + 1))
+		m6 = opdef.Digamma(0.5 * (in1[0] + 1))
 	}
 	if n > 0 && !(s1 != 0) {
-		m7 = mathext.Digamma(0.5 * in1[0])
+		m7 = opdef.Digamma(0.5 * in1[0])
 	}
 	if n > 0 && !(s1 != 0) {
 		m5 = opdef.Inv(in1[0])
@@ -5146,10 +5141,10 @@ func studentTBackward(f *Frame, in *Instr) {
 			if d1 != nil {
 				l2 := keepRow0[i]
 				if s1 != 0 {
-					m6 = mathext.Digamma(0.5 * (x1 + 1))
+					m6 = opdef.Digamma(0.5 * (x1 + 1))
 				}
 				if s1 != 0 {
-					m7 = mathext.Digamma(0.5 * x1)
+					m7 = opdef.Digamma(0.5 * x1)
 				}
 				if s1 != 0 {
 					m5 = opdef.Inv(x1)
@@ -5187,10 +5182,10 @@ func studentTBackward(f *Frame, in *Instr) {
 		if d1 != nil {
 			l2 := keep[0*n+i]
 			if s1 != 0 {
-				m6 = mathext.Digamma(0.5 * (x1 + 1))
+				m6 = opdef.Digamma(0.5 * (x1 + 1))
 			}
 			if s1 != 0 {
-				m7 = mathext.Digamma(0.5 * x1)
+				m7 = opdef.Digamma(0.5 * x1)
 			}
 			if s1 != 0 {
 				m5 = opdef.Inv(x1)
@@ -5805,7 +5800,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 		m7 = opdef.Inv(1 - in1[0])
 	}
 	if n > 0 && !(s3 != 0) {
-		m8 = mathext.Digamma(in3[0])
+		m8 = opdef.Digamma(in3[0])
 	}
 	cache, fill, vflag := constData(f, in, 0)
 	cn := batchLen(in0)
@@ -5903,9 +5898,9 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
 				} else {
 					if s3 != 0 {
-						m8 = mathext.Digamma(x3)
+						m8 = opdef.Digamma(x3)
 					}
-					w4 = mathext.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
+					w4 = opdef.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
 				}
 				d3Sum = acc(d3, d3Vec, i, gi*(w4), d3Sum)
 			}
@@ -5981,9 +5976,9 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 				w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
 			} else {
 				if s3 != 0 {
-					m8 = mathext.Digamma(x3)
+					m8 = opdef.Digamma(x3)
 				}
-				w4 = mathext.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
+				w4 = opdef.Digamma(x0+x3) - m8 - l1 + (x2-x0)*l0
 			}
 			d3Sum = acc(d3, d3Vec, i, gi*(w4), d3Sum)
 		}

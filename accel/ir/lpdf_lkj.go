@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 // lkj_corr_cholesky_lpdf(L, eta): L is the lower Cholesky factor [K×K] of
@@ -64,7 +66,7 @@ func lkjDLogC(k int, eta float64) float64 {
 	for i := 1; i < k; i++ {
 		ki := float64(k - i)
 		b := eta + (ki-1)/2
-		s += ki * (2*ln2 + 2*(mathext.Digamma(b)-mathext.Digamma(2*b)))
+		s += ki * (2*ln2 + 2*(opdef.Digamma(b)-opdef.Digamma(2*b)))
 	}
 	return s
 }

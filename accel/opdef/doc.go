@@ -120,11 +120,14 @@
 // term, terms_gen.go: NormalValue, NormalGrad, …; log σ and 1/σ are
 // arguments), which inline: the fused kernels of accel/fuse (the scale
 // priors, the sum of priors, the non-centred hierarchy, the HMM's
-// emissions) and accel/vec's non-centred kernel call them instead of
-// spelling the normal, half-normal and half-Cauchy. What they still write themselves is algebra over many
-// terms that no single term says: with one σ, Σ-½z_i² = -½Σ(y_i-μ_i)²/σ²
-// (fuse's normalSquares, tested against the sum of NormalValue), and the
-// regression's and the hierarchy's gradients summed over the elements.
+// emissions, the gamma prior) and accel/vec's non-centred kernel call
+// them instead of spelling the normal, half-normal, half-Cauchy and gamma
+// (GammaValue is given log β and lgamma(α); a call on the variate, the
+// gamma's log y, stays inside). What they still write themselves is
+// algebra over many terms that no single term says: with one σ,
+// Σ-½z_i² = -½Σ(y_i-μ_i)²/σ² (fuse's normalSquares, tested against the
+// sum of NormalValue), and the regression's and the hierarchy's
+// gradients summed over the elements.
 //
 // Not yet here: the multivariate families (categorical, Dirichlet,
 // multivariate normal, LKJ), whose loops are not elementwise. accel/vec

@@ -1,10 +1,6 @@
 package opdef
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mathext"
-)
+import "math"
 
 // The regularized incomplete beta function I_x(a, b) in log space, with
 // its derivatives in the shapes a and b: the CDF of the beta family
@@ -142,9 +138,9 @@ func incBetaDirect(a, b, x, y float64, deriv bool) (l, da, db float64) {
 	}
 	l = betaPrefix(a, b, x, y, logx, logy) - math.Log(a) + math.Log(s.h)
 	if deriv {
-		psiAB := mathext.Digamma(a + b)
-		da = logx - mathext.Digamma(a+1) + psiAB + s.hla
-		db = logy - mathext.Digamma(b) + psiAB + s.hlb
+		psiAB := Digamma(a + b)
+		da = logx - Digamma(a+1) + psiAB + s.hla
+		db = logy - Digamma(b) + psiAB + s.hlb
 	}
 	return l, da, db
 }

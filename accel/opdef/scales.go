@@ -195,6 +195,7 @@ var Gamma = define(&Dist{
 	},
 	Support: "Positive",
 	Valid:   "alpha > 0 && beta > 0 && y > 0",
+	Scalar:  true,
 	Value:   "alpha * log(beta) - lgamma(alpha) + (alpha - 1) * log(y) - beta * y",
 	Draw: func(rng *rand.Rand, p []float64) float64 {
 		return distuv.Gamma{Alpha: p[0], Beta: p[1], Src: rng}.Rand()

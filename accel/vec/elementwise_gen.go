@@ -5,15 +5,12 @@ package vec
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 var (
 	_ = math.Abs
-	_ = mathext.Digamma
 	_ = opdef.Inv
 )
 
@@ -51,7 +48,7 @@ func unaryValue(op ir.Op, x float64) float64 {
 	case ir.OpLgamma:
 		return opdef.LGamma(x)
 	case ir.OpDigamma:
-		return mathext.Digamma(x)
+		return opdef.Digamma(x)
 	case ir.OpAbs:
 		return math.Abs(x)
 	case ir.OpLogit:
@@ -151,7 +148,7 @@ func (b *Batch) unaryForward(in *ir.Instr) {
 			}
 		case ir.OpDigamma:
 			for c := range out {
-				out[c] = mathext.Digamma(xs[c])
+				out[c] = opdef.Digamma(xs[c])
 			}
 		case ir.OpAbs:
 			for c := range out {
@@ -234,11 +231,11 @@ func (b *Batch) unaryBackward(in *ir.Instr) {
 			}
 		case ir.OpLgamma:
 			for c := range g {
-				gx[c] += g[c] * mathext.Digamma(xs[c])
+				gx[c] += g[c] * opdef.Digamma(xs[c])
 			}
 		case ir.OpDigamma:
 			for c := range g {
-				gx[c] += g[c] * ir.Trigamma(xs[c])
+				gx[c] += g[c] * opdef.Trigamma(xs[c])
 			}
 		case ir.OpAbs:
 			for c := range g {

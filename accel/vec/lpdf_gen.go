@@ -5,14 +5,11 @@ package vec
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
 )
 
 var (
-	_ = mathext.Digamma
 	_ = opdef.Inv
 	_ = ir.Exp
 )
@@ -633,17 +630,17 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q1 = mathext.Digamma(x1)
+					q1 = opdef.Digamma(x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(x1)
+					rv := opdef.Digamma(x1)
 					for c := range r1 {
 						r1[c] = rv
 					}
 				} else {
 					for c := range r1 {
 						x1 := v[p1+c*a1.cs]
-						r1[c] = mathext.Digamma(x1)
+						r1[c] = opdef.Digamma(x1)
 					}
 				}
 			}
@@ -653,11 +650,11 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 				if shared {
 					x1 := v[p1]
 					x2 := v[p2]
-					q2 = mathext.Digamma(x1 + x2)
+					q2 = opdef.Digamma(x1 + x2)
 				} else if a1.cs == 0 && a2.cs == 0 {
 					x1 := v[p1]
 					x2 := v[p2]
-					rv := mathext.Digamma(x1 + x2)
+					rv := opdef.Digamma(x1 + x2)
 					for c := range r2 {
 						r2[c] = rv
 					}
@@ -665,7 +662,7 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 					for c := range r2 {
 						x1 := v[p1+c*a1.cs]
 						x2 := v[p2+c*a2.cs]
-						r2[c] = mathext.Digamma(x1 + x2)
+						r2[c] = opdef.Digamma(x1 + x2)
 					}
 				}
 			}
@@ -693,17 +690,17 @@ func (b *Batch) genBetaBackward(in *ir.Instr) {
 				p2 := a2.off + i*a2.es
 				if shared {
 					x2 := v[p2]
-					q4 = mathext.Digamma(x2)
+					q4 = opdef.Digamma(x2)
 				} else if a2.cs == 0 {
 					x2 := v[p2]
-					rv := mathext.Digamma(x2)
+					rv := opdef.Digamma(x2)
 					for c := range r4 {
 						r4[c] = rv
 					}
 				} else {
 					for c := range r4 {
 						x2 := v[p2+c*a2.cs]
-						r4[c] = mathext.Digamma(x2)
+						r4[c] = opdef.Digamma(x2)
 					}
 				}
 			}
@@ -908,11 +905,11 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 				if shared {
 					x0 := v[p0]
 					x2 := v[p2]
-					q0 = mathext.Digamma(x0 + x2)
+					q0 = opdef.Digamma(x0 + x2)
 				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
-					rv := mathext.Digamma(x0 + x2)
+					rv := opdef.Digamma(x0 + x2)
 					for c := range r0 {
 						r0[c] = rv
 					}
@@ -920,7 +917,7 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 					for c := range r0 {
 						x0 := v[p0+c*a0.cs]
 						x2 := v[p2+c*a2.cs]
-						r0[c] = mathext.Digamma(x0 + x2)
+						r0[c] = opdef.Digamma(x0 + x2)
 					}
 				}
 			}
@@ -930,11 +927,11 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 				if shared {
 					x2 := v[p2]
 					x3 := v[p3]
-					q1 = mathext.Digamma(x2 + x3)
+					q1 = opdef.Digamma(x2 + x3)
 				} else if a2.cs == 0 && a3.cs == 0 {
 					x2 := v[p2]
 					x3 := v[p3]
-					rv := mathext.Digamma(x2 + x3)
+					rv := opdef.Digamma(x2 + x3)
 					for c := range r1 {
 						r1[c] = rv
 					}
@@ -942,7 +939,7 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 					for c := range r1 {
 						x2 := v[p2+c*a2.cs]
 						x3 := v[p3+c*a3.cs]
-						r1[c] = mathext.Digamma(x2 + x3)
+						r1[c] = opdef.Digamma(x2 + x3)
 					}
 				}
 			}
@@ -950,17 +947,17 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 				p2 := a2.off + i*a2.es
 				if shared {
 					x2 := v[p2]
-					q2 = mathext.Digamma(x2)
+					q2 = opdef.Digamma(x2)
 				} else if a2.cs == 0 {
 					x2 := v[p2]
-					rv := mathext.Digamma(x2)
+					rv := opdef.Digamma(x2)
 					for c := range r2 {
 						r2[c] = rv
 					}
 				} else {
 					for c := range r2 {
 						x2 := v[p2+c*a2.cs]
-						r2[c] = mathext.Digamma(x2)
+						r2[c] = opdef.Digamma(x2)
 					}
 				}
 			}
@@ -970,17 +967,17 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 				p3 := a3.off + i*a3.es
 				if shared {
 					x3 := v[p3]
-					q3 = mathext.Digamma(x3)
+					q3 = opdef.Digamma(x3)
 				} else if a3.cs == 0 {
 					x3 := v[p3]
-					rv := mathext.Digamma(x3)
+					rv := opdef.Digamma(x3)
 					for c := range r3 {
 						r3[c] = rv
 					}
 				} else {
 					for c := range r3 {
 						x3 := v[p3+c*a3.cs]
-						r3[c] = mathext.Digamma(x3)
+						r3[c] = opdef.Digamma(x3)
 					}
 				}
 			}
@@ -1008,12 +1005,12 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 				if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 					continue
 				}
-				l0 := mathext.Digamma(x1 + x2 + x3)
+				l0 := opdef.Digamma(x1 + x2 + x3)
 				if gr2 {
 					g2[c] += g * (q0 - l0 + q1 - q2)
 				}
 				if gr3 {
-					g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + q1 - q3)
+					g3[c] += g * (opdef.Digamma(x1-x0+x3) - l0 + q1 - q3)
 				}
 			}
 			continue
@@ -1027,12 +1024,12 @@ func (b *Batch) genBetaBinomialBackward(in *ir.Instr) {
 			if !((dataValid || (opdef.IsCount(x0)) && (opdef.IsCount(x1)) && (x0 <= x1)) && (x2 > 0) && (x3 > 0)) {
 				continue
 			}
-			l0 := mathext.Digamma(x1 + x2 + x3)
+			l0 := opdef.Digamma(x1 + x2 + x3)
 			if gr2 {
 				g2[c] += g * (r0[c] - l0 + r1[c] - r2[c])
 			}
 			if gr3 {
-				g3[c] += g * (mathext.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
+				g3[c] += g * (opdef.Digamma(x1-x0+x3) - l0 + r1[c] - r3[c])
 			}
 		}
 	}
@@ -2107,17 +2104,17 @@ func (b *Batch) genGammaBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q1 = mathext.Digamma(x1)
+					q1 = opdef.Digamma(x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(x1)
+					rv := opdef.Digamma(x1)
 					for c := range r1 {
 						r1[c] = rv
 					}
 				} else {
 					for c := range r1 {
 						x1 := v[p1+c*a1.cs]
-						r1[c] = mathext.Digamma(x1)
+						r1[c] = opdef.Digamma(x1)
 					}
 				}
 			}
@@ -2787,17 +2784,17 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q1 = mathext.Digamma(0.5 * (x1 + 1))
+					q1 = opdef.Digamma(0.5 * (x1 + 1))
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(0.5 * (x1 + 1))
+					rv := opdef.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
 						r1[c] = rv
 					}
 				} else {
 					for c := range r1 {
 						x1 := v[p1+c*a1.cs]
-						r1[c] = mathext.Digamma(0.5 * (x1 + 1))
+						r1[c] = opdef.Digamma(0.5 * (x1 + 1))
 					}
 				}
 			}
@@ -2805,17 +2802,17 @@ func (b *Batch) genHalfStudentTBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q2 = mathext.Digamma(0.5 * x1)
+					q2 = opdef.Digamma(0.5 * x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(0.5 * x1)
+					rv := opdef.Digamma(0.5 * x1)
 					for c := range r2 {
 						r2[c] = rv
 					}
 				} else {
 					for c := range r2 {
 						x1 := v[p1+c*a1.cs]
-						r2[c] = mathext.Digamma(0.5 * x1)
+						r2[c] = opdef.Digamma(0.5 * x1)
 					}
 				}
 			}
@@ -3310,7 +3307,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 					if x0 == 0 {
 						w6 = 0
 					} else {
-						w6 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+						w6 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
 					}
 					g3[c] += g * (w6)
 				}
@@ -3383,7 +3380,7 @@ func (b *Batch) genHurdleNegBinomialBackward(in *ir.Instr) {
 				if x0 == 0 {
 					w6 = 0
 				} else {
-					w6 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
+					w6 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0 + l3*(x2*l0-l1)/l4
 				}
 				g3[c] += g * (w6)
 			}
@@ -3922,17 +3919,17 @@ func (b *Batch) genInverseGammaBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q2 = mathext.Digamma(x1)
+					q2 = opdef.Digamma(x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(x1)
+					rv := opdef.Digamma(x1)
 					for c := range r2 {
 						r2[c] = rv
 					}
 				} else {
 					for c := range r2 {
 						x1 := v[p1+c*a1.cs]
-						r2[c] = mathext.Digamma(x1)
+						r2[c] = opdef.Digamma(x1)
 					}
 				}
 			}
@@ -4951,11 +4948,11 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 				if shared {
 					x0 := v[p0]
 					x2 := v[p2]
-					q1 = mathext.Digamma(x0 + x2)
+					q1 = opdef.Digamma(x0 + x2)
 				} else if a0.cs == 0 && a2.cs == 0 {
 					x0 := v[p0]
 					x2 := v[p2]
-					rv := mathext.Digamma(x0 + x2)
+					rv := opdef.Digamma(x0 + x2)
 					for c := range r1 {
 						r1[c] = rv
 					}
@@ -4963,7 +4960,7 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 					for c := range r1 {
 						x0 := v[p0+c*a0.cs]
 						x2 := v[p2+c*a2.cs]
-						r1[c] = mathext.Digamma(x0 + x2)
+						r1[c] = opdef.Digamma(x0 + x2)
 					}
 				}
 			}
@@ -4971,17 +4968,17 @@ func (b *Batch) genNegativeBinomialBackward(in *ir.Instr) {
 				p2 := a2.off + i*a2.es
 				if shared {
 					x2 := v[p2]
-					q2 = mathext.Digamma(x2)
+					q2 = opdef.Digamma(x2)
 				} else if a2.cs == 0 {
 					x2 := v[p2]
-					rv := mathext.Digamma(x2)
+					rv := opdef.Digamma(x2)
 					for c := range r2 {
 						r2[c] = rv
 					}
 				} else {
 					for c := range r2 {
 						x2 := v[p2+c*a2.cs]
-						r2[c] = mathext.Digamma(x2)
+						r2[c] = opdef.Digamma(x2)
 					}
 				}
 			}
@@ -5933,17 +5930,17 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q1 = mathext.Digamma(0.5 * (x1 + 1))
+					q1 = opdef.Digamma(0.5 * (x1 + 1))
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(0.5 * (x1 + 1))
+					rv := opdef.Digamma(0.5 * (x1 + 1))
 					for c := range r1 {
 						r1[c] = rv
 					}
 				} else {
 					for c := range r1 {
 						x1 := v[p1+c*a1.cs]
-						r1[c] = mathext.Digamma(0.5 * (x1 + 1))
+						r1[c] = opdef.Digamma(0.5 * (x1 + 1))
 					}
 				}
 			}
@@ -5951,17 +5948,17 @@ func (b *Batch) genStudentTBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q2 = mathext.Digamma(0.5 * x1)
+					q2 = opdef.Digamma(0.5 * x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := mathext.Digamma(0.5 * x1)
+					rv := opdef.Digamma(0.5 * x1)
 					for c := range r2 {
 						r2[c] = rv
 					}
 				} else {
 					for c := range r2 {
 						x1 := v[p1+c*a1.cs]
-						r2[c] = mathext.Digamma(0.5 * x1)
+						r2[c] = opdef.Digamma(0.5 * x1)
 					}
 				}
 			}
@@ -6904,7 +6901,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 					if x0 == 0 {
 						w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
 					} else {
-						w4 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0
+						w4 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0
 					}
 					g3[c] += g * (w4)
 				}
@@ -6961,7 +6958,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				if x0 == 0 {
 					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
 				} else {
-					w4 = mathext.Digamma(x0+x3) - mathext.Digamma(x3) - l1 + (x2-x0)*l0
+					w4 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0
 				}
 				g3[c] += g * (w4)
 			}

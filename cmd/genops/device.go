@@ -61,17 +61,16 @@ const deviceDirective = "//gb:cuda"
 var devicePackages = []string{"accel/opdef", "accel/dense", "accel/ir"}
 
 // deviceExterns are the functions marked code may call that are not
-// translated, with their C: hand-written twins in device.cu (gonum's
-// digamma, ir's scalar exp is the C library's), by package and name.
+// translated, with their C: hand-written twins in device.cu (ir's scalar
+// exp is the C library's), by package and name.
 var deviceExterns = map[string]extern{
-	"opdef.LGamma":    {"gb_lgamma", 1, kFloat},
-	"opdef.IsCount":   {"gb_is_count", 1, kBool},
-	"mathext.Digamma": {"gb_digamma", 1, kFloat},
-	"mathext.Lbeta":   {"gb_lbeta", 2, kFloat},
-	"ir.Exp":          {"exp", 1, kFloat},
-	"ir.log1p":        {"log1p", 1, kFloat},
-	"ir.lgamma":       {"gb_lgamma", 1, kFloat},
-	"ir.isCount":      {"gb_is_count", 1, kBool},
+	"opdef.LGamma":  {"gb_lgamma", 1, kFloat},
+	"opdef.IsCount": {"gb_is_count", 1, kBool},
+	"mathext.Lbeta": {"gb_lbeta", 2, kFloat},
+	"ir.Exp":        {"exp", 1, kFloat},
+	"ir.log1p":      {"log1p", 1, kFloat},
+	"ir.lgamma":     {"gb_lgamma", 1, kFloat},
+	"ir.isCount":    {"gb_is_count", 1, kBool},
 }
 
 type extern struct {

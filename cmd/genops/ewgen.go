@@ -113,7 +113,7 @@ func readsName(e ast.Expr, name string) bool {
 	return found
 }
 
-const ewImports = "import (\n\t\"math\"\n\n\t\"gonum.org/v1/gonum/mathext\"\n\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\nvar (\n\t_ = math.Abs\n\t_ = mathext.Digamma\n\t_ = opdef.Inv\n)\n\n"
+const ewImports = "import (\n\t\"math\"\n\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\nvar (\n\t_ = math.Abs\n\t_ = opdef.Inv\n)\n\n"
 
 // irElementwiseFile writes accel/ir's elementwise ops: the registered
 // loops (a binary op's in its three broadcast cases, a broadcast input's

@@ -44,7 +44,7 @@ var funcs = map[string]fn{
 	"tanh":      {"math.Tanh", "tanh", 1, true, false},
 	"inv":       {"opdef.Inv", "gb_inv", 1, true, false},
 	"lgamma":    {"opdef.LGamma", "gb_lgamma", 1, true, false},
-	"digamma":   {"mathext.Digamma", "gb_digamma", 1, true, false},
+	"digamma":   {"opdef.Digamma", "gb_digamma", 1, true, false},
 	"lbeta":     {"opdef.LBeta", "gb_lbeta", 2, true, false},
 	"lchoose":   {"opdef.LChoose", "gb_lchoose", 2, true, false},
 	"logaddexp": {"opdef.LogAddExp", "gb_logaddexp", 2, true, false},
@@ -56,7 +56,7 @@ var funcs = map[string]fn{
 	// The elementwise ops' own (accel/opdef's Unary, Binary).
 	"logisticDeriv": {"LogisticDeriv", "gb_logistic_deriv", 1, false, false},
 	"softplus":      {"Softplus", "gb_softplus", 1, false, false},
-	"trigamma":      {"Trigamma", "gb_trigamma", 1, false, false},
+	"trigamma":      {"opdef.Trigamma", "gb_trigamma", 1, false, false},
 	"logitOf":       {"Logit", "gb_logit", 1, false, false}, // not "logit": a parameter's name
 	"pow":           {"math.Pow", "pow", 2, false, false},
 	// The tails' (accel/opdef's Tail).

@@ -15,8 +15,8 @@ import (
 func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("package ir\n\nimport (\n\t\"math\"\n\n\t\"gonum.org/v1/gonum/mathext\"\n\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
-	b.WriteString("var (\n\t_ = mathext.Digamma\n\t_ = opdef.Inv\n)\n\n")
+	b.WriteString("package ir\n\nimport (\n\t\"math\"\n\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
+	b.WriteString("var _ = opdef.Inv\n\n")
 	var fresh []string
 	for _, p := range ps {
 		if !declared["Op"+p.d.Op] {

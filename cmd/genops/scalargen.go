@@ -35,9 +35,16 @@ func scalarFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 // scalarParams are the parameters of a function of es: the arguments
 // they read outside the row calls, by name, then the row calls', named
 // after the call (logSigma for log(sigma)); and the scope that spells
-// them so.
+// them so. A row call here is one on parameters alone: one that reads
+// the variate (the first argument; the gamma's log(y)) changes with each
+// element, and the function computes it.
 func (p *parsed) scalarParams(es ...ast.Expr) ([]string, *scope) {
-	rows := p.rowCalls(es...)
+	var rows []rowCall
+	for _, r := range p.rowCalls(es...) {
+		if r.args[0] != 0 {
+			rows = append(rows, r)
+		}
+	}
 	s := p.scope()
 	s.argVar = func(i int) string { return p.args[i] }
 	s.letVar = func(k int) string { return p.d.Let[k].Name }
@@ -101,7 +108,7 @@ func scalarLets(b *bytes.Buffer, p *parsed, s *scope, es ...ast.Expr) error {
 // and accel/opdef (accel/ir's Exp is not reachable from package term:
 // accel/ir imports it through the fused kernels' packages).
 func scalarCode(p *parsed, code string) (string, error) {
-	if strings.Contains(code, "ir.") || strings.Contains(code, "mathext.") {
+	if strings.Contains(code, "ir.") {
 		return "", fmt.Errorf("opdef %s: Scalar: the formulas call a function outside math and accel/opdef", p.d.Family)
 	}
 	return code, nil

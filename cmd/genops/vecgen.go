@@ -91,8 +91,8 @@ func (p *parsed) rowCalls(es ...ast.Expr) []rowCall {
 func vecFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString("package vec\n\nimport (\n\t\"math\"\n\n\t\"gonum.org/v1/gonum/mathext\"\n\n\t\"github.com/gobayes/gobayes/accel/ir\"\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
-	b.WriteString("var (\n\t_ = mathext.Digamma\n\t_ = opdef.Inv\n\t_ = ir.Exp\n)\n\n")
+	b.WriteString("package vec\n\nimport (\n\t\"math\"\n\n\t\"github.com/gobayes/gobayes/accel/ir\"\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
+	b.WriteString("var (\n\t_ = opdef.Inv\n\t_ = ir.Exp\n)\n\n")
 	b.WriteString("// genKernels are the lockstep kernels of the accel/opdef families.\nvar genKernels = map[ir.Op]genKernel{\n")
 	for _, p := range ps {
 		fmt.Fprintf(&b, "\tir.Op%s: {(*Batch).gen%sForward, (*Batch).gen%sBackward},\n", p.d.Op, p.d.Family, p.d.Family)

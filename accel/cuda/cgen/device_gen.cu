@@ -14,6 +14,8 @@ typedef struct {
 	double hlb;
 } gb_beta_cf;
 
+__device__ static double gb_digamma(double x);
+__device__ static double gb_trigamma(double x);
 __device__ static double gb_sign(double x);
 __device__ static double gb_inv(double x);
 __device__ static double gb_lbeta(double a, double b);
@@ -127,6 +129,63 @@ __device__ static void gb_copy_from(double *y, long long y_len, const double *x,
 __device__ static void gb_add_from(double *gx, long long gx_len, const double *g, long long off);
 __device__ static void gb_add_at(double *gx, const double *g, long long g_len, long long off);
 __device__ static void gb_fill(double *y, long long y_len, double v);
+
+/* accel/opdef/digamma.go: Digamma */
+__device__ static double gb_digamma(double x) {
+	double s = 0.0;
+	if (gb_isnan(x) || (x == GB_INF)) {
+		return x;
+	} else if (x == 0.0) {
+		if (signbit(x) != 0) {
+			return GB_INF;
+		}
+		return -GB_INF;
+	} else if (x < 0.0) {
+		if (x == floor(x)) {
+			return GB_NAN;
+		}
+		s = 3.141592653589793 / tan(3.141592653589793 * (x - round(x)));
+		x = 1.0 - x;
+	}
+	while (x < 10.0) {
+		s += 1.0 / x;
+		x++;
+	}
+	double r = 1.0 / x;
+	double r2 = r * r;
+	double p = 0.08333333333333333 - (r2 * (0.008333333333333333 - (r2 * (0.003968253968253968 - (r2 * (0.004166666666666667 - (r2 * (0.007575757575757576 - (r2 * (0.021092796092796094 - (r2 * 0.08333333333333333)))))))))));
+	return (log(x) - (r * (0.5 + (r * p)))) - s;
+}
+
+/* accel/opdef/digamma.go: Trigamma */
+__device__ static double gb_trigamma(double x) {
+	double refl = 0.0;
+	if (gb_isnan(x) || (x == -GB_INF)) {
+		return GB_NAN;
+	} else if (x == GB_INF) {
+		return 0.0;
+	} else if (x <= 0.0) {
+		if (x == floor(x)) {
+			return GB_INF;
+		}
+		double sn = sin(3.141592653589793 * (x - round(x)));
+		refl = 9.869604401089358 / (sn * sn);
+		x = 1.0 - x;
+	}
+	double t = 0.0;
+	while (x < 10.0) {
+		t += 1.0 / (x * x);
+		x++;
+	}
+	double r = 1.0 / x;
+	double r2 = r * r;
+	double q = 0.16666666666666666 - (r2 * (0.03333333333333333 - (r2 * (0.023809523809523808 - (r2 * (0.03333333333333333 - (r2 * (0.07575757575757576 - (r2 * (0.2531135531135531 - (r2 * (1.1666666666666667 - (r2 * 7.092156862745098)))))))))))));
+	t += r * (1.0 + (r * (0.5 + (r * q))));
+	if (refl != 0.0) {
+		return refl - t;
+	}
+	return t;
+}
 
 /* accel/opdef/fn.go: Sign */
 __device__ static double gb_sign(double x) {

@@ -114,6 +114,12 @@ func deviceChecks() []devCheck {
 	cs = append(cs, scalarChecks("gb_inv", un(opdef.Inv), grid([]float64{-4, 0.5, 3}))...)
 	cs = append(cs, scalarChecks("gb_lbeta", bin(opdef.LBeta), grid([]float64{0.3, 2, 40}, []float64{0.7, 15}))...)
 	cs = append(cs, scalarChecks("gb_lchoose", bin(opdef.LChoose), grid([]float64{4, 30}, []float64{0, 2, 4}))...)
+	// Digamma and trigamma: the poles and edges, both sides of the
+	// reflection and of where the series starts (10), near the poles.
+	psi := grid([]float64{math.NaN(), -inf, -1e20, -7, -3.0000001, -2.9999999, -0.5, -1e-300, math.Copysign(0, -1), 0,
+		5e-324, 1e-8, 0.5, 1, 1.4616321449683622, 9.999999, 10, 10.5, 1234.5, 1e15, inf})
+	cs = append(cs, scalarChecks("gb_digamma", un(opdef.Digamma), psi)...)
+	cs = append(cs, scalarChecks("gb_trigamma", un(opdef.Trigamma), psi)...)
 	// The incomplete gamma function in every region: the small-shape form
 	// (a < 1, x < 1.1), the series (x < a+1), the fraction, Stirling's
 	// prefix (a ≥ 10 near the centre), the edges.

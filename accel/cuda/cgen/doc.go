@@ -5,10 +5,10 @@
 // leapfrog trajectory.
 //
 // The device library has three parts, in this order: device.cu, small
-// hand-written routines mirroring the Go reference (logistic, softplus,
-// digamma and trigamma as gonum computes them, …); device_gen.cu, the
-// routines with loops and helpers (the incomplete gamma and beta
-// functions, the normal CDF's log, Cholesky and its reverse, the
+// hand-written routines mirroring the Go reference (Go's min and max,
+// the finite log density, lgamma, a block's sum, …); device_gen.cu, the
+// routines with loops and helpers (digamma and trigamma, the incomplete
+// gamma and beta functions, the normal CDF's log, Cholesky and its reverse, the
 // substitutions, log-sum-exp, the correlation-Cholesky transform, the
 // LKJ constant, and the bodies of the structured ops: the categorical,
 // Dirichlet and multivariate normal per-event loops, the simplex and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"github.com/gobayes/gobayes/accel/opdef"
 	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
@@ -19,7 +20,7 @@ func TestTermsAgainstIR(t *testing.T) {
 	cases := []struct {
 		name string
 		op   ir.Op
-		args []irtest.Arg // the variate, then the parameters, σ last
+		args []irtest.Arg // the variate, then the parameters
 		term func(x []float64) (float64, []float64)
 	}{
 		{"normal", ir.OpNormalLPDF, []irtest.Arg{irtest.Param(-3, 3), irtest.Param(-1, 1), irtest.Param(0.2, 3)},
@@ -39,6 +40,12 @@ func TestTermsAgainstIR(t *testing.T) {
 				ls, inv := math.Log(x[1]), 1/x[1]
 				dy, ds := term.HalfCauchyGrad(x[0], inv)
 				return term.HalfCauchyValue(x[0], ls, inv), []float64{dy, ds}
+			}},
+		{"gamma", ir.OpGammaLPDF, []irtest.Arg{irtest.Param(0.05, 6), irtest.Param(0.3, 8), irtest.Param(0.2, 4)},
+			func(x []float64) (float64, []float64) {
+				lb, lga := math.Log(x[2]), opdef.LGamma(x[1])
+				dy, da, db := term.GammaGrad(x[0], x[1], x[2], lb, opdef.Digamma(x[1]))
+				return term.GammaValue(x[0], x[1], x[2], lb, lga), []float64{dy, da, db}
 			}},
 	}
 	for _, c := range cases {

@@ -13,6 +13,19 @@ var (
 	_ = opdef.Inv
 )
 
+// GammaValue is gamma_lpdf's term where alpha > 0 && beta > 0 && y > 0 holds (given logBeta = log(beta), lgammaAlpha = lgamma(alpha)).
+func GammaValue(y, alpha, beta, logBeta, lgammaAlpha float64) float64 {
+	return alpha*logBeta - lgammaAlpha + (alpha-1)*math.Log(y) - beta*y
+}
+
+// GammaGrad is gamma_lpdf's partials by y, alpha, beta where alpha > 0 && beta > 0 && y > 0 holds (given logBeta = log(beta), digammaAlpha = digamma(alpha)).
+func GammaGrad(y, alpha, beta, logBeta, digammaAlpha float64) (dy, dalpha, dbeta float64) {
+	dy = (alpha-1)/y - beta
+	dalpha = logBeta - digammaAlpha + math.Log(y)
+	dbeta = alpha/beta - y
+	return dy, dalpha, dbeta
+}
+
 // HalfCauchyValue is half_cauchy_lpdf's term where sigma > 0 && y >= 0 holds (given logSigma = log(sigma), invSigma = inv(sigma)).
 func HalfCauchyValue(y, logSigma, invSigma float64) float64 {
 	z := y * invSigma
