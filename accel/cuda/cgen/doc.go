@@ -4,24 +4,33 @@
 // thread per chain: the batch log density and gradient, and a fused
 // leapfrog trajectory.
 //
-// The device library has three parts, in this order: device.cu, small
-// hand-written routines mirroring the Go reference (Go's min and max,
-// the finite log density, lgamma, a block's sum, …); device_gen.cu, the
-// routines with loops and helpers (digamma and trigamma, the incomplete
-// gamma and beta functions, the normal CDF's log, Cholesky and its reverse, the
-// substitutions, log-sum-exp, the correlation-Cholesky transform, the
-// LKJ constant, and the bodies of the structured ops: the categorical,
-// Dirichlet and multivariate normal per-event loops, the simplex and
-// ordered transforms, the linear recurrence, tri_solve, L·Lᵀ, …), which
-// cmd/genops translates from the Go functions that accel/opdef,
-// accel/dense and accel/ir mark //gb:cuda, so that the C cannot drift
-// from the Go; and lpdf_gen.cu, the log densities of
-// accel/opdef. TestTranslatedFunctionsGCC calls every translated
-// function against its Go. To move a routine there: write it in Go as a
+// The device library has three parts, in this order: device.cu, 45
+// lines of hand-written primitives (Go's min and max, the finite log
+// density, lgamma, is_count, a block's sum); device_gen.cu, every routine
+// with a loop and the body of every op that is not an elementwise formula
+// (digamma and trigamma, the incomplete gamma and beta functions, the
+// normal CDF's log, dot and axpy, Cholesky and its reverse, the
+// substitutions, log-sum-exp and its reverse, the correlation-Cholesky
+// transform, the LKJ constant; sum, gather, concat, slice, fill, matvec,
+// matmul, add_diag, log_mix, the bound, ordered and simplex transforms,
+// the categorical, Dirichlet and multivariate normal per-event loops,
+// the normal's sum with one σ, the linear recurrence, tri_solve, L·Lᵀ,
+// …), which cmd/genops translates from the Go functions of slices that
+// accel/opdef, accel/dense and accel/ir mark //gb:cuda and that the CPU
+// evaluator itself calls, so that the C cannot drift from the Go; and
+// lpdf_gen.cu, the log densities of accel/opdef. What this package still
+// writes itself is the frame layout, the loop over an elementwise
+// formula's elements (its formula comes from accel/opdef), the calls,
+// the scan's step frames, the sum of the target's terms, the kernels and
+// the lanes of the data-parallel kernel with their block reductions.
+// TestTranslatedFunctionsGCC calls every translated function against its
+// Go, or finds it called by the C of a TestOpsGCC case, which compares
+// the op with accel/ir. To move a routine there: write it in Go as a
 // function of scalars and slices (no ir.Frame) in the package whose
 // evaluator calls it, mark it //gb:cuda gb_<name>, run
-// `go generate ./accel/opdef`, and give it a check in device_test.go (or
-// name the TestOpsGCC case that reaches it): the test fails until then.
+// `go generate ./accel/opdef`, and give it a check in device_test.go or
+// an op case: the test fails until then. A branch on OnHost() (gonum's
+// assembly for a long dot product) stays on the CPU.
 //
 // The generated source also compiles as plain C with gcc under a small
 // shim header (shim.h: __global__ and __device__ vanish, GB_LAUNCH loops
