@@ -6,7 +6,8 @@ import (
 )
 
 // Builder assembles a Program. Its methods check shapes as they go and
-// return errors in the user's terms; the first error sticks (Err).
+// return errors in the user's terms; the first error sticks (Finalize
+// returns it).
 type Builder struct {
 	p       Program
 	aliasOf map[ID]ID
