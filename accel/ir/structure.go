@@ -68,7 +68,7 @@ func init() {
 			off := 0
 			for _, a := range in.In {
 				x := f.Val(a)
-				copyAt(y, x, off)
+				copyValues(y[off:off+len(x)], x)
 				off += len(x)
 			}
 		},
@@ -78,7 +78,7 @@ func init() {
 			for _, a := range in.In {
 				n := f.P.Values[a].Len
 				if f.Grad(a) {
-					addFrom(f.AdjOf(a), g, off)
+					addStrided(f.AdjOf(a), g[off:off+n], 1)
 				}
 				off += n
 			}
@@ -94,10 +94,12 @@ func init() {
 			return []int{in.Ints[1]}, nil
 		},
 		Forward: func(f *Frame, in *Instr) {
-			copyFrom(f.Val(in.Out), f.Val(in.In[0]), in.Ints[0])
+			y := f.Val(in.Out)
+			copyValues(y, f.Val(in.In[0])[in.Ints[0]:in.Ints[0]+len(y)])
 		},
 		Backward: func(f *Frame, in *Instr) {
-			addAt(f.AdjOf(in.In[0]), f.AdjOf(in.Out), in.Ints[0])
+			g := f.AdjOf(in.Out)
+			addStrided(f.AdjOf(in.In[0])[in.Ints[0]:in.Ints[0]+len(g)], g, 1)
 		},
 	})
 	register(OpFill, OpDef{
@@ -158,29 +160,11 @@ func gatherRowsReverse(g []float64, tbl []int, gx []float64, k int) {
 	}
 }
 
-// copyAt copies x to y[off:], copyFrom x[off:] to y (len(y) values).
+// copyValues is Go's copy, for the C (concat's and slice's forward; their
+// reverse is addStrided).
 //
-//gb:cuda gb_copy_at
-func copyAt(y, x []float64, off int) { copy(y[off:off+len(x)], x) }
-
-//gb:cuda gb_copy_from
-func copyFrom(y, x []float64, off int) { copy(y, x[off:off+len(y)]) }
-
-// addFrom adds g[off:] into gx (len(gx) values), addAt g into gx[off:].
-//
-//gb:cuda gb_add_from
-func addFrom(gx, g []float64, off int) {
-	for i := range gx {
-		gx[i] += g[off+i]
-	}
-}
-
-//gb:cuda gb_add_at
-func addAt(gx, g []float64, off int) {
-	for i, v := range g {
-		gx[off+i] += v
-	}
-}
+//gb:cuda gb_copy
+func copyValues(dst, src []float64) { copy(dst, src) }
 
 // fill sets every element of y to v.
 //

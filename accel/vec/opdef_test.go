@@ -19,15 +19,7 @@ import (
 func TestOpdefFamilies(t *testing.T) {
 	for _, d := range opdef.Ops() {
 		t.Run(d.Family, func(t *testing.T) {
-			var op ir.Op
-			for o := ir.Op(1); o < ir.NumOps; o++ {
-				if ir.Def(o).Name == d.Name {
-					op = o
-				}
-			}
-			if op == ir.OpNop {
-				t.Fatalf("no ir op named %s", d.Name)
-			}
+			op := opNamed(t, d.Name)
 			for _, pw := range [][]int{nil, {1}} {
 				for _, shared := range []bool{false, true} {
 					p := opdefProgram(t, d, op, pw, shared)
@@ -114,12 +106,7 @@ func opdefProgram(t *testing.T, d *opdef.Dist, op ir.Op, pw []int, shared bool) 
 // chain's term is -Inf without a loop over the chains.
 func TestOpdefFamiliesData(t *testing.T) {
 	for _, d := range opdef.All() {
-		var op ir.Op
-		for o := ir.Op(1); o < ir.NumOps; o++ {
-			if ir.Def(o).Name == d.Name {
-				op = o
-			}
-		}
+		op := opNamed(t, d.Name)
 		if strings.HasPrefix(d.Support, "Bounded") || d.Discrete {
 			continue // the uniform's bounds and the counts are data in TestOpdefFamilies already
 		}
@@ -230,12 +217,7 @@ func TestOpdefScaleOutside(t *testing.T) {
 	const n = 5
 	values := []float64{-1, 0, math.NaN(), math.Inf(1), math.Inf(-1), 0.7, 3}
 	for _, d := range opdef.Ops() {
-		var op ir.Op
-		for o := ir.Op(1); o < ir.NumOps; o++ {
-			if ir.Def(o).Name == d.Name {
-				op = o
-			}
-		}
+		op := opNamed(t, d.Name)
 		if strings.HasPrefix(d.Support, "Bounded") || d.Discrete {
 			continue
 		}

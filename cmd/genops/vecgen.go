@@ -447,34 +447,9 @@ func vecForward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t\tif pw {\n\t\t\t\tout[c] = e\n\t\t\t} else {\n\t\t\t\tout[c] += e\n\t\t\t}\n\t\t}\n")
 		return nil
 	}
-	if guard < 0 {
-		if err := p.bothLoops(b, rows, valid, only, func(s *scope, valid string) error {
-			return loop(b, s, valid, func() { vecChain(b, p, read) })
-		}, "out"); err != nil {
-			return err
-		}
-		b.WriteString("\t}\n}\n")
-		return nil
-	}
-	// Guarded: the shared loop here, the per-chain one in its own
-	// function (rowsLoop), without a test of Valid.
-	if err := p.sharedLoop(b, rows, valid, only, func(s *scope, valid string) error {
-		return loop(b, s, valid, func() { vecChain(b, p, read) })
-	}); err != nil {
-		return err
-	}
-	rread, _ := p.loopArgs(rows, false, es...)
-	var fns bytes.Buffer
-	call, err := p.rowsLoop(fmt.Sprintf("gen%sForwardRows", p.d.Family), rows, rread, "out", []string{"pw"}, []string{"bool"}, func(variate string) error {
-		return loop(&fns, p.vecScope(rows), "true", func() { rowsChain(&fns, p, rread, variate) })
-	}, &fns)
-	if err != nil {
-		return err
-	}
-	b.WriteString(call)
-	b.WriteString("\t}\n}\n")
-	b.Write(fns.Bytes())
-	return nil
+	// Guarded: the per-chain loop, in its own function (rowsLoop), does
+	// not test Valid.
+	return p.chainLoops(b, rows, valid, only, guard, read, loop, es, "out", "Forward", []string{"pw"}, []string{"bool"}, "true")
 }
 
 // sharedOnly are the arguments of only (see loopArgs) that the shared
@@ -758,23 +733,6 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 		b.WriteString("\t\t}\n")
 		return nil
 	}
-	if guard < 0 {
-		if err := p.bothLoops(b, rows, valid, only, func(s *scope, valid string) error {
-			return loop(b, s, valid, func() { vecChain(b, p, read) })
-		}, "gs"); err != nil {
-			return err
-		}
-		b.WriteString("\t}\n}\n")
-		return nil
-	}
-	// Guarded (see vecForward): the per-chain loop tests the guard row's
-	// NaN alone.
-	if err := p.sharedLoop(b, rows, valid, only, func(s *scope, valid string) error {
-		return loop(b, s, valid, func() { vecChain(b, p, read) })
-	}); err != nil {
-		return err
-	}
-	rread, _ := p.loopArgs(rows, false, les...)
 	var extra, types []string
 	for _, i := range grads {
 		extra, types = append(extra, fmt.Sprintf("g%d", i)), append(types, "[]float64")
@@ -782,9 +740,36 @@ func vecBackward(b *bytes.Buffer, p *parsed) error {
 	for _, i := range grads {
 		extra, types = append(extra, fmt.Sprintf("gr%d", i)), append(types, "bool")
 	}
+	// Guarded (see vecForward): the per-chain loop tests the guard row's
+	// NaN alone.
+	return p.chainLoops(b, rows, valid, only, guard, read, loop, les, "gs", "Backward", extra, types, fmt.Sprintf("r%d[c] == r%d[c]", guard, guard))
+}
+
+// chainLoops ends a kernel with its loops over the chains (loop writes
+// one, around a chain's body): without a guard both in the kernel (see
+// bothLoops); with one, the loop for chains that share every row here and
+// the per-chain loop in a function of its own (rowsLoop, named after the
+// family and kind, taking extra arguments of types), whose test is test
+// instead of Valid. es are the expressions the loops read; to is the
+// slice the rows are resliced like.
+func (p *parsed) chainLoops(b *bytes.Buffer, rows []rowCall, valid string, only map[int]bool, guard int, read map[int]bool,
+	loop func(*bytes.Buffer, *scope, string, func()) error, es []ast.Expr, to, kind string, extra, types []string, test string) error {
+	chain := func(s *scope, valid string) error {
+		return loop(b, s, valid, func() { vecChain(b, p, read) })
+	}
+	if guard < 0 {
+		if err := p.bothLoops(b, rows, valid, only, chain, to); err != nil {
+			return err
+		}
+		b.WriteString("\t}\n}\n")
+		return nil
+	}
+	if err := p.sharedLoop(b, rows, valid, only, chain); err != nil {
+		return err
+	}
+	rread, _ := p.loopArgs(rows, false, es...)
 	var fns bytes.Buffer
-	test := fmt.Sprintf("r%d[c] == r%d[c]", guard, guard)
-	call, err := p.rowsLoop(fmt.Sprintf("gen%sBackwardRows", p.d.Family), rows, rread, "gs", extra, types, func(variate string) error {
+	call, err := p.rowsLoop(fmt.Sprintf("gen%s%sRows", p.d.Family, kind), rows, rread, to, extra, types, func(variate string) error {
 		return loop(&fns, p.vecScope(rows), test, func() { rowsChain(&fns, p, rread, variate) })
 	}, &fns)
 	if err != nil {

@@ -124,10 +124,7 @@ __device__ static void gb_add_scalar(double *gx, long long gx_len, double g);
 __device__ static void gb_logsumexp_reverse(double y, double g, const double *e, long long e_len, double *gx);
 __device__ static void gb_gather_rows(const double *x, const long long *tbl, long long tbl_len, double *y, long long k);
 __device__ static void gb_gather_rows_reverse(const double *g, const long long *tbl, long long tbl_len, double *gx, long long k);
-__device__ static void gb_copy_at(double *y, const double *x, long long x_len, long long off);
-__device__ static void gb_copy_from(double *y, long long y_len, const double *x, long long off);
-__device__ static void gb_add_from(double *gx, long long gx_len, const double *g, long long off);
-__device__ static void gb_add_at(double *gx, const double *g, long long g_len, long long off);
+__device__ static void gb_copy(double *dst, long long dst_len, const double *src, long long src_len);
 __device__ static void gb_fill(double *y, long long y_len, double v);
 
 /* accel/opdef/digamma.go: Digamma */
@@ -2088,36 +2085,12 @@ __device__ static void gb_gather_rows_reverse(const double *g, const long long *
 	}
 }
 
-/* accel/ir/structure.go: copyAt */
-__device__ static void gb_copy_at(double *y, const double *x, long long x_len, long long off) {
+/* accel/ir/structure.go: copyValues */
+__device__ static void gb_copy(double *dst, long long dst_len, const double *src, long long src_len) {
 	{
-		long long gb_t1 = ((off + x_len) - off) < x_len ? ((off + x_len) - off) : x_len;
-		if (y + off <= x) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) (y + off)[gb_t2] = x[gb_t2];
-		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) (y + off)[gb_t2] = x[gb_t2];
-	}
-}
-
-/* accel/ir/structure.go: copyFrom */
-__device__ static void gb_copy_from(double *y, long long y_len, const double *x, long long off) {
-	{
-		long long gb_t1 = y_len < ((off + y_len) - off) ? y_len : ((off + y_len) - off);
-		if (y <= x + off) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) y[gb_t2] = (x + off)[gb_t2];
-		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) y[gb_t2] = (x + off)[gb_t2];
-	}
-}
-
-/* accel/ir/structure.go: addFrom */
-__device__ static void gb_add_from(double *gx, long long gx_len, const double *g, long long off) {
-	for (long long i = 0, gb_t1 = gx_len; i < gb_t1; i++) {
-		gx[i] += g[off + i];
-	}
-}
-
-/* accel/ir/structure.go: addAt */
-__device__ static void gb_add_at(double *gx, const double *g, long long g_len, long long off) {
-	for (long long i = 0, gb_t1 = g_len; i < gb_t1; i++) {
-		double v = g[i];
-		gx[off + i] += v;
+		long long gb_t1 = dst_len < src_len ? dst_len : src_len;
+		if (dst <= src) for (long long gb_t2 = 0; gb_t2 < gb_t1; gb_t2++) dst[gb_t2] = src[gb_t2];
+		else for (long long gb_t2 = gb_t1 - 1; gb_t2 >= 0; gb_t2--) dst[gb_t2] = src[gb_t2];
 	}
 }
 

@@ -135,11 +135,11 @@ func (pr *prog) forward(in *ir.Instr) error {
 	case ir.OpConcat:
 		off := 0
 		for _, a := range in.In {
-			pr.w("\tgb_copy_at(%s, %s, %d);\n", out, pr.vl(a), off)
+			pr.w("\tgb_copy(%s + %d, %d, %s);\n", out, off, pr.n(a), pr.vl(a))
 			off += pr.n(a)
 		}
 	case ir.OpSlice:
-		pr.w("\tgb_copy_from(%s, %d, %s, %d);\n", out, n, pr.v(in.In[0]), in.Ints[0])
+		pr.w("\tgb_copy(%s, %d, %s + %d, %d);\n", out, n, pr.v(in.In[0]), in.Ints[0], n)
 	case ir.OpFill:
 		pr.w("\tgb_fill(%s, %d, %s[0]);\n", out, n, pr.v(in.In[0]))
 	case ir.OpMatVec:
@@ -264,13 +264,13 @@ func (pr *prog) backward(in *ir.Instr) error {
 		off := 0
 		for _, a := range in.In {
 			if d := pr.a(a); d != "" {
-				pr.w("\tgb_add_from(%s, %d, %s, %d);\n", d, pr.n(a), g, off)
+				pr.w("\tgb_add_strided(%s, %d, %s + %d, %d, 1);\n", d, pr.n(a), g, off, pr.n(a))
 			}
 			off += pr.n(a)
 		}
 	case ir.OpSlice:
 		if d := pr.a(in.In[0]); d != "" {
-			pr.w("\tgb_add_at(%s, %s, %d, %d);\n", d, g, n, in.Ints[0])
+			pr.w("\tgb_add_strided(%s + %d, %d, %s, %d, 1);\n", d, in.Ints[0], n, g, n)
 		}
 	case ir.OpFill:
 		if d := pr.a(in.In[0]); d != "" {
@@ -328,11 +328,8 @@ func (pr *prog) backward(in *ir.Instr) error {
 		return pr.categorical(in, true)
 	case ir.OpLinearRecurrence:
 		x0, a, b := in.In[0], in.In[1], in.In[2]
-		ga, wa := pr.adjOr(a)
-		gb, wb := pr.adjOr(b)
-		// An adjoint's length is 0 when it is not wanted.
-		pr.w("\t{ double c = gb_linear_recurrence_reverse(%s[0], %s, %d, %s, %s, %d, %d, %s, %d, %s, %d);",
-			pr.v(x0), pr.v(in.Out), n, g, pr.v(b), pr.st(b), pr.st(a), ga, wa*pr.n(a), gb, wb*pr.n(b))
+		pr.w("\t{ double c = gb_linear_recurrence_reverse(%s[0], %s, %d, %s, %s, %d, %d, %s, %s);",
+			pr.v(x0), pr.v(in.Out), n, g, pr.v(b), pr.st(b), pr.st(a), pr.adjLen(a), pr.adjLen(b))
 		if d := pr.a(x0); d != "" {
 			pr.w(" %s[0] += c;", d)
 		}
