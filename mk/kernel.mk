@@ -11,9 +11,14 @@ TEST_TARGETS += test-jupyter
 
 .PHONY: install-kernel test-jupyter bench-kernel
 
-# Writes the kernelspec "gobayes" into the user's Jupyter data directory.
+# Writes the kernelspec "gobayes" into the user's Jupyter data directory,
+# and marks the tutorials trusted for this user's Jupyter: Notebook shows an
+# untrusted notebook's SVG, JavaScript and styles not at all (the model
+# graph falls back to text, the progress bars and red flags vanish), and
+# the tutorials' outputs are the project's own (make refresh-notebooks).
 install-kernel: build
 	$(BIN) install --user
+	@$(PY) -m nbformat.sign notebooks/*.ipynb >/dev/null && echo "gobayes: the tutorials in notebooks/ are trusted"
 
 # Starts Jupyter Notebook on the tutorial notebooks, on this machine only.
 run: deps build install-kernel

@@ -236,6 +236,52 @@ async function checkNotebook(page, file) {
   return `${images} images, ${tables} tables, ${path.basename(shot)}`;
 }
 
+// Opens a tutorial as shipped, without running it, as a student does first:
+// it must show what it showed when it ran (run.sh trusts the copies as
+// `make install-kernel` trusts notebooks/; Notebook drops an untrusted
+// notebook's SVG and inline styles): the model graph drawn, the model
+// typeset, the progress bars and the red R-hat flags.
+async function checkShipped(page, file) {
+  const name = path.basename(file, '.ipynb');
+  const committed = committedOutputs(file);
+  const tagged = (tag) => {
+    const c = committed.find((x) => x.tags.includes(tag));
+    if (!c) throw new Check(`${file} has no cell tagged ${tag}`);
+    return c.index;
+  };
+  await openNotebook(page, file);
+  const problems = [];
+  if (!(await page.evaluate(() => Jupyter.notebook.trusted))) problems.push('the notebook opens "Not Trusted"');
+  const graph = tagged('centred-graph');
+  const latex = tagged('centred-latex');
+  const fit = tagged('centred-fit');
+  // MathJax typesets after the page loads.
+  await page.waitForFunction((i) => Jupyter.notebook.get_cell(i).element[0]
+    .querySelector('.output .MathJax_Display, .output .MathJax, .output mjx-container'), latex, { timeout: 15000 })
+    .catch(() => problems.push(`cell ${latex}: the model's LaTeX is not typeset`));
+  const shown = await page.evaluate(([graph, latex, fit]) => {
+    const out = (i) => Jupyter.notebook.get_cell(i).element[0].querySelector('.output');
+    const bars = [...out(fit).querySelectorAll('.gobayes-progress td > div > div')];
+    const flags = [...out(fit).querySelectorAll('td[title^="R-hat above"]')];
+    return {
+      nodes: out(graph).querySelectorAll('svg g.node').length,
+      rawLatex: out(latex).innerText.includes('\\begin{array}'),
+      bars: bars.length,
+      drawnBars: bars.filter((d) => d.offsetWidth > 0 && d.offsetHeight > 0 &&
+        getComputedStyle(d).backgroundColor !== 'rgba(0, 0, 0, 0)').length,
+      flags: flags.length,
+      redFlags: flags.filter((td) => getComputedStyle(td).color === 'rgb(187, 0, 0)').length,
+    };
+  }, [graph, latex, fit]);
+  if (shown.nodes !== 4) problems.push(`cell ${graph}: the model graph shows ${shown.nodes} drawn nodes, not 4`);
+  if (shown.rawLatex) problems.push(`cell ${latex}: the model shows as raw LaTeX`);
+  if (shown.bars === 0 || shown.drawnBars !== shown.bars) problems.push(`cell ${fit}: ${shown.drawnBars} of ${shown.bars} progress bars drawn`);
+  if (shown.flags === 0 || shown.redFlags !== shown.flags) problems.push(`cell ${fit}: ${shown.redFlags} of ${shown.flags} R-hat flags red`);
+  const shot = await screenshotNotebook(page, `shipped-${name}`);
+  expect(problems.length === 0, problems.join('; '));
+  return `graph, LaTeX, ${shown.bars} progress bars and ${shown.flags} R-hat flags shown, ${path.basename(shot)}`;
+}
+
 // The scratch notebook of the interactions, written into the server's copy.
 const INTERACTIONS = 'browser-interactions.ipynb';
 const SETUP = 'import (\n    "fmt"\n\n    "github.com/gobayes/gobayes/ppl"\n)\n\nbefore := 42\nfmt.Println("before =", before)';
@@ -544,6 +590,14 @@ async function main() {
     return page;
   };
   try {
+    // Before any Run All, so that the copy still holds what was shipped.
+    const shipped = files.find((f) => f.startsWith('02-'));
+    if (shipped) {
+      const page = await newPage();
+      await report(counts, `notebook ${path.basename(shipped, '.ipynb')} opened as shipped`, page, (p) => checkShipped(p, shipped));
+      await page.close();
+      await shutdownKernels();
+    }
     for (const f of files) {
       const page = await newPage();
       await report(counts, `notebook ${path.basename(f, '.ipynb')}`, page, (p) => checkNotebook(p, f));
