@@ -18,31 +18,36 @@ const (
 )
 
 // ExpScalar is e^x to within 2 ulp. Outside the normal range it defers to
-// math.Exp (overflow, subnormal results, NaN).
+// math.Exp (overflow, subnormal results, NaN). It computes what one lane
+// of the AVX2 kernel computes, to the bit: the same multiply-adds, each
+// fused (math.FMA) as the kernel's are, in the same order. So the tail of
+// a slice agrees with the rest, and a seed gives the same draws on a CPU
+// without AVX2 or on another architecture (TestScalarIsOneLane).
 func ExpScalar(x float64) float64 {
 	if !(x > expMin && x < expMax) {
 		return math.Exp(x)
 	}
 	// x = k·ln2 + r, |r| ≤ ln2/2.
-	t := x*log2e + round
+	t := math.FMA(x, log2e, round)
 	k := int64(math.Float64bits(t)) << 13 >> 13 // the low bits of t hold k, sign-extended
 	kf := t - round
-	r := (x - kf*ln2Hi) - kf*ln2Lo
+	r := math.FMA(-kf, ln2Hi, x)
+	r = math.FMA(-kf, ln2Lo, r)
 	// e^r by its Taylor series to r^13 (the remainder is below 2^-56 for
 	// |r| ≤ ln2/2), Horner.
 	p := 1.0 / 6227020800
-	p = p*r + 1.0/479001600
-	p = p*r + 1.0/39916800
-	p = p*r + 1.0/3628800
-	p = p*r + 1.0/362880
-	p = p*r + 1.0/40320
-	p = p*r + 1.0/5040
-	p = p*r + 1.0/720
-	p = p*r + 1.0/120
-	p = p*r + 1.0/24
-	p = p*r + 1.0/6
-	p = p*r + 0.5
-	p = p*r*r + r
+	p = math.FMA(p, r, 1.0/479001600)
+	p = math.FMA(p, r, 1.0/39916800)
+	p = math.FMA(p, r, 1.0/3628800)
+	p = math.FMA(p, r, 1.0/362880)
+	p = math.FMA(p, r, 1.0/40320)
+	p = math.FMA(p, r, 1.0/5040)
+	p = math.FMA(p, r, 1.0/720)
+	p = math.FMA(p, r, 1.0/120)
+	p = math.FMA(p, r, 1.0/24)
+	p = math.FMA(p, r, 1.0/6)
+	p = math.FMA(p, r, 0.5)
+	p = math.FMA(r*r, p, r)
 	return (1 + p) * math.Float64frombits(uint64(k+1023)<<52)
 }
 
@@ -102,7 +107,8 @@ func logInRange(dst, x []float64) {
 }
 
 // LogScalar is the natural logarithm to within 2 ulp. Zero, negative,
-// subnormal, infinite and NaN arguments defer to math.Log.
+// subnormal, infinite and NaN arguments defer to math.Log. Like ExpScalar
+// it is one lane of the AVX2 kernel, to the bit.
 func LogScalar(x float64) float64 {
 	b := math.Float64bits(x)
 	if !(x >= 0x1p-1022 && x <= math.MaxFloat64) {
@@ -121,19 +127,22 @@ func LogScalar(x float64) float64 {
 	s := f / (2 + f)
 	z := s * s
 	p := 1.0 / 25
-	p = p*z + 1.0/23
-	p = p*z + 1.0/21
-	p = p*z + 1.0/19
-	p = p*z + 1.0/17
-	p = p*z + 1.0/15
-	p = p*z + 1.0/13
-	p = p*z + 1.0/11
-	p = p*z + 1.0/9
-	p = p*z + 1.0/7
-	p = p*z + 1.0/5
-	p = p*z + 1.0/3
+	p = math.FMA(p, z, 1.0/23)
+	p = math.FMA(p, z, 1.0/21)
+	p = math.FMA(p, z, 1.0/19)
+	p = math.FMA(p, z, 1.0/17)
+	p = math.FMA(p, z, 1.0/15)
+	p = math.FMA(p, z, 1.0/13)
+	p = math.FMA(p, z, 1.0/11)
+	p = math.FMA(p, z, 1.0/9)
+	p = math.FMA(p, z, 1.0/7)
+	p = math.FMA(p, z, 1.0/5)
+	p = math.FMA(p, z, 1.0/3)
 	ef := float64(e)
-	return ef*ln2Hi + (2*s*z*p + 2*s + ef*ln2Lo)
+	s2 := s + s
+	l := math.FMA(s2*z, p, s2)
+	l = math.FMA(ef, ln2Lo, l)
+	return math.FMA(ef, ln2Hi, l)
 }
 
 // Log writes log x[i] into dst[i] (dst and x of equal length; they may be

@@ -197,3 +197,88 @@ func TestMixSum(t *testing.T) {
 		t.Errorf("y=0: sum %g, want %g", got[3], want)
 	}
 }
+
+// The scalar functions compute what one lane of the AVX2 kernels computes,
+// to the bit (the same fused multiply-adds in the same order), so that a
+// seed gives the same draws on a CPU with AVX2 and FMA and on one without
+// (or another architecture), and the tail of a slice (its last len%4
+// values) agrees with the rest.
+func TestScalarIsOneLane(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 and FMA on this CPU: the scalar functions are the only ones")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 1 << 14
+	x, lanes := make([]float64, n), make([]float64, n)
+	draw := []func() float64{
+		func() float64 { return 1400 * (rng.Float64() - 0.5) },
+		func() float64 { return 4 * (rng.Float64() - 0.5) },
+	}
+	for _, f := range draw {
+		for i := range x {
+			x[i] = f()
+		}
+		expAVX2(lanes, x)
+		bad := 0
+		for i, v := range x {
+			if s := ExpScalar(v); math.Float64bits(s) != math.Float64bits(lanes[i]) {
+				if bad++; bad <= 3 {
+					t.Errorf("ExpScalar(%v) = %v, the AVX2 lane %v", v, s, lanes[i])
+				}
+			}
+		}
+		if bad > 3 {
+			t.Errorf("ExpScalar differs from the AVX2 lane at %d of %d arguments", bad, n)
+		}
+	}
+	for _, scale := range []float64{1400, 1e-5} {
+		for i := range x {
+			x[i] = math.Exp(scale * (rng.Float64() - 0.5))
+		}
+		logAVX2(lanes, x)
+		bad := 0
+		for i, v := range x {
+			if s := LogScalar(v); math.Float64bits(s) != math.Float64bits(lanes[i]) {
+				if bad++; bad <= 3 {
+					t.Errorf("LogScalar(%v) = %v, the AVX2 lane %v", v, s, lanes[i])
+				}
+			}
+		}
+		if bad > 3 {
+			t.Errorf("LogScalar differs from the AVX2 lane at %d of %d arguments", bad, n)
+		}
+	}
+	// mixSum's Go loop (the tail) against its kernel: the same chains
+	// placed once in the kernel's part and once in the tail.
+	par := []float64{-0.3, 0.5, 1, -1.2, 0.02, -3, -2, 3, 7}
+	ys := make([]float64, 7)
+	for c := range ys {
+		ys[c] = 10 * rng.NormFloat64()
+	}
+	ys[6] = ys[0]
+	got := make([]float64, len(ys))
+	mixSum(got, ys, par)
+	if math.Float64bits(got[0]) != math.Float64bits(got[6]) {
+		t.Errorf("mixSum of y=%v: %v in the kernel, %v in the Go loop", ys[0], got[0], got[6])
+	}
+}
+
+// The scalar forms, one dependent call after another (the tail of a slice,
+// a CPU without AVX2).
+func BenchmarkScalar(b *testing.B) {
+	b.Run("exp", func(b *testing.B) {
+		x := 0.5
+		for i := 0; i < b.N; i++ {
+			x = ExpScalar(x) - 1.1
+		}
+		sink = x
+	})
+	b.Run("log", func(b *testing.B) {
+		x := 0.5
+		for i := 0; i < b.N; i++ {
+			x = LogScalar(x) + 2
+		}
+		sink = x
+	})
+}
+var sink float64
