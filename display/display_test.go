@@ -22,6 +22,7 @@ type richValue struct{}
 
 func (richValue) HTML() string         { return "<i>rich</i>" }
 func (richValue) Markdown() string     { return "*rich*" }
+func (richValue) LaTeX() string        { return "$$x$$" }
 func (richValue) SVG() string          { return "<svg/>" }
 func (richValue) PNG() ([]byte, error) { return []byte{1, 2, 3}, nil }
 func (richValue) JSON() any            { return map[string]int{"a": 1} }
@@ -72,7 +73,7 @@ func TestRender(t *testing.T) {
 		{"error", errors.New("bad"), map[string]any{MIMEText: "bad"}},
 		{"html with String", htmlValue{}, map[string]any{MIMEHTML: "<b>bold</b>", MIMEText: "bold"}},
 		{"every interface", richValue{}, map[string]any{
-			MIMEHTML: "<i>rich</i>", MIMEMarkdown: "*rich*", MIMESVG: "<svg/>",
+			MIMEHTML: "<i>rich</i>", MIMEMarkdown: "*rich*", MIMELaTeX: "$$x$$", MIMESVG: "<svg/>",
 			MIMEPNG: base64.StdEncoding.EncodeToString([]byte{1, 2, 3}), MIMEJSON: map[string]any{"a": float64(1)},
 			MIMEText: "{}"}},
 		{"failing PNG says why, no type name", brokenPNG{}, map[string]any{MIMEText: "no pixels"}},

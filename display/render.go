@@ -13,6 +13,11 @@ type HTMLer interface{ HTML() string }
 // Markdowner is a value that renders itself as Markdown.
 type Markdowner interface{ Markdown() string }
 
+// LaTeXer is a value that renders itself as LaTeX maths (text/latex:
+// display maths between $$, which Notebook typesets even in an untrusted
+// notebook, where it shows no Markdown).
+type LaTeXer interface{ LaTeX() string }
+
 // SVGer is a value that renders itself as an SVG document.
 type SVGer interface{ SVG() string }
 
@@ -34,6 +39,7 @@ const (
 	MIMEText     = "text/plain"
 	MIMEHTML     = "text/html"
 	MIMEMarkdown = "text/markdown"
+	MIMELaTeX    = "text/latex"
 	MIMESVG      = "image/svg+xml"
 	MIMEPNG      = "image/png"
 	MIMEJSON     = "application/json"
@@ -98,6 +104,9 @@ func RenderStrict(v any) (Bundle, error) {
 	}
 	if x, ok := v.(Markdowner); ok {
 		setIfMissing(b, MIMEMarkdown, x.Markdown())
+	}
+	if x, ok := v.(LaTeXer); ok {
+		setIfMissing(b, MIMELaTeX, x.LaTeX())
 	}
 	if x, ok := v.(SVGer); ok {
 		setIfMissing(b, MIMESVG, x.SVG())

@@ -172,26 +172,41 @@ const (
 	gvMargin         = 16.0
 )
 
-// SVG draws the graph: layers top to bottom, each plate a column band of
-// its own so that plates never overlap.
-func (g *ModelGraph) SVG() string {
+// graphLayout is where the drawing puts things, in pixels from the top
+// left: SVG and PNG draw the same layout.
+type graphLayout struct {
+	w, h   float64
+	plates []plateBox
+	nodes  []viewNode // with x, y set
+}
+
+// plateBox is a plate's rectangle and its label.
+type plateBox struct {
+	x, y, w, h float64
+	label      string
+}
+
+// layout places the graph: layers top to bottom, each plate a column band
+// of its own so that plates never overlap.
+func (g *ModelGraph) layout() graphLayout {
 	v := g.view
+	nodes := slices.Clone(v.nodes)
 	// Plates in order of first appearance, the scalars' (no plate) first.
 	var plates []string
-	for _, n := range v.nodes {
+	for _, n := range nodes {
 		if n.plate != "" && !slices.Contains(plates, n.plate) {
 			plates = append(plates, n.plate)
 		}
 	}
 	plates = append([]string{""}, plates...)
 	layers := 0
-	for _, n := range v.nodes {
+	for _, n := range nodes {
 		layers = max(layers, n.layer+1)
 	}
 	// A band is as wide as its plate's largest layer.
 	width := map[string]int{}
 	count := map[[2]any]int{}
-	for _, n := range v.nodes {
+	for _, n := range nodes {
 		k := [2]any{n.plate, n.layer}
 		count[k]++
 		width[n.plate] = max(width[n.plate], count[k])
@@ -212,60 +227,91 @@ func (g *ModelGraph) SVG() string {
 		}
 		x += gvGapX
 	}
-	w := x - gvGapX + gvMargin
-	h := gvMargin*2 + float64(layers)*(gvNodeH+gvGapY) - gvGapY + gvPad*2 + 14
+	l := graphLayout{
+		w:     x - gvGapX + gvMargin,
+		h:     gvMargin*2 + float64(layers)*(gvNodeH+gvGapY) - gvGapY + gvPad*2 + 14,
+		nodes: nodes,
+	}
 	placed := map[[2]any]int{}
-	for i := range v.nodes {
-		n := &v.nodes[i]
+	for i := range nodes {
+		n := &nodes[i]
 		k := [2]any{n.plate, n.layer}
 		n.x = bandX[n.plate] + float64(placed[k])*(gvNodeW+gvGapX) + gvNodeW/2
 		n.y = gvMargin + gvPad + float64(n.layer)*(gvNodeH+gvGapY) + gvNodeH/2
 		placed[k]++
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">`, w, h, w, h)
-	b.WriteString(`<defs><marker id="gb-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>`)
-	fmt.Fprintf(&b, `<title>model %s</title>`, html.EscapeString(v.name))
-	// Plates behind everything.
 	for _, p := range plates[1:] {
 		lo, hi := layers, -1
-		for _, n := range v.nodes {
+		for _, n := range nodes {
 			if n.plate == p {
 				lo, hi = min(lo, n.layer), max(hi, n.layer)
 			}
 		}
-		x0 := bandX[p] - gvPad
-		y0 := gvMargin + float64(lo)*(gvNodeH+gvGapY)
-		pw := float64(width[p])*(gvNodeW+gvGapX) - gvGapX + 2*gvPad
-		ph := float64(hi-lo)*(gvNodeH+gvGapY) + gvNodeH + 2*gvPad + 12
-		fmt.Fprintf(&b, `<g class="plate"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="8" fill="#f4f6fa" stroke="#8a94a6"/>`, x0, y0, pw, ph)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="11" fill="#4a5468">%s</text></g>`, x0+pw-6, y0+ph-6, html.EscapeString(p))
+		l.plates = append(l.plates, plateBox{
+			x:     bandX[p] - gvPad,
+			y:     gvMargin + float64(lo)*(gvNodeH+gvGapY),
+			w:     float64(width[p])*(gvNodeW+gvGapX) - gvGapX + 2*gvPad,
+			h:     float64(hi-lo)*(gvNodeH+gvGapY) + gvNodeH + 2*gvPad + 12,
+			label: p,
+		})
 	}
-	for _, n := range v.nodes {
+	return l
+}
+
+// The drawing's colours, as SVG writes them.
+const (
+	gvInk       = "#2f3b52" // node outlines
+	gvEdge      = "#444444"
+	gvPlateFill = "#f4f6fa"
+	gvPlateLine = "#8a94a6"
+	gvSubtle    = "#4a5468" // labels under names, plate labels
+)
+
+// nodeFill is a node's fill colour by its kind.
+func nodeFill(kind string) string {
+	switch kind {
+	case "observed":
+		return "#c9ced8"
+	case "data":
+		return "#e8eaee"
+	}
+	return "#ffffff"
+}
+
+// SVG draws the graph (layout's placement). A notebook shows it; the PNG
+// is the same drawing for where SVG is not shown (an untrusted notebook).
+func (g *ModelGraph) SVG() string {
+	l := g.layout()
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">`, l.w, l.h, l.w, l.h)
+	fmt.Fprintf(&b, `<defs><marker id="gb-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker></defs>`, gvEdge)
+	fmt.Fprintf(&b, `<title>model %s</title>`, html.EscapeString(g.view.name))
+	// Plates behind everything.
+	for _, p := range l.plates {
+		fmt.Fprintf(&b, `<g class="plate"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="8" fill="%s" stroke="%s"/>`, p.x, p.y, p.w, p.h, gvPlateFill, gvPlateLine)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="11" fill="%s">%s</text></g>`, p.x+p.w-6, p.y+p.h-6, gvSubtle, html.EscapeString(p.label))
+	}
+	for _, n := range l.nodes {
 		for _, p := range n.parents {
-			a := v.nodes[p]
-			fmt.Fprintf(&b, `<line class="edge" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#444" stroke-width="1.2" marker-end="url(#gb-arrow)"><title>%s → %s</title></line>`,
-				a.x, a.y+gvNodeH/2, n.x, n.y-gvNodeH/2, html.EscapeString(a.name), html.EscapeString(n.name))
+			a := l.nodes[p]
+			fmt.Fprintf(&b, `<line class="edge" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" marker-end="url(#gb-arrow)"><title>%s → %s</title></line>`,
+				a.x, a.y+gvNodeH/2, n.x, n.y-gvNodeH/2, gvEdge, html.EscapeString(a.name), html.EscapeString(n.name))
 		}
 	}
-	for _, n := range v.nodes {
-		fill, stroke := "#ffffff", "#2f3b52"
+	for _, n := range l.nodes {
+		fill := nodeFill(n.kind)
 		var shape string
 		switch n.kind {
-		case "observed":
-			fill = "#c9ced8"
-			fallthrough
-		case "parameter":
-			shape = fmt.Sprintf(`<ellipse cx="%.1f" cy="%.1f" rx="%.1f" ry="%.1f" fill="%s" stroke="%s" stroke-width="1.4"/>`, n.x, n.y, gvNodeW/2, gvNodeH/2, fill, stroke)
+		case "observed", "parameter":
+			shape = fmt.Sprintf(`<ellipse cx="%.1f" cy="%.1f" rx="%.1f" ry="%.1f" fill="%s" stroke="%s" stroke-width="1.4"/>`, n.x, n.y, gvNodeW/2, gvNodeH/2, fill, gvInk)
 		case "data":
-			fill = "#e8eaee"
-			shape = fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="14" fill="%s" stroke="%s" stroke-dasharray="4 2"/>`, n.x-gvNodeW/2, n.y-gvNodeH/2, gvNodeW, gvNodeH, fill, stroke)
+			shape = fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="14" fill="%s" stroke="%s" stroke-dasharray="4 2"/>`, n.x-gvNodeW/2, n.y-gvNodeH/2, gvNodeW, gvNodeH, fill, gvInk)
 		default: // deterministic, term
-			shape = fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="3" fill="%s" stroke="%s" stroke-width="1.4"/>`, n.x-gvNodeW/2, n.y-gvNodeH/2, gvNodeW, gvNodeH, fill, stroke)
+			shape = fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="3" fill="%s" stroke="%s" stroke-width="1.4"/>`, n.x-gvNodeW/2, n.y-gvNodeH/2, gvNodeW, gvNodeH, fill, gvInk)
 		}
 		fmt.Fprintf(&b, `<g class="node %s">%s`, n.kind, shape)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-weight="bold">%s</text>`, n.x, n.y-3, html.EscapeString(clip(n.name, 18)))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="#4a5468">%s</text></g>`, n.x, n.y+13, html.EscapeString(clip(n.label, 22)))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="%s">%s</text></g>`, n.x, n.y+13, gvSubtle, html.EscapeString(clip(n.label, 22)))
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -365,6 +411,10 @@ func (x *ModelMaths) Markdown() string {
 	}
 	return strings.Join(blocks, "\n\n")
 }
+
+// LaTeX is the statements as Markdown has them, for text/latex: an
+// untrusted notebook shows no Markdown but typesets LaTeX.
+func (x *ModelMaths) LaTeX() string { return x.Markdown() }
 
 func latexRow(lhs, rel, rhs, note string) [4]string {
 	return [4]string{lhs, rel, rhs, note}

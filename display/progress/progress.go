@@ -88,10 +88,15 @@ func (t *Table) String() string {
 	fmt.Fprintf(&b, "%-6s %-22s %-9s %11s %10s\n", "chain", "progress", "phase", "divergences", "step size")
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
-		bar := strings.Repeat("█", int(frac*20)) + strings.Repeat("·", 20-int(frac*20))
-		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10.3g\n", r.Chain+1, bar, 100*frac, phase(r), r.Divergences, r.StepSize)
+		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10.3g\n", r.Chain+1, textBar(frac), 100*frac, phase(r), r.Divergences, r.StepSize)
 	}
 	return b.String()
+}
+
+// textBar is a progress bar of 20 characters, frac of it full.
+func textBar(frac float64) string {
+	n := int(frac * 20)
+	return strings.Repeat("█", n) + strings.Repeat("·", 20-n)
 }
 
 // HTML renders the table with progress bars.
@@ -109,8 +114,11 @@ func (t *Table) HTML() string {
 		if r.Divergences > 0 {
 			div = `<span style="color:#b00">` + div + "</span>"
 		}
-		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%.3g</td></tr>`,
-			r.Chain+1, 100*frac, color, r.Iteration, r.Total, phase(r), div, r.StepSize)
+		// The bar is drawn by styles; an untrusted notebook strips them,
+		// and with them the display:none that hides the same bar in
+		// characters.
+		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div><span style="display:none">%s</span></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%.3g</td></tr>`,
+			r.Chain+1, 100*frac, color, textBar(frac), r.Iteration, r.Total, phase(r), div, r.StepSize)
 	}
 	b.WriteString("</tbody></table></div>")
 	return b.String()

@@ -40,6 +40,12 @@ notebook_server_start browser "$bin" "$jupyter" || fail "could not start Jupyter
 cp "$root"/notebooks/*.ipynb "$NB_NOTEBOOKS/"
 # As make install-kernel trusts notebooks/ for the user's Jupyter.
 /usr/bin/python3 -m nbformat.sign "$NB_NOTEBOOKS"/*.ipynb >/dev/null || fail "signing the notebooks (jupyter trust) failed"
+# And one copy not signed, as a notebook downloaded alone opens (a
+# signature is of the content, so the copy differs by a metadata key).
+/usr/bin/python3 -c 'import json, sys
+nb = json.load(open(sys.argv[1])); nb["metadata"]["copy"] = "unsigned"; json.dump(nb, open(sys.argv[2], "w"))' \
+	"$root/notebooks/02-eight-schools.ipynb" "$NB_NOTEBOOKS/untrusted-02-eight-schools.ipynb" ||
+	fail "could not write the unsigned copy of 02"
 mkdir -p "$NB_TMP/profile"
 
 NOTEBOOK_DIR="$NB_NOTEBOOKS" COMMITTED_DIR="$root/notebooks" \
