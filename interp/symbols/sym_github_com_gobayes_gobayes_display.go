@@ -24,6 +24,7 @@ func init() {
 		"JSONBundle":     reflect.ValueOf(display.JSONBundle),
 		"MIMEHTML":       reflect.ValueOf(constant.MakeFromLiteral("\"text/html\"", token.STRING, 0)),
 		"MIMEJSON":       reflect.ValueOf(constant.MakeFromLiteral("\"application/json\"", token.STRING, 0)),
+		"MIMELaTeX":      reflect.ValueOf(constant.MakeFromLiteral("\"text/latex\"", token.STRING, 0)),
 		"MIMEMarkdown":   reflect.ValueOf(constant.MakeFromLiteral("\"text/markdown\"", token.STRING, 0)),
 		"MIMEPNG":        reflect.ValueOf(constant.MakeFromLiteral("\"image/png\"", token.STRING, 0)),
 		"MIMESVG":        reflect.ValueOf(constant.MakeFromLiteral("\"image/svg+xml\"", token.STRING, 0)),
@@ -51,6 +52,7 @@ func init() {
 		"HTMLer":     reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":     reflect.ValueOf((*display.Handle)(nil)),
 		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
+		"LaTeXer":    reflect.ValueOf((*display.LaTeXer)(nil)),
 		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
 		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
@@ -62,6 +64,7 @@ func init() {
 		"_Failer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_Failer)(nil)),
 		"_HTMLer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_HTMLer)(nil)),
 		"_JSONer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_JSONer)(nil)),
+		"_LaTeXer":    reflect.ValueOf((*_github_com_gobayes_gobayes_display_LaTeXer)(nil)),
 		"_Markdowner": reflect.ValueOf((*_github_com_gobayes_gobayes_display_Markdowner)(nil)),
 		"_PNGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGer)(nil)),
 		"_Publisher":  reflect.ValueOf((*_github_com_gobayes_gobayes_display_Publisher)(nil)),
@@ -108,6 +111,16 @@ type _github_com_gobayes_gobayes_display_JSONer struct {
 
 func (W _github_com_gobayes_gobayes_display_JSONer) JSON() any {
 	return W.WJSON()
+}
+
+// _github_com_gobayes_gobayes_display_LaTeXer is an interface wrapper for LaTeXer type
+type _github_com_gobayes_gobayes_display_LaTeXer struct {
+	IValue interface{}
+	WLaTeX func() string
+}
+
+func (W _github_com_gobayes_gobayes_display_LaTeXer) LaTeX() string {
+	return W.WLaTeX()
 }
 
 // _github_com_gobayes_gobayes_display_Markdowner is an interface wrapper for Markdowner type
