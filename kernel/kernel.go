@@ -374,10 +374,13 @@ func (k *Kernel) abortQueued() {
 	k.mu.Unlock()
 }
 
+// abortExecute answers an execute_request that will not run. The reply has
+// no execution_count, as ipykernel's: a front end numbers a cell by it, and
+// Notebook would show the cell that never ran as In [2]: with no output.
 func (k *Kernel) abortExecute(req *Message) {
 	k.reply(Shell, req, "execute_reply", map[string]any{
-		"status": "aborted", "execution_count": k.executionCount,
-		"ename": "ExecutionAborted", "evalue": "an earlier cell failed and stop_on_error was set", "traceback": []string{},
+		"status": "aborted",
+		"ename":  "ExecutionAborted", "evalue": "an earlier cell failed and stop_on_error was set", "traceback": []string{},
 	})
 }
 

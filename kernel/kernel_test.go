@@ -401,6 +401,14 @@ func TestStopOnErrorAbortsQueued(t *testing.T) {
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("reply statuses %v, want %v", got, tc.want)
 			}
+			// An aborted reply carries no execution_count, as ipykernel's:
+			// Notebook would number the cell that never ran (In [2]:)
+			// and show it with no output, as if it had printed nothing.
+			for _, r := range messagesOf(summarize(t, h.rec, h.signer), "execute_reply") {
+				if _, has := r.Content["execution_count"]; has && r.Content["status"] == "aborted" {
+					t.Errorf("an aborted reply has an execution_count: %v", r.Content)
+				}
+			}
 			if tc.stopOnError {
 				for _, s := range messagesOf(summarize(t, h.rec, h.signer), "stream") {
 					if strings.Contains(s.Content["text"].(string), "queued") {

@@ -563,6 +563,34 @@ async function checkCompletion(page) {
   return inserted ? `inserted: ${JSON.stringify(got.text)}` : `offered: ${got.offered.join(', ')}`;
 }
 
+// Run All over a cell that fails: the cells after it do not run, and the
+// page must say so as ipykernel's do, unnumbered (In [ ]) and empty, not
+// numbered as if they had run and printed nothing.
+const ABORT_NOTEBOOK = 'browser-run-all-error.ipynb';
+async function checkRunAllAfterError(page) {
+  const cell = (src) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: src });
+  fs.writeFileSync(path.join(NOTEBOOK_DIR, ABORT_NOTEBOOK), JSON.stringify({
+    cells: [cell('import "fmt"\n\nfmt.Println("first")'), cell('var broken int = "text"'), cell('fmt.Println("third")'), cell('fmt.Println("fourth")')],
+    metadata: { kernelspec: { display_name: 'Go (gobayes)', language: 'go', name: 'gobayes' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  }, null, 1));
+  await openNotebook(page, ABORT_NOTEBOOK);
+  await menu(page, 'Cell', '#run_all_cells');
+  await waitForRunAll(page, 60000);
+  const states = await cellStates(page);
+  const shown = await pageOutputs(page);
+  await screenshot(page, 'interaction-run-all-after-error');
+  const problems = [];
+  if (states[0].prompt !== 1) problems.push(`the first cell shows In [${states[0].prompt}]`);
+  if (states[1].prompt !== 2 || shown[1].errors.length !== 1) problems.push(`the failing cell shows In [${states[1].prompt}] and ${shown[1].errors.length} errors`);
+  for (const i of [2, 3]) {
+    if (states[i].prompt !== null && states[i].prompt !== undefined) problems.push(`cell ${i}, which did not run, shows In [${states[i].prompt}]`);
+  }
+  expect(problems.length === 0, problems.join('; '));
+  return 'the two cells after the error show In [ ]';
+}
+
 // Runs one check and prints its line; a failure leaves a screenshot of the page.
 async function report(counts, name, page, fn) {
   const start = Date.now();
@@ -624,6 +652,10 @@ async function main() {
       // The interactions share one page and one kernel: each needs the
       // state the ones before it left.
       const page = await newPage();
+      const abortPage = await newPage();
+      await report(counts, 'interaction Run All after an error', abortPage, checkRunAllAfterError);
+      await abortPage.close();
+      await shutdownKernels();
       if (await report(counts, 'interaction setup', page, checkSetup)) {
         await report(counts, 'interaction live progress', page, checkProgress);
         await report(counts, 'interaction interrupt from the toolbar', page, checkInterrupt);
