@@ -262,3 +262,49 @@ func TestCommand(t *testing.T) {
 		t.Errorf("a cluster without hosts: %v", err)
 	}
 }
+
+// TestIdleRanksYield: between runs the ranks wait for rank 0's next
+// command without spinning (MPI's blocking broadcast polls, pinning a core
+// per rank, which starves a small machine while a notebook sits idle). A
+// spinning process is runnable (state R in /proc) whenever it is looked
+// at, scheduled or not, while a sleeping one is runnable only from its
+// wake-up until the scheduler runs it: on a busy machine that can be half
+// the time, so the bound is four looks in five (a spinning rank is
+// runnable at every look).
+func TestIdleRanksYield(t *testing.T) {
+	j := start(t, 3)
+	p := conformance.Program(t, "eight_schools-eight_schools_noncentered")
+	c, err := j.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := conformance.Points(4, p.Dim, 1)
+	if err := c.LogDensityGrad(xs, make([]float64, 4), make([]float64, 4*p.Dim)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // past any spinning before the ranks back off
+	pids := mpitest.Running(t)
+	if len(pids) != 3 {
+		t.Fatalf("%d ranks running, want 3", len(pids))
+	}
+	const looks = 100
+	runnable := make([]int, len(pids))
+	for range looks {
+		for i, pid := range pids {
+			if mpitest.Runnable(t, pid) {
+				runnable[i]++
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i, pid := range pids {
+		t.Logf("rank process %d: runnable at %d of %d looks while the job was idle", pid, runnable[i], looks)
+		if runnable[i] > looks*4/5 {
+			t.Errorf("rank process %d was runnable at %d of %d looks while the job was idle: it spins", pid, runnable[i], looks)
+		}
+	}
+	// Still answering after the idle second.
+	if err := c.LogDensityGrad(xs, make([]float64, 4), make([]float64, 4*p.Dim)); err != nil {
+		t.Fatal(err)
+	}
+}

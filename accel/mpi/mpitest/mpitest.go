@@ -101,3 +101,24 @@ func RankPID(t testing.TB, r int) int {
 	t.Fatalf("no rank %d is running", r)
 	return 0
 }
+
+// Runnable reports whether any thread of process pid is running or
+// waiting for a CPU (state R in /proc/pid/task/*/stat).
+func Runnable(t testing.TB, pid int) bool {
+	t.Helper()
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		t.Fatalf("reading the threads of process %d: %v", pid, err)
+	}
+	for _, task := range tasks {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			continue // the thread ended
+		}
+		s := string(st)
+		if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] == "R" {
+			return true
+		}
+	}
+	return false
+}

@@ -25,6 +25,8 @@ static int gb_rank(void) { int r = -1; MPI_Comm_rank(MPI_COMM_WORLD, &r); return
 static int gb_size(void) { int s = 0; MPI_Comm_size(MPI_COMM_WORLD, &s); return s; }
 static int gb_bcast_double(double *b, int n) { return MPI_Bcast(b, n, MPI_DOUBLE, 0, MPI_COMM_WORLD); }
 static int gb_bcast_long(long long *b, int n) { return MPI_Bcast(b, n, MPI_LONG_LONG, 0, MPI_COMM_WORLD); }
+static int gb_ibcast_long(long long *b, int n, MPI_Request *req) { return MPI_Ibcast(b, n, MPI_LONG_LONG, 0, MPI_COMM_WORLD, req); }
+static int gb_test(MPI_Request *req, int *done) { return MPI_Test(req, done, MPI_STATUS_IGNORE); }
 static int gb_bcast_byte(void *b, int n) { return MPI_Bcast(b, n, MPI_BYTE, 0, MPI_COMM_WORLD); }
 static int gb_scatterv_double(double *s, int *counts, int *displs, double *r, int rn) {
 	return MPI_Scatterv(s, counts, displs, MPI_DOUBLE, r, rn, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -48,6 +50,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/gobayes/gobayes/accel/mpi"
@@ -137,9 +140,41 @@ func countsDispls(counts []int) (c, d []C.int) {
 	return c, d
 }
 
+// Waiting for a broadcast: MPI polls until it arrives, so a rank waiting
+// for rank 0's next command would pin a core for as long as the notebook
+// sits idle. BcastInts (every command header is one) polls a non-blocking
+// broadcast instead, at full speed for spinFor, which covers the gaps
+// between the commands of a run, then sleeping between polls, the pause
+// doubling up to maxPause: an idle rank sleeps, and the first command after
+// a pause waits at most maxPause more.
+const (
+	spinFor  = 2 * time.Millisecond
+	maxPause = 10 * time.Millisecond
+)
+
 func (w *World) BcastInts(v []int64) {
-	if len(v) > 0 {
-		check("MPI_Bcast", C.gb_bcast_long((*C.longlong)(unsafe.Pointer(&v[0])), count(len(v))))
+	if len(v) == 0 {
+		return
+	}
+	// The buffer is Go memory that MPI writes after the call returns: pin
+	// it until the broadcast completes.
+	var pin runtime.Pinner
+	pin.Pin(&v[0])
+	defer pin.Unpin()
+	var req C.MPI_Request
+	check("MPI_Ibcast", C.gb_ibcast_long((*C.longlong)(unsafe.Pointer(&v[0])), count(len(v)), &req))
+	start := time.Now()
+	pause := 20 * time.Microsecond
+	for {
+		var done C.int
+		check("MPI_Test", C.gb_test(&req, &done))
+		if done != 0 {
+			return
+		}
+		if time.Since(start) > spinFor {
+			time.Sleep(pause)
+			pause = min(2*pause, maxPause)
+		}
 	}
 }
 
