@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/gobayes/gobayes/accel/mpi/mpitest"
 	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
 )
 
 // The "mpi" backend from ppl: a sharded model's blocks on the ranks of a
@@ -183,6 +186,49 @@ func TestMPIInterrupt(t *testing.T) {
 	}
 	if left := mpitest.Running(t); len(left) > 0 {
 		t.Errorf("ranks left running after the interrupt: %v", left)
+	}
+}
+
+// TestMPIKilledRankKeepsDraws: a rank killed while the draws are being
+// made ends the run with an error that says so, and the draws made before
+// are kept, as an interrupt keeps them (ppl.LastRun).
+func TestMPIKilledRankKeepsDraws(t *testing.T) {
+	mpitest.Worker(t)
+	m := logisticModel(2000, 3)
+	var once sync.Once
+	killed := make(chan struct{})
+	progress := func(ps []infer.ChainProgress) {
+		for _, p := range ps {
+			if p.Iteration < 100+30 { // every chain 30 draws past its warm-up
+				return
+			}
+		}
+		once.Do(func() {
+			if err := syscall.Kill(mpitest.RankPID(t, 1), syscall.SIGKILL); err != nil {
+				t.Error(err)
+			}
+			close(killed)
+		})
+	}
+	err := catchError(func() {
+		m.Sample(ppl.Backend("mpi"), ppl.Ranks(2), ppl.Chains(2), ppl.Warmup(100), ppl.Draws(1000000),
+			ppl.Seed(3), ppl.Progress(progress))
+	})
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the run ended before rank 1 was killed: %v", err)
+	}
+	if err == nil || !strings.Contains(err.Error(), "MPI job ended") || !strings.Contains(err.Error(), "ppl.LastRun()") {
+		t.Errorf("error %v: want one saying the job ended and where the draws are", err)
+	}
+	fit := ppl.LastRun()
+	if fit == nil || fit.Draws() < 30 || !fit.Interrupted {
+		t.Fatalf("the draws made before the rank died were not kept: %v", fit)
+	}
+	t.Logf("%d draws per chain kept; the error: %v", fit.Draws(), err)
+	if left := mpitest.Running(t); len(left) > 0 {
+		t.Errorf("ranks left running after the failure: %v", left)
 	}
 }
 

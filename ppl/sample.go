@@ -465,7 +465,12 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	if sink != nil {
 		// The last progress report may precede the end of the run (or, on
 		// an interrupt, never come): the final word is said here.
-		sink.Finish(s.ctx.Err() != nil)
+		sink.Finish(s.ctx.Err() != nil || (err != nil && fit != nil))
+	}
+	if err != nil && fit != nil {
+		// A backend that died mid-run (an MPI rank, the GPU's worker):
+		// the draws made before are kept, as an interrupt keeps them.
+		err = fmt.Errorf("%w; the %d draws of each chain made before it are kept: fit := ppl.LastRun()", err, fit.Draws())
 	}
 	return fit, err
 }

@@ -84,6 +84,8 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 			defer func() {
 				if r := recover(); r != nil {
 					errs[c] = fmt.Errorf("infer: chain %d: the model's log density panicked: %v", c+1, r)
+					// The draws recorded before the panic are kept.
+					made[c] = max(0, int(progress[c].iter.Load())-cfg.Warmup)
 					stop.Store(true)
 				}
 			}()
@@ -95,9 +97,11 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 	if progressDone != nil {
 		<-progressDone
 	}
+	var failed error
 	for _, e := range errs {
 		if e != nil {
-			return nil, e
+			failed = e
+			break
 		}
 	}
 	for _, ch := range post.Chains {
@@ -109,13 +113,19 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 	for _, m := range made {
 		n = min(n, m)
 	}
+	if failed != nil && n == 0 {
+		return nil, failed
+	}
 	if n < cfg.Draws {
 		post.Interrupted = true
 		for c := range post.Chains {
 			truncate(&post.Chains[c], n)
 		}
 	}
-	return post, nil
+	// A chain that failed after every chain had made draws (a backend
+	// that died: an MPI rank, the GPU's worker) ends the run as an
+	// interrupt does: the draws made so far come back with the error.
+	return post, failed
 }
 
 // chainStatus is one chain's progress, written by its goroutine and read by

@@ -233,6 +233,59 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	}
 }
 
+// lateFailModel's density fails (panics, as a backend whose MPI rank or
+// GPU worker died does) on its evaluation at, after the draws have begun.
+type lateFailModel struct {
+	halfModel
+	at int
+}
+
+func (m lateFailModel) NewDensity() Density { return &lateFailDensity{at: m.at} }
+
+type lateFailDensity struct {
+	halfDensity
+	n, at int
+}
+
+func (d *lateFailDensity) LogDensityGrad(x, g []float64) float64 {
+	d.n++
+	if d.n == d.at {
+		panic("mpi backend: the MPI job ended")
+	}
+	g[0] = -x[0]
+	return -0.5 * x[0] * x[0]
+}
+
+// TestFailureKeepsDraws: a chain that fails after the draws began ends the
+// run as an interrupt does, and the draws every chain made come back with
+// the error; a failure before any draw gives the error alone.
+func TestFailureKeepsDraws(t *testing.T) {
+	// One chain: warm-up 100 and about 3 gradients a draw, so the 1,000th
+	// evaluation falls among the draws.
+	p, err := Run(context.Background(), lateFailModel{at: 1000}, Config{Seed: 1, Chains: 1, Warmup: 100, Draws: 1000})
+	if err == nil || !strings.Contains(err.Error(), "the MPI job ended") {
+		t.Fatalf("error %v, want the failure", err)
+	}
+	if p == nil {
+		t.Fatal("the draws made before the failure were lost")
+	}
+	n := p.Draws()
+	if n == 0 || n >= 1000 || !p.Interrupted {
+		t.Errorf("%d draws kept, interrupted %v: want some but not all, marked interrupted", n, p.Interrupted)
+	}
+	if len(p.Chains[0].Stats.LP) != n {
+		t.Errorf("the statistics hold %d draws, the values %d", len(p.Chains[0].Stats.LP), n)
+	}
+	for _, v := range p.Chains[0].Values[0] {
+		if v == 0 {
+			t.Fatal("a kept draw is an unwritten zero")
+		}
+	}
+	if p, err := Run(context.Background(), lateFailModel{at: 20}, Config{Seed: 1, Chains: 1, Warmup: 100, Draws: 100}); err == nil || p != nil {
+		t.Errorf("a failure in the warm-up gave %v draws and error %v, want no draws and the error", p, err)
+	}
+}
+
 // TestNoParameters: a model without parameters still runs and records its
 // deterministic quantities.
 func TestNoParameters(t *testing.T) {
