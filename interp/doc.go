@@ -44,6 +44,11 @@
 // output, context and request id connected to its Events (package widgets
 // is built on this).
 //
+// What a goroutine started by a cell prints, displays or sends on a comm
+// after its cell has ended goes to the Events of the latest cell (or comm
+// message), as IPython sends a thread's output to the latest cell; an
+// expression evaluated for user_expressions does not take it.
+//
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.
 // os.Exit and log.Fatal stop the cell with an Exit error; the session and

@@ -41,12 +41,15 @@ type panicFrame struct {
 // unwinding panic ("12:3: panic: main.f(...)").
 var yaegiPanicLine = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
 
-func (o *output) setEvents(ev Events) {
+// setEvents sends what comes next to ev and returns the Events it
+// replaced.
+func (o *output) setEvents(ev Events) (previous Events) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushLocked()
-	o.ev = ev
+	previous, o.ev = o.ev, ev
 	o.frames = nil
+	return previous
 }
 
 func (o *output) takeFrames() []panicFrame {

@@ -151,20 +151,22 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Resu
 func (s *Session) attach(ctx context.Context, ev Events) (detach func()) {
 	s.out.setEvents(ev)
 	s.in.begin(ctx, ev)
-	prev := display.SetPublisher(s.out)
+	display.SetPublisher(s.out)
 	prevCtx := display.SetContext(ctx)
-	prevSender := comm.SetSender(s.out)
+	comm.SetSender(s.out)
 	msgID := ""
 	if ce, ok := ev.(CommEvents); ok {
 		msgID = ce.MsgID()
 	}
 	prevReq := comm.SetRequest(msgID)
+	// The output, the display publisher and the comm sender stay connected
+	// to ev after the cell: what a goroutine the cell started prints,
+	// displays or sends later goes to the latest cell's Events, as IPython
+	// sends a thread's output to the latest cell.
 	return func() {
 		s.in.end()
 		s.out.flush()
-		display.SetPublisher(prev)
 		display.SetContext(prevCtx)
-		comm.SetSender(prevSender)
 		comm.SetRequest(prevReq)
 	}
 }
@@ -202,8 +204,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	}
 	s.cell.Lock()
 	defer s.cell.Unlock()
-	s.out.setEvents(discardEvents{})
-	defer s.out.setEvents(nil)
+	// What the expression prints is dropped; the latest cell's Events get
+	// the output of its goroutines again afterwards.
+	prevEv := s.out.setEvents(discardEvents{})
+	defer s.out.setEvents(prevEv)
 	s.in.begin(ctx, discardEvents{}) // an expression asks nobody for input
 	defer s.in.end()
 	r := s.execute(ctx, expr)
