@@ -18,6 +18,9 @@
 // expression is the cell's result, rendered by package display (gonum
 // matrices as tables, types defined in cells through their HTML, Markdown,
 // SVG and String methods). Errors carry cell positions ("cell:LINE:COL").
+// A cell that fails keeps its imports, wherever it stopped: in Go an
+// import belongs to the whole file, so the next cell can use what the
+// failed one imported.
 // Magics: %help, %doc NAME (or NAME?), %time, %reset.
 //
 // The interpreter is yaegi v0.16: its standard library stops at Go 1.22

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"go/parser"
+	"go/token"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -220,9 +222,66 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	return *r.Value, nil
 }
 
-// execute runs a cell without magics.
+// execute runs a cell without magics. A cell that fails keeps its
+// imports (keepImports).
 func (s *Session) execute(ctx context.Context, code string) Result {
 	runs := rewrite.Runs(code)
+	res := s.executeRuns(ctx, code, runs)
+	if res.Err != nil {
+		s.keepImports(code, runs)
+	}
+	return res
+}
+
+// keepImports evaluates, one at a time, the imports of a cell that failed
+// and did not reach them (an undefined name or a refused form stops a cell
+// before any of it runs; a syntax error stops it where it is). In Go an
+// import belongs to the whole file, not to the place it is written, so the
+// cell's imports stand whatever stopped the cell, and the next cell does
+// not fail with "undefined: fmt". An import runs no cell code (the
+// compiled packages are initialised already). One that fails (an unknown
+// path) is skipped: it is the cell's own error, or will be once the cell
+// is fixed.
+func (s *Session) keepImports(cell string, runs []rewrite.Run) {
+	for _, r := range runs {
+		if r.Kind != rewrite.Import {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+cell[r.Start:r.End], parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, spec := range f.Imports {
+			src := "import " + spec.Path.Value
+			if spec.Name != nil {
+				src = "import " + spec.Name.Name + " " + spec.Path.Value
+			}
+			if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
+				continue
+			}
+			prog, err := s.compile(cell, src)
+			if path, _ := strconv.Unquote(spec.Path.Value); err != nil && strings.Contains(err.Value, path+"/_.go redeclared in this block") {
+				// yaegi bound the package while compiling the failed
+				// import run (its other path was unknown); only the
+				// session's record is missing.
+				s.record(src, rewrite.Import)
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			// Not the cell's context: an interrupted cell keeps its
+			// imports too.
+			if _, err := s.run(context.Background(), cell, prog, r.Items[0]); err != nil {
+				continue
+			}
+			s.record(src, rewrite.Import)
+		}
+	}
+}
+
+// executeRuns runs a cell's runs in order, stopping at the first error.
+func (s *Session) executeRuns(ctx context.Context, code string, runs []rewrite.Run) Result {
 	if u := rewrite.CheckSupportedRuns(code, runs); u != nil {
 		return Result{Err: unsupportedError(code, u)}
 	}
