@@ -21,7 +21,9 @@
 // A cell that fails keeps its imports, wherever it stopped: in Go an
 // import belongs to the whole file, so the next cell can use what the
 // failed one imported.
-// Magics: %help, %doc NAME (or NAME?), %time, %reset.
+// Magics: %help, %doc NAME (or NAME?), %time, %reset. Documentation of
+// pkg.Name that pkg does not declare shows the methods called Name of
+// pkg's types (%doc ppl.HalfCauchy shows the method on *ppl.Model).
 //
 // The interpreter is yaegi v0.16: its standard library stops at Go 1.22
 // and it lacks min, max, clear, range over integers and functions, and the
