@@ -54,6 +54,19 @@
 // message), as IPython sends a thread's output to the latest cell; an
 // expression evaluated for user_expressions does not take it.
 //
+// With a memory limit (Options.MemoryLimit; a worker of package
+// interp/supervisor sets its cap), a single request that would take the
+// heap past three quarters of the limit — make, append growth, new of an
+// array, a gonum matrix constructor — is refused before it is made, with a
+// MemoryLimit error that names the size and the limit; nothing is lost.
+// The check must come first: a Go allocation that fails ends the process
+// with a fatal error that no recover sees, and an address-space limit
+// only changes which fatal error. So cells are rewritten
+// (rewrite.CheckAllocs) to pass sizes through checks in compiled code
+// (alloc.go), and gonum's constructors are replaced by checking wrappers.
+// Allocations inside other compiled code (a sampler's draws) are not seen
+// by these checks; the worker's memory guard stops what grows step by step.
+//
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.
 // os.Exit and log.Fatal stop the cell with an Exit error; the session and

@@ -31,6 +31,12 @@ type Options struct {
 	// Env is the environment cells see through os.Getenv; nil means the
 	// process's environment.
 	Env []string
+	// MemoryLimit is the memory limit of the process in bytes (a worker's
+	// cap); 0 means none. With one, a single request of a cell (make,
+	// append, new of an array, a gonum matrix) that would take the heap
+	// past three quarters of it is refused with a MemoryLimit error before
+	// it is made, instead of ending the process. See alloc.go.
+	MemoryLimit int64
 }
 
 // Session is a yaegi interpreter that keeps its state across cells. It is
@@ -101,6 +107,18 @@ func (s *Session) reset() error {
 	for _, syms := range s.opts.Symbols {
 		if err := it.Use(syms); err != nil {
 			return fmt.Errorf("interp: loading symbols: %w", err)
+		}
+	}
+	if s.opts.MemoryLimit > 0 {
+		c := allocChecker{limit: s.opts.MemoryLimit}
+		if err := it.Use(allocSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
+		if err := it.Use(matSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
+		if _, err := it.Eval("import " + allocPkg + " " + strconv.Quote(allocPath)); err != nil {
+			return fmt.Errorf("interp: importing the allocation checks: %w", err)
 		}
 	}
 	s.mu.Lock()
@@ -387,7 +405,18 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
-	prog, err := compile(it, rewrite.GuardCompositeLits(src))
+	guarded := rewrite.GuardCompositeLits(src)
+	if s.opts.MemoryLimit > 0 {
+		// The allocation checks' form compiles where the cell is Go with int
+		// lengths; otherwise the cell as written gives Go's error, or runs
+		// unchecked (a length of another integer type).
+		if checked := rewrite.CheckAllocs(guarded, allocPkg); checked != guarded {
+			if prog, err := compile(it, checked); err == nil {
+				return prog, nil
+			}
+		}
+	}
+	prog, err := compile(it, guarded)
 	if err == nil {
 		return prog, nil
 	}
@@ -435,6 +464,10 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	if errors.As(err, &p) {
 		line := 1 + strings.Count(cell[:at.Start], "\n")
 		col := at.Start - (strings.LastIndex(cell[:at.Start], "\n") + 1) + 1
+		if r, ok := p.Value.(*allocRefused); ok {
+			s.out.takeFrames()
+			return v, memoryLimitError(cell, r, line, col)
+		}
 		if e, ok := exitError(cell, p.Value, line, col); ok {
 			s.out.takeFrames()
 			return v, e

@@ -27,6 +27,11 @@
 // supervisor's CommEvents, a client's to the session's handlers (opComm),
 // with the id of the client's request that an Output widget captures by.
 //
+// A single request larger than the limit allows (make, append, new of an
+// array, a gonum matrix: see interp.Options.MemoryLimit, which the worker
+// sets) is refused before it is made, with a MemoryLimit error naming its
+// size and the limit; the session keeps its state.
+//
 // A cell whose heap passes 75% of the memory limit is stopped by a guard
 // in the worker (it polls the heap every 20 ms) with a MemoryLimit error
 // that says how much it held: the session keeps its state, where reaching

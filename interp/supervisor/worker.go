@@ -39,15 +39,21 @@ func WorkerMain() int {
 	// yaegi reports some unsupported syntax with log.Panic, which the
 	// session recovers and explains; the log line itself is noise.
 	log.SetOutput(yaegiLogFilter{os.Stderr})
-	s, err := interp.NewSession(interp.Options{})
+	var limit int64
+	if v := os.Getenv(workerMemoryEnv); v != "" {
+		if l, err := strconv.ParseInt(v, 10, 64); err == nil && l > 0 {
+			limit = l
+		}
+	}
+	// The session refuses single requests the limit cannot hold before
+	// they are made; the limit itself is applied once the session exists.
+	s, err := interp.NewSession(interp.Options{MemoryLimit: limit})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if v := os.Getenv(workerMemoryEnv); v != "" {
-		if limit, err := strconv.ParseInt(v, 10, 64); err == nil && limit > 0 {
-			applyMemoryLimit(limit)
-		}
+	if limit > 0 {
+		applyMemoryLimit(limit)
 	}
 	// Decoding the documentation index takes ~0.1 s; do it before the
 	// first inspect request asks.

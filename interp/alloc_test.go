@@ -1,0 +1,31 @@
+package interp_test
+
+import (
+	"testing"
+
+	"github.com/gobayes/gobayes/interp"
+	"github.com/gobayes/gobayes/interp/internal/enginetest"
+)
+
+// With a memory limit, cells' allocations go through the checks of
+// alloc.go; what they compute must still be what Go says.
+func TestAllocChecksKeepGo(t *testing.T) {
+	s, err := interp.NewSession(interp.Options{Env: []string{}, MemoryLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.RunSteps(t, s, []enginetest.Step{
+		{Cell: "var n64 int64 = 3\nxs := make([]int, n64)\nlen(xs)", Value: "3"},
+		{Cell: "f := 2.0\nys := make([]int, f)", ErrName: "CompileError", ErrHas: "f"},
+		{Cell: "n := -1\nzs := make([]int, n)", ErrName: "panic", ErrHas: "negative len"},
+		{Cell: "type Floats []float64\nfs := make(Floats, 2, 100000)\nfs = append(fs, 1)\nlen(fs)", Value: "3"},
+		{Cell: "b := []byte(\"ab\")\nb = append(b, \"cd\"...)\nstring(b)", Value: `"abcd"`},
+		{Cell: "m := make(map[string]int, 100000)\nm[\"a\"] = 1\nlen(m)", Value: "1"},
+		{Cell: "p := new([3]int)\np[2] = 7\n*p", Value: "[0 0 7]"},
+		{Cell: "var acc []int\nfor i := 0; i < 5; acc = append(acc, i) {\n\ti++\n}\nlen(append(acc, 9))", Value: "6"},
+		{Cell: "func grow(k int) []int {\n\tvar r []int\n\tfor i := 0; i < k; i++ {\n\t\tr = append(r, i)\n\t}\n\treturn r\n}\nlen(grow(1000))", Value: "1000"},
+		{Cell: "type P struct{ S []int }\nvar q P\nq.S = append(q.S, 1, 2)\nq.S", Value: "[1 2]"},
+		{Cell: "huge := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "cell:1:1: make([]float64, 1099511627776) would allocate 8192.0 GiB"},
+		{Cell: "len(xs)", Value: "3"},
+	})
+}
