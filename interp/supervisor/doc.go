@@ -39,7 +39,9 @@
 // guard still meets the limit below.
 //
 // The worker's memory is capped (Options.MemoryLimit, or
-// GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the garbage
+// GOBAYES_MEMORY_LIMIT, which a kernelspec's env sets; default half the
+// memory the kernel can see: the machine's, or its cgroup's or
+// JupyterHub's MEM_LIMIT where that is less) with the garbage
 // collector's limit and RLIMIT_AS, so a runaway allocation ends as an "out
 // of memory" crash of the cell, not in the system's OOM killer.
 //

@@ -141,11 +141,34 @@ func TestSupervisedInterrupt(t *testing.T) {
 	}
 }
 
+// The default limit is half the memory this kernel may use: the machine's,
+// or less where a container (cgroup) or JupyterHub (MEM_LIMIT) allows less.
+func TestDefaultMemory(t *testing.T) {
+	const gib = 1 << 30
+	cases := []struct {
+		phys, cgroup int64
+		hub          string
+		want         int64
+	}{
+		{64 * gib, 0, "", 64 * gib},
+		{64 * gib, 4 * gib, "", 4 * gib},
+		{64 * gib, 0, "2147483648", 2 * gib},
+		{64 * gib, 4 * gib, "2147483648", 2 * gib},
+		{64 * gib, 0, "nonsense", 64 * gib},
+		{0, 0, "", 8 * gib}, // unknown: a fixed guess
+	}
+	for _, c := range cases {
+		if got := usableMemory(c.phys, c.cgroup, c.hub); got != c.want {
+			t.Errorf("usableMemory(%d, %d, %q) = %d, want %d", c.phys, c.cgroup, c.hub, got, c.want)
+		}
+	}
+}
+
 func TestMemoryLimitFromEnv(t *testing.T) {
-	phys := physicalMemory()
-	if phys == 0 {
+	if physicalMemory() == 0 {
 		t.Skip("physical memory unknown")
 	}
+	phys := usableMemory(physicalMemory(), cgroupMemory(), os.Getenv(hubMemoryEnv))
 	cases := []struct {
 		in   string
 		want int64
