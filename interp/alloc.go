@@ -1,11 +1,13 @@
 package interp
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/bits"
 	"reflect"
 	"runtime/metrics"
+	"strings"
 
 	yaegi "github.com/traefik/yaegi/interp"
 	"gonum.org/v1/gonum/mat"
@@ -20,8 +22,9 @@ import (
 //
 //   - in cells, make, append and new of an array go through the checks of
 //     allocSymbols (rewrite.CheckAllocs routes their sizes there);
-//   - compiled constructors cells call with a size (gonum's mat.NewDense and
-//     its kin) are replaced by checking wrappers (matSymbols).
+//   - compiled functions cells call with a size (gonum's mat.NewDense and
+//     its kin, strings.Repeat and bytes.Repeat) are replaced by checking
+//     wrappers (matSymbols, repeatSymbols).
 //
 // A refused request panics with an allocRefused, which the session reports
 // as a MemoryLimit error at the cell's line; nothing was allocated and the
@@ -197,6 +200,25 @@ func dims(a, b int) uint64 {
 		return math.MaxUint64
 	}
 	return n
+}
+
+// repeatSymbols replaces strings.Repeat and bytes.Repeat, whose size is
+// easily mistyped, with ones that check it first.
+func repeatSymbols(c allocChecker) yaegi.Exports {
+	return yaegi.Exports{
+		"strings/strings": {"Repeat": reflect.ValueOf(func(s string, count int) string {
+			if count > 0 {
+				c.check(uint64(len(s)), uint64(count), func() string { return fmt.Sprintf("strings.Repeat of %d bytes %d times", len(s), count) })
+			}
+			return strings.Repeat(s, count)
+		})},
+		"bytes/bytes": {"Repeat": reflect.ValueOf(func(b []byte, count int) []byte {
+			if count > 0 {
+				c.check(uint64(len(b)), uint64(count), func() string { return fmt.Sprintf("bytes.Repeat of %d bytes %d times", len(b), count) })
+			}
+			return bytes.Repeat(b, count)
+		})},
+	}
 }
 
 // matSymbols replaces gonum's matrix constructors with ones that check

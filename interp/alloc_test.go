@@ -25,6 +25,8 @@ func TestAllocChecksKeepGo(t *testing.T) {
 		{Cell: "var acc []int\nfor i := 0; i < 5; acc = append(acc, i) {\n\ti++\n}\nlen(append(acc, 9))", Value: "6"},
 		{Cell: "func grow(k int) []int {\n\tvar r []int\n\tfor i := 0; i < k; i++ {\n\t\tr = append(r, i)\n\t}\n\treturn r\n}\nlen(grow(1000))", Value: "1000"},
 		{Cell: "type P struct{ S []int }\nvar q P\nq.S = append(q.S, 1, 2)\nq.S", Value: "[1 2]"},
+		{Cell: "import \"strings\"\nimport \"bytes\"\nstrings.Repeat(\"ab\", 2) + strings.ToUpper(\"c\") + string(bytes.Repeat([]byte(\"d\"), 2))", Value: `"ababCdd"`},
+		{Cell: "import \"gonum.org/v1/gonum/mat\"\nmat.NewDense(1, 2, []float64{3, 4}).At(0, 1) + mat.NewVecDense(2, nil).AtVec(1)", Value: "4"},
 		{Cell: "huge := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "cell:1:1: make([]float64, 1099511627776) would allocate 8192.0 GiB"},
 		{Cell: "len(xs)", Value: "3"},
 	})

@@ -117,6 +117,9 @@ func (s *Session) reset() error {
 		if err := it.Use(matSymbols(c)); err != nil {
 			return fmt.Errorf("interp: loading the allocation checks: %w", err)
 		}
+		if err := it.Use(repeatSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
 		if _, err := it.Eval("import " + allocPkg + " " + strconv.Quote(allocPath)); err != nil {
 			return fmt.Errorf("interp: importing the allocation checks: %w", err)
 		}

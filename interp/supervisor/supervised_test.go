@@ -274,6 +274,7 @@ func TestHugeAllocationKeepsSession(t *testing.T) {
 		{"p := new([1 << 33]float64)\n_ = p", "64.0 GiB"},
 		{"s := make([]float64, 60<<20)\ns = append(s, 1)\n_ = s", "MiB"},
 		{"import \"gonum.org/v1/gonum/mat\"\nd := mat.NewDense(100000, 100000, nil)\n_ = d", "74.5 GiB"},
+		{"import \"strings\"\nline := strings.Repeat(\"-\", 8e9)", "7.5 GiB"},
 	}
 	for _, c := range cases {
 		r := s.Execute(context.Background(), c.cell, &enginetest.Recorder{})
