@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"runtime"
 	"runtime/metrics"
 	"strings"
 
@@ -90,6 +91,14 @@ func (c allocChecker) check(count, size uint64, what func() string) {
 	inUse := heapInUse()
 	if n <= allowance && inUse <= allowance-n {
 		return
+	}
+	if n <= allowance {
+		// The heap counts garbage not yet swept (a large slice the cell
+		// just dropped): collect once and look again before refusing.
+		runtime.GC()
+		if inUse = heapInUse(); inUse <= allowance-n {
+			return
+		}
 	}
 	panic(&allocRefused{what: what(), bytes: n, limit: c.limit, inUse: inUse, allowance: allowance})
 }

@@ -10,7 +10,7 @@ import (
 // With a memory limit, cells' allocations go through the checks of
 // alloc.go; what they compute must still be what Go says.
 func TestAllocChecksKeepGo(t *testing.T) {
-	s, err := interp.NewSession(interp.Options{Env: []string{}, MemoryLimit: 1 << 30})
+	s, err := interp.NewSession(interp.Options{Env: []string{}, MemoryLimit: 256 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,6 +27,11 @@ func TestAllocChecksKeepGo(t *testing.T) {
 		{Cell: "type P struct{ S []int }\nvar q P\nq.S = append(q.S, 1, 2)\nq.S", Value: "[1 2]"},
 		{Cell: "import \"strings\"\nimport \"bytes\"\nstrings.Repeat(\"ab\", 2) + strings.ToUpper(\"c\") + string(bytes.Repeat([]byte(\"d\"), 2))", Value: `"ababCdd"`},
 		{Cell: "import \"gonum.org/v1/gonum/mat\"\nmat.NewDense(1, 2, []float64{3, 4}).At(0, 1) + mat.NewVecDense(2, nil).AtVec(1)", Value: "4"},
+		{Cell: "type Pt struct{ X, Y float64 }\nk := 100000\npts := make([]Pt, k)\nbyName := make(map[string]Pt, k)\npts = append(pts, Pt{1, 2})\nbyName[\"a\"] = pts[k]\nbyName[\"a\"].Y", Value: "2"},
+		// 120 MiB twice under a limit of 256 MiB: the first is garbage when
+		// the second is made. (In a function: yaegi keeps the values of a
+		// cell's top-level expressions in its global frame.)
+		{Cell: "func mk() int {\n\tb := make([]byte, 120<<20)\n\treturn len(b)\n}\nn1 := mk()\nn2 := mk()\nn1 + n2", Value: "251658240"},
 		{Cell: "huge := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "cell:1:1: make([]float64, 1099511627776) would allocate 8192.0 GiB"},
 		{Cell: "len(xs)", Value: "3"},
 	})
