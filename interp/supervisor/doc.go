@@ -26,6 +26,9 @@
 // messages both ways: a cell's (a widget's comm_open and updates) to the
 // supervisor's CommEvents, a client's to the session's handlers (opComm),
 // with the id of the client's request that an Output widget captures by.
+// What a goroutine prints or displays after its cell has ended reaches the
+// Events of the latest request that had any (the latest cell), as in
+// IPython; the kernel decides how to publish it.
 //
 // A single request larger than the limit allows (make, append, new of an
 // array, a gonum matrix: see interp.Options.MemoryLimit, which the worker
