@@ -117,8 +117,32 @@ func heapInUse() uint64 {
 func allocSymbols(c allocChecker) yaegi.Exports {
 	// Len checks make(T, n): n elements of T's element type (a map's
 	// key and value).
-	length := func(n int, proto any) int {
+	// Its size is any: make takes every integer type, and a form that
+	// compiled less often than the cell would send the cell to a second
+	// compile, which yaegi does not survive for methods.
+	length := func(sizeArg any, proto any) int {
 		t := reflect.TypeOf(proto)
+		v := reflect.ValueOf(sizeArg)
+		var n int
+		var count uint64
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			if v.Int() > math.MaxInt || v.Int() < math.MinInt {
+				count = math.MaxUint64
+			}
+			n, count = int(v.Int()), max(count, uint64(max(v.Int(), 0)))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			n, count = int(min(v.Uint(), math.MaxInt)), v.Uint()
+		case reflect.Float32, reflect.Float64:
+			// An untyped constant (make([]float64, 4e9)) arrives as a float.
+			f := v.Float()
+			if f != math.Trunc(f) || f >= math.MaxInt || f < math.MinInt {
+				panic(fmt.Errorf("make: size %v is not an int", sizeArg))
+			}
+			n, count = int(f), uint64(max(f, 0))
+		default:
+			panic(fmt.Errorf("make: size %v of type %T is not an integer", sizeArg, sizeArg))
+		}
 		if n <= 0 || t == nil {
 			return n // make reports a negative length itself
 		}
@@ -129,7 +153,7 @@ func allocSymbols(c allocChecker) yaegi.Exports {
 		case reflect.Slice, reflect.Chan:
 			size = t.Elem().Size()
 		}
-		c.check(uint64(n), uint64(size), func() string { return fmt.Sprintf("make(%s, %d)", t, n) })
+		c.check(count, uint64(size), func() string { return fmt.Sprintf("make(%s, %v)", t, sizeArg) })
 		return n
 	}
 	// New checks new([N]E), given a nil *[N]E, and returns N.

@@ -16,7 +16,13 @@ func TestAllocChecksKeepGo(t *testing.T) {
 	}
 	enginetest.RunSteps(t, s, []enginetest.Step{
 		{Cell: "var n64 int64 = 3\nxs := make([]int, n64)\nlen(xs)", Value: "3"},
-		{Cell: "f := 2.0\nys := make([]int, f)", ErrName: "CompileError", ErrHas: "f"},
+		{Cell: "func mk64(n int64) []int { return make([]int, n) }\nlen(mk64(4))", Value: "4"},
+		{Cell: "type Grid struct{ cells []float64 }\nfunc (g *Grid) Resize(n int64) { g.cells = make([]float64, n) }\nvar gr Grid\ngr.Resize(5)\nlen(gr.cells)", Value: "5"},
+		// Go refuses a length that is not an integer when it compiles; the
+		// checks, when the cell runs.
+		{Cell: "f := 2.5\nys := make([]int, f)", ErrName: "panic", ErrHas: "make: size 2.5 is not an int"},
+		{Cell: "zs := make([]int, \"3\")", ErrName: "panic", ErrHas: "is not an integer"},
+		{Cell: "var u8 uint8 = 200\nlen(make([]int, u8))", Value: "200"},
 		{Cell: "n := -1\nzs := make([]int, n)", ErrName: "panic", ErrHas: "negative len"},
 		{Cell: "type Floats []float64\nfs := make(Floats, 2, 100000)\nfs = append(fs, 1)\nlen(fs)", Value: "3"},
 		{Cell: "b := []byte(\"ab\")\nb = append(b, \"cd\"...)\nstring(b)", Value: `"abcd"`},

@@ -410,9 +410,8 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 	s.mu.Unlock()
 	guarded := rewrite.GuardCompositeLits(src)
 	if s.opts.MemoryLimit > 0 {
-		// The allocation checks' form compiles where the cell is Go with int
-		// lengths; otherwise the cell as written gives Go's error, or runs
-		// unchecked (a length of another integer type).
+		// The allocation checks' form compiles wherever the cell does;
+		// where it does not, the cell as written gives Go's error.
 		if checked := rewrite.CheckAllocs(guarded, allocPkg); checked != guarded {
 			if prog, err := compile(it, checked); err == nil {
 				return prog, nil

@@ -36,10 +36,12 @@ const smallLen = 1 << 16
 // is converted to the pointer: yaegi would hold a value of the array type
 // in its frame for &make([][N]E, 1)[0], allocating it unchecked.) append is rewritten only where s (and xs) are names or
 // selectors, which evaluating twice cannot change; make with a small
-// literal length is left alone. The parameters of Len and Grow are int, so
-// a length of another type does not compile: the caller then compiles src
-// as it was, unchecked, and a cell that is not Go gets Go's own error.
-// Lines stay put; columns after an edit on its line move.
+// literal length is left alone. Len takes a size of any type, so that the
+// rewritten source compiles wherever src does (yaegi does not survive a
+// second compile of a method whose first failed); a size that is not an
+// integer is Len's panic instead of a compile error. The caller compiles
+// src as it was when the rewritten source does not compile. Lines stay
+// put; columns after an edit on its line move.
 //
 // It returns src unchanged when there is nothing to check or src does not
 // parse.
