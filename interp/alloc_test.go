@@ -40,5 +40,8 @@ func TestAllocChecksKeepGo(t *testing.T) {
 		{Cell: "func mk() int {\n\tb := make([]byte, 120<<20)\n\treturn len(b)\n}\nn1 := mk()\nn2 := mk()\nn1 + n2", Value: "251658240"},
 		{Cell: "huge := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "cell:1:1: make([]float64, 1099511627776) would allocate 8192.0 GiB"},
 		{Cell: "len(xs)", Value: "3"},
+		// A fresh interpreter has the checks too.
+		{Cell: "%reset"},
+		{Cell: "again := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "8192.0 GiB"},
 	})
 }
