@@ -81,7 +81,9 @@ func applyMemoryLimit(limit int64) {
 var memoryLimit int64
 
 // guardShare is the share of the memory limit at which a cell is stopped
-// before the limit ends the worker (and the session with it).
+// before the limit ends the worker (and the session with it). The
+// session's checks of single requests (interp's allocGuardShare) refuse
+// what would take the heap past the same share.
 const guardShare = 0.75
 
 // guardMemory watches the heap while a cell runs and, once it passes
