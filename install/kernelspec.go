@@ -23,11 +23,14 @@ var (
 
 // Spec is the content of kernel.json.
 type Spec struct {
-	Argv          []string       `json:"argv"`
-	DisplayName   string         `json:"display_name"`
-	Language      string         `json:"language"`
-	InterruptMode string         `json:"interrupt_mode"`
-	Metadata      map[string]any `json:"metadata"`
+	Argv          []string `json:"argv"`
+	DisplayName   string   `json:"display_name"`
+	Language      string   `json:"language"`
+	InterruptMode string   `json:"interrupt_mode"`
+	// Env is added to the kernel's environment by Jupyter (for example
+	// GOBAYES_MEMORY_LIMIT, the interpreter's memory limit).
+	Env      map[string]string `json:"env,omitempty"`
+	Metadata map[string]any    `json:"metadata"`
 }
 
 // NewSpec returns the kernelspec that starts exe (an absolute path).
@@ -75,7 +78,13 @@ func PrefixDir(prefix string) string {
 
 // Kernelspec writes kernel.json and the logos into dir (created if
 // needed) for the binary exe, which is made absolute. It returns dir.
-func Kernelspec(dir, exe string) (string, error) {
+func Kernelspec(dir, exe string) (string, error) { return KernelspecEnv(dir, exe, nil) }
+
+// KernelspecEnv is Kernelspec with env in kernel.json's "env", which
+// Jupyter adds to the kernel's environment:
+//
+//	install.KernelspecEnv(dir, exe, map[string]string{"GOBAYES_MEMORY_LIMIT": "4GiB"})
+func KernelspecEnv(dir, exe string, env map[string]string) (string, error) {
 	abs, err := filepath.Abs(exe)
 	if err != nil {
 		return "", fmt.Errorf("install: cannot make %s absolute: %w", exe, err)
@@ -83,7 +92,11 @@ func Kernelspec(dir, exe string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("install: cannot create the kernelspec directory: %w", err)
 	}
-	spec, err := json.MarshalIndent(NewSpec(abs), "", "  ")
+	sp := NewSpec(abs)
+	if len(env) > 0 {
+		sp.Env = env
+	}
+	spec, err := json.MarshalIndent(sp, "", "  ")
 	if err != nil {
 		return "", err
 	}

@@ -47,3 +47,29 @@ func BenchmarkExecute(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendLoop measures a cell that builds a slice element by
+// element, with and without a memory limit: with one, each append and make
+// goes through the allocation checks (alloc.go).
+func BenchmarkAppendLoop(b *testing.B) {
+	const cell = "xs := []float64{}\nfor i := 0; i < 10000; i++ {\n\txs = append(xs, float64(i))\n}\nrow := make([]float64, len(xs))\n_ = row"
+	for _, limit := range []int64{0, 8 << 30} {
+		name := "unchecked"
+		if limit > 0 {
+			name = "checked"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, err := interp.NewSession(interp.Options{Env: []string{}, MemoryLimit: limit})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if r := s.Execute(ctx, cell, nil); r.Err != nil {
+					b.Fatal(r.Err)
+				}
+			}
+		})
+	}
+}

@@ -18,7 +18,12 @@
 // expression is the cell's result, rendered by package display (gonum
 // matrices as tables, types defined in cells through their HTML, Markdown,
 // SVG and String methods). Errors carry cell positions ("cell:LINE:COL").
-// Magics: %help, %doc NAME (or NAME?), %time, %reset.
+// A cell that fails keeps its imports, wherever it stopped: in Go an
+// import belongs to the whole file, so the next cell can use what the
+// failed one imported.
+// Magics: %help, %doc NAME (or NAME?), %time, %reset. Documentation of
+// pkg.Name that pkg does not declare shows the methods called Name of
+// pkg's types (%doc ppl.HalfCauchy shows the method on *ppl.Model).
 //
 // The interpreter is yaegi v0.16: its standard library stops at Go 1.22
 // and it lacks min, max, clear, range over integers and functions, and the
@@ -43,6 +48,24 @@
 // runs the handlers of a client's comm message as a cell is run, with
 // output, context and request id connected to its Events (package widgets
 // is built on this).
+//
+// What a goroutine started by a cell prints, displays or sends on a comm
+// after its cell has ended goes to the Events of the latest cell (or comm
+// message), as IPython sends a thread's output to the latest cell; an
+// expression evaluated for user_expressions does not take it.
+//
+// With a memory limit (Options.MemoryLimit; a worker of package
+// interp/supervisor sets its cap), a single request that would take the
+// heap past three quarters of the limit — make, append growth, new of an
+// array, a gonum matrix constructor — is refused before it is made, with a
+// MemoryLimit error that names the size and the limit; nothing is lost.
+// The check must come first: a Go allocation that fails ends the process
+// with a fatal error that no recover sees, and an address-space limit
+// only changes which fatal error. So cells are rewritten
+// (rewrite.CheckAllocs) to pass sizes through checks in compiled code
+// (alloc.go), and gonum's constructors are replaced by checking wrappers.
+// Allocations inside other compiled code (a sampler's draws) are not seen
+// by these checks; the worker's memory guard stops what grows step by step.
 //
 // A final value whose renderer fails (a figure of an unknown variable)
 // fails the cell with a DisplayError carrying the renderer's message.

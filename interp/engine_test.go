@@ -35,3 +35,7 @@ func TestInterruptedWaitStopsTheCell(t *testing.T) {
 func TestWidgetRoundTrip(t *testing.T) {
 	enginetest.WidgetRoundTrip(t, newTestSession(t))
 }
+
+func TestLateOutputReachesLastCell(t *testing.T) {
+	enginetest.LateOutputReachesLastCell(t, newTestSession(t))
+}

@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -141,6 +142,8 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 		case 2, 3:
 			if e, ok := pkg.Entries[strings.Join(parts[1:], ".")]; ok {
 				out = append(out, entryText(p, e))
+			} else if len(parts) == 2 {
+				out = append(out, methodsNamed(parts[0], p, pkg, parts[1])...)
 			}
 		}
 	}
@@ -154,6 +157,63 @@ func (s *Session) inspectName(name string, detail int) (display.Bundle, bool) {
 		return display.Bundle{}, false
 	}
 	return textBundle(strings.Join(out, "\n\n")), true
+}
+
+// maxMethodsShown bounds the methods methodsNamed lists for one name
+// (Reset, String: many types have one).
+const maxMethodsShown = 4
+
+// methodsNamed documents the methods called name of pkg's exported types,
+// for a name that is not one of pkg's own (ppl.HalfCauchy is the method
+// Model.HalfCauchy), each saying how it is called. local is the name the
+// cell knows the package by.
+func methodsNamed(local, path string, pkg symbols.DocPackage, name string) []string {
+	var keys []string
+	for k := range pkg.Entries {
+		if typ, method, ok := strings.Cut(k, "."); ok && method == name && typ != "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []string
+	for i, k := range keys {
+		if i == maxMethodsShown {
+			out = append(out, fmt.Sprintf("(and %d more methods called %s)", len(keys)-i, name))
+			break
+		}
+		e := pkg.Entries[k]
+		typ, _, _ := strings.Cut(k, ".")
+		recv, star := receiverOf(e.Decl)
+		if recv == "" || recv == "_" {
+			recv = strings.ToLower(typ[:1])
+		}
+		t := star + local + "." + typ
+		hint := fmt.Sprintf("%s.%s is not a name in package %s: %s is a method of %s; call it on a %s %s, as %s.%s(...)",
+			local, name, local, name, t, t, recv, recv, name)
+		out = append(out, hint+"\n\n"+entryText(path, e))
+	}
+	return out
+}
+
+// receiverOf is the receiver's name and "*" for a pointer receiver in a
+// method's declaration ("func (m *Model) HalfCauchy(...)" gives "m", "*").
+func receiverOf(decl string) (name, star string) {
+	rest, ok := strings.CutPrefix(decl, "func (")
+	if !ok {
+		return "", ""
+	}
+	recv, _, ok := strings.Cut(rest, ")")
+	f := strings.Fields(recv)
+	if !ok || len(f) == 0 {
+		return "", ""
+	}
+	if len(f) == 2 {
+		name = f[0]
+	}
+	if strings.HasPrefix(f[len(f)-1], "*") {
+		star = "*"
+	}
+	return name, star
 }
 
 // memberDoc documents a field or method of a session variable: from the

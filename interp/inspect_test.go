@@ -56,3 +56,29 @@ func TestInspect(t *testing.T) {
 		}
 	}
 }
+
+// A name that is not a package-level symbol but a method of one of the
+// package's exported types is shown as that method, with a hint of how it
+// is called (%doc ppl.HalfCauchy said "no documentation found").
+func TestDocFindsMethod(t *testing.T) {
+	s := newTestSession(t)
+	r := s.Execute(context.Background(), "%doc ppl.HalfCauchy", nil)
+	if r.Err != nil || r.Pager == nil {
+		t.Fatalf("%%doc ppl.HalfCauchy: %+v", r)
+	}
+	text, _ := r.Pager.Data[display.MIMEText].(string)
+	// The declaration and doc comment are those of ppl/model's HalfCauchy.
+	for _, h := range []string{"m.HalfCauchy", "*ppl.Model", "func (m *Model) HalfCauchy(", "HalfCauchy is |X|"} {
+		if !strings.Contains(text, h) {
+			t.Errorf("%%doc ppl.HalfCauchy = %q, want it to contain %q", text, h)
+		}
+	}
+	b, found := s.Inspect("strings.WriteString", len("strings.WriteString"), 0)
+	text, _ = b.Data[display.MIMEText].(string)
+	if !found || !strings.Contains(text, "func (b *Builder) WriteString(") {
+		t.Errorf("Inspect(strings.WriteString) = %v %q, want Builder.WriteString", found, text)
+	}
+	if _, found := s.Inspect("fmt.NoSuch", len("fmt.NoSuch"), 0); found {
+		t.Error("Inspect(fmt.NoSuch) found something")
+	}
+}

@@ -18,8 +18,18 @@ func TestInterruptedSampleTable(t *testing.T) {
 	rec := &enginetest.Recorder{}
 	s.Execute(context.Background(), "import \"github.com/gobayes/gobayes/ppl\"", rec)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(1500*time.Millisecond, cancel) // an iteration takes tens of milliseconds
 	rec = &enginetest.Recorder{}
+	// Interrupt once the progress table shows (sampling has begun), not
+	// after a fixed time: on a loaded machine building the model took
+	// longer than the 1.5 s this test waited, and the cell was interrupted
+	// before it sampled.
+	live := rec
+	go func() {
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && !strings.Contains(live.Joined(), "display:"); time.Sleep(10 * time.Millisecond) {
+		}
+		time.Sleep(200 * time.Millisecond) // an iteration takes tens of milliseconds
+		cancel()
+	}()
 	res := s.Execute(ctx, "y := make([]float64, 3000000)\nm := ppl.NewModel(\"long\")\nmu := m.Normal(\"mu\", 0, 1)\nm.Normal(\"y\", mu, 1).Observe(y)\nfit := m.Sample(ppl.Warmup(5000000), ppl.Draws(10), ppl.Chains(2))", rec)
 	// What the notebook saw: the kernel closes a cell's output when the
 	// cell ends, so later updates are lost.

@@ -19,6 +19,14 @@ const flushDelay = 20 * time.Millisecond
 // flushSize is the buffered amount that is streamed at once.
 const flushSize = 8 << 10
 
+// partialLineDelay is how much longer an unfinished last line of stdout
+// waits before it is streamed: it may be the prompt of a read of standard
+// input (fmt.Print("name? ") then fmt.Scanln), which takePrompt hands to
+// the client's input box, and the statement that reads is compiled after
+// the one that printed (flushDelay alone lost prompts on a busy machine).
+// ipykernel streams at most every 200 ms.
+const partialLineDelay = 250 * time.Millisecond
+
 // output routes what a running cell writes (stdout, stderr, displays) to the
 // cell's Events, in order: pending text is flushed before a display, and
 // stdout before stderr, so the client sees what the cell did in sequence.
@@ -28,6 +36,7 @@ type output struct {
 	name    string // stream of the pending text
 	pending []byte
 	timer   *time.Timer
+	held    bool         // the timer holds back an unfinished stdout line (partialLineDelay)
 	frames  []panicFrame // yaegi's panic trace lines, intercepted from stderr
 }
 
@@ -41,12 +50,15 @@ type panicFrame struct {
 // unwinding panic ("12:3: panic: main.f(...)").
 var yaegiPanicLine = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
 
-func (o *output) setEvents(ev Events) {
+// setEvents sends what comes next to ev and returns the Events it
+// replaced.
+func (o *output) setEvents(ev Events) (previous Events) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushLocked()
-	o.ev = ev
+	previous, o.ev = o.ev, ev
 	o.frames = nil
+	return previous
 }
 
 func (o *output) takeFrames() []panicFrame {
@@ -78,7 +90,7 @@ func (o *output) write(name string, p []byte) {
 		return
 	}
 	if o.timer == nil {
-		o.timer = time.AfterFunc(flushDelay, o.flush)
+		o.timer = time.AfterFunc(flushDelay, o.flushLater)
 	}
 }
 
@@ -88,7 +100,27 @@ func (o *output) flush() {
 	o.flushLocked()
 }
 
+// flushLater is the timer's flush: it streams the pending text but the
+// unfinished last line of stdout, which waits partialLineDelay more (once)
+// in case it is a prompt.
+func (o *output) flushLater() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.name == "stdout" && !o.held && len(o.pending) > 0 && o.pending[len(o.pending)-1] != '\n' {
+		i := bytes.LastIndexByte(o.pending, '\n')
+		if i >= 0 && o.ev != nil {
+			o.ev.Stream(o.name, string(o.pending[:i+1]))
+		}
+		o.pending = append(o.pending[:0], o.pending[i+1:]...)
+		o.held = true
+		o.timer = time.AfterFunc(partialLineDelay, o.flushLater)
+		return
+	}
+	o.flushLocked()
+}
+
 func (o *output) flushLocked() {
+	o.held = false
 	if o.timer != nil {
 		o.timer.Stop()
 		o.timer = nil

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"go/parser"
+	"go/token"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +31,12 @@ type Options struct {
 	// Env is the environment cells see through os.Getenv; nil means the
 	// process's environment.
 	Env []string
+	// MemoryLimit is the memory limit of the process in bytes (a worker's
+	// cap); 0 means none. With one, a single request of a cell (make,
+	// append, new of an array, a gonum matrix) that would take the heap
+	// past three quarters of it is refused with a MemoryLimit error before
+	// it is made, instead of ending the process. See alloc.go.
+	MemoryLimit int64
 }
 
 // Session is a yaegi interpreter that keeps its state across cells. It is
@@ -101,6 +109,21 @@ func (s *Session) reset() error {
 			return fmt.Errorf("interp: loading symbols: %w", err)
 		}
 	}
+	if s.opts.MemoryLimit > 0 {
+		c := allocChecker{limit: s.opts.MemoryLimit}
+		if err := it.Use(allocSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
+		if err := it.Use(matSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
+		if err := it.Use(repeatSymbols(c)); err != nil {
+			return fmt.Errorf("interp: loading the allocation checks: %w", err)
+		}
+		if _, err := it.Eval("import " + allocPkg + " " + strconv.Quote(allocPath)); err != nil {
+			return fmt.Errorf("interp: importing the allocation checks: %w", err)
+		}
+	}
 	s.mu.Lock()
 	s.it = it
 	s.imports = map[string]string{}
@@ -151,20 +174,22 @@ func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Resu
 func (s *Session) attach(ctx context.Context, ev Events) (detach func()) {
 	s.out.setEvents(ev)
 	s.in.begin(ctx, ev)
-	prev := display.SetPublisher(s.out)
+	display.SetPublisher(s.out)
 	prevCtx := display.SetContext(ctx)
-	prevSender := comm.SetSender(s.out)
+	comm.SetSender(s.out)
 	msgID := ""
 	if ce, ok := ev.(CommEvents); ok {
 		msgID = ce.MsgID()
 	}
 	prevReq := comm.SetRequest(msgID)
+	// The output, the display publisher and the comm sender stay connected
+	// to ev after the cell: what a goroutine the cell started prints,
+	// displays or sends later goes to the latest cell's Events, as IPython
+	// sends a thread's output to the latest cell.
 	return func() {
 		s.in.end()
 		s.out.flush()
-		display.SetPublisher(prev)
 		display.SetContext(prevCtx)
-		comm.SetSender(prevSender)
 		comm.SetRequest(prevReq)
 	}
 }
@@ -202,8 +227,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	}
 	s.cell.Lock()
 	defer s.cell.Unlock()
-	s.out.setEvents(discardEvents{})
-	defer s.out.setEvents(nil)
+	// What the expression prints is dropped; the latest cell's Events get
+	// the output of its goroutines again afterwards.
+	prevEv := s.out.setEvents(discardEvents{})
+	defer s.out.setEvents(prevEv)
 	s.in.begin(ctx, discardEvents{}) // an expression asks nobody for input
 	defer s.in.end()
 	r := s.execute(ctx, expr)
@@ -216,9 +243,66 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	return *r.Value, nil
 }
 
-// execute runs a cell without magics.
+// execute runs a cell without magics. A cell that fails keeps its
+// imports (keepImports).
 func (s *Session) execute(ctx context.Context, code string) Result {
 	runs := rewrite.Runs(code)
+	res := s.executeRuns(ctx, code, runs)
+	if res.Err != nil {
+		s.keepImports(code, runs)
+	}
+	return res
+}
+
+// keepImports evaluates, one at a time, the imports of a cell that failed
+// and did not reach them (an undefined name or a refused form stops a cell
+// before any of it runs; a syntax error stops it where it is). In Go an
+// import belongs to the whole file, not to the place it is written, so the
+// cell's imports stand whatever stopped the cell, and the next cell does
+// not fail with "undefined: fmt". An import runs no cell code (the
+// compiled packages are initialised already). One that fails (an unknown
+// path) is skipped: it is the cell's own error, or will be once the cell
+// is fixed.
+func (s *Session) keepImports(cell string, runs []rewrite.Run) {
+	for _, r := range runs {
+		if r.Kind != rewrite.Import {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package main;"+cell[r.Start:r.End], parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, spec := range f.Imports {
+			src := "import " + spec.Path.Value
+			if spec.Name != nil {
+				src = "import " + spec.Name.Name + " " + spec.Path.Value
+			}
+			if src = s.dropReimports(src); strings.TrimSpace(src) == "" {
+				continue
+			}
+			prog, err := s.compile(cell, src)
+			if path, _ := strconv.Unquote(spec.Path.Value); err != nil && strings.Contains(err.Value, path+"/_.go redeclared in this block") {
+				// yaegi bound the package while compiling the failed
+				// import run (its other path was unknown); only the
+				// session's record is missing.
+				s.record(src, rewrite.Import)
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			// Not the cell's context: an interrupted cell keeps its
+			// imports too.
+			if _, err := s.run(context.Background(), cell, prog, r.Items[0]); err != nil {
+				continue
+			}
+			s.record(src, rewrite.Import)
+		}
+	}
+}
+
+// executeRuns runs a cell's runs in order, stopping at the first error.
+func (s *Session) executeRuns(ctx context.Context, code string, runs []rewrite.Run) Result {
 	if u := rewrite.CheckSupportedRuns(code, runs); u != nil {
 		return Result{Err: unsupportedError(code, u)}
 	}
@@ -324,7 +408,17 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 	s.mu.Lock()
 	it := s.it
 	s.mu.Unlock()
-	prog, err := compile(it, rewrite.GuardCompositeLits(src))
+	guarded := rewrite.GuardCompositeLits(src)
+	if s.opts.MemoryLimit > 0 {
+		// The allocation checks' form compiles wherever the cell does;
+		// where it does not, the cell as written gives Go's error.
+		if checked := rewrite.CheckAllocs(guarded, allocPkg); checked != guarded {
+			if prog, err := compile(it, checked); err == nil {
+				return prog, nil
+			}
+		}
+	}
+	prog, err := compile(it, guarded)
 	if err == nil {
 		return prog, nil
 	}
@@ -372,6 +466,10 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	if errors.As(err, &p) {
 		line := 1 + strings.Count(cell[:at.Start], "\n")
 		col := at.Start - (strings.LastIndex(cell[:at.Start], "\n") + 1) + 1
+		if r, ok := p.Value.(*allocRefused); ok {
+			s.out.takeFrames()
+			return v, memoryLimitError(cell, r, line, col)
+		}
 		if e, ok := exitError(cell, p.Value, line, col); ok {
 			s.out.takeFrames()
 			return v, e

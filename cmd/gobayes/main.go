@@ -94,8 +94,17 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	user := fs.Bool("user", false, "install into the user's Jupyter data directory (the default)")
 	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels/gobayes")
+	memory := fs.String("memory-limit", "", "cap each kernel's interpreter at `SIZE` (4GiB, 512MiB, 25%); the default is half the memory the kernel can see (the machine's, its container's, JupyterHub's MEM_LIMIT)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	var env map[string]string
+	if *memory != "" {
+		if _, err := supervisor.MemoryLimitFromEnv(*memory); err != nil {
+			fmt.Fprintln(stderr, "gobayes install: --memory-limit:", err)
+			return 2
+		}
+		env = map[string]string{supervisor.MemoryLimitEnv: *memory}
 	}
 	if *user && *prefix != "" {
 		fmt.Fprintln(stderr, "gobayes install: give --user or --prefix DIR, not both")
@@ -117,7 +126,7 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if _, err := install.Kernelspec(dir, exe); err != nil {
+	if _, err := install.KernelspecEnv(dir, exe, env); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

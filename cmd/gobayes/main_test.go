@@ -22,12 +22,15 @@ func TestInstallFlags(t *testing.T) {
 		args    []string
 		code    int
 		specDir string // where kernel.json must appear; "" for none
+		limit   string // the kernelspec's env GOBAYES_MEMORY_LIMIT
 	}{
-		{"prefix", []string{"--prefix", prefix}, 0, filepath.Join(prefix, "share/jupyter/kernels/gobayes")},
-		{"user", []string{"--user"}, 0, filepath.Join(dataDir, "kernels/gobayes")},
-		{"default is user", nil, 0, filepath.Join(dataDir, "kernels/gobayes")},
-		{"both", []string{"--user", "--prefix", prefix}, 2, ""},
-		{"unknown flag", []string{"--system"}, 2, ""},
+		{"prefix", []string{"--prefix", prefix}, 0, filepath.Join(prefix, "share/jupyter/kernels/gobayes"), ""},
+		{"user", []string{"--user"}, 0, filepath.Join(dataDir, "kernels/gobayes"), ""},
+		{"default is user", nil, 0, filepath.Join(dataDir, "kernels/gobayes"), ""},
+		{"both", []string{"--user", "--prefix", prefix}, 2, "", ""},
+		{"unknown flag", []string{"--system"}, 2, "", ""},
+		{"memory limit", []string{"--memory-limit", "4GiB"}, 0, filepath.Join(dataDir, "kernels/gobayes"), "4GiB"},
+		{"bad memory limit", []string{"--memory-limit", "lots"}, 2, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.RemoveAll(filepath.Join(dataDir, "kernels"))
@@ -46,9 +49,13 @@ func TestInstallFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			var spec struct {
-				Argv []string `json:"argv"`
+				Argv []string          `json:"argv"`
+				Env  map[string]string `json:"env"`
 			}
 			json.Unmarshal(raw, &spec)
+			if got := spec.Env["GOBAYES_MEMORY_LIMIT"]; got != tc.limit {
+				t.Errorf("env GOBAYES_MEMORY_LIMIT %q, want %q", got, tc.limit)
+			}
 			want := []string{exe, "kernel", "-f", "{connection_file}"}
 			if strings.Join(spec.Argv, " ") != strings.Join(want, " ") {
 				t.Errorf("argv %q, want %q (this binary's absolute path)", spec.Argv, want)

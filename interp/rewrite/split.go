@@ -117,7 +117,9 @@ func splitCell(src string) []Item {
 				depth--
 			}
 		}
-		end = t.pos + tokenLen(t.tok, t.lit)
+		// min: the semicolon the scanner adds at the end of the text (after
+		// an unclosed bracket) has length 1 but no text.
+		end = min(t.pos+tokenLen(t.tok, t.lit), len(src))
 	}
 	flush()
 	return items

@@ -26,6 +26,9 @@ func TestSplitCell(t *testing.T) {
 		{"type T struct{ A int }\nv := T{A: 1}\nv", []Kind{Decl, Stmt, Stmt}, []string{"type T struct{ A int }", "v := T{A: 1}", "v"}},
 		{"const c = 3 // three\nc", []Kind{Decl, Stmt}, []string{"const c = 3", "c"}},
 		{"for i := 0; i < 3; i++ {\n\tx += i\n}", []Kind{Stmt}, []string{"for i := 0; i < 3; i++ {\n\tx += i\n}"}},
+		// An unclosed bracket at the end: the scanner's semicolon at the
+		// end of the text is not part of the item.
+		{"import \"strings\"\nstrings.ToUpper(\"a\"", []Kind{Import, Stmt}, []string{`import "strings"`, `strings.ToUpper("a"`}},
 		{"s := `raw\n;string`\ns", []Kind{Stmt, Stmt}, []string{"s := `raw\n;string`", "s"}},
 		// Composite literals of slice, map and struct types may sit in a header.
 		{"if a, b := 1, []int{2}; len(b) > a { x = 1 }; x", []Kind{Stmt, Stmt}, []string{"if a, b := 1, []int{2}; len(b) > a { x = 1 }", "x"}},

@@ -26,6 +26,14 @@
 // messages both ways: a cell's (a widget's comm_open and updates) to the
 // supervisor's CommEvents, a client's to the session's handlers (opComm),
 // with the id of the client's request that an Output widget captures by.
+// What a goroutine prints or displays after its cell has ended reaches the
+// Events of the latest request that had any (the latest cell), as in
+// IPython; the kernel decides how to publish it.
+//
+// A single request larger than the limit allows (make, append, new of an
+// array, a gonum matrix: see interp.Options.MemoryLimit, which the worker
+// sets) is refused before it is made, with a MemoryLimit error naming its
+// size and the limit; the session keeps its state.
 //
 // A cell whose heap passes 75% of the memory limit is stopped by a guard
 // in the worker (it polls the heap every 20 ms) with a MemoryLimit error
@@ -34,7 +42,9 @@
 // guard still meets the limit below.
 //
 // The worker's memory is capped (Options.MemoryLimit, or
-// GOBAYES_MEMORY_LIMIT, default half the machine's memory) with the garbage
+// GOBAYES_MEMORY_LIMIT, which a kernelspec's env sets; default half the
+// memory the kernel can see: the machine's, or its cgroup's or
+// JupyterHub's MEM_LIMIT where that is less) with the garbage
 // collector's limit and RLIMIT_AS, so a runaway allocation ends as an "out
 // of memory" crash of the cell, not in the system's OOM killer.
 //

@@ -36,3 +36,7 @@ func TestInterruptedWaitStopsTheCell(t *testing.T) {
 func TestWidgetRoundTrip(t *testing.T) {
 	enginetest.WidgetRoundTrip(t, newTestSupervised(t, 1<<30))
 }
+
+func TestLateOutputReachesLastCell(t *testing.T) {
+	enginetest.LateOutputReachesLastCell(t, newTestSupervised(t, 1<<30))
+}

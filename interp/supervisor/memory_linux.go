@@ -58,6 +58,25 @@ func physicalMemory() int64 {
 	return int64(info.Totalram) * int64(info.Unit)
 }
 
+// cgroupMemory is the memory limit of this process's cgroup (a
+// container's, a systemd slice's) in bytes, 0 when there is none or it
+// cannot be read: cgroup v2's memory.max, else v1's memory.limit_in_bytes.
+func cgroupMemory() int64 {
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// "max" (v2), or a huge number (v1), when there is no limit.
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64)
+		if err != nil || n <= 0 || n >= 1<<62 {
+			return 0
+		}
+		return n
+	}
+	return 0
+}
+
 // childProcAttr kills the worker when the kernel dies.
 func childProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

@@ -23,12 +23,35 @@ import (
 
 // MemoryLimitEnv is the environment variable that sets the interpreter's
 // memory limit when Options.MemoryLimit is 0: bytes, or a number
-// with a unit (512MiB, 4GiB, 4G), or a share of physical memory (25%).
+// with a unit (512MiB, 4GiB, 4G), or a share of the usable memory (25%).
+// A kernelspec sets it in its "env" (gobayes install --memory-limit 4GiB).
 const MemoryLimitEnv = "GOBAYES_MEMORY_LIMIT"
 
-// defaultMemoryShare is the share of physical memory the interpreter may
-// use when nothing else is configured.
+// defaultMemoryShare is the share of the usable memory (usableMemory) the
+// interpreter may use when nothing else is configured.
 const defaultMemoryShare = 0.5
+
+// hubMemoryEnv is where JupyterHub's spawners put a single-user server's
+// memory limit in bytes (Spawner.mem_limit); its kernels inherit it.
+const hubMemoryEnv = "MEM_LIMIT"
+
+// usableMemory is the memory this kernel may use: the machine's (phys),
+// or less where a container's cgroup limit or JupyterHub's MEM_LIMIT (hub)
+// allows less; 0 for phys and cgroup means unknown or none. With nothing
+// known it is 8 GiB.
+func usableMemory(phys, cgroup int64, hub string) int64 {
+	m := phys
+	if m <= 0 {
+		m = 8 << 30
+	}
+	if cgroup > 0 && cgroup < m {
+		m = cgroup
+	}
+	if h, err := strconv.ParseInt(strings.TrimSpace(hub), 10, 64); err == nil && h > 0 && h < m {
+		m = h
+	}
+	return m
+}
 
 // interruptGrace is how long an interrupted cell may take to stop before
 // the worker is killed and restarted (a cell blocked in compiled code does
@@ -41,7 +64,9 @@ type Options struct {
 	// binary: its path and "worker").
 	Command []string
 	// MemoryLimit caps the worker's memory in bytes; 0 means the
-	// GOBAYES_MEMORY_LIMIT environment variable, or half the physical memory.
+	// GOBAYES_MEMORY_LIMIT environment variable, or half the usable memory:
+	// the machine's, or the container's or JupyterHub's limit (MEM_LIMIT)
+	// where that is less.
 	MemoryLimit int64
 	// Env is the worker's environment; nil means this process's.
 	Env []string
@@ -87,13 +112,10 @@ func New(opts Options) (*Supervised, error) {
 func (s *Supervised) MemoryLimit() int64 { return s.limit }
 
 // MemoryLimitFromEnv parses a GOBAYES_MEMORY_LIMIT value; "" gives the
-// default share of physical memory.
+// default share of the usable memory.
 func MemoryLimitFromEnv(v string) (int64, error) {
 	v = strings.TrimSpace(v)
-	phys := physicalMemory()
-	if phys == 0 {
-		phys = 8 << 30
-	}
+	phys := usableMemory(physicalMemory(), cgroupMemory(), os.Getenv(hubMemoryEnv))
 	if v == "" {
 		return int64(float64(phys) * defaultMemoryShare), nil
 	}

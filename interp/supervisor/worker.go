@@ -39,15 +39,21 @@ func WorkerMain() int {
 	// yaegi reports some unsupported syntax with log.Panic, which the
 	// session recovers and explains; the log line itself is noise.
 	log.SetOutput(yaegiLogFilter{os.Stderr})
-	s, err := interp.NewSession(interp.Options{})
+	var limit int64
+	if v := os.Getenv(workerMemoryEnv); v != "" {
+		if l, err := strconv.ParseInt(v, 10, 64); err == nil && l > 0 {
+			limit = l
+		}
+	}
+	// The session refuses single requests the limit cannot hold before
+	// they are made; the limit itself is applied once the session exists.
+	s, err := interp.NewSession(interp.Options{MemoryLimit: limit})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if v := os.Getenv(workerMemoryEnv); v != "" {
-		if limit, err := strconv.ParseInt(v, 10, 64); err == nil && limit > 0 {
-			applyMemoryLimit(limit)
-		}
+	if limit > 0 {
+		applyMemoryLimit(limit)
 	}
 	// Decoding the documentation index takes ~0.1 s; do it before the
 	// first inspect request asks.
@@ -75,7 +81,9 @@ func applyMemoryLimit(limit int64) {
 var memoryLimit int64
 
 // guardShare is the share of the memory limit at which a cell is stopped
-// before the limit ends the worker (and the session with it).
+// before the limit ends the worker (and the session with it). The
+// session's checks of single requests (interp's allocGuardShare) refuse
+// what would take the heap past the same share.
 const guardShare = 0.75
 
 // guardMemory watches the heap while a cell runs and, once it passes

@@ -74,6 +74,11 @@ func CellReadsTypedInput(t *testing.T, eng interp.Engine) {
 	}{
 		{"Scanln with a prompt", "var name string\nfmt.Print(\"name? \")\nfmt.Scanln(&name)\nfmt.Println(\"hello\", name)",
 			[]string{"Ada"}, "name? ", "stdout:hello Ada\n"},
+		// The prompt waits for the read even when the cell pauses between
+		// the two (a statement's compile, a busy machine): it was streamed
+		// as output after 20 ms.
+		{"prompt, a pause, then Scanln", "var who string\nfmt.Print(\"who? \")\ntime.Sleep(100 * time.Millisecond)\nfmt.Scanln(&who)\nfmt.Println(\"hello\", who)",
+			[]string{"Ada"}, "who? ", "stdout:hello Ada\n"},
 		{"prompt after a full line", "var n int\nfmt.Print(\"counting\\nhow many? \")\nfmt.Scanln(&n)\nfmt.Println(n * 2)",
 			[]string{"21"}, "how many? ", "stdout:counting\n42\n"},
 		{"Scan over two lines", "var a, b int\nfmt.Scan(&a, &b)\nfmt.Println(a + b)",
@@ -87,7 +92,7 @@ func CellReadsTypedInput(t *testing.T, eng interp.Engine) {
 		{"multibyte runes", "var w string\nfmt.Scanln(&w)\nfmt.Println(len(w), len([]rune(w)))",
 			[]string{"héllo"}, "", "stdout:6 5\n"},
 	}
-	RunSteps(t, eng, []Step{{Cell: "import \"fmt\""}})
+	RunSteps(t, eng, []Step{{Cell: "import \"fmt\"\nimport \"time\""}})
 	for _, c := range cases {
 		ty := &typist{lines: c.lines}
 		r := eng.Execute(context.Background(), c.cell, ty)
