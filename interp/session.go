@@ -227,10 +227,9 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	}
 	s.cell.Lock()
 	defer s.cell.Unlock()
-	// What the expression prints is dropped; the latest cell's Events get
-	// the output of its goroutines again afterwards.
-	prevEv := s.out.setEvents(discardEvents{})
-	defer s.out.setEvents(prevEv)
+	// Output goes on to the latest cell's Events: its goroutines may be
+	// printing, and what the expression itself prints goes there too, as
+	// IPython sends a user expression's output to the request's parent.
 	s.in.begin(ctx, discardEvents{}) // an expression asks nobody for input
 	defer s.in.end()
 	r := s.execute(ctx, expr)
