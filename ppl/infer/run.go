@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +28,9 @@ func Run(ctx context.Context, model Model, cfg Config) (*posterior.Posterior, er
 		return nil, err
 	}
 	vars, cols := layout(model.Vars())
+	if err := roomForDraws(cfg, len(cols)); err != nil {
+		return nil, err
+	}
 	post := &posterior.Posterior{
 		Model:   model.Name(),
 		Vars:    vars,
@@ -452,4 +457,51 @@ func cut(x []float64, n int) []float64 {
 		return nil
 	}
 	return x[:n]
+}
+
+// roomForDraws refuses, before the run starts, a run whose draws cannot
+// fit under the process's memory limit (debug.SetMemoryLimit: the
+// notebook's worker sets one below its cap): one that grew into it would
+// be stopped, or end the interpreter, only after minutes of sampling.
+// Without a limit there is nothing to check against.
+func roomForDraws(cfg Config, cols int) error {
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 {
+		return nil
+	}
+	// The values, then LP, AcceptStat, StepSize, Energy, NLeapfrog and
+	// Divergent (and TreeDepth for NUTS), per draw.
+	perDraw := int64(8*cols + 5*8 + 1)
+	if cfg.Sampler == NUTS {
+		perDraw += 8
+	}
+	need := int64(cfg.Chains) * int64(cfg.Draws) * perDraw
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	var live int64
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		live = int64(sample[0].Value.Uint64())
+	}
+	free := limit - live
+	if need <= free {
+		return nil
+	}
+	most := max(free, 0) / (int64(cfg.Chains) * perDraw)
+	values := "values"
+	if cols == 1 {
+		values = "value"
+	}
+	return fmt.Errorf("infer: %d chains × %d draws of %d %s would hold %s of draws, more than the %s left under the memory limit (%s, %s in use): ask for at most %d draws (ppl.Draws), or fewer chains, or raise the limit (the kernel's GOBAYES_MEMORY_LIMIT)",
+		cfg.Chains, cfg.Draws, cols, values, bytesString(need), bytesString(max(free, 0)), bytesString(limit), bytesString(live), most)
+}
+
+// bytesString is a size in KiB, MiB or GiB, to three figures.
+func bytesString(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return strconv.FormatFloat(float64(n)/(1<<30), 'g', 3, 64) + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'g', 3, 64) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<10), 'g', 3, 64) + " KiB"
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -355,4 +357,29 @@ func TestAutoMetricStaysDiagonal(t *testing.T) {
 	if p.Settings.Metric != "diag_e" {
 		t.Errorf("metric %q; want diag_e", p.Settings.Metric)
 	}
+}
+
+// TestDrawsMustFit: under a memory limit, a run whose draws cannot fit is
+// refused before it starts, saying how many draws would; a run that fits
+// goes ahead.
+func TestDrawsMustFit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	runtime.GC()
+	debug.SetMemoryLimit(currentHeap() + 64<<20)
+	start := time.Now()
+	_, err := Run(context.Background(), halfModel{}, Config{Seed: 1, Chains: 4, Warmup: 10, Draws: 100_000_000, Init: []float64{11}})
+	if err == nil || !strings.Contains(err.Error(), "4 chains × 100000000 draws") || !strings.Contains(err.Error(), "at most") {
+		t.Fatalf("error %v, want the run refused with the draws that would fit", err)
+	}
+	t.Logf("refused in %v: %v", time.Since(start), err)
+	if _, err := Run(context.Background(), halfModel{}, Config{Seed: 1, Chains: 4, Warmup: 10, Draws: 1000, Init: []float64{11}}); err != nil {
+		t.Errorf("a run of 4 × 1000 draws under the same limit: %v", err)
+	}
+}
+
+func currentHeap() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
