@@ -3,7 +3,9 @@
 # default build stays pure Go; `make test` installs Open MPI (about 60 MB,
 # 20–40 s of apt on CI) and runs the MPI tests with 2 and 3 ranks.
 
-DEB_EXTRA += openmpi-bin libopenmpi-dev pkgconf
+# iproute2: ip brings up the loopback of the network namespace a local job
+# runs in (accel/mpi isolated).
+DEB_EXTRA += openmpi-bin libopenmpi-dev pkgconf iproute2
 MPI_WORKER := $(CURDIR)/bin/gobayes-mpi
 
 .PHONY: mpi test-mpi

@@ -6,7 +6,7 @@
 //
 // The picture:
 //
-//	kernel worker process ──TCP, accel/remote's gob protocol──▶ rank 0
+//	kernel worker process ──Unix socket (TCP on a cluster), accel/remote's gob protocol──▶ rank 0
 //	                                                            │ MPI_Bcast / Scatterv / Gatherv
 //	                                                 rank 1 … rank n-1
 //
@@ -45,6 +45,18 @@
 // (rank 0 sees the link close and tells the others to quit), and kills
 // mpirun's process group when it has not ended within 5 s; mpirun also
 // dies with the process that started it (Pdeathsig).
+//
+// The network: a job on this machine listens on no network address. Rank
+// 0 reaches the kernel through a Unix socket, and mpirun and the ranks run
+// in a network namespace of their own (isolated: an unprivileged user
+// namespace made by unshare), because Open MPI's runtime binds its
+// out-of-band listener to every interface whatever its interface options
+// say. On a cluster the kernel listens on the driver address alone;
+// mpirun's own listeners are Open MPI's (its oob_tcp_if_include, in the
+// cluster's args, chooses what it advertises).
+//
+// Idle ranks sleep: the command header's broadcast is polled, then waited
+// for with sleeps (package ompi), so a job between runs takes no core.
 //
 // Where: Config.Ranks processes on this machine (with --oversubscribe and
 // shared memory), or a named cluster from the clusters file

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -238,28 +239,49 @@ func Start(cfg Config) (*Job, error) {
 	if _, err := exec.LookPath(launcher); err != nil {
 		return nil, fmt.Errorf("%w: %s not found: install Open MPI (Debian: apt-get install openmpi-bin libopenmpi-dev)", accel.ErrNotInstalled, launcher)
 	}
-	host := "127.0.0.1"
-	listen := "127.0.0.1:0"
-	if cl != nil {
-		listen = ":0"
-		if host = cl.Driver; host == "" {
+	// Where rank 0 reaches the kernel. On this machine, a Unix socket in a
+	// directory of its own: nothing listens on the network. On a cluster,
+	// the driver's address, bound to that address alone.
+	var (
+		ln   deadlineListener
+		addr string
+	)
+	if cl == nil {
+		dir, err := os.MkdirTemp("", "gobayes-mpi-")
+		if err != nil {
+			return nil, fmt.Errorf("mpi: a directory for rank 0's socket: %v", err)
+		}
+		defer os.RemoveAll(dir) // rank 0 is connected, or the job failed, when Start returns
+		sock := filepath.Join(dir, "rank0.sock")
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			return nil, fmt.Errorf("mpi: listening for rank 0: %v", err)
+		}
+		ln, addr = l.(*net.UnixListener), "unix:"+sock
+	} else {
+		host := cl.Driver
+		if host == "" {
 			if host, err = os.Hostname(); err != nil {
 				return nil, err
 			}
 		}
-	}
-	ln, err := net.Listen("tcp", listen)
-	if err != nil {
-		return nil, fmt.Errorf("mpi: listening for rank 0: %v", err)
+		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			return nil, fmt.Errorf("mpi: listening for rank 0 at the driver address %s: %v (set \"driver\" in the cluster's entry to an address of this machine the ranks reach)", host, err)
+		}
+		ln, addr = l.(*net.TCPListener), net.JoinHostPort(host, strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
 	}
 	defer ln.Close()
-	port := ln.Addr().(*net.TCPAddr).Port
 	tok := make([]byte, 16)
 	rand.Read(tok)
 	token := hex.EncodeToString(tok)
 
+	ranks, _ := strconv.Atoi(args[1]) // "-n", N
+	if cl == nil {
+		launcher, args = isolated(launcher, args)
+	}
 	cmd := exec.Command(launcher, args...)
-	cmd.Env = append(os.Environ(), "GOBAYES_MPI_ADDR="+net.JoinHostPort(host, strconv.Itoa(port)), "GOBAYES_MPI_TOKEN="+token)
+	cmd.Env = append(os.Environ(), "GOBAYES_MPI_ADDR="+addr, "GOBAYES_MPI_TOKEN="+token)
 	out := &tail{}
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own process group, so that Close can end mpirun and every local
@@ -275,7 +297,7 @@ func Start(cfg Config) (*Job, error) {
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
-	conn, err := j.accept(ln.(*net.TCPListener), token, timeout)
+	conn, err := j.accept(ln, token, timeout)
 	if err != nil {
 		j.kill()
 		return nil, err
@@ -288,12 +310,18 @@ func Start(cfg Config) (*Job, error) {
 		return nil, j.explain(err)
 	}
 	j.client, j.info = c, c.Info()
-	j.ranks, _ = strconv.Atoi(args[1]) // "-n", N
+	j.ranks = ranks
 	return j, nil
 }
 
+// deadlineListener is a TCP or Unix listener.
+type deadlineListener interface {
+	net.Listener
+	SetDeadline(time.Time) error
+}
+
 // accept waits for rank 0's connection and token, or for mpirun to end.
-func (j *Job) accept(ln *net.TCPListener, token string, timeout time.Duration) (net.Conn, error) {
+func (j *Job) accept(ln deadlineListener, token string, timeout time.Duration) (net.Conn, error) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		select {
@@ -479,7 +507,11 @@ func Connect() (net.Conn, error) {
 	if addr == "" || token == "" {
 		return nil, fmt.Errorf("GOBAYES_MPI_ADDR and GOBAYES_MPI_TOKEN are not set: %s is started by the kernel's mpi backend, not by hand", WorkerName)
 	}
-	conn, err := net.DialTimeout("tcp", addr, 30*time.Second)
+	network := "tcp"
+	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
+		network, addr = "unix", path
+	}
+	conn, err := net.DialTimeout(network, addr, 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -488,4 +520,57 @@ func Connect() (net.Conn, error) {
 		return nil, err
 	}
 	return conn, nil
+}
+
+// isolated wraps a job on this machine so that it runs in a network
+// namespace of its own, holding only a loopback interface: Open MPI's
+// runtime (mpirun's out-of-band channel) listens on every interface, and
+// its oob_tcp_if_include option chooses what it advertises, not what it
+// binds, so only a namespace keeps it off the network. unshare makes an
+// unprivileged user namespace for it (mpirun then runs as that
+// namespace's root, hence --allow-run-as-root), and ip brings the
+// namespace's loopback up. Where that cannot be done (no unshare or ip,
+// user namespaces disabled), the job runs as before, and its runtime
+// listens on every interface while it runs.
+func isolated(launcher string, args []string) (string, []string) {
+	ip := privateNetwork()
+	if ip == "" {
+		return launcher, args
+	}
+	if !slices.Contains(args, "--allow-run-as-root") {
+		args = append([]string{"--allow-run-as-root"}, args...)
+	}
+	return "unshare", append([]string{"--user", "--map-root-user", "--net", "--", "/bin/sh", "-c",
+		`"$0" link set lo up && exec "$@"`, ip, launcher}, args...)
+}
+
+var (
+	privateNetworkOnce sync.Once
+	privateNetworkIP   string
+)
+
+// privateNetwork is the path of ip when this machine can run a job in a
+// network namespace of its own (tried once), "" when it cannot.
+func privateNetwork() string {
+	privateNetworkOnce.Do(func() {
+		if _, err := exec.LookPath("unshare"); err != nil {
+			return
+		}
+		ip, err := exec.LookPath("ip")
+		if err != nil {
+			for _, p := range []string{"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"} {
+				if _, err := os.Stat(p); err == nil {
+					ip = p
+					break
+				}
+			}
+		}
+		if ip == "" {
+			return
+		}
+		if exec.Command("unshare", "--user", "--map-root-user", "--net", "--", ip, "link", "set", "lo", "up").Run() == nil {
+			privateNetworkIP = ip
+		}
+	})
+	return privateNetworkIP
 }

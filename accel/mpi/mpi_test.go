@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -306,5 +307,36 @@ func TestIdleRanksYield(t *testing.T) {
 	// Still answering after the idle second.
 	if err := c.LogDensityGrad(xs, make([]float64, 4), make([]float64, 4*p.Dim)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLocalJobListensNowhere: while a job on this machine runs, neither
+// mpirun nor a rank nor the kernel's link listens on an address another
+// machine can reach (Open MPI's runtime listens on every interface, and
+// its option to pick interfaces does not change what it binds).
+func TestLocalJobListensNowhere(t *testing.T) {
+	if _, err := exec.LookPath("ss"); err != nil {
+		t.Skip("no ss (iproute2) to list the listening sockets")
+	}
+	j := start(t, 2)
+	p := conformance.Program(t, "eight_schools-eight_schools_noncentered")
+	if _, err := j.Compile(p); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("ss", "-H", "-l", "-t", "-u", "-n", "-p").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := fmt.Sprintf("pid=%d,", os.Getpid())
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		local := f[4]
+		ours := strings.Contains(line, `"mpirun"`) || strings.Contains(line, `"`+mpi.WorkerName+`"`) || strings.Contains(line, self)
+		if ours && !strings.HasPrefix(local, "127.") && !strings.HasPrefix(local, "[::1]") {
+			t.Errorf("listening beyond the loopback during a local job: %s", line)
+		}
 	}
 }
