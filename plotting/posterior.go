@@ -39,7 +39,7 @@ func Posterior(fit any, args ...any) *Figure {
 	}
 	f := newFigure("Posterior", set, rows, cols, 800, 70+(230+16*extra)*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
-		f.width, f.height = 600, 360
+		f.sizeFrom(set, 600, 360)
 	}
 	f.note = sel.note
 	for i, col := range sel.columns {
