@@ -516,6 +516,12 @@ async function checkWidgets(page) {
   await screenshot(page, 'interaction-widgets-after');
   expect(after && after !== before, 'the plot did not change after the slider moved');
   expect(images === 1, `the widget cell shows ${images} images, want the redrawn one only`);
+  // What the notebook saves (the cell's outputs in the notebook's model):
+  // the redrawn figure as an image, shown when it is opened without a
+  // kernel, where an Output widget's contents are lost.
+  const saved = await page.evaluate((i) => Jupyter.notebook.get_cell(i).output_area.outputs
+    .filter((o) => o.data && o.data['image/png']).map((o) => String(o.data['image/png']).replace(/\n/g, '')), WIDGET_CELL);
+  expect(saved.length === 1 && after.endsWith(saved[0]), `the notebook would save ${saved.length} images of the plot, want the redrawn one`);
   // The description in full, and a slider track longer than the 100 px
   // that jupyter-js-widgets 2.1.4 draws by default.
   const label = await page.evaluate((i) => {
