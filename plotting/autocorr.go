@@ -34,7 +34,7 @@ func Autocorr(fit any, args ...any) *Figure {
 	rows, cols := gridShape(len(sel.columns), 3)
 	f := newFigure("Autocorr", set, rows, cols, 800, 70+210*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
-		f.width, f.height = 600, 340
+		f.sizeFrom(set, 600, 340)
 	}
 	f.note = sel.note
 	white := 1.96 / math.Sqrt(float64(n))

@@ -33,14 +33,17 @@ func TestInCell(t *testing.T) {
 	}
 	exports := interp.Exports{
 		"github.com/gobayes/gobayes/plotting/plotting": {
-			"Trace":    reflect.ValueOf(plotting.Trace),
-			"Pair":     reflect.ValueOf(plotting.Pair),
-			"Dist":     reflect.ValueOf(plotting.Dist),
-			"Size":     reflect.ValueOf(plotting.Size),
-			"Chains":   reflect.ValueOf(plotting.Chains),
-			"Settings": reflect.ValueOf((*plotting.Settings)(nil)),
-			"Option":   reflect.ValueOf((*plotting.Option)(nil)),
-			"Figure":   reflect.ValueOf((*plotting.Figure)(nil)),
+			"Trace":       reflect.ValueOf(plotting.Trace),
+			"Pair":        reflect.ValueOf(plotting.Pair),
+			"Dist":        reflect.ValueOf(plotting.Dist),
+			"Size":        reflect.ValueOf(plotting.Size),
+			"Chains":      reflect.ValueOf(plotting.Chains),
+			"Settings":    reflect.ValueOf((*plotting.Settings)(nil)),
+			"Option":      reflect.ValueOf((*plotting.Option)(nil)),
+			"Figure":      reflect.ValueOf((*plotting.Figure)(nil)),
+			"FontScale":   reflect.ValueOf(plotting.FontScale),
+			"SetDefaults": reflect.ValueOf(plotting.SetDefaults),
+			"Defaults":    reflect.ValueOf((*plotting.Defaults)(nil)),
 		},
 		"github.com/gobayes/gobayes/cellfit/cellfit": {
 			"Fit": reflect.ValueOf(fit),
@@ -91,5 +94,21 @@ func TestInCell(t *testing.T) {
 		if w, h, _ := f.Size(); w != c.size[0] || h != c.size[1] {
 			t.Errorf("%s: %d×%d px, want %v", c.src, w, h, c.size)
 		}
+	}
+	// One cell sets the notebook's defaults; a later cell restores them.
+	if _, err := i.Eval(`prev := plotting.SetDefaults(plotting.Defaults{Width: 1000, FontScale: 1.4, Format: "svg"})`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := i.Eval(`plotting.Dist([]float64{1, 2, 3, 4}, "x", plotting.FontScale(1.2))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := v.Interface().(*plotting.Figure)
+	plotting.SetDefaults(plotting.Defaults{}) // whatever the cells do
+	if w, h, _ := f.Size(); w != 750 || h != 450 {
+		t.Errorf("after SetDefaults(Width: 1000) in a cell, Dist is %d×%d, want 750×450", w, h)
+	}
+	if _, err := i.Eval(`plotting.SetDefaults(prev)`); err != nil {
+		t.Fatal(err)
 	}
 }

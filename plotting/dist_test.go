@@ -38,3 +38,26 @@ func TestDistIntegers(t *testing.T) {
 		t.Error("integer draws drawn as a density")
 	}
 }
+
+// TestDistRefBounded: a share too small for one decimal is written as a
+// probability, not chained to the reference by "<" signs (tutorial 03 had
+// shown ">99.9% < 3.83 < <0.1%"). 3999 of 4000 values below 3.83.
+func TestDistRefBounded(t *testing.T) {
+	xs := make([]float64, 4000)
+	for i := range xs {
+		xs[i] = 2 + float64(i%100)/100
+	}
+	xs[0] = 4
+	title := Dist(xs, Labels("largest |residual|"), Ref(3.83)).Panels()[0].Title
+	if want := "P(largest |residual| < 3.83) > 99.9%"; !strings.Contains(title, want) {
+		t.Errorf("title %q lacks %q", title, want)
+	}
+	xs[0] = 1 // 1 of 4000 below
+	for i := 1; i < len(xs); i++ {
+		xs[i] = 5
+	}
+	title = Dist(xs, Labels("T"), Ref(3.83)).Panels()[0].Title
+	if want := "P(T < 3.83) < 0.1%"; !strings.Contains(title, want) {
+		t.Errorf("title %q lacks %q", title, want)
+	}
+}

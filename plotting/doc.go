@@ -25,10 +25,26 @@
 // name selects every scalar of that variable ("theta" is theta[1] …
 // theta[8]); a column name ("theta[3]") selects one scalar. With no names,
 // a plot shows every recorded variable, up to a limit it notes in the
-// figure's text. Options are the functions of type Option (Size, DPI,
-// Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,
+// figure's text. Options are the functions of type Option (Size,
+// FontScale, DPI, Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,
 // Labels, MaxDraws, Log, Axes) or a *Settings, where nil means the defaults. Chains
 // are numbered from 1, as the legends number them.
+//
+// # Size, text and format for a whole notebook
+//
+// Sizes are CSS pixels, the size a notebook shows a figure at. A PNG
+// holds twice the pixels each way (192 DPI) and its bundle's metadata has
+// the notebook show it at its size, so text stays sharp on a high-density
+// screen or a projector at 150% zoom. One call at the top of a notebook
+// sets the size, text scale, format and DPI of every later figure; a
+// figure's own options still win:
+//
+//	plotting.SetDefaults(plotting.Defaults{Width: 1000, FontScale: 1.4})
+//
+// PNG is the default format rather than SVG: Notebook 6 does not show
+// SVG from a notebook it does not trust, SVG text is drawn in whatever
+// font the browser has, and a trace or pair plot of thousands of draws is
+// a heavy SVG.
 //
 // # Errors
 //

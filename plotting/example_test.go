@@ -61,3 +61,18 @@ func ExampleDist() {
 	//   legend: median
 	//   panel (0,0) "score\nmedian 3, 94% HDI [1, 5]": bars[probability] band[94% HDI] rule[median]
 }
+
+// One call at the top of a notebook sets every later figure: larger, with
+// larger text, for a projector. A figure's own Size still wins.
+func ExampleSetDefaults() {
+	prev := SetDefaults(Defaults{Width: 1000, FontScale: 1.4})
+	defer SetDefaults(prev)
+	xs := []float64{1, 2, 2, 3, 4}
+	w, h, dpi := Dist(xs).Size()
+	fmt.Printf("%d×%d CSS px, PNG at %d DPI: %d×%d pixels\n", w, h, dpi, w*dpi/96, h*dpi/96)
+	w, h, _ = Dist(xs, Size(640, 480)).Size()
+	fmt.Printf("with Size(640, 480): %d×%d\n", w, h)
+	// Output:
+	// 750×450 CSS px, PNG at 192 DPI: 1500×900 pixels
+	// with Size(640, 480): 640×480
+}

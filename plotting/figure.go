@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +36,7 @@ type Figure struct {
 	width      int
 	height     int
 	dpi        int
+	fontScale  float64
 	format     string
 	sty        style
 	err        error
@@ -104,21 +106,37 @@ func (pn *panel) add(kind, label string, n int, ps ...plot.Plotter) {
 }
 
 // newFigure makes an empty figure of rows×cols panels; width and height
-// are the default size in pixels, replaced by the settings' size.
+// are the plot's own size in CSS pixels, scaled by the notebook's
+// Defaults.Width and replaced by the settings' size.
 func newFigure(kind string, set Settings, rows, cols, width, height int) *Figure {
-	f := &Figure{kind: kind, rows: rows, cols: cols, width: width, height: height, dpi: 96, format: "png"}
-	if set.Width > 0 {
-		f.width, f.height = set.Width, set.Height
-	}
+	f := &Figure{kind: kind, rows: rows, cols: cols, dpi: defaultDPI, fontScale: 1, format: "png"}
 	if set.DPI > 0 {
 		f.dpi = set.DPI
+	}
+	if set.FontScale > 0 {
+		f.fontScale = set.FontScale
 	}
 	if set.Format != "" {
 		f.format = strings.ToLower(set.Format)
 	}
 	f.cells = make([]*panel, rows*cols)
-	f.sty = newStyle(f.width/cols, (f.height-70)/rows)
+	f.sizeFrom(set, width, height)
 	return f
+}
+
+// sizeFrom sets the figure's size: the settings' size if given, else the
+// plot's own scaled by the notebook's Defaults.Width; text sizes follow.
+func (f *Figure) sizeFrom(set Settings, width, height int) {
+	if set.Width > 0 {
+		f.width, f.height = set.Width, set.Height
+	} else {
+		s := set.sizeScale
+		if s == 0 {
+			s = 1
+		}
+		f.width, f.height = int(math.Round(float64(width)*s)), int(math.Round(float64(height)*s))
+	}
+	f.sty = newStyle(f.width/f.cols, (f.height-70)/f.rows).scaled(f.fontScale)
 }
 
 // errorFigure is the figure of a call that could not be drawn.
@@ -158,7 +176,9 @@ func (f *Figure) Note() string { return f.note }
 // Legend returns the figure's legend entries.
 func (f *Figure) Legend() []LegendEntry { return append([]LegendEntry(nil), f.legend...) }
 
-// Size returns the figure's size in pixels and its resolution.
+// Size returns the figure's size in CSS pixels (the size a notebook
+// shows) and the pixel density of its PNG: the PNG holds width·dpi/96 ×
+// height·dpi/96 pixels.
 func (f *Figure) Size() (width, height, dpi int) { return f.width, f.height, f.dpi }
 
 // Grid returns the number of rows and columns of panels.
@@ -211,9 +231,10 @@ func (f *Figure) Bundle() display.Bundle {
 		return b
 	}
 	b.Data[display.MIMEPNG] = base64.StdEncoding.EncodeToString(png)
-	// Notebooks lay the image out at 96 DPI: a figure drawn at 192 DPI
-	// shows at half its pixel size, sharp on a high-density screen.
-	b.Metadata[display.MIMEPNG] = map[string]any{"width": f.width * 96 / f.dpi, "height": f.height * 96 / f.dpi}
+	// The PNG holds dpi/96 pixels per CSS pixel; the metadata has the
+	// notebook (Notebook 6, JupyterLab, VS Code) show it at the figure's
+	// size, so a 192-DPI figure is sharp, not twice as large.
+	b.Metadata[display.MIMEPNG] = map[string]any{"width": f.width, "height": f.height}
 	return b
 }
 
@@ -251,9 +272,11 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
+	// A CSS pixel is 1/96 inch; the PNG canvas turns inches into
+	// pixels at the figure's DPI, SVG and PDF keep the inches.
 	dpi := f.dpi
-	w := vg.Length(f.width) / vg.Length(dpi) * vg.Inch
-	h := vg.Length(f.height) / vg.Length(dpi) * vg.Inch
+	w := vg.Length(f.width) / 96 * vg.Inch
+	h := vg.Length(f.height) / 96 * vg.Inch
 	var buf bytes.Buffer
 	switch strings.ToLower(format) {
 	case "png":

@@ -26,9 +26,10 @@ func checkRenders(t *testing.T, f *Figure) {
 	if err != nil {
 		t.Fatalf("PNG does not decode: %v", err)
 	}
-	w, h, _ := f.Size()
-	if got := img.Bounds().Size(); got.X != w || got.Y != h {
-		t.Errorf("PNG is %v px, want %d×%d", got, w, h)
+	// The PNG holds DPI/96 pixels per CSS pixel of the figure's size.
+	w, h, dpi := f.Size()
+	if got := img.Bounds().Size(); got.X != w*dpi/96 || got.Y != h*dpi/96 {
+		t.Errorf("PNG is %v px, want %d×%d", got, w*dpi/96, h*dpi/96)
 	}
 	svg, err := f.Render("svg")
 	if err != nil {
@@ -187,10 +188,14 @@ func TestDisplayRender(t *testing.T) {
 }
 
 func TestBundleDisplaySize(t *testing.T) {
-	// 1600×1200 px at 192 DPI lays out as 800×600 CSS px (96 DPI).
-	b := Trace(fixture(), "mu", Size(1600, 1200), DPI(192)).Bundle()
-	md, _ := b.Metadata["image/png"].(map[string]any)
+	// Size(800, 600) at 300 DPI is a 2500×1875-pixel PNG laid out as
+	// 800×600 CSS px.
+	f := Trace(fixture(), "mu", Size(800, 600), DPI(300))
+	md, _ := f.Bundle().Metadata["image/png"].(map[string]any)
 	if md["width"] != 800 || md["height"] != 600 {
 		t.Errorf("PNG metadata %v, want width 800, height 600", md)
+	}
+	if w, h := pngSize(t, f); w != 2500 || h != 1875 {
+		t.Errorf("PNG is %d×%d px, want 2500×1875", w, h)
 	}
 }

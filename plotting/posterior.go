@@ -39,7 +39,7 @@ func Posterior(fit any, args ...any) *Figure {
 	}
 	f := newFigure("Posterior", set, rows, cols, 800, 70+(230+16*extra)*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
-		f.width, f.height = 600, 360
+		f.sizeFrom(set, 600, 360)
 	}
 	f.note = sel.note
 	for i, col := range sel.columns {
@@ -132,8 +132,7 @@ func distPanel(f *Figure, pn *panel, xs []float64, name string, set Settings, i 
 				below++
 			}
 		}
-		lo, hi := percentSplit(below, len(sorted))
-		probs = append(probs, fmt.Sprintf("%s < %s < %s", lo, num(ref), hi))
+		probs = append(probs, refShare(name, ref, below, len(sorted)))
 		pn.add("rule", "reference", 1, vrule{x: ref, style: draw.LineStyle{Color: refColor, Width: f.sty.line, Dashes: []vg.Length{4, 3}}})
 		f.addLegend("reference", "dashed", refColor)
 	}
@@ -185,6 +184,19 @@ func percentSplit(k, n int) (share, rest string) {
 	}
 	r := math.Round(p*10) / 10
 	return strconv.FormatFloat(r, 'f', 1, 64) + "%", strconv.FormatFloat(100-r, 'f', 1, 64) + "%"
+}
+
+// refShare says how the draws fall about a reference: "25.0% < 0 <
+// 75.0%", ArviZ's form, when both shares have a digit to show; when one is
+// too small for it, the probability below the reference with its bound,
+// "P(T < 3.83) > 99.9%" (chaining the bounds, ">99.9% < 3.83 < <0.1%",
+// reads as nonsense).
+func refShare(name string, ref float64, below, n int) string {
+	lo, hi := percentSplit(below, n)
+	if lo[0] != '<' && lo[0] != '>' {
+		return fmt.Sprintf("%s < %s < %s", lo, num(ref), hi)
+	}
+	return fmt.Sprintf("P(%s < %s) %s %s", name, num(ref), lo[:1], lo[1:])
 }
 
 // histogramBins is a bin count by the Rice rule, 2·n^(1/3), within 10–60.

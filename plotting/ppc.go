@@ -23,7 +23,8 @@ import (
 // thin lines, their pooled density dashed, and the observed density in
 // black. Counts (data that are all integers over a range of at most 60
 // values) show the observed frequency of each value as bars and the
-// replicated frequencies' median and 90% interval. The first of Labels
+// replicated frequencies' median and 90% interval, over the values
+// observed or reached by at least 5% of the replications. The first of Labels
 // names the predictive distribution (default "posterior predictive").
 //
 //	plotting.PPC(y, m.PosteriorPredictive(fit))
@@ -202,30 +203,50 @@ func countsPPC(f *Figure, obs []float64, reps [][]float64, label string) {
 			per[i] = append(per[i], p)
 		}
 	}
-	width := 0.7
-	for i, p := range fo {
-		if p > 0 {
-			pn.p.Add(bar{x: lo + float64(i), y: p, width: width, color: color8(0xB8)})
-		}
+	low, mid, high := make([]float64, nv), make([]float64, nv), make([]float64, nv)
+	for i, ps := range per {
+		sort.Float64s(ps)
+		low[i], mid[i], high[i] = diag.Quantile(ps, 0.05), diag.Quantile(ps, 0.5), diag.Quantile(ps, 0.95)
 	}
-	pn.desc.Elements = append(pn.desc.Elements, Element{Kind: "bars", Label: "observed", N: nv})
+	// The x axis runs over the values that show something: an observed
+	// count or a 90% interval above zero. A value at either end that no
+	// observation has and fewer than 5% of the replications reach would
+	// draw only a dot at zero (one wild replicate stretched tutorial 06's
+	// axis to 30 with fifteen of them).
+	first, last := 0, nv-1
+	for first < last && fo[first] == 0 && high[first] == 0 {
+		first++
+	}
+	for last > first && fo[last] == 0 && high[last] == 0 {
+		last--
+	}
+	width := 0.7
+	top := 0.0
+	for i := first; i <= last; i++ {
+		if fo[i] > 0 {
+			pn.p.Add(bar{x: lo + float64(i), y: fo[i], width: width, color: color8(0xB8)})
+		}
+		top = math.Max(top, math.Max(fo[i], high[i]))
+	}
+	pn.desc.Elements = append(pn.desc.Elements, Element{Kind: "bars", Label: "observed", N: last - first + 1})
 	var seg segments
 	seg.style = draw.LineStyle{Color: oiBlue, Width: 2}
 	var mx, my []float64
-	for i, ps := range per {
-		sort.Float64s(ps)
+	for i := first; i <= last; i++ {
 		x := lo + float64(i)
 		seg.x0, seg.x1 = append(seg.x0, x), append(seg.x1, x)
-		seg.y0, seg.y1 = append(seg.y0, diag.Quantile(ps, 0.05)), append(seg.y1, diag.Quantile(ps, 0.95))
-		mx, my = append(mx, x), append(my, diag.Quantile(ps, 0.5))
+		seg.y0, seg.y1 = append(seg.y0, low[i]), append(seg.y1, high[i])
+		mx, my = append(mx, x), append(my, mid[i])
 	}
 	pn.add("interval", label+" 90%", len(seg.x0), seg)
 	pn.add("points", label+" median", len(mx), points(mx, my, draw.GlyphStyle{Color: oiBlue, Radius: 3, Shape: draw.CircleGlyph{}}))
-	pn.p.Y.Min = 0
+	// Room above the tallest interval or bar, so that none ends at the
+	// frame as if cut there.
+	pn.p.Y.Min, pn.p.Y.Max = 0, 1.06*top
 	pn.p.X.Tick.Marker = integerTicks{}
 	// Half a count of room on each side, so that the end counts' bars
 	// are not cut by the frame.
-	pn.p.X.Min, pn.p.X.Max = math.Min(pn.p.X.Min, lo-0.5), math.Max(pn.p.X.Max, lo+float64(len(per)-1)+0.5)
+	pn.p.X.Min, pn.p.X.Max = lo+float64(first)-0.5, lo+float64(last)+0.5
 	f.addLegend("observed", "band", color8(0xB8))
 	f.addLegend(label+" median and 90%", "points", oiBlue)
 }

@@ -82,3 +82,35 @@ func TestPPCFromPosterior(t *testing.T) {
 		t.Errorf("wrong draws type: %v", err)
 	}
 }
+
+// TestPPCCountsRange: the count plot's y axis leaves room above the
+// tallest 90% interval (tutorial 06 cut them at the frame), and its x
+// axis ends where the data and the replications do: values that no
+// observation has and fewer than 5% of replications reach (one wild
+// replicate of 30) draw nothing but a dot at zero and are left out.
+func TestPPCCountsRange(t *testing.T) {
+	obs := []float64{0, 1, 1, 2, 2, 3}
+	var reps [][]float64
+	for i := 0; i < 100; i++ {
+		r := []float64{0, 1, 1, 2, 2, 3}
+		if i%2 == 0 {
+			r = []float64{1, 1, 1, 1, 2, 4} // value 1 has frequency 4/6
+		}
+		reps = append(reps, r)
+	}
+	reps[7] = []float64{0, 1, 2, 2, 3, 30}
+	f := PPC(obs, reps)
+	p := f.Panels()[0]
+	if got := p.Points("interval", "posterior predictive 90%"); got != 5 {
+		t.Errorf("%d intervals, want 5 (values 0..4, not 0..30)", got)
+	}
+	pl := f.cells[0].p
+	if pl.X.Min != -0.5 || pl.X.Max != 4.5 {
+		t.Errorf("x range [%g, %g], want [-0.5, 4.5]", pl.X.Min, pl.X.Max)
+	}
+	// The tallest interval reaches 4/6 (value 1 in half the replicates).
+	if top := 4.0 / 6; !(pl.Y.Max > top*1.02) {
+		t.Errorf("y axis ends at %g, at the top of the tallest interval (%g): no room above it", pl.Y.Max, top)
+	}
+	checkRenders(t, f)
+}

@@ -39,7 +39,7 @@ func Rank(fit any, args ...any) *Figure {
 	k := len(sel.chains)
 	f := newFigure("Rank", set, rows, cols, 800, 70+max(200, 40*k+60)*rows)
 	if len(sel.columns) == 1 && set.Width == 0 {
-		f.width, f.height = 600, max(320, 50*k+90)
+		f.sizeFrom(set, 600, max(320, 50*k+90))
 	}
 	f.note = sel.note
 	n := sel.fit.Draws()

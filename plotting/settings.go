@@ -10,14 +10,18 @@ import (
 // Settings are a figure's options. The zero value (and a nil *Settings)
 // means the defaults documented on each field.
 type Settings struct {
-	// Width and Height are the figure's size in pixels; 0 lets the plot
-	// choose from its number of panels (800 px wide by default).
+	// Width and Height are the figure's size in CSS pixels, the size a
+	// notebook shows it at; 0 lets the plot choose from its number of
+	// panels (800 px wide by default, see Defaults).
 	Width, Height int
-	// DPI is the resolution, in dots per inch, at which points (text,
-	// lines) become pixels; 0 means 96. A notebook shows the image at
-	// Width·96/DPI CSS pixels, so Size(1600, 1200) with DPI(192) is an
-	// 800×600 figure, sharp on a high-density screen.
+	// DPI is the pixel density of a PNG, in dots per inch: the image
+	// holds Width·DPI/96 × Height·DPI/96 pixels and shows at Width ×
+	// Height. 0 means the notebook's default, 192 unless SetDefaults
+	// says otherwise: twice the pixels, sharp on a high-density screen.
 	DPI int
+	// FontScale multiplies the size of every text; 0 means the
+	// notebook's default, 1 unless SetDefaults says otherwise.
+	FontScale float64
 	// Format is the image format the figure offers to a notebook: "png"
 	// (the default) or "svg".
 	Format string
@@ -53,18 +57,25 @@ type Settings struct {
 	// positive scale such as tau: a funnel's neck opens up on the log
 	// scale). Forest ignores it.
 	Log []string
+
+	// sizeScale scales the plot's own default size (Defaults.Width).
+	sizeScale float64
 }
 
 // Option changes one setting. The functions below make them.
 type Option func(*Settings)
 
-// Size sets the figure's width and height in pixels.
+// Size sets the figure's width and height in CSS pixels.
 func Size(width, height int) Option {
 	return func(s *Settings) { s.Width, s.Height = width, height }
 }
 
-// DPI sets the resolution in dots per inch.
+// DPI sets the pixel density of the PNG in dots per inch (96: one pixel
+// per CSS pixel; 192, the default: two).
 func DPI(dpi int) Option { return func(s *Settings) { s.DPI = dpi } }
+
+// FontScale multiplies the size of every text of the figure.
+func FontScale(scale float64) Option { return func(s *Settings) { s.FontScale = scale } }
 
 // Format sets the image format the figure offers: "png" or "svg".
 func Format(format string) Option { return func(s *Settings) { s.Format = format } }
@@ -212,7 +223,11 @@ func parseArgs(plot string, args []any) ([]string, Settings, error) {
 		}
 	}
 	names = append(names, set.Vars...)
-	return names, set, checkSettings(plot, set)
+	if err := checkSettings(plot, set); err != nil {
+		return names, set, err
+	}
+	set, err := withDefaults(set)
+	return names, set, err
 }
 
 // mergeSettings overlays the set fields of b on a.
@@ -222,6 +237,9 @@ func mergeSettings(a, b Settings) Settings {
 	}
 	if b.DPI != 0 {
 		a.DPI = b.DPI
+	}
+	if b.FontScale != 0 {
+		a.FontScale = b.FontScale
 	}
 	if b.Format != "" {
 		a.Format = b.Format
@@ -268,6 +286,8 @@ func checkSettings(plot string, s Settings) error {
 		return fmt.Errorf("plotting: %s size %d×%d is too large; keep both below 20000 pixels", plot, s.Width, s.Height)
 	case s.DPI < 0 || s.DPI > 1200:
 		return fmt.Errorf("plotting: %s DPI %d is out of range; pass plotting.DPI(d) with 0 < d ≤ 1200 (96 is the screen default)", plot, s.DPI)
+	case s.FontScale < 0 || s.FontScale > 10:
+		return fmt.Errorf("plotting: %s font scale %g is out of range; pass plotting.FontScale(f) with 0 < f ≤ 10, for example 1.4", plot, s.FontScale)
 	case s.Prob < 0 || s.Prob >= 1:
 		return fmt.Errorf("plotting: %s probability %g is out of range; pass plotting.Prob(p) with 0 < p < 1, for example 0.94", plot, s.Prob)
 	case s.ROPE != nil && (len(s.ROPE) != 2 || !(s.ROPE[0] < s.ROPE[1])):

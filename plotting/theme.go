@@ -70,6 +70,16 @@ func newStyle(panelWidth, panelHeight int) style {
 	return s
 }
 
+// scaled is s with every text size multiplied by k.
+func (s style) scaled(k float64) style {
+	if k == 1 || k <= 0 {
+		return s
+	}
+	m := vg.Length(k)
+	s.title, s.label, s.tick, s.legend, s.header = s.title*m, s.label*m, s.tick*m, s.legend*m, s.header*m
+	return s
+}
+
 func sans(size vg.Length) font.Font {
 	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
 }

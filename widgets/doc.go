@@ -12,8 +12,15 @@
 // A widget shows as a cell's value or with display.Show; Value reads it
 // from Go at any time; OnChange runs a func whenever the student changes
 // it; Interact shows controls and an output area and reruns a func into
-// the area at every change. Output makes an output area of one's own, and
-// its Capture sends what a func prints and displays there.
+// the area at every change, its figures below as ordinary displays
+// replaced in place, so that the notebook saves the latest one. Output
+// makes an output area of one's own, and its Capture sends what a func
+// prints and displays there.
+//
+// A control shows as a row: its description in full, then the control
+// (a slider 60% of the row wide). The front-end cuts a control's own
+// description at 148 px and has no style to widen it, so the row's
+// description is a widget of its own (HTMLMath) beside it.
 //
 // # Protocol
 //
@@ -62,6 +69,16 @@
 // renderer for ViewMIME in output areas, so an Output widget is the way to
 // put a callback's output next to its controls. Updating a display made
 // with display.NewHandle from a handler works too, in any front-end.
+//
+// Interact puts the figures its func shows (PNG or SVG bundles) in the
+// cell instead, as displays with ids, shown on the first run and updated
+// in place (update_display_data) at every change, after the capture ends:
+// while the Output widget's msg_id is set it would take those messages
+// too. Live, the figure redraws under the controls as before; saved, the
+// notebook holds the latest figure as an ordinary image, which shows
+// when it is opened without a kernel or a widget front-end (nbconvert,
+// GitHub, Notebook 6 before the kernel starts), where the Output
+// widget's contents are lost.
 //
 // A front-end without widgets (nbclient, a console) shows nothing for a
 // widget, and no handler runs there.

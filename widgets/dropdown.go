@@ -24,8 +24,8 @@ func Dropdown(description string, options ...string) *Choice {
 	for i, o := range options {
 		labels[i] = o
 	}
-	d.m = newModel("Dropdown", "DropdownModel", "DropdownView", map[string]any{
-		"description": description, "_options_labels": labels, "value": value,
+	d.m = newControl("Dropdown", "DropdownModel", "DropdownView", description, "", map[string]any{
+		"_options_labels": labels, "value": value,
 		"disabled": false,
 	}, d.accept)
 	return d
@@ -78,5 +78,5 @@ func (d *Choice) onAnyChange(f func()) { d.m.onAnyChange(f) }
 func (d *Choice) Bundle() display.Bundle { return d.m.bundle() }
 
 func (d *Choice) String() string {
-	return fmt.Sprintf("Dropdown(%q, value=%q)", d.m.get("description"), d.Value())
+	return fmt.Sprintf("Dropdown(%q, value=%q)", d.m.description, d.Value())
 }

@@ -7,6 +7,10 @@ import (
 	"github.com/gobayes/gobayes/display"
 )
 
+// sliderWidth is a slider's width beside its description: most of a
+// projected notebook's width, so that the track is long enough to aim at.
+const sliderWidth = "60%"
+
 // Float is a slider over real numbers (the front-end's FloatSlider).
 type Float struct{ m *model }
 
@@ -22,8 +26,8 @@ func FloatSlider(description string, min, max, value float64) *Float {
 		step = 0.1
 	}
 	s := &Float{}
-	s.m = newModel("FloatSlider", "FloatSliderModel", "FloatSliderView", map[string]any{
-		"description": description, "min": min, "max": max, "step": step, "value": value,
+	s.m = newControl("FloatSlider", "FloatSliderModel", "FloatSliderView", description, sliderWidth, map[string]any{
+		"min": min, "max": max, "step": step, "value": value,
 		"orientation": "horizontal", "readout": true, "readout_format": ".2f",
 		"continuous_update": true, "disabled": false, "_range": false, "slider_color": nil,
 	}, s.accept)
@@ -75,7 +79,7 @@ func (s *Float) onAnyChange(f func()) { s.m.onAnyChange(f) }
 func (s *Float) Bundle() display.Bundle { return s.m.bundle() }
 
 func (s *Float) String() string {
-	return fmt.Sprintf("FloatSlider(%q, value=%g)", s.m.get("description"), s.Value())
+	return fmt.Sprintf("FloatSlider(%q, value=%g)", s.m.description, s.Value())
 }
 
 // Int is a slider over integers (the front-end's IntSlider).
@@ -89,8 +93,8 @@ func IntSlider(description string, min, max, value int) *Int {
 	}
 	value = clampInt(value, min, max)
 	s := &Int{}
-	s.m = newModel("IntSlider", "IntSliderModel", "IntSliderView", map[string]any{
-		"description": description, "min": min, "max": max, "step": 1, "value": value,
+	s.m = newControl("IntSlider", "IntSliderModel", "IntSliderView", description, sliderWidth, map[string]any{
+		"min": min, "max": max, "step": 1, "value": value,
 		"orientation": "horizontal", "readout": true, "readout_format": "d",
 		"continuous_update": true, "disabled": false, "_range": false,
 	}, s.accept)
@@ -146,5 +150,5 @@ func (s *Int) onAnyChange(f func()) { s.m.onAnyChange(f) }
 func (s *Int) Bundle() display.Bundle { return s.m.bundle() }
 
 func (s *Int) String() string {
-	return fmt.Sprintf("IntSlider(%q, value=%d)", s.m.get("description"), s.Value())
+	return fmt.Sprintf("IntSlider(%q, value=%d)", s.m.description, s.Value())
 }

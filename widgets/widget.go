@@ -48,6 +48,15 @@ type model struct {
 	// keep (state is the current state, read under the lock); ok false rejects the change, which is then sent back corrected.
 	accept  func(key string, v any, state map[string]any) (keep any, ok bool)
 	changed []func() // run after the front-end or Go changed "value"
+
+	// A control shows in a row (see shownRow): its description, the width of
+	// the control in the row ("" keeps its own), and the models of the
+	// row once shown, closed with the control.
+	description string
+	width       string
+	rowOnce     sync.Once
+	row         *model
+	parts       []*model
 }
 
 // newModel opens the widget's comm with its full state.
@@ -179,13 +188,58 @@ func (m *model) sync(changes map[string]any) {
 	}
 }
 
-// bundle shows the widget: Notebook 6's widget manager (jupyter-js-widgets
-// 2.x) draws a view when the comm says {"method": "display"}, in the
-// widget area of the cell whose request is the message's parent; the
-// bundle's MIME type is for front-ends and files that render views from
-// it. Its text/plain is empty, as Notebook 6 would print it under the
-// widget.
+// newControl is newModel for a control labelled description: the
+// description is shown beside it in a row (see shownRow), not as the model's
+// own, and width is the control's width in that row ("" keeps the
+// front-end's).
+func newControl(name, modelName, viewName, description, width string, state map[string]any, accept func(string, any, map[string]any) (any, bool)) *model {
+	state["description"] = ""
+	m := newModel(name, modelName, viewName, state, accept)
+	m.description, m.width = description, width
+	return m
+}
+
+// ref is how another model's state names this one.
+func (m *model) ref() string { return "IPY_MODEL_" + m.ID() }
+
+// shownRow is the row a control shows as: an HBox of its description (an
+// HTMLMath, so that HTML and $math$ in it render as they would in the
+// control's own description) and the control, the row's items centred.
+// jupyter-js-widgets 2.1.4, the front-end of Debian's Notebook 6, cuts a
+// control's own description at 148 px ("scale of tau's half-C…"), has no
+// style description_width (ipywidgets 7's), and draws a slider 300 px
+// wide, its track about 100 px: a description of its own in the row is
+// never cut, and a Layout gives the control its width. The row's models
+// are made when the control is first shown, each before a state names it.
+func (m *model) shownRow() *model {
+	m.rowOnce.Do(func() {
+		if m.width != "" {
+			lay := newModel("Layout", "LayoutModel", "LayoutView", map[string]any{"width": m.width}, nil)
+			m.parts = append(m.parts, lay)
+			m.set(map[string]any{"layout": lay.ref()})
+		}
+		label := newModel("HTMLMath", "HTMLMathModel", "HTMLMathView", map[string]any{
+			"value": m.description, "description": "", "placeholder": "", "disabled": false,
+		}, nil)
+		align := newModel("Layout", "LayoutModel", "LayoutView", map[string]any{"align_items": "center"}, nil)
+		m.row = newModel("HBox", "HBoxModel", "HBoxView", map[string]any{
+			"children": []any{label.ref(), m.ref()}, "box_style": "", "layout": align.ref(),
+		}, nil)
+		m.parts = append(m.parts, label, align, m.row)
+	})
+	return m.row
+}
+
+// bundle shows the widget — a control as its row (see shownRow): Notebook
+// 6's widget manager (jupyter-js-widgets 2.x) draws a view when the comm
+// says {"method": "display"}, in the widget area of the cell whose request
+// is the message's parent; the bundle's MIME type is for front-ends and
+// files that render views from it. Its text/plain is empty, as Notebook 6
+// would print it under the widget.
 func (m *model) bundle() display.Bundle {
+	if m.description != "" {
+		return m.shownRow().bundle()
+	}
 	m.c.Send(map[string]any{"method": "display"})
 	return display.Bundle{
 		Data: map[string]any{
@@ -204,5 +258,10 @@ func sameJSON(a, b any) bool {
 	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
-// Close closes the widget's comm: its views go away.
-func (m *model) Close() { m.c.Close() }
+// Close closes the widget's comm, and its row's: its views go away.
+func (m *model) Close() {
+	m.c.Close()
+	for _, p := range m.parts {
+		p.Close()
+	}
+}

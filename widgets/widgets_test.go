@@ -2,9 +2,11 @@ package widgets
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/comm"
@@ -13,13 +15,28 @@ import (
 
 // recorder is a comm.Sender and a display.Publisher keeping what was sent,
 // as JSON, the way the kernel puts it on the wire.
-type recorder struct{ sent []string }
+type recorder struct {
+	sent []string
+	ids  map[string]int // display ids of images, numbered as first seen
+}
 
 func (r *recorder) SendComm(m comm.Message) {
 	b, _ := json.Marshal(m)
 	r.sent = append(r.sent, string(b))
 }
 func (r *recorder) Display(b display.Bundle, id string, update bool) {
+	if _, ok := b.Data[display.MIMEPNG]; ok {
+		// An image: whether it went out as an updatable display, and
+		// which, by the order of its id.
+		if r.ids == nil {
+			r.ids = map[string]int{}
+		}
+		if _, seen := r.ids[id]; !seen && id != "" {
+			r.ids[id] = len(r.ids) + 1
+		}
+		r.sent = append(r.sent, fmt.Sprintf("image %d update=%v", r.ids[id], update))
+		return
+	}
 	r.sent = append(r.sent, "display")
 }
 func (r *recorder) Clear(wait bool) { r.sent = append(r.sent, "clear") }
@@ -120,7 +137,9 @@ func TestCommOpenState(t *testing.T) {
 		Data map[string]json.RawMessage
 	}
 	json.Unmarshal([]byte(sent[0]), &first)
-	if got, want := string(first.Data["state"]), `{"_dom_classes":[],"_model_module":"jupyter-js-widgets","_model_module_version":"~2.1.4","_model_name":"FloatSliderModel","_range":false,"_view_module":"jupyter-js-widgets","_view_module_version":"~2.1.4","_view_name":"FloatSliderView","continuous_update":true,"description":"prior scale","disabled":false,"max":10,"min":0.1,"msg_throttle":1,"orientation":"horizontal","readout":true,"readout_format":".2f","slider_color":null,"step":0.099,"value":1}`; got != want {
+	// The description is shown beside the slider, not as its own (see
+	// TestControlRow).
+	if got, want := string(first.Data["state"]), `{"_dom_classes":[],"_model_module":"jupyter-js-widgets","_model_module_version":"~2.1.4","_model_name":"FloatSliderModel","_range":false,"_view_module":"jupyter-js-widgets","_view_module_version":"~2.1.4","_view_name":"FloatSliderView","continuous_update":true,"description":"","disabled":false,"max":10,"min":0.1,"msg_throttle":1,"orientation":"horizontal","readout":true,"readout_format":".2f","slider_color":null,"step":0.099,"value":1}`; got != want {
 		t.Errorf("FloatSlider state\n%s\nwant\n%s", got, want)
 	}
 }
@@ -221,7 +240,7 @@ func TestSetValueAndRequestState(t *testing.T) {
 
 func TestDisplay(t *testing.T) {
 	r := fresh(t)
-	s := IntSlider("n", 0, 10, 3)
+	s := Output() // a control shows as a row: TestControlRow
 	r.take()
 	b, err := display.RenderStrict(s)
 	if err != nil {
@@ -263,16 +282,16 @@ func TestInteract(t *testing.T) {
 	s := FloatSlider("scale", 0, 10, 1)
 	runs := []float64{}
 	Interact(func() { runs = append(runs, s.Value()) }, s)
-	r.take()
+	out := outputID(r.take())
 	comm.SetRequest("req2")
 	client(t, s.ID(), `{"method":"backbone","sync_data":{"value":3}}`)
 	if !reflect.DeepEqual(runs, []float64{1, 3}) {
 		t.Errorf("f saw %v, want [1 3]", runs)
 	}
 	want := []string{
-		`{"type":"comm_msg","comm_id":"w2","data":{"method":"update","state":{"msg_id":"req2"}}}`,
+		`{"type":"comm_msg","comm_id":"` + out + `","data":{"method":"update","state":{"msg_id":"req2"}}}`,
 		"clear",
-		`{"type":"comm_msg","comm_id":"w2","data":{"method":"update","state":{"msg_id":""}}}`,
+		`{"type":"comm_msg","comm_id":"` + out + `","data":{"method":"update","state":{"msg_id":""}}}`,
 	}
 	if sent := r.take(); !reflect.DeepEqual(sent, want) {
 		t.Errorf("sent %q, want %q", sent, want)
@@ -291,4 +310,152 @@ func TestVersionComm(t *testing.T) {
 	if v, ok := FrontendVersion(); v != "2.1.4" || !ok {
 		t.Errorf("FrontendVersion = %q %v", v, ok)
 	}
+}
+
+// TestControlRow: a control shows as a row of its description, in full,
+// and the control with no description of its own, 60% of the row wide.
+// jupyter-js-widgets 2.1.4 cuts a control's own description at 148 px
+// ("scale of tau's half-C…") and draws a slider 300 px wide; its slider
+// style has no description_width.
+func TestControlRow(t *testing.T) {
+	r := fresh(t)
+	s := FloatSlider("scale of tau's half-Cauchy prior", 0.1, 10, 1)
+	var open struct{ Data map[string]any }
+	json.Unmarshal([]byte(r.take()[0]), &open)
+	if d := open.Data["description"]; d != "" {
+		t.Errorf("the slider's own description is %q, want none (the row shows it)", d)
+	}
+	b, err := display.RenderStrict(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := map[string]map[string]any{} // comm id → state opened with
+	var updates []string
+	var shown string
+	for _, m := range r.take() {
+		var msg struct {
+			Type   string
+			CommID string `json:"comm_id"`
+			Data   map[string]any
+		}
+		json.Unmarshal([]byte(m), &msg)
+		switch msg.Type {
+		case "comm_open":
+			state[msg.CommID] = msg.Data
+		case "comm_msg":
+			if msg.Data["method"] == "display" {
+				shown = msg.CommID
+			} else {
+				updates = append(updates, m)
+			}
+		}
+	}
+	model := func(ref any) map[string]any {
+		id, _ := ref.(string)
+		if len(id) < 10 || id[:10] != "IPY_MODEL_" {
+			t.Fatalf("%v is not a model reference", ref)
+		}
+		st := state[id[10:]]
+		if st == nil {
+			t.Fatalf("%s was not opened before it was referenced", id)
+		}
+		return st
+	}
+	box := state[shown]
+	if box["_model_name"] != "HBoxModel" {
+		t.Fatalf("shown: %v, want an HBox", box)
+	}
+	if b.Data[ViewMIME].(map[string]any)["model_id"] != shown {
+		t.Errorf("bundle shows %v, want the row %s", b.Data[ViewMIME], shown)
+	}
+	children, _ := box["children"].([]any)
+	if len(children) != 2 {
+		t.Fatalf("row children %v, want the description and the slider", children)
+	}
+	label := model(children[0])
+	if label["_model_name"] != "HTMLMathModel" || label["value"] != "scale of tau's half-Cauchy prior" {
+		t.Errorf("row's first child %v, want an HTMLMath of the description", label)
+	}
+	if children[1] != "IPY_MODEL_"+s.ID() {
+		t.Errorf("row's second child %v, want the slider %s", children[1], s.ID())
+	}
+	if align := model(box["layout"]); align["align_items"] != "center" {
+		t.Errorf("row layout %v, want align_items center", align)
+	}
+	var layoutRef any
+	for _, u := range updates {
+		var m struct {
+			CommID string `json:"comm_id"`
+			Data   struct{ State map[string]any }
+		}
+		json.Unmarshal([]byte(u), &m)
+		if m.CommID == s.ID() && m.Data.State["layout"] != nil {
+			layoutRef = m.Data.State["layout"]
+		}
+	}
+	if lay := model(layoutRef); lay["_model_name"] != "LayoutModel" || lay["width"] != "60%" {
+		t.Errorf("slider layout %v, want a LayoutModel with width 60%%", lay)
+	}
+	// Shown again: the same row, nothing opened anew.
+	display.RenderStrict(s)
+	if sent := r.take(); len(sent) != 1 || !strings.Contains(sent[0], `"comm_id":"`+shown+`"`) {
+		t.Errorf("second display sent %q, want one display of the row", sent)
+	}
+	if got := s.String(); got != `FloatSlider("scale of tau's half-Cauchy prior", value=1)` {
+		t.Errorf("String() = %s", got)
+	}
+}
+
+// TestInteractStaticFigure: a figure the func shows goes to the cell as
+// an ordinary display, updated in place at every change, so the notebook
+// saves the latest one and shows it without a kernel; text and other
+// output stay in the Output widget.
+func TestInteractStaticFigure(t *testing.T) {
+	r := fresh(t)
+	s := FloatSlider("scale", 0, 10, 1)
+	png := []byte("\x89PNG\r\n\x1a\n") // enough for a bundle; not decoded
+	Interact(func() {
+		display.HTML("<p>scale</p>")
+		display.PNG(png)
+	}, s)
+	sent := r.take()
+	out := outputID(sent)
+	want := []string{
+		`{"type":"comm_msg","comm_id":"%OUT%","data":{"method":"update","state":{"msg_id":"req1"}}}`,
+		"clear",
+		"display",
+		`{"type":"comm_msg","comm_id":"%OUT%","data":{"method":"update","state":{"msg_id":""}}}`,
+	}
+	for i := range want {
+		want[i] = strings.ReplaceAll(want[i], "%OUT%", out)
+	}
+	want = append(want, "image 1 update=false")
+	if got := sent[len(sent)-5:]; !reflect.DeepEqual(got, want) {
+		t.Errorf("first run sent\n%q\nwant (the figure after the Output widget's capture)\n%q", got, want)
+	}
+	comm.SetRequest("req2")
+	client(t, s.ID(), `{"method":"backbone","sync_data":{"value":3}}`)
+	for i := range want[:4] {
+		want[i] = strings.ReplaceAll(want[i], "req1", "req2")
+	}
+	want[4] = "image 1 update=true"
+	if got := r.take(); !reflect.DeepEqual(got, want) {
+		t.Errorf("after a change sent\n%q\nwant the same figure display updated\n%q", got, want)
+	}
+}
+
+// outputID is the comm id of the Output widget opened among sent.
+func outputID(sent []string) string {
+	for _, m := range sent {
+		var raw struct {
+			Type   string
+			CommID string `json:"comm_id"`
+			Data   map[string]any
+		}
+		json.Unmarshal([]byte(m), &raw)
+		if raw.Type == "comm_open" && raw.Data["_model_name"] == "OutputModel" {
+			return raw.CommID
+		}
+	}
+	return ""
 }

@@ -470,14 +470,15 @@ async function checkInterrupt(page) {
 }
 
 // The widget cell's slider, dragged with the mouse in the widget area,
-// makes the kernel redraw the prior predictive plot in the Output widget
-// below it; a later cell reads the slider's value in Go.
+// makes the kernel redraw the prior predictive plot below it (an ordinary
+// display in the cell's output, updated in place, so that the notebook
+// saves it); a later cell reads the slider's value in Go.
 const WIDGET_CELL = 4;
 const COMPLETION_CELL = 6;
 
 function widgetImage(page) {
   return page.evaluate((i) => {
-    const img = Jupyter.notebook.get_cell(i).element[0].querySelector('.widget-area img');
+    const img = Jupyter.notebook.get_cell(i).element[0].querySelector('.output_wrapper img');
     return img ? img.src : null;
   }, WIDGET_CELL);
 }
@@ -493,7 +494,7 @@ async function checkWidgets(page) {
     before = await widgetImage(page);
     if (!before) await sleep(100);
   }
-  expect(before, 'no prior predictive plot in the widget area after the cell ran');
+  expect(before, 'no prior predictive plot under the widgets after the cell ran');
   await page.locator(`${cell} .widget-area .ui-slider`).first().scrollIntoViewIfNeeded();
   await page.evaluate(() => { document.querySelector('#site').scrollTop += 300; });
   await screenshot(page, 'interaction-widgets-before');
@@ -522,10 +523,24 @@ async function checkWidgets(page) {
   }
   await sleep(500);
   after = await widgetImage(page);
-  const images = await page.evaluate((i) => Jupyter.notebook.get_cell(i).element[0].querySelectorAll('.widget-area img').length, WIDGET_CELL);
+  const images = await page.evaluate((i) => Jupyter.notebook.get_cell(i).element[0].querySelectorAll('img').length, WIDGET_CELL);
   await screenshot(page, 'interaction-widgets-after');
   expect(after && after !== before, 'the plot did not change after the slider moved');
-  expect(images === 1, `the Output widget shows ${images} images, want the redrawn one only`);
+  expect(images === 1, `the widget cell shows ${images} images, want the redrawn one only`);
+  // What the notebook saves (the cell's outputs in the notebook's model):
+  // the redrawn figure as an image, shown when it is opened without a
+  // kernel, where an Output widget's contents are lost.
+  const saved = await page.evaluate((i) => Jupyter.notebook.get_cell(i).output_area.outputs
+    .filter((o) => o.data && o.data['image/png']).map((o) => String(o.data['image/png']).replace(/\n/g, '')), WIDGET_CELL);
+  expect(saved.length === 1 && after.endsWith(saved[0]), `the notebook would save ${saved.length} images of the plot, want the redrawn one`);
+  // The description in full, and a slider track longer than the 100 px
+  // that jupyter-js-widgets 2.1.4 draws by default.
+  const label = await page.evaluate((i) => {
+    const el = Jupyter.notebook.get_cell(i).element[0].querySelector('.widget-area .widget-htmlmath');
+    return el ? { text: el.innerText, clipped: el.scrollWidth > el.clientWidth } : null;
+  }, WIDGET_CELL);
+  expect(label && label.text.includes('prior scale') && !label.clipped, `the slider's description is ${JSON.stringify(label)}, want "prior scale" in full`);
+  expect(track.width > 200, `the slider's track is ${Math.round(track.width)} px wide, want more than 200`);
   await runCell(page, WIDGET_CELL + 1);
   await waitCellDone(page, WIDGET_CELL + 1, 30000);
   let text = await cellText(page, WIDGET_CELL + 1);

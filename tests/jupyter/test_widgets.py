@@ -49,8 +49,12 @@ class Widgets(KernelCase):
         cell = self.run_cell(SLIDER_CELL)
         self.assertOK(cell)
         opens = [m for m in cell.outputs if m["msg_type"] == "comm_open"]
-        self.assertEqual(len(opens), 2, cell)
-        slider, output = opens[0]["content"], opens[1]["content"]
+        # The slider and the output area, then, as the slider is shown,
+        # the models of its row: its layout, its description, the row's
+        # layout, the row.
+        self.assertEqual(len(opens), 6, cell)
+        slider, output, row = opens[0]["content"], opens[1]["content"], opens[-1]["content"]
+        by_id = {o["content"]["comm_id"]: o["content"] for o in opens}
         for o in opens:
             self.assertEqual(o["content"]["target_name"], "jupyter.widget")
             self.assertEqual(o["buffers"], [], "no widget here has binary state")
@@ -67,17 +71,29 @@ class Widgets(KernelCase):
             self.assertEqual(state["_view_module_version"], "~2.1.4")
         self.assertEqual(slider["data"]["_model_name"], "FloatSliderModel")
         self.assertEqual(slider["data"]["_view_name"], "FloatSliderView")
-        self.assertEqual(slider["data"]["description"], "prior scale")
+        self.assertEqual(slider["data"]["description"], "", "the row shows the description, in full")
         self.assertEqual((slider["data"]["min"], slider["data"]["max"], slider["data"]["value"]), (0.1, 10, 1))
         self.assertEqual(output["data"]["_model_name"], "OutputModel")
         sid, oid = slider["comm_id"], output["comm_id"]
-        # The view: a display message on the slider's comm, and the view's
-        # MIME bundle as the cell's value.
-        display = [c for c in cell.of("comm_msg") if c["comm_id"] == sid]
-        self.assertEqual([c["data"] for c in display], [{"method": "display"}])
+        # The view: the slider shows as a row (an HBox) of its description
+        # (an HTMLMath; jupyter-js-widgets 2.1.4 cuts a description of the
+        # slider's own at 148 px) and the slider, given its width by a
+        # layout; a display message on the row's comm, and the row's MIME
+        # bundle as the cell's value.
+        self.assertEqual(row["data"]["_model_name"], "HBoxModel")
+        label_ref, slider_ref = row["data"]["children"]
+        self.assertEqual(slider_ref, "IPY_MODEL_" + sid)
+        label = by_id[label_ref[len("IPY_MODEL_"):]]
+        self.assertEqual((label["data"]["_model_name"], label["data"]["value"]), ("HTMLMathModel", "prior scale"))
+        updates = [c["data"] for c in cell.of("comm_msg") if c["comm_id"] == sid]
+        self.assertEqual(len(updates), 1, updates)
+        layout = by_id[updates[0]["state"]["layout"][len("IPY_MODEL_"):]]
+        self.assertEqual((layout["data"]["_model_name"], layout["data"]["width"]), ("LayoutModel", "60%"))
+        display = [c["comm_id"] for c in cell.of("comm_msg") if c["data"] == {"method": "display"}]
+        self.assertEqual(display, [row["comm_id"]])
         result = cell.of("execute_result")[0]["data"]
         self.assertEqual(result["application/vnd.jupyter.widget-view+json"],
-                         {"model_id": sid, "version_major": 1, "version_minor": 0})
+                         {"model_id": row["comm_id"], "version_major": 1, "version_minor": 0})
 
         info = self.request("comm_info", target_name="jupyter.widget")
         self.assertEqual(info["comms"].get(sid), {"target_name": "jupyter.widget"}, info)
