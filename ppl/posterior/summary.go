@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -62,10 +61,7 @@ type SummaryRow struct {
 // Summary computes the summary of the named variables or columns (every
 // column when none are named).
 func (p *Posterior) Summary(names ...string) *Summary {
-	cols := make([]int, len(p.Columns))
-	for i := range cols {
-		cols[i] = i
-	}
+	cols := p.allColumns()
 	if len(names) > 0 {
 		var err error
 		if cols, err = p.Expand(names...); err != nil {
@@ -78,8 +74,17 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			s.DenseChains++
 		}
 	}
+	// The table's columns and the warnings' (all of them) in one go.
+	need := cols
+	if p.chainWarnings() {
+		need = p.allColumns()
+		if len(names) > 0 {
+			need = append(need, cols...) // a column named twice is cached once
+		}
+	}
+	stats := p.columnStats(need)
 	for _, j := range cols {
-		s.Rows = append(s.Rows, p.row(j, s.Seconds))
+		s.Rows = append(s.Rows, p.row(j, stats[j], s.Seconds))
 	}
 	if p.Approximation || p.Independent {
 		nan := math.NaN()
@@ -88,7 +93,7 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = nan, nan, nan, nan, nan, nan
 		}
 	}
-	s.Warnings = p.Warnings()
+	s.Warnings = p.warnings(stats)
 	return s
 }
 
@@ -107,44 +112,16 @@ func (p *Posterior) WallSeconds() float64 {
 // and the rate says nothing about the sampler.
 const MinSecondsForRate = 0.05
 
-func (p *Posterior) row(j int, seconds float64) SummaryRow {
-	ch := make([][]float64, len(p.Chains))
-	for c := range p.Chains {
-		ch[c] = p.Chains[c].Values[j]
+// row is column j's line, from its statistics st.
+func (p *Posterior) row(j int, st diag.Scalar, seconds float64) SummaryRow {
+	r := SummaryRow{
+		Name: p.Label(j), Mean: st.Mean, SD: st.SD, HDI3: st.HDILo, HDI97: st.HDIHi,
+		MCSEMean: st.MCSEMean, MCSESD: st.MCSESD, ESSBulk: st.ESSBulk, ESSTail: st.ESSTail, Rhat: st.Rhat,
+		Q5: st.Q5, Median: st.Median, Q95: st.Q95,
+		ESSBulkPerSecond: math.NaN(), // no timing (prior predictive, files), or a constant
 	}
-	r := SummaryRow{Name: p.Label(j)}
-	flat := diag.Flatten(ch)
-	if len(flat) == 0 {
-		nan := math.NaN()
-		r.Mean, r.SD, r.HDI3, r.HDI97, r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat = nan, nan, nan, nan, nan, nan, nan, nan, nan
-		r.ESSBulkPerSecond, r.Q5, r.Median, r.Q95 = nan, nan, nan, nan
-		return r
-	}
-	for _, v := range flat {
-		r.Mean += v
-	}
-	r.Mean /= float64(len(flat))
-	for _, v := range flat {
-		r.SD += (v - r.Mean) * (v - r.Mean)
-	}
-	r.SD = math.Sqrt(r.SD / float64(len(flat)-1))
-	sort.Float64s(flat)
-	r.HDI3, r.HDI97 = diag.HDI(flat, 0.94)
-	r.Q5, r.Median, r.Q95 = diag.Quantile(flat, 0.05), diag.Quantile(flat, 0.5), diag.Quantile(flat, 0.95)
-	if flat[0] == flat[len(flat)-1] {
-		// A constant: diagnostics are undefined, as in ArviZ.
-		nan := math.NaN()
-		r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = 0, 0, nan, nan, nan, nan
-		return r
-	}
-	r.MCSEMean = diag.MCSEMean(ch)
-	r.MCSESD = diag.MCSESD(ch)
-	r.ESSBulk = diag.ESSBulk(ch)
-	r.ESSTail = diag.ESSTail(ch)
-	r.Rhat = diag.Rhat(ch)
-	r.ESSBulkPerSecond = math.NaN() // no timing (prior predictive, files)
-	if seconds >= MinSecondsForRate {
-		r.ESSBulkPerSecond = r.ESSBulk / seconds
+	if seconds >= MinSecondsForRate && !math.IsNaN(st.ESSBulk) {
+		r.ESSBulkPerSecond = st.ESSBulk / seconds
 	}
 	return r
 }
