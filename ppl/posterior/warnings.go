@@ -104,13 +104,18 @@ func (p *Posterior) warnings(stats map[int]diag.Scalar) []string {
 		}
 	}
 	var low []string
+	var lowChains []int
+	var lowValues []float64
 	for c, ch := range p.Chains {
 		if ch.Stats.Energy == nil || n < 2 {
 			continue
 		}
 		if b := diag.EBFMI(ch.Stats.Energy); b < 0.3 {
-			low = append(low, fmt.Sprintf("chain %d: %s", c+1, below(b, 0.3)))
+			lowChains, lowValues = append(lowChains, c+1), append(lowValues, b)
 		}
+	}
+	for i, s := range belowAll(lowValues, 0.3) {
+		low = append(low, fmt.Sprintf("chain %d: %s", lowChains[i], s))
 	}
 	if len(low) > 0 {
 		w = append(w, fmt.Sprintf("E-BFMI below 0.3 (%s): momentum resampling explores the energy distribution poorly, typical of heavy tails and funnels. Reparameterise (non-centred forms, rescaled parameters).",
@@ -189,8 +194,21 @@ func list(names []string) string {
 
 // below formats v, which is below limit, with the decimals it takes to
 // show it below (0.2996 as 0.2996, not 0.30).
-func below(v, limit float64) string {
-	return decimalsUntil(v, 2, func(shown float64) bool { return shown < limit })
+func below(v, limit float64) string { return belowAll([]float64{v}, limit)[0] }
+
+// belowAll formats values below limit alike, each with the decimals the
+// one that needs the most takes to show it below (0.2996 and 0.2000, not
+// 0.2996 beside 0.20).
+func belowAll(vs []float64, limit float64) []string {
+	d := 2
+	for _, v := range vs {
+		d = max(d, decimalsNeeded(v, 2, func(shown float64) bool { return shown < limit }))
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.FormatFloat(v, 'f', d, 64)
+	}
+	return out
 }
 
 // allDense reports whether every chain sampled with a dense metric.
