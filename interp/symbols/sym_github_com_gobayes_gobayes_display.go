@@ -53,6 +53,7 @@ func init() {
 		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
 		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
+		"Preparer":   reflect.ValueOf((*display.Preparer)(nil)),
 		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
 		"SVGer":      reflect.ValueOf((*display.SVGer)(nil)),
 		"Streamer":   reflect.ValueOf((*display.Streamer)(nil)),
@@ -64,6 +65,7 @@ func init() {
 		"_JSONer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_JSONer)(nil)),
 		"_Markdowner": reflect.ValueOf((*_github_com_gobayes_gobayes_display_Markdowner)(nil)),
 		"_PNGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGer)(nil)),
+		"_Preparer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Preparer)(nil)),
 		"_Publisher":  reflect.ValueOf((*_github_com_gobayes_gobayes_display_Publisher)(nil)),
 		"_SVGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_SVGer)(nil)),
 		"_Streamer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Streamer)(nil)),
@@ -128,6 +130,16 @@ type _github_com_gobayes_gobayes_display_PNGer struct {
 
 func (W _github_com_gobayes_gobayes_display_PNGer) PNG() ([]byte, error) {
 	return W.WPNG()
+}
+
+// _github_com_gobayes_gobayes_display_Preparer is an interface wrapper for Preparer type
+type _github_com_gobayes_gobayes_display_Preparer struct {
+	IValue     interface{}
+	WPreparing func() string
+}
+
+func (W _github_com_gobayes_gobayes_display_Preparer) Preparing() string {
+	return W.WPreparing()
 }
 
 // _github_com_gobayes_gobayes_display_Publisher is an interface wrapper for Publisher type

@@ -360,6 +360,12 @@ func (p *Posterior) display() *Summary {
 	return s
 }
 
+// Preparing says what the posterior's display computes, for a notebook to
+// show when that takes a while (display.Preparer).
+func (p *Posterior) Preparing() string {
+	return fmt.Sprintf("computing the summary and diagnostics of %d scalars × %d chains × %d draws", len(p.Columns), len(p.Chains), p.Draws())
+}
+
 // String renders the posterior's summary as text.
 func (p *Posterior) String() string { return p.display().String() }
 
