@@ -15,6 +15,9 @@ type essWork struct {
 	d    []float64 // the centred chains, one after another
 	acov []float64 // autocovariances computed so far, lags 0..len-1
 	rho  []float64
+	// Indicator scratch: bit sets and running counts of the ones.
+	bits []uint64
+	ones []int32
 	// FFT scratch.
 	fft   *fourier.FFT
 	seq   []float64
@@ -58,7 +61,7 @@ func (w *essWork) ess(chains [][]float64) float64 {
 	w.acov = w.acov[:0]
 	limit := lagsBeforeFFT(n)
 	noise := math.Log(1 / math.Sqrt(float64(m*n)))
-	acov := func(t int) float64 {
+	return w.geyer(m, n, meansOf, func(t int) float64 {
 		for t >= len(w.acov) {
 			if k := len(w.acov); n > limit && (k >= limit || k >= 16 && longSequence(w.acov, noise, limit)) {
 				w.fftAcov(m, n)
@@ -67,7 +70,82 @@ func (w *essWork) ess(chains [][]float64) float64 {
 			w.lagBlock(m, n)
 		}
 		return w.acov[t]
+	})
+}
+
+// essIndicator is ESS of the split chains of the indicator x ≤ q, each
+// chain of chains split in two halves of h draws as Split cuts them.
+// The products of an indicator's centred values take three values, so
+// the autocovariances come from counts: of the ones, and of the pairs of
+// ones t apart, 64 draws per word (bit sets and population counts). They
+// differ from ESS's sums by rounding only.
+func (w *essWork) essIndicator(chains [][]float64, h int, q float64) float64 {
+	m := 2 * len(chains)
+	if h < 4 {
+		return math.NaN()
 	}
+	words := (h + 63) / 64
+	w.bits = grow(w.bits, m*words)
+	clear(w.bits)
+	w.ones = grow(w.ones, m*(h+1)) // ones[i*(h+1)+k]: ones among half i's first k draws
+	var means [64]float64
+	meansOf := means[:0]
+	if m > len(means) {
+		meansOf = make([]float64, 0, m)
+	}
+	for c, ch := range chains {
+		n := len(ch)
+		for half, start := range [2]int{0, n - h} {
+			i := 2*c + half
+			b, ones := w.bits[i*words:(i+1)*words], w.ones[i*(h+1):(i+1)*(h+1)]
+			count := 0
+			for k, v := range ch[start : start+h] {
+				ones[k] = int32(count)
+				if v <= q {
+					b[k/64] |= 1 << (k % 64)
+					count++
+				}
+			}
+			ones[h] = int32(count)
+			meansOf = append(meansOf, float64(count)/float64(h))
+		}
+	}
+	nf := float64(h)
+	return w.geyer(m, h, meansOf, func(t int) float64 {
+		s := 0.0
+		for i := 0; i < m; i++ {
+			b, ones := w.bits[i*words:(i+1)*words], w.ones[i*(h+1):(i+1)*(h+1)]
+			mu := meansOf[i]
+			// Σ_{k<h-t} (I_k - μ)(I_{k+t} - μ) = pairs - μ·(ones in the
+			// first h-t + ones in the last h-t) + (h-t)·μ².
+			pairs := float64(pairsApart(b, t))
+			first, last := float64(ones[h-t]), float64(ones[h]-ones[t])
+			a := pairs - mu*(first+last) + float64(h-t)*mu*mu
+			s += a / nf
+		}
+		return s / float64(m)
+	})
+}
+
+// pairsApart counts the k with bits k and k+t both set, in a bit set
+// whose bits past its length are clear.
+func pairsApart(b []uint64, t int) int {
+	wt, sh := t/64, uint(t%64)
+	n := 0
+	for i := 0; i+wt < len(b); i++ {
+		s := b[i+wt] >> sh
+		if sh != 0 && i+wt+1 < len(b) {
+			s |= b[i+wt+1] << (64 - sh)
+		}
+		n += bits.OnesCount64(b[i] & s)
+	}
+	return n
+}
+
+// geyer is the end of ESS: the effective sample size of m chains of n
+// draws with the given means, from their averaged autocovariances (acov,
+// called lag by lag as Geyer's initial positive sequence needs them).
+func (w *essWork) geyer(m, n int, meansOf []float64, acov func(t int) float64) float64 {
 	acov0 := acov(0)
 	nf := float64(n)
 	meanVarW := acov0 * nf / (nf - 1)

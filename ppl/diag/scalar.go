@@ -14,7 +14,8 @@ import (
 // its moments, quantiles and 94% HDI, and its convergence diagnostics,
 // each equal to what the function of the same name computes (ESSBulk,
 // Rhat, …) — to the bit while the autocorrelations are short, within
-// rounding (≈1e-15) where the FFT computes them.
+// rounding (≈1e-14) where the FFT computes them and for ESSTail, whose
+// indicators' autocovariances are counted.
 type Scalar struct {
 	Mean, SD        float64
 	HDILo, HDIHi    float64 // 94% highest-density interval (HDI(sorted, 0.94))
@@ -280,9 +281,8 @@ func (w *scalarWork) summarise(chains [][]float64, tables *normalTables) Scalar 
 		return halvesOf(w.series)
 	}
 	essSq := w.ess.ess(split(func(v float64) float64 { return v * v }))
-	q5, q95 := r.Q5, r.Q95
-	a := w.ess.ess(split(func(v float64) float64 { return indicator(v <= q5) }))
-	b := w.ess.ess(split(func(v float64) float64 { return indicator(v <= q95) }))
+	a := w.ess.essIndicator(chains, h, r.Q5)
+	b := w.ess.essIndicator(chains, h, r.Q95)
 	r.ESSTail = math.Min(a, b)
 	r.ESSSD = math.Min(r.ESSMean, essSq)
 	r.MCSEMean = math.Sqrt(variance / r.ESSMean)
@@ -297,13 +297,6 @@ func normalScore(i, j, s int, table []float64) float64 {
 		return table[(i+j)/2]
 	}
 	return rankQuantile(float64(i+j)/2+1, s)
-}
-
-func indicator(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // reference computes a Scalar with the functions one by one, as the
