@@ -115,7 +115,7 @@ type scalarWork struct {
 	splitVal    []float64 // the split chains' draws, sorted (odd n)
 	splitPos    []uint32  // their positions in the split chains (odd n)
 	z, zTail    []float64 // rank-normalised split draws, bulk and folded
-	series      []float64 // x², indicators: split chains laid end to end
+	series      []float64 // x², split chains laid end to end (zTail's memory)
 	halves      [][]float64
 	ess         essWork
 }
@@ -270,7 +270,7 @@ func (w *scalarWork) summarise(chains [][]float64, tables *normalTables) Scalar 
 		w.halves[2*c], w.halves[2*c+1] = ch[:h], ch[n-h:]
 	}
 	r.ESSMean = w.ess.ess(w.halves)
-	w.series = grow(w.series, s)
+	w.series = w.zTail // free once the tail R-hat is computed
 	split := func(f func(v float64) float64) [][]float64 {
 		for c, ch := range chains {
 			for d := 0; d < h; d++ {
