@@ -36,7 +36,7 @@ func Summarise(chains [][]float64) Scalar {
 
 // SummariseAll computes the Scalar of every scalar (scalars[i] is
 // chains[chain][draw]), up to workers at a time (GOMAXPROCS when
-// workers ≤ 0). Each scalar's draws are sorted once, and the ranks, the
+// workers ≤ 0; fewer when the scratch of that many would pass 1 GB). Each scalar's draws are sorted once, and the ranks, the
 // rank-normalised draws and the folded ranks are computed once and shared
 // among R-hat, the bulk and tail ESS and the MCSEs; the normal quantiles
 // of the ranks are tabulated once for all scalars of the same size. The
@@ -46,7 +46,7 @@ func SummariseAll(scalars [][][]float64, workers int) []Scalar {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = max(1, min(workers, len(scalars)))
+	workers = max(1, min(workers, len(scalars), maxWorkersFor(scalars)))
 	tables := normalTables{}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -66,6 +66,28 @@ func SummariseAll(scalars [][][]float64, workers int) []Scalar {
 	}
 	wg.Wait()
 	return out
+}
+
+// workBytesPerDraw is about what one worker's scratch takes per draw of
+// the scalar it summarises (sort keys and indices twice, sorted draws,
+// two score arrays, centred chains, counts), and workBudget what the
+// workers together may take: a posterior of 12 million draws a scalar is
+// summarised on one core rather than take a gigabyte per core.
+const (
+	workBytesPerDraw = 80
+	workBudget       = 1 << 30
+)
+
+func maxWorkersFor(scalars [][][]float64) int {
+	most := 0
+	for _, chains := range scalars {
+		n := 0
+		for _, c := range chains {
+			n += len(c)
+		}
+		most = max(most, n)
+	}
+	return max(1, workBudget/max(1, workBytesPerDraw*most))
 }
 
 // normalTables holds, per number of split draws S, the normal quantiles
