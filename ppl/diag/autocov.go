@@ -215,6 +215,12 @@ func longSequence(acov []float64, noise float64, limit int) bool {
 // sum taken in draw order as ESS takes it.
 func (w *essWork) lagBlock(m, n int) {
 	t0 := len(w.acov)
+	if t0 == 0 {
+		// Lags 0–3 first: where draws are nearly independent, Geyer's
+		// sequence ends there.
+		w.lagBlock4(m, n)
+		return
+	}
 	lags := min(8, n-t0)
 	var s [8]float64
 	for i := 0; i < m; i++ {
@@ -249,6 +255,34 @@ func (w *essWork) lagBlock(m, n int) {
 		}
 	}
 	for b := 0; b < lags; b++ {
+		w.acov = append(w.acov, s[b]/float64(m))
+	}
+}
+
+// lagBlock4 is lagBlock for lags 0–3 of chains of at least 4 draws.
+func (w *essWork) lagBlock4(m, n int) {
+	var s [4]float64
+	for i := 0; i < m; i++ {
+		d := w.d[i*n : (i+1)*n]
+		end := n - 3
+		var a0, a1, a2, a3 float64
+		x := d[:end]
+		y1, y2, y3 := d[1:1+end], d[2:2+end], d[3:3+end]
+		for k, v := range x {
+			a0 += v * v
+			a1 += v * y1[k]
+			a2 += v * y2[k]
+			a3 += v * y3[k]
+		}
+		a := [4]float64{a0, a1, a2, a3}
+		for b := 0; b < 4; b++ {
+			for k := end; k+b < n; k++ {
+				a[b] += d[k] * d[k+b]
+			}
+			s[b] += a[b] / float64(n)
+		}
+	}
+	for b := 0; b < 4; b++ {
 		w.acov = append(w.acov, s[b]/float64(m))
 	}
 }
