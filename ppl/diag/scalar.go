@@ -36,11 +36,12 @@ func Summarise(chains [][]float64) Scalar {
 
 // SummariseAll computes the Scalar of every scalar (scalars[i] is
 // chains[chain][draw]), up to workers at a time (GOMAXPROCS when
-// workers ≤ 0; fewer when the scratch of that many would pass 1 GB). Each scalar's draws are sorted once, and the ranks, the
-// rank-normalised draws and the folded ranks are computed once and shared
-// among R-hat, the bulk and tail ESS and the MCSEs; the normal quantiles
-// of the ranks are tabulated once for all scalars of the same size. The
-// results do not depend on workers.
+// workers ≤ 0; fewer when the scratch of that many would pass 1 GB).
+// Each scalar's draws are sorted once, and the ranks, the rank-normalised
+// draws and the folded ranks are computed once and shared among R-hat,
+// the bulk and tail ESS and the MCSEs; the normal quantiles of the ranks
+// are tabulated once for all scalars of the same size. The results do
+// not depend on workers.
 func SummariseAll(scalars [][][]float64, workers int) []Scalar {
 	out := make([]Scalar, len(scalars))
 	if workers <= 0 {
@@ -157,7 +158,7 @@ func (w *scalarWork) summarise(chains [][]float64, tables *normalTables) Scalar 
 		}
 	}
 	total := m * n
-	if total == 0 || total > math.MaxUint32 {
+	if total == 0 || uint64(total) > math.MaxUint32 { // indices are uint32
 		return reference(chains)
 	}
 	var r Scalar
