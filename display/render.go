@@ -34,6 +34,12 @@ type JSONer interface{ JSON() any }
 // kernel adds text/plain when the bundle lacks it.
 type Bundler interface{ Bundle() Bundle }
 
+// Preparer is a value whose rendering may take a while — the summary of
+// a posterior of millions of draws computes its diagnostics — and says
+// what it is doing: the kernel shows Preparing's words (a short phrase,
+// "computing …") when rendering the value of a cell takes over a second.
+type Preparer interface{ Preparing() string }
+
 // MIME types used in bundles.
 const (
 	MIMEText     = "text/plain"

@@ -6,8 +6,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"html"
 	"reflect"
 	"strings"
+	"sync"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -116,7 +119,9 @@ func renderValue(v reflect.Value) (*display.Bundle, error) {
 	if x == nil {
 		return nil, nil
 	}
+	stop := noteSlowRender(x)
 	b, err := display.RenderStrict(x)
+	stop()
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +131,47 @@ func renderValue(v reflect.Value) (*display.Bundle, error) {
 		}
 	}
 	return &b, nil
+}
+
+// slowRender is how long rendering a cell's value may run before the
+// cell says what it is doing (a variable so that tests can shorten it).
+var slowRender = time.Second
+
+// noteSlowRender shows, once rendering x has taken slowRender, a line
+// saying what it does (x's display.Preparer words, or its type), and
+// returns the function to call when rendering ends, which turns that line
+// into how long it took. A fast render shows nothing.
+func noteSlowRender(x any) (stop func()) {
+	what := fmt.Sprintf("preparing the display of the cell's value (%T)", x)
+	if p, ok := x.(display.Preparer); ok {
+		what = p.Preparing()
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var h *display.Handle
+	ended := false
+	timer := time.AfterFunc(slowRender, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended {
+			h = display.NewHandle()
+			h.Show(renderNote(what + " …"))
+		}
+	})
+	return func() {
+		timer.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		ended = true
+		if h != nil {
+			h.Update(renderNote(fmt.Sprintf("%s: done in %.1f s", what, time.Since(start).Seconds())))
+		}
+	}
+}
+
+// renderNote is the bundle of the line noteSlowRender shows.
+func renderNote(s string) display.Bundle {
+	return display.Bundle{Data: map[string]any{display.MIMEText: s, display.MIMEHTML: `<span style="color:#666">` + html.EscapeString(s) + "</span>"}, Metadata: map[string]any{}}
 }
 
 // displayError is the cell's error when its final value, the expression at

@@ -95,7 +95,7 @@ func PPC(observed []float64, draws any, args ...any) *Figure {
 	}
 	f.title = set.Title
 	if f.title == "" {
-		f.title = fmt.Sprintf("%s check (%d draws, %d observations)", capitalise(label), len(reps), len(obs))
+		f.title = fmt.Sprintf("%s check (%s, %s)", capitalise(label), diag.Plural(len(reps), "draw"), diag.Plural(len(obs), "observation"))
 	}
 	return f
 }

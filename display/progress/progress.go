@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
 
@@ -81,14 +82,25 @@ func phase(r infer.ChainProgress) string {
 	return "sampling"
 }
 
+// stepFormat is the step-size column's one form: three significant
+// digits for the smallest step size, the others with as many decimals.
+func (t *Table) stepFormat() diag.ColumnFormat {
+	steps := make([]float64, len(t.rows))
+	for i, r := range t.rows {
+		steps[i] = r.StepSize
+	}
+	return diag.FormatFor(steps, 3, 2, 6)
+}
+
 // String renders the table as text.
 func (t *Table) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", t.model, t.status())
 	fmt.Fprintf(&b, "%-6s %-22s %-9s %11s %10s\n", "chain", "progress", "phase", "divergences", "step size")
+	step := t.stepFormat()
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
-		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10.3g\n", r.Chain+1, textBar(frac), 100*frac, phase(r), r.Divergences, r.StepSize)
+		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10s\n", r.Chain+1, textBar(frac), 100*frac, phase(r), r.Divergences, step.Format(r.StepSize))
 	}
 	return b.String()
 }
@@ -104,6 +116,7 @@ func (t *Table) HTML() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="gobayes-progress"><b>%s</b>: %s<table><thead><tr><th>chain</th><th>progress</th><th>iteration</th><th>phase</th><th>divergences</th><th>step size</th></tr></thead><tbody>`,
 		html.EscapeString(t.model), t.status())
+	step := t.stepFormat()
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
 		color := "#1f77b4"
@@ -117,8 +130,8 @@ func (t *Table) HTML() string {
 		// The bar is drawn by styles; an untrusted notebook strips them,
 		// and with them the display:none that hides the same bar in
 		// characters.
-		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div><span style="display:none">%s</span></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%.3g</td></tr>`,
-			r.Chain+1, 100*frac, color, textBar(frac), r.Iteration, r.Total, phase(r), div, r.StepSize)
+		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div><span style="display:none">%s</span></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%s</td></tr>`,
+			r.Chain+1, 100*frac, color, textBar(frac), r.Iteration, r.Total, phase(r), div, step.Format(r.StepSize))
 	}
 	b.WriteString("</tbody></table></div>")
 	return b.String()

@@ -55,6 +55,7 @@ func init() {
 		"LaTeXer":    reflect.ValueOf((*display.LaTeXer)(nil)),
 		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
+		"Preparer":   reflect.ValueOf((*display.Preparer)(nil)),
 		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
 		"SVGer":      reflect.ValueOf((*display.SVGer)(nil)),
 		"Streamer":   reflect.ValueOf((*display.Streamer)(nil)),
@@ -67,6 +68,7 @@ func init() {
 		"_LaTeXer":    reflect.ValueOf((*_github_com_gobayes_gobayes_display_LaTeXer)(nil)),
 		"_Markdowner": reflect.ValueOf((*_github_com_gobayes_gobayes_display_Markdowner)(nil)),
 		"_PNGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGer)(nil)),
+		"_Preparer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Preparer)(nil)),
 		"_Publisher":  reflect.ValueOf((*_github_com_gobayes_gobayes_display_Publisher)(nil)),
 		"_SVGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_SVGer)(nil)),
 		"_Streamer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Streamer)(nil)),
@@ -141,6 +143,16 @@ type _github_com_gobayes_gobayes_display_PNGer struct {
 
 func (W _github_com_gobayes_gobayes_display_PNGer) PNG() ([]byte, error) {
 	return W.WPNG()
+}
+
+// _github_com_gobayes_gobayes_display_Preparer is an interface wrapper for Preparer type
+type _github_com_gobayes_gobayes_display_Preparer struct {
+	IValue     interface{}
+	WPreparing func() string
+}
+
+func (W _github_com_gobayes_gobayes_display_Preparer) Preparing() string {
+	return W.WPreparing()
 }
 
 // _github_com_gobayes_gobayes_display_Publisher is an interface wrapper for Publisher type

@@ -19,21 +19,27 @@ func init() {
 		"ESSSD":         reflect.ValueOf(diag.ESSSD),
 		"ESSTail":       reflect.ValueOf(diag.ESSTail),
 		"Flatten":       reflect.ValueOf(diag.Flatten),
+		"FormatFor":     reflect.ValueOf(diag.FormatFor),
 		"HDI":           reflect.ValueOf(diag.HDI),
 		"LOO":           reflect.ValueOf(diag.LOO),
 		"MCSEMean":      reflect.ValueOf(diag.MCSEMean),
 		"MCSESD":        reflect.ValueOf(diag.MCSESD),
+		"Plural":        reflect.ValueOf(diag.Plural),
 		"Quantile":      reflect.ValueOf(diag.Quantile),
 		"RankNormalise": reflect.ValueOf(diag.RankNormalise),
 		"Rhat":          reflect.ValueOf(diag.Rhat),
 		"RhatBasic":     reflect.ValueOf(diag.RhatBasic),
 		"Split":         reflect.ValueOf(diag.Split),
+		"Summarise":     reflect.ValueOf(diag.Summarise),
+		"SummariseAll":  reflect.ValueOf(diag.SummariseAll),
 		"TextTable":     reflect.ValueOf(diag.TextTable),
 		"WAIC":          reflect.ValueOf(diag.WAIC),
 
 		// type definitions
+		"ColumnFormat":  reflect.ValueOf((*diag.ColumnFormat)(nil)),
 		"Comparison":    reflect.ValueOf((*diag.Comparison)(nil)),
 		"ComparisonRow": reflect.ValueOf((*diag.ComparisonRow)(nil)),
 		"ModelCheck":    reflect.ValueOf((*diag.ModelCheck)(nil)),
+		"Scalar":        reflect.ValueOf((*diag.Scalar)(nil)),
 	}
 }

@@ -159,7 +159,11 @@ func (c *Comparison) Warnings() []string {
 	var w []string
 	for _, r := range c.Rows {
 		if r.BadK > 0 {
-			w = append(w, fmt.Sprintf("%s: %d observations have Pareto k above 0.7, where PSIS-LOO is unreliable: refit without them (exact LOO) or use K-fold cross-validation for this model.", r.Name, r.BadK))
+			have := "have"
+			if r.BadK == 1 {
+				have = "has"
+			}
+			w = append(w, fmt.Sprintf("%s: %s %s Pareto k above 0.7, where PSIS-LOO is unreliable: refit without them (exact LOO) or use K-fold cross-validation for this model.", r.Name, Plural(r.BadK, "observation"), have))
 		}
 	}
 	return w

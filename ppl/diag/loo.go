@@ -30,7 +30,7 @@ func (m *ModelCheck) String() string {
 				bad++
 			}
 		}
-		s += fmt.Sprintf(", %d of %d observations with Pareto k > 0.7", bad, len(m.ParetoK))
+		s += fmt.Sprintf(", %d of %s with Pareto k > 0.7", bad, Plural(len(m.ParetoK), "observation"))
 	}
 	return s
 }

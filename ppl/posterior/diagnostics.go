@@ -28,12 +28,13 @@ func (p *Posterior) Diagnostics() Diagnostics {
 	if p.Draws() == 0 {
 		return d
 	}
-	for _, name := range p.Columns {
-		ch := p.ByChain(name)
-		if constant(ch) {
+	stats := p.columnStats(p.allColumns())
+	for j, name := range p.Columns {
+		st := stats[j]
+		if st.Constant {
 			continue
 		}
-		r, b, t := diag.Rhat(ch), diag.ESSBulk(ch), diag.ESSTail(ch)
+		r, b, t := st.Rhat, st.ESSBulk, st.ESSTail
 		if math.IsNaN(d.MaxRhat) || r > d.MaxRhat {
 			d.MaxRhat, d.WorstRhat = r, name
 		}

@@ -45,6 +45,9 @@ type Posterior struct {
 	// the summary shows theta[Choate] for theta[1], and Column accepts
 	// either.
 	Coords map[string][]string
+
+	// stats caches the summary's per-column statistics (statsCache).
+	stats *statsCache
 }
 
 // Settings records how a posterior was sampled.

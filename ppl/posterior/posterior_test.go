@@ -459,18 +459,65 @@ func TestApproximationSummary(t *testing.T) {
 	}
 }
 
-// TestNumberForms: small values share one form in a column (once
-// 0.000223 sat beside 9.76e-05), and an E-BFMI under 0.3 never shows as
-// 0.30.
+// TestNumberForms: every column of the summary has one number form,
+// chosen from the column's magnitudes (issue 25: HDI bounds 8.04e-03
+// beside -1.675, 0.000223 beside 9.76e-05), and E-BFMIs under 0.3 never
+// show as 0.30 and share their decimals (0.2996 beside 0.2000, not 0.20).
 func TestNumberForms(t *testing.T) {
-	for v, want := range map[float64]string{0.000223: "2.23e-04", 9.76e-05: "9.76e-05", -0.0042: "-4.20e-03", 0.5: "0.500", 0: "0.000"} {
-		if got := num(v); got != want {
-			t.Errorf("num(%v) = %q, want %q", v, got, want)
+	nan := math.NaN()
+	cases := []struct {
+		name string
+		rows []SummaryRow
+		// want: per row, mean, sd, hdi_3%, hdi_97%, mcse_mean, mcse_sd, r_hat
+		want [][]string
+	}{
+		{"az.summary's 3 decimals",
+			[]SummaryRow{{Mean: 3.643, SD: 3.312, HDI3: 0.5, HDI97: 9.319, MCSEMean: 0.072, MCSESD: 0.065, Rhat: 1.001}},
+			[][]string{{"3.643", "3.312", "0.500", "9.319", "0.072", "0.065", "1.001"}}},
+		{"an HDI bound near zero",
+			[]SummaryRow{{Mean: -0.8, SD: 0.5, HDI3: -1.675, HDI97: 8.04e-03, MCSEMean: 0.012, MCSESD: 9.39e-03, Rhat: 1}},
+			[][]string{{"-0.800", "0.500", "-1.6750", "0.0080", "0.0120", "0.0094", "1.000"}}},
+		{"small and smaller in one column",
+			[]SummaryRow{
+				{Mean: 4.24e-04, SD: 2.41e-03, HDI3: -4.40e-03, HDI97: 4.67e-03, MCSEMean: 1.21e-04, MCSESD: 1.23e-04, Rhat: 1.0105},
+				{Mean: -0.194, SD: 2.63e-03, HDI3: -0.198, HDI97: -0.188, MCSEMean: 1.13e-04, MCSESD: 8.02e-05, Rhat: 1.0}},
+			[][]string{
+				{"0.00042", "0.0024", "-0.0044", "0.0047", "1.21e-04", "1.23e-04", "1.0105"},
+				{"-0.19400", "0.0026", "-0.1980", "-0.1880", "1.13e-04", "8.02e-05", "1.0000"}}},
+		{"a tiny value makes the column scientific",
+			[]SummaryRow{{Mean: 2e-7, SD: 1, HDI3: -2, HDI97: 2, MCSEMean: 0.01, MCSESD: 0.01, Rhat: 1}, {Mean: 1.5, SD: 1, HDI3: -2, HDI97: 2, MCSEMean: 0.01, MCSESD: 0.01, Rhat: 1}},
+			[][]string{{"2.00e-07", "1.000", "-2.000", "2.000", "0.010", "0.010", "1.000"}, {"1.50e+00", "1.000", "-2.000", "2.000", "0.010", "0.010", "1.000"}}},
+		{"0.000999 rounds to 0.0010 (2 significant digits, 4 decimals)",
+			[]SummaryRow{{Mean: 0.000999, SD: 1, HDI3: 0, HDI97: 1, MCSEMean: 0, MCSESD: 0, Rhat: nan}},
+			[][]string{{"0.0010", "1.000", "0.000", "1.000", "0.000", "0.000", "—"}}},
+	}
+	for _, c := range cases {
+		for i := range c.rows {
+			c.rows[i].Name = fmt.Sprintf("x%d", i)
+			c.rows[i].ESSBulk, c.rows[i].ESSTail, c.rows[i].ESSBulkPerSecond = 1000, 1000, nan
+		}
+		s := &Summary{Model: "m", Sampler: "NUTS", Chains: 4, Draws: 100, Rows: c.rows}
+		lines := strings.Split(s.String(), "\n")
+		for i := range c.rows {
+			cells := strings.Fields(strings.ReplaceAll(lines[2+i], "*", ""))
+			got := []string{cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[9]}
+			if !reflect.DeepEqual(got, c.want[i]) {
+				t.Errorf("%s, row %d: %q, want %q", c.name, i, got, c.want[i])
+			}
 		}
 	}
-	for v, want := range map[float64]string{0.2996: "0.2996", 0.25: "0.25", 0.29999: "0.29999"} {
-		if got := below(v, 0.3); got != want {
-			t.Errorf("below(%v, 0.3) = %q, want %q", v, got, want)
+	for _, c := range []struct {
+		vs   []float64
+		want []string
+	}{
+		{[]float64{0.2996}, []string{"0.2996"}},
+		{[]float64{0.25}, []string{"0.25"}},
+		{[]float64{0.29999}, []string{"0.29999"}},
+		{[]float64{0.2996, 0.2}, []string{"0.2996", "0.2000"}},
+		{[]float64{0.16, 0.21, 0.28}, []string{"0.16", "0.21", "0.28"}},
+	} {
+		if got := belowAll(c.vs, 0.3); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("belowAll(%v, 0.3) = %q, want %q", c.vs, got, c.want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package posterior
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gobayes/gobayes/ppl/diag"
 )
 
 // Expand maps variable names ("theta": every element) and scalar column
@@ -109,11 +111,7 @@ func (p *Posterior) ByChain(column string) [][]float64 {
 
 // Flat returns the draws of one scalar column, chains concatenated.
 func (p *Posterior) Flat(column string) []float64 {
-	var out []float64
-	for _, c := range p.ByChain(column) {
-		out = append(out, c...)
-	}
-	return out
+	return diag.Flatten(p.ByChain(column))
 }
 
 func (p *Posterior) columnHint() string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -62,10 +61,7 @@ type SummaryRow struct {
 // Summary computes the summary of the named variables or columns (every
 // column when none are named).
 func (p *Posterior) Summary(names ...string) *Summary {
-	cols := make([]int, len(p.Columns))
-	for i := range cols {
-		cols[i] = i
-	}
+	cols := p.allColumns()
 	if len(names) > 0 {
 		var err error
 		if cols, err = p.Expand(names...); err != nil {
@@ -78,8 +74,17 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			s.DenseChains++
 		}
 	}
+	// The table's columns and the warnings' (all of them) in one go.
+	need := cols
+	if p.chainWarnings() {
+		need = p.allColumns()
+		if len(names) > 0 {
+			need = append(need, cols...) // a column named twice is cached once
+		}
+	}
+	stats := p.columnStats(need)
 	for _, j := range cols {
-		s.Rows = append(s.Rows, p.row(j, s.Seconds))
+		s.Rows = append(s.Rows, p.row(j, stats[j], s.Seconds))
 	}
 	if p.Approximation || p.Independent {
 		nan := math.NaN()
@@ -88,7 +93,7 @@ func (p *Posterior) Summary(names ...string) *Summary {
 			r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = nan, nan, nan, nan, nan, nan
 		}
 	}
-	s.Warnings = p.Warnings()
+	s.Warnings = p.warnings(stats)
 	return s
 }
 
@@ -107,44 +112,16 @@ func (p *Posterior) WallSeconds() float64 {
 // and the rate says nothing about the sampler.
 const MinSecondsForRate = 0.05
 
-func (p *Posterior) row(j int, seconds float64) SummaryRow {
-	ch := make([][]float64, len(p.Chains))
-	for c := range p.Chains {
-		ch[c] = p.Chains[c].Values[j]
+// row is column j's line, from its statistics st.
+func (p *Posterior) row(j int, st diag.Scalar, seconds float64) SummaryRow {
+	r := SummaryRow{
+		Name: p.Label(j), Mean: st.Mean, SD: st.SD, HDI3: st.HDILo, HDI97: st.HDIHi,
+		MCSEMean: st.MCSEMean, MCSESD: st.MCSESD, ESSBulk: st.ESSBulk, ESSTail: st.ESSTail, Rhat: st.Rhat,
+		Q5: st.Q5, Median: st.Median, Q95: st.Q95,
+		ESSBulkPerSecond: math.NaN(), // no timing (prior predictive, files), or a constant
 	}
-	r := SummaryRow{Name: p.Label(j)}
-	flat := diag.Flatten(ch)
-	if len(flat) == 0 {
-		nan := math.NaN()
-		r.Mean, r.SD, r.HDI3, r.HDI97, r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat = nan, nan, nan, nan, nan, nan, nan, nan, nan
-		r.ESSBulkPerSecond, r.Q5, r.Median, r.Q95 = nan, nan, nan, nan
-		return r
-	}
-	for _, v := range flat {
-		r.Mean += v
-	}
-	r.Mean /= float64(len(flat))
-	for _, v := range flat {
-		r.SD += (v - r.Mean) * (v - r.Mean)
-	}
-	r.SD = math.Sqrt(r.SD / float64(len(flat)-1))
-	sort.Float64s(flat)
-	r.HDI3, r.HDI97 = diag.HDI(flat, 0.94)
-	r.Q5, r.Median, r.Q95 = diag.Quantile(flat, 0.05), diag.Quantile(flat, 0.5), diag.Quantile(flat, 0.95)
-	if flat[0] == flat[len(flat)-1] {
-		// A constant: diagnostics are undefined, as in ArviZ.
-		nan := math.NaN()
-		r.MCSEMean, r.MCSESD, r.ESSBulk, r.ESSTail, r.Rhat, r.ESSBulkPerSecond = 0, 0, nan, nan, nan, nan
-		return r
-	}
-	r.MCSEMean = diag.MCSEMean(ch)
-	r.MCSESD = diag.MCSESD(ch)
-	r.ESSBulk = diag.ESSBulk(ch)
-	r.ESSTail = diag.ESSTail(ch)
-	r.Rhat = diag.Rhat(ch)
-	r.ESSBulkPerSecond = math.NaN() // no timing (prior predictive, files)
-	if seconds >= MinSecondsForRate {
-		r.ESSBulkPerSecond = r.ESSBulk / seconds
+	if seconds >= MinSecondsForRate && !math.IsNaN(st.ESSBulk) {
+		r.ESSBulkPerSecond = st.ESSBulk / seconds
 	}
 	return r
 }
@@ -163,19 +140,51 @@ func (s *Summary) header() []string {
 	return summaryHeader
 }
 
-// rowCells are row i's texts, as many as the header's.
-func (s *Summary) rowCells(i int, text bool) []string {
-	return s.Rows[i].cells(text)[:len(s.header())]
+// rowCells are row i's texts, as many as the header's, in the table's
+// column formats f.
+func (s *Summary) rowCells(i int, text bool, f tableFormats) []string {
+	return s.Rows[i].cells(text, f)[:len(s.header())]
+}
+
+// tableFormats are the number formats of the summary's columns: one per
+// column (the two HDI bounds share one, the two MCSEs another), chosen
+// from the magnitudes the column holds.
+type tableFormats struct {
+	mean, sd, hdi, mcse diag.ColumnFormat
+	rhatDecimals        int
+}
+
+// formats chooses the columns' formats: fixed with 3 decimals (as
+// az.summary rounds), more where a column's smallest value needs them
+// for two significant digits, and scientific for the whole column when
+// that takes more than 5 decimals (or a value reaches 10⁶).
+func (s *Summary) formats() tableFormats {
+	var mean, sd, hdi, mcse []float64
+	f := tableFormats{rhatDecimals: 3}
+	for _, r := range s.Rows {
+		mean, sd = append(mean, r.Mean), append(sd, r.SD)
+		hdi, mcse = append(hdi, r.HDI3, r.HDI97), append(mcse, r.MCSEMean, r.MCSESD)
+		if d := rhatDecimals(r.Rhat); d > f.rhatDecimals {
+			f.rhatDecimals = d
+		}
+	}
+	of := func(col []float64) diag.ColumnFormat { return diag.FormatFor(col, 2, 3, 5) }
+	f.mean, f.sd, f.hdi, f.mcse = of(mean), of(sd), of(hdi), of(mcse)
+	return f
 }
 
 // cells are the row's texts; flagged R-hats get a trailing "*" in text
 // (the HTML colours them instead).
-func (r *SummaryRow) cells(text bool) []string {
-	rh := rhat(r.Rhat)
+func (r *SummaryRow) cells(text bool, f tableFormats) []string {
+	rh := "—"
+	if !math.IsNaN(r.Rhat) {
+		rh = strconv.FormatFloat(r.Rhat, 'f', f.rhatDecimals, 64)
+	}
 	if text && RhatHigh(r.Rhat) {
 		rh += "*"
 	}
-	return []string{r.Name, num(r.Mean), num(r.SD), num(r.HDI3), num(r.HDI97), missing(num, r.MCSEMean), missing(num, r.MCSESD),
+	return []string{r.Name, f.mean.Format(r.Mean), f.sd.Format(r.SD), f.hdi.Format(r.HDI3), f.hdi.Format(r.HDI97),
+		missing(f.mcse.Format, r.MCSEMean), missing(f.mcse.Format, r.MCSESD),
 		missing(count, r.ESSBulk), missing(count, r.ESSTail), rh, missing(count, r.ESSBulkPerSecond)}
 }
 
@@ -185,20 +194,6 @@ func missing(format func(float64) string, v float64) string {
 		return "—"
 	}
 	return format(v)
-}
-
-// num prints a statistic with 3 decimals (as az.summary rounds), or 3
-// significant digits for values too small for that.
-func num(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case v != 0 && math.Abs(v) < 0.01:
-		// One form for every small value, so that a column does not mix
-		// 0.000223 with 9.76e-05.
-		return strconv.FormatFloat(v, 'e', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
 }
 
 func count(v float64) string {
@@ -215,24 +210,28 @@ func rhat(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	if !RhatHigh(v) {
-		return strconv.FormatFloat(v, 'f', 3, 64)
-	}
-	return decimalsUntil(v, 3, func(shown float64) bool { return shown > 1.01 })
+	return strconv.FormatFloat(v, 'f', rhatDecimals(v), 64)
 }
 
-// decimalsUntil formats v with dec decimals, or as many more (up to 12)
-// as it takes for the value shown to pass ok: a flagged R-hat shown above
-// 1.01, an E-BFMI under 0.3 shown under it.
-func decimalsUntil(v float64, dec int, ok func(shown float64) bool) string {
-	s := strconv.FormatFloat(v, 'f', dec, 64)
-	for d := dec + 1; d <= 12; d++ {
-		if shown, _ := strconv.ParseFloat(s, 64); ok(shown) {
+// rhatDecimals is how many decimals rhat shows v with.
+func rhatDecimals(v float64) int {
+	if math.IsNaN(v) || !RhatHigh(v) {
+		return 3
+	}
+	return decimalsNeeded(v, 3, func(shown float64) bool { return shown > 1.01 })
+}
+
+// decimalsNeeded is dec, or as many more decimals (up to 12) as it takes
+// for v formatted with them to pass ok: a flagged R-hat shown above 1.01,
+// an E-BFMI under 0.3 shown under it.
+func decimalsNeeded(v float64, dec int, ok func(shown float64) bool) int {
+	d := dec
+	for ; d < 12; d++ {
+		if shown, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', d, 64), 64); ok(shown) {
 			break
 		}
-		s = strconv.FormatFloat(v, 'f', d, 64)
 	}
-	return s
+	return d
 }
 
 func (s *Summary) caption() string {
@@ -267,8 +266,9 @@ func (s *Summary) caption() string {
 // String renders the summary as a text table, warnings below it.
 func (s *Summary) String() string {
 	rows := [][]string{s.header()}
+	f := s.formats()
 	for i := range s.Rows {
-		rows = append(rows, s.rowCells(i, true))
+		rows = append(rows, s.rowCells(i, true, f))
 	}
 	var b strings.Builder
 	b.WriteString(s.caption())
@@ -298,9 +298,10 @@ func (s *Summary) HTML() string {
 		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
 	}
 	b.WriteString("</tr></thead><tbody>")
+	f := s.formats()
 	for i := range s.Rows {
 		b.WriteString("<tr>")
-		for k, c := range s.rowCells(i, false) {
+		for k, c := range s.rowCells(i, false, f) {
 			if k == 0 {
 				b.WriteString("<th style=\"text-align:left\">" + html.EscapeString(c) + "</th>")
 				continue
@@ -357,6 +358,12 @@ func (p *Posterior) display() *Summary {
 	s := p.Summary(p.Columns[:DisplayRows]...)
 	s.Hidden = len(p.Columns) - DisplayRows
 	return s
+}
+
+// Preparing says what the posterior's display computes, for a notebook to
+// show when that takes a while (display.Preparer).
+func (p *Posterior) Preparing() string {
+	return fmt.Sprintf("computing the summary and diagnostics of %d scalars × %d chains × %d draws", len(p.Columns), len(p.Chains), p.Draws())
 }
 
 // String renders the posterior's summary as text.

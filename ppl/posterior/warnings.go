@@ -3,8 +3,11 @@ package posterior
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gobayes/gobayes/ppl/diag"
 )
@@ -13,6 +16,22 @@ import (
 // to do: divergences, R-hat above 1.01, effective sample sizes below 100
 // per chain, saturated tree depth, low E-BFMI, interruption.
 func (p *Posterior) Warnings() []string {
+	var stats map[int]diag.Scalar
+	if p.chainWarnings() {
+		stats = p.columnStats(p.allColumns())
+	}
+	return p.warnings(stats)
+}
+
+// chainWarnings says whether the warnings judge the draws as Markov
+// chains (R-hat, ESS), which needs every column's statistics.
+func (p *Posterior) chainWarnings() bool {
+	return p.Draws()*len(p.Chains) > 0 && !p.Approximation && !p.Independent
+}
+
+// warnings is Warnings with every column's statistics (nil when
+// chainWarnings is false).
+func (p *Posterior) warnings(stats map[int]diag.Scalar) []string {
 	var w []string
 	n := p.Draws()
 	total := n * len(p.Chains)
@@ -44,17 +63,17 @@ func (p *Posterior) Warnings() []string {
 	}
 	var highRhat, lowESS []string
 	worst := 1.0
-	for j, column := range p.Columns {
-		ch, name := p.ByChain(column), p.Label(j)
-		if constant(ch) {
+	for j := range p.Columns {
+		st, name := stats[j], p.Label(j)
+		if st.Constant {
 			continue
 		}
-		r := diag.Rhat(ch)
+		r := st.Rhat
 		if len(p.Chains) > 1 && RhatHigh(r) {
 			highRhat = append(highRhat, name)
 			worst = math.Max(worst, r)
 		}
-		if e := math.Min(diag.ESSBulk(ch), diag.ESSTail(ch)); e < 100*float64(len(p.Chains)) {
+		if e := math.Min(st.ESSBulk, st.ESSTail); e < 100*float64(len(p.Chains)) {
 			lowESS = append(lowESS, name)
 		}
 	}
@@ -85,13 +104,18 @@ func (p *Posterior) Warnings() []string {
 		}
 	}
 	var low []string
+	var lowChains []int
+	var lowValues []float64
 	for c, ch := range p.Chains {
 		if ch.Stats.Energy == nil || n < 2 {
 			continue
 		}
 		if b := diag.EBFMI(ch.Stats.Energy); b < 0.3 {
-			low = append(low, fmt.Sprintf("chain %d: %s", c+1, below(b, 0.3)))
+			lowChains, lowValues = append(lowChains, c+1), append(lowValues, b)
 		}
+	}
+	for i, s := range belowAll(lowValues, 0.3) {
+		low = append(low, fmt.Sprintf("chain %d: %s", lowChains[i], s))
 	}
 	if len(low) > 0 {
 		w = append(w, fmt.Sprintf("E-BFMI below 0.3 (%s): momentum resampling explores the energy distribution poorly, typical of heavy tails and funnels. Reparameterise (non-centred forms, rescaled parameters).",
@@ -161,17 +185,6 @@ func percent(k, n int) string {
 	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
 }
 
-func constant(ch [][]float64) bool {
-	for _, c := range ch {
-		for _, v := range c {
-			if v != ch[0][0] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 func list(names []string) string {
 	if len(names) > 6 {
 		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more", len(names)-6)
@@ -181,8 +194,21 @@ func list(names []string) string {
 
 // below formats v, which is below limit, with the decimals it takes to
 // show it below (0.2996 as 0.2996, not 0.30).
-func below(v, limit float64) string {
-	return decimalsUntil(v, 2, func(shown float64) bool { return shown < limit })
+func below(v, limit float64) string { return belowAll([]float64{v}, limit)[0] }
+
+// belowAll formats values below limit alike, each with the decimals the
+// one that needs the most takes to show it below (0.2996 and 0.2000, not
+// 0.2996 beside 0.20).
+func belowAll(vs []float64, limit float64) []string {
+	d := 2
+	for _, v := range vs {
+		d = max(d, decimalsNeeded(v, 2, func(shown float64) bool { return shown < limit }))
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.FormatFloat(v, 'f', d, 64)
+	}
+	return out
 }
 
 // allDense reports whether every chain sampled with a dense metric.
@@ -197,47 +223,135 @@ func (p *Posterior) allDense() bool {
 
 // strongestCorrelation is the pair of parameters' scalars (of the first
 // 60 that vary; deterministic quantities are not sampled) whose draws,
-// all chains pooled, are the most correlated.
+// all chains pooled, are the most correlated. The columns are
+// standardised and the pairs' products summed on every core; each sum is
+// taken in draw order, so the answer does not depend on the cores.
 func (p *Posterior) strongestCorrelation() (a, b string, r float64) {
+	var candidates []int
+	for j := range p.Columns {
+		if v := p.varOf(j); v != nil && !v.Deterministic {
+			candidates = append(candidates, j)
+		}
+	}
 	var cols []int
 	var xs [][]float64
-	for j, column := range p.Columns {
-		if len(cols) == 60 {
-			break
+	for len(cols) < 60 && len(candidates) > 0 {
+		batch := candidates[:min(60-len(cols), len(candidates))]
+		candidates = candidates[len(batch):]
+		std := make([][]float64, len(batch))
+		parallelFor(len(batch), func(i int) { std[i] = standardised(thinned(p.byIndex(batch[i]), maxCorrelationDraws)) })
+		for i, x := range std {
+			if x != nil { // nil: constant, no correlation
+				cols, xs = append(cols, batch[i]), append(xs, x)
+			}
 		}
-		if v := p.varOf(j); v == nil || v.Deterministic {
-			continue
-		}
-		x := p.Flat(column)
-		m, v := 0.0, 0.0
-		for _, e := range x {
-			m += e / float64(len(x))
-		}
-		for i := range x {
-			x[i] -= m
-			v += x[i] * x[i]
-		}
-		if !(v > 0) {
-			continue
-		}
-		s := 1 / math.Sqrt(v)
-		for i := range x {
-			x[i] *= s
-		}
-		cols, xs = append(cols, j), append(xs, x)
 	}
+	corr := make([][]float64, len(xs))
+	parallelFor(len(xs), func(i int) {
+		corr[i] = make([]float64, len(xs))
+		dots(xs[i], xs[i+1:], corr[i][i+1:])
+	})
 	for i := range xs {
 		for k := i + 1; k < len(xs); k++ {
-			c := 0.0
-			for n := range xs[i] {
-				c += xs[i][n] * xs[k][n]
-			}
-			if math.Abs(c) > math.Abs(r) {
+			if c := corr[i][k]; math.Abs(c) > math.Abs(r) {
 				a, b, r = p.Label(cols[i]), p.Label(cols[k]), c
 			}
 		}
 	}
 	return a, b, r
+}
+
+// maxCorrelationDraws bounds the draws the correlated-pair search reads
+// per scalar: its 60 columns of a posterior of 12 million draws would
+// otherwise hold 6 GB. A correlation from a million draws is within 0.002
+// of the whole posterior's; the search only asks whether it exceeds 0.9.
+const maxCorrelationDraws = 1 << 20
+
+// thinned is the chains' draws pooled, every k-th of them for the
+// smallest k that keeps at most limit (all of them when they fit).
+func thinned(chains [][]float64, limit int) []float64 {
+	total := 0
+	for _, c := range chains {
+		total += len(c)
+	}
+	k := (total + limit - 1) / limit
+	if k <= 1 {
+		return diag.Flatten(chains)
+	}
+	out := make([]float64, 0, total/k+1)
+	i := 0
+	for _, c := range chains {
+		for _, v := range c {
+			if i%k == 0 {
+				out = append(out, v)
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// standardised centres x and scales it to unit norm, in place; nil when
+// x is constant.
+func standardised(x []float64) []float64 {
+	m, v := 0.0, 0.0
+	for _, e := range x {
+		m += e / float64(len(x))
+	}
+	for i := range x {
+		x[i] -= m
+		v += x[i] * x[i]
+	}
+	if !(v > 0) {
+		return nil
+	}
+	s := 1 / math.Sqrt(v)
+	for i := range x {
+		x[i] *= s
+	}
+	return x
+}
+
+// dots sets out[q] to the dot product of x and ys[q], four at a time,
+// each summed in index order.
+func dots(x []float64, ys [][]float64, out []float64) {
+	q := 0
+	for ; q+4 <= len(ys); q += 4 {
+		y0, y1, y2, y3 := ys[q][:len(x)], ys[q+1][:len(x)], ys[q+2][:len(x)], ys[q+3][:len(x)]
+		var c0, c1, c2, c3 float64
+		for n, v := range x {
+			c0 += v * y0[n]
+			c1 += v * y1[n]
+			c2 += v * y2[n]
+			c3 += v * y3[n]
+		}
+		out[q], out[q+1], out[q+2], out[q+3] = c0, c1, c2, c3
+	}
+	for ; q < len(ys); q++ {
+		y := ys[q][:len(x)]
+		c := 0.0
+		for n, v := range x {
+			c += v * y[n]
+		}
+		out[q] = c
+	}
+}
+
+// parallelFor runs f(0), …, f(n-1) on up to GOMAXPROCS goroutines.
+func parallelFor(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // varOf is the variable column j belongs to, nil when none.
