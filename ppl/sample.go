@@ -90,10 +90,18 @@ func Draws(n int) SampleOption {
 // number of cores.
 func Seed(seed uint64) SampleOption { return func(s *sampleSettings) { s.cfg.Seed = seed } }
 
-// TargetAccept sets the step-size adaptation's target acceptance (default
-// 0.8); raise it (0.95, 0.99) to remove divergences.
+// TargetAccept sets the step-size adaptation's target acceptance, in the
+// open interval (0, 1) (default 0.8); raise it (0.95, 0.99) to remove
+// divergences.
 func TargetAccept(a float64) SampleOption {
-	return func(s *sampleSettings) { s.cfg.TargetAccept = a }
+	return func(s *sampleSettings) {
+		// 0 is refused too: the sampler's settings read 0 as "the
+		// default", so TargetAccept(0) would silently run with 0.8.
+		if !(a > 0 && a < 1) {
+			s.fail(fmt.Sprintf("TargetAccept(%g): the target acceptance must lie in the open interval (0, 1); use 0.8 (the default), or 0.95 or 0.99 for hard posteriors", a))
+		}
+		s.cfg.TargetAccept = a
+	}
 }
 
 // MaxDepth sets the largest NUTS tree depth (default 10).
