@@ -402,6 +402,8 @@ func (m *Model) paramNode(name string, fam *dist.Family, i int, p any) *graph.No
 		if msg := checkSupport(n.Data, sup.Kind, math.Inf(-1), math.Inf(1)); msg != "" {
 			m.failf(name, "%s %s %s", fam.Name, graph.ParamName(fam, i), msg)
 		}
+	} else if e := domainError(name, fam, i, n); e != nil {
+		m.fail(e)
 	}
 	return n
 }

@@ -278,7 +278,7 @@ func TestRedefineRefused(t *testing.T) {
 		{"shape of a quantity in use", "spread", func() { m.Deterministic("spread", Mul(theta, 2.0)) }, []string{"was a scalar", "of shape [3]", "w", "NewModel"}},
 		{"a variable by itself", "mu", func() { m.Normal("mu", Sum(theta), 1) }, []string{"loop", "mu", "theta"}},
 		{"a quantity by itself", "spread", func() { m.Deterministic("spread", Add(d, 1.0)) }, []string{"itself"}},
-		{"through a quantity", "tau", func() { m.HalfNormal("tau", m.Lookup("w")) }, []string{"loop", "tau", "w"}},
+		{"through a quantity", "tau", func() { m.HalfNormal("tau", Exp(m.Lookup("w"))) }, []string{"loop", "tau", "w"}},
 		{"another kind", "theta", func() { m.Deterministic("theta", Mul(mu, 2.0)) }, []string{"already used", "NewModel"}},
 		{"observed again, another shape", "y", func() { m.Lookup("y").(*RV).Observe([]float64{1, 2}) }, []string{"[2]", "[3]"}},
 	}

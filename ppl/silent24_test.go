@@ -93,3 +93,73 @@ func TestTargetAcceptZero(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentOutsideDomain: a Poisson rate, a Bernoulli p or a scale
+// built from a Normal variable used to sample, ending in divergences and
+// advice to go non-centred. The argument's range is checked when the
+// model is built.
+func TestArgumentOutsideDomain(t *testing.T) {
+	bad := []struct {
+		what  string
+		build func(m *Model)
+		want  []string
+	}{
+		{"Poisson rate from a Normal", func(m *Model) {
+			eta := m.Normal("eta", 0, 1)
+			m.Poisson("k", eta, Observed([]float64{1, 2}))
+		}, []string{"k", "rate", "eta", "PoissonLog"}},
+		{"Poisson rate from a sum", func(m *Model) {
+			a := m.Normal("a", 0, 1)
+			b := m.Normal("b", 0, 1)
+			m.Poisson("k", Add(a, Mul(b, []float64{1, 2})), Observed([]float64{1, 2}))
+		}, []string{"k", "rate", "PoissonLog"}},
+		{"Bernoulli p", func(m *Model) {
+			a := m.Normal("a", 0, 1)
+			m.Bernoulli("y", Add(0.5, a), Observed([]float64{1, 0}))
+		}, []string{"y", "p", "BernoulliLogit"}},
+		{"a scale", func(m *Model) {
+			s := m.Normal("s", 1, 1)
+			m.Normal("y", 0, s, Observed([]float64{1, 0}))
+		}, []string{"y", "sigma", "HalfNormal"}},
+		{"a scale through a quantity", func(m *Model) {
+			s := m.Normal("s", 1, 1)
+			d := m.Deterministic("d", Mul(2.0, s))
+			m.Normal("x", 0, d)
+		}, []string{"x", "sigma", "d"}},
+	}
+	for _, c := range bad {
+		m := NewModel("m")
+		err := mustFail(t, c.what, func() { c.build(m) })
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want it to say %q", c.what, err, w)
+			}
+		}
+	}
+	// Links and positive priors keep an argument in its domain.
+	m := NewModel("good")
+	a := m.Normal("a", 0, 1)
+	h := m.HalfNormal("h", 1)
+	m.Poisson("k1", Exp(a), Observed([]float64{1}))
+	m.Poisson("k2", Softplus(Add(a, 1.0)), Observed([]float64{1}))
+	m.Poisson("k3", Mul(h, []float64{2, 3}), Observed([]float64{1, 2}))
+	m.Poisson("k4", Add(h, 1.0), Observed([]float64{1}))
+	m.Bernoulli("b1", Logistic(a), Observed([]float64{1}))
+	m.Bernoulli("b2", m.Beta("p", 1, 1), Observed([]float64{1}))
+	m.Normal("y1", a, h, Observed([]float64{1}))
+	m.Normal("y2", a, Exp(a), Observed([]float64{1}))
+	m.Normal("y3", a, Abs(a), Observed([]float64{1}))
+	m.Normal("y4", a, Add(Square(a), 0.1), Observed([]float64{1}))
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A cell run again can make an argument's variable unbounded: the
+	// model then fails to compile, naming the variable.
+	r := NewModel("rerun")
+	s := r.HalfNormal("s", 1)
+	r.Poisson("k", s, Observed([]float64{1}))
+	r.Normal("s", 0, 1)
+	if err := r.Err(); err == nil || !strings.Contains(err.Error(), "k") || !strings.Contains(err.Error(), "PoissonLog") {
+		t.Errorf("the rate's variable redefined as a Normal: %v; want an error naming k and PoissonLog", err)
+	}
+}
