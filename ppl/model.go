@@ -36,6 +36,11 @@ type Model struct {
 	// onRanks is the model compiled with its rows split over the ranks
 	// of an MPI job (Backend("mpi")), when its own setting is automatic.
 	onRanks *Compiled
+	// print is the fingerprint (fingerprint.go) at version printAt;
+	// printed lists the fingerprints of the posteriors this model made.
+	print   string
+	printAt int
+	printed map[string]bool
 }
 
 // NewModel starts an empty model. The name labels summaries and files;
@@ -836,6 +841,11 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 	if p == nil {
 		return p
 	}
+	p.Fingerprint = m.fingerprint()
+	if m.printed == nil {
+		m.printed = map[string]bool{}
+	}
+	m.printed[p.Fingerprint] = true
 	dims := map[string][]string{}
 	for _, r := range m.g.RVs {
 		if r.Dims != nil {

@@ -1,6 +1,7 @@
 package ppl
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +10,102 @@ import (
 // The silent wrong answers of issue 24: each call below once ran and gave
 // a plausible but wrong result; now it is an error that says what to do,
 // a notice in the cell, or the right result.
+
+// notebook stands for the interpreter's hooks: every cell() is a new
+// execution (a new context, as the kernel makes for each cell), and the
+// notices ppl shows in the cell are kept.
+type notebook struct {
+	ctx     context.Context
+	cells   int
+	notices []string
+}
+
+type cellKey struct{}
+
+func (n *notebook) Context() context.Context     { return n.ctx }
+func (n *notebook) Progress(string) ProgressSink { return nil }
+func (n *notebook) Notice(msg string)            { n.notices = append(n.notices, msg) }
+func (n *notebook) cell() {
+	n.cells++
+	n.ctx = context.WithValue(context.Background(), cellKey{}, n.cells)
+}
+func (n *notebook) said(parts ...string) bool { return n.find(parts...) >= 0 }
+func (n *notebook) find(parts ...string) (at int) {
+	for i, s := range n.notices {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(s, p)
+		}
+		if ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// inNotebook installs a notebook's hooks for the test, in its first cell.
+func inNotebook(t *testing.T) *notebook {
+	n := &notebook{}
+	n.cell()
+	prev := SetHooks(n)
+	t.Cleanup(func() { SetHooks(prev) })
+	return n
+}
+
+// TestPosteriorOfAnotherModelSameColumns: B.PosteriorPredictive(fitA) and
+// B.LogLik(fitA) used to run when A's columns had B's names (another data
+// set, another prior). A posterior knows the model it came from; another
+// model's, or this model's before a cell redefined it, is refused unless
+// OtherModel() asks for it.
+func TestPosteriorOfAnotherModelSameColumns(t *testing.T) {
+	build := func(data []float64, scale float64) *Model {
+		m := NewModel("m")
+		mu := m.Normal("mu", 0, scale)
+		m.Normal("y", mu, 1).Observe(data)
+		return m
+	}
+	a := build([]float64{0.3, 0.5}, 1)
+	b := build([]float64{10, 12, 11}, 1)
+	fit := a.Sample(Seed(1), Chains(1), Warmup(50), Draws(20), LiveProgress(false))
+	for what, f := range map[string]func(){
+		"PosteriorPredictive": func() { b.PosteriorPredictive(fit) },
+		"LogLik":              func() { b.LogLik(fit) },
+	} {
+		err := mustFail(t, what, f)
+		if !strings.Contains(err.Error(), "OtherModel") {
+			t.Errorf("%s: %v; want it to name OtherModel", what, err)
+		}
+	}
+	if pp := b.PosteriorPredictive(fit, OtherModel()); pp.Draws() != 20 {
+		t.Errorf("PosteriorPredictive with OtherModel: %d draws", pp.Draws())
+	}
+	if ll := b.LogLik(fit, OtherModel()); ll.Draws() != 20 {
+		t.Errorf("LogLik with OtherModel: %d draws", ll.Draws())
+	}
+	// The same model built again from the same cells is the same model.
+	if pp := build([]float64{0.3, 0.5}, 1).PosteriorPredictive(fit); pp.Draws() != 20 {
+		t.Errorf("a twin of the model: %d draws", pp.Draws())
+	}
+	// The model redefined by a cell run again is another model.
+	nb := inNotebook(t)
+	c := NewModel("c")
+	mu := c.Normal("mu", 0, 1)
+	c.Normal("y", mu, 1).Observe([]float64{0.3, 0.5})
+	x := c.Data("x", []float64{1, 2})
+	c.Deterministic("pred", Mul(mu, x))
+	fitC := c.Sample(Seed(1), Chains(1), Warmup(50), Draws(20), LiveProgress(false))
+	// New data in a container (SetData) is what prediction is for.
+	c.SetData("x", []float64{1, 2, 3})
+	if pp := c.PosteriorPredictive(fitC); pp.Draws() != 20 {
+		t.Errorf("after SetData: %d draws", pp.Draws())
+	}
+	nb.cell()
+	c.Normal("mu", 0, 10)
+	err := mustFail(t, "after a redefinition", func() { c.LogLik(fitC) })
+	if !strings.Contains(err.Error(), "before") || !strings.Contains(err.Error(), "OtherModel") {
+		t.Errorf("after a redefinition: %v; want it to say the posterior is from before the change, and OtherModel", err)
+	}
+}
 
 // TestUsingShadowsVariable: Using("a", 100.0) in m.Let used to replace
 // the model's variable a in the formula.
