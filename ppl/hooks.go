@@ -2,6 +2,9 @@ package ppl
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -13,6 +16,11 @@ import (
 // progress table in the cell's output. Without hooks a run watches
 // context.Background() and shows no progress. ppl itself knows nothing
 // of notebooks, displays or kernels: this interface is the whole seam.
+//
+// Hooks may also have a method Notice(msg string), which shows one of
+// ppl's notices in the running cell's output (a warning at the start of
+// a run). Without it notices go to standard error, which the notebook's
+// interpreter process passes to the cell.
 type Hooks interface {
 	// Context is the context of the code running now: cancelled when the
 	// user interrupts it.
@@ -69,4 +77,19 @@ func liveProgress(model string) ProgressSink {
 		return h.Progress(model)
 	}
 	return nil
+}
+
+// noticeOutput is where notices go without a Notice hook.
+var noticeOutput io.Writer = os.Stderr
+
+// notice shows msg in the running cell's output (see Hooks), or on
+// standard error.
+func notice(msg string) {
+	if h := currentHooks(); h != nil {
+		if n, ok := h.(interface{ Notice(string) }); ok {
+			n.Notice(msg)
+			return
+		}
+	}
+	fmt.Fprintln(noticeOutput, msg)
 }

@@ -41,6 +41,9 @@ type Model struct {
 	print   string
 	printAt int
 	printed map[string]bool
+	// probs maps a Categorical variable given probabilities by an
+	// expression to its logits' node, Log(p) (see checkProbSums).
+	probs map[*graph.RV]*graph.Node
 }
 
 // NewModel starts an empty model. The name labels summaries and files;

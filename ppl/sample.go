@@ -427,6 +427,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	if err := sampleable(c, "Sample"); err != nil {
 		return nil, err
 	}
+	c.checkProbSums(s.cfg.Seed)
 	var lockInit []float64
 	switch {
 	case s.init != nil && usesLockstep(s.cfg) && !perChainInit(s.cfg):

@@ -179,6 +179,37 @@ func TestZeroInflatedPyMC(t *testing.T) {
 	}
 }
 
+// TestCategoricalNotNormalised: probabilities from an expression that do
+// not sum to 1 (Concat(w, w, 0.5) sums to 2w + 0.5) used to be
+// renormalised silently. Sampling now says so, once.
+func TestCategoricalNotNormalised(t *testing.T) {
+	nb := inNotebook(t)
+	m := NewModel("m")
+	w := m.Beta("w", 2, 2)
+	m.Categorical("y", Concat(w, w, 0.5), Observed([]int{0, 1, 2, 2}))
+	m.Sample(Seed(1), Chains(2), Warmup(30), Draws(10), LiveProgress(false))
+	if !nb.said("y", "sum", "1") {
+		t.Fatalf("notices %q; want one saying y's probabilities do not sum to 1", nb.notices)
+	}
+	if len(nb.notices) != 1 {
+		t.Errorf("%d notices %q; want one", len(nb.notices), nb.notices)
+	}
+	// A simplex says nothing.
+	nb.notices = nil
+	s := NewModel("s")
+	p := s.Dirichlet("p", []float64{1, 1, 1})
+	s.Categorical("y", p, Observed([]int{0, 1, 2, 2}))
+	e := NewModel("e")
+	a := e.Normal("a", 0, 1)
+	e.Categorical("y", Softmax(Concat(a, 0.0, 1.0)), Observed([]int{0, 1, 2, 2}))
+	for _, m := range []*Model{s, e} {
+		m.Sample(Seed(1), Chains(2), Warmup(30), Draws(10), LiveProgress(false))
+	}
+	if len(nb.notices) != 0 {
+		t.Errorf("a simplex: notices %q", nb.notices)
+	}
+}
+
 // TestTargetAcceptZero: TargetAccept(0) used to run with 0.8.
 func TestTargetAcceptZero(t *testing.T) {
 	m := NewModel("m")
