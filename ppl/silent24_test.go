@@ -52,6 +52,76 @@ func inNotebook(t *testing.T) *notebook {
 	return n
 }
 
+// TestDefinedTwice: a name defined twice in one run of a cell (or outside
+// a notebook) used to merge the two definitions into one variable, and a
+// second batch of observations replaced the first. Now it is an error
+// naming both definitions; a cell run again still redefines, and says
+// what changed.
+func TestDefinedTwice(t *testing.T) {
+	check := func(what string, f func(), want ...string) {
+		t.Helper()
+		err := mustFail(t, what, f)
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want it to say %q", what, err, w)
+			}
+		}
+	}
+	for _, where := range []string{"no hooks", "one cell"} {
+		if where == "one cell" {
+			inNotebook(t)
+		}
+		m := NewModel("m")
+		m.Normal("b", 0, 5)
+		check(where+": a variable", func() { m.Normal("b", 0, 5) }, "b", "twice", "Normal(0, 5)")
+		check(where+": another prior", func() { m.Normal("b", 1, 2) }, "b", "twice", "Normal(0, 5)", "Normal(1, 2)")
+		mu := m.Normal("mu", 0, 1)
+		m.Normal("y", mu, 1, Observed([]float64{1, 2}))
+		check(where+": observed again", func() { m.Normal("y", mu, 1, Observed([]float64{3, 4})) }, "y", "twice")
+		z := m.Normal("z", mu, 1).Observe([]float64{1, 2})
+		check(where+": Observe twice", func() { z.Observe([]float64{3, 4}) }, "z", "observed", "twice")
+		check(where+": Observe the same data twice", func() { z.Observe([]float64{1, 2}) }, "z", "twice")
+		m.Deterministic("d", Mul(mu, 2.0))
+		check(where+": a quantity", func() { m.Deterministic("d", Mul(mu, 3.0)) }, "d", "twice")
+		m.LogDensity("pen", Mul(mu, 2.0))
+		check(where+": a term", func() { m.LogDensity("pen", Mul(mu, 2.0)) }, "pen", "twice")
+		m.Data("x", []float64{1, 2})
+		check(where+": a data container", func() { m.Data("x", []float64{1, 3}) }, "x", "twice")
+		if fit := m.Sample(Seed(1), Chains(1), Warmup(20), Draws(10), LiveProgress(false)); fit.Column("b") < 0 || len(fit.Columns) != 3 {
+			t.Errorf("%s: the model after the refused calls samples %v", where, fit.Columns)
+		}
+	}
+
+	// A cell run again redefines, and says what changed.
+	nb := inNotebook(t)
+	m := NewModel("schools")
+	tau := m.HalfCauchy("tau", 5)
+	mu := m.Normal("mu", 0, 5)
+	y := m.Normal("y", mu, tau).Observe([]float64{1, 2, 3})
+	nb.cell()
+	if again := m.HalfCauchy("tau", 5); again != tau {
+		t.Error("the same cell run again made a new variable")
+	}
+	if len(nb.notices) != 0 {
+		t.Errorf("the same cell run again says %q", nb.notices)
+	}
+	nb.cell()
+	if again := m.HalfNormal("tau", 5); again != tau {
+		t.Error("the cell changed and run again made a new variable")
+	}
+	if !nb.said("tau", "HalfCauchy(5) → HalfNormal(5)") {
+		t.Errorf("redefining tau says %q; want tau: HalfCauchy(5) → HalfNormal(5)", nb.notices)
+	}
+	nb.cell()
+	m.Normal("y", mu, tau).Observe([]float64{1, 2, 4})
+	if y.v.Data[2] != 4 || !nb.said("y", "data") {
+		t.Errorf("new data for y in a cell run again: data %v, notices %q", y.v.Data, nb.notices)
+	}
+	// Twice in the cell run again is still twice.
+	m.Normal("mu", 0, 5)
+	check("twice in the cell run again", func() { m.Normal("mu", 0, 5) }, "mu", "twice")
+}
+
 // TestPosteriorOfAnotherModelSameColumns: B.PosteriorPredictive(fitA) and
 // B.LogLik(fitA) used to run when A's columns had B's names (another data
 // set, another prior). A posterior knows the model it came from; another
@@ -283,9 +353,11 @@ func TestArgumentOutsideDomain(t *testing.T) {
 	}
 	// A cell run again can make an argument's variable unbounded: the
 	// model then fails to compile, naming the variable.
+	nb := inNotebook(t)
 	r := NewModel("rerun")
 	s := r.HalfNormal("s", 1)
 	r.Poisson("k", s, Observed([]float64{1}))
+	nb.cell()
 	r.Normal("s", 0, 1)
 	if err := r.Err(); err == nil || !strings.Contains(err.Error(), "k") || !strings.Contains(err.Error(), "PoissonLog") {
 		t.Errorf("the rate's variable redefined as a Normal: %v; want an error naming k and PoissonLog", err)
