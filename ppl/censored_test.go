@@ -412,11 +412,14 @@ func TestCensoredTruncatedErrors(t *testing.T) {
 	}
 	// A cell run again makes the same variable; with other bounds it
 	// replaces it, as the changed cell would build it afresh.
+	nb := inNotebook(t)
 	m2 := NewModel("rerun")
 	a := m2.Normal("v", 0, 1, Censored(nil, 2.0), Observed([]float64{1, 2}))
+	nb.cell()
 	if b := m2.Normal("v", 0, 1, Censored(nil, 2.0), Observed([]float64{1, 2})); a != b {
 		t.Error("the same Censored variable made twice")
 	}
+	nb.cell()
 	if b := m2.Normal("v", 0, 1, Censored(nil, 3.0), Observed([]float64{1, 3})); a != b {
 		t.Error("other censoring bounds: a new variable")
 	}
@@ -437,6 +440,7 @@ func TestTruncatedShapes(t *testing.T) {
 		t.Errorf("observed shape %v, want [2]", got)
 	}
 	x := m.Normal("x", 0, 1, Size(2), Truncated([]float64{0, 1}, 3.0))
+	inNotebook(t).cell()
 	if again := m.Normal("x", 0, 1, Size(2), Truncated([]float64{0, 1}, 3.0)); again != x {
 		t.Error("a truncated latent made twice")
 	}

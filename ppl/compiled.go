@@ -77,6 +77,10 @@ func (m *Model) Compile() (*Compiled, error) {
 		m.cerr = err
 		return nil, err
 	}
+	if err := m.checkDomains(); err != nil {
+		m.cerr = err
+		return nil, err
+	}
 	c, err := compileModel(m, m.shards)
 	m.compiled, m.cerr = c, err
 	return c, err

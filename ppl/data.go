@@ -67,12 +67,16 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		m.failf(name, "Dims names %d dimensions but the data have shape %v", len(o.dims), n.Dims)
 	}
 	if _, ok := m.names[name].(dataName); ok {
+		m.once(name, func() string { return m.definition(name) }, func() string { return dataText(name, n.Dims) })
 		cur := m.dataNode(name)
 		if slices.Equal(cur.Data, n.Data) && slices.Equal(cur.Dims, n.Dims) && slices.Equal(m.g.DataDims[name], o.dims) {
+			m.defined[name] = thisRun()
 			return asExpr(cur) // the cell that made it, run again
 		}
 		// The cell changed, run again: new data, as SetData gives them.
 		m.setData([]namedData{{name: name, value: value}})
+		m.defined[name] = thisRun()
+		m.changedNotice(name, "", fmt.Sprintf("new data, %s (were %s)", valuesText(n.Len()), valuesText(cur.Len())))
 		if o.dims != nil {
 			if m.g.DataDims == nil {
 				m.g.DataDims = map[string][]string{}

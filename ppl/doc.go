@@ -41,8 +41,20 @@
 // new expression for a deterministic quantity or term, new data for a
 // container), it replaces it in place, so what was built from it reads
 // the new definition — the model is the one the changed cells would build
-// from scratch. A new shape for something others were built from, a
-// definition that uses itself, and a name of another kind are refused.
+// from scratch, and says what changed in the cell's output ("tau:
+// HalfCauchy(5) → HalfNormal(5)"). A new shape for something others were
+// built from, a definition that uses itself, and a name of another kind
+// are refused; so is a name defined twice in one run of a cell (or
+// outside a notebook), or a variable observed twice there: the two
+// definitions would silently be one. A run of a cell is told by the
+// hooks' Context (see Hooks), which the kernel makes anew for each.
+//
+// Arguments are checked against their family's domain where that can be
+// shown when the model is built: data against the parameter's support,
+// and an expression that moves over all the reals with a latent Normal
+// (or other unbounded) variable, given as a rate, a probability or a
+// scale, is an error that says what to use (PoissonLog, BernoulliLogit, a
+// positive prior, a link such as Exp or Logistic).
 //
 // Finite mixtures are Model.Mixture with Comp/NormalComp components; LogPDF
 // gives a family's pointwise log density as an expression for hand-written
@@ -139,7 +151,10 @@
 //
 // Forward sampling (PriorPredictive, PosteriorPredictive) and pointwise
 // log-likelihoods (PointwiseLogLik, for LOO) compile further programs over
-// the constrained values of every variable, lazily on first use.
+// the constrained values of every variable, lazily on first use. A
+// posterior carries its model's fingerprint (fingerprint.go): those of
+// another model, or of the model before a cell changed it, are refused
+// unless OtherModel is passed.
 //
 // # Backends and run hooks
 //

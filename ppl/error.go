@@ -89,6 +89,7 @@ func (m *Model) undo(k mark) {
 		m.g.RVs, m.g.Dets, m.g.Terms, m.g.Data = m.g.RVs[:k.rvs], m.g.Dets[:k.dets], m.g.Terms[:k.terms], m.g.Data[:k.data]
 		for _, name := range m.claimed[k.names:] {
 			delete(m.names, name)
+			delete(m.defined, name)
 		}
 		m.claimed = m.claimed[:k.names]
 		m.changed()

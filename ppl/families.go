@@ -6,6 +6,7 @@ import (
 	"github.com/gobayes/gobayes/accel/dense"
 
 	"github.com/gobayes/gobayes/ppl/dist"
+	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
 // The methods below add a random variable of one family each; the
@@ -53,7 +54,16 @@ func (m *Model) Categorical(name string, p any, opts ...Option) *RV {
 			}
 		}
 	}
-	return m.Var(name, family("CategoricalLogit"), []any{Log(n)}, opts...)
+	r := m.Var(name, family("CategoricalLogit"), []any{Log(n)}, opts...)
+	if !n.IsConst() {
+		// Probabilities from an expression are checked where they have
+		// values, when a run starts (checkProbSums).
+		if m.probs == nil {
+			m.probs = map[*graph.RV]*graph.Node{}
+		}
+		m.probs[&r.v] = r.v.Params[0]
+	}
+	return r
 }
 
 // CategoricalLogit takes values 0 … K-1 with probabilities

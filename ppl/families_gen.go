@@ -127,12 +127,12 @@ func (m *Model) Weibull(name string, k, lambda any, opts ...Option) *RV {
 	return m.Var(name, family("Weibull"), []any{k, lambda}, opts...)
 }
 
-// ZeroInflatedNegBinomial counts that are zero with probability psi (structural zeros) and negative binomial with mean mu > 0 and overdispersion phi > 0 otherwise (NegativeBinomial's parameters), PyMC's ZeroInflatedNegativeBinomial.
+// ZeroInflatedNegBinomial counts that are negative binomial with mean mu > 0 and overdispersion phi > 0 (NegativeBinomial's parameters) with probability psi and zero otherwise (structural zeros, probability 1 - psi), PyMC's ZeroInflatedNegativeBinomial.
 func (m *Model) ZeroInflatedNegBinomial(name string, psi, mu, phi any, opts ...Option) *RV {
 	return m.Var(name, family("ZeroInflatedNegBinomial"), []any{psi, mu, phi}, opts...)
 }
 
-// ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson.
+// ZeroInflatedPoisson counts that are Poisson with rate lambda with probability psi and zero otherwise (structural zeros, probability 1 - psi), PyMC's ZeroInflatedPoisson.
 func (m *Model) ZeroInflatedPoisson(name string, psi, lambda any, opts ...Option) *RV {
 	return m.Var(name, family("ZeroInflatedPoisson"), []any{psi, lambda}, opts...)
 }

@@ -5,7 +5,9 @@ import (
 	"go/ast"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,6 +87,13 @@ func formulaError(name, src string, col int, format string, args ...any) *Error 
 }
 
 func (m *Model) formula(name, src string, using map[string]any) Expr {
+	// A value given with Using under a name of the model would stand for
+	// it in the formula: the model's variable silently left out.
+	for _, u := range slices.Sorted(maps.Keys(using)) {
+		if v, ok := m.names[u]; ok {
+			m.failf(name, "Using(%q, …) has the name of the model's %s %s, which it would hide in the formula; rename the value given with Using (and use that name in the formula), or leave it out to use the model's %s", u, strings.TrimPrefix(strings.TrimPrefix(describeNamed(v), "a "), "an "), u, u)
+		}
+	}
 	expr := parseFormula(name, src)
 	f := &formulaBuilder{m: m, name: name, src: src, using: using}
 	return f.build(expr)

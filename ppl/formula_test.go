@@ -67,6 +67,7 @@ func TestFormulaValues(t *testing.T) {
 	check("one", []float64{zv[1] + math.Pi})
 	check("powers", []float64{-4 + 512 - 1 + 18})
 	// A cell run again: the same quantity.
+	inNotebook(t)
 	if a, b := m.Let("theta", "mu + tau * z"), m.Lookup("theta"); a.node() != b.(*node).node() {
 		t.Errorf("Let run again made another node")
 	}

@@ -18,7 +18,8 @@ import (
 func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *posterior.InferenceData {
 	c, err := m.Compile()
 	orPanic(err)
-	orPanic(checkFit(c, fit, "InferenceData"))
+	other := settings(opts).otherModel
+	orPanic(checkFit(c, fit, "InferenceData", other))
 	d := &posterior.InferenceData{
 		Draws:  map[string]*posterior.Posterior{"posterior": fit},
 		Data:   map[string][]posterior.DataArray{},
@@ -31,7 +32,11 @@ func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *p
 			names[i] = o.Name
 		}
 		d.Draws["posterior_predictive"] = m.PosteriorPredictive(fit, opts...).Select(names...)
-		d.Draws["log_likelihood"] = m.annotate(splitLogLik(m.LogLik(fit), obs))
+		var llOpts []SampleOption
+		if other {
+			llOpts = append(llOpts, OtherModel())
+		}
+		d.Draws["log_likelihood"] = m.annotate(splitLogLik(m.LogLik(fit, llOpts...), obs))
 		for _, r := range m.g.RVs {
 			if r.Observed {
 				d.Data["observed_data"] = append(d.Data["observed_data"],

@@ -36,12 +36,24 @@ type Model struct {
 	// onRanks is the model compiled with its rows split over the ranks
 	// of an MPI job (Backend("mpi")), when its own setting is automatic.
 	onRanks *Compiled
+	// print is the fingerprint (fingerprint.go) at version printAt;
+	// printed lists the fingerprints of the posteriors this model made.
+	print   string
+	printAt int
+	printed map[string]bool
+	// probs maps a Categorical variable given probabilities by an
+	// expression to its logits' node, Log(p) (see checkProbSums).
+	probs map[*graph.RV]*graph.Node
+	// defined maps every name to the run (thisRun) that last defined it:
+	// defining it again in the same run is a mistake, in a later one a
+	// cell run again (redefine.go).
+	defined map[string]any
 }
 
 // NewModel starts an empty model. The name labels summaries and files;
 // options (Shards) set how it compiles.
 func NewModel(name string, opts ...ModelOption) *Model {
-	m := &Model{g: graph.Model{Name: name}, names: map[string]any{}}
+	m := &Model{g: graph.Model{Name: name}, names: map[string]any{}, defined: map[string]any{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -72,9 +84,10 @@ func (m *Model) claim(name string, v any) {
 		m.failf(name, "the name may not contain brackets, commas, colons or spaces (they are used for elements, as in %s[1])", name)
 	}
 	if old, ok := m.names[name]; ok {
-		m.failf(name, "the name is already used by %s; give every variable, deterministic quantity, log-density term and data container its own name (a cell run again may define it anew as the same kind of thing; to make it another kind, start the model anew with NewModel)", describeNamed(old))
+		m.failf(name, "the name is already used by %s, %s; give every variable, deterministic quantity, log-density term and data container its own name (a cell run again may define it anew as the same kind of thing; to make it another kind, start the model anew with NewModel)", describeNamed(old), m.definition(name))
 	}
 	m.names[name] = v
+	m.defined[name] = thisRun()
 	m.claimed = append(m.claimed, name)
 	m.changed()
 }
@@ -148,9 +161,13 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 		m.failf(name, "the expression uses variables of model %q; it belongs to %q", n.Model.Name, m.g.Name)
 	}
 	if old, ok := m.names[name].(*graph.Node); ok {
+		m.once(name, func() string { return m.definition(name) }, func() string { return detText(name, n, o.dims) })
 		if !graph.Same(old.Args[0], n) || !slices.Equal(m.g.DetDims[name], o.dims) {
+			was := m.definition(name)
 			m.redefineDet(old, n, o.dims) // the cell changed, run again
+			m.changedNotice(name, was, m.definition(name))
 		}
+		m.defined[name] = thisRun()
 		return asExpr(old)
 	}
 	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
@@ -182,9 +199,12 @@ func (m *Model) LogDensity(name string, expr any) {
 		n = Sum(n).node()
 	}
 	if old, ok := m.names[name].(graph.Term); ok {
+		m.once(name, func() string { return m.definition(name) }, func() string { return termText(n) })
+		m.defined[name] = thisRun()
 		if graph.Same(old.Value, n) {
 			return // the cell that made it, run again
 		}
+		m.changedNotice(name, termText(old.Value), termText(n))
 		for i := range m.g.Terms { // the cell changed, run again
 			if m.g.Terms[i].Name == name {
 				m.g.Terms[i].Value = n
@@ -271,6 +291,10 @@ type RV struct {
 	// given is the shape option (Size, Shape), nil when none: new data
 	// (SetData) work the shape out again from it.
 	given []int
+	// observedIn is the run (thisRun) that last gave the data, when
+	// observedOnce: observing again in the same run is a mistake.
+	observedIn   any
+	observedOnce bool
 }
 
 // Name is the variable's name.
@@ -326,10 +350,19 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	}
 	shape := r.eventShape(o.shape)
 	if old, ok := m.names[name].(*RV); ok && old.v.Mix == nil {
+		m.once(name, func() string { return m.definition(name) }, func() string { return r.text(shape, &o) })
 		if m.sameVar(old, r, &o, shape) {
+			m.defined[name] = thisRun()
+			if o.hasObserved {
+				old.observedIn, old.observedOnce = thisRun(), true
+			}
 			return old // the cell that made it, run again
 		}
-		return m.redefine(old, r, &o, shape) // the cell changed, run again
+		was := line(&old.v)
+		m.redefine(old, r, &o, shape) // the cell changed, run again
+		m.defined[name] = thisRun()
+		notice(varChange(name, was, line(&old.v)))
+		return old
 	}
 	m.claim(name, r)
 	r.v.Value = &graph.Node{Kind: graph.KRV, RV: &r.v, Dims: shape, Model: &m.g}
@@ -402,6 +435,8 @@ func (m *Model) paramNode(name string, fam *dist.Family, i int, p any) *graph.No
 		if msg := checkSupport(n.Data, sup.Kind, math.Inf(-1), math.Inf(1)); msg != "" {
 			m.failf(name, "%s %s %s", fam.Name, graph.ParamName(fam, i), msg)
 		}
+	} else if e := domainError(name, fam, i, n); e != nil {
+		m.fail(e)
 	}
 	return n
 }
@@ -619,8 +654,21 @@ func (m *Model) boundNode(r *RV, what string, v any) *graph.Node {
 func (r *RV) Observe(data any) *RV {
 	m := r.m
 	defer m.undo(m.mark())
+	run := thisRun()
+	if r.observedOnce && r.observedIn == run {
+		n := "the data"
+		if d, err := asNode(data); err == nil {
+			n = valuesText(d.Len())
+		}
+		m.failf(r.v.Name, "is observed twice%s: first %s, then %s; observe all the data at once (concatenate the batches), or give the other data a variable of their own", runText(), valuesText(len(r.v.Data)), n)
+	}
 	if r.v.Observed && sameData(&r.v, data) {
+		r.observedIn, r.observedOnce = run, true
 		return r // the cell that observed it, run again
+	}
+	before := -1
+	if r.v.Observed {
+		before = len(r.v.Data)
 	}
 	// On a failure the shape and any data observed before go back with
 	// the rest.
@@ -677,6 +725,10 @@ func (r *RV) Observe(data any) *RV {
 		r.v.DataOf = n
 	}
 	m.changed()
+	r.observedIn, r.observedOnce = run, true
+	if before >= 0 {
+		m.changedNotice(r.v.Name, "", fmt.Sprintf("new data, %s (were %s)", valuesText(len(n.Data)), valuesText(before)))
+	}
 	return r
 }
 
@@ -834,6 +886,11 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 	if p == nil {
 		return p
 	}
+	p.Fingerprint = m.fingerprint()
+	if m.printed == nil {
+		m.printed = map[string]bool{}
+	}
+	m.printed[p.Fingerprint] = true
 	dims := map[string][]string{}
 	for _, r := range m.g.RVs {
 		if r.Dims != nil {

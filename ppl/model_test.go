@@ -183,7 +183,9 @@ func TestCellRunAgain(t *testing.T) {
 		obs, sd                        []float64
 		thetaFam                       string
 	}
+	nb := inNotebook(t)
 	build := func(m *Model, c cells) *RV {
+		nb.cell() // each build runs the cells again
 		mu := m.Normal("mu", 0, c.muScale)
 		tau := m.HalfCauchy("tau", 5)
 		var theta *RV
@@ -278,12 +280,14 @@ func TestRedefineRefused(t *testing.T) {
 		{"shape of a quantity in use", "spread", func() { m.Deterministic("spread", Mul(theta, 2.0)) }, []string{"was a scalar", "of shape [3]", "w", "NewModel"}},
 		{"a variable by itself", "mu", func() { m.Normal("mu", Sum(theta), 1) }, []string{"loop", "mu", "theta"}},
 		{"a quantity by itself", "spread", func() { m.Deterministic("spread", Add(d, 1.0)) }, []string{"itself"}},
-		{"through a quantity", "tau", func() { m.HalfNormal("tau", m.Lookup("w")) }, []string{"loop", "tau", "w"}},
+		{"through a quantity", "tau", func() { m.HalfNormal("tau", Exp(m.Lookup("w"))) }, []string{"loop", "tau", "w"}},
 		{"another kind", "theta", func() { m.Deterministic("theta", Mul(mu, 2.0)) }, []string{"already used", "NewModel"}},
 		{"observed again, another shape", "y", func() { m.Lookup("y").(*RV).Observe([]float64{1, 2}) }, []string{"[2]", "[3]"}},
 	}
+	nb := inNotebook(t)
 	for _, c := range cases {
 		var err error
+		nb.cell() // each case is a cell run again
 		func() {
 			defer Catch(&err)
 			c.call()
@@ -310,6 +314,7 @@ func TestRedefineRefused(t *testing.T) {
 	}
 	// A shape may change while nothing uses the variable.
 	m.Normal("free", 0, 1)
+	nb.cell()
 	if r := m.Normal("free", 0, 1, Size(4)); !slices.Equal(r.Shape(), []int{4}) {
 		t.Errorf("an unused variable's new shape: %v", r.Shape())
 	}
@@ -320,9 +325,11 @@ func TestRedefineRefused(t *testing.T) {
 // order, and a prior predictive of mu ~ Normal(alpha, 0.001) must draw
 // alpha first.
 func TestRedefineReorders(t *testing.T) {
+	nb := inNotebook(t)
 	m := NewModel("t")
 	m.Normal("mu", 0, 1)
 	alpha := m.Normal("alpha", 10, 1)
+	nb.cell()
 	m.Normal("mu", alpha, 0.001)
 	prior := m.PriorPredictive(200, Seed(2))
 	a, mu := prior.Chains[0].Values[prior.Column("alpha")], prior.Chains[0].Values[prior.Column("mu")]
@@ -343,6 +350,7 @@ func TestDataRunAgain(t *testing.T) {
 	x := m.Data("x", []float64{1, 2, 3})
 	b := m.Normal("b", 0, 1)
 	m.Normal("y", Mul(b, x), 1, Observed([]float64{2, 4, 6}))
+	nb := inNotebook(t)
 	m.Data("x", []float64{1, 2, 4})
 	fresh := NewModel("t")
 	x2 := fresh.Data("x", []float64{1, 2, 4})
@@ -357,6 +365,7 @@ func TestDataRunAgain(t *testing.T) {
 	// variable, and the container keeps its data.
 	m2 := NewModel("p")
 	m2.Normal("z", m2.Data("x", []float64{1, 2, 3}), 1)
+	nb.cell()
 	err := catch(func() { m2.Data("x", []float64{1, 2}) })
 	if err == nil || !strings.Contains(err.Error(), "parameter z") {
 		t.Fatalf("new data changing a parameter's shape: err %v; want one naming parameter z", err)

@@ -22,10 +22,10 @@ func TestGeneratedFamiliesRecoverParameters(t *testing.T) {
 		t.Skip("samples two models")
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	const psi, lambda = 0.3, 4.0
+	const psi, lambda = 0.3, 4.0 // psi: the Poisson's weight, as in PyMC
 	zip := make([]float64, 2000)
 	for i := range zip {
-		if rng.Float64() >= psi {
+		if rng.Float64() < psi {
 			zip[i] = distuv.Poisson{Lambda: lambda, Src: rng}.Rand()
 		}
 	}

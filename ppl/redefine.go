@@ -19,6 +19,114 @@ import (
 // were built with (they were checked against the old shape), and a
 // definition that uses what it defines, directly or through others.
 
+// What is one cell and what is a cell run again is told by the run
+// (thisRun, the hooks' context): a name defined twice in one run — two
+// variables meant to be two, a second batch of observations — is an
+// error naming both definitions; outside a notebook every definition is
+// in the one run. A redefinition says what changed, as a notice in the
+// cell ("tau: HalfCauchy(5) → HalfNormal(5)").
+
+// once refuses a second definition of name in the run that defined it:
+// was and now describe the two.
+func (m *Model) once(name string, was, now func() string) {
+	if r, ok := m.defined[name]; ok && r == thisRun() {
+		hint := "; a name is defined once (to change a definition, build the model anew with NewModel)"
+		if inCells() {
+			hint = " (running the cell again redefines what it defined)"
+		}
+		m.failf(name, "is defined twice%s: first as %s, then as %s; give each its own name%s", runText(), was(), now(), hint)
+	}
+}
+
+// runText is " in one run of the cell" in a notebook, "" outside.
+func runText() string {
+	if inCells() {
+		return " in one run of the cell"
+	}
+	return ""
+}
+
+// definition describes what name stands for now, as the model's listing
+// does: "tau ~ HalfCauchy(5)", "theta[8] = Add(mu, …)".
+func (m *Model) definition(name string) string {
+	switch x := m.names[name].(type) {
+	case *RV:
+		l := line(&x.v)
+		return lineText(l)
+	case *graph.Node:
+		return detText(name, x.Args[0], m.g.DetDims[name])
+	case graph.Term:
+		return termText(x.Value)
+	case dataName:
+		return dataText(name, m.dataNode(name).Dims)
+	}
+	return name
+}
+
+// lineText writes a variable's listing line: "y[3] ~ Normal(mu, 1)
+// (observed)".
+func lineText(l [4]string) string {
+	s := l[0] + " ~ " + l[2]
+	if l[3] != "parameter" {
+		s += " (" + l[3] + ")"
+	}
+	return s
+}
+
+// text describes the variable the call making r would make (shape, with
+// the options o), before it exists.
+func (r *RV) text(shape []int, o *options) string {
+	v := r.v
+	v.Value = &graph.Node{Kind: graph.KRV, Dims: shape}
+	v.Dims = o.dims
+	v.Observed = o.hasObserved
+	return lineText(line(&v))
+}
+
+func detText(name string, n *graph.Node, dims []string) string {
+	return name + dimsSuffix(n.Dims, dims) + " = " + formula(n, 4)
+}
+
+func termText(n *graph.Node) string { return "target += " + formula(n, 4) }
+
+func dataText(name string, dims []int) string {
+	return name + shapeSuffix(dims) + " = data"
+}
+
+// valuesText says "1 value", "8 values".
+func valuesText(n int) string {
+	if n == 1 {
+		return "1 value"
+	}
+	return fmt.Sprintf("%d values", n)
+}
+
+// varChange says what a redefinition changed in a variable's line:
+// "tau: HalfCauchy(5) → HalfNormal(5)".
+func varChange(name string, was, now [4]string) string {
+	a, b := was[2], now[2]
+	if was[0] != now[0] {
+		a, b = was[0]+" ~ "+a, now[0]+" ~ "+b
+	}
+	if was[3] != now[3] {
+		a, b = a+" ("+was[3]+")", b+" ("+now[3]+")"
+	}
+	if a == b {
+		return name + ": redefined as before, new data"
+	}
+	return name + ": " + a + " → " + b
+}
+
+// changedNotice shows what a cell run again changed in name: "was → now",
+// or now alone when was is "".
+func (m *Model) changedNotice(name, was, now string) {
+	if was == "" {
+		notice(name + ": " + now)
+		return
+	}
+	notice(name + ": " + strings.TrimPrefix(was, name+" ") + " → " + strings.TrimPrefix(now, name+" "))
+}
+
 // redefine makes the variable old what the call that made r (options o,
 // shape) describes.
 func (m *Model) redefine(old, r *RV, o *options, shape []int) *RV {

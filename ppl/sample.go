@@ -28,7 +28,10 @@ type sampleSettings struct {
 	ranks    int         // Ranks: the MPI job's size
 	cluster  string      // Cluster: the MPI job's hosts
 	data     []namedData // WithData's containers
-	err      *Error      // the first option given a value it cannot take
+	// otherModel lets PosteriorPredictive and LogLik take a posterior of
+	// another model (OtherModel).
+	otherModel bool
+	err        *Error // the first option given a value it cannot take
 }
 
 // fail records a bad option's value (the first one counts); the method
@@ -90,10 +93,18 @@ func Draws(n int) SampleOption {
 // number of cores.
 func Seed(seed uint64) SampleOption { return func(s *sampleSettings) { s.cfg.Seed = seed } }
 
-// TargetAccept sets the step-size adaptation's target acceptance (default
-// 0.8); raise it (0.95, 0.99) to remove divergences.
+// TargetAccept sets the step-size adaptation's target acceptance, in the
+// open interval (0, 1) (default 0.8); raise it (0.95, 0.99) to remove
+// divergences.
 func TargetAccept(a float64) SampleOption {
-	return func(s *sampleSettings) { s.cfg.TargetAccept = a }
+	return func(s *sampleSettings) {
+		// 0 is refused too: the sampler's settings read 0 as "the
+		// default", so TargetAccept(0) would silently run with 0.8.
+		if !(a > 0 && a < 1) {
+			s.fail(fmt.Sprintf("TargetAccept(%g): the target acceptance must lie in the open interval (0, 1); use 0.8 (the default), or 0.95 or 0.99 for hard posteriors", a))
+		}
+		s.cfg.TargetAccept = a
+	}
 }
 
 // MaxDepth sets the largest NUTS tree depth (default 10).
@@ -238,7 +249,7 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 	defer m.withData(&s)()
 	c, err := m.Compile()
 	orPanic(err)
-	orPanic(checkFit(c, fit, "PosteriorPredictive"))
+	orPanic(checkFit(c, fit, "PosteriorPredictive", s.otherModel))
 	obs := append(append(c.Observed(), m.dataDets()...), c.enumVars()...)
 	// Its own time per chain, not the fit's: the summary's ESS per second
 	// is the predictive's.
@@ -288,7 +299,7 @@ func (m *Model) LogLik(fit *posterior.Posterior, opts ...SampleOption) *posterio
 	orPanic(m.needData("LogLik", &sampleSettings{}))
 	c, err := m.Compile()
 	orPanic(err)
-	orPanic(checkFit(c, fit, "LogLik"))
+	orPanic(checkFit(c, fit, "LogLik", s.otherModel))
 	k := c.LogLikLen()
 	p := &posterior.Posterior{Model: c.Name(), Sampler: "log-likelihood", Warmup: fit.Warmup, Seconds: make([]float64, len(fit.Chains)),
 		Vars: []posterior.Var{{Name: "log_lik", Shape: []int{k}}}, Columns: infer.ColumnNames("log_lik", []int{k})}
@@ -337,10 +348,33 @@ func sampleable(c *Compiled, what string) error {
 	return &Error{Msg: fmt.Sprintf("%s: model %q has no parameters to sample (it has no variables, or every one is observed); add a parameter, as m.Normal(\"mu\", 0, 1), or draw the observed variables from the model with PriorPredictive", what, c.Name())}
 }
 
+// OtherModel lets PosteriorPredictive and LogLik take a posterior of
+// another model, or of this model before a cell run again changed it: its
+// draws are read by column name as draws of this model. Without it such a
+// posterior is refused (see fingerprint.go), as it would silently give
+// the answer of a model other than the one written.
+func OtherModel() SampleOption { return func(s *sampleSettings) { s.otherModel = true } }
+
 // checkFit refuses a posterior that is not a whole posterior of this
 // model: its columns must be the model's, in order (a posterior of another
-// model with as many columns would silently be read as this one's).
-func checkFit(c *Compiled, fit *posterior.Posterior, what string) error {
+// model with as many columns would silently be read as this one's), and,
+// unless other, its fingerprint the model's.
+func checkFit(c *Compiled, fit *posterior.Posterior, what string, other bool) error {
+	if err := checkColumns(c, fit, what); err != nil {
+		return err
+	}
+	m := c.m
+	if other || fit.Fingerprint == "" || fit.Fingerprint == m.fingerprint() {
+		return nil
+	}
+	if m.printed[fit.Fingerprint] {
+		return &Error{Msg: fmt.Sprintf("%s: the posterior was drawn from model %q as it was before a change (a cell run again redefined part of it, or gave it other data): sample the model again (fit := m.Sample()), or pass ppl.OtherModel() to use the old draws with the model as it is now", what, m.Name())}
+	}
+	return &Error{Msg: fmt.Sprintf("%s: the posterior was drawn from another model (%q) than model %q as it is now: their variables have the same names, but their structure or data differ; pass a posterior of this model (fit := m.Sample()), or ppl.OtherModel() to use another model's draws on purpose", what, fit.Model, m.Name())}
+}
+
+// checkColumns refuses a posterior whose columns are not the model's.
+func checkColumns(c *Compiled, fit *posterior.Posterior, what string) error {
 	var want []string
 	params := 0
 	for _, v := range c.Vars() {
@@ -393,6 +427,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	if err := sampleable(c, "Sample"); err != nil {
 		return nil, err
 	}
+	c.checkProbSums(s.cfg.Seed)
 	var lockInit []float64
 	switch {
 	case s.init != nil && usesLockstep(s.cfg) && !perChainInit(s.cfg):

@@ -5578,12 +5578,12 @@ func weibullBackward(f *Frame, in *Instr) {
 	flushAcc(d2, d2Vec, d2Sum)
 }
 
-// zero_inflated_neg_binomial_lpmf(y, psi, mu, phi) = where(y == 0, log(v), log1p(-psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi))) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf,
+// zero_inflated_neg_binomial_lpmf(y, psi, mu, phi) = where(y == 0, log(v), log(psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi))) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf,
 // r = inv(mu + phi),
 // l = where(mu / phi < inf, log1p(mu / phi), log(mu) - log(phi)),
 // k = where(l > 0, phi * l, mu),
 // q = exp(-k),
-// v = psi + (1 - psi) * q.
+// v = 1 - psi + psi * q.
 func zeroInflatedNegBinomialForward(f *Frame, in *Instr) {
 	in0, in1, in2, in3 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2]), f.Val(in.In[3])
 	n := batchLen(in0, in1, in2, in3)
@@ -5600,7 +5600,7 @@ func zeroInflatedNegBinomialForward(f *Frame, in *Instr) {
 		m6 = math.Log(in3[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m0 = math.Log1p(-in1[0])
+		m0 = math.Log(in1[0])
 	}
 	if n > 0 && !(s3 != 0) {
 		m3 = opdef.LGamma(in3[0])
@@ -5670,13 +5670,13 @@ func zeroInflatedNegBinomialForward(f *Frame, in *Instr) {
 				}
 				l2 := w1
 				l3 := Exp(-l2)
-				l4 := x1 + (1-x1)*l3
+				l4 := 1 - x1 + x1*l3
 				var w2 float64
 				if x0 == 0 {
 					w2 = math.Log(l4)
 				} else {
 					if s1 != 0 {
-						m0 = math.Log1p(-x1)
+						m0 = math.Log(x1)
 					}
 					if s3 != 0 {
 						m3 = opdef.LGamma(x3)
@@ -5740,13 +5740,13 @@ func zeroInflatedNegBinomialForward(f *Frame, in *Instr) {
 			}
 			l2 := w1
 			l3 := Exp(-l2)
-			l4 := x1 + (1-x1)*l3
+			l4 := 1 - x1 + x1*l3
 			var w2 float64
 			if x0 == 0 {
 				w2 = math.Log(l4)
 			} else {
 				if s1 != 0 {
-					m0 = math.Log1p(-x1)
+					m0 = math.Log(x1)
 				}
 				if s3 != 0 {
 					m3 = opdef.LGamma(x3)
@@ -5797,7 +5797,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 		m4 = opdef.Inv(in2[0] + in3[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m7 = opdef.Inv(1 - in1[0])
+		m7 = opdef.Inv(in1[0])
 	}
 	if n > 0 && !(s3 != 0) {
 		m8 = opdef.Digamma(in3[0])
@@ -5863,7 +5863,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 			}
 			l2 := w1
 			l3 := Exp(-l2)
-			l4 := x1 + (1-x1)*l3
+			l4 := 1 - x1 + x1*l3
 			if d2 != nil || d3 != nil {
 				if s2 != 0 || s3 != 0 {
 					m4 = opdef.Inv(x2 + x3)
@@ -5872,12 +5872,12 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 			if d1 != nil {
 				var w2 float64
 				if x0 == 0 {
-					w2 = (1 - l3) / l4
+					w2 = (l3 - 1) / l4
 				} else {
 					if s1 != 0 {
-						m7 = opdef.Inv(1 - x1)
+						m7 = opdef.Inv(x1)
 					}
-					w2 = -m7
+					w2 = m7
 				}
 				d1Sum = acc(d1, d1Vec, i, gi*(w2), d1Sum)
 			}
@@ -5885,7 +5885,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 				l0 := m4
 				var w3 float64
 				if x0 == 0 {
-					w3 = -(1 - x1) * l3 * x3 * l0 / l4
+					w3 = -x1 * l3 * x3 * l0 / l4
 				} else {
 					w3 = x3 * l0 * (x0 - x2) / x2
 				}
@@ -5895,7 +5895,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 				l0 := m4
 				var w4 float64
 				if x0 == 0 {
-					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+					w4 = x1 * l3 * (x2*l0 - l1) / l4
 				} else {
 					if s3 != 0 {
 						m8 = opdef.Digamma(x3)
@@ -5941,7 +5941,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 		}
 		l2 := w1
 		l3 := Exp(-l2)
-		l4 := x1 + (1-x1)*l3
+		l4 := 1 - x1 + x1*l3
 		if d2 != nil || d3 != nil {
 			if s2 != 0 || s3 != 0 {
 				m4 = opdef.Inv(x2 + x3)
@@ -5950,12 +5950,12 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 		if d1 != nil {
 			var w2 float64
 			if x0 == 0 {
-				w2 = (1 - l3) / l4
+				w2 = (l3 - 1) / l4
 			} else {
 				if s1 != 0 {
-					m7 = opdef.Inv(1 - x1)
+					m7 = opdef.Inv(x1)
 				}
-				w2 = -m7
+				w2 = m7
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(w2), d1Sum)
 		}
@@ -5963,7 +5963,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 			l0 := m4
 			var w3 float64
 			if x0 == 0 {
-				w3 = -(1 - x1) * l3 * x3 * l0 / l4
+				w3 = -x1 * l3 * x3 * l0 / l4
 			} else {
 				w3 = x3 * l0 * (x0 - x2) / x2
 			}
@@ -5973,7 +5973,7 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 			l0 := m4
 			var w4 float64
 			if x0 == 0 {
-				w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+				w4 = x1 * l3 * (x2*l0 - l1) / l4
 			} else {
 				if s3 != 0 {
 					m8 = opdef.Digamma(x3)
@@ -5988,9 +5988,9 @@ func zeroInflatedNegBinomialBackward(f *Frame, in *Instr) {
 	flushAcc(d3, d3Vec, d3Sum)
 }
 
-// zero_inflated_poisson_lpmf(y, psi, lambda) = where(y == 0, log(v), log1p(-psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0,
+// zero_inflated_poisson_lpmf(y, psi, lambda) = where(y == 0, log(v), log(psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0,
 // q = exp(-lambda),
-// v = psi + (1 - psi) * q.
+// v = 1 - psi + psi * q.
 func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 	in0, in1, in2 := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.In[2])
 	n := batchLen(in0, in1, in2)
@@ -6001,7 +6001,7 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 		m2 = Exp(-in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m0 = math.Log1p(-in1[0])
+		m0 = math.Log(in1[0])
 	}
 	if n > 0 && !(s2 != 0) {
 		m1 = math.Log(in2[0])
@@ -6048,13 +6048,13 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 					m2 = Exp(-x2)
 				}
 				l0 := m2
-				l1 := x1 + (1-x1)*l0
+				l1 := 1 - x1 + x1*l0
 				var w0 float64
 				if x0 == 0 {
 					w0 = math.Log(l1)
 				} else {
 					if s1 != 0 {
-						m0 = math.Log1p(-x1)
+						m0 = math.Log(x1)
 					}
 					if s2 != 0 {
 						m1 = math.Log(x2)
@@ -6092,13 +6092,13 @@ func zeroInflatedPoissonForward(f *Frame, in *Instr) {
 				m2 = Exp(-x2)
 			}
 			l0 := m2
-			l1 := x1 + (1-x1)*l0
+			l1 := 1 - x1 + x1*l0
 			var w0 float64
 			if x0 == 0 {
 				w0 = math.Log(l1)
 			} else {
 				if s1 != 0 {
-					m0 = math.Log1p(-x1)
+					m0 = math.Log(x1)
 				}
 				if s2 != 0 {
 					m1 = math.Log(x2)
@@ -6133,7 +6133,7 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 		m2 = Exp(-in2[0])
 	}
 	if n > 0 && !(s1 != 0) {
-		m3 = opdef.Inv(1 - in1[0])
+		m3 = opdef.Inv(in1[0])
 	}
 	if n > 0 && !(s2 != 0) {
 		m4 = opdef.Inv(in2[0])
@@ -6179,23 +6179,23 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 				m2 = Exp(-x2)
 			}
 			l0 := m2
-			l1 := x1 + (1-x1)*l0
+			l1 := 1 - x1 + x1*l0
 			if d1 != nil {
 				var w0 float64
 				if x0 == 0 {
-					w0 = (1 - l0) / l1
+					w0 = (l0 - 1) / l1
 				} else {
 					if s1 != 0 {
-						m3 = opdef.Inv(1 - x1)
+						m3 = opdef.Inv(x1)
 					}
-					w0 = -m3
+					w0 = m3
 				}
 				d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
 			}
 			if d2 != nil {
 				var w1 float64
 				if x0 == 0 {
-					w1 = -(1 - x1) * l0 / l1
+					w1 = -x1 * l0 / l1
 				} else {
 					if s2 != 0 {
 						m4 = opdef.Inv(x2)
@@ -6220,23 +6220,23 @@ func zeroInflatedPoissonBackward(f *Frame, in *Instr) {
 			m2 = Exp(-x2)
 		}
 		l0 := m2
-		l1 := x1 + (1-x1)*l0
+		l1 := 1 - x1 + x1*l0
 		if d1 != nil {
 			var w0 float64
 			if x0 == 0 {
-				w0 = (1 - l0) / l1
+				w0 = (l0 - 1) / l1
 			} else {
 				if s1 != 0 {
-					m3 = opdef.Inv(1 - x1)
+					m3 = opdef.Inv(x1)
 				}
-				w0 = -m3
+				w0 = m3
 			}
 			d1Sum = acc(d1, d1Vec, i, gi*(w0), d1Sum)
 		}
 		if d2 != nil {
 			var w1 float64
 			if x0 == 0 {
-				w1 = -(1 - x1) * l0 / l1
+				w1 = -x1 * l0 / l1
 			} else {
 				if s2 != 0 {
 					m4 = opdef.Inv(x2)

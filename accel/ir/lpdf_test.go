@@ -260,15 +260,15 @@ func discreteCases() []lpdfCase {
 			[]float64{5, 4, 1, 1}, []float64{-1, 4, 1, 1}, []float64{1.5, 4, 1, 1}, []float64{1, 2.5, 1, 1},
 			[]float64{1, 4, 0, 1}, []float64{1, 4, 1, -1}, []float64{1, 4, nan, 1}),
 		// Zero-inflated Poisson: a mixture of a point mass at zero and
-		// gonum's Poisson.
+		// gonum's Poisson, psi the Poisson's weight (PyMC's convention).
 		scalarCase("zero_inflated_poisson", ir.OpZeroInflatedPoissonLPMF, []elem{dat(0, 3, 0, 12), par(0.05, 0.95), par(0.2, 8)},
 			func(x ...float64) float64 {
 				y, psi, lam := x[0], x[1], x[2]
 				pois := distuv.Poisson{Lambda: lam}
 				if y == 0 {
-					return math.Log(psi + (1-psi)*pois.Prob(0))
+					return math.Log(1 - psi + psi*pois.Prob(0))
 				}
-				return math.Log(1-psi) + pois.LogProb(y)
+				return math.Log(psi) + pois.LogProb(y)
 			},
 			[]float64{-1, 0.5, 1}, []float64{1.5, 0.5, 1}, []float64{1, 1.5, 1}, []float64{0, -0.5, 1}, []float64{1, 0.5, 0}, []float64{0, 0.5, -1}),
 		// The zero-inflated negative binomial and the hurdles, from
@@ -278,9 +278,9 @@ func discreteCases() []lpdfCase {
 			func(x ...float64) float64 {
 				y, psi, mu, phi := x[0], x[1], x[2], x[3]
 				if y == 0 {
-					return math.Log(psi + (1-psi)*nbProb(0, mu, phi))
+					return math.Log(1 - psi + psi*nbProb(0, mu, phi))
 				}
-				return math.Log(1-psi) + math.Log(nbProb(y, mu, phi))
+				return math.Log(psi) + math.Log(nbProb(y, mu, phi))
 			},
 			[]float64{-1, 0.5, 1, 1}, []float64{1.5, 0.5, 1, 1}, []float64{1, 1.5, 1, 1}, []float64{0, 0.5, 0, 1}, []float64{1, 0.5, 1, -1}),
 		scalarCase("hurdle_poisson", ir.OpHurdlePoissonLPMF, []elem{dat(0, 3, 1, 12), par(0.05, 0.95), par(0.2, 8)},

@@ -6524,17 +6524,17 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 			p1 := a1.off + i*a1.es
 			if shared {
 				x1 := v[p1]
-				q0 = math.Log1p(-x1)
+				q0 = math.Log(x1)
 			} else if a1.cs == 0 {
 				x1 := v[p1]
-				rv := math.Log1p(-x1)
+				rv := math.Log(x1)
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x1 := v[p1+c*a1.cs]
-					r0[c] = math.Log1p(-x1)
+					r0[c] = math.Log(x1)
 				}
 			}
 		}
@@ -6652,7 +6652,7 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 					}
 					l2 := w1
 					l3 := ir.Exp(-l2)
-					l4 := x1 + (1-x1)*l3
+					l4 := 1 - x1 + x1*l3
 					var w2 float64
 					if x0 == 0 {
 						w2 = math.Log(l4)
@@ -6695,7 +6695,7 @@ func (b *Batch) genZeroInflatedNegBinomialForward(in *ir.Instr) {
 				}
 				l2 := w1
 				l3 := ir.Exp(-l2)
-				l4 := x1 + (1-x1)*l3
+				l4 := 1 - x1 + x1*l3
 				var w2 float64
 				if x0 == 0 {
 					w2 = math.Log(l4)
@@ -6799,17 +6799,17 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q3 = opdef.Inv(1 - x1)
+					q3 = opdef.Inv(x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := opdef.Inv(1 - x1)
+					rv := opdef.Inv(x1)
 					for c := range r3 {
 						r3[c] = rv
 					}
 				} else {
 					for c := range r3 {
 						x1 := v[p1+c*a1.cs]
-						r3[c] = opdef.Inv(1 - x1)
+						r3[c] = opdef.Inv(x1)
 					}
 				}
 			}
@@ -6875,13 +6875,13 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				}
 				l2 := w1
 				l3 := ir.Exp(-l2)
-				l4 := x1 + (1-x1)*l3
+				l4 := 1 - x1 + x1*l3
 				if gr1 {
 					var w2 float64
 					if x0 == 0 {
-						w2 = (1 - l3) / l4
+						w2 = (l3 - 1) / l4
 					} else {
-						w2 = -q3
+						w2 = q3
 					}
 					g1[c] += g * (w2)
 				}
@@ -6889,7 +6889,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 					l0 := q4
 					var w3 float64
 					if x0 == 0 {
-						w3 = -(1 - x1) * l3 * x3 * l0 / l4
+						w3 = -x1 * l3 * x3 * l0 / l4
 					} else {
 						w3 = x3 * l0 * (x0 - x2) / x2
 					}
@@ -6899,7 +6899,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 					l0 := q4
 					var w4 float64
 					if x0 == 0 {
-						w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+						w4 = x1 * l3 * (x2*l0 - l1) / l4
 					} else {
 						w4 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0
 					}
@@ -6932,13 +6932,13 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 			}
 			l2 := w1
 			l3 := ir.Exp(-l2)
-			l4 := x1 + (1-x1)*l3
+			l4 := 1 - x1 + x1*l3
 			if gr1 {
 				var w2 float64
 				if x0 == 0 {
-					w2 = (1 - l3) / l4
+					w2 = (l3 - 1) / l4
 				} else {
-					w2 = -r3[c]
+					w2 = r3[c]
 				}
 				g1[c] += g * (w2)
 			}
@@ -6946,7 +6946,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				l0 := r4[c]
 				var w3 float64
 				if x0 == 0 {
-					w3 = -(1 - x1) * l3 * x3 * l0 / l4
+					w3 = -x1 * l3 * x3 * l0 / l4
 				} else {
 					w3 = x3 * l0 * (x0 - x2) / x2
 				}
@@ -6956,7 +6956,7 @@ func (b *Batch) genZeroInflatedNegBinomialBackward(in *ir.Instr) {
 				l0 := r4[c]
 				var w4 float64
 				if x0 == 0 {
-					w4 = (1 - x1) * l3 * (x2*l0 - l1) / l4
+					w4 = x1 * l3 * (x2*l0 - l1) / l4
 				} else {
 					w4 = opdef.Digamma(x0+x3) - opdef.Digamma(x3) - l1 + (x2-x0)*l0
 				}
@@ -6988,17 +6988,17 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 			p1 := a1.off + i*a1.es
 			if shared {
 				x1 := v[p1]
-				q0 = math.Log1p(-x1)
+				q0 = math.Log(x1)
 			} else if a1.cs == 0 {
 				x1 := v[p1]
-				rv := math.Log1p(-x1)
+				rv := math.Log(x1)
 				for c := range r0 {
 					r0[c] = rv
 				}
 			} else {
 				for c := range r0 {
 					x1 := v[p1+c*a1.cs]
-					r0[c] = math.Log1p(-x1)
+					r0[c] = math.Log(x1)
 				}
 			}
 		}
@@ -7078,7 +7078,7 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 				e := math.Inf(-1)
 				if (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
 					l0 := q3
-					l1 := x1 + (1-x1)*l0
+					l1 := 1 - x1 + x1*l0
 					var w0 float64
 					if x0 == 0 {
 						w0 = math.Log(l1)
@@ -7106,7 +7106,7 @@ func (b *Batch) genZeroInflatedPoissonForward(in *ir.Instr) {
 			e := math.Inf(-1)
 			if (dataValid || (opdef.IsCount(x0))) && (x1 >= 0) && (x1 <= 1) && (x2 > 0) {
 				l0 := r3[c]
-				l1 := x1 + (1-x1)*l0
+				l1 := 1 - x1 + x1*l0
 				var w0 float64
 				if x0 == 0 {
 					w0 = math.Log(l1)
@@ -7169,17 +7169,17 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 				p1 := a1.off + i*a1.es
 				if shared {
 					x1 := v[p1]
-					q1 = opdef.Inv(1 - x1)
+					q1 = opdef.Inv(x1)
 				} else if a1.cs == 0 {
 					x1 := v[p1]
-					rv := opdef.Inv(1 - x1)
+					rv := opdef.Inv(x1)
 					for c := range r1 {
 						r1[c] = rv
 					}
 				} else {
 					for c := range r1 {
 						x1 := v[p1+c*a1.cs]
-						r1[c] = opdef.Inv(1 - x1)
+						r1[c] = opdef.Inv(x1)
 					}
 				}
 			}
@@ -7225,20 +7225,20 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 					continue
 				}
 				l0 := q0
-				l1 := x1 + (1-x1)*l0
+				l1 := 1 - x1 + x1*l0
 				if gr1 {
 					var w0 float64
 					if x0 == 0 {
-						w0 = (1 - l0) / l1
+						w0 = (l0 - 1) / l1
 					} else {
-						w0 = -q1
+						w0 = q1
 					}
 					g1[c] += g * (w0)
 				}
 				if gr2 {
 					var w1 float64
 					if x0 == 0 {
-						w1 = -(1 - x1) * l0 / l1
+						w1 = -x1 * l0 / l1
 					} else {
 						w1 = x0*q2 - 1
 					}
@@ -7256,20 +7256,20 @@ func (b *Batch) genZeroInflatedPoissonBackward(in *ir.Instr) {
 				continue
 			}
 			l0 := r0[c]
-			l1 := x1 + (1-x1)*l0
+			l1 := 1 - x1 + x1*l0
 			if gr1 {
 				var w0 float64
 				if x0 == 0 {
-					w0 = (1 - l0) / l1
+					w0 = (l0 - 1) / l1
 				} else {
-					w0 = -r1[c]
+					w0 = r1[c]
 				}
 				g1[c] += g * (w0)
 			}
 			if gr2 {
 				var w1 float64
 				if x0 == 0 {
-					w1 = -(1 - x1) * l0 / l1
+					w1 = -x1 * l0 / l1
 				} else {
 					w1 = x0*r2[c] - 1
 				}

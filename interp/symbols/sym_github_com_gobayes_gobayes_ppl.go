@@ -83,6 +83,7 @@ func init() {
 		"NormalComp":       reflect.ValueOf(ppl.NormalComp),
 		"Observed":         reflect.ValueOf(ppl.Observed),
 		"Ordered":          reflect.ValueOf(ppl.Ordered),
+		"OtherModel":       reflect.ValueOf(ppl.OtherModel),
 		"Phi":              reflect.ValueOf(ppl.Phi),
 		"PositiveOrdered":  reflect.ValueOf(ppl.PositiveOrdered),
 		"Pow":              reflect.ValueOf(ppl.Pow),

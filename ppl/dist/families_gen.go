@@ -287,7 +287,7 @@ var Weibull = &Family{
 	Mean:   opdef.Weibull.Mean, Var: opdef.Weibull.Var,
 }
 
-// ZeroInflatedNegBinomial counts that are zero with probability psi (structural zeros) and negative binomial with mean mu > 0 and overdispersion phi > 0 otherwise (NegativeBinomial's parameters), PyMC's ZeroInflatedNegativeBinomial. Op: zero_inflated_neg_binomial_lpmf(y, psi, mu, phi).
+// ZeroInflatedNegBinomial counts that are negative binomial with mean mu > 0 and overdispersion phi > 0 (NegativeBinomial's parameters) with probability psi and zero otherwise (structural zeros, probability 1 - psi), PyMC's ZeroInflatedNegativeBinomial. Op: zero_inflated_neg_binomial_lpmf(y, psi, mu, phi).
 var ZeroInflatedNegBinomial = &Family{
 	Name: "ZeroInflatedNegBinomial", Params: []string{"psi", "mu", "phi"},
 	ParamSupport: []Support{on(UnitInterval), on(Positive), on(Positive)},
@@ -297,7 +297,7 @@ var ZeroInflatedNegBinomial = &Family{
 	Mean:   opdef.ZeroInflatedNegBinomial.Mean, Var: opdef.ZeroInflatedNegBinomial.Var,
 }
 
-// ZeroInflatedPoisson counts that are zero with probability psi (structural zeros) and Poisson with rate lambda otherwise, PyMC's ZeroInflatedPoisson. Op: zero_inflated_poisson_lpmf(y, psi, lambda).
+// ZeroInflatedPoisson counts that are Poisson with rate lambda with probability psi and zero otherwise (structural zeros, probability 1 - psi), PyMC's ZeroInflatedPoisson. Op: zero_inflated_poisson_lpmf(y, psi, lambda).
 var ZeroInflatedPoisson = &Family{
 	Name: "ZeroInflatedPoisson", Params: []string{"psi", "lambda"},
 	ParamSupport: []Support{on(UnitInterval), on(Positive)},

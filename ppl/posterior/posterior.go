@@ -4,6 +4,11 @@ package posterior
 // draw, on the constrained scale, with the sampler's statistics.
 type Posterior struct {
 	Model string
+	// Fingerprint identifies the model the draws came from, its structure
+	// and data (ppl refuses a posterior of another model, or of its model
+	// before a change, where a posterior of its own is needed); "" when
+	// unknown, as for a posterior read from a file.
+	Fingerprint string
 	// Vars are the recorded variables; Columns their scalars, named as
 	// Stan names them ("theta[1]"), in the same order as Chain.Values.
 	Vars    []Var

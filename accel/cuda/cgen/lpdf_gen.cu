@@ -355,14 +355,14 @@ __device__ static void gb_weibull_grad(double x0, double x1, double x2, double g
 	*d2 = g * (x1 * (l1 - 1.0) * gb_inv(x2));
 }
 
-/* zero_inflated_neg_binomial_lpmf: where(y == 0, log(v), log1p(-psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi))) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf. */
+/* zero_inflated_neg_binomial_lpmf: where(y == 0, log(v), log(psi) + lgamma(y + phi) - lgamma(y + 1) - lgamma(phi) - k + y * (log(mu) - log(mu + phi))) where isCount(y) && psi >= 0 && psi <= 1 && mu > 0 && phi > 0 && mu < inf && phi < inf. */
 __device__ static double gb_zero_inflated_neg_binomial_lpdf(double x0, double x1, double x2, double x3) {
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 <= 1.0 && x2 > 0.0 && x3 > 0.0 && x2 < GB_INF && x3 < GB_INF)) return -GB_INF;
 	double l1 = (x2 / x3 < GB_INF ? log1p(x2 / x3) : log(x2) - log(x3));
 	double l2 = (l1 > 0.0 ? x3 * l1 : x2);
 	double l3 = exp(-l2);
-	double l4 = x1 + (1.0 - x1) * l3;
-	return (x0 == 0.0 ? log(l4) : log1p(-x1) + gb_lgamma(x0 + x3) - gb_lgamma(x0 + 1.0) - gb_lgamma(x3) - l2 + x0 * (log(x2) - log(x2 + x3)));
+	double l4 = 1.0 - x1 + x1 * l3;
+	return (x0 == 0.0 ? log(l4) : log(x1) + gb_lgamma(x0 + x3) - gb_lgamma(x0 + 1.0) - gb_lgamma(x3) - l2 + x0 * (log(x2) - log(x2 + x3)));
 }
 __device__ static void gb_zero_inflated_neg_binomial_grad(double x0, double x1, double x2, double x3, double g, double *d0, double *d1, double *d2, double *d3) {
 	*d0 = *d1 = *d2 = *d3 = 0;
@@ -371,26 +371,26 @@ __device__ static void gb_zero_inflated_neg_binomial_grad(double x0, double x1, 
 	double l1 = (x2 / x3 < GB_INF ? log1p(x2 / x3) : log(x2) - log(x3));
 	double l2 = (l1 > 0.0 ? x3 * l1 : x2);
 	double l3 = exp(-l2);
-	double l4 = x1 + (1.0 - x1) * l3;
-	*d1 = g * ((x0 == 0.0 ? (1.0 - l3) / l4 : -gb_inv(1.0 - x1)));
-	*d2 = g * ((x0 == 0.0 ? -(1.0 - x1) * l3 * x3 * l0 / l4 : x3 * l0 * (x0 - x2) / x2));
-	*d3 = g * ((x0 == 0.0 ? (1.0 - x1) * l3 * (x2 * l0 - l1) / l4 : gb_digamma(x0 + x3) - gb_digamma(x3) - l1 + (x2 - x0) * l0));
+	double l4 = 1.0 - x1 + x1 * l3;
+	*d1 = g * ((x0 == 0.0 ? (l3 - 1.0) / l4 : gb_inv(x1)));
+	*d2 = g * ((x0 == 0.0 ? -x1 * l3 * x3 * l0 / l4 : x3 * l0 * (x0 - x2) / x2));
+	*d3 = g * ((x0 == 0.0 ? x1 * l3 * (x2 * l0 - l1) / l4 : gb_digamma(x0 + x3) - gb_digamma(x3) - l1 + (x2 - x0) * l0));
 }
 
-/* zero_inflated_poisson_lpmf: where(y == 0, log(v), log1p(-psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0. */
+/* zero_inflated_poisson_lpmf: where(y == 0, log(v), log(psi) + y * log(lambda) - lambda - lgamma(y + 1)) where isCount(y) && psi >= 0 && psi <= 1 && lambda > 0. */
 __device__ static double gb_zero_inflated_poisson_lpdf(double x0, double x1, double x2) {
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 <= 1.0 && x2 > 0.0)) return -GB_INF;
 	double l0 = exp(-x2);
-	double l1 = x1 + (1.0 - x1) * l0;
-	return (x0 == 0.0 ? log(l1) : log1p(-x1) + x0 * log(x2) - x2 - gb_lgamma(x0 + 1.0));
+	double l1 = 1.0 - x1 + x1 * l0;
+	return (x0 == 0.0 ? log(l1) : log(x1) + x0 * log(x2) - x2 - gb_lgamma(x0 + 1.0));
 }
 __device__ static void gb_zero_inflated_poisson_grad(double x0, double x1, double x2, double g, double *d0, double *d1, double *d2) {
 	*d0 = *d1 = *d2 = 0;
 	if (!(gb_is_count(x0) && x1 >= 0.0 && x1 <= 1.0 && x2 > 0.0)) return;
 	double l0 = exp(-x2);
-	double l1 = x1 + (1.0 - x1) * l0;
-	*d1 = g * ((x0 == 0.0 ? (1.0 - l0) / l1 : -gb_inv(1.0 - x1)));
-	*d2 = g * ((x0 == 0.0 ? -(1.0 - x1) * l0 / l1 : x0 * gb_inv(x2) - 1.0));
+	double l1 = 1.0 - x1 + x1 * l0;
+	*d1 = g * ((x0 == 0.0 ? (l0 - 1.0) / l1 : gb_inv(x1)));
+	*d2 = g * ((x0 == 0.0 ? -x1 * l0 / l1 : x0 * gb_inv(x2) - 1.0));
 }
 
 /* beta_lcdf: li where alpha > 0 && beta > 0 && y > 0. */
