@@ -27,6 +27,23 @@ func (richValue) SVG() string          { return "<svg/>" }
 func (richValue) PNG() ([]byte, error) { return []byte{1, 2, 3}, nil }
 func (richValue) JSON() any            { return map[string]int{"a": 1} }
 
+// hidpi is a PNG of twice the pixels it shows at.
+type hidpi struct{}
+
+func (hidpi) PNG() ([]byte, error) { return []byte{4}, nil }
+func (hidpi) PNGSize() (int, int)  { return 300, 200 }
+func (hidpi) String() string       { return "picture" }
+
+// A PNGSizer's size reaches the bundle's metadata, where front ends read
+// the size to show a PNG at.
+func TestPNGSize(t *testing.T) {
+	b := Render(hidpi{})
+	m, ok := b.Metadata[MIMEPNG].(map[string]any)
+	if !ok || m["width"] != 300 || m["height"] != 200 {
+		t.Errorf("metadata %v, want image/png width 300 height 200", b.Metadata)
+	}
+}
+
 type brokenPNG struct{}
 
 func (brokenPNG) PNG() ([]byte, error) { return nil, errors.New("no pixels") }

@@ -172,6 +172,17 @@ func ShowError(err error) {
 	fmt.Fprint(os.Stderr, text)
 }
 
+// Notice writes a line of information (no error: a redefinition, a
+// renormalisation) to the cell's standard output, on standard output
+// where no cell runs.
+func Notice(text string) {
+	if s, ok := currentPublisher().(Streamer); ok {
+		s.Stream("stdout", text+"\n")
+		return
+	}
+	fmt.Fprintln(os.Stdout, text)
+}
+
 // Clear clears the cell's output; with wait true the clearing waits until
 // new output arrives, which avoids flicker in animations.
 func Clear(wait bool) {

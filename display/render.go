@@ -26,6 +26,13 @@ type PNGer interface {
 	PNG() ([]byte, error)
 }
 
+// PNGSizer is a PNGer whose image holds more pixels than it should take
+// on the page (a HiDPI image): PNGSize is the width and height to show it
+// at, in CSS pixels, which the bundle's metadata carries.
+type PNGSizer interface {
+	PNGSize() (width, height int)
+}
+
 // JSONer is a value that renders itself as JSON (application/json); the
 // returned value is marshalled with encoding/json.
 type JSONer interface{ JSON() any }
@@ -124,6 +131,12 @@ func RenderStrict(v any) (Bundle, error) {
 				renderErr = err
 			} else {
 				b.Data[MIMEPNG] = base64.StdEncoding.EncodeToString(png)
+				if sz, ok := v.(PNGSizer); ok {
+					if _, has := b.Metadata[MIMEPNG]; !has {
+						w, h := sz.PNGSize()
+						b.Metadata[MIMEPNG] = map[string]any{"width": w, "height": h}
+					}
+				}
 			}
 		}
 	}

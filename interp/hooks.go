@@ -20,6 +20,10 @@ type cellHooks struct{}
 
 func (cellHooks) Context() context.Context { return display.Context() }
 
+// Notice shows ppl's notices (a redefinition and what changed) in the
+// running cell's output, in order with what the cell prints.
+func (cellHooks) Notice(msg string) { display.Notice(msg) }
+
 // Progress shows a live table when the cell's output reaches a notebook.
 func (cellHooks) Progress(model string) ppl.ProgressSink {
 	if !display.Active() {

@@ -58,6 +58,13 @@ func (g *ModelGraph) PNG() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// PNGSize is the size the PNG shows at, in CSS pixels: the SVG's (the PNG
+// holds graphPNGScale times the pixels each way).
+func (g *ModelGraph) PNGSize() (width, height int) {
+	l := g.layout()
+	return int(math.Round(l.w)), int(math.Round(l.h))
+}
+
 // graphCanvas draws in the layout's pixels (origin top left, y down) on a
 // canvas whose origin is bottom left, s canvas units a pixel.
 type graphCanvas struct {

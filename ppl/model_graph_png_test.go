@@ -34,6 +34,9 @@ func TestGraphPNG(t *testing.T) {
 		r, g, b, _ := img.At(int(x*s), int(y*s)).RGBA()
 		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 255}
 	}
+	if w, h := g.PNGSize(); w != int(l.w+0.5) || h != int(l.h+0.5) {
+		t.Errorf("PNGSize %d×%d, the layout %.0f×%.0f", w, h, l.w, l.h)
+	}
 	if c := at(1, 1); c != (color.RGBA{255, 255, 255, 255}) {
 		t.Errorf("the corner is %v, want white", c)
 	}

@@ -32,6 +32,7 @@ func init() {
 		"Markdown":       reflect.ValueOf(display.Markdown),
 		"MarkdownBundle": reflect.ValueOf(display.MarkdownBundle),
 		"NewHandle":      reflect.ValueOf(display.NewHandle),
+		"Notice":         reflect.ValueOf(display.Notice),
 		"PNG":            reflect.ValueOf(display.PNG),
 		"PNGBundle":      reflect.ValueOf(display.PNGBundle),
 		"Publish":        reflect.ValueOf(display.Publish),
@@ -54,6 +55,7 @@ func init() {
 		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
 		"LaTeXer":    reflect.ValueOf((*display.LaTeXer)(nil)),
 		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
+		"PNGSizer":   reflect.ValueOf((*display.PNGSizer)(nil)),
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
 		"Preparer":   reflect.ValueOf((*display.Preparer)(nil)),
 		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
@@ -67,6 +69,7 @@ func init() {
 		"_JSONer":     reflect.ValueOf((*_github_com_gobayes_gobayes_display_JSONer)(nil)),
 		"_LaTeXer":    reflect.ValueOf((*_github_com_gobayes_gobayes_display_LaTeXer)(nil)),
 		"_Markdowner": reflect.ValueOf((*_github_com_gobayes_gobayes_display_Markdowner)(nil)),
+		"_PNGSizer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGSizer)(nil)),
 		"_PNGer":      reflect.ValueOf((*_github_com_gobayes_gobayes_display_PNGer)(nil)),
 		"_Preparer":   reflect.ValueOf((*_github_com_gobayes_gobayes_display_Preparer)(nil)),
 		"_Publisher":  reflect.ValueOf((*_github_com_gobayes_gobayes_display_Publisher)(nil)),
@@ -133,6 +136,16 @@ type _github_com_gobayes_gobayes_display_Markdowner struct {
 
 func (W _github_com_gobayes_gobayes_display_Markdowner) Markdown() string {
 	return W.WMarkdown()
+}
+
+// _github_com_gobayes_gobayes_display_PNGSizer is an interface wrapper for PNGSizer type
+type _github_com_gobayes_gobayes_display_PNGSizer struct {
+	IValue   interface{}
+	WPNGSize func() (width int, height int)
+}
+
+func (W _github_com_gobayes_gobayes_display_PNGSizer) PNGSize() (width int, height int) {
+	return W.WPNGSize()
 }
 
 // _github_com_gobayes_gobayes_display_PNGer is an interface wrapper for PNGer type
