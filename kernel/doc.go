@@ -15,8 +15,8 @@
 // The package is built in layers, each talking only to its neighbour:
 //
 //   - wire: the connection file (connection.go), HMAC signing (signer.go),
-//     frames with the <IDS|MSG> delimiter (message.go) and the five sockets
-//     (sockets.go);
+//     frames with the <IDS|MSG> delimiter (message.go), the five sockets
+//     (sockets.go) and the listeners under them (transport.go, zmtp.go);
 //   - messages: headers made by an Origin, whose clock and id source are
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
@@ -32,6 +32,24 @@
 //     output parented by the comm message; comm_info_request lists
 //     Engine.CommInfo; a comm_open no target serves is closed at once
 //     (handlers.go).
+//
+// The wire is hostile: anyone who can reach a port may send anything, with
+// or without the key. zmq4 (v0.17.0) trusts its peers, so the kernel owns
+// its listeners (zmtp.go) and checks ZMTP before zmq4 reads a byte:
+// each accepted connection's greeting and READY are read in a goroutine of
+// their own under a deadline (Config.HandshakeTimeout), and only a
+// connection whose handshake is whole and well formed (NULL mechanism, a
+// known Socket-Type that may connect to the socket) reaches zmq4's accept
+// loop, which does its handshake synchronously and would otherwise wait on
+// a silent peer. After the handshake the connection gives zmq4 whole
+// frames only, read ahead into the kernel's own buffer: what a header
+// announces costs nothing until its bytes arrive, and a frame or message
+// past the channel's limit (Config.MaxMessage on shell, control and stdin;
+// a few KiB on iopub and heartbeat) drops the connection, with a log line,
+// before it is kept. This was chosen over patching zmq4 (a fork to keep)
+// and over recovering its panics (they happen in zmq4's own goroutines,
+// where no recover of ours reaches): checking the stream is small, the
+// protocol's grammar is short, and zmq4 keeps doing the rest.
 //
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel

@@ -54,6 +54,14 @@ type Config struct {
 	// for the same reason). A client that waits for the reply before
 	// sending is never affected. Zero means 50ms; negative means none.
 	AbortGrace time.Duration
+	// MaxMessage bounds a message received on shell, control or stdin:
+	// a peer that sends a larger one, signed or not, is disconnected before
+	// its bytes are kept. Zero means DefaultMaxMessage (64 MiB). iopub and
+	// heartbeat take a few KiB, whatever this says.
+	MaxMessage int64
+	// HandshakeTimeout bounds the time a new connection has to send its
+	// ZMTP greeting and READY; zero means DefaultHandshakeTimeout (10 s).
+	HandshakeTimeout time.Duration
 	// Log receives what the kernel wants a person to know (dropped
 	// messages, send failures); nil means standard error.
 	Log *log.Logger
@@ -113,6 +121,12 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	}
 	if cfg.AbortGrace == 0 {
 		cfg.AbortGrace = 50 * time.Millisecond
+	}
+	if cfg.MaxMessage <= 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
 	}
 	if cfg.Version == "" {
 		cfg.Version = "devel"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -18,14 +19,26 @@ type sockets struct {
 // sendTimeout bounds a send to a client that has gone away.
 const sendTimeout = 10 * time.Second
 
-func bind(ctx context.Context, info ConnectionInfo) (*sockets, error) {
+// bind makes the sockets and binds them. Each socket's context carries
+// what its listener checks of the peers' bytes (zmtp.go): the Socket-Types
+// that may connect, the largest message, the handshake's deadline.
+func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) (*sockets, error) {
 	opt := zmq4.WithTimeout(sendTimeout)
+	wire := func(name string, maxMessage int64, peers ...string) context.Context {
+		note := ""
+		if maxMessage == cfg.MaxMessage {
+			note = " (Config.MaxMessage)"
+		}
+		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note},
+			handshake: cfg.HandshakeTimeout, log: lg})
+	}
+	dealers := []string{"DEALER", "REQ", "ROUTER"} // what may connect to a ROUTER
 	s := &sockets{
-		shell:   zmq4.NewRouter(ctx, opt),
-		control: zmq4.NewRouter(ctx, opt),
-		stdin:   zmq4.NewRouter(ctx, opt),
-		iopub:   zmq4.NewPub(ctx, opt),
-		hb:      zmq4.NewRep(ctx, opt),
+		shell:   zmq4.NewRouter(wire("shell", cfg.MaxMessage, dealers...), opt),
+		control: zmq4.NewRouter(wire("control", cfg.MaxMessage, dealers...), opt),
+		stdin:   zmq4.NewRouter(wire("stdin", cfg.MaxMessage, dealers...), opt),
+		iopub:   zmq4.NewPub(wire("iopub", iopubMaxMessage, "SUB", "XSUB"), opt),
+		hb:      zmq4.NewRep(wire("hb", hbMaxMessage, "REQ", "DEALER"), opt),
 	}
 	for _, b := range []struct {
 		name string
@@ -92,7 +105,7 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	socks, err := bind(ctx, info)
+	socks, err := bind(ctx, info, k.cfg, k.log)
 	if err != nil {
 		return err
 	}

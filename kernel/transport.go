@@ -46,12 +46,14 @@ func (t wholeTransport) Dial(ctx context.Context, d transport.Dialer, addr strin
 	return newWholeConn(c), nil
 }
 
+// Listen listens on addr behind a guardListener (zmtp.go), configured by
+// the wireConfig in ctx, which is the context of the socket.
 func (t wholeTransport) Listen(ctx context.Context, addr string) (net.Listener, error) {
 	l, err := t.tcp.Listen(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	return wholeListener{l}, nil
+	return wholeListener{newGuardListener(l, wireFrom(ctx))}, nil
 }
 
 func (t wholeTransport) Addr(ep string) (string, error) { return t.tcp.Addr(ep) }

@@ -1,0 +1,321 @@
+package kernel
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+// syncBuffer is a log destination that tests read while the kernel writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// liveKernel is a kernel served on the loopback, with a stand-in engine.
+type liveKernel struct {
+	info   ConnectionInfo
+	k      *Kernel
+	log    *syncBuffer
+	signer *Signer
+	ctx    context.Context
+}
+
+// serveKernel serves a kernel on five free loopback ports until the test
+// ends; cfg's Engine, Scheme, Key and Log are filled in.
+func serveKernel(t testing.TB, cfg Config) *liveKernel {
+	t.Helper()
+	var p []int
+	if tt, ok := t.(*testing.T); ok {
+		p = freePorts(tt, 5)
+	} else {
+		p = freePorts(&testing.T{}, 5)
+	}
+	info := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: p[0], ControlPort: p[1],
+		IOPubPort: p[2], StdinPort: p[3], HBPort: p[4], SignatureScheme: "hmac-sha256", Key: testKey}
+	lb := &syncBuffer{}
+	cfg.Engine = &scriptEngine{}
+	cfg.Scheme, cfg.Key = info.SignatureScheme, info.Key
+	cfg.Log = log.New(lb, "", 0)
+	k, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { k.Serve(ctx, info); close(served) }()
+	t.Cleanup(func() { cancel(); <-served })
+	s, _ := NewSigner(info.SignatureScheme, info.Key)
+	lk := &liveKernel{info: info, k: k, log: lb, signer: s, ctx: ctx}
+	// Wait until the shell port listens.
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", lk.addr(info.ShellPort))
+		if err == nil {
+			c.Close()
+			break
+		}
+		if i == 200 {
+			t.Fatalf("the kernel does not listen: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return lk
+}
+
+func (lk *liveKernel) addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
+
+func (lk *liveKernel) ports() map[string]int {
+	i := lk.info
+	return map[string]int{"shell": i.ShellPort, "control": i.ControlPort, "stdin": i.StdinPort, "iopub": i.IOPubPort, "hb": i.HBPort}
+}
+
+// liveness bounds how long a check that the kernel still serves may wait
+// before it calls the kernel stuck: not a measure of speed.
+const liveness = 30 * time.Second
+
+// execute sends an execute_request over real ZeroMQ from a fresh client
+// and returns the reply's execution_count; it fails the test when no
+// reply comes within liveness.
+func (lk *liveKernel) execute(t testing.TB, code string) int {
+	t.Helper()
+	type result struct {
+		count int
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ctx, cancel := context.WithCancel(lk.ctx)
+		defer cancel()
+		shell := zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("live-"+strconv.FormatInt(time.Now().UnixNano(), 36))))
+		defer shell.Close()
+		if err := shell.Dial(lk.info.Endpoint(lk.info.ShellPort)); err != nil {
+			done <- result{err: err}
+			return
+		}
+		m, _ := DefaultOrigin().Message("execute_request", nil, map[string]any{"code": code, "silent": false})
+		frames, _ := m.Encode(lk.signer)
+		if err := shell.Send(zmq4.NewMsgFrom(frames...)); err != nil {
+			done <- result{err: err}
+			return
+		}
+		raw, err := shell.Recv()
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		r, err := Decode(raw.Frames, lk.signer)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		var c struct {
+			Status string `json:"status"`
+			Count  int    `json:"execution_count"`
+		}
+		json.Unmarshal(r.Content, &c)
+		if r.Header.MsgType != "execute_reply" || c.Status != "ok" {
+			done <- result{err: errors.New("reply " + r.Header.MsgType + " " + string(r.Content))}
+			return
+		}
+		done <- result{count: c.Count}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("execute over ZeroMQ: %v\nkernel log:\n%s", r.err, lk.log.String())
+		}
+		return r.count
+	case <-time.After(liveness):
+		t.Fatalf("no execute_reply within %v: the kernel does not serve new clients\nkernel log:\n%s", liveness, lk.log.String())
+	}
+	return 0
+}
+
+// zmtpGreetingBytes is a ZMTP 3.0 greeting with the NULL mechanism.
+func zmtpGreetingBytes() []byte {
+	g := make([]byte, zmtpGreeting)
+	g[0], g[9], g[10], g[11] = 0xff, 0x7f, 3, 0
+	copy(g[12:], "NULL")
+	return g
+}
+
+// zmtpProperty is one metadata property of a READY command.
+func zmtpProperty(name, value string) []byte {
+	b := append([]byte{byte(len(name))}, name...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(value)))
+	return append(b, value...)
+}
+
+// zmtpReady is a READY command frame with the given properties' bytes.
+func zmtpReady(props ...[]byte) []byte {
+	body := append([]byte("\x05READY"), bytes.Join(props, nil)...)
+	return zmtpFrame(body, false, true)
+}
+
+// handshake is a greeting and a READY from a DEALER: what a client sends
+// before its first message.
+func handshake() []byte {
+	return append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "DEALER"))...)
+}
+
+// rawSend connects to port over plain TCP, writes b, and returns the
+// connection (closed when the test ends).
+func (lk *liveKernel) rawSend(t testing.TB, port int, b []byte) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", lk.addr(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if len(b) > 0 {
+		if _, err := c.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// awaitClose reads from c until the kernel closes it, and fails the test
+// when that does not happen within liveness.
+func awaitClose(t *testing.T, c net.Conn, why string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(liveness))
+	_, err := io.Copy(io.Discard, c)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatalf("the kernel kept the connection open: %s", why)
+	}
+}
+
+// TestMalformedZMTPDoesNotCrash sends each handshake and frame that
+// crashed the kernel inside zmq4 (issue 26 item 1) to every port, then
+// checks that the kernel, with its state, still answers a real client.
+func TestMalformedZMTPDoesNotCrash(t *testing.T) {
+	long := []byte{0x06, 0, 0, 0, 0, 0, 0, 0, 0}
+	binary.BigEndian.PutUint64(long[1:], 1<<62)
+	cases := []struct {
+		name  string
+		bytes []byte
+	}{
+		{"long command of 2^62 bytes after the greeting", append(zmtpGreetingBytes(), long...)},
+		{"READY without Socket-Type", append(zmtpGreetingBytes(), 0x04, 0x06, 0x05, 'R', 'E', 'A', 'D', 'Y')},
+		{"READY whose last property is cut short", append(zmtpGreetingBytes(),
+			zmtpReady(zmtpProperty("Socket-Type", "DEALER"), []byte{0x01, 'X'})...)},
+		{"READY then a frame cut short", append(handshake(), 0x01, 'X')},
+		{"READY of an unknown Socket-Type", append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "TOASTER"))...)},
+		{"long message frame of 2^62 bytes", append(handshake(), 0x02, 0x40, 0, 0, 0, 0, 0, 0, 0)},
+	}
+	lk := serveKernel(t, Config{})
+	before := lk.execute(t, "print before")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for name, port := range lk.ports() {
+				c := lk.rawSend(t, port, tc.bytes)
+				c.(*net.TCPConn).CloseWrite()
+				awaitClose(t, c, tc.name+" on "+name)
+			}
+		})
+	}
+	if after := lk.execute(t, "print after"); after != before+1 {
+		t.Errorf("execution_count %d after the malformed input, want %d: the kernel lost its state", after, before+1)
+	}
+	if !strings.Contains(lk.log.String(), "dropped") {
+		t.Errorf("the kernel's log does not say it dropped the connections:\n%s", lk.log.String())
+	}
+	if testing.Verbose() {
+		t.Logf("kernel log:\n%s", lk.log.String())
+	}
+}
+
+// TestIdleConnectionDoesNotLockOut holds a TCP connection that never sends
+// its greeting on each port (issue 26 item 2): other clients are served
+// meanwhile, and the idle one is closed once the handshake deadline passes.
+func TestIdleConnectionDoesNotLockOut(t *testing.T) {
+	lk := serveKernel(t, Config{HandshakeTimeout: 10 * time.Minute})
+	var idle []net.Conn
+	for _, port := range lk.ports() {
+		idle = append(idle, lk.rawSend(t, port, nil))
+	}
+	// The handshake deadline is far off: the kernel must serve this client
+	// beside the idle connections, not after them.
+	lk.execute(t, "print hi")
+	for _, c := range idle {
+		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		if _, err := c.Read(make([]byte, 1)); err == io.EOF {
+			t.Errorf("an idle connection was closed before its handshake deadline")
+		}
+	}
+
+	short := serveKernel(t, Config{HandshakeTimeout: 100 * time.Millisecond})
+	for name, port := range short.ports() {
+		c := short.rawSend(t, port, zmtpGreetingBytes()[:5]) // a greeting begun, never finished
+		awaitClose(t, c, "an unfinished greeting on "+name+" past the handshake deadline")
+	}
+	short.execute(t, "print still")
+	if !strings.Contains(short.log.String(), "handshake") {
+		t.Errorf("the log does not say why the idle connections were closed:\n%s", short.log.String())
+	}
+}
+
+// TestHugeFrameIsRefused announces an unsigned 512 MiB frame (issue 26
+// item 3): the kernel drops the connection at the frame's header, without
+// waiting for or keeping its body, and serves on.
+func TestHugeFrameIsRefused(t *testing.T) {
+	lk := serveKernel(t, Config{})
+	before := lk.execute(t, "print before")
+	for name, port := range lk.ports() {
+		hdr := []byte{0x02, 0, 0, 0, 0, 0, 0, 0, 0}
+		binary.BigEndian.PutUint64(hdr[1:], 512<<20)
+		b := handshake()
+		if name == "hb" || name == "iopub" {
+			b = append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", map[string]string{"hb": "REQ", "iopub": "SUB"}[name]))...)
+		}
+		c := lk.rawSend(t, port, append(b, hdr...))
+		c.Write(bytes.Repeat([]byte("y"), 1<<16))
+		awaitClose(t, c, "a frame of 512 MiB on "+name)
+	}
+	if after := lk.execute(t, "print after"); after != before+1 {
+		t.Errorf("execution_count %d, want %d", after, before+1)
+	}
+	if !strings.Contains(lk.log.String(), "limit") {
+		t.Errorf("the log does not say the frame was over the limit:\n%s", lk.log.String())
+	}
+}
+
+// TestMessageLimit: with a small MaxMessage, a message whose frames
+// together pass it is refused even when each frame is small; one within it
+// arrives.
+func TestMessageLimit(t *testing.T) {
+	lk := serveKernel(t, Config{MaxMessage: 4 << 10})
+	var msg []byte
+	for i := 0; i < 20; i++ {
+		msg = append(msg, zmtpFrame(bytes.Repeat([]byte("z"), 250), i < 19, false)...)
+	}
+	c := lk.rawSend(t, lk.info.ShellPort, append(handshake(), msg...))
+	awaitClose(t, c, "a message of 5000 bytes over a limit of 4 KiB")
+	lk.execute(t, "print small")
+}
