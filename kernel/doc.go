@@ -51,5 +51,18 @@
 // where no recover of ours reaches): checking the stream is small, the
 // protocol's grammar is short, and zmq4 keeps doing the rest.
 //
+// Above ZeroMQ, a message runs only when its signature is the exact
+// lowercase hex HMAC of its frames and is not among the last replayWindow
+// signatures received (replay.go), on any channel; a shell request is
+// checked as it arrives, so that what waits behind a running cell is only
+// what the key holder sent. Header, parent, metadata and content must be
+// UTF-8: the header goes back out as the replies' parent, and a JSON
+// decoder refuses anything else, so such a message is dropped, not
+// answered with a repaired header the client could not match. A request
+// whose content has a field of the wrong type gets an error reply
+// (ename InvalidRequest, evalue naming the field), never silence. With an
+// empty key, Serve warns on its log (standard error) that messages are not
+// authenticated.
+//
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel

@@ -110,6 +110,12 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 		return err
 	}
 	defer socks.close()
+	if !k.signer.Enabled() {
+		// As jupyter_client warns: with no key, anyone who can reach the
+		// ports runs code as this user.
+		k.log.Printf("kernel: WARNING: the connection file's key is empty: messages are not authenticated, " +
+			"and anyone who can reach the kernel's ports can run code as this user")
+	}
 	k.sink = socks
 	k.info = info
 
