@@ -50,6 +50,7 @@ func (k *Kernel) kernelInfo(ch Channel, req *Message) {
 			{Text: "Go documentation", URL: "https://go.dev/doc/"},
 			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
 			{Text: "gonum", URL: "https://pkg.go.dev/gonum.org/v1/gonum"},
+			{Text: "gobayes", URL: "https://github.com/gobayes/gobayes#readme"},
 		},
 	})
 }
