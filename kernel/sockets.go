@@ -25,11 +25,13 @@ const sendTimeout = 10 * time.Second
 func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) (*sockets, error) {
 	opt := zmq4.WithTimeout(sendTimeout)
 	wire := func(name string, maxMessage int64, peers ...string) context.Context {
+		subscriptionsOnly := name == "iopub"
 		note := ""
 		if maxMessage == cfg.MaxMessage {
 			note = " (Config.MaxMessage)"
 		}
-		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note},
+		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note,
+			subscriptionsOnly: subscriptionsOnly},
 			handshake: cfg.HandshakeTimeout, log: lg})
 	}
 	dealers := []string{"DEALER", "REQ", "ROUTER"} // what may connect to a ROUTER

@@ -18,7 +18,8 @@ import (
 	"github.com/go-zeromq/zmq4"
 )
 
-// syncBuffer is a log destination that tests read while the kernel writes.
+// syncBuffer is a log destination that tests read while the kernel
+// writes. It keeps the last MiB or so, for long fuzz runs.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -27,6 +28,9 @@ type syncBuffer struct {
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.b.Len() > 1<<20 {
+		s.b.Reset()
+	}
 	return s.b.Write(p)
 }
 
@@ -49,12 +53,7 @@ type liveKernel struct {
 // ends; cfg's Engine, Scheme, Key and Log are filled in.
 func serveKernel(t testing.TB, cfg Config) *liveKernel {
 	t.Helper()
-	var p []int
-	if tt, ok := t.(*testing.T); ok {
-		p = freePorts(tt, 5)
-	} else {
-		p = freePorts(&testing.T{}, 5)
-	}
+	p := freePorts(t, 5)
 	info := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: p[0], ControlPort: p[1],
 		IOPubPort: p[2], StdinPort: p[3], HBPort: p[4], SignatureScheme: "hmac-sha256", Key: testKey}
 	lb := &syncBuffer{}
@@ -201,7 +200,7 @@ func (lk *liveKernel) rawSend(t testing.TB, port int, b []byte) net.Conn {
 
 // awaitClose reads from c until the kernel closes it, and fails the test
 // when that does not happen within liveness.
-func awaitClose(t *testing.T, c net.Conn, why string) {
+func awaitClose(t testing.TB, c net.Conn, why string) {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(liveness))
 	_, err := io.Copy(io.Discard, c)
@@ -318,4 +317,96 @@ func TestMessageLimit(t *testing.T) {
 	c := lk.rawSend(t, lk.info.ShellPort, append(handshake(), msg...))
 	awaitClose(t, c, "a message of 5000 bytes over a limit of 4 KiB")
 	lk.execute(t, "print small")
+}
+
+// FuzzZMTP sends any bytes to a port of a kernel served on the loopback,
+// then half-closes: the kernel must not crash (a panic in any goroutine
+// ends the fuzzing process), must close the connection once the peer has
+// finished (no connection kept, no goroutine stuck on it), and must go on
+// serving: every 32nd input, a real client runs a cell and the execution
+// count must have grown by one. The seeds are the reproducers of issue 26
+// and well-formed sessions. Run it longer with
+//
+//	go test -run='^$' -fuzz='^FuzzZMTP$' -fuzztime=10m -parallel=1 ./kernel/
+func FuzzZMTP(f *testing.F) {
+	long := func(flags byte, n uint64) []byte {
+		return binary.BigEndian.AppendUint64([]byte{flags}, n)
+	}
+	sub := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "SUB"))...)
+	req := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "REQ"), zmtpProperty("Identity", "fuzz"))...)
+	h := newHarness(f)
+	var signed []byte // a signed kernel_info_request, as frames of one message
+	for _, fr := range fuzzFrames(f, h)[:1] {
+		for i, b := range fr[1:] { // the DEALER's identity is the connection's
+			signed = append(signed, zmtpFrame(b, i < len(fr)-2, false)...)
+		}
+	}
+	seeds := [][]byte{
+		{},
+		zmtpGreetingBytes()[:5],
+		append(zmtpGreetingBytes(), long(0x06, 1<<62)...),
+		append(zmtpGreetingBytes(), 0x04, 0x06, 0x05, 'R', 'E', 'A', 'D', 'Y'),
+		append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "DEALER"), []byte{0x01, 'X'})...),
+		append(handshake(), 0x01, 'X'),
+		append(handshake(), long(0x02, 512<<20)...),
+		append(handshake(), signed...),
+		append(handshake(), zmtpFrame([]byte("\x04PING\x00\x10"), false, true)...),
+		append(sub, zmtpFrame([]byte("\x01"), false, false)...),
+		append(sub, zmtpFrame(nil, false, false)...),
+		append(req, append(zmtpFrame(nil, true, false), zmtpFrame([]byte("ping"), false, false)...)...),
+		append(req, zmtpFrame(nil, false, false)...),
+	}
+	for port := byte(0); port < 5; port++ {
+		for _, s := range seeds {
+			f.Add(port, s)
+		}
+	}
+	lk := serveKernel(f, Config{HandshakeTimeout: 2 * time.Second})
+	ports := []int{lk.info.ShellPort, lk.info.ControlPort, lk.info.StdinPort, lk.info.IOPubPort, lk.info.HBPort}
+	count := lk.execute(f, "print start")
+	var n int
+	f.Fuzz(func(t *testing.T, port byte, stream []byte) {
+		c, err := net.Dial("tcp", lk.addr(ports[int(port)%len(ports)]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetWriteDeadline(time.Now().Add(liveness))
+		c.Write(stream) // the kernel may close first
+		c.(*net.TCPConn).CloseWrite()
+		awaitClose(t, c, "after the peer finished sending")
+		if n++; n%32 == 0 {
+			if got := lk.execute(t, "print alive"); got != count+1 {
+				t.Fatalf("execution_count %d, want %d: the kernel lost its state", got, count+1)
+			}
+			count++
+		}
+	})
+}
+
+// TestIOPubTakesSubscriptionsOnly: zmq4's PUB socket queues whatever a
+// subscriber sends that is not a subscription, ten messages deep, for a
+// reader the kernel does not have; past ten, the connection's goroutine
+// blocks for good and the connection is never closed. The kernel takes
+// subscriptions only on iopub and drops a peer that sends anything else.
+func TestIOPubTakesSubscriptionsOnly(t *testing.T) {
+	lk := serveKernel(t, Config{})
+	sub := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "SUB"))...)
+	for _, tc := range []struct {
+		name string
+		msg  []byte
+	}{
+		{"messages", zmtpFrame([]byte("not a subscription"), false, false)},
+		{"empty frames", zmtpFrame(nil, false, false)},
+		{"two frames", append(zmtpFrame([]byte("\x01a"), true, false), zmtpFrame([]byte("b"), false, false)...)},
+		{"commands", zmtpFrame([]byte("\x04PING\x00\x10"), false, true)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := 0; i < 12; i++ {
+				c := lk.rawSend(t, lk.info.IOPubPort, append(append([]byte{}, sub...), tc.msg...))
+				c.(*net.TCPConn).CloseWrite()
+				awaitClose(t, c, "a subscriber that sent "+tc.name)
+			}
+		})
+	}
 }

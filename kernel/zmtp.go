@@ -65,6 +65,11 @@ type wireRole struct {
 	peers      []string // the Socket-Types that may connect
 	maxMessage int64
 	limitNote  string // what sets maxMessage, for the log
+	// subscriptionsOnly: the peer may send subscriptions only (one frame
+	// starting with 0 or 1). zmq4's PUB socket queues anything else for a
+	// reader the kernel does not have, ten deep, and then blocks the
+	// connection's goroutine for good.
+	subscriptionsOnly bool
 }
 
 // wireConfig travels to the transport in the context a socket is made
@@ -279,7 +284,7 @@ func (c *guardConn) Read(p []byte) (int, error) {
 	c.off += n
 	if c.off == len(c.buf) {
 		c.buf, c.off, c.ready = c.buf[:0], 0, 0
-		if cap(c.buf) > 256<<10 {
+		if cap(c.buf) > 64<<10 {
 			c.buf = nil // do not keep a large frame's buffer
 		}
 	}
@@ -295,10 +300,10 @@ func (c *guardConn) fill() error {
 		n := copy(c.buf, c.buf[c.off:])
 		c.buf, c.ready, c.off = c.buf[:n], c.ready-c.off, 0
 	}
-	if cap(c.buf)-len(c.buf) < 4<<10 {
+	if len(c.buf) == cap(c.buf) {
 		// Grow by doubling, never far past what the unit being received
 		// needs: memory follows what has arrived, not what was announced.
-		want := max(2*cap(c.buf), 32<<10)
+		want := max(2*cap(c.buf), 4<<10)
 		if need := c.needed(); need > 0 {
 			want = min(want, need+32<<10)
 		}
@@ -401,6 +406,12 @@ func (c *guardConn) scan() error {
 			if len(body) == 0 || int(body[0]) > len(body)-1 {
 				return fmt.Errorf("a command's name is cut short")
 			}
+			// zmq4's sockets take a command after the handshake (a PING)
+			// for a message; none of them answers it. Leave it out.
+			c.buf = append(c.buf[:c.ready], c.buf[c.ready+hdr+int(size):]...)
+			continue
+		case c.cfg.role.subscriptionsOnly && (flags&flagMore != 0 || size == 0 || body[0] > 1):
+			return fmt.Errorf("%s takes subscriptions only", c.cfg.role.name)
 		case flags&flagMore != 0:
 			c.msg += int64(size) + frameCost
 		default:
