@@ -1,0 +1,97 @@
+package kernel
+
+import (
+	"bytes"
+	"io"
+	"log"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"github.com/go-zeromq/zmq4/security/null"
+)
+
+// streamConn is a net.Conn whose peer sent a fixed byte stream and then
+// closed; what is written to it is dropped.
+type streamConn struct {
+	r *bytes.Reader
+}
+
+func (c *streamConn) Read(p []byte) (int, error)       { return c.r.Read(p) }
+func (c *streamConn) Write(p []byte) (int, error)      { return len(p), nil }
+func (c *streamConn) Close() error                     { return nil }
+func (c *streamConn) LocalAddr() net.Addr              { return &net.TCPAddr{} }
+func (c *streamConn) RemoteAddr() net.Addr             { return &net.TCPAddr{} }
+func (c *streamConn) SetDeadline(time.Time) error      { return nil }
+func (c *streamConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *streamConn) SetWriteDeadline(time.Time) error { return nil }
+
+// zmtpRoles are the kinds of listener the kernel has, with small limits
+// so that a fuzzer reaches them.
+var zmtpRoles = []struct {
+	typ  zmq4.SocketType
+	role wireRole
+}{
+	{zmq4.Router, wireRole{name: "shell", peers: []string{"DEALER", "REQ", "ROUTER"}, maxMessage: 4 << 10}},
+	{zmq4.Pub, wireRole{name: "iopub", peers: []string{"SUB", "XSUB"}, maxMessage: 1 << 10, subscriptionsOnly: true}},
+	{zmq4.Rep, wireRole{name: "hb", peers: []string{"REQ", "DEALER"}, maxMessage: 256}},
+}
+
+// FuzzZMTPStream runs any byte stream through a guardConn and then zmq4's
+// own handshake and framing, in memory, many times faster than FuzzZMTP
+// over TCP: zmq4 must never panic on what the guard lets through, and no
+// message it returns may be over the role's limit (or, on iopub, other
+// than a subscription). Run it longer with
+//
+//	go test -run='^$' -fuzz='^FuzzZMTPStream$' -fuzztime=10m -parallel=1 ./kernel/
+func FuzzZMTPStream(f *testing.F) {
+	sub := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "SUB"))...)
+	req := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "REQ"))...)
+	long := []byte{0x06, 0x40, 0, 0, 0, 0, 0, 0, 0}
+	for _, s := range [][]byte{
+		{},
+		append(zmtpGreetingBytes(), long...),
+		append(zmtpGreetingBytes(), 0x04, 0x06, 0x05, 'R', 'E', 'A', 'D', 'Y'),
+		append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "DEALER"), []byte{0x01, 'X'})...),
+		append(handshake(), 0x01, 'X'),
+		append(handshake(), zmtpFrame([]byte("a"), true, false)...),
+		append(handshake(), append(zmtpFrame([]byte("id"), true, false), zmtpFrame(bytes.Repeat([]byte("b"), 300), false, false)...)...),
+		append(handshake(), zmtpFrame([]byte("\x04PING\x00\x10"), false, true)...),
+		append(sub, zmtpFrame([]byte("\x01"), false, false)...),
+		append(req, append(zmtpFrame(nil, true, false), zmtpFrame([]byte("ping"), false, false)...)...),
+	} {
+		for r := range zmtpRoles {
+			f.Add(byte(r), s)
+		}
+	}
+	quiet := log.New(io.Discard, "", 0)
+	f.Fuzz(func(t *testing.T, role byte, stream []byte) {
+		r := zmtpRoles[int(role)%len(zmtpRoles)]
+		cfg := wireConfig{role: r.role, handshake: time.Second, log: quiet}
+		g := &guardConn{Conn: &streamConn{bytes.NewReader(stream)}, cfg: &cfg}
+		if err := g.handshake(); err != nil {
+			return
+		}
+		c, err := zmq4.Open(newWholeConn(g), null.Security(), r.typ, zmq4.SocketIdentity("kernel"), true, nil)
+		if err != nil {
+			t.Fatalf("zmq4 refused a handshake the guard passed: %v", err)
+		}
+		for {
+			msg, err := c.RecvMsg()
+			if err != nil {
+				return
+			}
+			size := 0
+			for _, fr := range msg.Frames {
+				size += len(fr) + frameCost
+			}
+			if int64(size) > r.role.maxMessage {
+				t.Fatalf("a message of %d bytes (with frame costs) passed a limit of %d", size, r.role.maxMessage)
+			}
+			if r.role.subscriptionsOnly && (len(msg.Frames) != 1 || len(msg.Frames[0]) == 0 || msg.Frames[0][0] > 1) {
+				t.Fatalf("%s passed a message that is not a subscription: %q", r.role.name, msg.Frames)
+			}
+		}
+	})
+}
