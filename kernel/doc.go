@@ -46,7 +46,10 @@
 // announces costs nothing until its bytes arrive, and a frame or message
 // past the channel's limit (Config.MaxMessage on shell, control and stdin;
 // a few KiB on iopub and heartbeat) drops the connection, with a log line,
-// before it is kept. This was chosen over patching zmq4 (a fork to keep)
+// before it is kept. iopub takes subscriptions only, and a peer that
+// leaves the kernel's writes untaken for Config.WriteTimeout is dropped:
+// zmq4 sends to subscribers one after another from one goroutine, behind
+// a queue without bound. This was chosen over patching zmq4 (a fork to keep)
 // and over recovering its panics (they happen in zmq4's own goroutines,
 // where no recover of ours reaches): checking the stream is small, the
 // protocol's grammar is short, and zmq4 keeps doing the rest.

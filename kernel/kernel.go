@@ -62,6 +62,11 @@ type Config struct {
 	// HandshakeTimeout bounds the time a new connection has to send its
 	// ZMTP greeting and READY; zero means DefaultHandshakeTimeout (10 s).
 	HandshakeTimeout time.Duration
+	// WriteTimeout is how long a peer may leave what the kernel writes to
+	// it untaken (its buffers full) before it is disconnected: zmq4 sends
+	// to iopub's subscribers one after another, so one that stops reading
+	// would stop everyone's output. Zero means DefaultWriteTimeout (10 s).
+	WriteTimeout time.Duration
 	// Log receives what the kernel wants a person to know (dropped
 	// messages, send failures); nil means standard error.
 	Log *log.Logger
@@ -128,6 +133,9 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	}
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	if cfg.Version == "" {
 		cfg.Version = "devel"

@@ -32,7 +32,7 @@ func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) 
 		}
 		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note,
 			subscriptionsOnly: subscriptionsOnly},
-			handshake: cfg.HandshakeTimeout, log: lg})
+			handshake: cfg.HandshakeTimeout, write: cfg.WriteTimeout, log: lg})
 	}
 	dealers := []string{"DEALER", "REQ", "ROUTER"} // what may connect to a ROUTER
 	s := &sockets{

@@ -410,3 +410,68 @@ func TestIOPubTakesSubscriptionsOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestStalledSubscriberIsDropped: a subscriber that takes nothing the
+// kernel sends must not hold up the others. zmq4's PUB socket sends to its
+// subscribers one after the other from one goroutine, and its queue has no
+// bound: a subscriber that stops reading would stop all output and grow
+// the kernel's memory with every message. The kernel drops a peer that
+// leaves a write untaken for Config.WriteTimeout.
+func TestStalledSubscriberIsDropped(t *testing.T) {
+	lk := serveKernel(t, Config{WriteTimeout: 500 * time.Millisecond})
+	sub := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "SUB"))...)
+	stalled := lk.rawSend(t, lk.info.IOPubPort, append(sub, zmtpFrame([]byte("\x01"), false, false)...))
+	_ = stalled // never read
+
+	listener := zmq4.NewSub(lk.ctx)
+	defer listener.Close()
+	if err := listener.Dial(lk.info.Endpoint(lk.info.IOPubPort)); err != nil {
+		t.Fatal(err)
+	}
+	listener.SetOption(zmq4.OptionSubscribe, "")
+	streams := make(chan string, 1024)
+	go func() {
+		for {
+			raw, err := listener.Recv()
+			if err != nil {
+				return
+			}
+			if m, err := Decode(raw.Frames, lk.signer); err == nil && m.Header.MsgType == "stream" {
+				select {
+				case streams <- string(m.Content):
+				default:
+				}
+			}
+		}
+	}()
+	await := func(marker string) bool {
+		deadline := time.After(liveness)
+		for {
+			select {
+			case s := <-streams:
+				if strings.Contains(s, marker) {
+					return true
+				}
+			case <-deadline:
+				return false
+			}
+		}
+	}
+	for i := 0; ; i++ { // the subscription reaches the kernel asynchronously
+		lk.execute(t, "print warm-up")
+		if await("warm-up") {
+			break
+		}
+		if i == 5 {
+			t.Fatal("the subscriber gets no output")
+		}
+	}
+	big := strings.Repeat("y", 1<<20)
+	for i := 0; i < 32; i++ { // more than the stalled connection's buffers take
+		lk.execute(t, "print "+big)
+	}
+	lk.execute(t, "print marker")
+	if !await("marker") {
+		t.Fatalf("a subscriber got no output while another stalled; kernel log:\n%s", lk.log.String())
+	}
+}

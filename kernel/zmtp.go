@@ -38,6 +38,10 @@ const (
 	// to its READY. A client sends both at once; 10 s allows for a loaded
 	// machine, and past it the connection is dropped.
 	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultWriteTimeout bounds how long one write to a peer may wait
+	// for the peer to take bytes. The kernel's socket buffers hold
+	// megabytes: a write waits only when the peer has stopped reading.
+	DefaultWriteTimeout = 10 * time.Second
 
 	// iopubMaxMessage bounds what a subscriber sends: subscriptions, whose
 	// topics Jupyter clients leave empty.
@@ -77,6 +81,7 @@ type wireRole struct {
 type wireConfig struct {
 	role      wireRole
 	handshake time.Duration
+	write     time.Duration // the longest one write may wait
 	log       *log.Logger
 }
 
@@ -95,6 +100,9 @@ func wireFrom(ctx context.Context) wireConfig {
 	}
 	if w.handshake <= 0 {
 		w.handshake = DefaultHandshakeTimeout
+	}
+	if w.write <= 0 {
+		w.write = DefaultWriteTimeout
 	}
 	if w.log == nil {
 		w.log = log.New(os.Stderr, "", log.LstdFlags)
@@ -488,9 +496,10 @@ func checkReady(body []byte, peers []string) error {
 	return fmt.Errorf("a %q socket cannot connect here (want one of %v)", socketType, peers)
 }
 
-// Write drops zmq4's copy of the greeting (the listener sent it) and
-// closes the connection when a write fails: zmq4 does not close a
-// connection whose handshake failed.
+// Write drops zmq4's copy of the greeting (the listener sent it), gives
+// each write cfg.write to complete, and closes the connection when a write
+// fails: zmq4 does not close a connection whose handshake failed, and
+// would wait forever on a peer that does not read.
 func (c *guardConn) Write(p []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -503,12 +512,28 @@ func (c *guardConn) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return n, nil
 	}
-	if _, err := c.Conn.Write(p); err != nil {
-		c.Close()
-		return 0, err
+	for len(p) > 0 {
+		// The deadline is on progress, chunk by chunk, not on the whole
+		// of a large message to a client on a slow link.
+		chunk := p[:min(len(p), writeChunk)]
+		c.Conn.SetWriteDeadline(time.Now().Add(c.cfg.write))
+		k, err := c.Conn.Write(chunk)
+		p = p[k:]
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				c.cfg.log.Printf("kernel: on %s: connection from %s dropped: it took nothing the kernel sent for %v",
+					c.cfg.role.name, c.RemoteAddr(), c.cfg.write)
+			}
+			c.Close()
+			return 0, err
+		}
 	}
 	return n, nil
 }
+
+// writeChunk is how much one write deadline covers.
+const writeChunk = 256 << 10
 
 // Close closes the connection and frees its place in the listener, once.
 func (c *guardConn) Close() error {
