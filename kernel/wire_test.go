@@ -475,3 +475,39 @@ func TestStalledSubscriberIsDropped(t *testing.T) {
 		t.Fatalf("a subscriber got no output while another stalled; kernel log:\n%s", lk.log.String())
 	}
 }
+
+// TestServeEndClosesHandshakes: when the kernel stops, connections still
+// in their handshake are closed with the listener, not left to their
+// deadline.
+func TestServeEndClosesHandshakes(t *testing.T) {
+	p := freePorts(t, 5)
+	info := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: p[0], ControlPort: p[1],
+		IOPubPort: p[2], StdinPort: p[3], HBPort: p[4], SignatureScheme: "hmac-sha256", Key: testKey}
+	k, err := New(Config{Engine: &scriptEngine{}, Scheme: info.SignatureScheme, Key: info.Key,
+		HandshakeTimeout: 10 * time.Minute, Log: log.New(io.Discard, "", 0)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { k.Serve(ctx, info); close(served) }()
+	var c net.Conn
+	for i := 0; ; i++ {
+		if c, err = net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(info.ShellPort)); err == nil {
+			break
+		}
+		if i == 200 {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	defer c.Close()
+	// The greeting arrives once the handshake has begun.
+	c.SetReadDeadline(time.Now().Add(liveness))
+	if _, err := io.ReadFull(c, make([]byte, zmtpGreeting)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-served
+	awaitClose(t, c, "a handshake in progress when the kernel stopped")
+}

@@ -120,11 +120,14 @@ type guardListener struct {
 	done  chan struct{}
 	once  sync.Once
 	conns chan struct{} // a token per open connection
+
+	mu      sync.Mutex
+	pending map[*guardConn]struct{} // in their handshake: closed with the listener
 }
 
 func newGuardListener(l net.Listener, cfg wireConfig) *guardListener {
 	g := &guardListener{Listener: l, cfg: cfg, ready: make(chan *guardConn),
-		done: make(chan struct{}), conns: make(chan struct{}, maxConns)}
+		done: make(chan struct{}), conns: make(chan struct{}, maxConns), pending: map[*guardConn]struct{}{}}
 	go g.run()
 	return g
 }
@@ -159,7 +162,24 @@ func (l *guardListener) run() {
 
 func (l *guardListener) handshake(c net.Conn) {
 	g := &guardConn{Conn: c, cfg: &l.cfg, release: func() { <-l.conns }}
-	if err := g.handshake(); err != nil {
+	l.mu.Lock()
+	if l.pending == nil { // closed
+		l.mu.Unlock()
+		g.Close()
+		return
+	}
+	l.pending[g] = struct{}{}
+	l.mu.Unlock()
+	err := g.handshake()
+	l.mu.Lock()
+	closed := l.pending == nil
+	delete(l.pending, g)
+	l.mu.Unlock()
+	if closed {
+		g.Close()
+		return
+	}
+	if err != nil {
 		g.refuse(err)
 		g.Close()
 		return
@@ -186,6 +206,12 @@ func (l *guardListener) Close() error {
 	l.once.Do(func() {
 		close(l.done)
 		err = l.Listener.Close()
+		l.mu.Lock()
+		for g := range l.pending {
+			g.Conn.Close() // its handshake goroutine ends and releases it
+		}
+		l.pending = nil
+		l.mu.Unlock()
 	})
 	return err
 }
