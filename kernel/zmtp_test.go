@@ -5,6 +5,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,4 +95,64 @@ func FuzzZMTPStream(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckReady: what a READY must carry to reach zmq4, whose own
+// parsing panics on a property cut short and on a missing or unknown
+// Socket-Type.
+func TestCheckReady(t *testing.T) {
+	ready := func(props ...[]byte) []byte { return append([]byte("\x05READY"), bytes.Join(props, nil)...) }
+	st := func(v string) []byte { return zmtpProperty("Socket-Type", v) }
+	routerPeers := []string{"DEALER", "REQ", "ROUTER"}
+	for _, tc := range []struct {
+		name string
+		body []byte
+		ok   bool
+	}{
+		{"libzmq's DEALER", ready(st("DEALER"), zmtpProperty("Identity", "")), true},
+		{"a REQ with an identity", ready(zmtpProperty("Identity", "client-1"), st("REQ")), true},
+		{"application metadata", ready(st("DEALER"), zmtpProperty("X-Hostname", "lab")), true},
+		{"not READY", append([]byte("\x05HELLO"), st("DEALER")...), false},
+		{"no properties", ready(), false},
+		{"no Socket-Type", ready(zmtpProperty("Identity", "x")), false},
+		{"an unknown Socket-Type", ready(st("TOASTER")), false},
+		{"a socket that cannot connect to a ROUTER", ready(st("SUB")), false},
+		{"two Socket-Types", ready(st("DEALER"), st("REQ")), false},
+		{"Socket-Type spelt otherwise", ready(zmtpProperty("SOCKET-TYPE", "DEALER")), false},
+		{"a name cut short", ready(st("DEALER"), []byte{0x05, 'X'}), false},
+		{"a value length cut short", ready(st("DEALER"), []byte{0x01, 'X', 0, 0}), false},
+		{"a value cut short", ready(st("DEALER"), []byte{0x01, 'X', 0, 0, 0, 9, 'a'}), false},
+		{"an empty name", ready(st("DEALER"), []byte{0x00, 0, 0, 0, 0}), false},
+		{"an Identity over 255 bytes", ready(st("DEALER"), zmtpProperty("Identity", strings.Repeat("i", 256))), false},
+	} {
+		if err := checkReady(tc.body, routerPeers); (err == nil) != tc.ok {
+			t.Errorf("%s: checkReady says %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestCheckGreeting: a greeting is checked as its bytes arrive, so that a
+// peer speaking something else is dropped at its first wrong byte.
+func TestCheckGreeting(t *testing.T) {
+	good := zmtpGreetingBytes()
+	with := func(i int, b byte) []byte { g := append([]byte{}, good...); g[i] = b; return g }
+	for _, tc := range []struct {
+		name string
+		g    []byte
+		ok   bool
+	}{
+		{"ZMTP 3.0 NULL", good, true},
+		{"ZMTP 3.1", with(11, 1), true},
+		{"as server", with(32, 1), true},
+		{"its first byte only", good[:1], true},
+		{"HTTP", []byte("GET / HTTP/1.1\r\n"), false},
+		{"a wrong signature end", with(9, 0), false},
+		{"ZMTP 2", with(10, 2), false},
+		{"PLAIN", append(append(append([]byte{}, good[:12]...), "PLAIN"...), good[17:]...), false},
+		{"an as-server flag of 2", with(32, 2), false},
+	} {
+		if err := checkGreeting(tc.g); (err == nil) != tc.ok {
+			t.Errorf("%s: checkGreeting says %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
 }
