@@ -55,8 +55,8 @@
 // protocol's grammar is short, and zmq4 keeps doing the rest.
 //
 // Above ZeroMQ, a message runs only when its signature is the exact
-// lowercase hex HMAC of its frames and is not among the last replayWindow
-// signatures received (replay.go), on any channel; a shell request is
+// lowercase hex HMAC of its frames and, with a key, is not among the last
+// replayWindow signatures received on any channel (replay.go); a shell request is
 // checked as it arrives, so that what waits behind a running cell is only
 // what the key holder sent. Header, parent, metadata and content must be
 // UTF-8: the header goes back out as the replies' parent, and a JSON
