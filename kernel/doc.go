@@ -45,8 +45,8 @@
 // frames only, read ahead into the kernel's own buffer: what a header
 // announces costs nothing until its bytes arrive, and a frame or message
 // past the channel's limit (Config.MaxMessage on shell, control and stdin;
-// a few KiB on iopub and heartbeat) drops the connection, with a log line,
-// before it is kept. iopub takes subscriptions only, and a peer that
+// a few KiB on iopub and heartbeat) drops the connection, with a log line
+// (at most ten a second a port, the rest counted), before it is kept. iopub takes subscriptions only, and a peer that
 // leaves the kernel's writes untaken for Config.WriteTimeout is dropped:
 // zmq4 sends to subscribers one after another from one goroutine, behind
 // a queue without bound. This was chosen over patching zmq4 (a fork to keep)

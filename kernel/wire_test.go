@@ -511,3 +511,22 @@ func TestServeEndClosesHandshakes(t *testing.T) {
 	<-served
 	awaitClose(t, c, "a handshake in progress when the kernel stopped")
 }
+
+// TestDroppedConnectionsDoNotFloodTheLog: anyone who can reach a port
+// can have connections dropped as fast as they open them; the log gets at
+// most dropLines lines a second a port of them.
+func TestDroppedConnectionsDoNotFloodTheLog(t *testing.T) {
+	lk := serveKernel(t, Config{})
+	start := time.Now()
+	for i := 0; i < 200; i++ {
+		c := lk.rawSend(t, lk.info.ShellPort, []byte("GET / HTTP/1.1\r\n\r\n"))
+		awaitClose(t, c, "HTTP on the shell port")
+		c.Close()
+	}
+	seconds := int(time.Since(start)/time.Second) + 2 // the seconds the drops spanned, at most
+	lines := strings.Count(lk.log.String(), "dropped")
+	if lines > dropLines*seconds {
+		t.Errorf("%d lines for 200 dropped connections in under %d s, want at most %d a second", lines, seconds, dropLines)
+	}
+	lk.execute(t, "print still")
+}

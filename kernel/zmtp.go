@@ -83,6 +83,52 @@ type wireConfig struct {
 	handshake time.Duration
 	write     time.Duration // the longest one write may wait
 	log       *log.Logger
+	drops     *dropLog // set by the listener; nil logs every line
+}
+
+// dropLog writes the lines that say a connection was dropped, at most
+// dropLines a second: anyone who can reach a port can have connections
+// dropped as fast as they open them, and must not fill the log. The lines
+// held back are counted on the next one written.
+type dropLog struct {
+	log *log.Logger
+	now func() time.Time
+
+	mu      sync.Mutex
+	second  time.Time // the start of the current second
+	written int       // lines written in it
+	held    int       // lines held back since the last one written
+}
+
+const dropLines = 10
+
+func (d *dropLog) Printf(format string, args ...any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	now := d.now()
+	if now.Sub(d.second) >= time.Second {
+		d.second, d.written = now, 0
+	}
+	if d.written == dropLines {
+		d.held++
+		return
+	}
+	d.written++
+	line := fmt.Sprintf(format, args...)
+	if d.held > 0 {
+		line += fmt.Sprintf(" (and %d more connections dropped, not logged)", d.held)
+		d.held = 0
+	}
+	d.log.Print(line)
+}
+
+// dropf logs that a connection was dropped, through cfg.drops.
+func (cfg *wireConfig) dropf(format string, args ...any) {
+	if cfg.drops != nil {
+		cfg.drops.Printf(format, args...)
+		return
+	}
+	cfg.log.Printf(format, args...)
 }
 
 type wireKey struct{}
@@ -126,6 +172,7 @@ type guardListener struct {
 }
 
 func newGuardListener(l net.Listener, cfg wireConfig) *guardListener {
+	cfg.drops = &dropLog{log: cfg.log, now: time.Now}
 	g := &guardListener{Listener: l, cfg: cfg, ready: make(chan *guardConn),
 		done: make(chan struct{}), conns: make(chan struct{}, maxConns), pending: map[*guardConn]struct{}{}}
 	go g.run()
@@ -152,7 +199,7 @@ func (l *guardListener) run() {
 		select {
 		case l.conns <- struct{}{}:
 		default:
-			l.cfg.log.Printf("kernel: on %s: connection from %s dropped: %d connections are open already", l.cfg.role.name, c.RemoteAddr(), maxConns)
+			l.cfg.dropf("kernel: on %s: connection from %s dropped: %d connections are open already", l.cfg.role.name, c.RemoteAddr(), maxConns)
 			c.Close()
 			continue
 		}
@@ -292,7 +339,7 @@ func (c *guardConn) refuse(err error) {
 	if errors.Is(err, io.EOF) {
 		err = fmt.Errorf("the peer closed it during the handshake")
 	}
-	c.cfg.log.Printf("kernel: on %s: connection from %s dropped: %v", c.cfg.role.name, c.RemoteAddr(), err)
+	c.cfg.dropf("kernel: on %s: connection from %s dropped: %v", c.cfg.role.name, c.RemoteAddr(), err)
 }
 
 // Read gives zmq4 checked bytes only, reading and checking more from the
@@ -548,7 +595,7 @@ func (c *guardConn) Write(p []byte) (int, error) {
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
-				c.cfg.log.Printf("kernel: on %s: connection from %s dropped: it took nothing the kernel sent for %v",
+				c.cfg.dropf("kernel: on %s: connection from %s dropped: it took nothing the kernel sent for %v",
 					c.cfg.role.name, c.RemoteAddr(), c.cfg.write)
 			}
 			c.Close()

@@ -156,3 +156,23 @@ func TestCheckGreeting(t *testing.T) {
 		}
 	}
 }
+
+// TestDropLog: at most dropLines lines a second; the lines held back are
+// counted on the next line written.
+func TestDropLog(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	d := &dropLog{log: log.New(&buf, "", 0), now: func() time.Time { return now }}
+	for i := 0; i < 25; i++ {
+		d.Printf("drop %d", i)
+	}
+	now = now.Add(time.Second)
+	d.Printf("drop 25")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != dropLines+1 {
+		t.Fatalf("%d lines written, want %d:\n%s", len(lines), dropLines+1, buf.String())
+	}
+	if want := "drop 25 (and 15 more connections dropped, not logged)"; lines[dropLines] != want {
+		t.Errorf("last line %q, want %q", lines[dropLines], want)
+	}
+}
