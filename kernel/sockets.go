@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -14,6 +15,7 @@ import (
 // of the connection file.
 type sockets struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
+	files                            []string // the ipc transport's socket files, removed on close
 }
 
 // sendTimeout bounds a send to a client that has gone away.
@@ -54,6 +56,9 @@ func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) 
 			s.close()
 			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
 				b.name, info.Endpoint(b.port), err)
+		}
+		if f := info.ipcFile(b.port); f != "" { // ours only once bound: another kernel's is not removed
+			s.files = append(s.files, f)
 		}
 	}
 	return s, nil
@@ -96,6 +101,9 @@ func (s *sockets) WaitSubscriber(d time.Duration) bool {
 func (s *sockets) close() {
 	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
 		sock.Close()
+	}
+	for _, f := range s.files {
+		os.Remove(f)
 	}
 }
 

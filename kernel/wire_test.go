@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -529,4 +530,49 @@ func TestDroppedConnectionsDoNotFloodTheLog(t *testing.T) {
 		t.Errorf("%d lines for 200 dropped connections in under %d s, want at most %d a second", lines, seconds, dropLines)
 	}
 	lk.execute(t, "print still")
+}
+
+// TestIPCIsGuardedToo: with the ipc transport, the sockets' files are
+// guarded as the TCP ports are (a long frame after the greeting crashed
+// the kernel), a real client is served, and the files are removed when
+// the kernel stops.
+func TestIPCIsGuardedToo(t *testing.T) {
+	prefix := t.TempDir() + "/kernel"
+	info := ConnectionInfo{Transport: "ipc", IP: prefix, ShellPort: 1, ControlPort: 2,
+		IOPubPort: 3, StdinPort: 4, HBPort: 5, SignatureScheme: "hmac-sha256", Key: testKey}
+	lb := &syncBuffer{}
+	k, err := New(Config{Engine: &scriptEngine{}, Scheme: info.SignatureScheme, Key: info.Key, Log: log.New(lb, "", 0)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { k.Serve(ctx, info); close(served) }()
+	defer func() { cancel(); <-served }()
+	path := func(port int) string { return prefix + "-" + strconv.Itoa(port) }
+	var c net.Conn
+	for i := 0; ; i++ {
+		if c, err = net.Dial("unix", path(info.ShellPort)); err == nil {
+			break
+		}
+		if i == 200 {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	long := binary.BigEndian.AppendUint64(append(zmtpGreetingBytes(), 0x06), 1<<62)
+	c.Write(long)
+	awaitClose(t, c, "a long command over ipc")
+	c.Close()
+
+	s, _ := NewSigner(info.SignatureScheme, info.Key)
+	lk := &liveKernel{info: info, k: k, log: lb, signer: s, ctx: ctx}
+	lk.execute(t, "print over ipc")
+	cancel()
+	<-served
+	for _, p := range []int{1, 2, 3, 4, 5} {
+		if _, err := os.Stat(path(p)); err == nil {
+			t.Errorf("%s is left behind", path(p))
+		}
+	}
 }
