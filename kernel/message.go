@@ -154,7 +154,8 @@ func jsonKind(t reflect.Type) string {
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Map:
-		return "an object of " + strings.TrimPrefix(jsonKind(t.Elem()), "a ") + " values"
+		e := jsonKind(t.Elem())
+		return "an object whose values are each " + e
 	case reflect.Slice, reflect.Array:
 		return "an array"
 	case reflect.Struct:
