@@ -15,8 +15,8 @@
 // The package is built in layers, each talking only to its neighbour:
 //
 //   - wire: the connection file (connection.go), HMAC signing (signer.go),
-//     frames with the <IDS|MSG> delimiter (message.go) and the five sockets
-//     (sockets.go);
+//     frames with the <IDS|MSG> delimiter (message.go), the five sockets
+//     (sockets.go) and the listeners under them (transport.go, zmtp.go);
 //   - messages: headers made by an Origin, whose clock and id source are
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
@@ -32,6 +32,40 @@
 //     output parented by the comm message; comm_info_request lists
 //     Engine.CommInfo; a comm_open no target serves is closed at once
 //     (handlers.go).
+//
+// The wire is hostile: anyone who can reach a port may send anything, with
+// or without the key. zmq4 (v0.17.0) trusts its peers, so the kernel owns
+// its listeners (zmtp.go) and checks ZMTP before zmq4 reads a byte:
+// each accepted connection's greeting and READY are read in a goroutine of
+// their own under a deadline (Config.HandshakeTimeout), and only a
+// connection whose handshake is whole and well formed (NULL mechanism, a
+// known Socket-Type that may connect to the socket) reaches zmq4's accept
+// loop, which does its handshake synchronously and would otherwise wait on
+// a silent peer. After the handshake the connection gives zmq4 whole
+// frames only, read ahead into the kernel's own buffer: what a header
+// announces costs nothing until its bytes arrive, and a frame or message
+// past the channel's limit (Config.MaxMessage on shell, control and stdin;
+// a few KiB on iopub and heartbeat) drops the connection, with a log line
+// (at most ten a second a port, the rest counted), before it is kept. iopub takes subscriptions only, and a peer that
+// leaves the kernel's writes untaken for Config.WriteTimeout is dropped:
+// zmq4 sends to subscribers one after another from one goroutine, behind
+// a queue without bound. This was chosen over patching zmq4 (a fork to keep)
+// and over recovering its panics (they happen in zmq4's own goroutines,
+// where no recover of ours reaches): checking the stream is small, the
+// protocol's grammar is short, and zmq4 keeps doing the rest.
+//
+// Above ZeroMQ, a message runs only when its signature is the exact
+// lowercase hex HMAC of its frames and, with a key, is not among the last
+// replayWindow signatures received on any channel (replay.go); a shell request is
+// checked as it arrives, so that what waits behind a running cell is only
+// what the key holder sent. Header, parent, metadata and content must be
+// UTF-8: the header goes back out as the replies' parent, and a JSON
+// decoder refuses anything else, so such a message is dropped, not
+// answered with a repaired header the client could not match. A request
+// whose content has a field of the wrong type gets an error reply
+// (ename InvalidRequest, evalue naming the field), never silence. With an
+// empty key, Serve warns on its log (standard error) that messages are not
+// authenticated.
 //
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel

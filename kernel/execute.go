@@ -23,7 +23,7 @@ type executeRequest struct {
 // runs, then execute_result or error, then the reply.
 func (k *Kernel) execute(ch Channel, req *Message) {
 	var r executeRequest
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	storeHistory := !r.Silent && (r.StoreHistory == nil || *r.StoreHistory)

@@ -50,6 +50,7 @@ func (k *Kernel) kernelInfo(ch Channel, req *Message) {
 			{Text: "Go documentation", URL: "https://go.dev/doc/"},
 			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
 			{Text: "gonum", URL: "https://pkg.go.dev/gonum.org/v1/gonum"},
+			{Text: "gobayes", URL: "https://github.com/gobayes/gobayes#readme"},
 		},
 	})
 }
@@ -69,7 +70,7 @@ type completeReply struct {
 
 func (k *Kernel) complete(ch Channel, req *Message) {
 	var r completeRequest
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	c := k.engine.Complete(r.Code, r.CursorPos)
@@ -99,7 +100,7 @@ type inspectReply struct {
 
 func (k *Kernel) inspect(ch Channel, req *Message) {
 	var r inspectRequest
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	b, found := k.engine.Inspect(r.Code, r.CursorPos, r.DetailLevel)
@@ -121,7 +122,7 @@ type isCompleteReply struct {
 
 func (k *Kernel) isComplete(ch Channel, req *Message) {
 	var r isCompleteRequest
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	status, indent := k.engine.IsComplete(r.Code)
@@ -142,7 +143,7 @@ func (k *Kernel) commInfo(ch Channel, req *Message) {
 	var r struct {
 		TargetName string `json:"target_name"`
 	}
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	comms := map[string]any{}
@@ -166,7 +167,7 @@ type commContent struct {
 // logged and dropped.
 func (k *Kernel) commRequest(ch Channel, req *Message) {
 	var r commContent
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	typ := req.Header.MsgType
@@ -203,7 +204,7 @@ func (k *Kernel) shutdown(ch Channel, req *Message) {
 	var r struct {
 		Restart bool `json:"restart"`
 	}
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	k.Interrupt()

@@ -172,7 +172,7 @@ type historyRequest struct {
 
 func (k *Kernel) historyRequest(ch Channel, req *Message) {
 	var r historyRequest
-	if !k.decode(req, &r) {
+	if !k.decode(ch, req, &r) {
 		return
 	}
 	n := 0

@@ -54,6 +54,19 @@ type Config struct {
 	// for the same reason). A client that waits for the reply before
 	// sending is never affected. Zero means 50ms; negative means none.
 	AbortGrace time.Duration
+	// MaxMessage bounds a message received on shell, control or stdin:
+	// a peer that sends a larger one, signed or not, is disconnected before
+	// its bytes are kept. Zero means DefaultMaxMessage (64 MiB). iopub and
+	// heartbeat take a few KiB, whatever this says.
+	MaxMessage int64
+	// HandshakeTimeout bounds the time a new connection has to send its
+	// ZMTP greeting and READY; zero means DefaultHandshakeTimeout (10 s).
+	HandshakeTimeout time.Duration
+	// WriteTimeout is how long a peer may leave what the kernel writes to
+	// it untaken (its buffers full) before it is disconnected: zmq4 sends
+	// to iopub's subscribers one after another, so one that stops reading
+	// would stop everyone's output. Zero means DefaultWriteTimeout (10 s).
+	WriteTimeout time.Duration
 	// Log receives what the kernel wants a person to know (dropped
 	// messages, send failures); nil means standard error.
 	Log *log.Logger
@@ -89,6 +102,7 @@ type Kernel struct {
 	received uint64        // sequence number of the last shell request received
 
 	iopubChecked atomic.Bool // the first request has waited for an iopub subscriber
+	replays      replayGuard // signatures seen, to drop a message sent twice
 
 	// Owned by the shell goroutine.
 	executionCount int
@@ -113,6 +127,15 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	}
 	if cfg.AbortGrace == 0 {
 		cfg.AbortGrace = 50 * time.Millisecond
+	}
+	if cfg.MaxMessage <= 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	if cfg.Version == "" {
 		cfg.Version = "devel"
@@ -256,16 +279,22 @@ var controlHandlers = map[string]handler{
 }
 
 type queued struct {
-	seq    uint64
-	frames [][]byte
+	seq uint64
+	req Message
 }
 
-// Enqueue queues a shell request; RunShell handles the queue in order. The
-// order of arrival decides which queued executes an error aborts.
+// Enqueue checks a shell request and queues it; RunShell handles the
+// queue in order. The order of arrival decides which queued executes an
+// error aborts. A message that does not verify is dropped here, so that
+// what waits behind a running cell is only what the key holder sent.
 func (k *Kernel) Enqueue(frames [][]byte) {
+	req, ok := k.receive(Shell, frames)
+	if !ok {
+		return
+	}
 	k.queueMu.Lock()
 	k.received++
-	k.queue = append(k.queue, queued{k.received, frames})
+	k.queue = append(k.queue, queued{k.received, req})
 	k.queueMu.Unlock()
 	select {
 	case k.queued <- struct{}{}:
@@ -285,7 +314,7 @@ func (k *Kernel) RunShell(ctx context.Context) {
 		}
 		k.queueMu.Unlock()
 		if next != nil {
-			k.Handle(Shell, next.seq, next.frames)
+			k.dispatch(Shell, next.seq, &next.req)
 			continue
 		}
 		select {
@@ -298,15 +327,36 @@ func (k *Kernel) RunShell(ctx context.Context) {
 	}
 }
 
-// Handle decodes and dispatches one message received on ch (Shell or
-// Control); seq is its Enqueue order (0 on control). A message that does
-// not verify is dropped and logged.
-func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
-	req, err := Decode(frames, k.signer)
+// receive decodes frames received on ch and checks them: a message that
+// does not verify, or that repeats the signature of one received before
+// (a replay), is dropped and logged.
+func (k *Kernel) receive(ch Channel, frames [][]byte) (Message, bool) {
+	m, err := Decode(frames, k.signer)
 	if err != nil {
 		k.log.Printf("kernel: on %s: %v", ch, err)
+		return m, false
+	}
+	if k.signer.Enabled() && !k.replays.first(m.sig) {
+		k.log.Printf("kernel: on %s: %s %q replays a message received before (same signature); dropped",
+			ch, m.Header.MsgType, m.Header.MsgID)
+		return m, false
+	}
+	return m, true
+}
+
+// Handle checks and dispatches one message received on ch (Shell or
+// Control); seq is its Enqueue order (0 on control). A message that does
+// not verify, or is a replay, is dropped and logged.
+func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
+	req, ok := k.receive(ch, frames)
+	if !ok {
 		return
 	}
+	k.dispatch(ch, seq, &req)
+}
+
+// dispatch hands a checked message to its handler, busy and idle around.
+func (k *Kernel) dispatch(ch Channel, seq uint64, req *Message) {
 	handlers := shellHandlers
 	if ch == Control {
 		handlers = controlHandlers
@@ -317,8 +367,8 @@ func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
 		return
 	}
 	k.awaitIOPub()
-	k.publishStatus("busy", &req)
-	defer k.publishStatus("idle", &req)
+	k.publishStatus("busy", req)
+	defer k.publishStatus("idle", req)
 	defer func() {
 		// A bug in a handler or the engine must not take the kernel down.
 		if p := recover(); p != nil {
@@ -326,9 +376,9 @@ func (k *Kernel) Handle(ch Channel, seq uint64, frames [][]byte) {
 		}
 	}()
 	if ch == Shell && req.Header.MsgType == "execute_request" && k.aborted(seq) {
-		k.abortExecute(&req)
+		k.abortExecute(req)
 	} else {
-		h(k, ch, &req)
+		h(k, ch, req)
 	}
 }
 
@@ -384,12 +434,28 @@ func (k *Kernel) abortExecute(req *Message) {
 	})
 }
 
-// decode decodes req's content into v; when that fails it logs why and
-// returns false, and the request goes unanswered.
-func (k *Kernel) decode(req *Message, v any) bool {
-	if err := req.decodeContent(v); err != nil {
-		k.log.Print(err)
-		return false
+// decode decodes req's content into v. When that fails (content that is
+// not JSON, a field of the wrong type) it logs why, answers a request with
+// an error reply on ch saying which field is wrong, so that the client
+// does not wait forever, and returns false.
+func (k *Kernel) decode(ch Channel, req *Message, v any) bool {
+	err := req.decodeContent(v)
+	if err == nil {
+		return true
 	}
-	return true
+	k.log.Print(err)
+	typ := req.Header.MsgType
+	if !strings.HasSuffix(typ, "_request") {
+		return false // comm messages and input_reply have no reply
+	}
+	content := map[string]any{
+		"status": "error", "ename": "InvalidRequest", "evalue": err.Error(), "traceback": []string{},
+	}
+	if typ == "execute_request" {
+		content["execution_count"] = k.executionCount
+		content["payload"] = []any{}
+		content["user_expressions"] = map[string]any{}
+	}
+	k.reply(ch, req, strings.TrimSuffix(typ, "_request")+"_reply", content)
+	return false
 }

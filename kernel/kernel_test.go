@@ -431,7 +431,7 @@ func (k *Kernel) drainShell() {
 		next := k.queue[0]
 		k.queue = k.queue[1:]
 		k.queueMu.Unlock()
-		k.Handle(Shell, next.seq, next.frames)
+		k.dispatch(Shell, next.seq, &next.req)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
+	"unicode/utf8"
 )
 
 // ProtocolVersion is the version of the Jupyter messaging protocol spoken.
@@ -35,6 +38,7 @@ type Message struct {
 	Buffers    [][]byte
 
 	raw json.RawMessage // the header frame as received
+	sig []byte          // the signature as received
 }
 
 // ErrBadSignature is returned by Decode for a message whose signature is
@@ -62,7 +66,15 @@ func Decode(frames [][]byte, s *Signer) (Message, error) {
 	if !s.Verify(sig, parts...) {
 		return m, ErrBadSignature
 	}
+	for i, p := range parts {
+		// JSON is UTF-8, and the header goes back out as replies' parent:
+		// bytes that are not would reach every client's decoder.
+		if !utf8.Valid(p) {
+			return m, fmt.Errorf("kernel: message %s is not UTF-8; dropped", [...]string{"header", "parent header", "metadata", "content"}[i])
+		}
+	}
 	m.Identities = frames[:d]
+	m.sig = sig
 	if err := json.Unmarshal(parts[0], &m.Header); err != nil {
 		return m, fmt.Errorf("kernel: message header is not valid JSON: %w", err)
 	}
@@ -104,10 +116,52 @@ func (m Message) decodeContent(v any) error {
 	if len(m.Content) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(m.Content, v); err != nil {
-		return fmt.Errorf("kernel: %s content is not valid: %w", m.Header.MsgType, err)
+	err := json.Unmarshal(m.Content, v)
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Errorf("kernel: %s: field %q: got %s, want %s", m.Header.MsgType, te.Field, withArticle(te.Value), jsonKind(te.Type))
+	case errors.As(err, &te):
+		return fmt.Errorf("kernel: %s: content is %s, want an object", m.Header.MsgType, withArticle(te.Value))
+	default:
+		return fmt.Errorf("kernel: %s: content is not valid JSON: %w", m.Header.MsgType, err)
 	}
-	return nil
+}
+
+// withArticle is "a number", "an object": what encoding/json calls a value.
+func withArticle(v string) string {
+	if strings.HasPrefix(v, "a") || strings.HasPrefix(v, "o") {
+		return "an " + v
+	}
+	return "a " + v
+}
+
+// jsonKind says in JSON's words what a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer of at most 63 bits"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Map:
+		e := jsonKind(t.Elem())
+		return "an object whose values are each " + e
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct:
+		return "an object"
+	}
+	return t.String()
 }
 
 func orEmpty(b json.RawMessage) []byte {

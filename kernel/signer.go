@@ -59,16 +59,17 @@ func (s *Signer) Sign(parts ...[]byte) string {
 	return hex.EncodeToString(s.sum(b[:0], parts))
 }
 
-// Verify reports whether sig is the signature of the frames. With signing
-// off every message verifies.
+// Verify reports whether sig is the signature of the frames: the lowercase
+// hex digest, compared exactly (as jupyter_client does), so that one
+// message has one signature and the replay check cannot be dodged by
+// changing the case of its digits. With signing off every message
+// verifies.
 func (s *Signer) Verify(sig []byte, parts ...[]byte) bool {
 	if !s.Enabled() {
 		return true
 	}
-	got, err := hex.DecodeString(string(sig))
-	if err != nil || len(got) != sha256.Size {
-		return false
-	}
 	var b [sha256.Size]byte
-	return hmac.Equal(got, s.sum(b[:0], parts))
+	var want [2 * sha256.Size]byte
+	hex.Encode(want[:], s.sum(b[:0], parts))
+	return hmac.Equal(sig, want[:])
 }

@@ -1,6 +1,9 @@
 package kernel
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSignerHMACSHA256(t *testing.T) {
 	for _, tc := range []struct {
@@ -51,6 +54,9 @@ func TestSignerVerifyRejects(t *testing.T) {
 		{"not hex", "zz" + good[2:], msg},
 		{"truncated", good[:32], msg},
 		{"one digit off", "6" + good[1:], msg},
+		{"upper case of the right signature", "5BDCC146BF60754E6A042426089575C75A003F089D2739839DEC58B964EC3843", msg},
+		{"mixed case of the right signature", strings.ToUpper(good[:9]) + good[9:], msg},
+		{"right signature and a space", good + " ", msg},
 		{"upper case of a wrong key", "5BDCC146BF60754E6A042426089575C75A003F089D2739839DEC58B964EC3844", msg},
 		{"message changed", good, []byte("what do ya want for nothing!")},
 	} {

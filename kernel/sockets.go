@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
+	"os"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -13,19 +15,34 @@ import (
 // of the connection file.
 type sockets struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
+	files                            []string // the ipc transport's socket files, removed on close
 }
 
 // sendTimeout bounds a send to a client that has gone away.
 const sendTimeout = 10 * time.Second
 
-func bind(ctx context.Context, info ConnectionInfo) (*sockets, error) {
+// bind makes the sockets and binds them. Each socket's context carries
+// what its listener checks of the peers' bytes (zmtp.go): the Socket-Types
+// that may connect, the largest message, the handshake's deadline.
+func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) (*sockets, error) {
 	opt := zmq4.WithTimeout(sendTimeout)
+	wire := func(name string, maxMessage int64, peers ...string) context.Context {
+		subscriptionsOnly := name == "iopub"
+		note := ""
+		if maxMessage == cfg.MaxMessage {
+			note = " (Config.MaxMessage)"
+		}
+		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note,
+			subscriptionsOnly: subscriptionsOnly},
+			handshake: cfg.HandshakeTimeout, write: cfg.WriteTimeout, log: lg})
+	}
+	dealers := []string{"DEALER", "REQ", "ROUTER"} // what may connect to a ROUTER
 	s := &sockets{
-		shell:   zmq4.NewRouter(ctx, opt),
-		control: zmq4.NewRouter(ctx, opt),
-		stdin:   zmq4.NewRouter(ctx, opt),
-		iopub:   zmq4.NewPub(ctx, opt),
-		hb:      zmq4.NewRep(ctx, opt),
+		shell:   zmq4.NewRouter(wire("shell", cfg.MaxMessage, dealers...), opt),
+		control: zmq4.NewRouter(wire("control", cfg.MaxMessage, dealers...), opt),
+		stdin:   zmq4.NewRouter(wire("stdin", cfg.MaxMessage, dealers...), opt),
+		iopub:   zmq4.NewPub(wire("iopub", iopubMaxMessage, "SUB", "XSUB"), opt),
+		hb:      zmq4.NewRep(wire("hb", hbMaxMessage, "REQ", "DEALER"), opt),
 	}
 	for _, b := range []struct {
 		name string
@@ -39,6 +56,9 @@ func bind(ctx context.Context, info ConnectionInfo) (*sockets, error) {
 			s.close()
 			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
 				b.name, info.Endpoint(b.port), err)
+		}
+		if f := info.ipcFile(b.port); f != "" { // ours only once bound: another kernel's is not removed
+			s.files = append(s.files, f)
 		}
 	}
 	return s, nil
@@ -82,6 +102,9 @@ func (s *sockets) close() {
 	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
 		sock.Close()
 	}
+	for _, f := range s.files {
+		os.Remove(f)
+	}
 }
 
 // Serve binds the sockets of info and serves until a shutdown request has
@@ -92,11 +115,17 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	socks, err := bind(ctx, info)
+	socks, err := bind(ctx, info, k.cfg, k.log)
 	if err != nil {
 		return err
 	}
 	defer socks.close()
+	if !k.signer.Enabled() {
+		// As jupyter_client warns: with no key, anyone who can reach the
+		// ports runs code as this user.
+		k.log.Printf("kernel: WARNING: the connection file's key is empty: messages are not authenticated, " +
+			"and anyone who can reach the kernel's ports can run code as this user")
+	}
 	k.sink = socks
 	k.info = info
 

@@ -10,7 +10,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 )
 
-func freePorts(t *testing.T, n int) []int {
+func freePorts(t testing.TB, n int) []int {
 	t.Helper()
 	var ports []int
 	var ls []net.Listener

@@ -50,9 +50,8 @@ func (k *Kernel) requestInput(ctx context.Context, req *Message, prompt string, 
 // other message are dropped and logged. jupyter_client's input() sends no
 // parent header; such a reply answers the request waiting.
 func (k *Kernel) HandleStdin(frames [][]byte) {
-	m, err := Decode(frames, k.signer)
-	if err != nil {
-		k.log.Printf("kernel: on stdin: %v", err)
+	m, ok := k.receive(Stdin, frames)
+	if !ok {
 		return
 	}
 	if m.Header.MsgType != "input_reply" {
@@ -66,7 +65,7 @@ func (k *Kernel) HandleStdin(frames [][]byte) {
 	var content struct {
 		Value string `json:"value"`
 	}
-	if !k.decode(&m, &content) {
+	if !k.decode(Stdin, &m, &content) {
 		return
 	}
 	k.mu.Lock()

@@ -21,40 +21,58 @@ import (
 // a cell's round trip.
 const wholeTCP = "gobayes+tcp"
 
+// wholeIPC is the same over Unix domain sockets, for connection files
+// whose transport is ipc: their listeners are guarded as the TCP ones.
+const wholeIPC = "gobayes+ipc"
+
 func init() {
 	if err := zmq4.RegisterTransport(wholeTCP, wholeTransport{transport.New("tcp")}); err != nil {
+		panic("kernel: " + err.Error())
+	}
+	if err := zmq4.RegisterTransport(wholeIPC, wholeTransport{transport.New("unix")}); err != nil {
 		panic("kernel: " + err.Error())
 	}
 }
 
 // listenEndpoint is the endpoint a kernel socket binds for port: the
-// connection file's, over wholeTCP when that is TCP.
+// connection file's, over wholeTCP or wholeIPC.
 func (c ConnectionInfo) listenEndpoint(port int) string {
 	if c.Transport == "ipc" {
-		return c.Endpoint(port)
+		return wholeIPC + "://" + c.IP + "-" + strconv.Itoa(port)
 	}
 	return wholeTCP + "://" + c.IP + ":" + strconv.Itoa(port)
 }
 
-type wholeTransport struct{ tcp transport.Transport }
+// ipcFile is the file of port's Unix domain socket, "" over TCP. zmq4
+// removes the files of its own ipc transport only.
+func (c ConnectionInfo) ipcFile(port int) string {
+	if c.Transport != "ipc" {
+		return ""
+	}
+	return c.IP + "-" + strconv.Itoa(port)
+}
+
+type wholeTransport struct{ inner transport.Transport }
 
 func (t wholeTransport) Dial(ctx context.Context, d transport.Dialer, addr string) (net.Conn, error) {
-	c, err := t.tcp.Dial(ctx, d, addr)
+	c, err := t.inner.Dial(ctx, d, addr)
 	if err != nil {
 		return nil, err
 	}
 	return newWholeConn(c), nil
 }
 
+// Listen listens on addr behind a guardListener (zmtp.go), configured by
+// the wireConfig in ctx, which is the context of the socket.
 func (t wholeTransport) Listen(ctx context.Context, addr string) (net.Listener, error) {
-	l, err := t.tcp.Listen(ctx, addr)
+	l, err := t.inner.Listen(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	return wholeListener{l}, nil
+	return wholeListener{newGuardListener(l, wireFrom(ctx))}, nil
 }
 
-func (t wholeTransport) Addr(ep string) (string, error) { return t.tcp.Addr(ep) }
+func (t wholeTransport) Addr(ep string) (string, error) { return t.inner.Addr(ep) }
 
 type wholeListener struct{ net.Listener }
 
