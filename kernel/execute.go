@@ -108,9 +108,11 @@ func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
 	return out
 }
 
-// cellEvents publishes what a running cell produces, with the execute
-// request as parent. Once the cell has ended, late events are dropped so
-// that they cannot be attributed to the wrong cell.
+// cellEvents publishes what a cell produces, with the execute request as
+// parent: while it runs, and afterwards what its goroutines print or show
+// (the engine hands those to the latest cell's events only, so they go to
+// the latest request, as ipykernel sends a thread's output). Only input
+// is refused once the cell has ended.
 type cellEvents struct {
 	k          *Kernel
 	req        *Message
@@ -132,12 +134,12 @@ func (e *cellEvents) close() {
 	e.mu.Unlock()
 }
 
-// emit publishes unless the request is silent or the cell has ended. The
-// lock keeps the events of one cell in the order they happened.
+// emit publishes unless the request is silent. The lock keeps the events
+// of one cell in the order they happened.
 func (e *cellEvents) emit(msgType string, content any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.silent || e.ended {
+	if e.silent {
 		return
 	}
 	e.k.publish(msgType, e.req, content)
@@ -148,9 +150,6 @@ func (e *cellEvents) emit(msgType string, content any) {
 func (e *cellEvents) emitComm(msgType string, content any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.ended {
-		return
-	}
 	e.k.publish(msgType, e.req, content)
 }
 

@@ -31,6 +31,7 @@ type scriptEngine struct {
 	shown    map[string]bool
 	executed int               // cells run
 	comms    map[string]string // open comms of target test.echo
+	last     interp.Events     // the latest cell's, for output after it ends
 }
 
 var _ interp.Engine = (*scriptEngine)(nil)
@@ -41,6 +42,7 @@ func text(s string) *display.Bundle {
 
 func (e *scriptEngine) Execute(ctx context.Context, code string, ev interp.Events) interp.Result {
 	e.executed++
+	e.last = ev
 	var res interp.Result
 	for i, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")

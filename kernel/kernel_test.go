@@ -420,6 +420,35 @@ func TestStopOnErrorAbortsQueued(t *testing.T) {
 	}
 }
 
+// TestLateOutputIsPublished: what a cell's goroutines print or display
+// after the cell has ended (the engine hands it to the latest cell's
+// events) is published with that cell's request as parent, as ipykernel
+// does; it was dropped.
+func TestLateOutputIsPublished(t *testing.T) {
+	h := newHarness(t)
+	h.k.Enqueue(h.request(t, "execute_request", map[string]any{"code": "print in the cell"}))
+	h.k.drainShell()
+	h.eng.last.Stream("stdout", "after the cell\n")
+	h.eng.last.Display(*text("a late figure"), "late", false)
+	all := summarize(t, h.rec, h.signer)
+	reply := messagesOf(all, "execute_reply")
+	if len(reply) != 1 {
+		t.Fatalf("%d execute replies", len(reply))
+	}
+	var late []string
+	for _, s := range all {
+		if s.Type == "stream" && s.Content["text"] == "after the cell\n" || s.Type == "display_data" {
+			late = append(late, s.Type)
+			if s.Parent != reply[0].Parent {
+				t.Errorf("late %s parented by %q, the cell's request is %q", s.Type, s.Parent, reply[0].Parent)
+			}
+		}
+	}
+	if len(late) != 2 {
+		t.Errorf("late output published: %v, want the stream and the display", late)
+	}
+}
+
 // drainShell handles every queued shell request, for tests.
 func (k *Kernel) drainShell() {
 	for {
