@@ -179,7 +179,9 @@ async function screenshot(page, name) {
 // What one cell's output area shows on the page.
 function pageOutputs(page) {
   return page.evaluate(() => Jupyter.notebook.get_cells().map((c) => {
-    const out = c.element[0].querySelector('.output');
+    // The cell's own output area: a widget's Output view holds an output
+    // area of its own, which a query for '.output' would find first.
+    const out = c.output_area ? c.output_area.element[0] : null;
     if (!out) return { errors: [], stderr: [], images: 0, brokenImages: 0, tables: 0 };
     const imgs = [...out.querySelectorAll('img')];
     return {
