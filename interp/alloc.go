@@ -63,10 +63,10 @@ type allocRefused struct {
 func (e *allocRefused) Error() string {
 	size := "more bytes than an address holds"
 	if e.bytes != math.MaxUint64 {
-		size = formatBytes(e.bytes)
+		size = FormatBytes(e.bytes)
 	}
 	return fmt.Sprintf("%s would allocate %s, more than the interpreter's memory limit of %s allows (a cell may take the heap to %.0f%% of it, %s, and %s is in use); nothing was allocated and variables are kept. Work on less at a time, or raise the limit (GOBAYES_MEMORY_LIMIT, for example in the kernelspec's env)",
-		e.what, size, formatBytes(uint64(e.limit)), 100*allocGuardShare, formatBytes(e.allowance), formatBytes(e.inUse))
+		e.what, size, FormatBytes(uint64(e.limit)), 100*allocGuardShare, FormatBytes(e.allowance), FormatBytes(e.inUse))
 }
 
 // allocChecker compares requests with a memory limit.
@@ -211,7 +211,9 @@ func grownCap(old, want int) int {
 	return c
 }
 
-func formatBytes(n uint64) string {
+// FormatBytes is a size as the interpreter's memory messages write it
+// (1.5 GiB, 300 MiB, 512 bytes).
+func FormatBytes(n uint64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))

@@ -210,43 +210,32 @@ func TestScalarIsOneLane(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n = 1 << 14
 	x, lanes := make([]float64, n), make([]float64, n)
-	draw := []func() float64{
-		func() float64 { return 1400 * (rng.Float64() - 0.5) },
-		func() float64 { return 4 * (rng.Float64() - 0.5) },
-	}
-	for _, f := range draw {
-		for i := range x {
-			x[i] = f()
-		}
-		expAVX2(lanes, x)
+	// same checks scalar against the kernel's lanes at x.
+	same := func(name string, scalar func(float64) float64, kernel func(dst, x []float64)) {
+		kernel(lanes, x)
 		bad := 0
 		for i, v := range x {
-			if s := ExpScalar(v); math.Float64bits(s) != math.Float64bits(lanes[i]) {
+			if s := scalar(v); math.Float64bits(s) != math.Float64bits(lanes[i]) {
 				if bad++; bad <= 3 {
-					t.Errorf("ExpScalar(%v) = %v, the AVX2 lane %v", v, s, lanes[i])
+					t.Errorf("%s(%v) = %v, the AVX2 lane %v", name, v, s, lanes[i])
 				}
 			}
 		}
 		if bad > 3 {
-			t.Errorf("ExpScalar differs from the AVX2 lane at %d of %d arguments", bad, n)
+			t.Errorf("%s differs from the AVX2 lane at %d of %d arguments", name, bad, n)
 		}
 	}
-	for _, scale := range []float64{1400, 1e-5} {
+	for _, width := range []float64{1400, 4} { // every exponent; where samplers live
+		for i := range x {
+			x[i] = width * (rng.Float64() - 0.5)
+		}
+		same("ExpScalar", ExpScalar, expAVX2)
+	}
+	for _, scale := range []float64{1400, 1e-5} { // every exponent; near 1
 		for i := range x {
 			x[i] = math.Exp(scale * (rng.Float64() - 0.5))
 		}
-		logAVX2(lanes, x)
-		bad := 0
-		for i, v := range x {
-			if s := LogScalar(v); math.Float64bits(s) != math.Float64bits(lanes[i]) {
-				if bad++; bad <= 3 {
-					t.Errorf("LogScalar(%v) = %v, the AVX2 lane %v", v, s, lanes[i])
-				}
-			}
-		}
-		if bad > 3 {
-			t.Errorf("LogScalar differs from the AVX2 lane at %d of %d arguments", bad, n)
-		}
+		same("LogScalar", LogScalar, logAVX2)
 	}
 	// mixSum's Go loop (the tail) against its kernel: the same chains
 	// placed once in the kernel's part and once in the tail.
@@ -281,4 +270,5 @@ func BenchmarkScalar(b *testing.B) {
 		sink = x
 	})
 }
+
 var sink float64

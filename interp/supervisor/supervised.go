@@ -672,12 +672,5 @@ func (c *child) explain(waitErr error) string {
 	return status
 }
 
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// formatBytes is interp's spelling of a size.
+func formatBytes(n int64) string { return interp.FormatBytes(uint64(max(n, 0))) }

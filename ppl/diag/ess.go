@@ -32,54 +32,9 @@ func ESS(chains [][]float64) float64 {
 		}
 		return s / float64(m)
 	}
-	acov0 := acov(0)
-	nf := float64(n)
-	meanVarW := acov0 * nf / (nf - 1)
-	varPlus := meanVarW * (nf - 1) / nf
-	if m > 1 {
-		_, vb := meanVar(means)
-		varPlus += vb
-	}
-	if varPlus == 0 {
-		return math.NaN()
-	}
-	rho := make([]float64, n)
-	rho[0] = 1
-	rhoEven := 1.0
-	rhoOdd := 1 - (meanVarW-acov(1))/varPlus
-	rho[1] = rhoOdd
-	// Geyer's initial positive sequence.
-	t := 1
-	for t < n-3 && rhoEven+rhoOdd > 0 {
-		rhoEven = 1 - (meanVarW-acov(t+1))/varPlus
-		rhoOdd = 1 - (meanVarW-acov(t+2))/varPlus
-		if rhoEven+rhoOdd >= 0 {
-			rho[t+1] = rhoEven
-			rho[t+2] = rhoOdd
-		}
-		t += 2
-	}
-	maxT := t - 2
-	if rhoEven > 0 {
-		rho[maxT+1] = rhoEven
-	}
-	// Geyer's initial monotone sequence.
-	for t = 1; t <= maxT-2; t += 2 {
-		if rho[t+1]+rho[t+2] > rho[t-1]+rho[t] {
-			rho[t+1] = (rho[t-1] + rho[t]) / 2
-			rho[t+2] = rho[t+1]
-		}
-	}
-	total := float64(m * n)
-	tau := -1.0
-	for k := 0; k <= maxT; k++ {
-		tau += 2 * rho[k]
-	}
-	if maxT+1 < n {
-		tau += rho[maxT+1]
-	}
-	tau = math.Max(tau, 1/math.Log10(total))
-	return total / tau
+	// Geyer's initial positive and monotone sequences: essWork.geyer,
+	// which the summary's fast path shares.
+	return new(essWork).geyer(m, n, means, acov)
 }
 
 // ESSMean is the effective sample size for the mean: ESS of the split
