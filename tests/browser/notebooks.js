@@ -295,6 +295,29 @@ async function checkShipped(page, file, committedFile, trusted) {
   return `graph, LaTeX, ${shown.bars} progress bars and ${shown.flags} R-hat flags shown, ${path.basename(shot)}`;
 }
 
+// A tutorial on a projector or a laptop at 150% zoom (a device pixel ratio
+// of 1.5, as the browser's zoom makes it): every plot must hold at least
+// 1.5 image pixels per CSS pixel it is shown at, so that its text stays
+// sharp rather than scaled up. The screenshot is at that zoom.
+async function checkZoom(page, file) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1.5, mobile: false });
+  await openNotebook(page, file);
+  await page.waitForFunction(() => [...document.querySelectorAll('.output_png img')].every((im) => im.complete), null, { timeout: 30000 });
+  const images = await page.evaluate(() => [...document.querySelectorAll('.output_png img')].map((im) => ({
+    natural: im.naturalWidth, shown: im.getBoundingClientRect().width,
+  })));
+  await page.evaluate(() => document.querySelector('.output_png img').scrollIntoView());
+  const shot = await screenshot(page, `zoom150-${path.basename(file, '.ipynb')}`);
+  await cdp.send('Emulation.clearDeviceMetricsOverride');
+  expect(images.length > 0, 'no plot shown');
+  const blurry = images.filter((im) => im.natural < 1.5 * im.shown);
+  expect(blurry.length === 0, `${blurry.length} of ${images.length} plots hold fewer than 1.5 pixels per CSS pixel at 150% zoom: ` +
+    blurry.map((im) => `${im.natural} px shown at ${Math.round(im.shown)}`).join(', '));
+  const least = Math.min(...images.map((im) => im.natural / im.shown));
+  return `${images.length} plots, at least ${least.toFixed(2)} image pixels per CSS pixel, ${path.basename(shot)}`;
+}
+
 // The scratch notebook of the interactions, written into the server's copy.
 const INTERACTIONS = 'browser-interactions.ipynb';
 const SETUP = 'import (\n    "fmt"\n\n    "github.com/gobayes/gobayes/ppl"\n)\n\nbefore := 42\nfmt.Println("before =", before)';
@@ -657,6 +680,13 @@ async function main() {
       await report(counts, `notebook ${path.basename(shipped, '.ipynb')} opened untrusted`, untrusted,
         (p) => checkShipped(p, `untrusted-${shipped}`, shipped, false));
       await untrusted.close();
+      await shutdownKernels();
+    }
+    const zoomed = files.find((f) => f.startsWith('03-'));
+    if (zoomed) {
+      const page = await newPage();
+      await report(counts, `notebook ${path.basename(zoomed, '.ipynb')} at 150% zoom`, page, (p) => checkZoom(p, zoomed));
+      await page.close();
       await shutdownKernels();
     }
     for (const f of files) {
