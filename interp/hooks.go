@@ -8,6 +8,7 @@ import (
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/display/progress"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 )
 
@@ -30,7 +31,25 @@ func (cellHooks) Progress(model string) ppl.ProgressSink {
 		return nil
 	}
 	liveRuns.add()
-	return &liveTable{h: display.NewHandle(), t: progress.New(model)}
+	return &liveTable{h: display.NewHandle(), t: newProgressTable(model)}
+}
+
+// newProgressTable is a run's live table, its step sizes written as the
+// summary table writes a column (ppl/diag): one form for the column.
+func newProgressTable(model string) *progress.Table {
+	return progress.New(model, func(column []float64) func(float64) string {
+		return diag.FormatFor(column, 3, 2, 6).Format
+	})
+}
+
+// progressRows is ppl's progress report as the table's rows.
+func progressRows(ps []infer.ChainProgress) []progress.Row {
+	rows := make([]progress.Row, len(ps))
+	for i, p := range ps {
+		rows[i] = progress.Row{Chain: p.Chain, Iteration: p.Iteration, Total: p.Total, Warmup: p.Warmup,
+			Divergences: p.Divergences, StepSize: p.StepSize, Done: p.Done}
+	}
+	return rows
 }
 
 // liveRuns counts the live tables of runs not finished yet. An interrupted
@@ -98,7 +117,7 @@ type liveTable struct {
 func (l *liveTable) Update(ps []infer.ChainProgress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.t.Update(ps)
+	l.t.Update(progressRows(ps))
 	l.h.Update(l.t)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
 )
 
 // progressRecorder is a display.Publisher that keeps what it is sent.
@@ -57,5 +58,40 @@ func TestLiveProgress(t *testing.T) {
 	}
 	if !strings.Contains(text, "conjugate: done in ") {
 		t.Errorf("final progress text: %s", text)
+	}
+}
+
+// TestStepSizeColumn: the step sizes share one form, three significant
+// digits for the smallest (issue 25: "1" beside "1.02", "0.117" beside
+// "0.0688"), in text and HTML.
+func TestStepSizeColumn(t *testing.T) {
+	cases := []struct {
+		steps []float64
+		want  []string
+	}{
+		{[]float64{1.02, 1}, []string{"1.02", "1.00"}},
+		{[]float64{0.117, 0.0688, 0.2}, []string{"0.1170", "0.0688", "0.2000"}},
+		{[]float64{0.494, 0.452}, []string{"0.494", "0.452"}},
+		{[]float64{0, 0.5}, []string{"0.000", "0.500"}}, // before adaptation sets one
+		{[]float64{3e-7, 0.5}, []string{"3.00e-07", "5.00e-01"}},
+	}
+	for _, c := range cases {
+		tab := newProgressTable("m")
+		var ps []infer.ChainProgress
+		for i, s := range c.steps {
+			ps = append(ps, infer.ChainProgress{Chain: i, Iteration: 10, Total: 100, StepSize: s})
+		}
+		tab.Update(progressRows(ps))
+		lines := strings.Split(tab.String(), "\n")
+		h := tab.HTML()
+		for i, want := range c.want {
+			f := strings.Fields(lines[2+i])
+			if got := f[len(f)-1]; got != want {
+				t.Errorf("step sizes %v: row %d shows %q, want %q", c.steps, i, got, want)
+			}
+			if !strings.Contains(h, `<td style="text-align:right">`+want+"</td></tr>") {
+				t.Errorf("step sizes %v: HTML lacks %q: %s", c.steps, want, h)
+			}
+		}
 	}
 }

@@ -3,18 +3,41 @@
 // the time so far while chains run, then "done" or "interrupted" with the
 // run's total time, frozen. The notebook's interpreter (package interp)
 // shows one through ppl's run hooks; ppl itself renders nothing.
+//
+// The package is a leaf like display: it knows a chain's progress as a Row
+// of plain numbers, and the caller gives the step-size column's number
+// format (interp gives the summary table's, ppl/diag's), so it imports
+// none of ppl.
 package progress
 
 import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gobayes/gobayes/ppl/diag"
-	"github.com/gobayes/gobayes/ppl/infer"
 )
+
+// Row is one chain's progress.
+type Row struct {
+	Chain       int // 0-based
+	Iteration   int // iterations done, warm-up included
+	Total       int // warm-up plus draws
+	Warmup      bool
+	Divergences int // in sampling so far
+	StepSize    float64
+	Done        bool
+}
+
+// A ColumnFormat gives the form of a column's values from the whole
+// column, so that they are written alike ("1.00" beside "1.02").
+type ColumnFormat func(column []float64) func(v float64) string
+
+// threeDigits is the step sizes' form when the caller gives none.
+func threeDigits([]float64) func(float64) string {
+	return func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+}
 
 // Table is the progress of one run. It renders as text (String) and HTML.
 type Table struct {
@@ -23,19 +46,24 @@ type Table struct {
 	start       time.Time
 	end         time.Time // when the run ended; zero while it runs
 	interrupted bool
-	rows        []infer.ChainProgress
+	rows        []Row
+	steps       ColumnFormat
 }
 
-// New starts the table of a run of the named model now.
-func New(model string) *Table { return newAt(model, time.Now) }
+// New starts the table of a run of the named model now; stepSizes is the
+// step-size column's format (nil: three significant digits each).
+func New(model string, stepSizes ColumnFormat) *Table { return newAt(model, stepSizes, time.Now) }
 
-func newAt(model string, now func() time.Time) *Table {
-	return &Table{model: model, now: now, start: now()}
+func newAt(model string, stepSizes ColumnFormat, now func() time.Time) *Table {
+	if stepSizes == nil {
+		stepSizes = threeDigits
+	}
+	return &Table{model: model, now: now, start: now(), steps: stepSizes}
 }
 
 // Update takes a progress report; once every chain is done the run's end
 // time is fixed.
-func (t *Table) Update(ps []infer.ChainProgress) {
+func (t *Table) Update(ps []Row) {
 	t.rows = append(t.rows[:0], ps...)
 	if !t.end.IsZero() || len(ps) == 0 {
 		return
@@ -70,7 +98,7 @@ func (t *Table) status() string {
 	return fmt.Sprintf("done in %.1f s", t.end.Sub(t.start).Seconds())
 }
 
-func phase(r infer.ChainProgress) string {
+func phase(r Row) string {
 	switch {
 	case r.Done && r.Iteration < r.Total:
 		return "stopped"
@@ -82,14 +110,13 @@ func phase(r infer.ChainProgress) string {
 	return "sampling"
 }
 
-// stepFormat is the step-size column's one form: three significant
-// digits for the smallest step size, the others with as many decimals.
-func (t *Table) stepFormat() diag.ColumnFormat {
+// stepFormat is the step-size column's one form.
+func (t *Table) stepFormat() func(float64) string {
 	steps := make([]float64, len(t.rows))
 	for i, r := range t.rows {
 		steps[i] = r.StepSize
 	}
-	return diag.FormatFor(steps, 3, 2, 6)
+	return t.steps(steps)
 }
 
 // String renders the table as text.
@@ -100,7 +127,7 @@ func (t *Table) String() string {
 	step := t.stepFormat()
 	for _, r := range t.rows {
 		frac := float64(r.Iteration) / math.Max(1, float64(r.Total))
-		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10s\n", r.Chain+1, textBar(frac), 100*frac, phase(r), r.Divergences, step.Format(r.StepSize))
+		fmt.Fprintf(&b, "%-6d %s %3.0f%% %-9s %11d %10s\n", r.Chain+1, textBar(frac), 100*frac, phase(r), r.Divergences, step(r.StepSize))
 	}
 	return b.String()
 }
@@ -131,7 +158,7 @@ func (t *Table) HTML() string {
 		// and with them the display:none that hides the same bar in
 		// characters.
 		fmt.Fprintf(&b, `<tr><td>%d</td><td><div style="width:12em;background:#eee"><div style="width:%.1f%%;background:%s;height:0.8em"></div></div><span style="display:none">%s</span></td><td>%d / %d</td><td>%s</td><td style="text-align:right">%s</td><td style="text-align:right">%s</td></tr>`,
-			r.Chain+1, 100*frac, color, textBar(frac), r.Iteration, r.Total, phase(r), div, step.Format(r.StepSize))
+			r.Chain+1, 100*frac, color, textBar(frac), r.Iteration, r.Total, phase(r), div, step(r.StepSize))
 	}
 	b.WriteString("</tbody></table></div>")
 	return b.String()

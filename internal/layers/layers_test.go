@@ -33,6 +33,11 @@ var rules = []rule{
 		forbid: []string{"display", "kernel", "interp", "plotting"},
 		why:    "ppl is a library; the notebook layers sit above it",
 	},
+	{
+		from:   "display",
+		forbid: []string{"ppl", "accel", "kernel", "interp", "plotting", "widgets", "comm"},
+		why:    "display is a leaf: values render themselves through its interfaces, and its progress table takes plain rows",
+	},
 }
 
 // mainDirs are the folders whose packages may be programs.
