@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
@@ -76,7 +77,7 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		// The cell changed, run again: new data, as SetData gives them.
 		m.setData([]namedData{{name: name, value: value}})
 		m.defined[name] = thisRun()
-		m.changedNotice(name, "", fmt.Sprintf("new data, %s (were %s)", valuesText(n.Len()), valuesText(cur.Len())))
+		m.changedNotice(name, "", fmt.Sprintf("new data, %s (were %s)", diag.Plural(n.Len(), "value"), diag.Plural(cur.Len(), "value")))
 		if o.dims != nil {
 			if m.g.DataDims == nil {
 				m.g.DataDims = map[string][]string{}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/dist"
 	"github.com/gobayes/gobayes/ppl/internal/compile"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
@@ -658,9 +659,9 @@ func (r *RV) Observe(data any) *RV {
 	if r.observedOnce && r.observedIn == run {
 		n := "the data"
 		if d, err := asNode(data); err == nil {
-			n = valuesText(d.Len())
+			n = diag.Plural(d.Len(), "value")
 		}
-		m.failf(r.v.Name, "is observed twice%s: first %s, then %s; observe all the data at once (concatenate the batches), or give the other data a variable of their own", runText(), valuesText(len(r.v.Data)), n)
+		m.failf(r.v.Name, "is observed twice%s: first %s, then %s; observe all the data at once (concatenate the batches), or give the other data a variable of their own", runText(), diag.Plural(len(r.v.Data), "value"), n)
 	}
 	if r.v.Observed && sameData(&r.v, data) {
 		r.observedIn, r.observedOnce = run, true
@@ -727,7 +728,7 @@ func (r *RV) Observe(data any) *RV {
 	m.changed()
 	r.observedIn, r.observedOnce = run, true
 	if before >= 0 {
-		m.changedNotice(r.v.Name, "", fmt.Sprintf("new data, %s (were %s)", valuesText(len(n.Data)), valuesText(before)))
+		m.changedNotice(r.v.Name, "", fmt.Sprintf("new data, %s (were %s)", diag.Plural(len(n.Data), "value"), diag.Plural(before, "value")))
 	}
 	return r
 }

@@ -93,14 +93,6 @@ func dataText(name string, dims []int) string {
 	return name + shapeSuffix(dims) + " = data"
 }
 
-// valuesText says "1 value", "8 values".
-func valuesText(n int) string {
-	if n == 1 {
-		return "1 value"
-	}
-	return fmt.Sprintf("%d values", n)
-}
-
 // varChange says what a redefinition changed in a variable's line:
 // "tau: HalfCauchy(5) → HalfNormal(5)".
 func varChange(name string, was, now [4]string) string {

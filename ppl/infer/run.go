@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gobayes/gobayes/ppl/adapt"
+	"github.com/gobayes/gobayes/ppl/diag"
 	"github.com/gobayes/gobayes/ppl/mcmc"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
@@ -487,12 +488,8 @@ func roomForDraws(cfg Config, cols int) error {
 		return nil
 	}
 	most := max(free, 0) / (int64(cfg.Chains) * perDraw)
-	values := "values"
-	if cols == 1 {
-		values = "value"
-	}
-	return fmt.Errorf("infer: %d chains × %d draws of %d %s would hold %s of draws, more than the %s left under the memory limit (%s, %s in use): ask for at most %d draws (ppl.Draws), or fewer chains, or raise the limit (the kernel's GOBAYES_MEMORY_LIMIT)",
-		cfg.Chains, cfg.Draws, cols, values, bytesString(need), bytesString(max(free, 0)), bytesString(limit), bytesString(live), most)
+	return fmt.Errorf("infer: %d chains × %d draws of %s would hold %s of draws, more than the %s left under the memory limit (%s, %s in use): ask for at most %d draws (ppl.Draws), or fewer chains, or raise the limit (the kernel's GOBAYES_MEMORY_LIMIT)",
+		cfg.Chains, cfg.Draws, diag.Plural(cols, "value"), bytesString(need), bytesString(max(free, 0)), bytesString(limit), bytesString(live), most)
 }
 
 // bytesString is a size in KiB, MiB or GiB, to three figures.
