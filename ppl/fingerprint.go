@@ -69,10 +69,19 @@ func (f *printer) str(s string) {
 	f.h.Write([]byte(s))
 }
 
+// floats writes xs as float would one by one, 512 values a Write: a
+// model's data can be 10⁸ values, and hashing them runs once per version
+// of the model.
 func (f *printer) floats(xs []float64) {
 	f.int(len(xs))
-	for _, x := range xs {
-		f.float(x)
+	var chunk [512 * 8]byte
+	for len(xs) > 0 {
+		n := min(len(xs), 512)
+		for i, x := range xs[:n] {
+			binary.LittleEndian.PutUint64(chunk[8*i:], math.Float64bits(x))
+		}
+		f.h.Write(chunk[:8*n])
+		xs = xs[n:]
 	}
 }
 
