@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 
 	yaegi "github.com/traefik/yaegi/interp"
@@ -221,6 +222,31 @@ func FormatBytes(n uint64) string {
 		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// ParseBytes reads a size written as bytes or as a number with a unit:
+// 512MiB, 4GiB, 4G (powers of 1024), 4GB (powers of 1000), 1.5GiB. It
+// reports false for anything else, zero and negative sizes included.
+func ParseBytes(v string) (int64, bool) {
+	v = strings.TrimSpace(v)
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}}
+	mult := 1.0
+	for _, u := range units {
+		if p, ok := strings.CutSuffix(v, u.suffix); ok {
+			v, mult = strings.TrimSpace(p), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) || f*mult >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f * mult), true
 }
 
 // dims is the number of elements of an a×b matrix, math.MaxUint64 when it

@@ -39,3 +39,7 @@ func TestWidgetRoundTrip(t *testing.T) {
 func TestLateOutputReachesLastCell(t *testing.T) {
 	enginetest.LateOutputReachesLastCell(t, newTestSession(t))
 }
+
+func TestLargePrintStreamsInChunks(t *testing.T) {
+	enginetest.LargePrintStreamsInChunks(t, newTestSession(t))
+}

@@ -2,10 +2,14 @@ package interp
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
@@ -18,6 +22,11 @@ const flushDelay = 20 * time.Millisecond
 
 // flushSize is the buffered amount that is streamed at once.
 const flushSize = 8 << 10
+
+// streamChunk bounds one stream message: a large write (a 300 MiB string
+// printed at once) goes out in pieces of at most this size, so that no
+// process on its way to the client (the worker, the kernel) holds it whole.
+const streamChunk = 64 << 10
 
 // partialLineDelay is how much longer an unfinished last line of stdout
 // waits before it is streamed: it may be the prompt of a read of standard
@@ -84,12 +93,15 @@ func (o *output) write(name string, p []byte) {
 		o.flushLocked()
 		o.name = name
 	}
-	o.pending = append(o.pending, p...)
-	if len(o.pending) >= flushSize {
-		o.flushLocked()
-		return
+	for len(p) > 0 {
+		n := min(len(p), streamChunk-len(o.pending))
+		o.pending = append(o.pending, p[:n]...)
+		p = p[n:]
+		if len(o.pending) >= flushSize {
+			o.flushWhole()
+		}
 	}
-	if o.timer == nil {
+	if len(o.pending) > 0 && o.timer == nil {
 		o.timer = time.AfterFunc(flushDelay, o.flushLater)
 	}
 }
@@ -117,6 +129,30 @@ func (o *output) flushLater() {
 		return
 	}
 	o.flushLocked()
+}
+
+// flushWhole streams the pending text but an incomplete UTF-8 sequence
+// at its end, which the next write completes: a chunk cut inside a
+// character would reach the client as two replacement characters.
+func (o *output) flushWhole() {
+	cut := len(o.pending)
+	for i := len(o.pending) - 1; i >= 0 && i >= len(o.pending)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(o.pending[i]) {
+			if !utf8.FullRune(o.pending[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if cut == 0 {
+		return
+	}
+	rest := len(o.pending) - cut
+	var tail [utf8.UTFMax]byte
+	copy(tail[:], o.pending[cut:])
+	o.pending = o.pending[:cut]
+	o.flushLocked()
+	o.pending = append(o.pending, tail[:rest]...)
 }
 
 func (o *output) flushLocked() {
@@ -197,4 +233,56 @@ type streamWriter struct {
 func (w streamWriter) Write(p []byte) (int, error) {
 	w.o.write(w.name, p)
 	return len(p), nil
+}
+
+// OutputLimitEnv is the environment variable that bounds what one cell may
+// print and display (bytes of stream text and display data): bytes or a
+// number with a unit (4MiB, 64MiB). A kernelspec sets it in its "env"
+// (gobayes install --output-limit 64MiB). The kernel stops passing a
+// cell's output on past it, with a notice, as Notebook's iopub data-rate
+// limit does; the cell keeps running.
+const OutputLimitEnv = "GOBAYES_OUTPUT_LIMIT"
+
+// DefaultOutputLimit is the output limit when OutputLimitEnv is unset:
+// far more than a person reads, less than a browser tab stays usable with.
+const DefaultOutputLimit = 16 << 20
+
+// OutputLimitFromEnv parses a GOBAYES_OUTPUT_LIMIT value; "" gives
+// DefaultOutputLimit.
+func OutputLimitFromEnv(v string) (int64, error) {
+	if strings.TrimSpace(v) == "" {
+		return DefaultOutputLimit, nil
+	}
+	n, ok := ParseBytes(v)
+	if !ok {
+		return 0, fmt.Errorf("interp: %s=%q is not a size; write bytes, 4MiB or 64MiB", OutputLimitEnv, v)
+	}
+	return n, nil
+}
+
+// BundleSize is about the bytes a display's data takes on the wire: what
+// the output limit counts of it.
+func BundleSize(b display.Bundle) int64 {
+	var n int64
+	for mime, v := range b.Data {
+		n += int64(len(mime))
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		default:
+			raw, _ := json.Marshal(x)
+			n += int64(len(raw))
+		}
+	}
+	return n
+}
+
+// TooLargeToShow is the bundle shown instead of a display or value of
+// size bytes, more than the output limit lets through at once.
+func TooLargeToShow(size, limit int64) display.Bundle {
+	msg := fmt.Sprintf("[gobayes] not shown: this output is %s, more than the output limit of %s; show a part of it, or raise the limit (%s in the kernelspec's env)",
+		FormatBytes(uint64(size)), FormatBytes(uint64(limit)), OutputLimitEnv)
+	return display.Bundle{Data: map[string]any{display.MIMEText: msg}, Metadata: map[string]any{}}
 }

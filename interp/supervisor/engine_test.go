@@ -40,3 +40,7 @@ func TestWidgetRoundTrip(t *testing.T) {
 func TestLateOutputReachesLastCell(t *testing.T) {
 	enginetest.LateOutputReachesLastCell(t, newTestSupervised(t, 1<<30))
 }
+
+func TestLargePrintStreamsInChunks(t *testing.T) {
+	enginetest.LargePrintStreamsInChunks(t, newTestSupervised(t, 1<<30))
+}

@@ -127,24 +127,11 @@ func MemoryLimitFromEnv(v string) (int64, error) {
 		}
 		return int64(float64(phys) * f / 100), nil
 	}
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}}
-	mult := 1.0
-	for _, u := range units {
-		if p, ok := strings.CutSuffix(v, u.suffix); ok {
-			v, mult = strings.TrimSpace(p), u.mult
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f <= 0 {
+	n, ok := interp.ParseBytes(v)
+	if !ok {
 		return 0, bad
 	}
-	return int64(f * mult), nil
+	return n, nil
 }
 
 // current returns the live child, starting one when there is none.
