@@ -2,8 +2,10 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
@@ -36,11 +38,17 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 		k.publish("execute_input", req, map[string]any{"code": r.Code, "execution_count": count})
 	}
 
-	ctx, end := k.startCell()
-	ev := &cellEvents{k: k, req: req, silent: r.Silent, allowStdin: r.AllowStdin}
-	res := k.engine.Execute(ctx, r.Code, ev)
-	ev.close()
-	end()
+	var res interp.Result
+	if len(r.Code) > k.cfg.MaxCell {
+		res.Err = cellTooLarge(len(r.Code), k.cfg.MaxCell)
+		storeHistory = false
+	} else {
+		ctx, end := k.startCell()
+		ev := &cellEvents{k: k, req: req, silent: r.Silent, allowStdin: r.AllowStdin, limit: k.cfg.OutputLimit}
+		res = k.engine.Execute(ctx, r.Code, ev)
+		ev.close()
+		end()
+	}
 
 	var output *string
 	if res.Err != nil {
@@ -86,6 +94,18 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 	}
 }
 
+// DefaultMaxCell is Config.MaxCell's default: far more source than a
+// person types or pastes, less than would make the kernel's memory
+// depend on what is sent to it.
+const DefaultMaxCell = 16 << 20
+
+// cellTooLarge is the error of a cell whose source is over the limit.
+func cellTooLarge(size, limit int) *interp.Error {
+	msg := fmt.Sprintf("the cell's source is %s, more than the kernel runs (%s); it was not run and variables are kept. Read large data from a file (os.ReadFile, encoding/csv) instead of pasting it into a cell",
+		interp.FormatBytes(uint64(size)), interp.FormatBytes(uint64(limit)))
+	return &interp.Error{Name: "CellTooLarge", Value: msg, Traceback: []string{"\x1b[0;31mCellTooLarge: " + msg + "\x1b[0m"}}
+}
+
 // userExpressions evaluates the expressions a client asked for after a
 // successful cell, each to a bundle or an error.
 func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
@@ -117,10 +137,13 @@ type cellEvents struct {
 	k          *Kernel
 	req        *Message
 	silent     bool
-	allowStdin bool // the client answers input_request
+	allowStdin bool  // the client answers input_request
+	limit      int64 // Config.OutputLimit
 
 	mu    sync.Mutex
 	ended bool
+	shown int64 // bytes of output counted against limit since the cell began or cleared
+	cut   bool  // the limit was reached: output is dropped until a clear
 }
 
 var (
@@ -153,6 +176,48 @@ func (e *cellEvents) emitComm(msgType string, content any) {
 	e.k.publish(msgType, e.req, content)
 }
 
+// room is how many of n more bytes of output may be shown; counted says
+// whether they add to what the client keeps (an update replaces what it
+// updates, so it only has to fit by itself). notice is true the first
+// time the limit cuts: the caller publishes what room let through, then
+// the notice. Called with e.mu held.
+func (e *cellEvents) room(n int64, counted bool) (allowed int64, notice bool) {
+	if e.limit < 0 {
+		return n, false
+	}
+	if e.cut {
+		return 0, false
+	}
+	used := e.shown
+	if !counted {
+		used = 0
+	}
+	if used+n <= e.limit {
+		if counted {
+			e.shown += n
+		}
+		return n, false
+	}
+	e.cut = true
+	allowed = e.limit - used
+	if counted {
+		e.shown = e.limit
+	}
+	return allowed, true
+}
+
+// outputCutNotice is the stderr text shown where a cell's output is cut.
+func outputCutNotice(limit int64) string {
+	return fmt.Sprintf("\n[gobayes] this cell's output passed the kernel's output limit of %s; the rest is not shown (the cell goes on running). "+
+		"Print a summary, or write large output to a file; to raise the limit set %s in the kernelspec's env (gobayes install --output-limit 64MiB).\n",
+		interp.FormatBytes(uint64(limit)), interp.OutputLimitEnv)
+}
+
+// publishCut publishes the output-limit notice. Called with e.mu held.
+func (e *cellEvents) publishCut() {
+	e.k.publish("stream", e.req, map[string]any{"name": "stderr", "text": outputCutNotice(e.limit)})
+}
+
 func (e *cellEvents) Stream(name, text string) {
 	if name != "stderr" {
 		name = "stdout"
@@ -160,7 +225,26 @@ func (e *cellEvents) Stream(name, text string) {
 	if text == "" {
 		return
 	}
-	e.emit("stream", map[string]any{"name": name, "text": text})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.silent {
+		return
+	}
+	n, notice := e.room(int64(len(text)), true)
+	if n < int64(len(text)) {
+		// Cut where a character begins, so the text stays valid UTF-8.
+		i := int(n)
+		for i > 0 && !utf8.RuneStart(text[i]) {
+			i--
+		}
+		text = text[:i]
+	}
+	if text != "" {
+		e.k.publish("stream", e.req, map[string]any{"name": name, "text": text})
+	}
+	if notice {
+		e.publishCut()
+	}
 }
 
 func (e *cellEvents) Display(b display.Bundle, id string, update bool) {
@@ -173,10 +257,27 @@ func (e *cellEvents) Display(b display.Bundle, id string, update bool) {
 	if update && id != "" {
 		msgType = "update_display_data"
 	}
-	e.emit(msgType, content)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.silent {
+		return
+	}
+	size := interp.BundleSize(display.Bundle{Data: data})
+	if n, notice := e.room(size, msgType == "display_data"); n < size {
+		if notice {
+			e.publishCut()
+		}
+		return
+	}
+	e.k.publish(msgType, e.req, content)
 }
 
+// Clear publishes clear_output; what the client shows starts anew, so
+// the output limit's count does too.
 func (e *cellEvents) Clear(wait bool) {
+	e.mu.Lock()
+	e.shown, e.cut = 0, false
+	e.mu.Unlock()
 	e.emit("clear_output", map[string]any{"wait": wait})
 }
 

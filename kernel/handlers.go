@@ -172,7 +172,7 @@ func (k *Kernel) commRequest(ch Channel, req *Message) {
 	}
 	typ := req.Header.MsgType
 	ctx, end := k.startCell()
-	ev := &cellEvents{k: k, req: req}
+	ev := &cellEvents{k: k, req: req, limit: k.cfg.OutputLimit}
 	err := k.engine.Comm(ctx, comm.Message{Type: typ, CommID: r.CommID, TargetName: r.TargetName, Data: r.Data}, ev)
 	ev.close()
 	end()

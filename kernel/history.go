@@ -1,10 +1,26 @@
 package kernel
 
+import "unicode/utf8"
+
 // History keeps the cells of this kernel's session, as IPython's history
-// manager does for its current session, to answer history_request.
+// manager does for its current session, to answer history_request. It
+// keeps the latest cells whose source and output fit in Limit bytes (the
+// latest cell always, whatever its size), so that neither the kernel nor
+// a history_reply grows with the session; an output is kept up to
+// historyOutputMax bytes.
 type History struct {
+	Limit   int // bytes of source and output kept; 0 means no limit
 	entries []HistoryEntry
+	size    int // bytes of source and output in entries
 }
+
+// DefaultHistoryLimit is Config.HistoryLimit's default: thousands of cells
+// of ordinary size.
+const DefaultHistoryLimit = 16 << 20
+
+// historyOutputMax bounds the text of a stored result; a longer one is
+// kept cut, ending with "…".
+const historyOutputMax = 64 << 10
 
 // HistoryEntry is one stored cell: its execution count (Line), its source
 // and the text/plain of its result (nil when it had none).
@@ -18,9 +34,33 @@ type HistoryEntry struct {
 // the current session (IPython numbers sessions from 1; 0 means current).
 const historySession = 1
 
-// Add stores a cell.
+// Add stores a cell and forgets the oldest ones past Limit.
 func (h *History) Add(line int, input string, output *string) {
-	h.entries = append(h.entries, HistoryEntry{line, input, output})
+	if output != nil && len(*output) > historyOutputMax {
+		i := historyOutputMax
+		for i > 0 && !utf8.RuneStart((*output)[i]) {
+			i--
+		}
+		cut := (*output)[:i] + "…"
+		output = &cut
+	}
+	e := HistoryEntry{line, input, output}
+	h.entries = append(h.entries, e)
+	h.size += e.size()
+	for h.Limit > 0 && h.size > h.Limit && len(h.entries) > 1 {
+		h.size -= h.entries[0].size()
+		// Cleared, so the array's front does not keep the strings.
+		h.entries[0] = HistoryEntry{}
+		h.entries = h.entries[1:]
+	}
+}
+
+func (e HistoryEntry) size() int {
+	n := len(e.Input)
+	if e.Output != nil {
+		n += len(*e.Output)
+	}
+	return n
 }
 
 // Tail returns the last n cells.

@@ -67,6 +67,21 @@ type Config struct {
 	// to iopub's subscribers one after another, so one that stops reading
 	// would stop everyone's output. Zero means DefaultWriteTimeout (10 s).
 	WriteTimeout time.Duration
+	// OutputLimit bounds what one cell may print and display (bytes of
+	// stream text and of new display data; clear_output starts the count
+	// again, and a display update replaces what it updates, so only its
+	// own size counts). Past it the cell's output is dropped, with one
+	// notice, while the cell runs on. Zero means interp.DefaultOutputLimit;
+	// negative means none.
+	OutputLimit int64
+	// MaxCell bounds the source of an execute_request: a larger one is
+	// answered with an error (ename CellTooLarge) and not run. Zero means
+	// DefaultMaxCell; it is never more than MaxMessage.
+	MaxCell int
+	// HistoryLimit bounds the bytes of source and output the kernel keeps
+	// for history_request: the oldest cells are forgotten past it. Zero
+	// means DefaultHistoryLimit.
+	HistoryLimit int
 	// Log receives what the kernel wants a person to know (dropped
 	// messages, send failures); nil means standard error.
 	Log *log.Logger
@@ -137,6 +152,16 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = DefaultWriteTimeout
 	}
+	if cfg.OutputLimit == 0 {
+		cfg.OutputLimit = interp.DefaultOutputLimit
+	}
+	if cfg.MaxCell <= 0 {
+		cfg.MaxCell = DefaultMaxCell
+	}
+	cfg.MaxCell = int(min(int64(cfg.MaxCell), cfg.MaxMessage))
+	if cfg.HistoryLimit <= 0 {
+		cfg.HistoryLimit = DefaultHistoryLimit
+	}
 	if cfg.Version == "" {
 		cfg.Version = "devel"
 	}
@@ -147,6 +172,7 @@ func New(cfg Config, sink Sink) (*Kernel, error) {
 	return &Kernel{
 		engine: cfg.Engine, signer: s, origin: cfg.Origin, cfg: cfg, log: lg, sink: sink,
 		stop: make(chan struct{}), queued: make(chan struct{}, 1),
+		history: History{Limit: cfg.HistoryLimit},
 	}, nil
 }
 

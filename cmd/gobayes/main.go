@@ -21,6 +21,11 @@ import (
 	"github.com/gobayes/gobayes/kernel"
 )
 
+// kernelMemoryLimit is the kernel process's soft memory limit
+// (debug.SetMemoryLimit; GOMEMLIMIT overrides it). The interpreter runs in
+// the worker, under a limit of its own.
+const kernelMemoryLimit = 256 << 20
+
 // version is the release; builds from a checkout say so in `gobayes version`.
 const version = "0.1.0"
 
@@ -95,16 +100,24 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	user := fs.Bool("user", false, "install into the user's Jupyter data directory (the default)")
 	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels/gobayes")
 	memory := fs.String("memory-limit", "", "cap each kernel's interpreter at `SIZE` (4GiB, 512MiB, 25%); the default is half the memory the kernel can see (the machine's, its container's, JupyterHub's MEM_LIMIT)")
+	output := fs.String("output-limit", "", "cap what one cell may print and display at `SIZE` (64MiB); the rest is cut with a notice; the default is 16 MiB")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	var env map[string]string
+	env := map[string]string{}
 	if *memory != "" {
 		if _, err := supervisor.MemoryLimitFromEnv(*memory); err != nil {
 			fmt.Fprintln(stderr, "gobayes install: --memory-limit:", err)
 			return 2
 		}
-		env = map[string]string{supervisor.MemoryLimitEnv: *memory}
+		env[supervisor.MemoryLimitEnv] = *memory
+	}
+	if *output != "" {
+		if _, err := interp.OutputLimitFromEnv(*output); err != nil {
+			fmt.Fprintln(stderr, "gobayes install: --output-limit:", err)
+			return 2
+		}
+		env[interp.OutputLimitEnv] = *output
 	}
 	if *user && *prefix != "" {
 		fmt.Fprintln(stderr, "gobayes install: give --user or --prefix DIR, not both")
@@ -169,6 +182,19 @@ func runKernel(args []string) int {
 		// default: its heap is the user's data.
 		debug.SetGCPercent(200)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What passes through the kernel is bounded (a message by
+		// kernel.Config.MaxMessage, a cell's output by the output limit, the
+		// history by its limit) but its garbage is not returned at once:
+		// past this the collector runs harder and gives memory back to the
+		// system, so the kernel's footprint follows what it holds.
+		debug.SetMemoryLimit(kernelMemoryLimit)
+	}
+	outputLimit, err := interp.OutputLimitFromEnv(os.Getenv(interp.OutputLimitEnv))
+	if err != nil {
+		lg.Printf("%v; using the default, %s", err, interp.FormatBytes(interp.DefaultOutputLimit))
+		outputLimit = interp.DefaultOutputLimit
+	}
 	if *file == "" {
 		lg.Print("kernel: -f CONNECTION_FILE is required (Jupyter passes it; see the kernelspec)")
 		return 2
@@ -188,6 +214,7 @@ func runKernel(args []string) int {
 	})
 	k, err := kernel.New(kernel.Config{
 		Engine: engine, Scheme: info.SignatureScheme, Key: info.Key, Version: version, Log: lg,
+		OutputLimit: outputLimit,
 	}, nil)
 	if err != nil {
 		lg.Print(err)

@@ -23,14 +23,17 @@ func TestInstallFlags(t *testing.T) {
 		code    int
 		specDir string // where kernel.json must appear; "" for none
 		limit   string // the kernelspec's env GOBAYES_MEMORY_LIMIT
+		output  string // and GOBAYES_OUTPUT_LIMIT
 	}{
-		{"prefix", []string{"--prefix", prefix}, 0, filepath.Join(prefix, "share/jupyter/kernels/gobayes"), ""},
-		{"user", []string{"--user"}, 0, filepath.Join(dataDir, "kernels/gobayes"), ""},
-		{"default is user", nil, 0, filepath.Join(dataDir, "kernels/gobayes"), ""},
-		{"both", []string{"--user", "--prefix", prefix}, 2, "", ""},
-		{"unknown flag", []string{"--system"}, 2, "", ""},
-		{"memory limit", []string{"--memory-limit", "4GiB"}, 0, filepath.Join(dataDir, "kernels/gobayes"), "4GiB"},
-		{"bad memory limit", []string{"--memory-limit", "lots"}, 2, "", ""},
+		{"prefix", []string{"--prefix", prefix}, 0, filepath.Join(prefix, "share/jupyter/kernels/gobayes"), "", ""},
+		{"user", []string{"--user"}, 0, filepath.Join(dataDir, "kernels/gobayes"), "", ""},
+		{"default is user", nil, 0, filepath.Join(dataDir, "kernels/gobayes"), "", ""},
+		{"both", []string{"--user", "--prefix", prefix}, 2, "", "", ""},
+		{"unknown flag", []string{"--system"}, 2, "", "", ""},
+		{"memory limit", []string{"--memory-limit", "4GiB"}, 0, filepath.Join(dataDir, "kernels/gobayes"), "4GiB", ""},
+		{"bad memory limit", []string{"--memory-limit", "lots"}, 2, "", "", ""},
+		{"output limit", []string{"--output-limit", "64MiB"}, 0, filepath.Join(dataDir, "kernels/gobayes"), "", "64MiB"},
+		{"bad output limit", []string{"--output-limit", "-3"}, 2, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.RemoveAll(filepath.Join(dataDir, "kernels"))
@@ -53,6 +56,9 @@ func TestInstallFlags(t *testing.T) {
 				Env  map[string]string `json:"env"`
 			}
 			json.Unmarshal(raw, &spec)
+			if got := spec.Env["GOBAYES_OUTPUT_LIMIT"]; got != tc.output {
+				t.Errorf("env GOBAYES_OUTPUT_LIMIT %q, want %q", got, tc.output)
+			}
 			if got := spec.Env["GOBAYES_MEMORY_LIMIT"]; got != tc.limit {
 				t.Errorf("env GOBAYES_MEMORY_LIMIT %q, want %q", got, tc.limit)
 			}

@@ -55,6 +55,10 @@ func WorkerMain() int {
 	if limit > 0 {
 		applyMemoryLimit(limit)
 	}
+	// A bad value is the kernel's to report; here it means the default.
+	if l, err := interp.OutputLimitFromEnv(os.Getenv(interp.OutputLimitEnv)); err == nil {
+		outputLimit = l
+	}
 	// Decoding the documentation index takes ~0.1 s; do it before the
 	// first inspect request asks.
 	go interp.PreloadDocs()
@@ -79,6 +83,19 @@ func applyMemoryLimit(limit int64) {
 
 // memoryLimit is the worker's limit in bytes (0: none set).
 var memoryLimit int64
+
+// outputLimit bounds one display or value sent to the supervisor (the
+// kernel's output limit, interp.OutputLimitEnv): a larger one is replaced by
+// a notice, so that no reply line makes the kernel hold more than that.
+var outputLimit int64 = interp.DefaultOutputLimit
+
+// bounded is b, or a notice in its place when it is over outputLimit.
+func bounded(b display.Bundle) display.Bundle {
+	if n := interp.BundleSize(b); n > outputLimit {
+		return interp.TooLargeToShow(n, outputLimit)
+	}
+	return b
+}
 
 // guardShare is the share of the memory limit at which a cell is stopped
 // before the limit ends the worker (and the session with it). The
@@ -231,9 +248,14 @@ func (w *worker) serve(in io.Reader) int {
 						runtime.GC() // what the stopped cell held, back
 						debug.FreeOSMemory()
 					}
+					if r.Value != nil {
+						v := bounded(*r.Value)
+						r.Value = &v
+					}
 					w.send(wireReply{ID: req.ID, Kind: replyDone, Result: &r})
 				} else {
 					b, err := w.s.Evaluate(ctx, req.Code)
+					b = bounded(b)
 					w.send(wireReply{ID: req.ID, Kind: replyDone, Bundle: &b, Err: err})
 				}
 			}(req)
@@ -295,6 +317,7 @@ func (e workerEvents) Stream(name, text string) {
 }
 
 func (e workerEvents) Display(b display.Bundle, id string, update bool) {
+	b = bounded(b)
 	e.w.send(wireReply{ID: e.id, Kind: replyDisplay, Bundle: &b, DisplayID: id, Update: update})
 }
 
