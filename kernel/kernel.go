@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -117,6 +118,7 @@ type Kernel struct {
 	received uint64        // sequence number of the last shell request received
 
 	iopubChecked atomic.Bool // the first request has waited for an iopub subscriber
+	bulky        atomic.Bool // a large message passed: give memory back after the request
 	replays      replayGuard // signatures seen, to drop a message sent twice
 
 	// Owned by the shell goroutine.
@@ -239,6 +241,9 @@ func (k *Kernel) send(ch Channel, m Message) {
 	if err != nil {
 		k.log.Printf("kernel: cannot encode %s: %v", m.Header.MsgType, err)
 		return
+	}
+	if framesSize(frames) > bulkyMessage {
+		k.bulky.Store(true)
 	}
 	k.sendMu[ch].Lock()
 	err = k.sink.Send(ch, frames)
@@ -393,6 +398,10 @@ func (k *Kernel) dispatch(ch Channel, seq uint64, req *Message) {
 		return
 	}
 	k.awaitIOPub()
+	if len(req.Content) > bulkyMessage {
+		k.bulky.Store(true)
+	}
+	defer k.releaseMemory()
 	k.publishStatus("busy", req)
 	defer k.publishStatus("idle", req)
 	defer func() {
@@ -406,6 +415,30 @@ func (k *Kernel) dispatch(ch Channel, seq uint64, req *Message) {
 	} else {
 		h(k, ch, req)
 	}
+}
+
+// bulkyMessage is the size of a message (received or sent) after which
+// the kernel gives its memory back to the system at the end of the request.
+const bulkyMessage = 1 << 20
+
+// releaseMemory returns the memory a large message took to the system,
+// after the request it came or went with: the kernel holds a few MiB
+// between requests, and without this what a 5 MB cell or a large
+// history_reply passed through stays in its footprint for minutes. The
+// full collection this takes (milliseconds) runs after idle, and only
+// after such messages.
+func (k *Kernel) releaseMemory() {
+	if k.bulky.Swap(false) {
+		debug.FreeOSMemory()
+	}
+}
+
+func framesSize(frames [][]byte) int {
+	n := 0
+	for _, f := range frames {
+		n += len(f)
+	}
+	return n
 }
 
 // subscriberWaiter is a Sink that can tell when a client listens on iopub.

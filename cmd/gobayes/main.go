@@ -24,7 +24,7 @@ import (
 // kernelMemoryLimit is the kernel process's soft memory limit
 // (debug.SetMemoryLimit; GOMEMLIMIT overrides it). The interpreter runs in
 // the worker, under a limit of its own.
-const kernelMemoryLimit = 256 << 20
+const kernelMemoryLimit = 128 << 20
 
 // version is the release; builds from a checkout say so in `gobayes version`.
 const version = "0.1.0"
