@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	yaegi "github.com/traefik/yaegi/interp"
 	"gonum.org/v1/gonum/mat"
@@ -47,6 +48,12 @@ const allocPath = "github.com/gobayes/gobayes/interp/internal/cellalloc"
 // catches many small ones).
 const allocCheckFrom = 64 << 20
 
+// smallLookShare: the heap is looked at every limit/smallLookShare bytes
+// of small requests, so that the heap passes the allowance by at most that
+// much (and what compiled code allocates) before a loop of small makes is
+// stopped; the limit leaves 1-allocGuardShare of it above the allowance.
+const smallLookShare = 64
+
 // allocGuardShare is the share of the memory limit a request may take the
 // heap to: the worker's guard stops a cell at this share of the limit, so a
 // request beyond it would be stopped at once if the runtime survived it.
@@ -54,6 +61,9 @@ const allocGuardShare = 0.75
 
 // allocRefused is the panic value of a refused request.
 type allocRefused struct {
+	// total: the request is small, but the cell's requests so far have
+	// taken the heap past the allowance (a loop of small makes)
+	total     bool
 	what      string // the request as the cell wrote it: make([]float64, 4000000000)
 	bytes     uint64 // its size; math.MaxUint64 when it overflows
 	limit     int64
@@ -62,6 +72,10 @@ type allocRefused struct {
 }
 
 func (e *allocRefused) Error() string {
+	if e.total {
+		return fmt.Sprintf("the cell's allocations took the heap to %s, past %.0f%% of the interpreter's memory limit of %s (%s), at %s; it was stopped there, before the limit would end the session, and variables are kept. Free memory (set large values to nil), work on less at a time, or raise the limit (GOBAYES_MEMORY_LIMIT, for example in the kernelspec's env)",
+			FormatBytes(e.inUse), 100*allocGuardShare, FormatBytes(uint64(e.limit)), FormatBytes(e.allowance), e.what)
+	}
 	size := "more bytes than an address holds"
 	if e.bytes != math.MaxUint64 {
 		size = FormatBytes(e.bytes)
@@ -73,10 +87,25 @@ func (e *allocRefused) Error() string {
 // allocChecker compares requests with a memory limit.
 type allocChecker struct {
 	limit int64 // bytes; 0: no limit, nothing is checked
+	// small counts the bytes of requests under allocCheckFrom since the
+	// heap was last looked at; nil: they are not counted
+	small *atomic.Uint64
+}
+
+// newAllocChecker is a checker for limit that counts small requests too.
+func newAllocChecker(limit int64) allocChecker {
+	return allocChecker{limit: limit, small: new(atomic.Uint64)}
 }
 
 // check panics with an allocRefused when count elements of size bytes do
 // not fit under the limit.
+//
+// Small requests are summed, and every limit/smallLookShare bytes of them
+// the heap is looked at: a loop of small makes is stopped here, in the
+// goroutine that allocates, once the heap passes the allowance. The
+// worker's guard, which polls, stopped such a loop or not depending on how
+// fast it allocated: between two of its looks the heap could reach the
+// limit, and the runtime ends the process there.
 func (c allocChecker) check(count, size uint64, what func() string) {
 	if c.limit <= 0 {
 		return
@@ -85,10 +114,21 @@ func (c allocChecker) check(count, size uint64, what func() string) {
 	if hi != 0 {
 		n = math.MaxUint64
 	}
+	allowance := uint64(float64(c.limit) * allocGuardShare)
 	if n < allocCheckFrom {
+		if c.small == nil || c.small.Add(n) < uint64(c.limit)/smallLookShare {
+			return
+		}
+		c.small.Store(0)
+		if inUse := heapInUse(); inUse <= allowance {
+			return
+		}
+		runtime.GC()
+		if inUse := heapInUse(); inUse > allowance {
+			panic(&allocRefused{total: true, what: what(), bytes: n, limit: c.limit, inUse: inUse, allowance: allowance})
+		}
 		return
 	}
-	allowance := uint64(float64(c.limit) * allocGuardShare)
 	inUse := heapInUse()
 	if n <= allowance && inUse <= allowance-n {
 		return

@@ -45,3 +45,23 @@ func TestAllocChecksKeepGo(t *testing.T) {
 		{Cell: "again := make([]float64, 1<<40)", ErrName: "MemoryLimit", ErrHas: "8192.0 GiB"},
 	})
 }
+
+// TestSmallAllocationLoopIsStopped: a loop of small makes is stopped with
+// a MemoryLimit error once the heap passes the allowance, every time, and
+// the session keeps its variables (issue 26 item 9: the worker's polling
+// guard kept the state once and crashed twice in three runs).
+func TestSmallAllocationLoopIsStopped(t *testing.T) {
+	s, err := interp.NewSession(interp.Options{Env: []string{}, MemoryLimit: 512 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x := 41\nvar kept [][]byte"}})
+	for run := 0; run < 3; run++ {
+		enginetest.RunSteps(t, s, []enginetest.Step{
+			{Cell: "for {\n\tkept = append(kept, make([]byte, 64<<10))\n}", ErrName: "MemoryLimit",
+				ErrHas: "the cell's allocations took the heap to"},
+			{Cell: "len(kept) > 1000", Value: "true"},
+			{Cell: "kept = nil\nx + 1", Value: "42"},
+		})
+	}
+}

@@ -110,7 +110,7 @@ func (s *Session) reset() error {
 		}
 	}
 	if s.opts.MemoryLimit > 0 {
-		c := allocChecker{limit: s.opts.MemoryLimit}
+		c := newAllocChecker(s.opts.MemoryLimit)
 		if err := it.Use(allocSymbols(c)); err != nil {
 			return fmt.Errorf("interp: loading the allocation checks: %w", err)
 		}

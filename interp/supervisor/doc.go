@@ -38,8 +38,13 @@
 // A cell whose heap passes 75% of the memory limit is stopped by a guard
 // in the worker (it polls the heap every 20 ms) with a MemoryLimit error
 // that says how much it held: the session keeps its state, where reaching
-// the limit would end the interpreter. An allocation too sudden for the
-// guard still meets the limit below.
+// the limit would end the interpreter. The guard polls, so a loop that
+// allocates fast could pass it between two looks; the session's checks
+// therefore also sum a cell's small makes and appends and look at the heap
+// every 1/64 of the limit, stopping such a loop where it allocates, however
+// fast (interp/alloc.go). What compiled code allocates on its own is seen
+// by the guard only, and an allocation too sudden for it still meets the
+// limit below.
 //
 // The worker's memory is capped (Options.MemoryLimit, or
 // GOBAYES_MEMORY_LIMIT, which a kernelspec's env sets; default half the

@@ -259,6 +259,26 @@ func TestMemoryGuard(t *testing.T) {
 	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "kept = nil\nx + 1", Value: "42"}})
 }
 
+// TestSmallAllocationLoopKeepsSession: a loop allocating 64 KiB chunks as
+// fast as it can is stopped with a MemoryLimit error and the session's
+// state, three times out of three (issue 26 item 9: the polling guard
+// alone kept the state once and crashed the interpreter twice).
+func TestSmallAllocationLoopKeepsSession(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory counts against the limit")
+	}
+	s := newTestSupervised(t, 1<<30)
+	enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "x := 41\nvar kept [][]byte"}})
+	for run := 0; run < 3; run++ {
+		r := s.Execute(context.Background(), "for {\n\tkept = append(kept, make([]byte, 64<<10))\n}", &enginetest.Recorder{})
+		if r.Err == nil || r.Err.Name != "MemoryLimit" {
+			t.Fatalf("run %d: got %+v, want a MemoryLimit error", run, r.Err)
+		}
+		t.Log(r.Err.Value)
+		enginetest.RunSteps(t, s, []enginetest.Step{{Cell: "kept = nil\nx + 1", Value: "42"}})
+	}
+}
+
 // TestHugeAllocationKeepsSession: one request larger than the memory limit
 // allows (make, new of an array, append growth, a gonum constructor) is
 // an ordinary cell error naming the size and the limit, and the session
