@@ -154,6 +154,7 @@ func (s *Session) Close() error { return nil }
 func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Result) {
 	s.cell.Lock()
 	defer s.cell.Unlock()
+	defer func() { releaseRoots(s.it) }()
 	defer func() {
 		// yaegi panics outside the cell's own code (in its compiler or in
 		// reflection) must not end the kernel; the cell reports them.
@@ -227,6 +228,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	}
 	s.cell.Lock()
 	defer s.cell.Unlock()
+	defer func() { releaseRoots(s.it) }()
 	// Output goes on to the latest cell's Events: its goroutines may be
 	// printing, and what the expression itself prints goes there too, as
 	// IPython sends a user expression's output to the request's parent.
