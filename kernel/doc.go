@@ -67,5 +67,18 @@
 // empty key, Serve warns on its log (standard error) that messages are not
 // authenticated.
 //
+// The kernel process's memory does not follow what passes through it. A
+// cell's output reaches the kernel in pieces of at most 64 KiB (interp
+// cuts large writes; the worker replaces a display or value over the
+// output limit by a notice) and is passed on until the cell has shown
+// Config.OutputLimit bytes (GOBAYES_OUTPUT_LIMIT), then cut with one notice
+// on stderr while the cell runs on, as Notebook's iopub data-rate limit
+// does; clear_output starts the count again. A cell's source over
+// Config.MaxCell is answered with a CellTooLarge error, not run. History
+// keeps the latest cells within Config.HistoryLimit, so a history_reply is
+// bounded too. After a request that received or sent a message over 1 MiB,
+// the kernel returns its free memory to the system (after idle), and the
+// gobayes binary gives the process a soft memory limit of its own.
+//
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel
