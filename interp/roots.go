@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"go/scanner"
+	"go/token"
 	"reflect"
 	"unsafe"
 
@@ -34,5 +36,48 @@ func rootsField(it *yaegi.Interpreter) reflect.Value {
 func releaseRoots(it *yaegi.Interpreter) {
 	if f := rootsField(it); f.IsValid() {
 		f.Set(reflect.Zero(f.Type()))
+	}
+}
+
+// yaegi also adds a file to its FileSet for each source it compiles (a
+// cell is compiled in several runs), and keeps them all: most of the
+// ~1.5 KB a cell left once the trees were released. A file is needed
+// while code compiled from it can still run, to place that code's panics
+// and errors: a cell with no function, method, type or go statement
+// leaves nothing that runs after it, so forgetCell removes its files.
+
+// inert reports whether code declares nothing that can run after the
+// cell ends: no func (declaration or literal), no type (methods), no go.
+func inert(code string) bool {
+	var sc scanner.Scanner
+	fs := token.NewFileSet()
+	sc.Init(fs.AddFile("", -1, len(code)), []byte(code), nil, 0)
+	for {
+		_, tok, _ := sc.Scan()
+		switch tok {
+		case token.EOF:
+			return true
+		case token.FUNC, token.TYPE, token.GO:
+			return false
+		}
+	}
+}
+
+// forgetCell removes from it's FileSet the files compiled since base (the
+// FileSet's Base before the cell) when the cell's code is inert.
+func forgetCell(it *yaegi.Interpreter, code string, base int) {
+	fset := it.FileSet()
+	if fset.Base() == base || !inert(code) {
+		return
+	}
+	var added []*token.File
+	fset.Iterate(func(f *token.File) bool {
+		if f.Base() >= base {
+			added = append(added, f)
+		}
+		return true
+	})
+	for _, f := range added {
+		fset.RemoveFile(f)
 	}
 }

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"context"
+	"fmt"
+	"go/token"
 	"runtime"
 	"testing"
 )
@@ -50,7 +52,7 @@ func textOf(r Result) string {
 // TestCellsDoNotAccumulate bounds what a small cell leaves on the heap of
 // a session that runs thousands (issue 26 item 8: the worker grew by
 // 2–14 KB a cell; yaegi's list of compiled trees was most of it). What is
-// left is yaegi's own (roots.go).
+// left is yaegi's own: the scopes its compiler makes (roots.go).
 func TestCellsDoNotAccumulate(t *testing.T) {
 	s, err := NewSession(Options{Env: []string{}, MemoryLimit: 4 << 30})
 	if err != nil {
@@ -75,8 +77,44 @@ func TestCellsDoNotAccumulate(t *testing.T) {
 	}
 	per := (heap() - before) / cells
 	t.Logf("%.0f bytes of heap a cell", per)
-	if per > 2500 {
-		t.Errorf("each cell leaves %.0f bytes on the heap, want under 2500", per)
+	if per > 1000 {
+		t.Errorf("each cell leaves %.0f bytes on the heap, want under 1000", per)
 	}
 	runtime.KeepAlive(s)
+}
+
+// TestForgottenCellsKeepEarlierPositions: the files of inert cells are
+// removed, and a panic in a function declared before them still names its
+// line.
+func TestForgottenCellsKeepEarlierPositions(t *testing.T) {
+	s, err := NewSession(Options{Env: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want := s.Execute(ctx, "n := 0\nfunc boom() {\n\tpanic(\"boom\")\n}", nil)
+	if want.Err != nil {
+		t.Fatal(want.Err)
+	}
+	direct := s.Execute(ctx, "boom()", nil)
+	files := func() int {
+		n := 0
+		s.it.FileSet().Iterate(func(*token.File) bool { n++; return true })
+		return n
+	}
+	before := files()
+	for i := 0; i < 50; i++ {
+		s.Execute(ctx, "n++\nn", nil)
+	}
+	if after := files(); after != before {
+		t.Errorf("50 inert cells left %d files in yaegi's FileSet, want none", after-before)
+	}
+	later := s.Execute(ctx, "boom()", nil)
+	if direct.Err == nil || later.Err == nil {
+		t.Fatalf("boom() did not fail: %+v, %+v", direct.Err, later.Err)
+	}
+	if fmt.Sprint(later.Err.Traceback) != fmt.Sprint(direct.Err.Traceback) {
+		t.Errorf("the traceback changed after inert cells were forgotten:\n%q\nwant\n%q", later.Err.Traceback, direct.Err.Traceback)
+	}
+	t.Log(direct.Err.Traceback)
 }

@@ -154,7 +154,13 @@ func (s *Session) Close() error { return nil }
 func (s *Session) Execute(ctx context.Context, code string, ev Events) (res Result) {
 	s.cell.Lock()
 	defer s.cell.Unlock()
-	defer func() { releaseRoots(s.it) }()
+	it, base := s.it, s.it.FileSet().Base()
+	defer func() {
+		releaseRoots(s.it)
+		if s.it == it { // not after a %reset
+			forgetCell(it, code, base)
+		}
+	}()
 	defer func() {
 		// yaegi panics outside the cell's own code (in its compiler or in
 		// reflection) must not end the kernel; the cell reports them.
