@@ -12,8 +12,7 @@ import (
 // yaegi appends the syntax tree of everything it compiles to a list
 // (Interpreter.roots) that only its debugger reads, and never drops it:
 // every cell's tree, with the scopes and closures hanging from it, stayed
-// reachable for the life of the session (most of the worker's ~3.6 KB a
-// cell). What a later cell needs of an earlier one (its functions, types
+// reachable for the life of the session. What a later cell needs of an earlier one (its functions, types
 // and variables) is reachable from the interpreter's scopes and frames,
 // not from this list, so the session empties it after each cell.
 //
@@ -31,10 +30,41 @@ func rootsField(it *yaegi.Interpreter) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
-// releaseRoots empties yaegi's list of compiled trees. Called with the
-// session's cell lock held: only compiling appends to it.
+// Each block yaegi compiles also pushes a scope onto its package's scope's
+// list of children (scope.child), which, again, only the debugger reads;
+// the scopes that code still uses are reachable from that code's nodes.
+
+// scopeChildren is the child lists of it's package scopes (its scopes
+// map); nil when this yaegi has none of the expected shape.
+func scopeChildren(it *yaegi.Interpreter) []reflect.Value {
+	m := reflect.ValueOf(it).Elem().FieldByName("scopes")
+	if !m.IsValid() || m.Kind() != reflect.Map || m.Type().Elem().Kind() != reflect.Pointer {
+		return nil
+	}
+	m = reflect.NewAt(m.Type(), unsafe.Pointer(m.UnsafeAddr())).Elem()
+	var out []reflect.Value
+	for iter := m.MapRange(); iter.Next(); {
+		sc := iter.Value()
+		if sc.IsNil() || sc.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		f := sc.Elem().FieldByName("child")
+		if !f.IsValid() || f.Kind() != reflect.Slice {
+			return nil
+		}
+		out = append(out, reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem())
+	}
+	return out
+}
+
+// releaseRoots empties yaegi's list of compiled trees and its package
+// scopes' lists of children. Called with the session's cell lock held:
+// only compiling appends to them.
 func releaseRoots(it *yaegi.Interpreter) {
 	if f := rootsField(it); f.IsValid() {
+		f.Set(reflect.Zero(f.Type()))
+	}
+	for _, f := range scopeChildren(it) {
 		f.Set(reflect.Zero(f.Type()))
 	}
 }
