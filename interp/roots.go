@@ -70,8 +70,7 @@ func releaseRoots(it *yaegi.Interpreter) {
 }
 
 // yaegi also adds a file to its FileSet for each source it compiles (a
-// cell is compiled in several runs), and keeps them all: most of the
-// ~1.5 KB a cell left once the trees were released. A file is needed
+// cell is compiled in several runs), and keeps them all. A file is needed
 // while code compiled from it can still run, to place that code's panics
 // and errors: a cell with no function, method, type or go statement
 // leaves nothing that runs after it, so forgetCell removes its files.

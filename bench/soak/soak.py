@@ -43,21 +43,25 @@ def rss_kib(pid):
 def tree_rss_kib(pid):
     """(RSS of the kernel process, RSS of all its descendants: the
     interpreter's worker), in KiB."""
-    kernel, workers, todo = rss_kib(pid), 0, []
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            todo = [int(c) for c in f.read().split()]
-    except FileNotFoundError:
-        pass
+    kernel, workers, todo = rss_kib(pid), 0, children(pid)
     while todo:
         p = todo.pop()
         workers += rss_kib(p)
-        try:
-            with open("/proc/%d/task/%d/children" % (p, p)) as f:
-                todo += [int(c) for c in f.read().split()]
-        except FileNotFoundError:
-            pass
+        todo += children(p)
     return kernel, workers
+
+
+def children(pid):
+    """The child processes of pid: those of each of its threads (a Go
+    program starts a process from whichever thread runs the goroutine)."""
+    out = []
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                out += [int(c) for c in f.read().split()]
+    except FileNotFoundError:
+        pass
+    return out
 
 
 def execute(kc, code, timeout=60):
