@@ -410,11 +410,34 @@ func (k *Kernel) dispatch(ch Channel, seq uint64, req *Message) {
 			k.log.Printf("kernel: handling %s: panic: %v", req.Header.MsgType, p)
 		}
 	}()
-	if ch == Shell && req.Header.MsgType == "execute_request" && k.aborted(seq) {
+	switch {
+	case ch == Shell && req.Header.MsgType == "execute_request" && k.aborted(seq):
 		k.abortExecute(req)
-	} else {
+	case req.Header.MsgType != "execute_request" && len(req.Content) > k.cfg.MaxCell+requestSlack:
+		k.refuseLarge(ch, req)
+	default:
 		h(k, ch, req)
 	}
+}
+
+// requestSlack is what a request other than an execute may carry beyond
+// Config.MaxCell (its code, for complete and inspect) before it is refused.
+const requestSlack = 64 << 10
+
+// refuseLarge answers a request (not an execute: its source is checked
+// by execute) whose content is over the limit with an error reply; a comm
+// message gets none, as for any content the kernel cannot take.
+func (k *Kernel) refuseLarge(ch Channel, req *Message) {
+	typ := req.Header.MsgType
+	msg := fmt.Sprintf("kernel: the %s is %s, more than the kernel takes (%s); it was ignored. Send less at a time",
+		typ, interp.FormatBytes(uint64(len(req.Content))), interp.FormatBytes(uint64(k.cfg.MaxCell+requestSlack)))
+	k.log.Print(msg)
+	if !strings.HasSuffix(typ, "_request") {
+		return
+	}
+	k.reply(ch, req, strings.TrimSuffix(typ, "_request")+"_reply", map[string]any{
+		"status": "error", "ename": "RequestTooLarge", "evalue": msg, "traceback": []string{},
+	})
 }
 
 // bulkyMessage is the size of a message (received or sent) after which

@@ -87,3 +87,20 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Errorf("a long output is kept with %d bytes, want it cut to %d and marked", len(o), historyOutputMax)
 	}
 }
+
+// TestLargeRequestIsRefused: a request other than an execute whose
+// content is over the limit gets an error reply and reaches no handler.
+func TestLargeRequestIsRefused(t *testing.T) {
+	h := newHarness(t)
+	h.k.cfg.MaxCell = 64
+	code := strings.Repeat("x", requestSlack+100)
+	h.k.Handle(Shell, 0, h.request(t, "complete_request", map[string]any{"code": code, "cursor_pos": 3}))
+	all := summarize(t, h.rec, h.signer)
+	r := messagesOf(all, "complete_reply")
+	if len(r) != 1 || r[0].Content["status"] != "error" || r[0].Content["ename"] != "RequestTooLarge" {
+		t.Fatalf("replies %v, want one complete_reply with error RequestTooLarge", r)
+	}
+	if _, ok := r[0].Content["matches"]; ok {
+		t.Errorf("the completer ran: %v", r[0].Content)
+	}
+}
