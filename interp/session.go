@@ -234,7 +234,11 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (display.Bundle, *E
 	}
 	s.cell.Lock()
 	defer s.cell.Unlock()
-	defer func() { releaseRoots(s.it) }()
+	it, base := s.it, s.it.FileSet().Base()
+	defer func() {
+		releaseRoots(it)
+		forgetCell(it, expr, base)
+	}()
 	// Output goes on to the latest cell's Events: its goroutines may be
 	// printing, and what the expression itself prints goes there too, as
 	// IPython sends a user expression's output to the request's parent.
