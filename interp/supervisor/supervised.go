@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobayes/gobayes/comm"
 	"github.com/gobayes/gobayes/display"
@@ -537,14 +538,34 @@ func (c *child) readReplies(r io.Reader) {
 // report, the rest is kept for the reason but not shown.
 func (c *child) readRaw(r io.Reader, name string) {
 	br := bufio.NewReaderSize(r, 64<<10)
+	var carry []byte // an incomplete UTF-8 sequence that ended the last piece
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(chunk) > 0 {
+		if err == bufio.ErrBufferFull {
 			// A line longer than the buffer arrives in pieces; each is
-			// passed on at once so the child never blocks on a full pipe.
-			c.rawLine(name, string(chunk))
+			// passed on at once so the child never blocks on a full pipe,
+			// cut where a character begins.
+			cut := len(chunk)
+			for i := len(chunk) - 1; i >= 0 && i >= len(chunk)-utf8.UTFMax; i-- {
+				if utf8.RuneStart(chunk[i]) {
+					if !utf8.FullRune(chunk[i:]) {
+						cut = i
+					}
+					break
+				}
+			}
+			text := string(carry) + string(chunk[:cut])
+			carry = append(carry[:0], chunk[cut:]...)
+			if text != "" {
+				c.rawLine(name, text)
+			}
+			continue
 		}
-		if err != nil && err != bufio.ErrBufferFull {
+		if len(chunk) > 0 || len(carry) > 0 {
+			c.rawLine(name, string(carry)+string(chunk))
+			carry = carry[:0]
+		}
+		if err != nil {
 			return
 		}
 	}

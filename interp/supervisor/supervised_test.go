@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobayes/gobayes/interp/internal/enginetest"
 )
@@ -224,21 +226,38 @@ func TestSupervisedDisplayAndEvaluate(t *testing.T) {
 
 // Compiled code writing straight to the worker's standard output (here a
 // line far longer than any buffer) reaches the cell and never blocks it.
+// Its pieces are cut where characters begin: each is valid UTF-8.
 func TestSupervisedRawOutput(t *testing.T) {
 	s := newTestSupervised(t, 1<<30)
-	rec := &enginetest.Recorder{}
+	rec := &utf8Recorder{}
 	// os.Stdout in a cell is the interpreter's writer; a *os.File made from
 	// descriptor 1 is the process's own standard output.
-	r := s.Execute(context.Background(), "import \"os\"\nimport \"strings\"\nf := os.NewFile(1, \"stdout\")\nf.Write([]byte(strings.Repeat(\"x\", 1<<20) + \"\\n\"))\nf.Write([]byte(\"done\\n\"))", rec)
+	r := s.Execute(context.Background(), "import \"os\"\nimport \"strings\"\nf := os.NewFile(1, \"stdout\")\nf.Write([]byte(\"x\" + strings.Repeat(\"é\", 1<<19) + \"\\n\"))\nf.Write([]byte(\"done\\n\"))", rec)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	want := "stdout:" + strings.Repeat("x", 1<<20) + "\ndone\n"
+	want := "stdout:x" + strings.Repeat("é", 1<<19) + "\ndone\n"
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && rec.Joined() != want; time.Sleep(10 * time.Millisecond) {
 	}
 	if got := rec.Joined(); got != want {
 		t.Errorf("raw output: %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-10):], len(want))
 	}
+	if n := rec.invalid.Load(); n > 0 {
+		t.Errorf("%d pieces were not valid UTF-8 (a character cut in two)", n)
+	}
+}
+
+// utf8Recorder counts the stream pieces that are not valid UTF-8.
+type utf8Recorder struct {
+	enginetest.Recorder
+	invalid atomic.Int32
+}
+
+func (r *utf8Recorder) Stream(name, text string) {
+	if !utf8.ValidString(text) {
+		r.invalid.Add(1)
+	}
+	r.Recorder.Stream(name, text)
 }
 
 // TestMemoryGuard: a cell that keeps allocating (and touching) memory is
