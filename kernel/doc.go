@@ -74,7 +74,8 @@
 // Config.OutputLimit bytes (GOBAYES_OUTPUT_LIMIT), then cut with one notice
 // on stderr while the cell runs on, as Notebook's iopub data-rate limit
 // does; clear_output starts the count again. A cell's source over
-// Config.MaxCell is answered with a CellTooLarge error, not run. History
+// Config.MaxCell is answered with a CellTooLarge error, not run, and any
+// other request over it (plus 64 KiB) with a RequestTooLarge error. History
 // keeps the latest cells within Config.HistoryLimit, so a history_reply is
 // bounded too. After a request that received or sent a message over 1 MiB,
 // the kernel returns its free memory to the system (after idle), and the
