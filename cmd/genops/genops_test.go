@@ -22,8 +22,8 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 11 {
-		t.Fatalf("%d generated files, want 11", len(files))
+	if len(files) != 12 {
+		t.Fatalf("%d generated files, want 12", len(files))
 	}
 	if stale := Stale(root, files); len(stale) > 0 {
 		t.Errorf("stale generated files %v: run go generate ./accel/opdef", stale)
