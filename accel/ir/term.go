@@ -2,128 +2,114 @@ package ir
 
 // The skeleton of the ops in term form. cmd/genops writes, for each such
 // op (term_gen.go; which ops, cmd/genops's termForm says), the value and
-// the partials of one element from its accel/opdef formulas; the one
-// loop here does the rest for every one of them: the broadcasting of the
-// arguments (each has the batch length or length 1), the sum or the
-// pointwise terms, -Inf for NaN from infinite inputs, the kept lets
-// (Dist.Keep) between the two sweeps, and the adjoints, a broadcast
-// argument's summed before it is added. accel/vec's lockstep skeleton
-// (accel/vec/term.go) calls the same functions through TermOf.
+// the partials of one element from its accel/opdef formulas, and two
+// loops over a row of elements that call them (Term.Values and
+// Term.Grads: -Inf for NaN from infinite inputs, the kept lets of
+// Dist.Keep, each partial only when asked, a broadcast argument's adjoint
+// summed). The skeleton here runs them over a batch: the arguments'
+// broadcasting, the sum or the pointwise terms, the scratch and the
+// adjoints. accel/vec's lockstep skeleton (accel/vec/term.go) runs the
+// same loops over the chains of each element, through TermOf.
+//
+// The row loops are the functions called through a value, not the
+// element's: a call per element through a function value, with the
+// arguments on the stack, is several times slower than a loop of the
+// op's own (bench/README.md, "Terms, not expansions").
 
 // MaxTermArity is the most arguments of an op in term form.
 const MaxTermArity = 4
 
-// TermArgs are one element's arguments, the variate first, in op order.
+// TermArgs are one value per argument, in op order.
 type TermArgs [MaxTermArity]float64
+
+// TermRows are N elements of an op's arguments: element r of argument j
+// is X[j][r*S[j]] (S[j] 0 for a broadcast argument, 1 for a vector).
+type TermRows struct {
+	X [MaxTermArity][]float64
+	S [MaxTermArity]int
+	N int
+}
 
 // Term is one op in term form.
 type Term struct {
-	// Keep is how many lets Value leaves for Grad (accel/opdef's Keep).
+	// Keep is how many lets Values leaves for Grads per element
+	// (accel/opdef's Keep), in keep[r*Keep:] for element r.
 	Keep int
-	// Value is the element's term: -Inf outside Valid; NaN (from
-	// infinite arguments) the caller turns into -Inf. When keep is not
-	// nil, Value writes the kept lets into its first Keep values. The
-	// arguments and partials travel by value: through a function value,
-	// a pointer to the caller's array would move it to the heap.
-	Value func(x TermArgs, keep []float64) float64
-	// Grad is the partial by argument k in d[k] for each bit k of need,
-	// reading the kept lets from keep (what Value left there for the
-	// same x) or, keep nil, computing them; ok is false where the
-	// element adds nothing to any gradient (outside Valid or GradIf).
-	Grad func(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool)
+	// Values writes element r's term to out[r*os], or adds it when add
+	// is set: -Inf outside Valid and for NaN. keep, when not nil,
+	// receives the kept lets.
+	Values func(x TermRows, keep, out []float64, os int, add bool)
+	// Grads adds g[r*gs] times the partial by argument j to d.X[j][r]
+	// for each bit j of need, for the elements that add to the gradient
+	// (inside Valid and GradIf); where d.S[j] is 0 (a broadcast
+	// argument) it returns the sum instead, in its j-th value. The kept
+	// lets are read from keep (what Values left for the same x) or, keep
+	// nil, computed.
+	Grads func(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs
 }
 
 // TermOf is op's term form, nil when op has loops of its own.
 func TermOf(op Op) *Term { return terms[op] }
 
-// termInputs are an instruction's arguments and their strides (0 for a
-// broadcast one), and the batch length.
-func termInputs(f *Frame, in *Instr) (xs [MaxTermArity][]float64, st [MaxTermArity]int, n int) {
-	n = 1
+// keepAt is element r's kept lets, k of them; nil when nothing is kept.
+func keepAt(keep []float64, r, k int) []float64 {
+	if keep == nil {
+		return nil
+	}
+	return keep[r*k : r*k+k]
+}
+
+// termRows are an instruction's arguments over its batch.
+func termRows(f *Frame, in *Instr) TermRows {
+	x := TermRows{N: 1}
 	for j, id := range in.In {
-		xs[j] = f.Val(id)
-		st[j] = stride(xs[j])
-		if len(xs[j]) != 1 {
-			n = len(xs[j])
+		x.X[j] = f.Val(id)
+		x.S[j] = stride(x.X[j])
+		if len(x.X[j]) != 1 {
+			x.N = len(x.X[j])
 		}
 	}
-	return xs, st, n
+	return x
 }
 
 func (t *Term) forward(f *Frame, in *Instr) {
-	xs, st, n := termInputs(f, in)
-	k := len(in.In)
-	out, pw := f.Val(in.Out), Pointwise(in)
+	x := termRows(f, in)
+	out := f.Val(in.Out)
 	var keep []float64
 	if t.Keep > 0 {
 		keep = f.Val(in.Scratch)
 	}
-	var x TermArgs
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < k; j++ {
-			x[j] = xs[j][i*st[j]]
-		}
-		var kept []float64
-		if keep != nil {
-			kept = keep[i*t.Keep : (i+1)*t.Keep]
-		}
-		e := t.Value(x, kept)
-		if e != e { // NaN from infinite inputs
-			e = negInf
-		}
-		if pw {
-			out[i] = e
-		}
-		sum += e
+	if Pointwise(in) {
+		t.Values(x, keep, out, 1, false)
+		return
 	}
-	if !pw {
-		out[0] = sum
-	}
+	out[0] = 0
+	t.Values(x, keep, out, 0, true)
 }
 
 func (t *Term) backward(f *Frame, in *Instr) {
-	xs, st, n := termInputs(f, in)
-	k := len(in.In)
-	g, gs := f.AdjOf(in.Out), outStride(in)
-	var keep []float64
-	if t.Keep > 0 {
-		keep = f.Val(in.Scratch) // left by forward
-	}
-	var adj [MaxTermArity][]float64
-	var perElem [MaxTermArity]bool
-	var sums TermArgs
+	var d TermRows
 	var need uint
 	for j, id := range in.In {
-		adj[j], perElem[j] = gradOf(f, id)
-		if adj[j] != nil {
-			need |= 1 << j
+		a, perElem := gradOf(f, id)
+		if a == nil {
+			continue
+		}
+		need |= 1 << j
+		d.X[j] = a
+		if perElem {
+			d.S[j] = 1
 		}
 	}
 	if need == 0 {
 		return
 	}
-	var x TermArgs
-	for i := 0; i < n; i++ {
-		for j := 0; j < k; j++ {
-			x[j] = xs[j][i*st[j]]
-		}
-		var kept []float64
-		if keep != nil {
-			kept = keep[i*t.Keep : (i+1)*t.Keep]
-		}
-		d, ok := t.Grad(x, kept, need)
-		if !ok {
-			continue
-		}
-		gi := g[i*gs]
-		for j := 0; j < k; j++ {
-			if need&(1<<j) != 0 {
-				sums[j] = acc(adj[j], perElem[j], i, gi*d[j], sums[j])
-			}
-		}
+	var keep []float64
+	if t.Keep > 0 {
+		keep = f.Val(in.Scratch) // left by forward
 	}
-	for j := 0; j < k; j++ {
-		flushAcc(adj[j], perElem[j], sums[j])
+	sums := t.Grads(termRows(f, in), keep, need, f.AdjOf(in.Out), outStride(in), d)
+	for j := range in.In {
+		flushAcc(d.X[j], d.S[j] != 0, sums[j])
 	}
 }

@@ -15,286 +15,526 @@ var (
 
 // terms are the ops in term form, by op.
 var terms = map[Op]*Term{
-	OpBetaLCDF:          {1, betaLCDFValue, betaLCDFGrad},
-	OpBetaLCCDF:         {1, betaLCCDFValue, betaLCCDFGrad},
-	OpCauchyLCDF:        {0, cauchyLCDFValue, cauchyLCDFGrad},
-	OpCauchyLCCDF:       {0, cauchyLCCDFValue, cauchyLCCDFGrad},
-	OpExponentialLCDF:   {0, exponentialLCDFValue, exponentialLCDFGrad},
-	OpExponentialLCCDF:  {0, exponentialLCCDFValue, exponentialLCCDFGrad},
-	OpGammaLCDF:         {1, gammaLCDFValue, gammaLCDFGrad},
-	OpGammaLCCDF:        {1, gammaLCCDFValue, gammaLCCDFGrad},
-	OpHalfCauchyLCDF:    {0, halfCauchyLCDFValue, halfCauchyLCDFGrad},
-	OpHalfCauchyLCCDF:   {0, halfCauchyLCCDFValue, halfCauchyLCCDFGrad},
-	OpHalfNormalLCDF:    {0, halfNormalLCDFValue, halfNormalLCDFGrad},
-	OpHalfNormalLCCDF:   {0, halfNormalLCCDFValue, halfNormalLCCDFGrad},
-	OpHalfStudentTLCDF:  {1, halfStudentTLCDFValue, halfStudentTLCDFGrad},
-	OpHalfStudentTLCCDF: {1, halfStudentTLCCDFValue, halfStudentTLCCDFGrad},
-	OpInverseGammaLCDF:  {1, inverseGammaLCDFValue, inverseGammaLCDFGrad},
-	OpInverseGammaLCCDF: {1, inverseGammaLCCDFValue, inverseGammaLCCDFGrad},
-	OpLaplaceLCDF:       {0, laplaceLCDFValue, laplaceLCDFGrad},
-	OpLaplaceLCCDF:      {0, laplaceLCCDFValue, laplaceLCCDFGrad},
-	OpLogNormalLCDF:     {0, logNormalLCDFValue, logNormalLCDFGrad},
-	OpLogNormalLCCDF:    {0, logNormalLCCDFValue, logNormalLCCDFGrad},
-	OpLogisticLCDF:      {0, logisticLCDFValue, logisticLCDFGrad},
-	OpLogisticLCCDF:     {0, logisticLCCDFValue, logisticLCCDFGrad},
-	OpNormalLCDF:        {0, normalLCDFValue, normalLCDFGrad},
-	OpNormalLCCDF:       {0, normalLCCDFValue, normalLCCDFGrad},
-	OpStudentTLCDF:      {1, studentTLCDFValue, studentTLCDFGrad},
-	OpStudentTLCCDF:     {1, studentTLCCDFValue, studentTLCCDFGrad},
-	OpUniformLCDF:       {0, uniformLCDFValue, uniformLCDFGrad},
-	OpUniformLCCDF:      {0, uniformLCCDFValue, uniformLCCDFGrad},
-	OpWeibullLCDF:       {0, weibullLCDFValue, weibullLCDFGrad},
-	OpWeibullLCCDF:      {0, weibullLCCDFValue, weibullLCCDFGrad},
+	OpBetaLCDF:          {1, betaLCDFValues, betaLCDFGrads},
+	OpBetaLCCDF:         {1, betaLCCDFValues, betaLCCDFGrads},
+	OpCauchyLCDF:        {0, cauchyLCDFValues, cauchyLCDFGrads},
+	OpCauchyLCCDF:       {0, cauchyLCCDFValues, cauchyLCCDFGrads},
+	OpExponentialLCDF:   {0, exponentialLCDFValues, exponentialLCDFGrads},
+	OpExponentialLCCDF:  {0, exponentialLCCDFValues, exponentialLCCDFGrads},
+	OpGammaLCDF:         {1, gammaLCDFValues, gammaLCDFGrads},
+	OpGammaLCCDF:        {1, gammaLCCDFValues, gammaLCCDFGrads},
+	OpHalfCauchyLCDF:    {0, halfCauchyLCDFValues, halfCauchyLCDFGrads},
+	OpHalfCauchyLCCDF:   {0, halfCauchyLCCDFValues, halfCauchyLCCDFGrads},
+	OpHalfNormalLCDF:    {0, halfNormalLCDFValues, halfNormalLCDFGrads},
+	OpHalfNormalLCCDF:   {0, halfNormalLCCDFValues, halfNormalLCCDFGrads},
+	OpHalfStudentTLCDF:  {1, halfStudentTLCDFValues, halfStudentTLCDFGrads},
+	OpHalfStudentTLCCDF: {1, halfStudentTLCCDFValues, halfStudentTLCCDFGrads},
+	OpInverseGammaLCDF:  {1, inverseGammaLCDFValues, inverseGammaLCDFGrads},
+	OpInverseGammaLCCDF: {1, inverseGammaLCCDFValues, inverseGammaLCCDFGrads},
+	OpLaplaceLCDF:       {0, laplaceLCDFValues, laplaceLCDFGrads},
+	OpLaplaceLCCDF:      {0, laplaceLCCDFValues, laplaceLCCDFGrads},
+	OpLogNormalLCDF:     {0, logNormalLCDFValues, logNormalLCDFGrads},
+	OpLogNormalLCCDF:    {0, logNormalLCCDFValues, logNormalLCCDFGrads},
+	OpLogisticLCDF:      {0, logisticLCDFValues, logisticLCDFGrads},
+	OpLogisticLCCDF:     {0, logisticLCCDFValues, logisticLCCDFGrads},
+	OpNormalLCDF:        {0, normalLCDFValues, normalLCDFGrads},
+	OpNormalLCCDF:       {0, normalLCCDFValues, normalLCCDFGrads},
+	OpStudentTLCDF:      {1, studentTLCDFValues, studentTLCDFGrads},
+	OpStudentTLCCDF:     {1, studentTLCCDFValues, studentTLCCDFGrads},
+	OpUniformLCDF:       {0, uniformLCDFValues, uniformLCDFGrads},
+	OpUniformLCCDF:      {0, uniformLCCDFValues, uniformLCCDFGrads},
+	OpWeibullLCDF:       {0, weibullLCDFValues, weibullLCDFGrads},
+	OpWeibullLCCDF:      {0, weibullLCCDFValues, weibullLCCDFGrads},
 }
 
 // beta_lcdf(y, alpha, beta) = li where alpha > 0 && beta > 0 && y > 0,
 // li = logIncBeta(alpha, beta, y, 1 - y),
 // r = where(y < 1, exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - li), 0).
-func betaLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
+func betaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := opdef.LogIncBeta(x[1], x[2], x[0], 1-x[0])
+	l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
 	if keep != nil {
 		keep[0] = l0
 	}
 	return l0
 }
 
-func betaLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
-		return d, false
+func betaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
 	if need&1 != 0 {
 		var l0 float64
 		if keep != nil {
 			l0 = keep[0]
 		} else {
-			l0 = opdef.LogIncBeta(x[1], x[2], x[0], 1-x[0])
+			l0 = opdef.LogIncBeta(x1, x2, x0, 1-x0)
 		}
 		var w0 float64
-		if x[0] < 1 {
-			w0 = Exp((x[1]-1)*math.Log(x[0]) + (x[2]-1)*math.Log1p(-x[0]) - opdef.LBeta(x[1], x[2]) - l0)
+		if x0 < 1 {
+			w0 = Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
 		} else {
 			w0 = 0
 		}
 		l1 := w0
-		d[0] = l1
+		d0 = l1
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogIncBetaA(x[1], x[2], x[0], 1-x[0])
+		d1 = opdef.DLogIncBetaA(x1, x2, x0, 1-x0)
 	}
 	if need&4 != 0 {
-		d[2] = opdef.DLogIncBetaB(x[1], x[2], x[0], 1-x[0])
+		d2 = opdef.DLogIncBetaB(x1, x2, x0, 1-x0)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func betaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := betaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func betaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := betaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // beta_lccdf(y, alpha, beta) = lc where alpha > 0 && beta > 0 && y < 1,
 // lc = logIncBeta(beta, alpha, 1 - y, y),
 // r = where(y > 0, -exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - lc), 0).
-func betaLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] < 1) {
+func betaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 < 1) {
 		return negInf
 	}
-	l0 := opdef.LogIncBeta(x[2], x[1], 1-x[0], x[0])
+	l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
 	if keep != nil {
 		keep[0] = l0
 	}
 	return l0
 }
 
-func betaLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] < 1) {
-		return d, false
+func betaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 < 1) {
+		return d0, d1, d2, false
 	}
 	if need&1 != 0 {
 		var l0 float64
 		if keep != nil {
 			l0 = keep[0]
 		} else {
-			l0 = opdef.LogIncBeta(x[2], x[1], 1-x[0], x[0])
+			l0 = opdef.LogIncBeta(x2, x1, 1-x0, x0)
 		}
 		var w0 float64
-		if x[0] > 0 {
-			w0 = -Exp((x[1]-1)*math.Log(x[0]) + (x[2]-1)*math.Log1p(-x[0]) - opdef.LBeta(x[1], x[2]) - l0)
+		if x0 > 0 {
+			w0 = -Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
 		} else {
 			w0 = 0
 		}
 		l1 := w0
-		d[0] = l1
+		d0 = l1
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogIncBetaB(x[2], x[1], 1-x[0], x[0])
+		d1 = opdef.DLogIncBetaB(x2, x1, 1-x0, x0)
 	}
 	if need&4 != 0 {
-		d[2] = opdef.DLogIncBetaA(x[2], x[1], 1-x[0], x[0])
+		d2 = opdef.DLogIncBetaA(x2, x1, 1-x0, x0)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func betaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := betaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func betaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := betaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // cauchy_lcdf(y, mu, sigma) = log(a) - lnPi where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // a = atan2(1, -z),
 // d = inv((1 + z*z) * a).
-func cauchyLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func cauchyLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	l1 := math.Atan2(1, -l0)
 	return math.Log(l1) - opdef.LnPi
 }
 
-func cauchyLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func cauchyLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	var l2 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = math.Atan2(1, -l0)
 		l2 = opdef.Inv((1 + l0*l0) * l1)
 	}
 	if need&1 != 0 {
-		d[0] = l2 * opdef.Inv(x[2])
+		d0 = l2 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l2 * opdef.Inv(x[2])
+		d1 = -l2 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l2 * l0 * opdef.Inv(x[2])
+		d2 = -l2 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func cauchyLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := cauchyLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func cauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := cauchyLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // cauchy_lccdf(y, mu, sigma) = log(a) - lnPi where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // a = atan2(1, z),
 // d = -inv((1 + z*z) * a).
-func cauchyLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func cauchyLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	l1 := math.Atan2(1, l0)
 	return math.Log(l1) - opdef.LnPi
 }
 
-func cauchyLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func cauchyLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	var l2 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = math.Atan2(1, l0)
 		l2 = -opdef.Inv((1 + l0*l0) * l1)
 	}
 	if need&1 != 0 {
-		d[0] = l2 * opdef.Inv(x[2])
+		d0 = l2 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l2 * opdef.Inv(x[2])
+		d1 = -l2 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l2 * l0 * opdef.Inv(x[2])
+		d2 = -l2 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func cauchyLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := cauchyLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func cauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := cauchyLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // exponential_lcdf(y, rate) = log1mexp(-rate * y) where rate > 0 && y > 0,
 // e = inv(expm1(rate * y)).
-func exponentialLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[0] > 0) {
+func exponentialLCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0 && x0 > 0) {
 		return negInf
 	}
-	return opdef.Log1mExp(-x[1] * x[0])
+	return opdef.Log1mExp(-x1 * x0)
 }
 
-func exponentialLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[0] > 0) {
-		return d, false
+func exponentialLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0 && x0 > 0) {
+		return d0, d1, false
 	}
 	var l0 float64
 	if need&3 != 0 {
-		l0 = opdef.Inv(math.Expm1(x[1] * x[0]))
+		l0 = opdef.Inv(math.Expm1(x1 * x0))
 	}
 	if need&1 != 0 {
-		d[0] = x[1] * l0
+		d0 = x1 * l0
 	}
 	if need&2 != 0 {
-		d[1] = x[0] * l0
+		d1 = x0 * l0
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func exponentialLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := exponentialLCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func exponentialLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := exponentialLCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // exponential_lccdf(y, rate) = where(y > 0, -rate * y, 0) where rate > 0.
-func exponentialLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0) {
+func exponentialLCCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0) {
 		return negInf
 	}
 	var w0 float64
-	if x[0] > 0 {
-		w0 = -x[1] * x[0]
+	if x0 > 0 {
+		w0 = -x1 * x0
 	} else {
 		w0 = 0
 	}
 	return w0
 }
 
-func exponentialLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0) {
-		return d, false
+func exponentialLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0) {
+		return d0, d1, false
 	}
 	if need&1 != 0 {
 		var w0 float64
-		if x[0] > 0 {
-			w0 = -x[1]
+		if x0 > 0 {
+			w0 = -x1
 		} else {
 			w0 = 0
 		}
-		d[0] = w0
+		d0 = w0
 	}
 	if need&2 != 0 {
 		var w1 float64
-		if x[0] > 0 {
-			w1 = -x[0]
+		if x0 > 0 {
+			w1 = -x0
 		} else {
 			w1 = 0
 		}
-		d[1] = w1
+		d1 = w1
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func exponentialLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := exponentialLCCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func exponentialLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := exponentialLCCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // gamma_lcdf(y, alpha, beta) = lp where alpha > 0 && beta > 0 && y > 0,
 // x = beta * y,
 // lp = logGammaP(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
-func gammaLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
+func gammaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := x[2] * x[0]
-	l1 := opdef.LogGammaP(x[1], l0)
+	l0 := x2 * x0
+	l1 := opdef.LogGammaP(x1, l0)
 	if keep != nil {
 		keep[0] = l1
 	}
 	return l1
 }
 
-func gammaLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
-		return d, false
+func gammaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
-	l0 := x[2] * x[0]
+	l0 := x2 * x0
 	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	var l1 float64
 	var l2 float64
@@ -302,45 +542,86 @@ func gammaLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) 
 		if keep != nil {
 			l1 = keep[0]
 		} else {
-			l1 = opdef.LogGammaP(x[1], l0)
+			l1 = opdef.LogGammaP(x1, l0)
 		}
-		l2 = Exp((x[1]-1)*math.Log(l0) - l0 - opdef.LGamma(x[1]) - l1)
+		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
 	}
 	if need&1 != 0 {
-		d[0] = x[2] * l2
+		d0 = x2 * l2
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogGammaP(x[1], l0)
+		d1 = opdef.DLogGammaP(x1, l0)
 	}
 	if need&4 != 0 {
-		d[2] = x[0] * l2
+		d2 = x0 * l2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func gammaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := gammaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := gammaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // gamma_lccdf(y, alpha, beta) = lq where alpha > 0 && beta > 0,
 // x = beta * y,
 // lq = logGammaQ(alpha, x),
 // r = -exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
-func gammaLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0) {
+func gammaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0) {
 		return negInf
 	}
-	l0 := x[2] * x[0]
-	l1 := opdef.LogGammaQ(x[1], l0)
+	l0 := x2 * x0
+	l1 := opdef.LogGammaQ(x1, l0)
 	if keep != nil {
 		keep[0] = l1
 	}
 	return l1
 }
 
-func gammaLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0) {
-		return d, false
+func gammaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0) {
+		return d0, d1, d2, false
 	}
-	l0 := x[2] * x[0]
+	l0 := x2 * x0
 	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	var l1 float64
 	var l2 float64
@@ -348,30 +629,71 @@ func gammaLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool)
 		if keep != nil {
 			l1 = keep[0]
 		} else {
-			l1 = opdef.LogGammaQ(x[1], l0)
+			l1 = opdef.LogGammaQ(x1, l0)
 		}
-		l2 = -Exp((x[1]-1)*math.Log(l0) - l0 - opdef.LGamma(x[1]) - l1)
+		l2 = -Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
 	}
 	if need&1 != 0 {
-		d[0] = x[2] * l2
+		d0 = x2 * l2
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogGammaQ(x[1], l0)
+		d1 = opdef.DLogGammaQ(x1, l0)
 	}
 	if need&4 != 0 {
-		d[2] = x[0] * l2
+		d2 = x0 * l2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func gammaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := gammaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := gammaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // half_cauchy_lcdf(y, sigma) = where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0,
 // z = y * inv(sigma),
 // d = inv((1 + z*z) * atan2(z, 1)).
-func halfCauchyLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[0] > 0) {
+func halfCauchyLCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := x[0] * opdef.Inv(x[1])
+	l0 := x0 * opdef.Inv(x1)
 	var w0 float64
 	if l0 < 1 {
 		w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
@@ -381,35 +703,73 @@ func halfCauchyLCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func halfCauchyLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[0] > 0) {
-		return d, false
+func halfCauchyLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0 && x0 > 0) {
+		return d0, d1, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&3 != 0 {
-		l0 = x[0] * opdef.Inv(x[1])
+		l0 = x0 * opdef.Inv(x1)
 		l1 = opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[1])
+		d0 = l1 * opdef.Inv(x1)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * l0 * opdef.Inv(x[1])
+		d1 = -l1 * l0 * opdef.Inv(x1)
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func halfCauchyLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := halfCauchyLCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfCauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := halfCauchyLCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // half_cauchy_lccdf(y, sigma) = where(y > 0, ln2 - lnPi + log(atan2(1, z)), 0) where sigma > 0,
 // z = y * inv(sigma),
 // d = where(y > 0, -inv((1 + z*z) * atan2(1, z)), 0).
-func halfCauchyLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0) {
+func halfCauchyLCCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0) {
 		return negInf
 	}
-	l0 := x[0] * opdef.Inv(x[1])
+	l0 := x0 * opdef.Inv(x1)
 	var w0 float64
-	if x[0] > 0 {
+	if x0 > 0 {
 		w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
 	} else {
 		w0 = 0
@@ -417,16 +777,16 @@ func halfCauchyLCCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func halfCauchyLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0) {
-		return d, false
+func halfCauchyLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0) {
+		return d0, d1, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&3 != 0 {
-		l0 = x[0] * opdef.Inv(x[1])
+		l0 = x0 * opdef.Inv(x1)
 		var w0 float64
-		if x[0] > 0 {
+		if x0 > 0 {
 			w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
 		} else {
 			w0 = 0
@@ -434,22 +794,60 @@ func halfCauchyLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok 
 		l1 = w0
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[1])
+		d0 = l1 * opdef.Inv(x1)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * l0 * opdef.Inv(x[1])
+		d1 = -l1 * l0 * opdef.Inv(x1)
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func halfCauchyLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := halfCauchyLCCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfCauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := halfCauchyLCCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // half_normal_lcdf(y, sigma) = where(z < 1, log(erf(z * 0.7071067811865476)), log1mexp(ln2 + logPhi(-z))) where sigma > 0 && y > 0,
 // z = y * inv(sigma),
 // d = 0.7978845608028654 * exp(-0.5 * z * z) / erf(z * 0.7071067811865476).
-func halfNormalLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[0] > 0) {
+func halfNormalLCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := x[0] * opdef.Inv(x[1])
+	l0 := x0 * opdef.Inv(x1)
 	var w0 float64
 	if l0 < 1 {
 		w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
@@ -459,35 +857,73 @@ func halfNormalLCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func halfNormalLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[0] > 0) {
-		return d, false
+func halfNormalLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0 && x0 > 0) {
+		return d0, d1, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&3 != 0 {
-		l0 = x[0] * opdef.Inv(x[1])
+		l0 = x0 * opdef.Inv(x1)
 		l1 = 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[1])
+		d0 = l1 * opdef.Inv(x1)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * l0 * opdef.Inv(x[1])
+		d1 = -l1 * l0 * opdef.Inv(x1)
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func halfNormalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := halfNormalLCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := halfNormalLCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // half_normal_lccdf(y, sigma) = where(y > 0, ln2 + logPhi(-z), 0) where sigma > 0,
 // z = y * inv(sigma),
 // d = where(y > 0, -dLogPhi(-z), 0).
-func halfNormalLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0) {
+func halfNormalLCCDFValue(x0, x1 float64) float64 {
+	if !(x1 > 0) {
 		return negInf
 	}
-	l0 := x[0] * opdef.Inv(x[1])
+	l0 := x0 * opdef.Inv(x1)
 	var w0 float64
-	if x[0] > 0 {
+	if x0 > 0 {
 		w0 = opdef.Ln2 + opdef.LogPhi(-l0)
 	} else {
 		w0 = 0
@@ -495,16 +931,16 @@ func halfNormalLCCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func halfNormalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0) {
-		return d, false
+func halfNormalLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
+	if !(x1 > 0) {
+		return d0, d1, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&3 != 0 {
-		l0 = x[0] * opdef.Inv(x[1])
+		l0 = x0 * opdef.Inv(x1)
 		var w0 float64
-		if x[0] > 0 {
+		if x0 > 0 {
 			w0 = -opdef.DLogPhi(-l0)
 		} else {
 			w0 = 0
@@ -512,12 +948,50 @@ func halfNormalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok 
 		l1 = w0
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[1])
+		d0 = l1 * opdef.Inv(x1)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * l0 * opdef.Inv(x[1])
+		d1 = -l1 * l0 * opdef.Inv(x1)
 	}
-	return d, true
+	return d0, d1, true
+}
+
+func halfNormalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	for r := 0; r < x.N; r++ {
+		e := halfNormalLCCDFValue(x0[r*s0], x1[r*s1])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
+	a0, a1 := d.X[0], d.X[1]
+	v0, v1 := d.S[0] != 0, d.S[1] != 0
+	var sum0, sum1 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, ok := halfNormalLCCDFGrad(x0[r*s0], x1[r*s1], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+	}
+	return TermArgs{sum0, sum1}
 }
 
 // half_student_t_lcdf(y, nu, sigma) = lf where nu > 0 && sigma > 0 && y > 0,
@@ -525,47 +999,88 @@ func halfNormalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok 
 // w = nu + z*z,
 // lf = logIncBeta(0.5, 0.5*nu, z*z / w, nu / w),
 // r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lf).
-func halfStudentTLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
+func halfStudentTLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := x[0] * opdef.Inv(x[2])
-	l1 := x[1] + l0*l0
-	l2 := opdef.LogIncBeta(0.5, 0.5*x[1], l0*l0/l1, x[1]/l1)
+	l0 := x0 * opdef.Inv(x2)
+	l1 := x1 + l0*l0
+	l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 	if keep != nil {
 		keep[0] = l2
 	}
 	return l2
 }
 
-func halfStudentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
-		return d, false
+func halfStudentTLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	var l2 float64
 	var l3 float64
 	if need&7 != 0 {
-		l0 = x[0] * opdef.Inv(x[2])
-		l1 = x[1] + l0*l0
+		l0 = x0 * opdef.Inv(x2)
+		l1 = x1 + l0*l0
 		if keep != nil {
 			l2 = keep[0]
 		} else {
-			l2 = opdef.LogIncBeta(0.5, 0.5*x[1], l0*l0/l1, x[1]/l1)
+			l2 = opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 		}
-		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x[1]+1)) - opdef.LGamma(0.5*x[1]) - 0.5*(math.Log(x[1])+opdef.LnPi) - 0.5*(x[1]+1)*math.Log1p(l0*l0*opdef.Inv(x[1])) - l2)
+		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
 	}
 	if need&1 != 0 {
-		d[0] = l3 * opdef.Inv(x[2])
+		d0 = l3 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = 0.5*opdef.DLogIncBetaB(0.5, 0.5*x[1], l0*l0/l1, x[1]/l1) - Exp((0.5*x[1]-1)*math.Log(x[1]/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x[1], 0.5)-l2)
+		d1 = 0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)
 	}
 	if need&4 != 0 {
-		d[2] = -l3 * l0 * opdef.Inv(x[2])
+		d2 = -l3 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func halfStudentTLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := halfStudentTLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfStudentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := halfStudentTLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // half_student_t_lccdf(y, nu, sigma) = lc where nu > 0 && sigma > 0,
@@ -573,28 +1088,28 @@ func halfStudentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok
 // w = nu + z*z,
 // lc = logIncBeta(0.5*nu, 0.5, nu / w, z*z / w),
 // r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lc).
-func halfStudentTLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0) {
+func halfStudentTLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0) {
 		return negInf
 	}
 	var w0 float64
-	if x[0] > 0 {
-		w0 = x[0] * opdef.Inv(x[2])
+	if x0 > 0 {
+		w0 = x0 * opdef.Inv(x2)
 	} else {
 		w0 = 0
 	}
 	l0 := w0
-	l1 := x[1] + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1)
+	l1 := x1 + l0*l0
+	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
 	if keep != nil {
 		keep[0] = l2
 	}
 	return l2
 }
 
-func halfStudentTLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0) {
-		return d, false
+func halfStudentTLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
@@ -602,67 +1117,108 @@ func halfStudentTLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, o
 	var l3 float64
 	if need&7 != 0 {
 		var w0 float64
-		if x[0] > 0 {
-			w0 = x[0] * opdef.Inv(x[2])
+		if x0 > 0 {
+			w0 = x0 * opdef.Inv(x2)
 		} else {
 			w0 = 0
 		}
 		l0 = w0
-		l1 = x[1] + l0*l0
+		l1 = x1 + l0*l0
 		if keep != nil {
 			l2 = keep[0]
 		} else {
-			l2 = opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1)
+			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
 		}
-		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x[1]+1)) - opdef.LGamma(0.5*x[1]) - 0.5*(math.Log(x[1])+opdef.LnPi) - 0.5*(x[1]+1)*math.Log1p(l0*l0*opdef.Inv(x[1])) - l2)
+		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
 	}
 	if need&1 != 0 {
 		var w1 float64
-		if x[0] > 0 {
-			w1 = -l3 * opdef.Inv(x[2])
+		if x0 > 0 {
+			w1 = -l3 * opdef.Inv(x2)
 		} else {
 			w1 = 0
 		}
-		d[0] = w1
+		d0 = w1
 	}
 	if need&2 != 0 {
-		d[1] = 0.5*opdef.DLogIncBetaA(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) + Exp((0.5*x[1]-1)*math.Log(x[1]/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x[1], 0.5)-l2)
+		d1 = 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)
 	}
 	if need&4 != 0 {
 		var w2 float64
-		if x[0] > 0 {
-			w2 = l3 * l0 * opdef.Inv(x[2])
+		if x0 > 0 {
+			w2 = l3 * l0 * opdef.Inv(x2)
 		} else {
 			w2 = 0
 		}
-		d[2] = w2
+		d2 = w2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func halfStudentTLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := halfStudentTLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := halfStudentTLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // inv_gamma_lcdf(y, alpha, beta) = lq where alpha > 0 && beta > 0 && y > 0,
 // x = beta / y,
 // lq = logGammaQ(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
-func inverseGammaLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
+func inverseGammaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := x[2] / x[0]
-	l1 := opdef.LogGammaQ(x[1], l0)
+	l0 := x2 / x0
+	l1 := opdef.LogGammaQ(x1, l0)
 	if keep != nil {
 		keep[0] = l1
 	}
 	return l1
 }
 
-func inverseGammaLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
-		return d, false
+func inverseGammaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
-	l0 := x[2] / x[0]
+	l0 := x2 / x0
 	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	var l1 float64
 	var l2 float64
@@ -670,57 +1226,98 @@ func inverseGammaLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok
 		if keep != nil {
 			l1 = keep[0]
 		} else {
-			l1 = opdef.LogGammaQ(x[1], l0)
+			l1 = opdef.LogGammaQ(x1, l0)
 		}
-		l2 = Exp((x[1]-1)*math.Log(l0) - l0 - opdef.LGamma(x[1]) - l1)
+		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
 	}
 	if need&1 != 0 {
-		d[0] = l2 * l0 / x[0]
+		d0 = l2 * l0 / x0
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogGammaQ(x[1], l0)
+		d1 = opdef.DLogGammaQ(x1, l0)
 	}
 	if need&4 != 0 {
-		d[2] = -l2 / x[0]
+		d2 = -l2 / x0
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func inverseGammaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := inverseGammaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := inverseGammaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // inv_gamma_lccdf(y, alpha, beta) = lp where alpha > 0 && beta > 0,
 // x = where(y > 0, beta / y, inf),
 // lp = logGammaP(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
-func inverseGammaLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0) {
+func inverseGammaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
+	if !(x1 > 0 && x2 > 0) {
 		return negInf
 	}
 	var w0 float64
-	if x[0] > 0 {
-		w0 = x[2] / x[0]
+	if x0 > 0 {
+		w0 = x2 / x0
 	} else {
 		w0 = math.Inf(1)
 	}
 	l0 := w0
-	l1 := opdef.LogGammaP(x[1], l0)
+	l1 := opdef.LogGammaP(x1, l0)
 	if keep != nil {
 		keep[0] = l1
 	}
 	return l1
 }
 
-func inverseGammaLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0) {
-		return d, false
+func inverseGammaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var w0 float64
-	if x[0] > 0 {
-		w0 = x[2] / x[0]
+	if x0 > 0 {
+		w0 = x2 / x0
 	} else {
 		w0 = math.Inf(1)
 	}
 	l0 := w0
 	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	var l1 float64
 	var l2 float64
@@ -728,30 +1325,71 @@ func inverseGammaLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, o
 		if keep != nil {
 			l1 = keep[0]
 		} else {
-			l1 = opdef.LogGammaP(x[1], l0)
+			l1 = opdef.LogGammaP(x1, l0)
 		}
-		l2 = Exp((x[1]-1)*math.Log(l0) - l0 - opdef.LGamma(x[1]) - l1)
+		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
 	}
 	if need&1 != 0 {
-		d[0] = -l2 * l0 / x[0]
+		d0 = -l2 * l0 / x0
 	}
 	if need&2 != 0 {
-		d[1] = opdef.DLogGammaP(x[1], l0)
+		d1 = opdef.DLogGammaP(x1, l0)
 	}
 	if need&4 != 0 {
-		d[2] = l2 / x[0]
+		d2 = l2 / x0
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func inverseGammaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := inverseGammaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := inverseGammaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // laplace_lcdf(y, mu, b) = where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0,
 // z = (y - mu) * inv(b),
 // d = where(z < 0, 1, inv(2*exp(z) - 1)).
-func laplaceLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func laplaceLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	var w0 float64
 	if l0 < 0 {
 		w0 = l0 - opdef.Ln2
@@ -761,14 +1399,14 @@ func laplaceLCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func laplaceLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func laplaceLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		var w0 float64
 		if l0 < 0 {
 			w0 = 1
@@ -778,25 +1416,66 @@ func laplaceLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool
 		l1 = w0
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2])
+		d0 = l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func laplaceLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := laplaceLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func laplaceLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := laplaceLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // laplace_lccdf(y, mu, b) = where(z > 0, -z - ln2, log1p(-0.5 * exp(z))) where b > 0,
 // z = (y - mu) * inv(b),
 // d = where(z > 0, -1, -inv(2*exp(-z) - 1)).
-func laplaceLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func laplaceLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	var w0 float64
 	if l0 > 0 {
 		w0 = -l0 - opdef.Ln2
@@ -806,14 +1485,14 @@ func laplaceLCCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func laplaceLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func laplaceLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		var w0 float64
 		if l0 > 0 {
 			w0 = -1
@@ -823,60 +1502,142 @@ func laplaceLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok boo
 		l1 = w0
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2])
+		d0 = l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func laplaceLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := laplaceLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func laplaceLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := laplaceLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // lognormal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0 && y > 0,
 // z = (log(y) - mu) * inv(sigma),
 // r = dLogPhi(z).
-func logNormalLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0 && x[0] > 0) {
+func logNormalLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := (math.Log(x[0]) - x[1]) * opdef.Inv(x[2])
+	l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
 	return opdef.LogPhi(l0)
 }
 
-func logNormalLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0 && x[0] > 0) {
-		return d, false
+func logNormalLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (math.Log(x[0]) - x[1]) * opdef.Inv(x[2])
+		l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
 		l1 = opdef.DLogPhi(l0)
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2]) / x[0]
+		d0 = l1 * opdef.Inv(x2) / x0
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func logNormalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := logNormalLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func logNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := logNormalLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // lognormal_lccdf(y, mu, sigma) = where(y > 0, logPhi(-z), 0) where sigma > 0,
 // z = (log(y) - mu) * inv(sigma),
 // r = dLogPhi(-z).
-func logNormalLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func logNormalLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (math.Log(x[0]) - x[1]) * opdef.Inv(x[2])
+	l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
 	var w0 float64
-	if x[0] > 0 {
+	if x0 > 0 {
 		w0 = opdef.LogPhi(-l0)
 	} else {
 		w0 = 0
@@ -884,176 +1645,381 @@ func logNormalLCCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func logNormalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func logNormalLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (math.Log(x[0]) - x[1]) * opdef.Inv(x[2])
+		l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
 		l1 = opdef.DLogPhi(-l0)
 	}
 	if need&1 != 0 {
 		var w0 float64
-		if x[0] > 0 {
-			w0 = -l1 * opdef.Inv(x[2]) / x[0]
+		if x0 > 0 {
+			w0 = -l1 * opdef.Inv(x2) / x0
 		} else {
 			w0 = 0
 		}
-		d[0] = w0
+		d0 = w0
 	}
 	if need&2 != 0 {
 		var w1 float64
-		if x[0] > 0 {
-			w1 = l1 * opdef.Inv(x[2])
+		if x0 > 0 {
+			w1 = l1 * opdef.Inv(x2)
 		} else {
 			w1 = 0
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
 		var w2 float64
-		if x[0] > 0 {
-			w2 = l1 * l0 * opdef.Inv(x[2])
+		if x0 > 0 {
+			w2 = l1 * l0 * opdef.Inv(x2)
 		} else {
 			w2 = 0
 		}
-		d[2] = w2
+		d2 = w2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func logNormalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := logNormalLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := logNormalLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // logistic_lcdf(y, mu, s) = -softplus(-z) where s > 0,
 // z = (y - mu) * inv(s),
 // d = logistic(-z).
-func logisticLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func logisticLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	return -Softplus(-l0)
 }
 
-func logisticLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func logisticLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = Logistic(-l0)
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2])
+		d0 = l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func logisticLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := logisticLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func logisticLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := logisticLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // logistic_lccdf(y, mu, s) = -softplus(z) where s > 0,
 // z = (y - mu) * inv(s),
 // d = -logistic(z).
-func logisticLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func logisticLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	return -Softplus(l0)
 }
 
-func logisticLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func logisticLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = -Logistic(l0)
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2])
+		d0 = l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func logisticLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := logisticLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func logisticLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := logisticLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // normal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // r = dLogPhi(z).
-func normalLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func normalLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	return opdef.LogPhi(l0)
 }
 
-func normalLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func normalLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = opdef.DLogPhi(l0)
 	}
 	if need&1 != 0 {
-		d[0] = l1 * opdef.Inv(x[2])
+		d0 = l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = -l1 * opdef.Inv(x[2])
+		d1 = -l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = -l1 * l0 * opdef.Inv(x[2])
+		d2 = -l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func normalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := normalLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func normalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := normalLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // normal_lccdf(y, mu, sigma) = logPhi(-z) where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // r = dLogPhi(-z).
-func normalLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[2] > 0) {
+func normalLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x2 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[1]) * opdef.Inv(x[2])
+	l0 := (x0 - x1) * opdef.Inv(x2)
 	return opdef.LogPhi(-l0)
 }
 
-func normalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[2] > 0) {
-		return d, false
+func normalLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x2 > 0) {
+		return d0, d1, d2, false
 	}
 	var l0 float64
 	var l1 float64
 	if need&7 != 0 {
-		l0 = (x[0] - x[1]) * opdef.Inv(x[2])
+		l0 = (x0 - x1) * opdef.Inv(x2)
 		l1 = opdef.DLogPhi(-l0)
 	}
 	if need&1 != 0 {
-		d[0] = -l1 * opdef.Inv(x[2])
+		d0 = -l1 * opdef.Inv(x2)
 	}
 	if need&2 != 0 {
-		d[1] = l1 * opdef.Inv(x[2])
+		d1 = l1 * opdef.Inv(x2)
 	}
 	if need&4 != 0 {
-		d[2] = l1 * l0 * opdef.Inv(x[2])
+		d2 = l1 * l0 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func normalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := normalLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func normalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := normalLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // student_t_lcdf(y, nu, mu, sigma) = s where nu > 0 && sigma > 0,
@@ -1063,13 +2029,13 @@ func normalLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool
 // s = where(z < 0, lt, log1mexp(lt)),
 // r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
 // dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
-func studentTLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[3] > 0) {
+func studentTLCDFValue(x0, x1, x2, x3 float64, keep []float64) float64 {
+	if !(x1 > 0 && x3 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[2]) * opdef.Inv(x[3])
-	l1 := x[1] + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) - opdef.Ln2
+	l0 := (x0 - x2) * opdef.Inv(x3)
+	l1 := x1 + l0*l0
+	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 	var w0 float64
 	if l0 < 0 {
 		w0 = l2
@@ -1083,9 +2049,9 @@ func studentTLCDFValue(x TermArgs, keep []float64) float64 {
 	return l3
 }
 
-func studentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[3] > 0) {
-		return d, false
+func studentTLCDFGrad(x0, x1, x2, x3 float64, keep []float64, need uint) (d0, d1, d2, d3 float64, ok bool) {
+	if !(x1 > 0 && x3 > 0) {
+		return d0, d1, d2, d3, false
 	}
 	var l0 float64
 	var l1 float64
@@ -1093,12 +2059,12 @@ func studentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok boo
 	var l3 float64
 	var l4 float64
 	if need&15 != 0 {
-		l0 = (x[0] - x[2]) * opdef.Inv(x[3])
-		l1 = x[1] + l0*l0
+		l0 = (x0 - x2) * opdef.Inv(x3)
+		l1 = x1 + l0*l0
 		if keep != nil {
 			l2 = keep[0]
 		} else {
-			l2 = opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) - opdef.Ln2
+			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 		}
 		var w0 float64
 		if l0 < 0 {
@@ -1107,28 +2073,72 @@ func studentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok boo
 			w0 = opdef.Log1mExp(l2)
 		}
 		l3 = w0
-		l4 = Exp(opdef.LGamma(0.5*(x[1]+1)) - opdef.LGamma(0.5*x[1]) - 0.5*(math.Log(x[1])+opdef.LnPi) - 0.5*(x[1]+1)*math.Log1p(l0*l0*opdef.Inv(x[1])) - l3)
+		l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
 	}
 	if need&1 != 0 {
-		d[0] = l4 * opdef.Inv(x[3])
+		d0 = l4 * opdef.Inv(x3)
 	}
 	if need&2 != 0 {
-		l5 := 0.5*opdef.DLogIncBetaA(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) + Exp((0.5*x[1]-1)*math.Log(x[1]/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x[1], 0.5)-l2-opdef.Ln2)
+		l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 		var w1 float64
 		if l0 < 0 {
 			w1 = l5
 		} else {
 			w1 = -Exp(l2-l3) * l5
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
-		d[2] = -l4 * opdef.Inv(x[3])
+		d2 = -l4 * opdef.Inv(x3)
 	}
 	if need&8 != 0 {
-		d[3] = -l4 * l0 * opdef.Inv(x[3])
+		d3 = -l4 * l0 * opdef.Inv(x3)
 	}
-	return d, true
+	return d0, d1, d2, d3, true
+}
+
+func studentTLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	for r := 0; r < x.N; r++ {
+		e := studentTLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	a0, a1, a2, a3 := d.X[0], d.X[1], d.X[2], d.X[3]
+	v0, v1, v2, v3 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0, d.S[3] != 0
+	var sum0, sum1, sum2, sum3 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, d3, ok := studentTLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+		if need&8 != 0 {
+			sum3 = acc(a3, v3, r, gi*d3, sum3)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2, sum3}
 }
 
 // student_t_lccdf(y, nu, mu, sigma) = s where nu > 0 && sigma > 0,
@@ -1138,13 +2148,13 @@ func studentTLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok boo
 // s = where(z > 0, lt, log1mexp(lt)),
 // r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
 // dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
-func studentTLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[3] > 0) {
+func studentTLCCDFValue(x0, x1, x2, x3 float64, keep []float64) float64 {
+	if !(x1 > 0 && x3 > 0) {
 		return negInf
 	}
-	l0 := (x[0] - x[2]) * opdef.Inv(x[3])
-	l1 := x[1] + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) - opdef.Ln2
+	l0 := (x0 - x2) * opdef.Inv(x3)
+	l1 := x1 + l0*l0
+	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 	var w0 float64
 	if l0 > 0 {
 		w0 = l2
@@ -1158,9 +2168,9 @@ func studentTLCCDFValue(x TermArgs, keep []float64) float64 {
 	return l3
 }
 
-func studentTLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[3] > 0) {
-		return d, false
+func studentTLCCDFGrad(x0, x1, x2, x3 float64, keep []float64, need uint) (d0, d1, d2, d3 float64, ok bool) {
+	if !(x1 > 0 && x3 > 0) {
+		return d0, d1, d2, d3, false
 	}
 	var l0 float64
 	var l1 float64
@@ -1168,12 +2178,12 @@ func studentTLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bo
 	var l3 float64
 	var l4 float64
 	if need&15 != 0 {
-		l0 = (x[0] - x[2]) * opdef.Inv(x[3])
-		l1 = x[1] + l0*l0
+		l0 = (x0 - x2) * opdef.Inv(x3)
+		l1 = x1 + l0*l0
 		if keep != nil {
 			l2 = keep[0]
 		} else {
-			l2 = opdef.LogIncBeta(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) - opdef.Ln2
+			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 		}
 		var w0 float64
 		if l0 > 0 {
@@ -1182,153 +2192,279 @@ func studentTLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bo
 			w0 = opdef.Log1mExp(l2)
 		}
 		l3 = w0
-		l4 = Exp(opdef.LGamma(0.5*(x[1]+1)) - opdef.LGamma(0.5*x[1]) - 0.5*(math.Log(x[1])+opdef.LnPi) - 0.5*(x[1]+1)*math.Log1p(l0*l0*opdef.Inv(x[1])) - l3)
+		l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
 	}
 	if need&1 != 0 {
-		d[0] = -l4 * opdef.Inv(x[3])
+		d0 = -l4 * opdef.Inv(x3)
 	}
 	if need&2 != 0 {
-		l5 := 0.5*opdef.DLogIncBetaA(0.5*x[1], 0.5, x[1]/l1, l0*l0/l1) + Exp((0.5*x[1]-1)*math.Log(x[1]/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x[1], 0.5)-l2-opdef.Ln2)
+		l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
 		var w1 float64
 		if l0 > 0 {
 			w1 = l5
 		} else {
 			w1 = -Exp(l2-l3) * l5
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
-		d[2] = l4 * opdef.Inv(x[3])
+		d2 = l4 * opdef.Inv(x3)
 	}
 	if need&8 != 0 {
-		d[3] = l4 * l0 * opdef.Inv(x[3])
+		d3 = l4 * l0 * opdef.Inv(x3)
 	}
-	return d, true
+	return d0, d1, d2, d3, true
+}
+
+func studentTLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	for r := 0; r < x.N; r++ {
+		e := studentTLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1))
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func studentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	a0, a1, a2, a3 := d.X[0], d.X[1], d.X[2], d.X[3]
+	v0, v1, v2, v3 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0, d.S[3] != 0
+	var sum0, sum1, sum2, sum3 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, d3, ok := studentTLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1), need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+		if need&8 != 0 {
+			sum3 = acc(a3, v3, r, gi*d3, sum3)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2, sum3}
 }
 
 // uniform_lcdf(y, lower, upper) = where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower.
-func uniformLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] < x[2] && x[0] > x[1]) {
+func uniformLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x1 < x2 && x0 > x1) {
 		return negInf
 	}
 	var w0 float64
-	if x[0] < x[2] {
-		w0 = math.Log(x[0]-x[1]) - math.Log(x[2]-x[1])
+	if x0 < x2 {
+		w0 = math.Log(x0-x1) - math.Log(x2-x1)
 	} else {
 		w0 = 0
 	}
 	return w0
 }
 
-func uniformLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] < x[2] && x[0] > x[1]) {
-		return d, false
+func uniformLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 < x2 && x0 > x1) {
+		return d0, d1, d2, false
 	}
 	if need&1 != 0 {
 		var w0 float64
-		if x[0] < x[2] {
-			w0 = opdef.Inv(x[0] - x[1])
+		if x0 < x2 {
+			w0 = opdef.Inv(x0 - x1)
 		} else {
 			w0 = 0
 		}
-		d[0] = w0
+		d0 = w0
 	}
 	if need&2 != 0 {
 		var w1 float64
-		if x[0] < x[2] {
-			w1 = opdef.Inv(x[2]-x[1]) - opdef.Inv(x[0]-x[1])
+		if x0 < x2 {
+			w1 = opdef.Inv(x2-x1) - opdef.Inv(x0-x1)
 		} else {
 			w1 = 0
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
 		var w2 float64
-		if x[0] < x[2] {
-			w2 = -opdef.Inv(x[2] - x[1])
+		if x0 < x2 {
+			w2 = -opdef.Inv(x2 - x1)
 		} else {
 			w2 = 0
 		}
-		d[2] = w2
+		d2 = w2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func uniformLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := uniformLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func uniformLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := uniformLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // uniform_lccdf(y, lower, upper) = where(y > lower, log(upper - y) - log(upper - lower), 0) where lower < upper && y < upper.
-func uniformLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] < x[2] && x[0] < x[2]) {
+func uniformLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x1 < x2 && x0 < x2) {
 		return negInf
 	}
 	var w0 float64
-	if x[0] > x[1] {
-		w0 = math.Log(x[2]-x[0]) - math.Log(x[2]-x[1])
+	if x0 > x1 {
+		w0 = math.Log(x2-x0) - math.Log(x2-x1)
 	} else {
 		w0 = 0
 	}
 	return w0
 }
 
-func uniformLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] < x[2] && x[0] < x[2]) {
-		return d, false
+func uniformLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 < x2 && x0 < x2) {
+		return d0, d1, d2, false
 	}
 	if need&1 != 0 {
 		var w0 float64
-		if x[0] > x[1] {
-			w0 = -opdef.Inv(x[2] - x[0])
+		if x0 > x1 {
+			w0 = -opdef.Inv(x2 - x0)
 		} else {
 			w0 = 0
 		}
-		d[0] = w0
+		d0 = w0
 	}
 	if need&2 != 0 {
 		var w1 float64
-		if x[0] > x[1] {
-			w1 = opdef.Inv(x[2] - x[1])
+		if x0 > x1 {
+			w1 = opdef.Inv(x2 - x1)
 		} else {
 			w1 = 0
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
 		var w2 float64
-		if x[0] > x[1] {
-			w2 = opdef.Inv(x[2]-x[0]) - opdef.Inv(x[2]-x[1])
+		if x0 > x1 {
+			w2 = opdef.Inv(x2-x0) - opdef.Inv(x2-x1)
 		} else {
 			w2 = 0
 		}
-		d[2] = w2
+		d2 = w2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func uniformLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := uniformLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := uniformLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // weibull_lcdf(y, k, lambda) = where(u > 1e-10, log1mexp(-u), k*L - 0.5*u) where k > 0 && lambda > 0 && y > 0,
 // L = log(y) - log(lambda),
 // u = exp(k * L),
 // q = where(u > 1e-10, u / expm1(u), 1 - 0.5*u).
-func weibullLCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
+func weibullLCDFValue(x0, x1, x2 float64) float64 {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
 		return negInf
 	}
-	l0 := math.Log(x[0]) - math.Log(x[2])
-	l1 := Exp(x[1] * l0)
+	l0 := math.Log(x0) - math.Log(x2)
+	l1 := Exp(x1 * l0)
 	var w0 float64
 	if l1 > 1e-10 {
 		w0 = opdef.Log1mExp(-l1)
 	} else {
-		w0 = x[1]*l0 - 0.5*l1
+		w0 = x1*l0 - 0.5*l1
 	}
 	return w0
 }
 
-func weibullLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0 && x[0] > 0) {
-		return d, false
+func weibullLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0 && x0 > 0) {
+		return d0, d1, d2, false
 	}
-	l0 := math.Log(x[0]) - math.Log(x[2])
-	l1 := Exp(x[1] * l0)
+	l0 := math.Log(x0) - math.Log(x2)
+	l1 := Exp(x1 * l0)
 	if !(l1 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	var l2 float64
 	if need&7 != 0 {
@@ -1341,28 +2477,69 @@ func weibullLCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool
 		l2 = w0
 	}
 	if need&1 != 0 {
-		d[0] = x[1] * l2 / x[0]
+		d0 = x1 * l2 / x0
 	}
 	if need&2 != 0 {
-		d[1] = l2 * l0
+		d1 = l2 * l0
 	}
 	if need&4 != 0 {
-		d[2] = -x[1] * l2 * opdef.Inv(x[2])
+		d2 = -x1 * l2 * opdef.Inv(x2)
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func weibullLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := weibullLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func weibullLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := weibullLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }
 
 // weibull_lccdf(y, k, lambda) = where(y > 0, -u, 0) where k > 0 && lambda > 0,
 // L = log(y) - log(lambda),
 // u = exp(k * L).
-func weibullLCCDFValue(x TermArgs, keep []float64) float64 {
-	if !(x[1] > 0 && x[2] > 0) {
+func weibullLCCDFValue(x0, x1, x2 float64) float64 {
+	if !(x1 > 0 && x2 > 0) {
 		return negInf
 	}
-	l0 := math.Log(x[0]) - math.Log(x[2])
-	l1 := Exp(x[1] * l0)
+	l0 := math.Log(x0) - math.Log(x2)
+	l1 := Exp(x1 * l0)
 	var w0 float64
-	if x[0] > 0 {
+	if x0 > 0 {
 		w0 = -l1
 	} else {
 		w0 = 0
@@ -1370,41 +2547,82 @@ func weibullLCCDFValue(x TermArgs, keep []float64) float64 {
 	return w0
 }
 
-func weibullLCCDFGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {
-	if !(x[1] > 0 && x[2] > 0) {
-		return d, false
+func weibullLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
+	if !(x1 > 0 && x2 > 0) {
+		return d0, d1, d2, false
 	}
-	l0 := math.Log(x[0]) - math.Log(x[2])
-	l1 := Exp(x[1] * l0)
+	l0 := math.Log(x0) - math.Log(x2)
+	l1 := Exp(x1 * l0)
 	if !(l1 < math.Inf(1)) {
-		return d, false
+		return d0, d1, d2, false
 	}
 	if need&1 != 0 {
 		var w0 float64
-		if x[0] > 0 {
-			w0 = -x[1] * l1 / x[0]
+		if x0 > 0 {
+			w0 = -x1 * l1 / x0
 		} else {
 			w0 = 0
 		}
-		d[0] = w0
+		d0 = w0
 	}
 	if need&2 != 0 {
 		var w1 float64
-		if x[0] > 0 {
+		if x0 > 0 {
 			w1 = -l1 * l0
 		} else {
 			w1 = 0
 		}
-		d[1] = w1
+		d1 = w1
 	}
 	if need&4 != 0 {
 		var w2 float64
-		if x[0] > 0 {
-			w2 = x[1] * l1 * opdef.Inv(x[2])
+		if x0 > 0 {
+			w2 = x1 * l1 * opdef.Inv(x2)
 		} else {
 			w2 = 0
 		}
-		d[2] = w2
+		d2 = w2
 	}
-	return d, true
+	return d0, d1, d2, true
+}
+
+func weibullLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	for r := 0; r < x.N; r++ {
+		e := weibullLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		if e != e { // NaN from infinite inputs
+			e = negInf
+		}
+		if add {
+			out[r*os] += e
+		} else {
+			out[r*os] = e
+		}
+	}
+}
+
+func weibullLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
+	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
+	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
+	var sum0, sum1, sum2 float64
+	for r := 0; r < x.N; r++ {
+		d0, d1, d2, ok := weibullLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
+		if !ok {
+			continue
+		}
+		gi := g[r*gs]
+		if need&1 != 0 {
+			sum0 = acc(a0, v0, r, gi*d0, sum0)
+		}
+		if need&2 != 0 {
+			sum1 = acc(a1, v1, r, gi*d1, sum1)
+		}
+		if need&4 != 0 {
+			sum2 = acc(a2, v2, r, gi*d2, sum2)
+		}
+	}
+	return TermArgs{sum0, sum1, sum2}
 }

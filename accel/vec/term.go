@@ -2,10 +2,10 @@ package vec
 
 import "github.com/gobayes/gobayes/accel/ir"
 
-// The lockstep skeleton of the ops in term form (accel/ir/term.go): one
-// loop over the elements and the chains for every such op, calling the
-// element's value and partials that cmd/genops writes once, in accel/ir
-// (ir.TermOf). The ops with kernels of their own are in lpdf_gen.go.
+// The lockstep skeleton of the ops in term form (accel/ir/term.go): for
+// each element, the row loops that cmd/genops writes once, in accel/ir
+// (ir.TermOf), run over the chains. The ops with kernels of their own
+// are in lpdf_gen.go.
 
 func init() {
 	for op := ir.Op(0); op < ir.NumOps; op++ {
@@ -24,37 +24,38 @@ func (b *Batch) termOperands(in *ir.Instr) (ops [ir.MaxTermArity]operand, n int)
 	return ops, n
 }
 
+// chains is element i of every argument, over the chains.
+func (b *Batch) chains(ops *[ir.MaxTermArity]operand, k, i int) ir.TermRows {
+	x := ir.TermRows{N: b.B}
+	for j := 0; j < k; j++ {
+		a := &ops[j]
+		x.X[j], x.S[j] = b.V[a.off+i*a.es:], a.cs
+	}
+	return x
+}
+
 func (b *Batch) termForward(in *ir.Instr) {
 	t := ir.TermOf(in.Op)
 	v, o, nb := b.V, b.loc[in.Out], b.B
 	ops, n := b.termOperands(in)
-	k := len(in.In)
 	pw := ir.Pointwise(in)
 	if !pw {
 		clear(v[o.off : o.off+nb])
 	}
-	var x ir.TermArgs
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
-		for c := 0; c < nb; c++ {
-			for j := 0; j < k; j++ {
-				a := &ops[j]
-				x[j] = v[a.off+i*a.es+c*a.cs]
-			}
-			b.put(oo+c, t.Value(x, nil), pw)
-		}
+		t.Values(b.chains(&ops, len(in.In), i), nil, v[oo:oo+nb], 1, !pw)
 	}
 }
 
 func (b *Batch) termBackward(in *ir.Instr) {
 	t := ir.TermOf(in.Op)
-	v, adj, o, nb := b.V, b.Adj, b.loc[in.Out], b.B
+	o, nb := b.loc[in.Out], b.B
 	ops, n := b.termOperands(in)
 	k := len(in.In)
-	pw := ir.Pointwise(in)
 	var need uint
 	for j := 0; j < k; j++ {
 		if ops[j].grad {
@@ -64,31 +65,18 @@ func (b *Batch) termBackward(in *ir.Instr) {
 	if need == 0 {
 		return
 	}
-	var x ir.TermArgs
-	var rows [ir.MaxTermArity][]float64
+	pw := ir.Pointwise(in)
 	for i := 0; i < n; i++ {
 		oo := o.off
 		if pw {
 			oo += i * nb
 		}
+		var d ir.TermRows
 		for j := 0; j < k; j++ {
-			rows[j] = b.adjRow(ops[j], i, true)
-		}
-		gs := adj[oo : oo+nb]
-		for c, g := range gs {
-			for j := 0; j < k; j++ {
-				a := &ops[j]
-				x[j] = v[a.off+i*a.es+c*a.cs]
-			}
-			d, ok := t.Grad(x, nil, need)
-			if !ok {
-				continue
-			}
-			for j := 0; j < k; j++ {
-				if need&(1<<j) != 0 {
-					rows[j][c] += g * d[j]
-				}
+			if need&(1<<j) != 0 {
+				d.X[j], d.S[j] = b.adjRow(ops[j], i, true), 1
 			}
 		}
+		t.Grads(b.chains(&ops, k, i), nil, need, b.Adj[oo:oo+nb], 1, d)
 	}
 }

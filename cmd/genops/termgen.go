@@ -22,8 +22,11 @@ const maxTermArity = 4
 func (p *parsed) termForm() bool { return p.d.Of != nil }
 
 // termFile writes accel/ir/term_gen.go: for each op in term form, its
-// value and its partials as functions of one element (the arguments in a
-// TermArgs), and the table (terms) that the skeletons read.
+// value and its partials as functions of one element (<op>Value,
+// <op>Grad), the loops over a row of elements that call them (<op>Values,
+// <op>Grads: element r of argument j is x.X[j][r*x.S[j]], so that ir
+// passes a whole batch and vec the chains of one element), and the table
+// (terms) that the skeletons read.
 func termFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
@@ -32,7 +35,7 @@ func termFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	b.WriteString("// terms are the ops in term form, by op.\nvar terms = map[Op]*Term{\n")
 	for _, p := range ps {
 		if p.termForm() {
-			fmt.Fprintf(&b, "\tOp%s: {%d, %sValue, %sGrad},\n", p.d.Op, len(p.keep), lowerFirst(p.d.Family), lowerFirst(p.d.Family))
+			fmt.Fprintf(&b, "\tOp%s: {%d, %sValues, %sGrads},\n", p.d.Op, len(p.keep), lowerFirst(p.d.Family), lowerFirst(p.d.Family))
 		}
 	}
 	b.WriteString("}\n")
@@ -43,22 +46,99 @@ func termFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 		if len(p.args) > maxTermArity {
 			return nil, fmt.Errorf("opdef %s: %d arguments, more than the %d of a term", p.d.Family, len(p.args), maxTermArity)
 		}
-		if err := termValue(&b, p); err != nil {
-			return nil, err
-		}
-		if err := termGrad(&b, p); err != nil {
-			return nil, err
+		for _, f := range []func(*bytes.Buffer, *parsed) error{termValue, termGrad, termValues, termGrads} {
+			if err := f(&b, p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return goFile("term_gen.go", &b)
 }
 
-// termScope spells argument i as x[i] and let k as l<k>.
+// termScope spells argument i as x<i> and let k as l<k>.
 func (p *parsed) termScope() *scope {
 	s := p.scope()
-	s.argVar = func(i int) string { return fmt.Sprintf("x[%d]", i) }
 	s.nw = new(int)
 	return s
+}
+
+// termParams are an element function's parameters: the arguments, and
+// keep when the op keeps lets.
+func (p *parsed) termParams() string {
+	var xs []string
+	for i := range p.args {
+		xs = append(xs, fmt.Sprintf("x%d", i))
+	}
+	out := strings.Join(xs, ", ") + " float64"
+	if len(p.keep) > 0 {
+		out += ", keep []float64"
+	}
+	return out
+}
+
+// termCall is the call of an element function on element r of the row.
+func (p *parsed) termCall(name string, extra string) string {
+	var xs []string
+	for i := range p.args {
+		xs = append(xs, fmt.Sprintf("x%d[r*s%d]", i, i))
+	}
+	if len(p.keep) > 0 {
+		xs = append(xs, fmt.Sprintf("keepAt(keep, r, %d)", len(p.keep)))
+	}
+	if extra != "" {
+		xs = append(xs, extra)
+	}
+	return fmt.Sprintf("%s%s(%s)", lowerFirst(p.d.Family), name, strings.Join(xs, ", "))
+}
+
+// termRowHead reads the row's arguments and strides.
+func termRowHead(b *bytes.Buffer, p *parsed) {
+	var xs, ss, xv, sv []string
+	for i := range p.args {
+		xs = append(xs, fmt.Sprintf("x%d", i))
+		ss = append(ss, fmt.Sprintf("s%d", i))
+		xv = append(xv, fmt.Sprintf("x.X[%d]", i))
+		sv = append(sv, fmt.Sprintf("x.S[%d]", i))
+	}
+	fmt.Fprintf(b, "%s := %s\n%s := %s\n", strings.Join(xs, ", "), strings.Join(xv, ", "), strings.Join(ss, ", "), strings.Join(sv, ", "))
+}
+
+func termValues(b *bytes.Buffer, p *parsed) error {
+	fmt.Fprintf(b, "\nfunc %sValues(x TermRows, keep, out []float64, os int, add bool) {\n", lowerFirst(p.d.Family))
+	termRowHead(b, p)
+	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\ne := %s\n", p.termCall("Value", ""))
+	b.WriteString("if e != e { // NaN from infinite inputs\ne = negInf\n}\nif add {\nout[r*os] += e\n} else {\nout[r*os] = e\n}\n}\n}\n")
+	return nil
+}
+
+func termGrads(b *bytes.Buffer, p *parsed) error {
+	fmt.Fprintf(b, "\nfunc %sGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {\n", lowerFirst(p.d.Family))
+	termRowHead(b, p)
+	var ds, sums, as, av, vs, vv []string
+	for i, g := range p.grads {
+		if g == nil {
+			continue
+		}
+		ds = append(ds, fmt.Sprintf("d%d", i))
+		sums = append(sums, fmt.Sprintf("sum%d", i))
+		as = append(as, fmt.Sprintf("a%d", i))
+		av = append(av, fmt.Sprintf("d.X[%d]", i))
+		vs = append(vs, fmt.Sprintf("v%d", i))
+		vv = append(vv, fmt.Sprintf("d.S[%d] != 0", i))
+	}
+	fmt.Fprintf(b, "%s := %s\n%s := %s\nvar %s float64\n", strings.Join(as, ", "), strings.Join(av, ", "), strings.Join(vs, ", "), strings.Join(vv, ", "), strings.Join(sums, ", "))
+	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\n%s, ok := %s\nif !ok {\ncontinue\n}\ngi := g[r*gs]\n", strings.Join(ds, ", "), p.termCall("Grad", "need"))
+	out := make([]string, len(p.args))
+	for i, g := range p.grads {
+		out[i] = "0"
+		if g == nil {
+			continue
+		}
+		out[i] = fmt.Sprintf("sum%d", i)
+		fmt.Fprintf(b, "if need&%d != 0 {\nsum%d = acc(a%d, v%d, r, gi*d%d, sum%d)\n}\n", 1<<i, i, i, i, i, i)
+	}
+	fmt.Fprintf(b, "}\nreturn TermArgs{%s}\n}\n", strings.Join(out, ", "))
+	return nil
 }
 
 // termLets writes lets ks (in order) that done does not hold, and adds
@@ -99,7 +179,7 @@ func termValue(b *bytes.Buffer, p *parsed) error {
 		return fmt.Errorf("opdef %s: Valid: %v", p.d.Family, err)
 	}
 	formulaComment(b, p)
-	fmt.Fprintf(b, "func %sValue(x TermArgs, keep []float64) float64 {\n", lowerFirst(p.d.Family))
+	fmt.Fprintf(b, "func %sValue(%s) float64 {\n", lowerFirst(p.d.Family), p.termParams())
 	fmt.Fprintf(b, "if !(%s) {\nreturn negInf\n}\n", valid)
 	if err := termLets(b, p, s, lets, map[int]bool{}, false); err != nil {
 		return err
@@ -122,20 +202,21 @@ func termGrad(b *bytes.Buffer, p *parsed) error {
 	if err != nil {
 		return err
 	}
-	var with []string
+	var ds []string
 	for i, g := range p.grads {
 		if g != nil {
-			with = append(with, p.args[i])
+			ds = append(ds, fmt.Sprintf("d%d", i))
 		}
 	}
-	fmt.Fprintf(b, "\nfunc %sGrad(x TermArgs, keep []float64, need uint) (d TermArgs, ok bool) {\n", lowerFirst(p.d.Family))
-	fmt.Fprintf(b, "if !(%s) {\nreturn d, false\n}\n", valid)
+	fmt.Fprintf(b, "\nfunc %sGrad(%s, need uint) (%s float64, ok bool) {\n", lowerFirst(p.d.Family), p.termParams(), strings.Join(ds, ", "))
+	ret := "return " + strings.Join(ds, ", ")
+	fmt.Fprintf(b, "if !(%s) {\n%s, false\n}\n", valid, ret)
 	done := map[int]bool{}
 	if p.gradIf != nil {
 		if err := termLets(b, p, s, p.letsNeeded(p.gradIf), done, true); err != nil {
 			return err
 		}
-		line, err := goLine(s, p.gradIf, "if !(%s) {\nreturn d, false\n}")
+		line, err := goLine(s, p.gradIf, "if !(%s) {\n"+ret+", false\n}")
 		if err != nil {
 			return fmt.Errorf("opdef %s: GradIf: %v", p.d.Family, err)
 		}
@@ -205,15 +286,14 @@ func termGrad(b *bytes.Buffer, p *parsed) error {
 		if err := termLets(b, p, s, p.letsNeeded(g), inner, true); err != nil {
 			return err
 		}
-		line, err := goLine(s, g, fmt.Sprintf("d[%d] = %%s", i))
+		line, err := goLine(s, g, fmt.Sprintf("d%d = %%s", i))
 		if err != nil {
 			return fmt.Errorf("opdef %s: the partial by %s: %v", p.d.Family, p.args[i], err)
 		}
 		b.WriteString(line)
 		b.WriteString("}\n")
 	}
-	_ = with
-	b.WriteString("return d, true\n}\n")
+	b.WriteString(ret + ", true\n}\n")
 	return nil
 }
 
