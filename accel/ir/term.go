@@ -35,10 +35,11 @@ type Term struct {
 	// Keep is how many lets Values leaves for Grads per element
 	// (accel/opdef's Keep), in keep[r*Keep:] for element r.
 	Keep int
-	// Values writes element r's term to out[r*os], or adds it when add
-	// is set: -Inf outside Valid and for NaN. keep, when not nil,
-	// receives the kept lets.
-	Values func(x TermRows, keep, out []float64, os int, add bool)
+	// Values is the sum of the elements' terms, each -Inf outside Valid
+	// and for NaN; it also writes element r's to out[r], or adds it when
+	// add is set, unless out is nil. keep, when not nil, receives the
+	// kept lets.
+	Values func(x TermRows, keep, out []float64, add bool) float64
 	// Grads adds g[r*gs] times the partial by argument j to d.X[j][r]
 	// for each bit j of need, for the elements that add to the gradient
 	// (inside Valid and GradIf); where d.S[j] is 0 (a broadcast
@@ -80,11 +81,10 @@ func (t *Term) forward(f *Frame, in *Instr) {
 		keep = f.Val(in.Scratch)
 	}
 	if Pointwise(in) {
-		t.Values(x, keep, out, 1, false)
+		t.Values(x, keep, out, false)
 		return
 	}
-	out[0] = 0
-	t.Values(x, keep, out, 0, true)
+	out[0] = t.Values(x, keep, nil, false)
 }
 
 func (t *Term) backward(f *Frame, in *Instr) {

@@ -50,82 +50,66 @@ var terms = map[Op]*Term{
 // beta_lcdf(y, alpha, beta) = li where alpha > 0 && beta > 0 && y > 0,
 // li = logIncBeta(alpha, beta, y, 1 - y),
 // r = where(y < 1, exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - li), 0).
-func betaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
-	if keep != nil {
-		keep[0] = l0
-	}
-	return l0
-}
-
-func betaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	if need&1 != 0 {
-		var l0 float64
-		if keep != nil {
-			l0 = keep[0]
-		} else {
-			l0 = opdef.LogIncBeta(x1, x2, x0, 1-x0)
-		}
-		var w0 float64
-		if x0 < 1 {
-			w0 = Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
-		} else {
-			w0 = 0
-		}
-		l1 := w0
-		d0 = l1
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogIncBetaA(x1, x2, x0, 1-x0)
-	}
-	if need&4 != 0 {
-		d2 = opdef.DLogIncBetaB(x1, x2, x0, 1-x0)
-	}
-	return d0, d1, d2, true
-}
-
-func betaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func betaLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := betaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			l0 := opdef.LogIncBeta(x1, x2, x0, 1-x0)
+			if keep != nil {
+				keep[r*1+0] = l0
+			}
+			e = l0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func betaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := betaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var l0 float64
+			if keep != nil {
+				l0 = keep[r*1+0]
+			} else {
+				l0 = opdef.LogIncBeta(x1, x2, x0, 1-x0)
+			}
+			var w0 float64
+			if x0 < 1 {
+				w0 = Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			sum0 = acc(a0, v0, r, gi*(l1), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogIncBetaA(x1, x2, x0, 1-x0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(opdef.DLogIncBetaB(x1, x2, x0, 1-x0)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -134,82 +118,66 @@ func betaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d
 // beta_lccdf(y, alpha, beta) = lc where alpha > 0 && beta > 0 && y < 1,
 // lc = logIncBeta(beta, alpha, 1 - y, y),
 // r = where(y > 0, -exp((alpha - 1)*log(y) + (beta - 1)*log1p(-y) - lbeta(alpha, beta) - lc), 0).
-func betaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 < 1) {
-		return negInf
-	}
-	l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
-	if keep != nil {
-		keep[0] = l0
-	}
-	return l0
-}
-
-func betaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 < 1) {
-		return d0, d1, d2, false
-	}
-	if need&1 != 0 {
-		var l0 float64
-		if keep != nil {
-			l0 = keep[0]
-		} else {
-			l0 = opdef.LogIncBeta(x2, x1, 1-x0, x0)
-		}
-		var w0 float64
-		if x0 > 0 {
-			w0 = -Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
-		} else {
-			w0 = 0
-		}
-		l1 := w0
-		d0 = l1
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogIncBetaB(x2, x1, 1-x0, x0)
-	}
-	if need&4 != 0 {
-		d2 = opdef.DLogIncBetaA(x2, x1, 1-x0, x0)
-	}
-	return d0, d1, d2, true
-}
-
-func betaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func betaLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := betaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 < 1 {
+			l0 := opdef.LogIncBeta(x2, x1, 1-x0, x0)
+			if keep != nil {
+				keep[r*1+0] = l0
+			}
+			e = l0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func betaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := betaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 < 1) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var l0 float64
+			if keep != nil {
+				l0 = keep[r*1+0]
+			} else {
+				l0 = opdef.LogIncBeta(x2, x1, 1-x0, x0)
+			}
+			var w0 float64
+			if x0 > 0 {
+				w0 = -Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
+			} else {
+				w0 = 0
+			}
+			l1 := w0
+			sum0 = acc(a0, v0, r, gi*(l1), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogIncBetaB(x2, x1, 1-x0, x0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(opdef.DLogIncBetaA(x2, x1, 1-x0, x0)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -219,75 +187,59 @@ func betaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 // z = (y - mu) * inv(sigma),
 // a = atan2(1, -z),
 // d = inv((1 + z*z) * a).
-func cauchyLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	l1 := math.Atan2(1, -l0)
-	return math.Log(l1) - opdef.LnPi
-}
-
-func cauchyLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = math.Atan2(1, -l0)
-		l2 = opdef.Inv((1 + l0*l0) * l1)
-	}
-	if need&1 != 0 {
-		d0 = l2 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l2 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l2 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func cauchyLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func cauchyLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := cauchyLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			l1 := math.Atan2(1, -l0)
+			e = math.Log(l1) - opdef.LnPi
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func cauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := cauchyLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = math.Atan2(1, -l0)
+			l2 = opdef.Inv((1 + l0*l0) * l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l2*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l2*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l2*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -297,75 +249,59 @@ func cauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 // z = (y - mu) * inv(sigma),
 // a = atan2(1, z),
 // d = -inv((1 + z*z) * a).
-func cauchyLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	l1 := math.Atan2(1, l0)
-	return math.Log(l1) - opdef.LnPi
-}
-
-func cauchyLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = math.Atan2(1, l0)
-		l2 = -opdef.Inv((1 + l0*l0) * l1)
-	}
-	if need&1 != 0 {
-		d0 = l2 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l2 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l2 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func cauchyLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func cauchyLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := cauchyLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			l1 := math.Atan2(1, l0)
+			e = math.Log(l1) - opdef.LnPi
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func cauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := cauchyLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = math.Atan2(1, l0)
+			l2 = -opdef.Inv((1 + l0*l0) * l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l2*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l2*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l2*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -373,140 +309,114 @@ func cauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 
 // exponential_lcdf(y, rate) = log1mexp(-rate * y) where rate > 0 && y > 0,
 // e = inv(expm1(rate * y)).
-func exponentialLCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0 && x0 > 0) {
-		return negInf
-	}
-	return opdef.Log1mExp(-x1 * x0)
-}
-
-func exponentialLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0 && x0 > 0) {
-		return d0, d1, false
-	}
-	var l0 float64
-	if need&3 != 0 {
-		l0 = opdef.Inv(math.Expm1(x1 * x0))
-	}
-	if need&1 != 0 {
-		d0 = x1 * l0
-	}
-	if need&2 != 0 {
-		d1 = x0 * l0
-	}
-	return d0, d1, true
-}
-
-func exponentialLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func exponentialLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := exponentialLCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 && x0 > 0 {
+			e = opdef.Log1mExp(-x1 * x0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func exponentialLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := exponentialLCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		if need&3 != 0 {
+			l0 = opdef.Inv(math.Expm1(x1 * x0))
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(x1*l0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(x0*l0), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
 }
 
 // exponential_lccdf(y, rate) = where(y > 0, -rate * y, 0) where rate > 0.
-func exponentialLCCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0) {
-		return negInf
-	}
-	var w0 float64
-	if x0 > 0 {
-		w0 = -x1 * x0
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func exponentialLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0) {
-		return d0, d1, false
-	}
-	if need&1 != 0 {
-		var w0 float64
-		if x0 > 0 {
-			w0 = -x1
-		} else {
-			w0 = 0
-		}
-		d0 = w0
-	}
-	if need&2 != 0 {
-		var w1 float64
-		if x0 > 0 {
-			w1 = -x0
-		} else {
-			w1 = 0
-		}
-		d1 = w1
-	}
-	return d0, d1, true
-}
-
-func exponentialLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func exponentialLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := exponentialLCCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1 * x0
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func exponentialLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := exponentialLCCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1
+			} else {
+				w0 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			var w1 float64
+			if x0 > 0 {
+				w1 = -x0
+			} else {
+				w1 = 0
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -516,84 +426,68 @@ func exponentialLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 // x = beta * y,
 // lp = logGammaP(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
-func gammaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := x2 * x0
-	l1 := opdef.LogGammaP(x1, l0)
-	if keep != nil {
-		keep[0] = l1
-	}
-	return l1
-}
-
-func gammaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	l0 := x2 * x0
-	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	var l1 float64
-	var l2 float64
-	if need&5 != 0 {
-		if keep != nil {
-			l1 = keep[0]
-		} else {
-			l1 = opdef.LogGammaP(x1, l0)
-		}
-		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
-	}
-	if need&1 != 0 {
-		d0 = x2 * l2
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogGammaP(x1, l0)
-	}
-	if need&4 != 0 {
-		d2 = x0 * l2
-	}
-	return d0, d1, d2, true
-}
-
-func gammaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func gammaLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := gammaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			l0 := x2 * x0
+			l1 := opdef.LogGammaP(x1, l0)
+			if keep != nil {
+				keep[r*1+0] = l1
+			}
+			e = l1
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := gammaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		l0 := x2 * x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
+		var l1 float64
+		var l2 float64
+		if need&5 != 0 {
+			if keep != nil {
+				l1 = keep[r*1+0]
+			} else {
+				l1 = opdef.LogGammaP(x1, l0)
+			}
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(x2*l2), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogGammaP(x1, l0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(x0*l2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -603,84 +497,68 @@ func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 // x = beta * y,
 // lq = logGammaQ(alpha, x),
 // r = -exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
-func gammaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0) {
-		return negInf
-	}
-	l0 := x2 * x0
-	l1 := opdef.LogGammaQ(x1, l0)
-	if keep != nil {
-		keep[0] = l1
-	}
-	return l1
-}
-
-func gammaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0) {
-		return d0, d1, d2, false
-	}
-	l0 := x2 * x0
-	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	var l1 float64
-	var l2 float64
-	if need&5 != 0 {
-		if keep != nil {
-			l1 = keep[0]
-		} else {
-			l1 = opdef.LogGammaQ(x1, l0)
-		}
-		l2 = -Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
-	}
-	if need&1 != 0 {
-		d0 = x2 * l2
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogGammaQ(x1, l0)
-	}
-	if need&4 != 0 {
-		d2 = x0 * l2
-	}
-	return d0, d1, d2, true
-}
-
-func gammaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func gammaLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := gammaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			l0 := x2 * x0
+			l1 := opdef.LogGammaQ(x1, l0)
+			if keep != nil {
+				keep[r*1+0] = l1
+			}
+			e = l1
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := gammaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		l0 := x2 * x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
+		var l1 float64
+		var l2 float64
+		if need&5 != 0 {
+			if keep != nil {
+				l1 = keep[r*1+0]
+			} else {
+				l1 = opdef.LogGammaQ(x1, l0)
+			}
+			l2 = -Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(x2*l2), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogGammaQ(x1, l0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(x0*l2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -689,72 +567,59 @@ func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 // half_cauchy_lcdf(y, sigma) = where(z < 1, ln2 - lnPi + log(atan2(z, 1)), log1p(-2 * atan2(1, z) / pi)) where sigma > 0 && y > 0,
 // z = y * inv(sigma),
 // d = inv((1 + z*z) * atan2(z, 1)).
-func halfCauchyLCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := x0 * opdef.Inv(x1)
-	var w0 float64
-	if l0 < 1 {
-		w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
-	} else {
-		w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
-	}
-	return w0
-}
-
-func halfCauchyLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0 && x0 > 0) {
-		return d0, d1, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&3 != 0 {
-		l0 = x0 * opdef.Inv(x1)
-		l1 = opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x1)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * l0 * opdef.Inv(x1)
-	}
-	return d0, d1, true
-}
-
-func halfCauchyLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func halfCauchyLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := halfCauchyLCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 && x0 > 0 {
+			l0 := x0 * opdef.Inv(x1)
+			var w0 float64
+			if l0 < 1 {
+				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
+			} else {
+				w0 = math.Log1p(-2 * math.Atan2(1, l0) / math.Pi)
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfCauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := halfCauchyLCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&3 != 0 {
+			l0 = x0 * opdef.Inv(x1)
+			l1 = opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -763,78 +628,65 @@ func halfCauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 // half_cauchy_lccdf(y, sigma) = where(y > 0, ln2 - lnPi + log(atan2(1, z)), 0) where sigma > 0,
 // z = y * inv(sigma),
 // d = where(y > 0, -inv((1 + z*z) * atan2(1, z)), 0).
-func halfCauchyLCCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0) {
-		return negInf
-	}
-	l0 := x0 * opdef.Inv(x1)
-	var w0 float64
-	if x0 > 0 {
-		w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func halfCauchyLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0) {
-		return d0, d1, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&3 != 0 {
-		l0 = x0 * opdef.Inv(x1)
-		var w0 float64
-		if x0 > 0 {
-			w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
-		} else {
-			w0 = 0
-		}
-		l1 = w0
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x1)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * l0 * opdef.Inv(x1)
-	}
-	return d0, d1, true
-}
-
-func halfCauchyLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func halfCauchyLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := halfCauchyLCCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 {
+			l0 := x0 * opdef.Inv(x1)
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfCauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := halfCauchyLCCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&3 != 0 {
+			l0 = x0 * opdef.Inv(x1)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
+			} else {
+				w0 = 0
+			}
+			l1 = w0
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -843,72 +695,59 @@ func halfCauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 // half_normal_lcdf(y, sigma) = where(z < 1, log(erf(z * 0.7071067811865476)), log1mexp(ln2 + logPhi(-z))) where sigma > 0 && y > 0,
 // z = y * inv(sigma),
 // d = 0.7978845608028654 * exp(-0.5 * z * z) / erf(z * 0.7071067811865476).
-func halfNormalLCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := x0 * opdef.Inv(x1)
-	var w0 float64
-	if l0 < 1 {
-		w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
-	} else {
-		w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
-	}
-	return w0
-}
-
-func halfNormalLCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0 && x0 > 0) {
-		return d0, d1, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&3 != 0 {
-		l0 = x0 * opdef.Inv(x1)
-		l1 = 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x1)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * l0 * opdef.Inv(x1)
-	}
-	return d0, d1, true
-}
-
-func halfNormalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func halfNormalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := halfNormalLCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 && x0 > 0 {
+			l0 := x0 * opdef.Inv(x1)
+			var w0 float64
+			if l0 < 1 {
+				w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
+			} else {
+				w0 = opdef.Log1mExp(opdef.Ln2 + opdef.LogPhi(-l0))
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := halfNormalLCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&3 != 0 {
+			l0 = x0 * opdef.Inv(x1)
+			l1 = 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -917,78 +756,65 @@ func halfNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 // half_normal_lccdf(y, sigma) = where(y > 0, ln2 + logPhi(-z), 0) where sigma > 0,
 // z = y * inv(sigma),
 // d = where(y > 0, -dLogPhi(-z), 0).
-func halfNormalLCCDFValue(x0, x1 float64) float64 {
-	if !(x1 > 0) {
-		return negInf
-	}
-	l0 := x0 * opdef.Inv(x1)
-	var w0 float64
-	if x0 > 0 {
-		w0 = opdef.Ln2 + opdef.LogPhi(-l0)
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func halfNormalLCCDFGrad(x0, x1 float64, need uint) (d0, d1 float64, ok bool) {
-	if !(x1 > 0) {
-		return d0, d1, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&3 != 0 {
-		l0 = x0 * opdef.Inv(x1)
-		var w0 float64
-		if x0 > 0 {
-			w0 = -opdef.DLogPhi(-l0)
-		} else {
-			w0 = 0
-		}
-		l1 = w0
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x1)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * l0 * opdef.Inv(x1)
-	}
-	return d0, d1, true
-}
-
-func halfNormalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1 := x.X[0], x.X[1]
+func halfNormalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		e := halfNormalLCCDFValue(x0[r*s0], x1[r*s1])
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		e := negInf
+		if x1 > 0 {
+			l0 := x0 * opdef.Inv(x1)
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.Ln2 + opdef.LogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1 := x.X[0], x.X[1]
-	s0, s1 := x.S[0], x.S[1]
 	a0, a1 := d.X[0], d.X[1]
 	v0, v1 := d.S[0] != 0, d.S[1] != 0
 	var sum0, sum1 float64
+	xs0, xs1 := x.X[0], x.X[1]
+	s0, s1 := x.S[0], x.S[1]
 	for r := 0; r < x.N; r++ {
-		d0, d1, ok := halfNormalLCCDFGrad(x0[r*s0], x1[r*s1], need)
-		if !ok {
+		x0, x1 := xs0[r*s0], xs1[r*s1]
+		if !(x1 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&3 != 0 {
+			l0 = x0 * opdef.Inv(x1)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -opdef.DLogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			l1 = w0
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -999,85 +825,69 @@ func halfNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 // w = nu + z*z,
 // lf = logIncBeta(0.5, 0.5*nu, z*z / w, nu / w),
 // r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lf).
-func halfStudentTLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := x0 * opdef.Inv(x2)
-	l1 := x1 + l0*l0
-	l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
-	if keep != nil {
-		keep[0] = l2
-	}
-	return l2
-}
-
-func halfStudentTLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	var l3 float64
-	if need&7 != 0 {
-		l0 = x0 * opdef.Inv(x2)
-		l1 = x1 + l0*l0
-		if keep != nil {
-			l2 = keep[0]
-		} else {
-			l2 = opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
-		}
-		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
-	}
-	if need&1 != 0 {
-		d0 = l3 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = 0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1) - Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)
-	}
-	if need&4 != 0 {
-		d2 = -l3 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func halfStudentTLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func halfStudentTLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := halfStudentTLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			l0 := x0 * opdef.Inv(x2)
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+			if keep != nil {
+				keep[r*1+0] = l2
+			}
+			e = l2
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfStudentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := halfStudentTLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		var l3 float64
+		if need&7 != 0 {
+			l0 = x0 * opdef.Inv(x2)
+			l1 = x1 + l0*l0
+			if keep != nil {
+				l2 = keep[r*1+0]
+			} else {
+				l2 = opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
+			}
+			l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l3*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1)-Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l3*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1088,109 +898,93 @@ func halfStudentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 // w = nu + z*z,
 // lc = logIncBeta(0.5*nu, 0.5, nu / w, z*z / w),
 // r = exp(ln2 + lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - lc).
-func halfStudentTLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0) {
-		return negInf
-	}
-	var w0 float64
-	if x0 > 0 {
-		w0 = x0 * opdef.Inv(x2)
-	} else {
-		w0 = 0
-	}
-	l0 := w0
-	l1 := x1 + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
-	if keep != nil {
-		keep[0] = l2
-	}
-	return l2
-}
-
-func halfStudentTLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	var l3 float64
-	if need&7 != 0 {
-		var w0 float64
-		if x0 > 0 {
-			w0 = x0 * opdef.Inv(x2)
-		} else {
-			w0 = 0
-		}
-		l0 = w0
-		l1 = x1 + l0*l0
-		if keep != nil {
-			l2 = keep[0]
-		} else {
-			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
-		}
-		l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
-	}
-	if need&1 != 0 {
-		var w1 float64
-		if x0 > 0 {
-			w1 = -l3 * opdef.Inv(x2)
-		} else {
-			w1 = 0
-		}
-		d0 = w1
-	}
-	if need&2 != 0 {
-		d1 = 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)
-	}
-	if need&4 != 0 {
-		var w2 float64
-		if x0 > 0 {
-			w2 = l3 * l0 * opdef.Inv(x2)
-		} else {
-			w2 = 0
-		}
-		d2 = w2
-	}
-	return d0, d1, d2, true
-}
-
-func halfStudentTLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func halfStudentTLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := halfStudentTLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = x0 * opdef.Inv(x2)
+			} else {
+				w0 = 0
+			}
+			l0 := w0
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+			if keep != nil {
+				keep[r*1+0] = l2
+			}
+			e = l2
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := halfStudentTLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		var l3 float64
+		if need&7 != 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = x0 * opdef.Inv(x2)
+			} else {
+				w0 = 0
+			}
+			l0 = w0
+			l1 = x1 + l0*l0
+			if keep != nil {
+				l2 = keep[r*1+0]
+			} else {
+				l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
+			}
+			l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w1 float64
+			if x0 > 0 {
+				w1 = -l3 * opdef.Inv(x2)
+			} else {
+				w1 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w1), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1)+Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			var w2 float64
+			if x0 > 0 {
+				w2 = l3 * l0 * opdef.Inv(x2)
+			} else {
+				w2 = 0
+			}
+			sum2 = acc(a2, v2, r, gi*(w2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1200,84 +994,68 @@ func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 // x = beta / y,
 // lq = logGammaQ(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lq).
-func inverseGammaLCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := x2 / x0
-	l1 := opdef.LogGammaQ(x1, l0)
-	if keep != nil {
-		keep[0] = l1
-	}
-	return l1
-}
-
-func inverseGammaLCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	l0 := x2 / x0
-	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	var l1 float64
-	var l2 float64
-	if need&5 != 0 {
-		if keep != nil {
-			l1 = keep[0]
-		} else {
-			l1 = opdef.LogGammaQ(x1, l0)
-		}
-		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
-	}
-	if need&1 != 0 {
-		d0 = l2 * l0 / x0
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogGammaQ(x1, l0)
-	}
-	if need&4 != 0 {
-		d2 = -l2 / x0
-	}
-	return d0, d1, d2, true
-}
-
-func inverseGammaLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func inverseGammaLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := inverseGammaLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			l0 := x2 / x0
+			l1 := opdef.LogGammaQ(x1, l0)
+			if keep != nil {
+				keep[r*1+0] = l1
+			}
+			e = l1
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := inverseGammaLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		l0 := x2 / x0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
+		var l1 float64
+		var l2 float64
+		if need&5 != 0 {
+			if keep != nil {
+				l1 = keep[r*1+0]
+			} else {
+				l1 = opdef.LogGammaQ(x1, l0)
+			}
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l2*l0/x0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogGammaQ(x1, l0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l2/x0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1287,96 +1065,80 @@ func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 // x = where(y > 0, beta / y, inf),
 // lp = logGammaP(alpha, x),
 // r = exp((alpha - 1)*log(x) - x - lgamma(alpha) - lp).
-func inverseGammaLCCDFValue(x0, x1, x2 float64, keep []float64) float64 {
-	if !(x1 > 0 && x2 > 0) {
-		return negInf
-	}
-	var w0 float64
-	if x0 > 0 {
-		w0 = x2 / x0
-	} else {
-		w0 = math.Inf(1)
-	}
-	l0 := w0
-	l1 := opdef.LogGammaP(x1, l0)
-	if keep != nil {
-		keep[0] = l1
-	}
-	return l1
-}
-
-func inverseGammaLCCDFGrad(x0, x1, x2 float64, keep []float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var w0 float64
-	if x0 > 0 {
-		w0 = x2 / x0
-	} else {
-		w0 = math.Inf(1)
-	}
-	l0 := w0
-	if !(l0 > 0 && l0 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	var l1 float64
-	var l2 float64
-	if need&5 != 0 {
-		if keep != nil {
-			l1 = keep[0]
-		} else {
-			l1 = opdef.LogGammaP(x1, l0)
-		}
-		l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
-	}
-	if need&1 != 0 {
-		d0 = -l2 * l0 / x0
-	}
-	if need&2 != 0 {
-		d1 = opdef.DLogGammaP(x1, l0)
-	}
-	if need&4 != 0 {
-		d2 = l2 / x0
-	}
-	return d0, d1, d2, true
-}
-
-func inverseGammaLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func inverseGammaLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := inverseGammaLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1))
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			var w0 float64
+			if x0 > 0 {
+				w0 = x2 / x0
+			} else {
+				w0 = math.Inf(1)
+			}
+			l0 := w0
+			l1 := opdef.LogGammaP(x1, l0)
+			if keep != nil {
+				keep[r*1+0] = l1
+			}
+			e = l1
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := inverseGammaLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		var w0 float64
+		if x0 > 0 {
+			w0 = x2 / x0
+		} else {
+			w0 = math.Inf(1)
+		}
+		l0 := w0
+		if !(l0 > 0 && l0 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
+		var l1 float64
+		var l2 float64
+		if need&5 != 0 {
+			if keep != nil {
+				l1 = keep[r*1+0]
+			} else {
+				l1 = opdef.LogGammaP(x1, l0)
+			}
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(-l2*l0/x0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(opdef.DLogGammaP(x1, l0)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(l2/x0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1385,84 +1147,68 @@ func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 // laplace_lcdf(y, mu, b) = where(z < 0, z - ln2, log1p(-0.5 * exp(-z))) where b > 0,
 // z = (y - mu) * inv(b),
 // d = where(z < 0, 1, inv(2*exp(z) - 1)).
-func laplaceLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	var w0 float64
-	if l0 < 0 {
-		w0 = l0 - opdef.Ln2
-	} else {
-		w0 = math.Log1p(-0.5 * Exp(-l0))
-	}
-	return w0
-}
-
-func laplaceLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		var w0 float64
-		if l0 < 0 {
-			w0 = 1
-		} else {
-			w0 = opdef.Inv(2*Exp(l0) - 1)
-		}
-		l1 = w0
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func laplaceLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func laplaceLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := laplaceLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			var w0 float64
+			if l0 < 0 {
+				w0 = l0 - opdef.Ln2
+			} else {
+				w0 = math.Log1p(-0.5 * Exp(-l0))
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func laplaceLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := laplaceLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			var w0 float64
+			if l0 < 0 {
+				w0 = 1
+			} else {
+				w0 = opdef.Inv(2*Exp(l0) - 1)
+			}
+			l1 = w0
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1471,84 +1217,68 @@ func laplaceLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 // laplace_lccdf(y, mu, b) = where(z > 0, -z - ln2, log1p(-0.5 * exp(z))) where b > 0,
 // z = (y - mu) * inv(b),
 // d = where(z > 0, -1, -inv(2*exp(-z) - 1)).
-func laplaceLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	var w0 float64
-	if l0 > 0 {
-		w0 = -l0 - opdef.Ln2
-	} else {
-		w0 = math.Log1p(-0.5 * Exp(l0))
-	}
-	return w0
-}
-
-func laplaceLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		var w0 float64
-		if l0 > 0 {
-			w0 = -1
-		} else {
-			w0 = -opdef.Inv(2*Exp(-l0) - 1)
-		}
-		l1 = w0
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func laplaceLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func laplaceLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := laplaceLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			var w0 float64
+			if l0 > 0 {
+				w0 = -l0 - opdef.Ln2
+			} else {
+				w0 = math.Log1p(-0.5 * Exp(l0))
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func laplaceLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := laplaceLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			var w0 float64
+			if l0 > 0 {
+				w0 = -1
+			} else {
+				w0 = -opdef.Inv(2*Exp(-l0) - 1)
+			}
+			l1 = w0
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1557,72 +1287,56 @@ func laplaceLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 // lognormal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0 && y > 0,
 // z = (log(y) - mu) * inv(sigma),
 // r = dLogPhi(z).
-func logNormalLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
-	return opdef.LogPhi(l0)
-}
-
-func logNormalLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
-		l1 = opdef.DLogPhi(l0)
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2) / x0
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func logNormalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func logNormalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := logNormalLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 && x0 > 0 {
+			l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
+			e = opdef.LogPhi(l0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func logNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := logNormalLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
+			l1 = opdef.DLogPhi(l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)/x0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1631,96 +1345,80 @@ func logNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 // lognormal_lccdf(y, mu, sigma) = where(y > 0, logPhi(-z), 0) where sigma > 0,
 // z = (log(y) - mu) * inv(sigma),
 // r = dLogPhi(-z).
-func logNormalLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
-	var w0 float64
-	if x0 > 0 {
-		w0 = opdef.LogPhi(-l0)
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func logNormalLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
-		l1 = opdef.DLogPhi(-l0)
-	}
-	if need&1 != 0 {
-		var w0 float64
-		if x0 > 0 {
-			w0 = -l1 * opdef.Inv(x2) / x0
-		} else {
-			w0 = 0
-		}
-		d0 = w0
-	}
-	if need&2 != 0 {
-		var w1 float64
-		if x0 > 0 {
-			w1 = l1 * opdef.Inv(x2)
-		} else {
-			w1 = 0
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		var w2 float64
-		if x0 > 0 {
-			w2 = l1 * l0 * opdef.Inv(x2)
-		} else {
-			w2 = 0
-		}
-		d2 = w2
-	}
-	return d0, d1, d2, true
-}
-
-func logNormalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func logNormalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := logNormalLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
+			var w0 float64
+			if x0 > 0 {
+				w0 = opdef.LogPhi(-l0)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := logNormalLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
+			l1 = opdef.DLogPhi(-l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1 * opdef.Inv(x2) / x0
+			} else {
+				w0 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			var w1 float64
+			if x0 > 0 {
+				w1 = l1 * opdef.Inv(x2)
+			} else {
+				w1 = 0
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			var w2 float64
+			if x0 > 0 {
+				w2 = l1 * l0 * opdef.Inv(x2)
+			} else {
+				w2 = 0
+			}
+			sum2 = acc(a2, v2, r, gi*(w2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1729,72 +1427,56 @@ func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 // logistic_lcdf(y, mu, s) = -softplus(-z) where s > 0,
 // z = (y - mu) * inv(s),
 // d = logistic(-z).
-func logisticLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	return -Softplus(-l0)
-}
-
-func logisticLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = Logistic(-l0)
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func logisticLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func logisticLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := logisticLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			e = -Softplus(-l0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func logisticLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := logisticLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = Logistic(-l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1803,72 +1485,56 @@ func logisticLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 // logistic_lccdf(y, mu, s) = -softplus(z) where s > 0,
 // z = (y - mu) * inv(s),
 // d = -logistic(z).
-func logisticLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	return -Softplus(l0)
-}
-
-func logisticLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = -Logistic(l0)
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func logisticLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func logisticLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := logisticLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			e = -Softplus(l0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func logisticLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := logisticLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = -Logistic(l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1877,72 +1543,56 @@ func logisticLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 // normal_lcdf(y, mu, sigma) = logPhi(z) where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // r = dLogPhi(z).
-func normalLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	return opdef.LogPhi(l0)
-}
-
-func normalLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = opdef.DLogPhi(l0)
-	}
-	if need&1 != 0 {
-		d0 = l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = -l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = -l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func normalLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func normalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := normalLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			e = opdef.LogPhi(l0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func normalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := normalLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = opdef.DLogPhi(l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1951,72 +1601,56 @@ func normalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 // normal_lccdf(y, mu, sigma) = logPhi(-z) where sigma > 0,
 // z = (y - mu) * inv(sigma),
 // r = dLogPhi(-z).
-func normalLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x2 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x1) * opdef.Inv(x2)
-	return opdef.LogPhi(-l0)
-}
-
-func normalLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x2 > 0) {
-		return d0, d1, d2, false
-	}
-	var l0 float64
-	var l1 float64
-	if need&7 != 0 {
-		l0 = (x0 - x1) * opdef.Inv(x2)
-		l1 = opdef.DLogPhi(-l0)
-	}
-	if need&1 != 0 {
-		d0 = -l1 * opdef.Inv(x2)
-	}
-	if need&2 != 0 {
-		d1 = l1 * opdef.Inv(x2)
-	}
-	if need&4 != 0 {
-		d2 = l1 * l0 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func normalLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func normalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := normalLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x2 > 0 {
+			l0 := (x0 - x1) * opdef.Inv(x2)
+			e = opdef.LogPhi(-l0)
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func normalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := normalLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		if need&7 != 0 {
+			l0 = (x0 - x1) * opdef.Inv(x2)
+			l1 = opdef.DLogPhi(-l0)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(-l1*opdef.Inv(x2)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(l1*opdef.Inv(x2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(l1*l0*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -2029,113 +1663,94 @@ func normalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 // s = where(z < 0, lt, log1mexp(lt)),
 // r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
 // dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
-func studentTLCDFValue(x0, x1, x2, x3 float64, keep []float64) float64 {
-	if !(x1 > 0 && x3 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x2) * opdef.Inv(x3)
-	l1 := x1 + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
-	var w0 float64
-	if l0 < 0 {
-		w0 = l2
-	} else {
-		w0 = opdef.Log1mExp(l2)
-	}
-	l3 := w0
-	if keep != nil {
-		keep[0] = l2
-	}
-	return l3
-}
-
-func studentTLCDFGrad(x0, x1, x2, x3 float64, keep []float64, need uint) (d0, d1, d2, d3 float64, ok bool) {
-	if !(x1 > 0 && x3 > 0) {
-		return d0, d1, d2, d3, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	var l3 float64
-	var l4 float64
-	if need&15 != 0 {
-		l0 = (x0 - x2) * opdef.Inv(x3)
-		l1 = x1 + l0*l0
-		if keep != nil {
-			l2 = keep[0]
-		} else {
-			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
-		}
-		var w0 float64
-		if l0 < 0 {
-			w0 = l2
-		} else {
-			w0 = opdef.Log1mExp(l2)
-		}
-		l3 = w0
-		l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
-	}
-	if need&1 != 0 {
-		d0 = l4 * opdef.Inv(x3)
-	}
-	if need&2 != 0 {
-		l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
-		var w1 float64
-		if l0 < 0 {
-			w1 = l5
-		} else {
-			w1 = -Exp(l2-l3) * l5
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		d2 = -l4 * opdef.Inv(x3)
-	}
-	if need&8 != 0 {
-		d3 = -l4 * l0 * opdef.Inv(x3)
-	}
-	return d0, d1, d2, d3, true
-}
-
-func studentTLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+func studentTLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	for r := 0; r < x.N; r++ {
-		e := studentTLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1))
+		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
+		e := negInf
+		if x1 > 0 && x3 > 0 {
+			l0 := (x0 - x2) * opdef.Inv(x3)
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			var w0 float64
+			if l0 < 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			if keep != nil {
+				keep[r*1+0] = l2
+			}
+			e = l3
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
-	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	a0, a1, a2, a3 := d.X[0], d.X[1], d.X[2], d.X[3]
 	v0, v1, v2, v3 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0, d.S[3] != 0
 	var sum0, sum1, sum2, sum3 float64
+	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, d3, ok := studentTLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
+		if !(x1 > 0 && x3 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		var l3 float64
+		var l4 float64
+		if need&15 != 0 {
+			l0 = (x0 - x2) * opdef.Inv(x3)
+			l1 = x1 + l0*l0
+			if keep != nil {
+				l2 = keep[r*1+0]
+			} else {
+				l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			}
+			var w0 float64
+			if l0 < 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 = w0
+			l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(l4*opdef.Inv(x3)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+			var w1 float64
+			if l0 < 0 {
+				w1 = l5
+			} else {
+				w1 = -Exp(l2-l3) * l5
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-l4*opdef.Inv(x3)), sum2)
 		}
 		if need&8 != 0 {
-			sum3 = acc(a3, v3, r, gi*d3, sum3)
+			sum3 = acc(a3, v3, r, gi*(-l4*l0*opdef.Inv(x3)), sum3)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2, sum3}
@@ -2148,291 +1763,240 @@ func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 // s = where(z > 0, lt, log1mexp(lt)),
 // r = exp(lgamma(0.5*(nu+1)) - lgamma(0.5*nu) - 0.5*(log(nu)+lnPi) - 0.5*(nu+1)*log1p(z*z*inv(nu)) - s),
 // dlt = 0.5*dLogIncBetaA(0.5*nu, 0.5, nu / w, z*z / w) + exp((0.5*nu - 1)*log(nu / w) + log(abs(z)) - 1.5*log(w) - lbeta(0.5*nu, 0.5) - lt - ln2).
-func studentTLCCDFValue(x0, x1, x2, x3 float64, keep []float64) float64 {
-	if !(x1 > 0 && x3 > 0) {
-		return negInf
-	}
-	l0 := (x0 - x2) * opdef.Inv(x3)
-	l1 := x1 + l0*l0
-	l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
-	var w0 float64
-	if l0 > 0 {
-		w0 = l2
-	} else {
-		w0 = opdef.Log1mExp(l2)
-	}
-	l3 := w0
-	if keep != nil {
-		keep[0] = l2
-	}
-	return l3
-}
-
-func studentTLCCDFGrad(x0, x1, x2, x3 float64, keep []float64, need uint) (d0, d1, d2, d3 float64, ok bool) {
-	if !(x1 > 0 && x3 > 0) {
-		return d0, d1, d2, d3, false
-	}
-	var l0 float64
-	var l1 float64
-	var l2 float64
-	var l3 float64
-	var l4 float64
-	if need&15 != 0 {
-		l0 = (x0 - x2) * opdef.Inv(x3)
-		l1 = x1 + l0*l0
-		if keep != nil {
-			l2 = keep[0]
-		} else {
-			l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
-		}
-		var w0 float64
-		if l0 > 0 {
-			w0 = l2
-		} else {
-			w0 = opdef.Log1mExp(l2)
-		}
-		l3 = w0
-		l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
-	}
-	if need&1 != 0 {
-		d0 = -l4 * opdef.Inv(x3)
-	}
-	if need&2 != 0 {
-		l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
-		var w1 float64
-		if l0 > 0 {
-			w1 = l5
-		} else {
-			w1 = -Exp(l2-l3) * l5
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		d2 = l4 * opdef.Inv(x3)
-	}
-	if need&8 != 0 {
-		d3 = l4 * l0 * opdef.Inv(x3)
-	}
-	return d0, d1, d2, d3, true
-}
-
-func studentTLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
+func studentTLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	for r := 0; r < x.N; r++ {
-		e := studentTLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1))
+		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
+		e := negInf
+		if x1 > 0 && x3 > 0 {
+			l0 := (x0 - x2) * opdef.Inv(x3)
+			l1 := x1 + l0*l0
+			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			var w0 float64
+			if l0 > 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 := w0
+			if keep != nil {
+				keep[r*1+0] = l2
+			}
+			e = l3
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func studentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2, x3 := x.X[0], x.X[1], x.X[2], x.X[3]
-	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	a0, a1, a2, a3 := d.X[0], d.X[1], d.X[2], d.X[3]
 	v0, v1, v2, v3 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0, d.S[3] != 0
 	var sum0, sum1, sum2, sum3 float64
+	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
+	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, d3, ok := studentTLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], x3[r*s3], keepAt(keep, r, 1), need)
-		if !ok {
+		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
+		if !(x1 > 0 && x3 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		var l0 float64
+		var l1 float64
+		var l2 float64
+		var l3 float64
+		var l4 float64
+		if need&15 != 0 {
+			l0 = (x0 - x2) * opdef.Inv(x3)
+			l1 = x1 + l0*l0
+			if keep != nil {
+				l2 = keep[r*1+0]
+			} else {
+				l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
+			}
+			var w0 float64
+			if l0 > 0 {
+				w0 = l2
+			} else {
+				w0 = opdef.Log1mExp(l2)
+			}
+			l3 = w0
+			l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(-l4*opdef.Inv(x3)), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+			var w1 float64
+			if l0 > 0 {
+				w1 = l5
+			} else {
+				w1 = -Exp(l2-l3) * l5
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(l4*opdef.Inv(x3)), sum2)
 		}
 		if need&8 != 0 {
-			sum3 = acc(a3, v3, r, gi*d3, sum3)
+			sum3 = acc(a3, v3, r, gi*(l4*l0*opdef.Inv(x3)), sum3)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2, sum3}
 }
 
 // uniform_lcdf(y, lower, upper) = where(y < upper, log(y - lower) - log(upper - lower), 0) where lower < upper && y > lower.
-func uniformLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x1 < x2 && x0 > x1) {
-		return negInf
-	}
-	var w0 float64
-	if x0 < x2 {
-		w0 = math.Log(x0-x1) - math.Log(x2-x1)
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func uniformLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 < x2 && x0 > x1) {
-		return d0, d1, d2, false
-	}
-	if need&1 != 0 {
-		var w0 float64
-		if x0 < x2 {
-			w0 = opdef.Inv(x0 - x1)
-		} else {
-			w0 = 0
-		}
-		d0 = w0
-	}
-	if need&2 != 0 {
-		var w1 float64
-		if x0 < x2 {
-			w1 = opdef.Inv(x2-x1) - opdef.Inv(x0-x1)
-		} else {
-			w1 = 0
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		var w2 float64
-		if x0 < x2 {
-			w2 = -opdef.Inv(x2 - x1)
-		} else {
-			w2 = 0
-		}
-		d2 = w2
-	}
-	return d0, d1, d2, true
-}
-
-func uniformLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func uniformLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := uniformLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 < x2 && x0 > x1 {
+			var w0 float64
+			if x0 < x2 {
+				w0 = math.Log(x0-x1) - math.Log(x2-x1)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func uniformLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := uniformLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 < x2 && x0 > x1) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w0 float64
+			if x0 < x2 {
+				w0 = opdef.Inv(x0 - x1)
+			} else {
+				w0 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			var w1 float64
+			if x0 < x2 {
+				w1 = opdef.Inv(x2-x1) - opdef.Inv(x0-x1)
+			} else {
+				w1 = 0
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			var w2 float64
+			if x0 < x2 {
+				w2 = -opdef.Inv(x2 - x1)
+			} else {
+				w2 = 0
+			}
+			sum2 = acc(a2, v2, r, gi*(w2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
 }
 
 // uniform_lccdf(y, lower, upper) = where(y > lower, log(upper - y) - log(upper - lower), 0) where lower < upper && y < upper.
-func uniformLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x1 < x2 && x0 < x2) {
-		return negInf
-	}
-	var w0 float64
-	if x0 > x1 {
-		w0 = math.Log(x2-x0) - math.Log(x2-x1)
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func uniformLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 < x2 && x0 < x2) {
-		return d0, d1, d2, false
-	}
-	if need&1 != 0 {
-		var w0 float64
-		if x0 > x1 {
-			w0 = -opdef.Inv(x2 - x0)
-		} else {
-			w0 = 0
-		}
-		d0 = w0
-	}
-	if need&2 != 0 {
-		var w1 float64
-		if x0 > x1 {
-			w1 = opdef.Inv(x2 - x1)
-		} else {
-			w1 = 0
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		var w2 float64
-		if x0 > x1 {
-			w2 = opdef.Inv(x2-x0) - opdef.Inv(x2-x1)
-		} else {
-			w2 = 0
-		}
-		d2 = w2
-	}
-	return d0, d1, d2, true
-}
-
-func uniformLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func uniformLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := uniformLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 < x2 && x0 < x2 {
+			var w0 float64
+			if x0 > x1 {
+				w0 = math.Log(x2-x0) - math.Log(x2-x1)
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := uniformLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 < x2 && x0 < x2) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w0 float64
+			if x0 > x1 {
+				w0 = -opdef.Inv(x2 - x0)
+			} else {
+				w0 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			var w1 float64
+			if x0 > x1 {
+				w1 = opdef.Inv(x2 - x1)
+			} else {
+				w1 = 0
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			var w2 float64
+			if x0 > x1 {
+				w2 = opdef.Inv(x2-x0) - opdef.Inv(x2-x1)
+			} else {
+				w2 = 0
+			}
+			sum2 = acc(a2, v2, r, gi*(w2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -2442,88 +2006,72 @@ func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 // L = log(y) - log(lambda),
 // u = exp(k * L),
 // q = where(u > 1e-10, u / expm1(u), 1 - 0.5*u).
-func weibullLCDFValue(x0, x1, x2 float64) float64 {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return negInf
-	}
-	l0 := math.Log(x0) - math.Log(x2)
-	l1 := Exp(x1 * l0)
-	var w0 float64
-	if l1 > 1e-10 {
-		w0 = opdef.Log1mExp(-l1)
-	} else {
-		w0 = x1*l0 - 0.5*l1
-	}
-	return w0
-}
-
-func weibullLCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0 && x0 > 0) {
-		return d0, d1, d2, false
-	}
-	l0 := math.Log(x0) - math.Log(x2)
-	l1 := Exp(x1 * l0)
-	if !(l1 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	var l2 float64
-	if need&7 != 0 {
-		var w0 float64
-		if l1 > 1e-10 {
-			w0 = l1 / math.Expm1(l1)
-		} else {
-			w0 = 1 - 0.5*l1
-		}
-		l2 = w0
-	}
-	if need&1 != 0 {
-		d0 = x1 * l2 / x0
-	}
-	if need&2 != 0 {
-		d1 = l2 * l0
-	}
-	if need&4 != 0 {
-		d2 = -x1 * l2 * opdef.Inv(x2)
-	}
-	return d0, d1, d2, true
-}
-
-func weibullLCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func weibullLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := weibullLCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 && x0 > 0 {
+			l0 := math.Log(x0) - math.Log(x2)
+			l1 := Exp(x1 * l0)
+			var w0 float64
+			if l1 > 1e-10 {
+				w0 = opdef.Log1mExp(-l1)
+			} else {
+				w0 = x1*l0 - 0.5*l1
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func weibullLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := weibullLCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0 && x0 > 0) {
+			continue
+		}
+		l0 := math.Log(x0) - math.Log(x2)
+		l1 := Exp(x1 * l0)
+		if !(l1 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
+		var l2 float64
+		if need&7 != 0 {
+			var w0 float64
+			if l1 > 1e-10 {
+				w0 = l1 / math.Expm1(l1)
+			} else {
+				w0 = 1 - 0.5*l1
+			}
+			l2 = w0
+		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			sum0 = acc(a0, v0, r, gi*(x1*l2/x0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			sum1 = acc(a1, v1, r, gi*(l2*l0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			sum2 = acc(a2, v2, r, gi*(-x1*l2*opdef.Inv(x2)), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -2532,96 +2080,80 @@ func weibullLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 // weibull_lccdf(y, k, lambda) = where(y > 0, -u, 0) where k > 0 && lambda > 0,
 // L = log(y) - log(lambda),
 // u = exp(k * L).
-func weibullLCCDFValue(x0, x1, x2 float64) float64 {
-	if !(x1 > 0 && x2 > 0) {
-		return negInf
-	}
-	l0 := math.Log(x0) - math.Log(x2)
-	l1 := Exp(x1 * l0)
-	var w0 float64
-	if x0 > 0 {
-		w0 = -l1
-	} else {
-		w0 = 0
-	}
-	return w0
-}
-
-func weibullLCCDFGrad(x0, x1, x2 float64, need uint) (d0, d1, d2 float64, ok bool) {
-	if !(x1 > 0 && x2 > 0) {
-		return d0, d1, d2, false
-	}
-	l0 := math.Log(x0) - math.Log(x2)
-	l1 := Exp(x1 * l0)
-	if !(l1 < math.Inf(1)) {
-		return d0, d1, d2, false
-	}
-	if need&1 != 0 {
-		var w0 float64
-		if x0 > 0 {
-			w0 = -x1 * l1 / x0
-		} else {
-			w0 = 0
-		}
-		d0 = w0
-	}
-	if need&2 != 0 {
-		var w1 float64
-		if x0 > 0 {
-			w1 = -l1 * l0
-		} else {
-			w1 = 0
-		}
-		d1 = w1
-	}
-	if need&4 != 0 {
-		var w2 float64
-		if x0 > 0 {
-			w2 = x1 * l1 * opdef.Inv(x2)
-		} else {
-			w2 = 0
-		}
-		d2 = w2
-	}
-	return d0, d1, d2, true
-}
-
-func weibullLCCDFValues(x TermRows, keep, out []float64, os int, add bool) {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
+func weibullLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
+	sum := 0.0
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		e := weibullLCCDFValue(x0[r*s0], x1[r*s1], x2[r*s2])
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		e := negInf
+		if x1 > 0 && x2 > 0 {
+			l0 := math.Log(x0) - math.Log(x2)
+			l1 := Exp(x1 * l0)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -l1
+			} else {
+				w0 = 0
+			}
+			e = w0
+		}
 		if e != e { // NaN from infinite inputs
 			e = negInf
 		}
 		if add {
-			out[r*os] += e
-		} else {
-			out[r*os] = e
+			out[r] += e
+		} else if out != nil {
+			out[r] = e
 		}
+		sum += e
 	}
+	return sum
 }
 
 func weibullLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {
-	x0, x1, x2 := x.X[0], x.X[1], x.X[2]
-	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	a0, a1, a2 := d.X[0], d.X[1], d.X[2]
 	v0, v1, v2 := d.S[0] != 0, d.S[1] != 0, d.S[2] != 0
 	var sum0, sum1, sum2 float64
+	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
+	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
 	for r := 0; r < x.N; r++ {
-		d0, d1, d2, ok := weibullLCCDFGrad(x0[r*s0], x1[r*s1], x2[r*s2], need)
-		if !ok {
+		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
+		if !(x1 > 0 && x2 > 0) {
+			continue
+		}
+		l0 := math.Log(x0) - math.Log(x2)
+		l1 := Exp(x1 * l0)
+		if !(l1 < math.Inf(1)) {
 			continue
 		}
 		gi := g[r*gs]
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*d0, sum0)
+			var w0 float64
+			if x0 > 0 {
+				w0 = -x1 * l1 / x0
+			} else {
+				w0 = 0
+			}
+			sum0 = acc(a0, v0, r, gi*(w0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*d1, sum1)
+			var w1 float64
+			if x0 > 0 {
+				w1 = -l1 * l0
+			} else {
+				w1 = 0
+			}
+			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*d2, sum2)
+			var w2 float64
+			if x0 > 0 {
+				w2 = x1 * l1 * opdef.Inv(x2)
+			} else {
+				w2 = 0
+			}
+			sum2 = acc(a2, v2, r, gi*(w2), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}

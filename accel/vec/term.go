@@ -47,7 +47,7 @@ func (b *Batch) termForward(in *ir.Instr) {
 		if pw {
 			oo += i * nb
 		}
-		t.Values(b.chains(&ops, len(in.In), i), nil, v[oo:oo+nb], 1, !pw)
+		t.Values(b.chains(&ops, len(in.In), i), nil, v[oo:oo+nb], !pw)
 	}
 }
 

@@ -21,9 +21,9 @@ const maxTermArity = 4
 // caches and per-shape copies the benchmarks in bench/README.md measure.
 func (p *parsed) termForm() bool { return p.d.Of != nil }
 
-// termFile writes accel/ir/term_gen.go: for each op in term form, its
-// value and its partials as functions of one element (<op>Value,
-// <op>Grad), the loops over a row of elements that call them (<op>Values,
+// termFile writes accel/ir/term_gen.go: for each op in term form, the
+// value and the partials of one element, each written once, inside the
+// two loops over a row of elements that the skeletons call (<op>Values,
 // <op>Grads: element r of argument j is x.X[j][r*x.S[j]], so that ir
 // passes a whole batch and vec the chains of one element), and the table
 // (terms) that the skeletons read.
@@ -46,10 +46,11 @@ func termFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 		if len(p.args) > maxTermArity {
 			return nil, fmt.Errorf("opdef %s: %d arguments, more than the %d of a term", p.d.Family, len(p.args), maxTermArity)
 		}
-		for _, f := range []func(*bytes.Buffer, *parsed) error{termValue, termGrad, termValues, termGrads} {
-			if err := f(&b, p); err != nil {
-				return nil, err
-			}
+		if err := termValues(&b, p); err != nil {
+			return nil, err
+		}
+		if err := termGrads(&b, p); err != nil {
+			return nil, err
 		}
 	}
 	return goFile("term_gen.go", &b)
@@ -62,111 +63,23 @@ func (p *parsed) termScope() *scope {
 	return s
 }
 
-// termParams are an element function's parameters: the arguments, and
-// keep when the op keeps lets.
-func (p *parsed) termParams() string {
-	var xs []string
-	for i := range p.args {
-		xs = append(xs, fmt.Sprintf("x%d", i))
-	}
-	out := strings.Join(xs, ", ") + " float64"
-	if len(p.keep) > 0 {
-		out += ", keep []float64"
-	}
-	return out
-}
-
-// termCall is the call of an element function on element r of the row.
-func (p *parsed) termCall(name string, extra string) string {
-	var xs []string
-	for i := range p.args {
-		xs = append(xs, fmt.Sprintf("x%d[r*s%d]", i, i))
-	}
-	if len(p.keep) > 0 {
-		xs = append(xs, fmt.Sprintf("keepAt(keep, r, %d)", len(p.keep)))
-	}
-	if extra != "" {
-		xs = append(xs, extra)
-	}
-	return fmt.Sprintf("%s%s(%s)", lowerFirst(p.d.Family), name, strings.Join(xs, ", "))
-}
-
-// termRowHead reads the row's arguments and strides.
+// termRowHead reads the row's arguments (xs<j>) and strides (s<j>), and
+// opens the loop with element r's arguments (x<j>).
 func termRowHead(b *bytes.Buffer, p *parsed) {
-	var xs, ss, xv, sv []string
+	var xs, ss, xv, sv, es, ex []string
 	for i := range p.args {
-		xs = append(xs, fmt.Sprintf("x%d", i))
+		xs = append(xs, fmt.Sprintf("xs%d", i))
 		ss = append(ss, fmt.Sprintf("s%d", i))
 		xv = append(xv, fmt.Sprintf("x.X[%d]", i))
 		sv = append(sv, fmt.Sprintf("x.S[%d]", i))
+		es = append(es, fmt.Sprintf("x%d", i))
+		ex = append(ex, fmt.Sprintf("xs%d[r*s%d]", i, i))
 	}
 	fmt.Fprintf(b, "%s := %s\n%s := %s\n", strings.Join(xs, ", "), strings.Join(xv, ", "), strings.Join(ss, ", "), strings.Join(sv, ", "))
+	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\n%s := %s\n", strings.Join(es, ", "), strings.Join(ex, ", "))
 }
 
 func termValues(b *bytes.Buffer, p *parsed) error {
-	fmt.Fprintf(b, "\nfunc %sValues(x TermRows, keep, out []float64, os int, add bool) {\n", lowerFirst(p.d.Family))
-	termRowHead(b, p)
-	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\ne := %s\n", p.termCall("Value", ""))
-	b.WriteString("if e != e { // NaN from infinite inputs\ne = negInf\n}\nif add {\nout[r*os] += e\n} else {\nout[r*os] = e\n}\n}\n}\n")
-	return nil
-}
-
-func termGrads(b *bytes.Buffer, p *parsed) error {
-	fmt.Fprintf(b, "\nfunc %sGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {\n", lowerFirst(p.d.Family))
-	termRowHead(b, p)
-	var ds, sums, as, av, vs, vv []string
-	for i, g := range p.grads {
-		if g == nil {
-			continue
-		}
-		ds = append(ds, fmt.Sprintf("d%d", i))
-		sums = append(sums, fmt.Sprintf("sum%d", i))
-		as = append(as, fmt.Sprintf("a%d", i))
-		av = append(av, fmt.Sprintf("d.X[%d]", i))
-		vs = append(vs, fmt.Sprintf("v%d", i))
-		vv = append(vv, fmt.Sprintf("d.S[%d] != 0", i))
-	}
-	fmt.Fprintf(b, "%s := %s\n%s := %s\nvar %s float64\n", strings.Join(as, ", "), strings.Join(av, ", "), strings.Join(vs, ", "), strings.Join(vv, ", "), strings.Join(sums, ", "))
-	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\n%s, ok := %s\nif !ok {\ncontinue\n}\ngi := g[r*gs]\n", strings.Join(ds, ", "), p.termCall("Grad", "need"))
-	out := make([]string, len(p.args))
-	for i, g := range p.grads {
-		out[i] = "0"
-		if g == nil {
-			continue
-		}
-		out[i] = fmt.Sprintf("sum%d", i)
-		fmt.Fprintf(b, "if need&%d != 0 {\nsum%d = acc(a%d, v%d, r, gi*d%d, sum%d)\n}\n", 1<<i, i, i, i, i, i)
-	}
-	fmt.Fprintf(b, "}\nreturn TermArgs{%s}\n}\n", strings.Join(out, ", "))
-	return nil
-}
-
-// termLets writes lets ks (in order) that done does not hold, and adds
-// them to done; a kept let is read from keep when the caller passes it.
-func termLets(b *bytes.Buffer, p *parsed, s *scope, ks []int, done map[int]bool, readKeep bool) error {
-	for _, k := range ks {
-		if done[k] {
-			continue
-		}
-		done[k] = true
-		if j := p.kept(k); j >= 0 && readKeep {
-			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d = %%s", k))
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(b, "var l%d float64\nif keep != nil {\nl%d = keep[%d]\n} else {\n%s}\n", k, k, j, line)
-			continue
-		}
-		line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
-		if err != nil {
-			return err
-		}
-		b.WriteString(line)
-	}
-	return nil
-}
-
-func termValue(b *bytes.Buffer, p *parsed) error {
 	s := p.termScope()
 	lets := p.letsNeeded(p.value)
 	for _, k := range p.keep {
@@ -179,49 +92,65 @@ func termValue(b *bytes.Buffer, p *parsed) error {
 		return fmt.Errorf("opdef %s: Valid: %v", p.d.Family, err)
 	}
 	formulaComment(b, p)
-	fmt.Fprintf(b, "func %sValue(%s) float64 {\n", lowerFirst(p.d.Family), p.termParams())
-	fmt.Fprintf(b, "if !(%s) {\nreturn negInf\n}\n", valid)
+	fmt.Fprintf(b, "func %sValues(x TermRows, keep, out []float64, add bool) float64 {\n", lowerFirst(p.d.Family))
+	b.WriteString("sum := 0.0\n")
+	termRowHead(b, p)
+	fmt.Fprintf(b, "e := negInf\nif %s {\n", valid)
 	if err := termLets(b, p, s, lets, map[int]bool{}, false); err != nil {
 		return err
 	}
-	for j, k := range p.keep {
-		fmt.Fprintf(b, "if keep != nil {\nkeep[%d] = l%d\n}\n", j, k)
+	if len(p.keep) > 0 {
+		b.WriteString("if keep != nil {\n")
+		for j, k := range p.keep {
+			fmt.Fprintf(b, "keep[r*%d+%d] = l%d\n", len(p.keep), j, k)
+		}
+		b.WriteString("}\n")
 	}
-	line, err := goLine(s, p.value, "return %s")
+	line, err := goLine(s, p.value, "e = %s")
 	if err != nil {
 		return fmt.Errorf("opdef %s: Value: %v", p.d.Family, err)
 	}
 	b.WriteString(line)
-	b.WriteString("}\n")
+	b.WriteString("}\nif e != e { // NaN from infinite inputs\ne = negInf\n}\nif add {\nout[r] += e\n} else if out != nil {\nout[r] = e\n}\nsum += e\n}\nreturn sum\n}\n")
 	return nil
 }
 
-func termGrad(b *bytes.Buffer, p *parsed) error {
+func termGrads(b *bytes.Buffer, p *parsed) error {
 	s := p.termScope()
 	valid, err := s.print(p.valid, goLang)
 	if err != nil {
 		return err
 	}
-	var ds []string
+	fmt.Fprintf(b, "\nfunc %sGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d TermRows) TermArgs {\n", lowerFirst(p.d.Family))
+	var sums, as, av, vs, vv []string
+	out := make([]string, len(p.args))
 	for i, g := range p.grads {
-		if g != nil {
-			ds = append(ds, fmt.Sprintf("d%d", i))
+		out[i] = "0"
+		if g == nil {
+			continue
 		}
+		out[i] = fmt.Sprintf("sum%d", i)
+		sums = append(sums, fmt.Sprintf("sum%d", i))
+		as = append(as, fmt.Sprintf("a%d", i))
+		av = append(av, fmt.Sprintf("d.X[%d]", i))
+		vs = append(vs, fmt.Sprintf("v%d", i))
+		vv = append(vv, fmt.Sprintf("d.S[%d] != 0", i))
 	}
-	fmt.Fprintf(b, "\nfunc %sGrad(%s, need uint) (%s float64, ok bool) {\n", lowerFirst(p.d.Family), p.termParams(), strings.Join(ds, ", "))
-	ret := "return " + strings.Join(ds, ", ")
-	fmt.Fprintf(b, "if !(%s) {\n%s, false\n}\n", valid, ret)
+	fmt.Fprintf(b, "%s := %s\n%s := %s\nvar %s float64\n", strings.Join(as, ", "), strings.Join(av, ", "), strings.Join(vs, ", "), strings.Join(vv, ", "), strings.Join(sums, ", "))
+	termRowHead(b, p)
+	fmt.Fprintf(b, "if !(%s) {\ncontinue\n}\n", valid)
 	done := map[int]bool{}
 	if p.gradIf != nil {
 		if err := termLets(b, p, s, p.letsNeeded(p.gradIf), done, true); err != nil {
 			return err
 		}
-		line, err := goLine(s, p.gradIf, "if !(%s) {\n"+ret+", false\n}")
+		line, err := goLine(s, p.gradIf, "if !(%s) {\ncontinue\n}")
 		if err != nil {
 			return fmt.Errorf("opdef %s: GradIf: %v", p.d.Family, err)
 		}
 		b.WriteString(line)
 	}
+	b.WriteString("gi := g[r*gs]\n")
 	// The lets that two partials or more read are computed once, before
 	// the partials, when any of them is needed.
 	count := map[int]int{}
@@ -286,14 +215,39 @@ func termGrad(b *bytes.Buffer, p *parsed) error {
 		if err := termLets(b, p, s, p.letsNeeded(g), inner, true); err != nil {
 			return err
 		}
-		line, err := goLine(s, g, fmt.Sprintf("d%d = %%s", i))
+		line, err := goLine(s, g, fmt.Sprintf("sum%d = acc(a%d, v%d, r, gi*(%%s), sum%d)", i, i, i, i))
 		if err != nil {
 			return fmt.Errorf("opdef %s: the partial by %s: %v", p.d.Family, p.args[i], err)
 		}
 		b.WriteString(line)
 		b.WriteString("}\n")
 	}
-	b.WriteString(ret + ", true\n}\n")
+	fmt.Fprintf(b, "}\nreturn TermArgs{%s}\n}\n", strings.Join(out, ", "))
+	return nil
+}
+
+// termLets writes lets ks (in order) that done does not hold, and adds
+// them to done; a kept let is read from keep when the caller passes it.
+func termLets(b *bytes.Buffer, p *parsed, s *scope, ks []int, done map[int]bool, readKeep bool) error {
+	for _, k := range ks {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		if j := p.kept(k); j >= 0 && readKeep {
+			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d = %%s", k))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(b, "var l%d float64\nif keep != nil {\nl%d = keep[r*%d+%d]\n} else {\n%s}\n", k, k, len(p.keep), j, line)
+			continue
+		}
+		line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d := %%s", k))
+		if err != nil {
+			return err
+		}
+		b.WriteString(line)
+	}
 	return nil
 }
 
