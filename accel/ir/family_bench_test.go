@@ -59,6 +59,12 @@ func BenchmarkFamilies(b *testing.B) {
 		{"student_t", ir.OpStudentTLPDF, []irtest.Arg{y(-2, 2), irtest.Param(2, 8), vec(-1, 1), irtest.Param(0.5, 2)}},
 		{"student_t_fixed_nu", ir.OpStudentTLPDF, []irtest.Arg{y(-2, 2), irtest.Const(nil, 4), vec(-1, 1), irtest.Param(0.5, 2)}},
 		{"half_student_t", ir.OpHalfStudentTLPDF, []irtest.Arg{y(0.1, 3), irtest.Param(2, 8), vec(0.5, 2)}},
+		// Tails (censored and truncated data): a costly one, then cheap
+		// ones, where the cost of the loop itself shows.
+		{"normal_lcdf", ir.OpNormalLCDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
+		{"gamma_lcdf", ir.OpGammaLCDF, []irtest.Arg{y(0.1, 4), irtest.Param(0.5, 3), vec(0.5, 3)}},
+		{"exponential_lccdf", ir.OpExponentialLCCDF, []irtest.Arg{y(0.1, 4), vec(0.5, 3)}},
+		{"logistic_lccdf", ir.OpLogisticLCCDF, []irtest.Arg{y(-2, 2), vec(-1, 1), irtest.Param(0.5, 2)}},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchOp(b, c.op, c.args...) })
 	}

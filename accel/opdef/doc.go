@@ -6,11 +6,17 @@
 // pow) its value and the increment of each input's adjoint. Everything
 // else is derived from them by cmd/genops. For the log densities:
 //
-//   - accel/ir/lpdf_gen.go: the reference Forward and Backward of each op
-//     (the scalar evaluator of accel/cpu, NUTS and the plans' fallback);
-//   - accel/vec/lpdf_gen.go: the lockstep kernels over B chains (per
-//     element, rows of the calls on one or two arguments, then one loop
-//     over the chains);
+//   - accel/ir/lpdf_gen.go: the reference Forward and Backward of each
+//     density (the scalar evaluator of accel/cpu, NUTS and the plans'
+//     fallback);
+//   - accel/vec/lpdf_gen.go: the densities' lockstep kernels over B
+//     chains (per element, rows of the calls on one or two arguments,
+//     then one loop over the chains);
+//   - accel/ir/term_gen.go: the ops in term form, the tails today: each
+//     one's value and partials of an element written once, inside two
+//     loops over a row of elements (<op>Values, <op>Grads) that accel/ir's
+//     and accel/vec's hand-written skeletons (term.go in each) run, ir
+//     over the batch, vec over the chains of each element;
 //   - accel/cuda/cgen/lpdf_gen.cu and lpdf_gen.go: the CUDA C device
 //     functions gb_<name>_lpdf and gb_<name>_grad, and the op table;
 //   - ppl/dist/families_gen.go: the dist.Family;
@@ -128,6 +134,16 @@
 // Σ-½z_i² = -½Σ(y_i-μ_i)²/σ² (fuse's normalSquares, tested against the
 // sum of NormalValue), and the regression's and the hierarchy's
 // gradients summed over the elements.
+//
+// Terms, not expansions (cmd/genops's termForm): an op in term form has
+// no loops of its own, only its element's value and partials, a fraction
+// of the generated lines of a density's loops in ir and vec
+// (TestTermForm holds it under 150; bench/README.md has the sizes). The densities
+// keep their loops, because the figures in bench/README.md measure what
+// their memos (a function of a broadcast parameter once per call), data
+// caches (once per frame) and per-shape copies buy; the tails, in no
+// benchmark model, run the skeletons (bench/README.md, "Terms, not
+// expansions", has their figures against the loops they replaced).
 //
 // Not yet here: the multivariate families (categorical, Dirichlet,
 // multivariate normal, LKJ), whose loops are not elementwise. accel/vec

@@ -14,8 +14,13 @@
 // definitions, elementwise_gen.go), reductions, the transforms
 // of bounded parameters (lower, upper, interval and their log-Jacobians),
 // linear_recurrence, concat, slice, and every scalar log density of
-// accel/opdef with its tails (generated, lpdf_gen.go, the normal with σ
-// per chain included). The densities take a
+// accel/opdef with its tails (the densities generated as kernels of their
+// own, lpdf_gen.go, the normal with σ per chain included; the tails in
+// term form, run by one skeleton, term.go, over accel/ir's generated row
+// loops). The specialisations the density kernels keep (a shared
+// parameter's constants as scalars, per-chain rows of the calls on one
+// argument, the NaN-guarded rows below) are those bench/README.md
+// measures; the tails have none. The densities take a
 // parameter's constants (log σ, 1/σ, lgamma(α)) once per element when it
 // is shared and once per chain when it is a per-chain scalar, and read
 // them as scalars when every chain shares them. A location-scale

@@ -55,20 +55,11 @@ func ExpScalar(x float64) float64 {
 // the same slice). On amd64 with AVX2 and FMA it runs four at a time in
 // assembly (exp_amd64.s) where every x[i] is in the normal range.
 func Exp(dst, x []float64) {
-	dst = dst[:len(x)]
-	if useAVX2 && len(x) >= 4 {
-		inRange := true
-		for _, v := range x {
-			inRange = inRange && v > expMin && v < expMax
-		}
-		if inRange {
-			expAVX2(dst, x)
-			for i := len(x) &^ 3; i < len(x); i++ {
-				dst[i] = ExpScalar(x[i])
-			}
-			return
-		}
+	if len(x) >= 4 && allIn(x, expMin, expMax) {
+		ExpInRange(dst, x)
+		return
 	}
+	dst = dst[:len(x)]
 	for i, v := range x {
 		dst[i] = ExpScalar(v)
 	}
@@ -79,31 +70,38 @@ func Exp(dst, x []float64) {
 // runs on the whole slice. Outside the range the results are wrong.
 func ExpInRange(dst, x []float64) {
 	dst = dst[:len(x)]
-	if useAVX2 {
-		expAVX2(dst, x)
-		for i := len(x) &^ 3; i < len(x); i++ {
-			dst[i] = ExpScalar(x[i])
-		}
-		return
-	}
-	for i, v := range x {
-		dst[i] = ExpScalar(v)
+	for i := lanes(dst, x, expAVX2); i < len(x); i++ {
+		dst[i] = ExpScalar(x[i])
 	}
 }
 
 // logInRange is Log for arguments known to be positive normal numbers.
 func logInRange(dst, x []float64) {
 	dst = dst[:len(x)]
-	if useAVX2 {
-		logAVX2(dst, x)
-		for i := len(x) &^ 3; i < len(x); i++ {
-			dst[i] = LogScalar(x[i])
-		}
-		return
+	for i := lanes(dst, x, logAVX2); i < len(x); i++ {
+		dst[i] = LogScalar(x[i])
 	}
-	for i, v := range x {
-		dst[i] = LogScalar(v)
+}
+
+// lanes is the one AVX2 wrapper: with AVX2 and FMA it runs kernel, four
+// lanes at a time, on the multiple of 4 at the front of x and returns
+// where the caller's scalar loop (one lane of the kernel, to the bit)
+// takes over; without, it returns 0.
+func lanes(dst, x []float64, kernel func(dst, x []float64)) int {
+	if !useAVX2 {
+		return 0
 	}
+	kernel(dst, x)
+	return len(x) &^ 3
+}
+
+// allIn reports whether every x[i] lies in (lo, hi) (NaN does not).
+func allIn(x []float64, lo, hi float64) bool {
+	in := true
+	for _, v := range x {
+		in = in && v > lo && v < hi
+	}
+	return in
 }
 
 // LogScalar is the natural logarithm to within 2 ulp. Zero, negative,
@@ -148,21 +146,21 @@ func LogScalar(x float64) float64 {
 // Log writes log x[i] into dst[i] (dst and x of equal length; they may be
 // the same slice), four at a time in assembly on amd64 as Exp.
 func Log(dst, x []float64) {
-	dst = dst[:len(x)]
-	if useAVX2 && len(x) >= 4 {
-		inRange := true
-		for _, v := range x {
-			inRange = inRange && v >= 0x1p-1022 && v <= math.MaxFloat64
-		}
-		if inRange {
-			logAVX2(dst, x)
-			for i := len(x) &^ 3; i < len(x); i++ {
-				dst[i] = LogScalar(x[i])
-			}
-			return
-		}
+	if len(x) >= 4 && allNormal(x) {
+		logInRange(dst, x)
+		return
 	}
+	dst = dst[:len(x)]
 	for i, v := range x {
 		dst[i] = LogScalar(v)
 	}
+}
+
+// allNormal reports whether every x[i] is a positive normal number.
+func allNormal(x []float64) bool {
+	in := true
+	for _, v := range x {
+		in = in && v >= 0x1p-1022 && v <= math.MaxFloat64
+	}
+	return in
 }

@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // expAVX2 writes e^x for the first len(x) rounded down to a multiple of 4
 // elements, four at a time with AVX2 and FMA, by the algorithm of
@@ -9,11 +13,10 @@ import "math"
 //go:noescape
 func expAVX2(dst, x []float64)
 
-// cpuHasAVX2FMA reports AVX2, FMA and the operating system's saving of
-// the YMM registers. Implemented in exp_amd64.s.
-func cpuHasAVX2FMA() bool
-
-var useAVX2 = cpuHasAVX2FMA()
+// useAVX2 is whether the CPU has AVX, AVX2 and FMA and the operating
+// system saves the YMM registers (x/sys/cpu's HasAVX and HasAVX2 include
+// that).
+var useAVX2 = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // expConsts are the constants expAVX2 broadcasts, as bits.
 var expConsts [17]uint64

@@ -141,31 +141,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func cpuHasAVX2FMA() bool
-TEXT ·cpuHasAVX2FMA(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	MOVL CX, R8
-	ANDL $(1<<12 | 1<<27 | 1<<28), R8 // FMA, OSXSAVE, AVX
-	CMPL R8, $(1<<12 | 1<<27 | 1<<28)
-	JNE  no
-	XORL CX, CX
-	XGETBV
-	ANDL $6, AX // XMM and YMM state enabled
-	CMPL AX, $6
-	JNE  no
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	ANDL $(1<<5), BX // AVX2
-	JZ   no
-	MOVB $1, ret+0(FP)
-	RET
-no:
-	MOVB $0, ret+0(FP)
-	RET
-
 // func logAVX2(dst, x []float64)
 TEXT ·logAVX2(SB), NOSPLIT, $0-48
 	MOVQ dst_base+0(FP), DI

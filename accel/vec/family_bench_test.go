@@ -48,6 +48,12 @@ func BenchmarkFamilies(b *testing.B) {
 		{"normal_data_sigma", ir.OpNormalLPDF, nil, []irtest.Arg{ys, irtest.Param(-1, 1, n), sigmas}},
 		{"normal_mixture_pointwise", ir.OpNormalLPDF, []int{1}, []irtest.Arg{ys, irtest.Param(-1, 1), irtest.Param(0.5, 2)}},
 		{"normal_std", ir.OpNormalLPDF, nil, []irtest.Arg{irtest.Param(-2, 2, n), irtest.Const(nil, 0), irtest.Const(nil, 1)}},
+		// Tails (censored data, a regression's shape): a costly one, then
+		// cheap ones, where the cost of the loop itself shows.
+		{"normal_lcdf", ir.OpNormalLCDF, nil, []irtest.Arg{ys, irtest.Param(-1, 1, n), irtest.Param(0.5, 2)}},
+		{"gamma_lcdf", ir.OpGammaLCDF, nil, []irtest.Arg{sigmas, irtest.Param(0.5, 3), irtest.Param(0.5, 3, n)}},
+		{"exponential_lccdf", ir.OpExponentialLCCDF, nil, []irtest.Arg{sigmas, irtest.Param(0.5, 3, n)}},
+		{"logistic_lccdf", ir.OpLogisticLCCDF, nil, []irtest.Arg{ys, irtest.Param(-1, 1, n), irtest.Param(0.5, 2)}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			p, err := irtest.BuildProgram(func(bl *ir.Builder, in []ir.ID) (ir.ID, error) {

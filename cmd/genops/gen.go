@@ -365,6 +365,7 @@ func Generate(root string) (map[string][]byte, error) {
 		fn   func([]*parsed, map[string]bool) ([]byte, error)
 	}{
 		{"accel/ir/lpdf_gen.go", ops, irFile},
+		{"accel/ir/term_gen.go", ops, termFile},
 		{"accel/vec/lpdf_gen.go", ops, vecFile},
 		{"accel/cuda/cgen/lpdf_gen.cu", ops, cudaFile},
 		{"accel/cuda/cgen/lpdf_gen.go", ops, cgenTable},

@@ -22,8 +22,8 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 11 {
-		t.Fatalf("%d generated files, want 11", len(files))
+	if len(files) != 12 {
+		t.Fatalf("%d generated files, want 12", len(files))
 	}
 	if stale := Stale(root, files); len(stale) > 0 {
 		t.Errorf("stale generated files %v: run go generate ./accel/opdef", stale)
@@ -112,5 +112,55 @@ func TestElementwiseC(t *testing.T) {
 		if err != nil || got != w {
 			t.Errorf("%s: C adjoint %q (%v), want %q", o.op, got, err, w)
 		}
+	}
+}
+
+// TestTermForm: an op in term form has no loops of its own in accel/ir or
+// accel/vec, its value and partials are written once (term_gen.go's
+// <op>Values and <op>Grads, which both skeletons run), and they stay
+// within 150 generated lines.
+func TestTermForm(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ir, vec, terms := string(files["accel/ir/lpdf_gen.go"]), string(files["accel/vec/lpdf_gen.go"]), string(files["accel/ir/term_gen.go"])
+	n := 0
+	for _, d := range opdef.Ops() {
+		p, err := parseDist(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.termForm() {
+			continue
+		}
+		n++
+		name := lowerFirst(d.Family)
+		if strings.Contains(ir, "func "+name+"Forward(") || strings.Contains(vec, "gen"+d.Family+"Forward") {
+			t.Errorf("%s: in term form and with loops of its own", d.Name)
+		}
+		lines := 0
+		for _, fn := range []string{name + "Values", name + "Grads"} {
+			at := strings.Index(terms, "\nfunc "+fn+"(")
+			if at < 0 {
+				t.Errorf("%s: no %s in term_gen.go", d.Name, fn)
+				continue
+			}
+			end := strings.Index(terms[at:], "\n}\n")
+			lines += strings.Count(terms[at:at+end], "\n") + 1
+		}
+		if lines > 150 {
+			t.Errorf("%s: %d generated lines in term form, want at most 150", d.Name, lines)
+		}
+		if c := strings.Count(terms, "\tOp"+d.Op+":"); c != 1 {
+			t.Errorf("%s: %d entries in the terms table, want 1", d.Name, c)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no op in term form")
 	}
 }

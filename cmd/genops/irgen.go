@@ -38,6 +38,15 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	}
 	b.WriteString(")\n\nfunc init() {\n")
 	for _, p := range ps {
+		if p.termForm() {
+			scratch := ""
+			if len(p.keep) > 0 {
+				scratch = fmt.Sprintf(", Scratch: keepScratch(%d)", len(p.keep))
+			}
+			fmt.Fprintf(&b, "\tregister(Op%s, OpDef{Name: %q, Arity: %d, Shape: lpdfShape, Forward: terms[Op%s].forward, Backward: terms[Op%s].backward%s})\n",
+				p.d.Op, p.d.Name, len(p.args), p.d.Op, p.d.Op, scratch)
+			continue
+		}
 		scratch := ""
 		var as []string
 		for _, a := range p.constArgs {
@@ -56,6 +65,9 @@ func irFile(ps []*parsed, declared map[string]bool) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	for _, p := range ps {
+		if p.termForm() {
+			continue // term_gen.go
+		}
 		if err := irForward(&b, p); err != nil {
 			return nil, err
 		}

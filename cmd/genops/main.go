@@ -1,6 +1,8 @@
 // Command genops writes the code derived from the op definitions of
 // accel/opdef (see its doc.go): for the log densities and the elementwise
-// ops, accel/ir's reference loops, accel/vec's lockstep kernels, the CUDA
+// ops, accel/ir's reference loops, accel/vec's lockstep kernels (for the
+// ops in term form, termgen.go, only the element's value and partials in
+// row loops that both evaluators' skeletons run), the CUDA
 // device functions and their table in accel/cuda/cgen, the dist.Family
 // and the Model method of each family; and accel/cuda/cgen/device_gen.cu,
 // the CUDA C translation of the Go functions marked //gb:cuda in

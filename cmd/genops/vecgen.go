@@ -93,12 +93,18 @@ func vecFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	b.WriteString(header)
 	b.WriteString("package vec\n\nimport (\n\t\"math\"\n\n\t\"github.com/gobayes/gobayes/accel/ir\"\n\t\"github.com/gobayes/gobayes/accel/opdef\"\n)\n\n")
 	b.WriteString("var (\n\t_ = opdef.Inv\n\t_ = ir.Exp\n)\n\n")
-	b.WriteString("// genKernels are the lockstep kernels of the accel/opdef families.\nvar genKernels = map[ir.Op]genKernel{\n")
+	b.WriteString("// genKernels are the lockstep kernels of the accel/opdef families; the\n// ops in term form are added by term.go.\nvar genKernels = map[ir.Op]genKernel{\n")
 	for _, p := range ps {
+		if p.termForm() {
+			continue
+		}
 		fmt.Fprintf(&b, "\tir.Op%s: {(*Batch).gen%sForward, (*Batch).gen%sBackward},\n", p.d.Op, p.d.Family, p.d.Family)
 	}
 	b.WriteString("}\n")
 	for _, p := range ps {
+		if p.termForm() {
+			continue // accel/vec/term.go
+		}
 		if err := vecForward(&b, p); err != nil {
 			return nil, err
 		}
