@@ -103,9 +103,12 @@ func (m *Model) goData(name string, value any) *graph.Node {
 	if _, ok := value.(Expr); ok {
 		m.failf(name, "a data container holds Go values ([]float64, [][]float64, …), not an expression")
 	}
-	n, err := asNode(value)
-	if err != nil {
-		m.failf(name, "%v", err)
+	n, ok := m.tableData(name, value) // a table's column, its memory shared (table_data.go)
+	if !ok {
+		var err error
+		if n, err = asNode(value); err != nil {
+			m.failf(name, "%v", err)
+		}
 	}
 	if i := firstNonFinite(n.Data); i >= 0 {
 		m.failf(name, "the data hold %v at index %d; data must be finite (remove or impute missing values)", n.Data[i], i)

@@ -280,25 +280,12 @@ func WriteNPY(path string, values []float64, rows, cols int, fortran bool) error
 	if rows*cols != len(values) {
 		return fmt.Errorf("table: WriteNPY: %d values for shape [%d %d]", len(values), rows, cols)
 	}
-	shape := fmt.Sprintf("(%d, %d)", rows, cols)
-	if cols == 1 {
-		shape = fmt.Sprintf("(%d,)", rows)
-	}
-	order := "False"
-	if fortran {
-		order = "True"
-	}
-	h := fmt.Sprintf("{'descr': '<f8', 'fortran_order': %s, 'shape': %s, }", order, shape)
-	total := 10 + len(h) + 1
-	h += strings.Repeat(" ", (64-total%64)%64) + "\n"
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("table: %v", err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	w.Write([]byte("\x93NUMPY\x01\x00"))
-	binary.Write(w, binary.LittleEndian, uint16(len(h)))
-	w.Write([]byte(h))
+	w.Write(NPYHeader(rows, cols, fortran))
 	var b [8]byte
 	for _, v := range values {
 		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
@@ -309,4 +296,22 @@ func WriteNPY(path string, values []float64, rows, cols int, fortran bool) error
 		return fmt.Errorf("table: writing %s: %v", path, err)
 	}
 	return f.Close()
+}
+
+// NPYHeader is the header of a float64 .npy file of shape [rows] (cols
+// 1) or [rows cols]: write it, then the values little-endian, to stream a
+// file too large to hold.
+func NPYHeader(rows, cols int, fortran bool) []byte {
+	shape := fmt.Sprintf("(%d, %d)", rows, cols)
+	if cols == 1 {
+		shape = fmt.Sprintf("(%d,)", rows)
+	}
+	order := "False"
+	if fortran {
+		order = "True"
+	}
+	h := fmt.Sprintf("{'descr': '<f8', 'fortran_order': %s, 'shape': %s, }", order, shape)
+	h += strings.Repeat(" ", (64-(10+len(h)+1)%64)%64) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8))
+	return append(b, h...)
 }

@@ -28,11 +28,29 @@ type Source struct {
 	DType   string
 	Fortran bool
 
-	// CSV: the separator, and the byte offsets of data rows 0, Stride,
-	// 2·Stride, … (recorded by a full read; empty: scan from the start).
-	Comma  rune
-	Stride int
-	Index  []int64
+	// CSV: the separator, and the byte offsets of data rows
+	// (IndexStart+i)·Stride for each Index[i] (recorded by a full read,
+	// from row 0; empty: scan from the start).
+	Comma      rune
+	Stride     int
+	Index      []int64
+	IndexStart int
+}
+
+// Trim keeps of a CSV source's index the one entry a read of rows from
+// lo starts at: what another process needs to read them.
+func (s Source) Trim(lo int) Source {
+	if s.Format != "csv" || s.Stride <= 0 || len(s.Index) == 0 {
+		return s
+	}
+	e := lo/s.Stride - s.IndexStart
+	if e < 0 {
+		s.Index = nil
+		return s
+	}
+	e = min(e, len(s.Index)-1)
+	s.Index, s.IndexStart = []int64{s.Index[e]}, s.IndexStart+e
+	return s
 }
 
 // Read returns rows [lo, hi) of the source's columns, row by row
@@ -134,12 +152,12 @@ func (s Source) readCSV(lo, hi int) ([]float64, error) {
 	defer f.Close()
 	at := 0 // the data row the reader stands before
 	skipHeader := true
-	if s.Stride > 0 && len(s.Index) > 0 {
-		e := min(lo/s.Stride, len(s.Index)-1)
+	if e := lo/max(1, s.Stride) - s.IndexStart; s.Stride > 0 && len(s.Index) > 0 && e >= 0 {
+		e = min(e, len(s.Index)-1)
 		if _, err := f.Seek(s.Index[e], io.SeekStart); err != nil {
 			return nil, fmt.Errorf("table: %s: %v", s.Path, err)
 		}
-		at, skipHeader = e*s.Stride, false
+		at, skipHeader = (s.IndexStart+e)*s.Stride, false
 	}
 	r := csv.NewReader(bufio.NewReaderSize(f, 1<<20))
 	r.ReuseRecord = true

@@ -12,9 +12,9 @@ import (
 type Kind int
 
 const (
-	Float Kind = iota // float64 values
-	Int               // integer values (held as float64, exactly)
-	String            // labels, held as integer codes into Labels
+	Float  Kind = iota // float64 values
+	Int                // integer values (held as float64, exactly)
+	String             // labels, held as integer codes into Labels
 )
 
 func (k Kind) String() string {

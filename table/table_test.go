@@ -264,6 +264,13 @@ func TestReadRowsAndSource(t *testing.T) {
 				t.Fatalf("%s: Source.Read row %d = %v", p, r, got[2*i:2*i+2])
 			}
 		}
+		trimmed, err := src.Trim(IndexStride+3).Read(IndexStride+3, 2*IndexStride+9)
+		if err != nil || !slices.Equal(trimmed, got) {
+			t.Fatalf("%s: a trimmed source reads other rows (%v)", p, err)
+		}
+		if src.Format == "csv" && len(src.Trim(IndexStride+3).Index) != 1 {
+			t.Fatalf("Trim kept %d index entries", len(src.Trim(IndexStride+3).Index))
+		}
 		if _, err := src.Read(0, n+1); err == nil {
 			t.Fatalf("%s: reading past the end gave no error", p)
 		}
