@@ -80,8 +80,17 @@ func sameMemory(a, b []float64) bool {
 // are those rows exactly, so anything else (a constant folded from the
 // data, a container given new data since) travels as before.
 func (c *Compiled) fileBlocks(b accel.ShardedBackend) ([]*ir.Program, error) {
+	if _, ok := b.(*mpi.Job); !ok {
+		return c.p.ShardBlocks, nil
+	}
+	return c.detachedBlocks()
+}
+
+// detachedBlocks are the blocks with their rows of files left out (the
+// blocks themselves where there are none).
+func (c *Compiled) detachedBlocks() ([]*ir.Program, error) {
 	blocks := c.p.ShardBlocks
-	if _, ok := b.(*mpi.Job); !ok || len(c.m.files) == 0 {
+	if len(c.m.files) == 0 {
 		return blocks, nil
 	}
 	type fileContainer struct {

@@ -129,3 +129,20 @@ func attach(p *ir.Program) error {
 	p.Tables = p.Tables[:len(p.Tables)-1]
 	return nil
 }
+
+// Attach returns a detached block with its rows read from their files (a
+// new program; p is not changed), and p itself when it was not detached:
+// what a rank does before it runs a block, and what minibatch inference
+// does each time it draws one.
+func Attach(p *ir.Program) (*ir.Program, error) {
+	if !detached(p) {
+		return p, nil
+	}
+	q := *p
+	q.Values = append([]ir.Value(nil), p.Values...)
+	q.Tables = append([][]int(nil), p.Tables...)
+	if err := attach(&q); err != nil {
+		return nil, err
+	}
+	return &q, nil
+}
