@@ -111,6 +111,11 @@ func TestDataFromTable(t *testing.T) {
 			t.Fatalf("log density over the table %v, over Go slices %v", lm, lg)
 		}
 	}
+	// SetData takes a table's column too, without a copy.
+	m.SetData("y", tb.Col("x1"))
+	if !sameMemory(m.dataNode("y").Data, tb.Col("x1").Floats()) {
+		t.Fatal("SetData copied the table's column")
+	}
 	// The mistakes say what to do.
 	for _, tc := range []struct {
 		value any

@@ -48,7 +48,10 @@ func (t *Table) dims() string {
 		}
 		s += ")"
 	}
-	if missing > 0 {
+	switch {
+	case missing == 1:
+		s += ", 1 missing value"
+	case missing > 1:
 		s += fmt.Sprintf(", %d missing values", missing)
 	}
 	return s

@@ -21,15 +21,11 @@ import (
 // matrix view, are the mapping itself; the other types are converted
 // into columns as they are read.
 func OpenNPY(path string, opts ...Option) (*Table, error) {
-	var o options
-	for _, f := range opts {
-		f(&o)
-	}
 	src, err := npyHeader(path)
 	if err != nil {
 		return nil, err
 	}
-	t, err := newNPYTable(path, src, src.Rows, o)
+	t, err := newNPYTable(path, src, src.Rows, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +95,11 @@ func OpenNPY(path string, opts ...Option) (*Table, error) {
 }
 
 // newNPYTable makes the table's columns (without their values).
-func newNPYTable(path string, src Source, rows int, o options) (*Table, error) {
+func newNPYTable(path string, src Source, rows int, opts []Option) (*Table, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	k := src.Width
 	if o.names != nil && len(o.names) != k {
 		return nil, fmt.Errorf("table: %s has %d columns; Names gives %d names", path, k, len(o.names))
@@ -121,10 +121,6 @@ func newNPYTable(path string, src Source, rows int, o options) (*Table, error) {
 
 // readNPYRows reads rows [lo, hi) of a .npy file at their offsets.
 func readNPYRows(path string, lo, hi int, opts []Option) (*Table, error) {
-	var o options
-	for _, f := range opts {
-		f(&o)
-	}
 	src, err := npyHeader(path)
 	if err != nil {
 		return nil, err
@@ -132,7 +128,7 @@ func readNPYRows(path string, lo, hi int, opts []Option) (*Table, error) {
 	if hi > src.Rows {
 		return nil, fmt.Errorf("table: %s has %d rows; rows [%d, %d) were asked for", path, src.Rows, lo, hi)
 	}
-	t, err := newNPYTable(path, src, hi-lo, o)
+	t, err := newNPYTable(path, src, hi-lo, opts)
 	if err != nil {
 		return nil, err
 	}
