@@ -46,6 +46,10 @@ func ReadCSV(path string, opts ...Option) (*Table, error) {
 	return readCSV(path, 0, -1, opts)
 }
 
+// sizeAt is the data rows read before the columns are sized for the
+// whole file.
+const sizeAt = 1024
+
 // colReader builds one column while the file streams by.
 type colReader struct {
 	c       *Column
@@ -106,6 +110,11 @@ func readCSV(path string, lo, hi int, opts []Option) (*Table, error) {
 		}
 	}
 	full := lo == 0 && hi < 0
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	start := r.InputOffset()
 	src := Source{Path: absPath(path), Format: "csv", Width: len(header), Comma: o.comma, Stride: IndexStride}
 	row := 0
 	for ; hi < 0 || row < hi; row++ {
@@ -122,6 +131,14 @@ func readCSV(path string, lo, hi int, opts []Option) (*Table, error) {
 		}
 		if row < lo {
 			continue
+		}
+		if row-lo == sizeAt && hi < 0 && size > 0 {
+			// Size the columns once from the bytes a row takes so far,
+			// rather than growing them by doubling to the end.
+			est := int(float64(size-start) / float64(off-start) * sizeAt * 1.02)
+			for _, c := range cols {
+				c.c.data = slices.Grow(c.c.data, est-len(c.c.data))
+			}
 		}
 		for j, s := range rec {
 			if err := cols[j].add(s, row-lo, r, j, path); err != nil {
