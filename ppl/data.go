@@ -49,7 +49,8 @@ import (
 type dataName string
 
 // Data adds a data container: named data (a number, []float64, []int,
-// []bool, [][]float64 or [][]int) usable wherever a value is, whose
+// []bool, [][]float64 or [][]int, or a column or matrix view of a
+// package table, whose memory it uses as it is) usable wherever a value is, whose
 // values and shape SetData can change later without building the model
 // again. Of the options it takes Dims, which name its dimensions for the
 // export (constant_data) and for coordinates. Observe a container

@@ -44,7 +44,10 @@
 // unmapped: a column handed to a model must stay valid as long as the
 // model, and the process cannot know when that ends. Its pages are the
 // file's: the OS reads them when touched and drops them under memory
-// pressure.
+// pressure. Do not shorten or rewrite a file while it is mapped: a page
+// that is gone ends the process (SIGBUS), as it would in any program
+// (in a notebook, the kernel reports the crash of its interpreter
+// process and goes on). Write a new file under a new name instead.
 //
 // Formats and why. CSV because every data set comes as CSV; .npy because
 // it is the one widely written format whose bytes are the values in
