@@ -258,3 +258,37 @@ func peak(pid int) string {
 	}
 	return "?"
 }
+
+// TestMPISampleFromFile: Sample on Backend("mpi") over data read from a
+// file takes the path where the ranks read their rows (compileOnRanks,
+// placeShards), and recovers the regression.
+func TestMPISampleFromFile(t *testing.T) {
+	mpitest.Worker(t)
+	tb, err := table.OpenNPY(writeRegression(t, t.TempDir(), 40_000), table.Names("x1", "x2", "y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tableRegression(t, tb, 0)
+	fit := m.Sample(Backend("mpi"), Ranks(2), Chains(1), Warmup(150), Draws(100), Seed(2))
+	if !strings.Contains(fit.Backend, "blocks of rows over 2 ranks") {
+		t.Fatalf("the run did not shard over the ranks: %s", fit.Backend)
+	}
+	c, _ := m.compileOnRanks(2)
+	if blocks, _ := c.detachedBlocks(); blocks[0] == c.p.ShardBlocks[0] {
+		t.Fatal("the blocks placed on the ranks carried their rows")
+	}
+	bs, err := fit.Expand("b")
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("b's columns: %v %v", bs, err)
+	}
+	for name, want := range map[string]float64{"a": 1, fit.Columns[bs[0]]: 2, fit.Columns[bs[1]]: -0.5, "sigma": 0.3} {
+		d := fit.Flat(name)
+		got := 0.0
+		for _, v := range d {
+			got += v / float64(len(d))
+		}
+		if math.Abs(got-want) > 0.02 {
+			t.Errorf("%s: posterior mean %.4f, truth %v", name, got, want)
+		}
+	}
+}
