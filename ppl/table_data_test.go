@@ -292,3 +292,30 @@ func TestMPISampleFromFile(t *testing.T) {
 		}
 	}
 }
+
+// TestMPIFileGoneFromRanks: a file the ranks cannot open (removed after
+// the kernel mapped it; on a cluster, a path that is not shared) is an
+// error naming the rank and the file, not a crash.
+func TestMPIFileGoneFromRanks(t *testing.T) {
+	mpitest.Worker(t)
+	path := writeRegression(t, t.TempDir(), 100_000)
+	tb, err := table.OpenNPY(path, table.Names("x1", "x2", "y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tableRegression(t, tb, 2).Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path) // the kernel's mapping stays; the ranks find nothing
+	job, err := mpi.Start(mpi.Config{Ranks: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	_, err = c.placeShards(job)
+	if err == nil || !strings.Contains(err.Error(), "rank 1: reading its rows") || !strings.Contains(err.Error(), "reg.npy") || !strings.Contains(err.Error(), "where all ranks see it") {
+		t.Fatalf("placing blocks whose file is gone: %v", err)
+	}
+	t.Log(err)
+}

@@ -117,7 +117,7 @@ func attach(p *ir.Program) error {
 		src := f.Source
 		rows, err := src.Read(f.Lo, f.Hi)
 		if err != nil {
-			return fmt.Errorf("reading its rows: %v", err)
+			return fmt.Errorf("reading its rows: %v (every rank reads its rows of the data's file at the same path: put the file where all ranks see it, a shared file system on a cluster, and leave it in place while the job runs)", err)
 		}
 		if len(rows) != v.Len {
 			return fmt.Errorf("%s gave %d values for a constant of %d", src, len(rows), v.Len)
