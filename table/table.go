@@ -131,7 +131,7 @@ func (t *Table) Matrix(names ...string) *Matrix {
 		m.src, m.ok = t.src, true
 		m.src.Cols = idx
 	}
-	if t.rowMajor != nil && len(cols) == len(t.cols) && sort.IntsAreSorted(idx) {
+	if t.rowMajor != nil && slices.Equal(idx, identity(len(t.cols))) {
 		m.data = t.rowMajor
 		return m
 	}
@@ -285,4 +285,13 @@ func (m *Matrix) Source() (Source, bool) { return m.src, m.ok }
 // String is the matrix's shape and columns.
 func (m *Matrix) String() string {
 	return fmt.Sprintf("matrix [%d × %d] of %s", m.rows, len(m.names), strings.Join(m.names, ", "))
+}
+
+// identity is 0, 1, …, n-1.
+func identity(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -139,6 +139,9 @@ func TestNPYOrders(t *testing.T) {
 		if got := tb.Matrix().Data(); !slices.Equal(got, want) {
 			t.Fatalf("%s: matrix view differs", p)
 		}
+		if got := tb.Matrix("a", "a", "b").Data(); !slices.Equal(got[:6], []float64{0, 0, 0.1, 1, 1, 1.1}) {
+			t.Fatalf("%s: matrix of a, a, b starts %v", p, got[:6])
+		}
 		if got := tb.Matrix("c", "a").Data(); !slices.Equal(got[:4], []float64{0.2, 0, 1.2, 1}) {
 			t.Fatalf("%s: matrix of c, a starts %v", p, got[:4])
 		}
