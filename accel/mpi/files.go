@@ -37,12 +37,26 @@ const (
 	residualTag = -0x6762_6679 // first element of the residual table
 )
 
-// fileRef is what a detached value's Name holds.
+// fileRef is what a detached value's Name holds. Sum is a hash of the
+// values the kernel had: the rank checks the rows it reads against it, so
+// that a file changed since the kernel read it is an error, not another
+// model.
 type fileRef struct {
 	Name   string       // the value's own name
 	Source table.Source `json:"source"`
 	Lo     int          `json:"lo"`
 	Hi     int          `json:"hi"`
+	Sum    uint64       `json:"sum"`
+}
+
+// sum hashes values by their bits (FNV-1a over 8-byte words).
+func sum(values []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range values {
+		h ^= math.Float64bits(v)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // Detach returns a copy of block p whose values listed in files are left
@@ -64,7 +78,7 @@ func Detach(p *ir.Program, files []FileRows) (*ir.Program, error) {
 			return nil, fmt.Errorf("mpi: Detach: value %d (%d slots) is not a constant of rows [%d, %d) of %d columns", f.Value, v.Len, f.Lo, f.Hi, len(f.Source.Cols))
 		}
 		src := f.Source.Trim(f.Lo) // only the index entry the rank starts from travels
-		b, err := json.Marshal(fileRef{Name: v.Name, Source: src, Lo: f.Lo, Hi: f.Hi})
+		b, err := json.Marshal(fileRef{Name: v.Name, Source: src, Lo: f.Lo, Hi: f.Hi, Sum: sum(p.Init[v.Off : v.Off+v.Len])})
 		if err != nil {
 			return nil, err
 		}
@@ -121,6 +135,9 @@ func attach(p *ir.Program) error {
 		}
 		if len(rows) != v.Len {
 			return fmt.Errorf("%s gave %d values for a constant of %d", src, len(rows), v.Len)
+		}
+		if sum(rows) != f.Sum {
+			return fmt.Errorf("rows [%d, %d) of %s are not the values the kernel read: the file changed since (read it again in the notebook, and leave it as it is while a job uses it)", f.Lo, f.Hi, src.Path)
 		}
 		copy(init[v.Off:], rows)
 		v.Name = f.Name

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -69,6 +70,16 @@ func TestDetachAttach(t *testing.T) {
 	// A value that is not a constant of that many rows is refused.
 	if _, err := Detach(p, []FileRows{{Value: 2, Source: src, Lo: lo, Hi: hi}}); err == nil {
 		t.Fatal("Detach took a value of the wrong size")
+	}
+	// A file changed since the kernel read it: the rows differ.
+	changed := filepath.Join(t.TempDir(), "changed.npy")
+	vals[(lo+5)*k] += 1
+	table.WriteNPY(changed, vals, n, k, false)
+	src2 := src
+	src2.Path = changed
+	d, _ = Detach(p, []FileRows{{Value: 1, Source: src2, Lo: lo, Hi: hi}})
+	if err := attach(d); err == nil || !strings.Contains(err.Error(), "the file changed since") {
+		t.Fatalf("rows of a changed file: %v", err)
 	}
 	// A file that went away: the rank says which.
 	d, _ = Detach(p, []FileRows{{Value: 1, Source: table.Source{Path: path + ".gone", Format: "npy", Rows: n, Width: k, Cols: []int{0, 1}, DType: "<f8"}, Lo: lo, Hi: hi}})
