@@ -284,7 +284,11 @@ func (c *Compiled) placeShards(b accel.ShardedBackend) (accel.Compiled, error) {
 	c.placed.Lock()
 	defer c.placed.Unlock()
 	if c.placed.b != b {
-		acc, err := b.CompileSharded(c.p.ShardMain, c.p.ShardBlocks)
+		blocks, err := c.fileBlocks(b) // ranks read their rows of files (table_data.go)
+		if err != nil {
+			return nil, err
+		}
+		acc, err := b.CompileSharded(c.p.ShardMain, blocks)
 		if err != nil {
 			return nil, err
 		}

@@ -49,7 +49,8 @@ import (
 type dataName string
 
 // Data adds a data container: named data (a number, []float64, []int,
-// []bool, [][]float64 or [][]int) usable wherever a value is, whose
+// []bool, [][]float64 or [][]int, or a column or matrix view of a
+// package table, whose memory it uses as it is) usable wherever a value is, whose
 // values and shape SetData can change later without building the model
 // again. Of the options it takes Dims, which name its dimensions for the
 // export (constant_data) and for coordinates. Observe a container
@@ -103,9 +104,12 @@ func (m *Model) goData(name string, value any) *graph.Node {
 	if _, ok := value.(Expr); ok {
 		m.failf(name, "a data container holds Go values ([]float64, [][]float64, …), not an expression")
 	}
-	n, err := asNode(value)
-	if err != nil {
-		m.failf(name, "%v", err)
+	n, ok := m.tableData(name, value) // a table's column, its memory shared (table_data.go)
+	if !ok {
+		var err error
+		if n, err = asNode(value); err != nil {
+			m.failf(name, "%v", err)
+		}
 	}
 	if i := firstNonFinite(n.Data); i >= 0 {
 		m.failf(name, "the data hold %v at index %d; data must be finite (remove or impute missing values)", n.Data[i], i)

@@ -49,6 +49,8 @@ type Model struct {
 	// defining it again in the same run is a mistake, in a later one a
 	// cell run again (redefine.go).
 	defined map[string]any
+	// files lists the data containers read from files (table_data.go).
+	files []fileData
 }
 
 // NewModel starts an empty model. The name labels summaries and files;

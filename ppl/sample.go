@@ -28,6 +28,7 @@ type sampleSettings struct {
 	ranks    int         // Ranks: the MPI job's size
 	cluster  string      // Cluster: the MPI job's hosts
 	data     []namedData // WithData's containers
+	batch    bool        // Minibatch: ADVI over blocks of rows
 	// otherModel lets PosteriorPredictive and LogLik take a posterior of
 	// another model (OtherModel).
 	otherModel bool
@@ -196,6 +197,10 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 	o := vi.Options{Seed: s.cfg.Seed, Draws: s.cfg.Draws, Method: vi.MeanField}
 	if s.fullRank {
 		o.Method = vi.FullRank
+	}
+	if s.batch {
+		finish := m.minibatches(&o, &s) // minibatch.go
+		defer finish()
 	}
 	r, err := vi.ADVI(s.ctx, c, o)
 	orPanic(err)

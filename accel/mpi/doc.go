@@ -27,6 +27,12 @@
 //     rather than MPI_Allreduce, whose order MPI leaves open, makes the
 //     sum the same at every run. Leapfrog trajectories are run on rank 0's
 //     side, one collective evaluation per step (accel.LeapfrogBy).
+//     Where a block's data are rows of a file (a data container read
+//     with package table), the kernel sends the block without them, with
+//     the file's path and layout (Detach, files.go), and the rank that
+//     runs the block reads its rows from the file: the rows never pass
+//     through the kernel's link or rank 0. Every rank must see the file
+//     at the same path (a shared file system on a cluster).
 //   - Chains (Compile): the whole program on every rank; a batch of
 //     positions (RWMH, ChEES, MEADS) is scattered over the
 //     ranks and the answers gathered, and a batch of trajectories runs

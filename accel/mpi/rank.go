@@ -265,6 +265,9 @@ func (r *Rank) compileData(h header, main *ir.Program, own []*ir.Program) error 
 		rp.main = ir.NewFrame(main)
 	}
 	for _, p := range progs {
+		if err := attach(p); err != nil {
+			return err
+		}
 		if p.Dim != dim {
 			return fmt.Errorf("a block of %d parameters in a model of %d", p.Dim, dim)
 		}

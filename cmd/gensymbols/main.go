@@ -29,6 +29,7 @@ var Packages = []string{
 	"github.com/gobayes/gobayes/ppl/dist",
 	"github.com/gobayes/gobayes/ppl/infer",
 	"github.com/gobayes/gobayes/ppl/posterior",
+	"github.com/gobayes/gobayes/table",
 	"gonum.org/v1/gonum/floats",
 	"gonum.org/v1/gonum/mat",
 	"gonum.org/v1/gonum/optimize",

@@ -38,6 +38,11 @@ var rules = []rule{
 		forbid: []string{"ppl", "accel", "kernel", "interp", "plotting", "widgets", "comm"},
 		why:    "display is a leaf: values render themselves through its interfaces, and its progress table takes plain rows",
 	},
+	{
+		from:   "table",
+		forbid: []string{"ppl", "accel", "display", "kernel", "interp", "plotting", "widgets", "comm"},
+		why:    "table is a leaf: ppl and accel/mpi (the ranks) both read files through it",
+	},
 }
 
 // mainDirs are the folders whose packages may be programs.

@@ -76,6 +76,7 @@ func init() {
 		"MaxDepth":         reflect.ValueOf(ppl.MaxDepth),
 		"Mean":             reflect.ValueOf(ppl.Mean),
 		"Min":              reflect.ValueOf(ppl.Min),
+		"Minibatch":        reflect.ValueOf(ppl.Minibatch),
 		"Mul":              reflect.ValueOf(ppl.Mul),
 		"NUTS":             reflect.ValueOf(ppl.NUTS),
 		"Neg":              reflect.ValueOf(ppl.Neg),

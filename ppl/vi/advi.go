@@ -43,6 +43,16 @@ type Options struct {
 	AdaptIterations int
 	// Draws is the number of draws from the approximation (default 1000).
 	Draws int
+	// Batch, when set, makes the fit stochastic-gradient ADVI over
+	// minibatches: each gradient, and each draw of an ELBO estimate, uses
+	// the density Batch returns, an unbiased estimate of the model's log
+	// density from a block of rows (the prior whole, the block's
+	// log-likelihood scaled by N over its rows). The model's own density
+	// serves only the start and the draws' constrained values.
+	Batch func(r *rand.Rand) infer.Density
+	// Progress, when set, is called after every iteration with the
+	// iterations done and MaxIterations.
+	Progress func(done, total int)
 }
 
 // Result is a fitted approximation.
@@ -133,7 +143,7 @@ func (f *fitter) elbo() float64 {
 	n := 0
 	for k := 0; k < f.opts.ELBOSamples; k++ {
 		f.draw()
-		lp := f.d.LogDensityGrad(f.zeta, f.g)
+		lp := f.density().LogDensityGrad(f.zeta, f.g)
 		if math.IsNaN(lp) || math.IsInf(lp, 0) {
 			return math.Inf(-1)
 		}
@@ -154,11 +164,12 @@ func (f *fitter) gradient() (float64, error) {
 	}
 	d := f.dim
 	sumLP := 0.0
+	dens := f.density()
 	for k := 0; k < f.opts.GradSamples; k++ {
 		ok := false
 		for try := 0; try < 20; try++ {
 			f.draw()
-			lp := f.d.LogDensityGrad(f.zeta, f.g)
+			lp := dens.LogDensityGrad(f.zeta, f.g)
 			if !math.IsNaN(lp) && !math.IsInf(lp, 0) && finite(f.g) {
 				sumLP += lp
 				ok = true
@@ -196,6 +207,15 @@ func (f *fitter) gradient() (float64, error) {
 		}
 	}
 	return elbo, nil
+}
+
+// density is the log density of the next estimate: a fresh minibatch's
+// under Options.Batch, the model's otherwise.
+func (f *fitter) density() infer.Density {
+	if f.opts.Batch != nil {
+		return f.opts.Batch(f.rng)
+	}
+	return f.d
 }
 
 func finite(v []float64) bool {
@@ -331,6 +351,9 @@ func ADVI(ctx context.Context, model infer.Model, opts Options) (*Result, error)
 		}
 		res.ELBOTrace = append(res.ELBOTrace, e)
 		f.step(k, eta)
+		if opts.Progress != nil {
+			opts.Progress(k, opts.MaxIterations)
+		}
 		if k%opts.EvalEvery != 0 {
 			continue
 		}

@@ -3,6 +3,7 @@ package vi
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -113,5 +114,48 @@ func TestADVIHistory(t *testing.T) {
 	}
 	if !res.Posterior.Approximation {
 		t.Error("ADVI draws not marked as an approximation")
+	}
+}
+
+// shifted is the gauss density plus c·x₀: two of them with c = ±s are a
+// minibatch estimate of gauss, unbiased, with noise s.
+type shifted struct {
+	gauss
+	c float64
+}
+
+func (g shifted) LogDensityGrad(x, grad []float64) float64 {
+	lp := g.gauss.LogDensityGrad(x, grad)
+	grad[0] += g.c
+	return lp + g.c*x[0]
+}
+
+// TestADVIBatch: with Options.Batch every estimate comes from a fresh
+// minibatch, and the fit finds the mean of the whole.
+func TestADVIBatch(t *testing.T) {
+	g := gauss{}
+	calls := 0
+	progress := 0
+	res, err := ADVI(context.Background(), g, Options{Seed: 4, Batch: func(r *rand.Rand) infer.Density {
+		calls++
+		if r.IntN(2) == 0 {
+			return shifted{g, 3}
+		}
+		return shifted{g, -3}
+	}, Progress: func(done, total int) { progress = done }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := ADVI(context.Background(), g, Options{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < res.ELBOIter[len(res.ELBOIter)-1] || progress != res.ELBOIter[len(res.ELBOIter)-1] {
+		t.Errorf("%d minibatches and progress at %d for %d iterations", calls, progress, res.ELBOIter[len(res.ELBOIter)-1])
+	}
+	for i := range res.Mean {
+		if math.Abs(res.Mean[i]-full.Mean[i]) > 0.3 {
+			t.Errorf("mean %d: minibatch %.3f, whole %.3f", i, res.Mean[i], full.Mean[i])
+		}
 	}
 }

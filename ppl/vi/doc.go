@@ -12,4 +12,11 @@
 //	res.ELBO            // history, one value per Options.EvalEvery iterations
 //	res.ELBOTrace       // one noisy estimate per iteration
 //	res.Posterior       // draws from the approximation, constrained
+//
+// Options.Batch makes the fit stochastic-gradient ADVI over minibatches
+// (Hoffman et al. 2013's stochastic variational inference, with ADVI's
+// gradients): every estimate asks Batch for an unbiased estimate of the
+// log density from a block of rows, so the whole data set is never
+// evaluated at once (ppl's Minibatch option draws the blocks of a sharded
+// model, read from their file where the data came from one).
 package vi

@@ -1,0 +1,165 @@
+package mpi
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/table"
+)
+
+// Ranks that read their own rows: where a block's data are rows of a
+// file every rank can open (a shared file system on a cluster, the local
+// disk here), the kernel sends the block without them, with the file's
+// path and layout, and the rank that runs the block reads its rows there.
+// The control link and rank 0 then carry the instructions and the small
+// constants only, whatever the number of rows.
+//
+// A detached block travels as an ordinary ir.Program, so that the
+// accel/remote protocol and the scatter need no new message: its Init is
+// empty, each value read from a file names its rows in its Name (the
+// fileTag prefix and JSON), and the other non-zero constants travel in a
+// trailing table of (slot, bits) pairs that begins with residualTag.
+// attach, on the rank, rebuilds Init from both before the block runs.
+
+// FileRows says that constant Value of a block program is rows [Lo, Hi)
+// of the columns Source names, row by row.
+type FileRows struct {
+	Value  ir.ID
+	Source table.Source
+	Lo, Hi int
+}
+
+const (
+	fileTag     = "gobayes-file-rows "
+	residualTag = -0x6762_6679 // first element of the residual table
+)
+
+// fileRef is what a detached value's Name holds. Sum is a hash of the
+// values the kernel had: the rank checks the rows it reads against it, so
+// that a file changed since the kernel read it is an error, not another
+// model.
+type fileRef struct {
+	Name   string       // the value's own name
+	Source table.Source `json:"source"`
+	Lo     int          `json:"lo"`
+	Hi     int          `json:"hi"`
+	Sum    uint64       `json:"sum"`
+}
+
+// sum hashes values by their bits (FNV-1a over 8-byte words).
+func sum(values []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range values {
+		h ^= math.Float64bits(v)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Detach returns a copy of block p whose values listed in files are left
+// for the rank to read (see above); p is not changed. Each listed value
+// must be a constant of (Hi-Lo)·len(Cols) slots.
+func Detach(p *ir.Program, files []FileRows) (*ir.Program, error) {
+	if len(files) == 0 {
+		return p, nil
+	}
+	q := *p
+	q.Values = append([]ir.Value(nil), p.Values...)
+	skip := make([]bool, len(p.Init))
+	for _, f := range files {
+		if int(f.Value) < 0 || int(f.Value) >= len(p.Values) {
+			return nil, fmt.Errorf("mpi: Detach: no value %d in a program of %d", f.Value, len(p.Values))
+		}
+		v := &q.Values[f.Value]
+		if v.Kind != ir.Const || v.Len != (f.Hi-f.Lo)*len(f.Source.Cols) {
+			return nil, fmt.Errorf("mpi: Detach: value %d (%d slots) is not a constant of rows [%d, %d) of %d columns", f.Value, v.Len, f.Lo, f.Hi, len(f.Source.Cols))
+		}
+		src := f.Source.Trim(f.Lo) // only the index entry the rank starts from travels
+		b, err := json.Marshal(fileRef{Name: v.Name, Source: src, Lo: f.Lo, Hi: f.Hi, Sum: sum(p.Init[v.Off : v.Off+v.Len])})
+		if err != nil {
+			return nil, err
+		}
+		v.Name = fileTag + string(b)
+		for i := v.Off; i < v.Off+v.Len; i++ {
+			skip[i] = true
+		}
+	}
+	res := []int{residualTag, len(p.Init)}
+	for i, x := range p.Init {
+		if !skip[i] && x != 0 {
+			res = append(res, i, int(math.Float64bits(x)))
+		}
+	}
+	q.Init = nil
+	q.Tables = append(append([][]int(nil), p.Tables...), res)
+	return &q, nil
+}
+
+// detached reports whether p was made by Detach.
+func detached(p *ir.Program) bool {
+	if n := len(p.Tables); n > 0 {
+		t := p.Tables[n-1]
+		return len(t) >= 2 && t[0] == residualTag
+	}
+	return false
+}
+
+// attach rebuilds a detached block's constants on the rank that runs it:
+// its rows from the files, the rest from the residual table.
+func attach(p *ir.Program) error {
+	if !detached(p) {
+		return nil
+	}
+	res := p.Tables[len(p.Tables)-1]
+	init := make([]float64, res[1])
+	for i := 2; i+1 < len(res); i += 2 {
+		init[res[i]] = math.Float64frombits(uint64(res[i+1]))
+	}
+	for i := range p.Values {
+		v := &p.Values[i]
+		js, ok := strings.CutPrefix(v.Name, fileTag)
+		if !ok {
+			continue
+		}
+		var f fileRef
+		if err := json.Unmarshal([]byte(js), &f); err != nil {
+			return fmt.Errorf("a block's file rows: %v", err)
+		}
+		src := f.Source
+		rows, err := src.Read(f.Lo, f.Hi)
+		if err != nil {
+			return fmt.Errorf("reading its rows: %v (every rank reads its rows of the data's file at the same path: put the file where all ranks see it, a shared file system on a cluster, and leave it in place while the job runs)", err)
+		}
+		if len(rows) != v.Len {
+			return fmt.Errorf("%s gave %d values for a constant of %d", src, len(rows), v.Len)
+		}
+		if sum(rows) != f.Sum {
+			return fmt.Errorf("rows [%d, %d) of %s are not the values the kernel read: the file changed since (read it again in the notebook, and leave it as it is while a job uses it)", f.Lo, f.Hi, src.Path)
+		}
+		copy(init[v.Off:], rows)
+		v.Name = f.Name
+	}
+	p.Init = init
+	p.Tables = p.Tables[:len(p.Tables)-1]
+	return nil
+}
+
+// Attach returns a detached block with its rows read from their files (a
+// new program; p is not changed), and p itself when it was not detached:
+// what a rank does before it runs a block, and what minibatch inference
+// does each time it draws one.
+func Attach(p *ir.Program) (*ir.Program, error) {
+	if !detached(p) {
+		return p, nil
+	}
+	q := *p
+	q.Values = append([]ir.Value(nil), p.Values...)
+	q.Tables = append([][]int(nil), p.Tables...)
+	if err := attach(&q); err != nil {
+		return nil, err
+	}
+	return &q, nil
+}

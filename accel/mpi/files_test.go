@@ -1,0 +1,89 @@
+package mpi
+
+import (
+	"bytes"
+	"encoding/gob"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/table"
+)
+
+// TestDetachAttach: a block whose data are rows of a file travels
+// without them, and the rank that reads them gets the same constants.
+func TestDetachAttach(t *testing.T) {
+	const n, k = 10000, 3
+	vals := make([]float64, n*k)
+	for i := range vals {
+		vals[i] = float64(i)*0.25 - 7
+	}
+	path := filepath.Join(t.TempDir(), "x.npy")
+	if err := table.WriteNPY(path, vals, n, k, false); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := table.OpenNPY(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := tb.Matrix("c2", "c0").Source()
+	// A block of rows [400, 2400) of columns c2, c0, between two small
+	// constants and a zero.
+	const lo, hi = 400, 2400
+	rows := (hi - lo) * 2
+	init := make([]float64, 2+rows+2)
+	init[0], init[rows+3] = 1.5, -3
+	for i := range hi - lo {
+		init[2+2*i] = vals[(lo+i)*k+2]
+		init[2+2*i+1] = vals[(lo+i)*k]
+	}
+	p := &ir.Program{Dim: 0, Size: len(init), Init: init, Tables: [][]int{{4, 5}}, Values: []ir.Value{
+		{Off: 0, Len: 1, Kind: ir.Const},
+		{Off: 2, Len: rows, Kind: ir.Const, Name: "X"},
+		{Off: rows + 2, Len: 2, Kind: ir.Const},
+	}}
+	d, err := Detach(p, []FileRows{{Value: 1, Source: src, Lo: lo, Hi: hi}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Values[1].Name != "X" || len(p.Init) != len(init) {
+		t.Fatal("Detach changed its argument")
+	}
+	var whole, small bytes.Buffer
+	gob.NewEncoder(&whole).Encode(p)
+	gob.NewEncoder(&small).Encode(d)
+	if small.Len() >= whole.Len()/4 {
+		t.Fatalf("the detached block is %d bytes, the whole one %d: the rows still travel", small.Len(), whole.Len())
+	}
+	var got ir.Program
+	if err := gob.NewDecoder(&small).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := attach(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Init, init) || got.Values[1].Name != "X" || len(got.Tables) != 1 {
+		t.Fatalf("attach rebuilt Init %v… (want %v…), name %q, %d tables", got.Init[:6], init[:6], got.Values[1].Name, len(got.Tables))
+	}
+	// A value that is not a constant of that many rows is refused.
+	if _, err := Detach(p, []FileRows{{Value: 2, Source: src, Lo: lo, Hi: hi}}); err == nil {
+		t.Fatal("Detach took a value of the wrong size")
+	}
+	// A file changed since the kernel read it: the rows differ.
+	changed := filepath.Join(t.TempDir(), "changed.npy")
+	vals[(lo+5)*k] += 1
+	table.WriteNPY(changed, vals, n, k, false)
+	src2 := src
+	src2.Path = changed
+	d, _ = Detach(p, []FileRows{{Value: 1, Source: src2, Lo: lo, Hi: hi}})
+	if err := attach(d); err == nil || !strings.Contains(err.Error(), "the file changed since") {
+		t.Fatalf("rows of a changed file: %v", err)
+	}
+	// A file that went away: the rank says which.
+	d, _ = Detach(p, []FileRows{{Value: 1, Source: table.Source{Path: path + ".gone", Format: "npy", Rows: n, Width: k, Cols: []int{0, 1}, DType: "<f8"}, Lo: lo, Hi: hi}})
+	if err := attach(d); err == nil {
+		t.Fatal("attach read a missing file")
+	}
+}
