@@ -64,8 +64,8 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		m.failf(name, "a data container takes the option Dims only (its shape is its data's)")
 	}
 	n := m.goData(name, value)
-	if o.dims != nil && len(o.dims) != len(n.Dims) {
-		m.failf(name, "Dims names %d dimensions but the data have shape %v", len(o.dims), n.Dims)
+	if err := m.dimsError(name, o.dims, n.Dims); err != nil {
+		m.fail(err)
 	}
 	if _, ok := m.names[name].(dataName); ok {
 		m.once(name, func() string { return m.definition(name) }, func() string { return dataText(name, n.Dims) })
