@@ -277,8 +277,8 @@ func Observed(data any) Option {
 // ppl.Dims("school")). Where every dimension has labels (Model.Coords)
 // and the parameters do not give the shape, the labels do: no Size
 // needed. Summaries, plots and exports label elements by coordinate
-// (theta[Choate]); without, by 1-based position (theta[1]). Code indexes
-// elements from 0 either way.
+// (theta[Choate]); without, by 0-based position (theta[0]), as code
+// indexes them.
 func Dims(names ...string) Option { return func(o *options) { o.dims = slices.Clone(names) } }
 
 // RV is a random variable: a parameter to infer, or, once observed, data

@@ -11,7 +11,7 @@ import (
 // Array is one variable's draws as an array, as xarray and NumPy hold
 // them: Data in row-major order over Shape = [chains, draws, dims...]
 // (Stacked merges the first two into one sample dimension). Elements are
-// 0-based, as in code; the summary's labels (theta[1]) are 1-based.
+// 0-based, as in code and in the summary's labels (theta[0]).
 type Array struct {
 	Name  string
 	Shape []int // [chains, draws, dims...], or [samples, dims...] when stacked

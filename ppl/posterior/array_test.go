@@ -13,7 +13,7 @@ import (
 // value encoding where it is: chain·100 + draw·10 + element.
 func arrayFixture() *Posterior {
 	p := &Posterior{Model: "m", Vars: []Var{{Name: "mu", Start: 0}, {Name: "beta", Shape: []int{2, 2}, Start: 1}},
-		Columns: []string{"mu", "beta[1,1]", "beta[1,2]", "beta[2,1]", "beta[2,2]"}}
+		Columns: []string{"mu", "beta[0,0]", "beta[0,1]", "beta[1,0]", "beta[1,1]"}}
 	for c := 0; c < 2; c++ {
 		ch := Chain{Values: make([][]float64, 5)}
 		for j := range ch.Values {
@@ -35,9 +35,9 @@ func TestArray(t *testing.T) {
 	if got := b.At(1, 2); !slices.Equal(got, []float64{121, 122, 123, 124}) {
 		t.Errorf("At(1, 2) = %v", got)
 	}
-	// Element (1, 0) is the column beta[2,1], chains concatenated.
-	if got, want := b.Element(1, 0), p.Flat("beta[2,1]"); !slices.Equal(got, want) {
-		t.Errorf("Element(1, 0) = %v, want the column beta[2,1] %v", got, want)
+	// Element (1, 0) is the column beta[1,0], chains concatenated.
+	if got, want := b.Element(1, 0), p.Flat("beta[1,0]"); !slices.Equal(got, want) {
+		t.Errorf("Element(1, 0) = %v, want the column beta[1,0] %v", got, want)
 	}
 	s := b.Stack()
 	if !slices.Equal(s.Shape, []int{6, 2, 2}) || !slices.Equal(s.Sample(4), b.At(1, 1)) {

@@ -8,6 +8,6 @@
 //
 //	fit.Summary()            // table of every scalar
 //	fit.Select("mu", "tau")  // the same posterior restricted to two variables
-//	fit.ByChain("theta[1]")  // draws of one scalar, per chain
+//	fit.ByChain("theta[0]")  // draws of one scalar, per chain
 //	fit.WriteStanCSV("out/eight_schools") // out/eight_schools_1.csv, ...
 package posterior
