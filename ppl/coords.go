@@ -2,6 +2,7 @@ package ppl
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -218,4 +219,88 @@ func (m *Model) paramsScalar(r *RV) bool {
 		}
 	}
 	return true
+}
+
+// DimLabels are new labels for a dimension, given to SetData with the
+// data whose length they follow (NewCoords makes them).
+type DimLabels struct {
+	dim    string
+	labels []string
+}
+
+// NewCoords gives SetData new labels for dimension dim, for data of
+// another length: m.SetData("county_idx", idxNew, ppl.NewCoords("obs",
+// "new 1", "new 2")), as PyMC's set_data(…, coords=…).
+func NewCoords(dim string, labels ...string) DimLabels {
+	return DimLabels{dim: dim, labels: slices.Clone(labels)}
+}
+
+// splitCoords takes SetData's NewCoords out of its other arguments.
+func splitCoords(more []any) (rest []any, coords []DimLabels) {
+	for _, a := range more {
+		if c, ok := a.(DimLabels); ok {
+			coords = append(coords, c)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	return rest, coords
+}
+
+// setDataCoords gives containers new values and dimensions new labels
+// at once, and checks that every dimension's labels are as many as the
+// elements along it afterwards; on a mistake the model is as it was.
+func (m *Model) setDataCoords(sets []namedData, coords []DimLabels) {
+	before := m.fingerprint()
+	defer func() {
+		if after := m.fingerprint(); after != before {
+			if m.newData == nil {
+				m.newData = map[string]string{}
+			}
+			m.newData[after] = before
+		}
+	}()
+	if len(coords) == 0 {
+		m.setData(sets)
+		return
+	}
+	for _, c := range coords {
+		if err := m.checkLabels(c.dim, c.labels); err != nil {
+			m.fail(err)
+		}
+	}
+	old := maps.Clone(m.g.Coords)
+	if m.g.Coords == nil {
+		m.g.Coords = map[string][]string{}
+	}
+	for _, c := range coords {
+		m.g.Coords[c.dim] = c.labels
+	}
+	var restore func()
+	func() {
+		defer func() {
+			if e := recover(); e != nil {
+				m.g.Coords = old
+				panic(e)
+			}
+		}()
+		restore = m.withData(&sampleSettings{data: sets})
+	}()
+	if err := m.checkDims(); err != nil {
+		restore()
+		m.g.Coords = old
+		m.changed()
+		err.(*Error).Msg += fmt.Sprintf(" (after SetData with new coordinates; give the data and the labels of the same length)")
+		m.fail(err.(*Error))
+	}
+	m.changed()
+	for _, c := range coords {
+		if o, ok := old[c.dim]; !ok || !slices.Equal(o, c.labels) {
+			was := "no coordinates"
+			if ok {
+				was = "coordinates " + labelsText(o)
+			}
+			m.changedNotice(c.dim, was, labelsText(c.labels))
+		}
+	}
 }

@@ -42,6 +42,9 @@ type Model struct {
 	print   string
 	printAt int
 	printed map[string]bool
+	// newData maps the fingerprint after a SetData to the one before:
+	// a posterior of the model before new data is one of this model.
+	newData map[string]string
 	// probs maps a Categorical variable given probabilities by an
 	// expression to its logits' node, Log(p) (see checkProbSums).
 	probs map[*graph.RV]*graph.Node

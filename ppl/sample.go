@@ -364,7 +364,7 @@ func checkFit(c *Compiled, fit *posterior.Posterior, what string, other bool) er
 		return err
 	}
 	m := c.m
-	if other || fit.Fingerprint == "" || fit.Fingerprint == m.fingerprint() {
+	if other || fit.Fingerprint == "" || m.fromModel(fit.Fingerprint) {
 		return nil
 	}
 	if m.printed[fit.Fingerprint] {

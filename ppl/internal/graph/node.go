@@ -40,6 +40,10 @@ type Node struct {
 	// value of (Model.Data), "" for other data.
 	Container string
 	Model     *Model // nil when the node depends on no random variable
+	// TableOf is the data container Table was read from (Index over
+	// m.Data's indices), nil for indices given as they are: new data for
+	// the container make the node again.
+	TableOf *Node
 }
 
 // Const wraps data of a shape.
@@ -96,7 +100,8 @@ func Same(a, b *Node) bool {
 	if a == nil || b == nil || a.Kind != b.Kind || a.Op != b.Op || a.RV != b.RV || a.Scan != b.Scan ||
 		a.Det != b.Det || a.Container != b.Container || a.Input != b.Input || a.Model != b.Model || len(a.Args) != len(b.Args) ||
 		!slices.Equal(a.Ints, b.Ints) || !slices.Equal(a.Table, b.Table) || !slices.Equal(a.Dims, b.Dims) ||
-		!slices.Equal(a.Data, b.Data) {
+		!slices.Equal(a.Data, b.Data) || (a.TableOf == nil) != (b.TableOf == nil) ||
+		a.TableOf != nil && a.TableOf.Container != b.TableOf.Container {
 		return false
 	}
 	for i := range a.Args {
