@@ -871,6 +871,24 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 	for name, d := range m.g.DetDims {
 		dims[name] = d
 	}
+	for _, r := range m.g.RVs {
+		// An enumerated variable's probabilities (enumerate.go): its rows
+		// along its own dimensions, then one column per value, along a
+		// dimension named after the variable (labelled by m.Coords of
+		// that name, where given).
+		i := slices.IndexFunc(p.Vars, func(v posterior.Var) bool { return v.Name == r.Name+"_probs" })
+		if i >= 0 && !r.Observed && len(p.Vars[i].Shape) == len(r.Value.Dims)+1 {
+			v := &p.Vars[i]
+			rows := slices.Clone(r.Dims)
+			if len(rows) != len(r.Value.Dims) {
+				rows = nil
+				for k := range r.Value.Dims {
+					rows = append(rows, fmt.Sprintf("%s_probs_dim_%d", r.Name, k))
+				}
+			}
+			dims[v.Name] = append(rows, r.Name)
+		}
+	}
 	for i := range p.Vars {
 		if d, ok := dims[p.Vars[i].Name]; ok && len(d) == len(p.Vars[i].Shape) {
 			p.Vars[i].Dims = d

@@ -40,6 +40,10 @@ func formula(n *graph.Node, depth int) string {
 		return fmt.Sprintf("%s[%d:%d]", formula(n.Args[0], depth-1), n.Ints[0], n.Ints[0]+n.Ints[1])
 	case "Row":
 		return fmt.Sprintf("%s[%d,:]", formula(n.Args[0], depth-1), n.Ints[0]/n.Ints[1])
+	case "Index":
+		if n.TableOf != nil {
+			return fmt.Sprintf("Index(%s, %s)", formula(n.Args[0], depth-1), n.TableOf.Container)
+		}
 	}
 	args := n.Args
 	if n.Scan != nil {

@@ -136,3 +136,12 @@ func TestSetDataCoordsMistakes(t *testing.T) {
 		t.Errorf("error %q should point at SetData with NewCoords", err)
 	}
 }
+
+// TestListingNamesIndexContainer: the listing shows the container an
+// Index reads its indices from.
+func TestListingNamesIndexContainer(t *testing.T) {
+	m, _, _ := radon(t)
+	if s := m.String(); !strings.Contains(s, "Index(alpha, county_idx)") {
+		t.Errorf("the listing does not name the indices' container:\n%s", s)
+	}
+}

@@ -80,3 +80,27 @@ func TestArray(t *testing.T) {
 		t.Errorf("accuracy %v, want 0.5", acc)
 	}
 }
+
+// TestSel: Sel keeps the draws of one element along a dimension, by
+// label or index, in both layouts, and drops that dimension.
+func TestSel(t *testing.T) {
+	p := arrayFixture()
+	p.Vars[1].Dims = []string{"row", "col"}
+	p.Coords = map[string][]string{"row": {"a", "b"}}
+	b := p.Array("beta")
+	r := b.Sel("row", "b")
+	if !slices.Equal(r.Shape, []int{2, 3, 2}) || !slices.Equal(r.DimNames, []string{"col"}) {
+		t.Fatalf("Sel(row, b): shape %v dims %v", r.Shape, r.DimNames)
+	}
+	// Chain 1's draw 2 of beta[1,·] is 123, 124 (chain·100 + draw·10 + column).
+	if got := r.At(1, 2); !slices.Equal(got, []float64{123, 124}) {
+		t.Errorf("Sel(row, b) at chain 1, draw 2 = %v, want [123 124]", got)
+	}
+	e := b.Sel("row", "b", "col", 0)
+	if !slices.Equal(e.Data, b.Element(1, 0)) || !slices.Equal(e.Data, p.Flat("beta[b,0]")) {
+		t.Errorf("Sel(row, b, col, 0) = %v, want the column beta[1,0] %v", e.Data, b.Element(1, 0))
+	}
+	if s := b.Stack().Sel("col", 1); !slices.Equal(s.Shape, []int{6, 2}) || !slices.Equal(s.Sample(4), []float64{112, 114}) {
+		t.Errorf("stacked Sel(col, 1): shape %v, sample 4 %v, want [6 2] and [112 114]", s.Shape, s.Sample(4))
+	}
+}
