@@ -41,3 +41,24 @@ func TestOneIndexConvention(t *testing.T) {
 		t.Error("z[3] names a column of a variable of 3 elements")
 	}
 }
+
+// TestCentredFound: a fit knows which latent variables are centred
+// hierarchies, for the warnings' advice; a regression has none.
+func TestCentredFound(t *testing.T) {
+	m := NewModel("centred")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	m.Normal("theta", mu, tau, Size(3))
+	m.Normal("eta", 0, 1, Size(3)) // its scale is a constant
+	fit := m.Sample(Seed(1), Chains(1), Warmup(50), Draws(10), LiveProgress(false))
+	if !fit.Structure || len(fit.Centred) != 1 || fit.Centred[0] != "theta" {
+		t.Errorf("structure %v, centred %v; want theta alone", fit.Structure, fit.Centred)
+	}
+	r := NewModel("regression")
+	a := r.Normal("a", 0, 1)
+	s := r.HalfNormal("s", 1)
+	r.Normal("y", a, s, Observed([]float64{1, 2, 3}))
+	if got := r.Sample(Seed(1), Chains(1), Warmup(50), Draws(10), LiveProgress(false)).Centred; len(got) != 0 {
+		t.Errorf("a regression's centred variables: %v, want none", got)
+	}
+}

@@ -858,6 +858,7 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 		return p
 	}
 	p.Fingerprint = m.fingerprint()
+	p.Structure, p.Centred = true, m.centred()
 	if m.printed == nil {
 		m.printed = map[string]bool{}
 	}

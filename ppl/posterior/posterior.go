@@ -46,6 +46,12 @@ type Posterior struct {
 	// summary leaves out MCSE, ESS, R-hat and ESS per second, and the
 	// chain warnings (R-hat, ESS, divergences) do not apply.
 	Independent bool
+	// Structure says the model's structure is known (a fit of a model of
+	// package ppl, not a file): Centred then lists its latent variables
+	// written in centred hierarchical form (theta ~ Normal(mu, tau), its
+	// scale a parameter), which the warnings' advice names.
+	Structure bool
+	Centred   []string
 	// Coords labels the elements along named dimensions (see Var.Dims):
 	// the summary shows theta[Choate] for theta[0], and Column accepts
 	// either.
