@@ -107,11 +107,15 @@ func line(r *graph.RV) [4]string {
 		}
 		dist = fmt.Sprintf("Mixture(%s; %s)", formula(r.Mix.Weights, 3), strings.Join(comps, ", "))
 	} else {
-		ps := make([]string, len(r.Params))
-		for i, p := range r.Params {
+		fn, args := r.Fam.Name, r.Params
+		if r.Shown != nil {
+			fn, args = r.Shown.Fn, r.Shown.Args
+		}
+		ps := make([]string, len(args))
+		for i, p := range args {
 			ps[i] = formula(p, 3)
 		}
-		dist = r.Fam.Name + "(" + strings.Join(ps, ", ") + ")"
+		dist = fn + "(" + strings.Join(ps, ", ") + ")"
 	}
 	var notes []string
 	if r.Lower != nil {

@@ -44,6 +44,9 @@ type Node struct {
 	// m.Data's indices), nil for indices given as they are: new data for
 	// the container make the node again.
 	TableOf *Node
+	// Label names a constant where the user named it (a formula's Using
+	// name, pi), for listings; "" shows its value or shape.
+	Label string
 }
 
 // Const wraps data of a shape.
@@ -71,6 +74,8 @@ func (n *Node) String() string {
 		return n.Det
 	case n.Container != "":
 		return n.Container
+	case n.Kind == KConst && n.Label != "":
+		return n.Label
 	case n.Kind == KConst && len(n.Data) == 1:
 		return strconv.FormatFloat(n.Data[0], 'g', 6, 64)
 	case n.Kind == KConst:
