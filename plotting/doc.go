@@ -9,8 +9,8 @@
 //
 //	fit := m.Sample(ppl.NUTS(), ppl.Chains(4))
 //	plotting.Trace(fit, "mu", "tau")                  // last expression of a cell: inline PNG
-//	plotting.Pair(fit, "mu", "tau", "theta")          // theta expands to theta[1] … theta[8]
-//	plotting.Pair(fit, "tau", "theta[1]", plotting.Log("tau")) // the funnel on the log scale
+//	plotting.Pair(fit, "mu", "tau", "theta")          // theta expands to theta[0] … theta[7]
+//	plotting.Pair(fit, "tau", "theta[0]", plotting.Log("tau")) // the funnel on the log scale
 //	plotting.Posterior(fit, "mu", plotting.Ref(0), plotting.ROPE(-1, 1))
 //	plotting.Forest(fit, "theta", plotting.Prob(0.9))
 //	fig := plotting.Rank(fit, plotting.Chains(1, 2), plotting.Size(1000, 600))
@@ -22,8 +22,8 @@
 //
 // The posterior argument is a *posterior.Posterior, a posterior.Posterior,
 // or any value with a method Posterior() *posterior.Posterior. A variable
-// name selects every scalar of that variable ("theta" is theta[1] …
-// theta[8]); a column name ("theta[3]") selects one scalar. With no names,
+// name selects every scalar of that variable ("theta" is theta[0] …
+// theta[7]); a column name ("theta[2]") selects one scalar. With no names,
 // a plot shows every recorded variable, up to a limit it notes in the
 // figure's text. Options are the functions of type Option (Size,
 // FontScale, DPI, Format, Chains, Title, Prob, Median, Ref, ROPE, Histogram, Bins, MaxLag,

@@ -124,14 +124,14 @@ func docImageFigures(synthetic bool) ([]docImage, error) {
 			return nil, err
 		}
 	}
-	three := []any{"mu", "tau", "theta[1]"}
+	three := []any{"mu", "tau", "theta[0]"}
 	with := func(extra ...any) []any { return append(append([]any{}, three...), extra...) }
 	return []docImage{
 		{"trace_centred", Trace(c, three...)},
 		{"trace_noncentred", Trace(nc, three...)},
 		{"pair_centred", Pair(c, three...)},
 		{"pair_noncentred", Pair(nc, three...)},
-		{"pair_centred_logtau", Pair(c, "tau", "theta[1]", Log("tau"))},
+		{"pair_centred_logtau", Pair(c, "tau", "theta[0]", Log("tau"))},
 		{"forest_centred", Forest(c, "mu", "tau", "theta")},
 		{"forest_models", Forest([]*posterior.Posterior{c, nc}, "mu", "tau", "theta", Labels("centred", "non-centred"))},
 		{"posterior_centred", Posterior(c, with(Ref(0), ROPE(-1, 1))...)},

@@ -36,7 +36,7 @@ func TestEdgeCases(t *testing.T) {
 		"Trace":     func(p any) *Figure { return Trace(p) },
 		"Posterior": func(p any) *Figure { return Posterior(p) },
 		"Histogram": func(p any) *Figure { return Posterior(p, Histogram()) },
-		"Pair":      func(p any) *Figure { return Pair(p, "mu", "tau", "theta[1]") },
+		"Pair":      func(p any) *Figure { return Pair(p, "mu", "tau", "theta[0]") },
 		"Forest":    func(p any) *Figure { return Forest(p) },
 		"Rank":      func(p any) *Figure { return Rank(p) },
 		"Autocorr":  func(p any) *Figure { return Autocorr(p) },

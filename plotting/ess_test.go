@@ -7,7 +7,7 @@ import (
 
 func TestESS(t *testing.T) {
 	fit := fixture()
-	f := ESS(fit, "mu", "theta[2]")
+	f := ESS(fit, "mu", "theta[1]")
 	ps := f.Panels()
 	if len(ps) != 2 {
 		t.Fatalf("%d panels, want 2", len(ps))

@@ -50,7 +50,7 @@ func ExampleTrace_unknownVariable() {
 	fig := Trace(fixture(), "sigma")
 	fmt.Println(fig) // a notebook shows this text
 	// Output:
-	// plotting: Trace: unknown variable "sigma" of model fixture; the posterior records mu, tau, theta — pass one of those, or a column such as "theta[3]"
+	// plotting: Trace: unknown variable "sigma" of model fixture; the posterior records mu, tau, theta — pass one of those, or a column such as "theta[2]"
 }
 
 func ExampleDist() {

@@ -21,7 +21,7 @@ func fixture() *posterior.Posterior {
 			{Name: "tau", Start: 1},
 			{Name: "theta", Shape: []int{3}, Start: 2},
 		},
-		Columns: []string{"mu", "tau", "theta[1]", "theta[2]", "theta[3]"},
+		Columns: []string{"mu", "tau", "theta[0]", "theta[1]", "theta[2]"},
 		Sampler: "NUTS",
 	}
 	for c := 0; c < chains; c++ {

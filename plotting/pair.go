@@ -18,7 +18,7 @@ const pairLimit = 6
 // the sampler cannot explore that region and the model wants a
 // non-centred parameterisation.
 //
-//	plotting.Pair(fit, "mu", "tau", "theta[1]")
+//	plotting.Pair(fit, "mu", "tau", "theta[0]")
 func Pair(fit any, args ...any) *Figure {
 	sel, set, err := prepare("Pair", fit, args, pairLimit)
 	if err != nil {

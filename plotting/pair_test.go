@@ -8,7 +8,7 @@ import (
 
 func TestPair(t *testing.T) {
 	fit := fixture()
-	f := Pair(fit, "mu", "tau", "theta[1]")
+	f := Pair(fit, "mu", "tau", "theta[0]")
 	rows, cols := f.Grid()
 	if rows != 3 || cols != 3 {
 		t.Fatalf("grid %d×%d, want 3×3", rows, cols)
@@ -42,8 +42,8 @@ func TestPair(t *testing.T) {
 			t.Errorf("bottom panel (%d,%d) has no x label", p.Row, p.Col)
 		}
 	}
-	if got := ps[len(ps)-1].XLabel; got != "theta[1]" {
-		t.Errorf("bottom-right x label %q, want theta[1]", got)
+	if got := ps[len(ps)-1].XLabel; got != "theta[0]" {
+		t.Errorf("bottom-right x label %q, want theta[0]", got)
 	}
 	if got := strings.Join(legendLabels(f), "|"); got != "draws|divergent (3)" {
 		t.Errorf("legend %q", got)

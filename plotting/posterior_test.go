@@ -23,7 +23,7 @@ func TestPosterior(t *testing.T) {
 			[]string{"50% HDI", "median"}, []string{"median", "50% HDI"}},
 		{"histogram", []any{"theta", Histogram(), Bins(15)}, 3,
 			map[string]int{"bars/histogram": 1, "line/density": 0},
-			[]string{"94% HDI", "mean"}, []string{"theta[1]"}},
+			[]string{"94% HDI", "mean"}, []string{"theta[0]"}},
 		{"reference and ROPE", []any{"mu", Ref(0), ROPE(-0.5, 0.5)}, 1,
 			map[string]int{"rule/reference": 1, "band/ROPE": 1},
 			[]string{"ROPE [-0.5, 0.5]", "94% HDI", "mean", "reference"}, []string{"< 0 <", "in ROPE"}},

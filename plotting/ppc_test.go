@@ -55,7 +55,7 @@ func TestPPCFromPosterior(t *testing.T) {
 	// other column: six replicated data sets of the two y columns.
 	rep := &posterior.Posterior{
 		Vars:    []posterior.Var{{Name: "y", Shape: []int{2}}, {Name: "z", Start: 2}},
-		Columns: []string{"y[1]", "y[2]", "z"},
+		Columns: []string{"y[0]", "y[1]", "z"},
 	}
 	for c := 0; c < 2; c++ {
 		rep.Chains = append(rep.Chains, posterior.Chain{Values: [][]float64{{1, 2, 3}, {2, 3, 4}, {9, 9, 9}}})
@@ -65,7 +65,7 @@ func TestPPCFromPosterior(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(sets) != 6 || len(sets[0]) != 2 || sets[1][0] != 2 || sets[1][1] != 3 {
-		t.Errorf("replicates = %v, want six rows of (y[1], y[2]) per draw", sets)
+		t.Errorf("replicates = %v, want six rows of (y[0], y[1]) per draw", sets)
 	}
 	f := PPC([]float64{1, 2, 3}, rep, "y")
 	if err := f.Err(); err != nil {

@@ -15,10 +15,10 @@ func TestTrace(t *testing.T) {
 		chains  int
 	}{
 		{"scalars", []any{"mu", "tau"}, []string{"mu", "tau"}, 4},
-		{"vector expands", []any{"theta"}, []string{"theta[1]", "theta[2]", "theta[3]"}, 4},
-		{"one column", []any{"theta[2]"}, []string{"theta[2]"}, 4},
+		{"vector expands", []any{"theta"}, []string{"theta[0]", "theta[1]", "theta[2]"}, 4},
+		{"one column", []any{"theta[1]"}, []string{"theta[1]"}, 4},
 		{"chosen chains", []any{"mu", Chains(1, 3)}, []string{"mu"}, 2},
-		{"everything", nil, []string{"mu", "tau", "theta[1]", "theta[2]", "theta[3]"}, 4},
+		{"everything", nil, []string{"mu", "tau", "theta[0]", "theta[1]", "theta[2]"}, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

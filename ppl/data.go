@@ -65,8 +65,8 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		m.failf(name, "a data container takes the option Dims only (its shape is its data's)")
 	}
 	n := m.goData(name, value)
-	if o.dims != nil && len(o.dims) != len(n.Dims) {
-		m.failf(name, "Dims names %d dimensions but the data have shape %v", len(o.dims), n.Dims)
+	if err := m.dimsError(name, o.dims, n.Dims); err != nil {
+		m.fail(err)
 	}
 	if _, ok := m.names[name].(dataName); ok {
 		m.once(name, func() string { return m.definition(name) }, func() string { return dataText(name, n.Dims) })
@@ -143,9 +143,14 @@ func (m *Model) DataNames() []string {
 // change together are given in one call, in pairs:
 // m.SetData("X", Xnew, "trials", nNew). The model compiles again at its
 // next use; a posterior sampled before stays valid for
-// PosteriorPredictive. A mistake (an unknown name, NaN, a shape that
-// something over the container cannot take) leaves the model as it was.
+// PosteriorPredictive. New labels for the dimensions whose length
+// changes go with them, as NewCoords (anywhere among the arguments):
+// m.SetData("county_idx", idxNew, ppl.NewCoords("obs", labels…)). A
+// mistake (an unknown name, NaN, a shape that something over the
+// container cannot take, labels as many as the elements of nothing)
+// leaves the model as it was.
 func (m *Model) SetData(name string, value any, more ...any) {
+	more, coords := splitCoords(more)
 	sets := []namedData{{name, value}}
 	if len(more)%2 != 0 {
 		m.failf(name, "SetData takes names and values in pairs; %d values follow the first pair", len(more))
@@ -157,7 +162,7 @@ func (m *Model) SetData(name string, value any, more ...any) {
 		}
 		sets = append(sets, namedData{n, more[i+1]})
 	}
-	m.setData(sets)
+	m.setDataCoords(sets, coords)
 }
 
 // setData gives several containers new values at once.
@@ -249,6 +254,9 @@ func containerIn(n *graph.Node) string {
 		seen[n] = true
 		if n.Container != "" {
 			return n.Container
+		}
+		if n.TableOf != nil {
+			return n.TableOf.Container
 		}
 		for _, a := range n.Args {
 			if c := walk(a); c != "" {
@@ -386,6 +394,12 @@ func (b *rebuild) node(n *graph.Node) *graph.Node {
 			as[i] = b.node(a)
 			changed = changed || as[i] != a
 		}
+		if n.TableOf != nil && b.node(n.TableOf) != n.TableOf {
+			// Index over a container of indices given new ones.
+			out = Index(as[0], asExpr(b.node(n.TableOf))).node()
+			b.memo[n] = out
+			return out
+		}
 		if changed {
 			out = b.remake(n, as)
 		}
@@ -485,7 +499,11 @@ func (b *rebuild) shape(r *graph.RV, c *rvChange) []int {
 	fromParams := before.eventShape(pr.given)
 	t := &RV{m: b.m, v: *r}
 	t.v.Params = c.params
-	shape := t.eventShape(pr.given)
+	given := pr.given
+	if pr.dimsShape {
+		given = b.m.shapeFromDims(r.Dims, r.Fam.EventRank) // new coordinates
+	}
+	shape := t.eventShape(given)
 	if r.Observed && !slices.Equal(fromParams, r.Value.Dims) {
 		// The shape came from the data (Observe widened it).
 		if c.dataOf != nil {
@@ -545,6 +563,9 @@ func (b *rebuild) remake(n *graph.Node, as []*graph.Node) *graph.Node {
 	case "Dot":
 		return Dot(anys[0], anys[1]).node()
 	case "Index":
+		if n.TableOf != nil {
+			return Index(anys[0], asExpr(n.TableOf)).node()
+		}
 		return Index(anys[0], n.Table).node()
 	case "Col":
 		return Col(as[0].Args[0], n.Table[0]).node()

@@ -128,7 +128,7 @@ func TestPosteriorPredictiveWithData(t *testing.T) {
 
 // elementName is the column name of element i (0-based) of a vector.
 func elementName(name string, i int) string {
-	return name + "[" + strconv.Itoa(i+1) + "]"
+	return name + "[" + strconv.Itoa(i) + "]"
 }
 
 // meanOf is the mean of a column's draws over all chains.

@@ -29,11 +29,13 @@
 // RV.Observe). Model.Deterministic records a quantity in every draw;
 // Model.LogDensity adds a term to the log density (Stan's target +=).
 //
-// One indexing convention: code indexes elements from 0, as Go does
-// (Index, At, Array.Element, and the index errors say so); what a person
-// reads labels them from 1, as Stan and the summaries do (theta[1] is
-// element 0), or by coordinates where the dimensions are named (Dims,
-// Model.Coords: theta[Choate]). Posterior.Column accepts either label.
+// One indexing convention, everywhere: an element is named by its
+// coordinates where its dimensions have labels (Dims, Model.Coords:
+// theta[Choate]), else by its 0-based index, as Go and ArviZ count
+// (theta[0] is the first) — in code (Index, At, Array.Element), formulas,
+// the listing, LaTeX, errors, summaries and Posterior.Column, which
+// accepts either name. Stan counts from 1: a Stan CSV file written or
+// read, and posteriordb's reference names, are mapped at that boundary.
 //
 // A builder call is a transaction: one that fails leaves the model as it
 // was (see Error). A notebook cell run again returns what it made the

@@ -47,7 +47,7 @@ func beforeLogistic(fit *posterior.Posterior) (*ppl.Model, float64) {
 	if fit == nil {
 		return m, 0
 	}
-	start := fit.Column("p[1]")
+	start := fit.Column("p[0]")
 	right := 0
 	for i := range emY01 {
 		s, n := 0.0, 0

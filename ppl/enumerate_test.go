@@ -535,7 +535,7 @@ func TestEnumerateLabelsFit(t *testing.T) {
 		col       string
 		want, tol float64
 	}{
-		{"w", 0.3, 0.08}, {"mu[1]", -0.5, 0.1}, {"mu[2]", 0.6, 0.15}, {"sd[1]", 0.25, 0.08}, {"sd[2]", 0.35, 0.1},
+		{"w", 0.3, 0.08}, {"mu[0]", -0.5, 0.1}, {"mu[1]", 0.6, 0.15}, {"sd[0]", 0.25, 0.08}, {"sd[1]", 0.35, 0.1},
 	} {
 		if got := meanOf(t, fit, c.col); math.Abs(got-c.want) > c.tol {
 			t.Errorf("%s: posterior mean %.3f; simulated %.3f", c.col, got, c.want)
@@ -564,17 +564,17 @@ func TestEnumerateLabelsFit(t *testing.T) {
 	// Predictive draws, reproducible by seed.
 	pred := m.PosteriorPredictive(fit, Seed(8))
 	again := m.PosteriorPredictive(fit, Seed(8))
-	if a, b := pred.Flat("y[7]"), again.Flat("y[7]"); a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
+	if a, b := pred.Flat("y[6]"), again.Flat("y[6]"); a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
 		t.Errorf("two predictive runs of one seed differ")
 	}
-	ws, mu0, mu1, sd0, sd1 := fit.Flat("w"), fit.Flat("mu[1]"), fit.Flat("mu[2]"), fit.Flat("sd[1]"), fit.Flat("sd[2]")
+	ws, mu0, mu1, sd0, sd1 := fit.Flat("w"), fit.Flat("mu[0]"), fit.Flat("mu[1]"), fit.Flat("sd[0]"), fit.Flat("sd[1]")
 	_ = ws
 	chi2 := 0.0
 	var r1, r2 float64
 	n := 0
 	for i := range y {
 		zs, ys := pred.Flat(elementName("z", i)), pred.Flat(elementName("y", i))
-		p1 := fit.Flat("z_probs[" + strconv.Itoa(i+1) + ",2]")
+		p1 := fit.Flat("z_probs[" + strconv.Itoa(i) + ",1]")
 		ones, e, v := 0.0, 0.0, 0.0
 		for d := range zs {
 			ones += zs[d]

@@ -168,7 +168,11 @@ func (f *printer) node(n *graph.Node) {
 	f.str(n.Fn)
 	f.str(n.Det)
 	f.ints(n.Ints)
-	f.ints(n.Table)
+	if n.TableOf != nil {
+		f.str("indices " + n.TableOf.Container) // a container's: SetData may swap them
+	} else {
+		f.ints(n.Table)
+	}
 	f.int(n.Input)
 	if n.Kind == graph.KReshape && n.Fn == "Reshape" {
 		f.ints(n.Dims)
@@ -184,4 +188,21 @@ func (f *printer) node(n *graph.Node) {
 		f.node(s.Emit)
 		f.nodes(s.Statics)
 	}
+}
+
+// fromModel reports whether a posterior of fingerprint fp was drawn from
+// this model: as it is, or as it was before SetData gave it new data
+// (observed data that new rows left without values included).
+func (m *Model) fromModel(fp string) bool {
+	f := m.fingerprint()
+	for range len(m.newData) + 1 {
+		if f == fp {
+			return true
+		}
+		var ok bool
+		if f, ok = m.newData[f]; !ok {
+			return false
+		}
+	}
+	return false
 }

@@ -25,8 +25,10 @@ import (
 // minus, ^ for a power (x^2), parentheses, calls of the functions below,
 // and indexing: x[2] is one element (0-based, as everywhere in code),
 // x[ids] gathers by a vector of 0-based ids (a group's value per
-// observation). Names are the model's random variables, deterministic
-// quantities and data containers, values given with Using, and pi.
+// observation), given with Using or as an integer data container, which
+// SetData may swap. Names are the model's random variables, deterministic
+// quantities and data containers, values given with Using, and pi; the
+// listing and LaTeX show them by these names.
 //
 // Functions: exp, log, log1p, expm1, sqrt, square, abs, tanh, logistic
 // (inv_logit), logit, softplus, lgamma, digamma, inv, sum, mean,
@@ -337,6 +339,11 @@ func (f *formulaBuilder) name0(id *ast.Ident) Expr {
 			if j := firstNonFinite(n.Data); j >= 0 {
 				f.fail(id, "%s (given with Using) holds %v at index %d; data must be finite", id.Name, n.Data[j], j)
 			}
+			if n.Container == "" {
+				l := *n // shown by the name the formula gave it
+				l.Label = id.Name
+				n = &l
+			}
 		}
 		return asExpr(n)
 	}
@@ -349,14 +356,16 @@ func (f *formulaBuilder) name0(id *ast.Ident) Expr {
 		return asExpr(f.m.dataNode(id.Name))
 	}
 	if id.Name == "pi" {
-		return asExpr(graph.Scalar(math.Pi))
+		pi := graph.Scalar(math.Pi)
+		pi.Label = "pi"
+		return asExpr(pi)
 	}
 	f.fail(id, "%s is not a name of model %q nor given with Using (names: %s)", id.Name, f.m.g.Name, strings.Join(f.m.knownNames(f.using), ", "))
 	return nil
 }
 
 // index is x[i] for a whole number i (one element) or x[ids] for a
-// vector of ids given with Using or as a literal.
+// vector of ids given with Using or as a data container.
 func (f *formulaBuilder) index(x *ast.IndexExpr) Expr {
 	base := f.build(x.X)
 	if lit, ok := x.Index.(*ast.BasicLit); ok && lit.Kind == token.INT {
@@ -377,8 +386,8 @@ func (f *formulaBuilder) index(x *ast.IndexExpr) Expr {
 			f.fail(id, "the ids %s must be Go data ([]int), not an expression", id.Name)
 		}
 		d = n.Data
-	} else if f.m.dataNode(id.Name) != nil {
-		f.fail(id, "%s is a data container; ids that SetData could change cannot index yet: give them with Using(%q, ids)", id.Name, id.Name)
+	} else if c := f.m.dataNode(id.Name); c != nil {
+		return f.at(x, func() Expr { return Index(base, asExpr(c)) }) // SetData may swap them
 	} else {
 		f.fail(id, "the ids %s are not given: add ppl.Using(%q, ids) with a []int of 0-based ids", id.Name, id.Name)
 	}

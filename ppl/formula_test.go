@@ -78,6 +78,7 @@ func TestFormulaErrors(t *testing.T) {
 	m.Normal("mu", 0, 5)
 	m.Normal("z", 0, 1, Size(3))
 	m.Data("x", []float64{1, 2})
+	m.Data("frac", []float64{0.5})
 	for _, c := range []struct {
 		src  string
 		opts []Option
@@ -94,7 +95,7 @@ func TestFormulaErrors(t *testing.T) {
 		{"mu + foo(z)", nil, []string{"column 6", "no function foo"}},
 		{"exp(mu, z)", nil, []string{"exp takes 1 argument"}},
 		{"wibble_lpdf(z, 0, 1)", nil, []string{"no family \"wibble\""}},
-		{"z[x]", nil, []string{"data container", "Using"}},
+		{"z[frac]", nil, []string{"frac", "not a whole number"}}, // a container of ids must hold whole numbers
 	} {
 		err := catch(func() { m.Formula(c.src, c.opts...) })
 		if err == nil {

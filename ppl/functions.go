@@ -154,12 +154,50 @@ func Dot(a, b any) Expr {
 
 // Index gathers elements (or, of a matrix, rows) of x by 0-based Go
 // indices: Index(alpha, county) is alpha[county[i]] for every i, the
-// varying intercept of a hierarchical model. Note: Stan and R count from
+// varying intercept of a hierarchical model. The indices are a []int, or
+// an integer data container (m.Data("county_idx", []int{…})), which
+// SetData swaps for new rows to predict at. Note: Stan and R count from
 // 1; subtract one from such data.
-func Index(x any, idx []int) Expr {
+func Index(x any, idx any) Expr {
 	ns := args("Index", x)
 	n := ns[0]
 	m := modelOf("Index", n)
+	ids, of := indices(n, idx)
+	if of != nil {
+		out := Index(n, ids).node()
+		out.TableOf = of
+		return asExpr(out)
+	}
+	return gather(n, m, ids)
+}
+
+// indices reads Index's indices: a []int as it is, or a data container's
+// values, which must be whole numbers (of is the container, nil for a
+// []int).
+func indices(n *graph.Node, idx any) (ids []int, of *graph.Node) {
+	switch v := idx.(type) {
+	case []int:
+		return v, nil
+	case Expr:
+		c := v.node()
+		if c != nil && c.Kind == graph.KConst && c.Container != "" {
+			ids = make([]int, len(c.Data))
+			for i, f := range c.Data {
+				if f != math.Trunc(f) {
+					failf(modelOf("Index", n), exprLabel("Index", n, c), "index %v at position %d of container %q is not a whole number; indices are 0-based integers", f, i, c.Container)
+				}
+				ids[i] = int(f)
+			}
+			return ids, c
+		}
+	}
+	failf(modelOf("Index", n), exprLabel("Index", n), "the indices are a %T; give a []int or an integer data container (m.Data(name, []int{…}))", idx)
+	return nil, nil
+}
+
+// gather is Index over fixed indices.
+func gather(n *graph.Node, m *graph.Model, idx []int) Expr {
+	ns := []*graph.Node{n}
 	if len(idx) == 0 {
 		failf(m, exprLabel("Index", n), "no indices given")
 	}
@@ -300,6 +338,9 @@ func Take(x any, idx any) Expr {
 		failf(modelOf("Take", ns...), exprLabel("Take", ns...), "takes from a vector [K] of values, not shape %v", v.Dims)
 	}
 	k := v.Len()
+	if z.IsConst() && z.Container != "" && len(z.Dims) == 1 {
+		return Index(v, asExpr(z)) // a container of indices: SetData swaps them
+	}
 	if z.IsConst() && z.Container == "" {
 		ids := make([]int, z.Len())
 		for i, f := range z.Data {

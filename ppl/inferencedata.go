@@ -1,6 +1,7 @@
 package ppl
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -23,7 +24,7 @@ func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *p
 	d := &posterior.InferenceData{
 		Draws:  map[string]*posterior.Posterior{"posterior": fit},
 		Data:   map[string][]posterior.DataArray{},
-		Coords: m.g.Coords,
+		Coords: maps.Clone(m.g.Coords), // SetData's NewCoords replace the model's later
 	}
 	obs := c.Observed()
 	if len(obs) > 0 {
@@ -80,4 +81,43 @@ func splitLogLik(ll *posterior.Posterior, obs []infer.Var) *posterior.Posterior 
 		start += ir.ShapeLen(o.Shape)
 	}
 	return out
+}
+
+// Predictions adds to idata the out-of-sample draws at the model's
+// current data — after SetData gave the containers new rows (and
+// NewCoords their labels) — as ArviZ's predictions group: the observed
+// variables and the quantities computed from the data, drawn from fit's
+// posterior, with the containers' new values as predictions_constant_data
+// and the new labels for both. The PyMC pattern, pm.set_data then
+// sample_posterior_predictive(predictions=True):
+//
+//	idata := m.InferenceData(fit)
+//	m.SetData("county_idx", idxNew, ppl.NewCoords("obs", labelsNew…))
+//	m.Predictions(idata, fit, ppl.Seed(2))
+//	idata.WriteZarr("fit.zarr")
+//
+// It returns the predictions, also found in idata.Draws["predictions"].
+func (m *Model) Predictions(idata *posterior.InferenceData, fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
+	if idata == nil {
+		orPanic(&Error{Msg: "Predictions: no InferenceData given; make it first with m.InferenceData(fit)"})
+	}
+	pred := m.PosteriorPredictive(fit, opts...)
+	if idata.Draws == nil {
+		idata.Draws = map[string]*posterior.Posterior{}
+	}
+	if idata.Data == nil {
+		idata.Data = map[string][]posterior.DataArray{}
+	}
+	idata.Draws["predictions"] = pred
+	idata.Data["predictions_constant_data"] = nil
+	for _, c := range m.g.Data {
+		idata.Data["predictions_constant_data"] = append(idata.Data["predictions_constant_data"],
+			posterior.DataArray{Name: c.Container, Shape: slices.Clone(c.Dims), Dims: m.g.DataDims[c.Container], Values: slices.Clone(c.Data)})
+	}
+	if idata.GroupCoords == nil {
+		idata.GroupCoords = map[string]map[string][]string{}
+	}
+	idata.GroupCoords["predictions"] = maps.Clone(m.g.Coords)
+	idata.GroupCoords["predictions_constant_data"] = maps.Clone(m.g.Coords)
+	return pred
 }

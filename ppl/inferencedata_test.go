@@ -3,6 +3,7 @@ package ppl
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gobayes/gobayes/ppl/posterior"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,29 +33,7 @@ func TestInferenceDataZarr(t *testing.T) {
 	if err := idata.WriteZarr(dir); err != nil {
 		t.Fatal(err)
 	}
-	// What was written, for xarray to compare against.
-	expected := map[string]map[string]any{}
-	for g, p := range idata.Draws {
-		expected[g] = map[string]any{}
-		for _, v := range p.Vars {
-			a := p.Array(v.Name)
-			dims := []string{"chain", "draw"}
-			for k := range v.Shape {
-				dims = append(dims, dimName(v.Name, v.Dims, k))
-			}
-			expected[g][v.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Data}
-		}
-	}
-	for g, arrays := range idata.Data {
-		expected[g] = map[string]any{}
-		for _, a := range arrays {
-			dims := []string{}
-			for k := range a.Shape {
-				dims = append(dims, dimName(a.Name, a.Dims, k))
-			}
-			expected[g][a.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Values}
-		}
-	}
+	expected := expectedStore(idata)
 	var div []float64
 	for _, ch := range fit.Chains {
 		for _, d := range ch.Stats.Divergent {
@@ -83,6 +62,42 @@ func TestInferenceDataZarr(t *testing.T) {
 		}
 	}
 	expected["_coords"] = map[string]any{"school": schools}
+	readBack(t, dir, expected)
+}
+
+// expectedStore is what WriteZarr writes of idata, for xarray to
+// compare against.
+func expectedStore(idata *posterior.InferenceData) map[string]map[string]any {
+	expected := map[string]map[string]any{}
+	for g, p := range idata.Draws {
+		expected[g] = map[string]any{}
+		for _, v := range p.Vars {
+			a := p.Array(v.Name)
+			dims := []string{"chain", "draw"}
+			for k := range v.Shape {
+				dims = append(dims, dimName(v.Name, v.Dims, k))
+			}
+			expected[g][v.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Data}
+		}
+	}
+	for g, arrays := range idata.Data {
+		expected[g] = map[string]any{}
+		for _, a := range arrays {
+			dims := []string{}
+			for k := range a.Shape {
+				dims = append(dims, dimName(a.Name, a.Dims, k))
+			}
+			expected[g][a.Name] = map[string]any{"dims": dims, "shape": a.Shape, "values": a.Values}
+		}
+	}
+	return expected
+}
+
+// readBack has xarray read the store at dir and compare it with expected
+// (check_zarr.py); without xarray the test skips, unless
+// GOBAYES_REQUIRE_XARRAY is set.
+func readBack(t *testing.T, dir string, expected map[string]map[string]any) {
+	t.Helper()
 	exp := filepath.Join(t.TempDir(), "expected.json")
 	b, _ := json.Marshal(expected)
 	if err := os.WriteFile(exp, b, 0o644); err != nil {

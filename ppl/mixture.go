@@ -106,5 +106,6 @@ func (m *Model) Mixture(name string, weights any, comps []Component, opts ...Opt
 	if o.hasObserved {
 		r.Observe(o.observed)
 	}
+	m.checkVarDims(r)
 	return r
 }

@@ -42,6 +42,9 @@ type Model struct {
 	print   string
 	printAt int
 	printed map[string]bool
+	// newData maps the fingerprint after a SetData to the one before:
+	// a posterior of the model before new data is one of this model.
+	newData map[string]string
 	// probs maps a Categorical variable given probabilities by an
 	// expression to its logits' node, Log(p) (see checkProbSums).
 	probs map[*graph.RV]*graph.Node
@@ -173,6 +176,9 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 		m.defined[name] = thisRun()
 		return asExpr(old)
 	}
+	if err := m.dimsError(name, o.dims, n.Dims); err != nil {
+		m.fail(err)
+	}
 	d := &graph.Node{Kind: graph.KReshape, Fn: "Deterministic", Dims: slices.Clone(n.Dims), Args: []*graph.Node{n}, Det: name, Model: &m.g}
 	m.claim(name, d)
 	if o.dims != nil {
@@ -272,11 +278,12 @@ func Observed(data any) Option {
 }
 
 // Dims names the variable's dimensions, one name per dimension of its
-// shape, as PyMC's dims: theta := m.Normal("theta", mu, tau, ppl.Size(8),
-// ppl.Dims("school")). With labels given once per model by Model.Coords,
-// summaries, plots and exports label elements by them (theta[Choate]);
-// without, by 1-based position (theta[1]). Code indexes elements from 0
-// either way.
+// shape, as PyMC's dims: theta := m.Normal("theta", mu, tau,
+// ppl.Dims("school")). Where every dimension has labels (Model.Coords)
+// and the parameters do not give the shape, the labels do: no Size
+// needed. Summaries, plots and exports label elements by coordinate
+// (theta[Choate]); without, by 0-based position (theta[0]), as code
+// indexes them.
 func Dims(names ...string) Option { return func(o *options) { o.dims = slices.Clone(names) } }
 
 // RV is a random variable: a parameter to infer, or, once observed, data
@@ -294,6 +301,9 @@ type RV struct {
 	// given is the shape option (Size, Shape), nil when none: new data
 	// (SetData) work the shape out again from it.
 	given []int
+	// dimsShape says given came from the coordinates of the variable's
+	// Dims, and follows them.
+	dimsShape bool
 	// observedIn is the run (thisRun) that last gave the data, when
 	// observedOnce: observing again in the same run is a mistake.
 	observedIn   any
@@ -351,6 +361,11 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 		n := m.paramNode(name, fam, i, p)
 		r.v.Params[i] = n
 	}
+	if o.shape == nil && o.dims != nil && m.paramsScalar(r) {
+		// PyMC's dims: the coordinates give the shape.
+		o.shape = m.shapeFromDims(o.dims, fam.EventRank)
+		r.given, r.dimsShape = slices.Clone(o.shape), o.shape != nil
+	}
 	shape := r.eventShape(o.shape)
 	if old, ok := m.names[name].(*RV); ok && old.v.Mix == nil {
 		m.once(name, func() string { return m.definition(name) }, func() string { return r.text(shape, &o) })
@@ -376,6 +391,7 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	if o.hasObserved {
 		r.Observe(o.observed)
 	}
+	m.checkVarDims(r)
 	return r
 }
 
@@ -722,6 +738,11 @@ func (r *RV) Observe(data any) *RV {
 	default:
 		m.failf(r.v.Name, "the data have shape %v but the variable has shape %v; make them agree (Size(n) sets a variable's length)", n.Dims, want)
 	}
+	if r.v.Dims != nil {
+		if err := m.dimsError(r.v.Name, r.v.Dims, r.v.Value.Dims); err != nil {
+			m.fail(err)
+		}
+	}
 	r.v.Observed = true
 	r.v.Data = n.Data
 	if n.Container != "" {
@@ -832,57 +853,6 @@ func (m *Model) evalData(name string, n *graph.Node) *graph.Node {
 	return graph.Const(d, slices.Clone(n.Dims))
 }
 
-// Coords labels the elements along dimension dim (named by Dims), once per
-// model: m.Coords("school", "Choate", "Deerfield", …). A dimension's
-// labels must be as many as its variables' elements along it (checked
-// when the model compiles).
-func (m *Model) Coords(dim string, labels ...string) {
-	if old, ok := m.g.Coords[dim]; ok {
-		if slices.Equal(old, labels) {
-			return // the cell that gave them, run again
-		}
-		m.failf(dim, "coordinates of %q are already given (%d labels); give each dimension's once (to change them, start the model anew with NewModel)", dim, len(old))
-	}
-	if len(labels) == 0 {
-		m.failf(dim, "no labels given for dimension %q", dim)
-	}
-	if m.g.Coords == nil {
-		m.g.Coords = map[string][]string{}
-	}
-	m.g.Coords[dim] = slices.Clone(labels)
-	m.changed()
-}
-
-// checkDims checks every Dims against its variable's shape and the
-// coordinates' counts (Compile calls it).
-func (m *Model) checkDims() error {
-	check := func(name string, dims []string, shape []int) error {
-		if dims == nil {
-			return nil
-		}
-		if len(dims) != len(shape) {
-			return &Error{Var: name, Msg: fmt.Sprintf("Dims names %d dimensions (%s) but the shape %v has %d; name one per dimension", len(dims), strings.Join(dims, ", "), shape, len(shape))}
-		}
-		for k, d := range dims {
-			if c, ok := m.g.Coords[d]; ok && len(c) != shape[k] {
-				return &Error{Var: name, Msg: fmt.Sprintf("dimension %q has %d coordinates but %s has %d elements along it; give as many labels as elements", d, len(c), name, shape[k])}
-			}
-		}
-		return nil
-	}
-	for _, r := range m.g.RVs {
-		if err := check(r.Name, r.Dims, r.Value.Dims); err != nil {
-			return err
-		}
-	}
-	for _, d := range m.g.Dets {
-		if err := check(d.Det, m.g.DetDims[d.Det], d.Dims); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // annotate gives a posterior of this model its dims and coordinates (by
 // variable name).
 func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
@@ -890,6 +860,7 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 		return p
 	}
 	p.Fingerprint = m.fingerprint()
+	p.Structure, p.Centred = true, m.centred()
 	if m.printed == nil {
 		m.printed = map[string]bool{}
 	}
@@ -902,6 +873,24 @@ func (m *Model) annotate(p *posterior.Posterior) *posterior.Posterior {
 	}
 	for name, d := range m.g.DetDims {
 		dims[name] = d
+	}
+	for _, r := range m.g.RVs {
+		// An enumerated variable's probabilities (enumerate.go): its rows
+		// along its own dimensions, then one column per value, along a
+		// dimension named after the variable (labelled by m.Coords of
+		// that name, where given).
+		i := slices.IndexFunc(p.Vars, func(v posterior.Var) bool { return v.Name == r.Name+"_probs" })
+		if i >= 0 && !r.Observed && len(p.Vars[i].Shape) == len(r.Value.Dims)+1 {
+			v := &p.Vars[i]
+			rows := slices.Clone(r.Dims)
+			if len(rows) != len(r.Value.Dims) {
+				rows = nil
+				for k := range r.Value.Dims {
+					rows = append(rows, fmt.Sprintf("%s_probs_dim_%d", r.Name, k))
+				}
+			}
+			dims[v.Name] = append(rows, r.Name)
+		}
 	}
 	for i := range p.Vars {
 		if d, ok := dims[p.Vars[i].Name]; ok && len(d) == len(p.Vars[i].Shape) {

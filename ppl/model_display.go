@@ -40,6 +40,10 @@ func formula(n *graph.Node, depth int) string {
 		return fmt.Sprintf("%s[%d:%d]", formula(n.Args[0], depth-1), n.Ints[0], n.Ints[0]+n.Ints[1])
 	case "Row":
 		return fmt.Sprintf("%s[%d,:]", formula(n.Args[0], depth-1), n.Ints[0]/n.Ints[1])
+	case "Index":
+		if n.TableOf != nil {
+			return fmt.Sprintf("Index(%s, %s)", formula(n.Args[0], depth-1), n.TableOf.Container)
+		}
 	}
 	args := n.Args
 	if n.Scan != nil {
@@ -103,11 +107,15 @@ func line(r *graph.RV) [4]string {
 		}
 		dist = fmt.Sprintf("Mixture(%s; %s)", formula(r.Mix.Weights, 3), strings.Join(comps, ", "))
 	} else {
-		ps := make([]string, len(r.Params))
-		for i, p := range r.Params {
+		fn, args := r.Fam.Name, r.Params
+		if r.Shown != nil {
+			fn, args = r.Shown.Fn, r.Shown.Args
+		}
+		ps := make([]string, len(args))
+		for i, p := range args {
 			ps[i] = formula(p, 3)
 		}
-		dist = r.Fam.Name + "(" + strings.Join(ps, ", ") + ")"
+		dist = fn + "(" + strings.Join(ps, ", ") + ")"
 	}
 	var notes []string
 	if r.Lower != nil {

@@ -343,6 +343,8 @@ func (m *Model) LaTeX() *ModelMaths {
 				comps[k] = latexCall(`\operatorname{`+c.Fam.Name+`}`, c.Params, 4)
 			}
 			dist = `\operatorname{Mixture}\left(` + latexExpr(r.Mix.Weights, 4) + `;\ ` + strings.Join(comps, `,\ `) + `\right)`
+		} else if r.Shown != nil {
+			dist = latexCall(`\operatorname{`+r.Shown.Fn+`}`, r.Shown.Args, 4)
 		} else {
 			dist = latexCall(`\operatorname{`+r.Fam.Name+`}`, r.Params, 4)
 		}
@@ -491,6 +493,8 @@ func latexExpr(n *graph.Node, depth int) string {
 		return latexName(n.RV.Name)
 	case n.Det != "":
 		return latexName(n.Det)
+	case n.Kind == graph.KConst && n.Label != "":
+		return latexName(n.Label)
 	case n.Kind == graph.KConst && len(n.Data) == 1:
 		return fmt.Sprintf("%g", n.Data[0])
 	case n.Kind == graph.KConst:

@@ -179,7 +179,7 @@ func nearReference(t testing.TB, comp *ppl.Compiled, c *posteriordb.Case) []floa
 		for i := range v {
 			name := p.Name
 			if len(p.Shape) > 0 {
-				name = fmt.Sprintf("%s[%d]", p.Name, i+1)
+				name = fmt.Sprintf("%s[%d]", p.Name, i)
 			}
 			s, ok := c.Ref(name)
 			if !ok {
@@ -226,14 +226,14 @@ func (p *modelPair) checkValues(t *testing.T, x []float64) {
 		}
 		for i := range g {
 			if math.Abs(g[i]-w[i]) > 1e-10*math.Max(1, math.Abs(w[i])) {
-				t.Errorf("at %v: %s[%d] = %v, hand-written %v", x, name, i+1, g[i], w[i])
+				t.Errorf("at %v: %s[%d] = %v, hand-written %v", x, name, i, g[i], w[i])
 			}
 		}
 	}
 }
 
 // checkRecordsReference checks that a draw of the compiled model records
-// every scalar the reference reports, under the same name ("theta[3]").
+// every scalar the reference reports, under the same name ("theta[2]", 0-based).
 func checkRecordsReference(t *testing.T, comp *ppl.Compiled, c *posteriordb.Case) {
 	t.Helper()
 	if c == nil {
@@ -248,7 +248,7 @@ func checkRecordsReference(t *testing.T, comp *ppl.Compiled, c *posteriordb.Case
 		if len(v.Shape) == 0 {
 			recorded[v.Name] = true
 		}
-		for i := 1; len(v.Shape) == 1 && i <= n; i++ {
+		for i := 0; len(v.Shape) == 1 && i < n; i++ {
 			recorded[fmt.Sprintf("%s[%d]", v.Name, i)] = true
 		}
 	}

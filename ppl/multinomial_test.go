@@ -38,7 +38,7 @@ func TestMultinomial(t *testing.T) {
 	fit := m.Sample(Seed(3), LiveProgress(false))
 	for j, want := range []float64{4.0 / 11, 4.0 / 11, 3.0 / 11} {
 		if got := meanOf(t, fit, elementName("theta", j)); math.Abs(got-want) > 0.02 {
-			t.Errorf("theta[%d] mean %v; want %v", j+1, got, want)
+			t.Errorf("theta[%d] mean %v; want %v", j, got, want)
 		}
 	}
 	ll := m.LogLik(fit)
@@ -47,10 +47,10 @@ func TestMultinomial(t *testing.T) {
 	}
 	pred := m.PosteriorPredictive(fit, Seed(4))
 	for r := 0; r < 2; r++ {
-		for i := range pred.Flat("y[1,1]") {
+		for i := range pred.Flat("y[0,0]") {
 			s := 0.0
 			for k := 0; k < 3; k++ {
-				s += pred.Flat("y[" + string(rune('1'+r)) + "," + string(rune('1'+k)) + "]")[i]
+				s += pred.Flat("y[" + string(rune('0'+r)) + "," + string(rune('0'+k)) + "]")[i]
 			}
 			if s != 4 {
 				t.Fatalf("a replicated row %d sums to %v; want n = 4", r+1, s)

@@ -91,6 +91,7 @@ func (m *Model) ordinal(name, fn string, logF func(*graph.Node) Expr, eta, cutpo
 		logp = Reshape(logp, n, K)
 	}
 	r := m.Var(name, family("CategoricalLogit"), []any{logp}, opts...)
+	r.v.Shown = &graph.Call{Fn: fn, Args: []*graph.Node{e, c}}
 	if r.v.Observed && r.v.Pointwise == nil {
 		m.ordinalPointwise(r, fn, logF, e, c)
 	}

@@ -98,7 +98,7 @@ func TestOrderedLogisticRecovers(t *testing.T) {
 		check(elementName("cut", k), c)
 	}
 	pred := m.PosteriorPredictive(fit, Seed(6))
-	for _, v := range pred.Flat("y[1]") {
+	for _, v := range pred.Flat("y[0]") {
 		if v != math.Trunc(v) || v < 0 || v > 3 {
 			t.Fatalf("predictive draw %v outside {0, 1, 2, 3}", v)
 		}
@@ -131,7 +131,7 @@ func TestCategoricalRowsPredictive(t *testing.T) {
 	for i, want := range []float64{0, 2, 1} {
 		for _, v := range p.Flat(elementName("y", i)) {
 			if v != want {
-				t.Fatalf("y[%d] drawn %v; its logits put all the mass on %v", i+1, v, want)
+				t.Fatalf("y[%d] drawn %v; its logits put all the mass on %v", i, v, want)
 			}
 		}
 	}
@@ -176,7 +176,7 @@ func TestOrderedPointwiseMatchesCategorical(t *testing.T) {
 		a, b := lf.Flat(lf.Columns[j]), ls.Flat(ls.Columns[j])
 		for i := range a {
 			if math.Abs(a[i]-b[i]) > 1e-9 {
-				t.Fatalf("log_lik[%d] draw %d: %v against %v", j+1, i, a[i], b[i])
+				t.Fatalf("log_lik[%d] draw %d: %v against %v", j, i, a[i], b[i])
 			}
 		}
 	}

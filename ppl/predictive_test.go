@@ -212,7 +212,7 @@ func TestPredictiveAccuracyInTwoLines(t *testing.T) {
 	pp, hits := m.PosteriorPredictive(fit), 0
 	for i := range y {
 		mean := 0.0
-		d := pp.Flat(fmt.Sprintf("y[%d]", i+1))
+		d := pp.Flat(fmt.Sprintf("y[%d]", i))
 		for _, v := range d {
 			mean += v / float64(len(d))
 		}
@@ -279,12 +279,12 @@ func TestMAPReport(t *testing.T) {
 	if !r.Converged || !strings.Contains(r.Status, "converged") || strings.Contains(text, "Failure") {
 		t.Errorf("MAP reports %q (converged %v, gradient %g):\n%s", r.Status, r.Converged, r.Gradient, text)
 	}
-	for _, want := range []string{"beta[1] = 2", "beta[2] = -1", "sigma = 0.3"} {
+	for _, want := range []string{"beta[0] = 2", "beta[1] = -1", "sigma = 0.3"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("MAP text lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "= [") || !strings.Contains(r.HTML(), "<th style=\"text-align:left\">beta[2]</th>") {
+	if strings.Contains(text, "= [") || !strings.Contains(r.HTML(), "<th style=\"text-align:left\">beta[1]</th>") {
 		t.Errorf("a vector is not shown one element per row:\n%s\n%s", text, r.HTML())
 	}
 }

@@ -369,7 +369,7 @@ func checkFit(c *Compiled, fit *posterior.Posterior, what string, other bool) er
 		return err
 	}
 	m := c.m
-	if other || fit.Fingerprint == "" || fit.Fingerprint == m.fingerprint() {
+	if other || fit.Fingerprint == "" || m.fromModel(fit.Fingerprint) {
 		return nil
 	}
 	if m.printed[fit.Fingerprint] {
@@ -399,7 +399,7 @@ func checkColumns(c *Compiled, fit *posterior.Posterior, what string) error {
 	}
 	for i, name := range want {
 		if fit.Columns[i] != name {
-			return &Error{Msg: fmt.Sprintf("%s: the posterior's column %d is %s where model %s records %s: pass a posterior of this model (fit := m.Sample()), not of model %q", what, i+1, fit.Columns[i], c.Name(), name, fit.Model)}
+			return &Error{Msg: fmt.Sprintf("%s: the posterior's column %d is %s where model %s records %s: pass a posterior of this model (fit := m.Sample()), not of model %q", what, i, fit.Columns[i], c.Name(), name, fit.Model)}
 		}
 	}
 	return nil

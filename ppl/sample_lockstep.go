@@ -79,7 +79,7 @@ func ensemble(c *Compiled, m *lockstep.Moments) *posterior.Ensemble {
 			case p.Len == 1:
 				e.Names[p.Offset+k] = p.Name + " (unconstrained)"
 			default:
-				e.Names[p.Offset+k] = fmt.Sprintf("%s (unconstrained %d)", p.Name, k+1)
+				e.Names[p.Offset+k] = fmt.Sprintf("%s (unconstrained %d)", p.Name, k)
 			}
 		}
 	}

@@ -62,7 +62,7 @@ func TestSampleLockstepEnsembleNames(t *testing.T) {
 	m.HalfNormal("sigma", 1)
 	m.Normal("theta", 0, 1, ppl.Size(2))
 	p := m.Sample(ppl.ChEES(), ppl.Chains(64), ppl.Warmup(50), ppl.Draws(20), ppl.Seed(1), ppl.Context(context.Background()), ppl.LiveProgress(false))
-	if got := strings.Join(p.Ensemble.Names, ", "); got != "sigma (unconstrained), theta[1], theta[2]" {
+	if got := strings.Join(p.Ensemble.Names, ", "); got != "sigma (unconstrained), theta[0], theta[1]" {
 		t.Errorf("ensemble names %q", got)
 	}
 }

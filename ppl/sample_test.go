@@ -180,27 +180,27 @@ func TestPredictive(t *testing.T) {
 	m, mean, sd := conjugate()
 	// Prior: mu ~ N(0, 10), y[i] | mu ~ N(mu, 1), so y[i] ~ N(0, sqrt(101)).
 	prior := m.PriorPredictive(4000, Seed(3))
-	ym, ysd := colMeanSD(prior.Flat("y[2]"))
+	ym, ysd := colMeanSD(prior.Flat("y[1]"))
 	if math.Abs(ym) > 4*math.Sqrt(101/4000.0) || math.Abs(ysd-math.Sqrt(101)) > 0.1*math.Sqrt(101) {
-		t.Errorf("prior predictive y[2]: mean %.3f sd %.3f, want 0 and %.3f", ym, ysd, math.Sqrt(101))
+		t.Errorf("prior predictive y[1]: mean %.3f sd %.3f, want 0 and %.3f", ym, ysd, math.Sqrt(101))
 	}
 	// Posterior: y_rep[i] ~ N(mean, sqrt(1 + sd²)).
 	fit := m.Sample(Seed(4), LiveProgress(false))
 	rep := m.PosteriorPredictive(fit, Seed(5))
-	if rep.Draws() != fit.Draws() || len(rep.Chains) != 4 || rep.Column("y[5]") < 0 {
+	if rep.Draws() != fit.Draws() || len(rep.Chains) != 4 || rep.Column("y[4]") < 0 {
 		t.Fatalf("posterior predictive: %d chains × %d draws, columns %v", len(rep.Chains), rep.Draws(), rep.Columns)
 	}
-	rm, rsd := colMeanSD(rep.Flat("y[1]"))
+	rm, rsd := colMeanSD(rep.Flat("y[0]"))
 	want := math.Sqrt(1 + sd*sd)
 	if math.Abs(rm-mean) > 4*want/math.Sqrt(4000)*1.5 || math.Abs(rsd-want) > 0.1*want {
-		t.Errorf("posterior predictive y[1]: mean %.3f sd %.3f, want %.3f and %.3f", rm, rsd, mean, want)
+		t.Errorf("posterior predictive y[0]: mean %.3f sd %.3f, want %.3f and %.3f", rm, rsd, mean, want)
 	}
 	// Pointwise log-likelihood: log N(y[1] = 1.2 | mu, 1) at each draw.
 	ll := m.LogLik(fit)
 	mu := fit.Chains[2].Values[fit.Column("mu")][17]
 	got := ll.Chains[2].Values[0][17]
 	if w := -0.5*(1.2-mu)*(1.2-mu) - 0.5*math.Log(2*math.Pi); math.Abs(got-w) > 1e-9 {
-		t.Errorf("log_lik[1] = %g, want %g", got, w)
+		t.Errorf("log_lik[0] = %g, want %g", got, w)
 	}
 	// LOO of this model: 5 observations, all reliable, p_loo near the one
 	// parameter the data inform.

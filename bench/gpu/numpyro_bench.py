@@ -173,7 +173,8 @@ def rank_normalized_split(x):
 def flatten_draws(samples, names=None):
     """samples: dict name -> array [chain, draw, ...]. Returns a list of
     (column name, [chain, draw] array); vector sites become name[1], name[2],
-    ... (1-based, as posteriordb and gobayes name them)."""
+    ... (1-based, as posteriordb names them; gobayes names them 0-based and
+    maps posteriordb's names when it loads a case)."""
     cols = []
     for name in (names or sorted(samples)):
         a = np.asarray(samples[name], dtype=np.float64)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -114,7 +115,8 @@ type Case struct {
 	// Int, Floats, Ints and Matrix, which check the kind.
 	Data map[string]any
 	// Reference lists the summary of every scalar in reference.json's
-	// order ("theta[1]", ..., "mu", "tau").
+	// order ("theta[0]", ..., "mu", "tau"), named as this module names
+	// columns (0-based); Scalar.StanName keeps posteriordb's own.
 	Reference []Scalar
 	// Dims is reference.json's posterior_dimensions_declared: the number
 	// of scalars of each reported variable.
@@ -124,7 +126,9 @@ type Case struct {
 // Scalar is the reference summary of one scalar of the posterior, over 10
 // chains x 1000 near-independent Stan draws.
 type Scalar struct {
-	Name             string
+	// Name is the column's name here, 0-based ("theta[0]"); StanName is
+	// posteriordb's, 1-based as Stan counts ("theta[1]").
+	Name, StanName   string
 	Mean, SD         float64
 	Q05, Q50, Q95    float64
 	MCSEMean         float64 // Monte Carlo standard error of Mean
@@ -213,7 +217,7 @@ func (c *Case) readReference(b []byte) error {
 			}
 		}
 		c.Reference = append(c.Reference, Scalar{
-			Name: name, Mean: *s.Mean, SD: *s.SD, Q05: *s.Q05, Q50: *s.Q50, Q95: *s.Q95,
+			Name: zeroBased(name), StanName: name, Mean: *s.Mean, SD: *s.SD, Q05: *s.Q05, Q50: *s.Q50, Q95: *s.Q95,
 			MCSEMean: *s.MCSEMean, Rhat: *s.Rhat, ESSBulk: *s.ESSBulk, ESSTail: *s.ESSTail,
 		})
 	}
@@ -221,7 +225,7 @@ func (c *Case) readReference(b []byte) error {
 }
 
 // Ref returns the reference summary of the scalar called name ("mu",
-// "theta[3]").
+// "theta[2]": 0-based, as the posterior's columns).
 func (c *Case) Ref(name string) (Scalar, bool) {
 	for _, s := range c.Reference {
 		if s.Name == name {
@@ -292,7 +296,7 @@ func (c *Case) Ints(name string) ([]int, error) {
 	out := make([]int, len(f))
 	for i, x := range f {
 		if !isInt(x) {
-			return nil, fmt.Errorf("posteriordb: case %q: data field %q[%d] is %v, not an integer", c.Name, name, i+1, x)
+			return nil, fmt.Errorf("posteriordb: case %q: data field %q[%d] is %v, not an integer", c.Name, name, i, x)
 		}
 		out[i] = int(x)
 	}
@@ -362,4 +366,24 @@ func decodeData(b []byte) (map[string]any, error) {
 		out[k] = m
 	}
 	return out, nil
+}
+
+// zeroBased maps posteriordb's 1-based name of a scalar ("theta[1]",
+// "Sigma[2,1]") to this module's 0-based one ("theta[0]", "Sigma[1,0]"):
+// the one place the two conventions meet. A name without indices, or
+// with a part that is not a positive number, stays as it is.
+func zeroBased(name string) string {
+	open := strings.IndexByte(name, '[')
+	if open < 0 || !strings.HasSuffix(name, "]") {
+		return name
+	}
+	parts := strings.Split(name[open+1:len(name)-1], ",")
+	for k, f := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return name
+		}
+		parts[k] = strconv.Itoa(n - 1)
+	}
+	return name[:open] + "[" + strings.Join(parts, ",") + "]"
 }

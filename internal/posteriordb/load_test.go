@@ -81,9 +81,10 @@ func TestLoadValues(t *testing.T) {
 	if J, err := c.Int("J"); err != nil || J != 8 {
 		t.Errorf("J = %d, %v; want 8", J, err)
 	}
-	// reference.json's order: theta[1..8], mu, tau.
-	if c.Reference[0].Name != "theta[1]" || c.Reference[9].Name != "tau" {
-		t.Errorf("reference order: first %q, last %q; want theta[1], tau", c.Reference[0].Name, c.Reference[9].Name)
+	// reference.json's order: theta[1..8], mu, tau, named 0-based here
+	// and posteriordb's way in StanName.
+	if c.Reference[0].Name != "theta[0]" || c.Reference[0].StanName != "theta[1]" || c.Reference[7].Name != "theta[7]" || c.Reference[9].Name != "tau" {
+		t.Errorf("reference order: first %q (posteriordb's %q), eighth %q, last %q; want theta[0] (theta[1]), theta[7], tau", c.Reference[0].Name, c.Reference[0].StanName, c.Reference[7].Name, c.Reference[9].Name)
 	}
 	mu, ok := c.Ref("mu")
 	if !ok || mu.Mean != 4.4105183369549295 || mu.SD != 3.3092964767263533 || mu.ESSTail != 9973.47696505836 {
@@ -114,7 +115,7 @@ func TestDataErrors(t *testing.T) {
 		{"number read as array", func() error { _, err := c.Floats("sigma1"); return err }, `"sigma1" is a number, not an array`},
 		{"array read as number", func() error { _, err := c.Float("y"); return err }, `"y" is an array of 200 numbers, not a number`},
 		{"fraction read as int", func() error { _, err := c.Int("sigma1"); return err }, `"sigma1" is 0.5, not an integer`},
-		{"reals read as ints", func() error { _, err := c.Ints("y"); return err }, `"y"[1] is 4.93766971429527, not an integer`},
+		{"reals read as ints", func() error { _, err := c.Ints("y"); return err }, `"y"[0] is 4.93766971429527, not an integer`},
 		{"array read as matrix", func() error { _, err := c.Matrix("y"); return err }, `not a matrix`},
 	}
 	for _, tt := range tests {
@@ -164,5 +165,18 @@ func TestSimulatedLogistic(t *testing.T) {
 	m := s / 6000
 	if math.Abs(m) > 0.1 || math.Abs(s2/6000-1) > 0.1 || ones == 0 || ones == 2000 {
 		t.Errorf("simulated X mean %v, second moment %v, %d ones of 2000", m, s2/6000, ones)
+	}
+}
+
+// TestZeroBased: posteriordb's 1-based names map to 0-based ones, every
+// index of a matrix's name included; other names pass unchanged.
+func TestZeroBased(t *testing.T) {
+	for _, c := range [][2]string{
+		{"theta[1]", "theta[0]"}, {"Sigma[2,1]", "Sigma[1,0]"}, {"mu", "mu"},
+		{"beta[10]", "beta[9]"}, {"odd[a]", "odd[a]"}, {"z[0]", "z[0]"},
+	} {
+		if got := zeroBased(c[0]); got != c[1] {
+			t.Errorf("zeroBased(%q) = %q, want %q", c[0], got, c[1])
+		}
 	}
 }

@@ -15,8 +15,8 @@ type Model interface {
 	NewDensity() Density
 }
 
-// Var is one recorded variable. Its scalars are named as Stan names them:
-// "theta[1]", "Sigma[2,1]" (1-based).
+// Var is one recorded variable. Its scalars are named "theta[0]",
+// "Sigma[1,0]" (0-based, as Go indexes; see ColumnNames).
 type Var struct {
 	Name          string
 	Shape         []int

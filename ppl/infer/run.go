@@ -388,7 +388,7 @@ func recordStats(s *posterior.Stats, i int, lp float64, info mcmc.Info) {
 }
 
 // layout lists the posterior's variables and their scalar columns, named
-// as Stan names them: "theta[1]", "Sigma[2,1]" (1-based, row-major).
+// "theta[0]", "Sigma[1,0]" (0-based, row-major).
 func layout(vs []Var) ([]posterior.Var, []string) {
 	var cols []string
 	out := make([]posterior.Var, len(vs))
@@ -399,8 +399,10 @@ func layout(vs []Var) ([]posterior.Var, []string) {
 	return out, cols
 }
 
-// ColumnNames names the scalars of a variable of the given shape, row-major:
-// "mu" for a scalar, "theta[1]"…, "Sigma[1,1]", "Sigma[1,2]"….
+// ColumnNames names the scalars of a variable of the given shape, row-major
+// and 0-based as Go and ArviZ index: "mu" for a scalar, "theta[0]"…,
+// "Sigma[0,0]", "Sigma[0,1]"…. (A Stan CSV file, written or read, counts
+// from 1: package posterior maps its names at that boundary.)
 func ColumnNames(name string, shape []int) []string {
 	n := 1
 	for _, d := range shape {
@@ -420,7 +422,7 @@ func ColumnNames(name string, shape []int) []string {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Itoa(i + 1))
+			b.WriteString(strconv.Itoa(i))
 		}
 		b.WriteByte(']')
 		out = append(out, b.String())

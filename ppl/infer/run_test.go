@@ -74,7 +74,7 @@ func TestRunInvariance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, col := range []string{"x[1]", "x[4]"} {
+			for _, col := range []string{"x[0]", "x[3]"} {
 				ch := column(p, col)
 				checkMean(t, col, ch, 0)
 				checkMean(t, col+"²", mapChains(ch, func(v float64) float64 { return v * v }), 1)
@@ -87,7 +87,7 @@ func TestRunInvariance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x0, x1 := column(p, "x[1]"), column(p, "x[2]")
+			x0, x1 := column(p, "x[0]"), column(p, "x[1]")
 			prod := make([][]float64, len(x0))
 			for i := range x0 {
 				prod[i] = make([]float64, len(x0[i]))
@@ -95,10 +95,10 @@ func TestRunInvariance(t *testing.T) {
 					prod[i][k] = x0[i][k] * x1[i][k]
 				}
 			}
-			checkMean(t, "x[1]", x0, 0)
-			checkMean(t, "x[2]", x1, 0)
-			checkMean(t, "x[1]·x[2]", prod, 2.7)
-			checkMean(t, "x[2]²", mapChains(x1, func(v float64) float64 { return v * v }), 9)
+			checkMean(t, "x[0]", x0, 0)
+			checkMean(t, "x[1]", x1, 0)
+			checkMean(t, "x[0]·x[1]", prod, 2.7)
+			checkMean(t, "x[1]²", mapChains(x1, func(v float64) float64 { return v * v }), 9)
 			if c.sampler == NUTS {
 				for _, ch := range p.Chains {
 					for _, d := range ch.Stats.Divergent {
@@ -199,8 +199,8 @@ func TestColumnNames(t *testing.T) {
 		want  string
 	}{
 		{nil, "a"},
-		{[]int{3}, "a[1] a[2] a[3]"},
-		{[]int{2, 2}, "a[1,1] a[1,2] a[2,1] a[2,2]"},
+		{[]int{3}, "a[0] a[1] a[2]"},
+		{[]int{2, 2}, "a[0,0] a[0,1] a[1,0] a[1,1]"},
 	} {
 		if got := strings.Join(ColumnNames("a", c.shape), " "); got != c.want {
 			t.Errorf("shape %v: %q, want %q", c.shape, got, c.want)

@@ -11,13 +11,18 @@ import (
 // Array is one variable's draws as an array, as xarray and NumPy hold
 // them: Data in row-major order over Shape = [chains, draws, dims...]
 // (Stacked merges the first two into one sample dimension). Elements are
-// 0-based, as in code; the summary's labels (theta[1]) are 1-based.
+// 0-based, as in code and in the summary's labels (theta[0]).
 type Array struct {
 	Name  string
 	Shape []int // [chains, draws, dims...], or [samples, dims...] when stacked
 	Data  []float64
 	// Stacked is true for [samples, dims...].
 	Stacked bool
+	// DimNames names the dimensions of a draw: the variable's Dims, else
+	// name_dim_k as ArviZ names them. Coords labels the elements along
+	// the named ones that have labels. Sel selects by either.
+	DimNames []string
+	Coords   map[string][]string
 }
 
 // Array returns variable name's draws as an Array [chains, draws,
@@ -34,6 +39,18 @@ func (p *Posterior) Array(name string) *Array {
 	}
 	k, n := v.size(), p.Draws()
 	a := &Array{Name: name, Shape: append([]int{len(p.Chains), n}, v.Shape...), Data: make([]float64, len(p.Chains)*n*k)}
+	for d := range v.Shape {
+		a.DimNames = append(a.DimNames, fmt.Sprintf("%s_dim_%d", name, d))
+		if len(v.Dims) == len(v.Shape) {
+			a.DimNames[d] = v.Dims[d]
+			if c, ok := p.Coords[v.Dims[d]]; ok && len(c) == v.Shape[d] {
+				if a.Coords == nil {
+					a.Coords = map[string][]string{}
+				}
+				a.Coords[v.Dims[d]] = c
+			}
+		}
+	}
 	for c, ch := range p.Chains {
 		for j := 0; j < k; j++ {
 			col := ch.Values[v.Start+j]
@@ -70,7 +87,7 @@ func (a *Array) Stack() *Array {
 	if a.Stacked {
 		return a
 	}
-	return &Array{Name: a.Name, Shape: append([]int{a.Samples()}, a.Dims()...), Data: a.Data, Stacked: true}
+	return &Array{Name: a.Name, Shape: append([]int{a.Samples()}, a.Dims()...), Data: a.Data, Stacked: true, DimNames: a.DimNames, Coords: a.Coords}
 }
 
 // Sample is draw s of the stacked samples (chain c's draw i is

@@ -13,7 +13,7 @@ import (
 // value encoding where it is: chain·100 + draw·10 + element.
 func arrayFixture() *Posterior {
 	p := &Posterior{Model: "m", Vars: []Var{{Name: "mu", Start: 0}, {Name: "beta", Shape: []int{2, 2}, Start: 1}},
-		Columns: []string{"mu", "beta[1,1]", "beta[1,2]", "beta[2,1]", "beta[2,2]"}}
+		Columns: []string{"mu", "beta[0,0]", "beta[0,1]", "beta[1,0]", "beta[1,1]"}}
 	for c := 0; c < 2; c++ {
 		ch := Chain{Values: make([][]float64, 5)}
 		for j := range ch.Values {
@@ -35,9 +35,9 @@ func TestArray(t *testing.T) {
 	if got := b.At(1, 2); !slices.Equal(got, []float64{121, 122, 123, 124}) {
 		t.Errorf("At(1, 2) = %v", got)
 	}
-	// Element (1, 0) is the column beta[2,1], chains concatenated.
-	if got, want := b.Element(1, 0), p.Flat("beta[2,1]"); !slices.Equal(got, want) {
-		t.Errorf("Element(1, 0) = %v, want the column beta[2,1] %v", got, want)
+	// Element (1, 0) is the column beta[1,0], chains concatenated.
+	if got, want := b.Element(1, 0), p.Flat("beta[1,0]"); !slices.Equal(got, want) {
+		t.Errorf("Element(1, 0) = %v, want the column beta[1,0] %v", got, want)
 	}
 	s := b.Stack()
 	if !slices.Equal(s.Shape, []int{6, 2, 2}) || !slices.Equal(s.Sample(4), b.At(1, 1)) {
@@ -78,5 +78,29 @@ func TestArray(t *testing.T) {
 	acc := p.Array("beta").Accuracy([]float64{math.Round(mean[0]), 0, math.Round(mean[2]), 0})
 	if acc != 0.5 {
 		t.Errorf("accuracy %v, want 0.5", acc)
+	}
+}
+
+// TestSel: Sel keeps the draws of one element along a dimension, by
+// label or index, in both layouts, and drops that dimension.
+func TestSel(t *testing.T) {
+	p := arrayFixture()
+	p.Vars[1].Dims = []string{"row", "col"}
+	p.Coords = map[string][]string{"row": {"a", "b"}}
+	b := p.Array("beta")
+	r := b.Sel("row", "b")
+	if !slices.Equal(r.Shape, []int{2, 3, 2}) || !slices.Equal(r.DimNames, []string{"col"}) {
+		t.Fatalf("Sel(row, b): shape %v dims %v", r.Shape, r.DimNames)
+	}
+	// Chain 1's draw 2 of beta[1,·] is 123, 124 (chain·100 + draw·10 + column).
+	if got := r.At(1, 2); !slices.Equal(got, []float64{123, 124}) {
+		t.Errorf("Sel(row, b) at chain 1, draw 2 = %v, want [123 124]", got)
+	}
+	e := b.Sel("row", "b", "col", 0)
+	if !slices.Equal(e.Data, b.Element(1, 0)) || !slices.Equal(e.Data, p.Flat("beta[b,0]")) {
+		t.Errorf("Sel(row, b, col, 0) = %v, want the column beta[1,0] %v", e.Data, b.Element(1, 0))
+	}
+	if s := b.Stack().Sel("col", 1); !slices.Equal(s.Shape, []int{6, 2}) || !slices.Equal(s.Sample(4), []float64{112, 114}) {
+		t.Errorf("stacked Sel(col, 1): shape %v, sample 4 %v, want [6 2] and [112 114]", s.Shape, s.Sample(4))
 	}
 }

@@ -22,7 +22,7 @@ func arPosterior(seed uint64, chains, n, k int) *Posterior {
 		Settings: Settings{Seed: seed, TargetAccept: 0.8, MaxDepth: 10, Metric: "diag_e"},
 	}
 	for j := 0; j < k; j++ {
-		p.Columns = append(p.Columns, fmt.Sprintf("x[%d]", j+1))
+		p.Columns = append(p.Columns, fmt.Sprintf("x[%d]", j))
 	}
 	for c := 0; c < chains; c++ {
 		ch := Chain{Values: make([][]float64, k), Adaptation: Adaptation{StepSize: 0.5}}

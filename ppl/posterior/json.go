@@ -14,7 +14,7 @@ import (
 //
 //	{"model": …, "sampler": …, "warmup": …, "interrupted": …,
 //	 "variables": [{"name", "shape", "deterministic", "columns"}],
-//	 "chains": [{"draws": {"mu": […], "theta[1]": […]},
+//	 "chains": [{"draws": {"mu": […], "theta[0]": […]},
 //	             "stats": {"lp__": […], …}, "step_size": …, "inv_metric": […]}]}
 //
 // Non-finite numbers are written as null.

@@ -8,7 +8,7 @@ import (
 
 // Label is column j's name as summaries show it: with the coordinates of
 // its variable's named dimensions where there are (theta[Choate]), else
-// the column's own name (theta[1], 1-based).
+// the column's own name (theta[0], 0-based).
 func (p *Posterior) Label(j int) string {
 	if p.Coords == nil {
 		return p.Columns[j]
@@ -23,7 +23,7 @@ func (p *Posterior) Label(j int) string {
 			if c := p.Coords[v.Dims[d]]; len(c) == v.Shape[d] {
 				parts[d], labelled = c[i], true
 			} else {
-				parts[d] = strconv.Itoa(i + 1)
+				parts[d] = strconv.Itoa(i)
 			}
 		}
 		if labelled {
@@ -34,7 +34,7 @@ func (p *Posterior) Label(j int) string {
 }
 
 // labelColumn is the column whose Label is name, or -1: parsed as
-// var[label,…] (one coordinate or 1-based index per dimension), so that a
+// var[label,…] (one coordinate or 0-based index per dimension), so that a
 // lookup does not label every column; a label that does not parse so (a
 // coordinate holding a comma) is looked for among all labels.
 func (p *Posterior) labelColumn(name string) int {
@@ -50,7 +50,7 @@ func (p *Posterior) labelColumn(name string) int {
 				if c := p.Coords[v.Dims[d]]; len(c) == v.Shape[d] {
 					i = slices.Index(c, s)
 				} else if n, err := strconv.Atoi(s); err == nil {
-					i = n - 1
+					i = n
 				}
 				if i < 0 || i >= v.Shape[d] {
 					k = -1

@@ -9,8 +9,8 @@ type Posterior struct {
 	// before a change, where a posterior of its own is needed); "" when
 	// unknown, as for a posterior read from a file.
 	Fingerprint string
-	// Vars are the recorded variables; Columns their scalars, named as
-	// Stan names them ("theta[1]"), in the same order as Chain.Values.
+	// Vars are the recorded variables; Columns their scalars, named by
+	// 0-based index ("theta[0]"), in the same order as Chain.Values.
 	Vars    []Var
 	Columns []string
 	Chains  []Chain
@@ -46,8 +46,14 @@ type Posterior struct {
 	// summary leaves out MCSE, ESS, R-hat and ESS per second, and the
 	// chain warnings (R-hat, ESS, divergences) do not apply.
 	Independent bool
+	// Structure says the model's structure is known (a fit of a model of
+	// package ppl, not a file): Centred then lists its latent variables
+	// written in centred hierarchical form (theta ~ Normal(mu, tau), its
+	// scale a parameter), which the warnings' advice names.
+	Structure bool
+	Centred   []string
 	// Coords labels the elements along named dimensions (see Var.Dims):
-	// the summary shows theta[Choate] for theta[1], and Column accepts
+	// the summary shows theta[Choate] for theta[0], and Column accepts
 	// either.
 	Coords map[string][]string
 
@@ -115,7 +121,7 @@ func (p *Posterior) Draws() int {
 	return len(p.Chains[0].Values[0])
 }
 
-// Column returns the index of a scalar column ("theta[1]", or its label
+// Column returns the index of a scalar column ("theta[0]", or its label
 // by coordinates, "theta[Choate]"), or -1.
 func (p *Posterior) Column(name string) int {
 	for i, c := range p.Columns {

@@ -14,14 +14,14 @@ import (
 )
 
 // fake builds a posterior of 4 chains × n draws: mu ~ N(shift(c), 1),
-// theta[1..2] ~ N(0, 2), and a deterministic d = 2·mu, with NUTS-like stats
+// theta[0..1] ~ N(0, 2), and a deterministic d = 2·mu, with NUTS-like stats
 // and the given number of divergences in chain 1.
 func fake(n int, shift func(c int) float64, divergences int) *Posterior {
 	rng := rand.New(rand.NewPCG(9, 9))
 	p := &Posterior{
 		Model:   "fake",
 		Vars:    []Var{{Name: "mu", Start: 0}, {Name: "theta", Shape: []int{2}, Start: 1}, {Name: "d", Deterministic: true, Start: 3}},
-		Columns: []string{"mu", "theta[1]", "theta[2]", "d"},
+		Columns: []string{"mu", "theta[0]", "theta[1]", "d"},
 		Sampler: "NUTS", Warmup: 100, Seconds: []float64{1, 2, 1.5, 1},
 		Settings: Settings{Seed: 3, TargetAccept: 0.8, MaxDepth: 10, Metric: "diag_e"},
 	}
@@ -131,8 +131,8 @@ func TestJSON(t *testing.T) {
 	if got.Chains[0].Draws["mu"][2] != nil {
 		t.Error("NaN not written as null")
 	}
-	if v := *got.Chains[3].Draws["theta[2]"][9]; v != p.Chains[3].Values[2][9] {
-		t.Errorf("theta[2] draw 10 of chain 4 = %v, want %v", v, p.Chains[3].Values[2][9])
+	if v := *got.Chains[3].Draws["theta[1]"][9]; v != p.Chains[3].Values[2][9] {
+		t.Errorf("theta[1] draw 10 of chain 4 = %v, want %v", v, p.Chains[3].Values[2][9])
 	}
 	// SaveJSON writes the same bytes to a file.
 	path := filepath.Join(t.TempDir(), "p.json")
@@ -171,7 +171,7 @@ func TestSummaryByHand(t *testing.T) {
 func TestSummaryRendering(t *testing.T) {
 	p := fake(200, noShift, 0)
 	text := p.String()
-	for _, h := range []string{"mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s", "theta[2]"} {
+	for _, h := range []string{"mean", "sd", "hdi_3%", "hdi_97%", "mcse_mean", "mcse_sd", "ess_bulk", "ess_tail", "r_hat", "ess_bulk/s", "theta[1]"} {
 		if !strings.Contains(text, h) {
 			t.Errorf("text summary lacks %q:\n%s", h, text)
 		}
@@ -226,7 +226,7 @@ func TestWarnings(t *testing.T) {
 func TestSelect(t *testing.T) {
 	p := fake(10, noShift, 0)
 	q := p.Select("theta", "mu")
-	if strings.Join(q.Columns, " ") != "theta[1] theta[2] mu" {
+	if strings.Join(q.Columns, " ") != "theta[0] theta[1] mu" {
 		t.Errorf("columns %v", q.Columns)
 	}
 	if q.Vars[0].Name != "theta" || q.Vars[1].Start != 2 {
@@ -235,7 +235,7 @@ func TestSelect(t *testing.T) {
 	if q.Chains[1].Values[2][4] != p.Chains[1].Values[0][4] {
 		t.Error("selected draws differ from the original's")
 	}
-	if got := len(p.Summary("theta[2]", "d").Rows); got != 2 {
+	if got := len(p.Summary("theta[1]", "d").Rows); got != 2 {
 		t.Errorf("Summary of 2 names has %d rows", got)
 	}
 	defer func() {
@@ -268,7 +268,7 @@ func TestDiagnostics(t *testing.T) {
 func TestDisplayCap(t *testing.T) {
 	p := &Posterior{Model: "wide"}
 	for j := 0; j < 100; j++ {
-		p.Columns = append(p.Columns, fmt.Sprintf("x[%d]", j+1))
+		p.Columns = append(p.Columns, fmt.Sprintf("x[%d]", j))
 	}
 	p.Vars = []Var{{Name: "x", Shape: []int{100}}}
 	rng := rand.New(rand.NewPCG(1, 1))

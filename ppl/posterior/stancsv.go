@@ -39,22 +39,34 @@ func (p *Posterior) WriteStanCSV(prefix string) ([]string, error) {
 	return names, nil
 }
 
-// stanName turns "theta[2,1]" into CmdStan's "theta.2.1".
+// stanName turns "theta[1,0]" into CmdStan's "theta.2.1": Stan counts
+// elements from 1, this package from 0, and the file is Stan's.
 func stanName(col string) string {
 	i := strings.IndexByte(col, '[')
 	if i < 0 {
 		return col
 	}
-	return col[:i] + "." + strings.ReplaceAll(strings.TrimSuffix(col[i+1:], "]"), ",", ".")
+	return col[:i] + "." + shiftIndices(strings.Split(strings.TrimSuffix(col[i+1:], "]"), ","), 1, ".")
 }
 
-// bracketName turns "theta.2.1" back into "theta[2,1]".
+// bracketName turns CmdStan's "theta.2.1" back into "theta[1,0]".
 func bracketName(col string) string {
 	i := strings.IndexByte(col, '.')
 	if i < 0 {
 		return col
 	}
-	return col[:i] + "[" + strings.ReplaceAll(col[i+1:], ".", ",") + "]"
+	return col[:i] + "[" + shiftIndices(strings.Split(col[i+1:], "."), -1, ",") + "]"
+}
+
+// shiftIndices adds by to each index that is a number and joins them
+// with sep; a part that is not a number stays as it is.
+func shiftIndices(parts []string, by int, sep string) string {
+	for k, f := range parts {
+		if n, err := strconv.Atoi(f); err == nil {
+			parts[k] = strconv.Itoa(n + by)
+		}
+	}
+	return strings.Join(parts, sep)
 }
 
 func fnum(v float64) string {
@@ -387,8 +399,8 @@ func (p *Posterior) setLayout(header []string, cfg map[string]string, det map[st
 	default:
 		p.Sampler = "NUTS"
 	}
-	// Variables: consecutive columns sharing a base name; the shape is the
-	// largest index in each dimension.
+	// Variables: consecutive columns sharing a base name; the shape is one
+	// more than the largest (0-based) index in each dimension.
 	p.Vars = nil
 	for j, c := range cols {
 		base, idx := c, []int(nil)
@@ -396,7 +408,7 @@ func (p *Posterior) setLayout(header []string, cfg map[string]string, det map[st
 			base = c[:i]
 			for _, f := range strings.Split(strings.TrimSuffix(c[i+1:], "]"), ",") {
 				n, _ := strconv.Atoi(f)
-				idx = append(idx, n)
+				idx = append(idx, n+1)
 			}
 		}
 		if n := len(p.Vars); n > 0 && p.Vars[n-1].Name == base && idx != nil {

@@ -43,7 +43,7 @@ cat(sprintf("%%.12g %%d %%.12g", mean(as.matrix(f, pars="theta[2]")), get_num_di
 	div, _ := strconv.Atoi(f[1])
 	eps, _ := strconv.ParseFloat(f[2], 64)
 	want := 0.0
-	for _, v := range p.Flat("theta[2]") {
+	for _, v := range p.Flat("theta[1]") { // Stan's theta[2]: Stan counts from 1
 		want += v / 400
 	}
 	if math.Abs(mean-want) > 1e-9 || div != 4 || eps != 0.7 {

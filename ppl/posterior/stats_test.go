@@ -31,7 +31,7 @@ func TestSummaryStats(t *testing.T) {
 	check("cached")
 	p.Chains[1].Values[2][7] += 40 // an outlier: every statistic of x[3] moves
 	check("after a change in place")
-	q := p.Select("x[3]", "x[1]")
+	q := p.Select("x[2]", "x[0]")
 	if a, b := q.Summary().Rows, []SummaryRow{p.Summary().Rows[2], p.Summary().Rows[0]}; !reflect.DeepEqual(a, b) {
 		t.Errorf("Select's summary %+v, want the posterior's rows %+v", a, b)
 	}

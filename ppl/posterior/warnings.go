@@ -42,8 +42,8 @@ func (p *Posterior) warnings(stats map[int]diag.Scalar) []string {
 		return w
 	}
 	if d := p.Divergences(); d > 0 {
-		w = append(w, fmt.Sprintf("%d of %d draws (%s) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. Raise the target acceptance, e.g. ppl.TargetAccept(0.95); if divergences remain, reparameterise (a centred hierarchical model in its non-centred form).",
-			d, total, percent(d, total)))
+		w = append(w, fmt.Sprintf("%d of %d draws (%s) ended in a divergent transition: the sampler could not follow the posterior's curvature, so the draws may be biased. %s",
+			d, total, percent(d, total), p.divergenceAdvice()))
 	}
 	var stuck []string
 	for c, ch := range p.Chains {
@@ -118,8 +118,8 @@ func (p *Posterior) warnings(stats map[int]diag.Scalar) []string {
 		low = append(low, fmt.Sprintf("chain %d: %s", lowChains[i], s))
 	}
 	if len(low) > 0 {
-		w = append(w, fmt.Sprintf("E-BFMI below 0.3 (%s): momentum resampling explores the energy distribution poorly, typical of heavy tails and funnels. Reparameterise (non-centred forms, rescaled parameters).",
-			strings.Join(low, ", ")))
+		w = append(w, fmt.Sprintf("E-BFMI below 0.3 (%s): momentum resampling explores the energy distribution poorly, typical of heavy tails and funnels. %s",
+			strings.Join(low, ", "), p.reparameterise("Reparameterise")))
 	}
 	return w
 }
@@ -362,4 +362,31 @@ func (p *Posterior) varOf(j int) *Var {
 		}
 	}
 	return nil
+}
+
+// divergenceAdvice says what to do about divergences, fitting the run's
+// settings and, where known, the model: a higher target acceptance while
+// one is left, then a reparameterisation.
+func (p *Posterior) divergenceAdvice() string {
+	ta := p.Settings.TargetAccept
+	switch {
+	case ta < 0.95:
+		return "Raise the target acceptance, e.g. ppl.TargetAccept(0.95); if divergences remain, " + p.reparameterise("reparameterise")
+	case ta < 0.99:
+		return fmt.Sprintf("Raise the target acceptance from %g to ppl.TargetAccept(0.99); if divergences remain, %s", ta, p.reparameterise("reparameterise"))
+	}
+	return fmt.Sprintf("The target acceptance is %g already: %s", ta, p.reparameterise("reparameterise"))
+}
+
+// reparameterise is the advice to reparameterise, beginning with verb:
+// the centred variables in non-centred form where the model has some,
+// else what else to look for.
+func (p *Posterior) reparameterise(verb string) string {
+	switch {
+	case !p.Structure:
+		return verb + " (a centred hierarchical model in its non-centred form, rescaled parameters)."
+	case len(p.Centred) > 0:
+		return fmt.Sprintf("%s %s in non-centred form: x = loc + scale·x_raw with x_raw ~ Normal(0, 1), whose scale does not depend on the others.", verb, strings.Join(p.Centred, ", "))
+	}
+	return verb + ": the model has no centred hierarchy, so look for a parameter the data barely determine (give it a tighter prior), one pressed against a bound, or parameters of very different scales (rescale them)."
 }

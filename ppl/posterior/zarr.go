@@ -12,9 +12,10 @@ import (
 
 // InferenceData is a fit laid out as ArviZ's InferenceData: groups of
 // draws (posterior, sample_stats, log_likelihood, posterior_predictive,
-// prior, prior_predictive), each variable an array over dims chain, draw
+// prior, prior_predictive, and predictions at new data), each variable an array over dims chain, draw
 // and its own (<name>_dim_<k>, as ArviZ names them without coords), and
-// the groups of data (observed_data, constant_data). WriteZarr saves it
+// the groups of data (observed_data, constant_data,
+// predictions_constant_data). WriteZarr saves it
 // as a Zarr (format 2) store that xarray and ArviZ open:
 //
 //	idata := m.InferenceData(fit)
@@ -29,6 +30,10 @@ type InferenceData struct {
 	// Coords labels the elements of named dimensions (Var.Dims,
 	// DataArray.Dims); unlabelled dimensions have their 0-based index.
 	Coords map[string][]string
+	// GroupCoords labels a group's dimensions where they differ from
+	// Coords: the predictions and predictions_constant_data groups, at
+	// new rows with labels of their own.
+	GroupCoords map[string]map[string][]string
 }
 
 // DataArray is one array of data: its values in row-major order over
@@ -43,9 +48,10 @@ type DataArray struct {
 // zarr is a Zarr v2 store being written: its metadata, consolidated at
 // the end into .zmetadata.
 type zarr struct {
-	dir    string
-	meta   map[string]any
-	coords map[string][]string
+	dir         string
+	meta        map[string]any
+	coords      map[string][]string
+	groupCoords map[string]map[string][]string
 }
 
 func (z *zarr) writeJSON(rel string, v any) error {
@@ -139,7 +145,11 @@ func (z *zarr) index(group, dim string, n int, done map[string]bool) error {
 		return nil
 	}
 	done[dim] = true
-	if c := z.coords[dim]; len(c) == n {
+	c, ok := z.groupCoords[group][dim]
+	if !ok {
+		c = z.coords[dim]
+	}
+	if len(c) == n {
 		return z.array(join(group, dim), []int{n}, []string{dim}, c)
 	}
 	v := make([]int64, n)
@@ -278,7 +288,7 @@ func dimName(name string, dims []string, k int) string {
 }
 
 // groupOrder is the order ArviZ lists groups in.
-var groupOrder = []string{"posterior", "posterior_predictive", "log_likelihood", "sample_stats", "prior", "prior_predictive", "observed_data", "constant_data"}
+var groupOrder = []string{"posterior", "posterior_predictive", "predictions", "log_likelihood", "sample_stats", "prior", "prior_predictive", "observed_data", "constant_data", "predictions_constant_data"}
 
 // WriteZarr saves the InferenceData as a Zarr v2 directory store at dir
 // (replacing one there), with consolidated metadata (.zmetadata).
@@ -286,7 +296,7 @@ func (d *InferenceData) WriteZarr(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	z := &zarr{dir: dir, meta: map[string]any{}, coords: d.Coords}
+	z := &zarr{dir: dir, meta: map[string]any{}, coords: d.Coords, groupCoords: d.GroupCoords}
 	if err := z.group("", map[string]any{}); err != nil {
 		return err
 	}

@@ -3,8 +3,9 @@ array with the values, dims and shapes gobayes says it wrote.
 
 usage: check_zarr.py STORE EXPECTED.json
 EXPECTED.json: {group: {variable: {"dims": [...], "shape": [...],
-"values": [... row-major ...]}}, "_coords": {dim: [labels]}}. Exit status
-0 when all agree.
+"values": [... row-major ...]}}, "_coords": {dim: [labels]},
+"_group_coords": {group: {dim: [labels]}}} (a group's own labels, as the
+predictions group has for new rows). Exit status 0 when all agree.
 """
 import json
 import sys
@@ -18,6 +19,7 @@ def main():
     with open(expected_path) as f:
         expected = json.load(f)
     coords = expected.pop("_coords", {})
+    group_coords = expected.pop("_group_coords", {})
     checked, failures = 0, []
     for group, variables in expected.items():
         ds = xr.open_zarr(store, group=group, consolidated=True)
@@ -35,7 +37,7 @@ def main():
                 failures.append(f"{group}/{name}: values differ")
             for dim in got.dims:  # labels where given, else the 0-based index
                 coord = ds[dim].values
-                want_coord = coords.get(dim, np.arange(ds.sizes[dim]))
+                want_coord = group_coords.get(group, {}).get(dim, coords.get(dim, np.arange(ds.sizes[dim])))
                 if list(coord) != list(want_coord):
                     failures.append(f"{group}/{name}: coordinate {dim} is {list(coord)[:5]}…, want {list(want_coord)[:5]}…")
             checked += 1

@@ -132,13 +132,13 @@ def check_eight_schools(nb):
     maths = result(nb, "centred-latex", "text/markdown")
     expect(maths.count("$$") == 8 and "$$\\theta \\sim \\operatorname{Normal}" in maths and "&" not in maths,
            "the model's LaTeX:\n" + maths)
-    theta = ["theta[%d]" % i for i in range(1, 9)]
+    theta = ["theta[%d]" % i for i in range(8)]
     text = result(nb, "centred-fit")
     expect(summary_rows(text) == ["mu", "tau"] + theta,
-           "centred summary rows %s, want mu, tau, theta[1..8]" % summary_rows(text))
+           "centred summary rows %s, want mu, tau, theta[0..7]" % summary_rows(text))
     expect("divergent" in text, "the centred summary does not warn of divergences:\n" + text)
     html = result(nb, "centred-fit", "text/html")
-    expect("<table" in html and "theta[8]" in html, "the centred fit's HTML is not the summary table")
+    expect("<table" in html and "theta[7]" in html, "the centred fit's HTML is not the summary table")
     centred = number(stdout(nb, "centred-divergences"), r"(\d+) of \d+ draws divergent", "centred-divergences")
     expect(centred > 0, "the centred fit has no divergences; the tutorial explains them")
     nc = result(nb, "noncentred-fit")
@@ -174,15 +174,15 @@ def summary_interval(text, row):
 
 def check_regression(nb):
     normal, robust = result(nb, "normal-fit"), result(nb, "robust-fit")
-    expect(summary_rows(normal) == ["alpha", "beta[1]", "beta[2]", "sigma"],
+    expect(summary_rows(normal) == ["alpha", "beta[0]", "beta[1]", "sigma"],
            "normal regression summary rows %s" % summary_rows(normal))
-    expect(summary_rows(robust) == ["alpha", "beta[1]", "beta[2]", "sigma", "nu"],
+    expect(summary_rows(robust) == ["alpha", "beta[0]", "beta[1]", "sigma", "nu"],
            "Student-t regression summary rows %s" % summary_rows(robust))
     for text in (normal, robust):
         expect("warning:" not in text, "a regression fit has warnings:\n" + text)
     # The values the notebook simulates from (its data cell): alpha 1,
     # beta (2, -1), noise 0.5 * t_3; the robust fit's 94% HDIs cover them.
-    for row, truth in [("alpha", 1.0), ("beta[1]", 2.0), ("beta[2]", -1.0), ("sigma", 0.5)]:
+    for row, truth in [("alpha", 1.0), ("beta[0]", 2.0), ("beta[1]", -1.0), ("sigma", 0.5)]:
         lo, hi = summary_interval(robust, row)
         expect(lo < truth < hi, "Student-t fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
     loo = stdout(nb, "loo")
@@ -202,7 +202,7 @@ def check_time_series(nb):
     garch, hmm = result(nb, "garch-fit"), result(nb, "hmm-fit")
     expect(summary_rows(garch) == ["mu", "alpha0", "alpha1", "beta1", "persistence"],
            "GARCH summary rows %s" % summary_rows(garch))
-    expect(summary_rows(hmm) == ["theta1[1]", "theta1[2]", "theta2[1]", "theta2[2]", "mu[1]", "mu[2]"],
+    expect(summary_rows(hmm) == ["theta1[0]", "theta1[1]", "theta2[0]", "theta2[1]", "mu[0]", "mu[1]"],
            "HMM summary rows %s" % summary_rows(hmm))
     for text in (garch, hmm):
         expect("warning:" not in text, "a time-series fit has warnings:\n" + text)
@@ -210,14 +210,14 @@ def check_time_series(nb):
     expect(summary_column(garch, "persistence", "hdi_97%") < 1, "persistence reaches 1:\n" + garch)
     # The values the notebook simulates from (its data cells) lie in the 94% HDIs.
     for text, truths in [(garch, [("mu", 0.1), ("alpha0", 0.2), ("alpha1", 0.3), ("beta1", 0.5)]),
-                         (hmm, [("mu[1]", 3), ("mu[2]", 10), ("theta1[1]", 0.9), ("theta2[2]", 0.8)])]:
+                         (hmm, [("mu[0]", 3), ("mu[1]", 10), ("theta1[0]", 0.9), ("theta2[1]", 0.8)])]:
         for row, truth in truths:
             lo, hi = summary_interval(text, row)
             expect(lo < truth < hi, "%s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
 
 
 def check_many_chains(nb):
-    theta = ["theta[%d]" % i for i in range(1, 9)]
+    theta = ["theta[%d]" % i for i in range(8)]
     fits = {}
     for tag, sampler in [("chees-fit", "ChEES"), ("meads-fit", "MEADS")]:
         text = result(nb, tag)
@@ -226,7 +226,7 @@ def check_many_chains(nb):
         fits[sampler] = text
     # Two samplers of one posterior agree within their Monte Carlo errors
     # (5 combined MCSEs: a false alarm about once in 10^6 runs).
-    for row in ["mu", "tau", "theta[1]"]:
+    for row in ["mu", "tau", "theta[0]"]:
         a, b = (summary_column(fits[s], row, "mean") for s in ("ChEES", "MEADS"))
         ea, eb = (summary_column(fits[s], row, "mcse_mean") for s in ("ChEES", "MEADS"))
         expect(abs(a - b) < 5 * (ea * ea + eb * eb) ** 0.5,
@@ -236,10 +236,10 @@ def check_many_chains(nb):
 
 def check_glm(nb):
     logit = result(nb, "logit-fit")
-    expect(summary_rows(logit) == ["alpha", "beta[1]", "beta[2]"], "logistic summary rows %s" % summary_rows(logit))
+    expect(summary_rows(logit) == ["alpha", "beta[0]", "beta[1]"], "logistic summary rows %s" % summary_rows(logit))
     expect("warning:" not in logit, "the logistic fit has warnings:\n" + logit)
     # The notebook simulates alpha -0.5, beta (1.5, -1).
-    for row, truth in [("alpha", -0.5), ("beta[2]", -1.0)]:
+    for row, truth in [("alpha", -0.5), ("beta[1]", -1.0)]:
         lo, hi = summary_interval(logit, row)
         expect(lo < truth < hi, "logistic fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
     listing = result(nb, "logit-model")
@@ -279,7 +279,7 @@ def check_survival(nb):
     png(nb, "plot-survival")
     png(nb, "plot-time-ratio")
     mix = result(nb, "mixture-fit")
-    expect(summary_rows(mix) == ["w", "mu[1]", "mu[2]", "sd[1]", "sd[2]"], "mixture summary rows %s" % summary_rows(mix))
+    expect(summary_rows(mix) == ["w", "mu[0]", "mu[1]", "sd[0]", "sd[1]"], "mixture summary rows %s" % summary_rows(mix))
     cp = stdout(nb, "changepoint-day")
     day = number(cp, r"most probably changed on day (\d+)", "changepoint-day")
     expect(abs(day - 25) <= 2, "the changepoint's most probable day:\n" + cp)
@@ -296,7 +296,7 @@ def check_big_data(nb):
     expect("sharded" in stdout(nb, "plan"), "the shard plan: " + stdout(nb, "plan"))
     local, job = result(nb, "fit-local"), result(nb, "fit-mpi")
     for fit in (local, job):
-        expect(summary_rows(fit) == ["alpha", "beta[1]", "beta[2]", "beta[3]"], "summary rows %s" % summary_rows(fit))
+        expect(summary_rows(fit) == ["alpha", "beta[0]", "beta[1]", "beta[2]"], "summary rows %s" % summary_rows(fit))
     expect("on mpi (Open MPI" in job and "2 ranks" in job and "blocks of rows over 2 ranks" in job,
            "the MPI fit's caption does not say where it ran:\n" + job.splitlines()[0])
     expect(" on mpi" not in local, "the local fit claims MPI")

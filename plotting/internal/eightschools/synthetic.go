@@ -68,7 +68,7 @@ func Synthetic(centred bool, chains, draws int, seed uint64) *posterior.Posterio
 		Sampler: "synthetic",
 	}
 	for j := range Y {
-		p.Columns = append(p.Columns, fmt.Sprintf("theta[%d]", j+1))
+		p.Columns = append(p.Columns, fmt.Sprintf("theta[%d]", j))
 	}
 	// phi is the lag-one autocorrelation of the latent series; the centred
 	// sampler mixes tau slowly and cannot enter the funnel's neck (u > 0.08).

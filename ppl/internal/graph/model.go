@@ -93,6 +93,10 @@ type RV struct {
 	Order        Order
 	// Dims names the variable's dimensions (ppl.Dims), nil when unnamed.
 	Dims []string
+	// Shown is the call the user wrote, for listings, where the family
+	// and parameters are built from it (OrderedLogistic(eta, c) as a
+	// CategoricalLogit of its log probabilities); nil to show Fam(Params).
+	Shown *Call
 	// Truncated says Lower and Upper truncate the variable's density
 	// (ppl.Truncated): it is normalised over them, for a latent variable
 	// as for an observed one; without it they only bound a parameter.
@@ -154,4 +158,10 @@ func ParamName(fam *dist.Family, i int) string {
 		return fam.Params[i]
 	}
 	return "parameter " + strconv.Itoa(i+1)
+}
+
+// Call is a function applied to arguments, as a listing shows it.
+type Call struct {
+	Fn   string
+	Args []*Node
 }

@@ -40,6 +40,13 @@ type Node struct {
 	// value of (Model.Data), "" for other data.
 	Container string
 	Model     *Model // nil when the node depends on no random variable
+	// TableOf is the data container Table was read from (Index over
+	// m.Data's indices), nil for indices given as they are: new data for
+	// the container make the node again.
+	TableOf *Node
+	// Label names a constant where the user named it (a formula's Using
+	// name, pi), for listings; "" shows its value or shape.
+	Label string
 }
 
 // Const wraps data of a shape.
@@ -67,6 +74,8 @@ func (n *Node) String() string {
 		return n.Det
 	case n.Container != "":
 		return n.Container
+	case n.Kind == KConst && n.Label != "":
+		return n.Label
 	case n.Kind == KConst && len(n.Data) == 1:
 		return strconv.FormatFloat(n.Data[0], 'g', 6, 64)
 	case n.Kind == KConst:
@@ -96,7 +105,8 @@ func Same(a, b *Node) bool {
 	if a == nil || b == nil || a.Kind != b.Kind || a.Op != b.Op || a.RV != b.RV || a.Scan != b.Scan ||
 		a.Det != b.Det || a.Container != b.Container || a.Input != b.Input || a.Model != b.Model || len(a.Args) != len(b.Args) ||
 		!slices.Equal(a.Ints, b.Ints) || !slices.Equal(a.Table, b.Table) || !slices.Equal(a.Dims, b.Dims) ||
-		!slices.Equal(a.Data, b.Data) {
+		!slices.Equal(a.Data, b.Data) || (a.TableOf == nil) != (b.TableOf == nil) ||
+		a.TableOf != nil && a.TableOf.Container != b.TableOf.Container {
 		return false
 	}
 	for i := range a.Args {
