@@ -12,17 +12,66 @@ import (
 // many messages have arrived since the original.
 const replayWindow = 1 << 16
 
+// replaySlots is the size of the guard's hash table: twice the window, so
+// that it is at most half full and a probe is short.
+const replaySlots = 2 * replayWindow
+
 // replayGuard remembers the signatures of the last replayWindow messages,
 // each by its first 8 bytes: only signatures that verified are recorded,
 // and without the key nobody can choose an HMAC's bytes, so two of them
-// share 8 bytes by chance only (about once in 10^10 full windows). That
-// keeps the guard under 2 MiB once full, where whole digests took 4.
+// share 8 bytes by chance only (about once in 10^10 full windows).
+//
+// Its memory is two arrays made on the first message and never grown: an
+// open-addressed table (linear probing, deletion by shifting back the
+// entries after the removed one, so no tombstones) and the ring of the
+// window's signatures in arrival order. A Go map in their place grew with
+// every message until the window filled, which a long session saw as the
+// kernel's memory growing cell after cell.
 // The zero value is ready to use.
 type replayGuard struct {
-	mu   sync.Mutex
-	seen map[uint64]struct{}
-	ring []uint64 // in arrival order from next, once full
-	next int      // the oldest entry of a full ring
+	mu    sync.Mutex
+	slots []uint64 // 0 is an empty slot
+	zero  bool     // whether the digest 0, which has no slot, is remembered
+	ring  []uint64 // the window's digests in arrival order from next
+	n     int      // digests in ring
+	next  int      // where the next digest goes (the oldest, once full)
+}
+
+// slot is d's home slot: the digest is mixed (Fibonacci hashing) so that
+// digests that differ only in their high bits still spread.
+func replaySlot(d uint64) int {
+	return int((d * 0x9e3779b97f4a7c15) >> (64 - 17))
+}
+
+// find returns the slot holding d, or the empty slot where it would go.
+func (g *replayGuard) find(d uint64) (int, bool) {
+	for i := replaySlot(d); ; i = (i + 1) & (replaySlots - 1) {
+		switch g.slots[i] {
+		case d:
+			return i, true
+		case 0:
+			return i, false
+		}
+	}
+}
+
+// remove empties d's slot and moves back the entries of its probe run that
+// could sit earlier, so every entry stays reachable from its home slot.
+func (g *replayGuard) remove(d uint64) {
+	i, ok := g.find(d)
+	if !ok {
+		return
+	}
+	for j := (i + 1) & (replaySlots - 1); g.slots[j] != 0; j = (j + 1) & (replaySlots - 1) {
+		h := replaySlot(g.slots[j])
+		// The entry at j may move to i when its home is not in (i, j]
+		// (cyclically): moving it would otherwise put it before its home.
+		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
+			g.slots[i] = g.slots[j]
+			i = j
+		}
+	}
+	g.slots[i] = 0
 }
 
 // first records sig, a signature (lowercase hex, as verified, or the
@@ -37,19 +86,41 @@ func (g *replayGuard) first(sig []byte) bool {
 	d := binary.LittleEndian.Uint64(b[:8])
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, ok := g.seen[d]; ok {
+	if g.slots == nil {
+		g.slots = make([]uint64, replaySlots)
+		g.ring = make([]uint64, replayWindow)
+	}
+	if d == 0 && g.zero {
 		return false
 	}
-	if g.seen == nil {
-		g.seen = make(map[uint64]struct{})
+	if d != 0 {
+		if _, seen := g.find(d); seen {
+			return false
+		}
 	}
-	if len(g.ring) < replayWindow {
-		g.ring = append(g.ring, d)
+	if g.n == replayWindow {
+		if old := g.ring[g.next]; old == 0 {
+			g.zero = false
+		} else {
+			g.remove(old)
+		}
 	} else {
-		delete(g.seen, g.ring[g.next])
-		g.ring[g.next] = d
-		g.next = (g.next + 1) % replayWindow
+		g.n++
 	}
-	g.seen[d] = struct{}{}
+	if d == 0 {
+		g.zero = true
+	} else {
+		i, _ := g.find(d)
+		g.slots[i] = d
+	}
+	g.ring[g.next] = d
+	g.next = (g.next + 1) % replayWindow
 	return true
+}
+
+// len is how many signatures the guard remembers.
+func (g *replayGuard) len() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.n
 }

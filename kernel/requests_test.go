@@ -3,7 +3,9 @@ package kernel
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"log"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -71,8 +73,51 @@ func TestReplayWindow(t *testing.T) {
 	if !g.first(sig(0)) {
 		t.Errorf("signature 0, out of the window, is still refused")
 	}
-	if len(g.seen) > replayWindow {
-		t.Errorf("the guard holds %d signatures, over %d", len(g.seen), replayWindow)
+	if g.len() > replayWindow {
+		t.Errorf("the guard holds %d signatures, over %d", g.len(), replayWindow)
+	}
+}
+
+// TestReplayGuardAgainstSet drives the guard through several windows of
+// random digests, with repeats from inside and outside the window, and
+// compares every answer with a plain set of the last replayWindow digests:
+// the table's deletion by back-shifting must keep every remembered digest
+// reachable, and forget exactly those pushed out.
+func TestReplayGuardAgainstSet(t *testing.T) {
+	var g replayGuard
+	rng := rand.New(rand.NewPCG(7, 9))
+	var order []uint64
+	set := map[uint64]int{}
+	sig := func(d uint64) []byte {
+		var b [32]byte
+		binary.LittleEndian.PutUint64(b[:8], d)
+		return b[:]
+	}
+	for step := 0; step < 3*replayWindow; step++ {
+		var d uint64
+		switch r := rng.IntN(10); {
+		case r == 0 && len(order) > 0: // a repeat, perhaps out of the window
+			d = order[rng.IntN(len(order))]
+		case r == 1: // digests that differ in their high bits only
+			d = uint64(rng.IntN(64))<<58 | 5
+		default:
+			d = rng.Uint64() | 1
+		}
+		want := set[d] == 0
+		if got := g.first(sig(d)); got != want {
+			t.Fatalf("step %d: first(%#x) = %v, the set says %v", step, d, got, want)
+		}
+		if want {
+			order = append(order, d)
+			set[d]++
+			if len(order) > replayWindow {
+				old := order[len(order)-replayWindow-1]
+				set[old]--
+			}
+		}
+	}
+	if g.len() != replayWindow {
+		t.Errorf("the guard holds %d signatures, want %d", g.len(), replayWindow)
 	}
 }
 
