@@ -368,7 +368,7 @@ func (s *Session) executeRuns(ctx context.Context, code string, runs []rewrite.R
 				src = rewritten
 			}
 			prog, err := s.compile(code, src)
-			if err != nil && (strings.Contains(err.Value, "definition loop") || strings.Contains(err.Value, "cannot compile this cell")) {
+			if err != nil && (strings.Contains(err.Value, "definition loop") || strings.Contains(err.Value, cannotCompile)) {
 				if handled, derr := s.typedDefine(ctx, code, at); handled {
 					if derr != nil {
 						return Result{Err: derr}
@@ -381,7 +381,7 @@ func (s *Session) executeRuns(ctx context.Context, code string, runs []rewrite.R
 			// strconv.Atoi(s); v, ok := m[k]) inside a compound statement at
 			// the top level ("undefined: n"; var n, err = … too), but not
 			// inside a function: the same statement as a function's body.
-			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, "cannot compile this cell") || strings.Contains(err.Value, "undefined: ")) {
+			if err != nil && (strings.Contains(err.Value, "nil type") || strings.Contains(err.Value, cannotCompile) || strings.Contains(err.Value, "undefined: ")) {
 				if wrapped, ok := rewrite.WrapInFunc(code, at); ok {
 					if p, werr := s.compile(code, wrapped); werr == nil {
 						prog, err = p, nil
@@ -439,7 +439,7 @@ func (s *Session) compile(cell, src string) (*yaegi.Program, *Error) {
 			return nil, e
 		}
 	}
-	if strings.Contains(err.Error(), "cannot compile this cell") && strings.Contains(src, "range") {
+	if strings.Contains(err.Error(), cannotCompile) && strings.Contains(src, "range") {
 		const msg = "interp: the interpreter cannot compile this cell; if it ranges over an integer (for i := range n) write for i := 0; i < n; i++ { ... }, and over a function (Go 1.23 iterators) call the function with a callback instead"
 		return nil, &Error{Name: "UnsupportedSyntax", Value: msg, Traceback: []string{msg}}
 	}
@@ -529,10 +529,15 @@ func globals(it *yaegi.Interpreter) (g map[string]reflect.Value) {
 
 // compile runs yaegi's compiler, turning a panic inside yaegi (it has a few
 // on syntax it does not support) into an error.
+// cannotCompile begins the error of a compile that panicked in yaegi; the
+// session's fallbacks look for it (it is this package's wording, not
+// yaegi's).
+const cannotCompile = "the interpreter cannot compile this cell"
+
 func compile(it *yaegi.Interpreter, src string) (prog *yaegi.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("the interpreter cannot compile this cell (%v); it may use syntax yaegi does not support (generics with several type parameters, range over an int or a function)", r)
+			err = fmt.Errorf(cannotCompile+" (%v); it may use syntax yaegi does not support (generics with several type parameters, range over an int or a function)", r)
 		}
 	}()
 	return it.Compile(src)
