@@ -245,9 +245,12 @@ type kScalePrior struct {
 	// Slot offsets in the frame (a planned program is never a scan body,
 	// so its values stay in place), read once here rather than through
 	// ir.Frame.Val on every evaluation: the variate y (n slots), μ (normal
-	// only), σ and the output; and whether y and μ carry gradients.
+	// only), σ and the output; and whether y and μ carry gradients. A
+	// vector y may be a shared constant (data, outside the frame): it is
+	// read through Frame.Val (yID); y is its offset for the scalar sums.
 	op                 ir.Op
 	y, n, mu, sig, out int
+	yID                ir.ID
 	gy, gmu            bool
 	memo               int
 }
@@ -255,7 +258,7 @@ type kScalePrior struct {
 // newScalePrior resolves the slots of instruction in.
 func newScalePrior(p *ir.Program, in *ir.Instr, memo int) *kScalePrior {
 	y := &p.Values[in.In[0]]
-	k := &kScalePrior{in: in, op: in.Op, y: y.Off, n: y.Len, out: p.Values[in.Out].Off, gy: y.Grad, memo: memo}
+	k := &kScalePrior{in: in, op: in.Op, y: y.Off, yID: in.In[0], n: y.Len, out: p.Values[in.Out].Off, gy: y.Grad, memo: memo}
 	if in.Op == ir.OpNormalLPDF {
 		mu := &p.Values[in.In[1]]
 		k.mu, k.gmu, k.sig = mu.Off, mu.Grad, p.Values[in.In[2]].Off
@@ -273,7 +276,7 @@ func (k *kScalePrior) Forward(f *ir.Frame) { f.V[k.out] = k.eval(f) }
 // (normalFromSquares).
 func (k *kScalePrior) eval(f *ir.Frame) float64 {
 	v := f.V
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return negInf
 	}
@@ -329,7 +332,7 @@ func finite(e float64) float64 {
 // arithmetic, so the same values.
 func (k *kScalePrior) evalGrad(f *ir.Frame) float64 {
 	v, adj := f.V, f.Adj
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return negInf
 	}
@@ -338,9 +341,9 @@ func (k *kScalePrior) evalGrad(f *ir.Frame) float64 {
 		setScale(c, s)
 	}
 	ls, inv := c[1], c[2] // memoScale, inlined by hand
-	ay := adj[k.y : k.y+k.n]
-	if !k.gy {
-		ay = nil
+	var ay []float64
+	if k.gy {
+		ay = adj[k.y : k.y+k.n]
 	}
 	switch k.op {
 	case ir.OpNormalLPDF:
@@ -438,7 +441,7 @@ func (k *kScalePrior) Backward(f *ir.Frame) { k.grad(f, f.Adj[k.out]) }
 // grad adds g times the gradient of the log density into the adjoints.
 func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 	v, adj := f.V, f.Adj
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return
 	}
