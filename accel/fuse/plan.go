@@ -491,8 +491,8 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 type onlyFunc func(id ir.ID, by int, ops ...ir.Op) (int, bool)
 
 // regressionNormal is the kernel of match m (see LinearNormal) when the
-// mean is one matvec, not already planned, that works X by columns (its
-// scratch holds Xᵀ).
+// mean is one matvec, not already planned, that works X by columns (over
+// the program's Xᵀ, ir.Transposed).
 func regressionNormal(p *ir.Program, plan []ir.Step, m LinearNormal, priv *int) (kernel, int, bool) {
 	if len(m.Terms) != 1 || m.Terms[0].Instr < 0 || p.Instrs[m.Terms[0].Instr].Op != ir.OpMatVec {
 		return nil, 0, false
@@ -509,7 +509,7 @@ func regressionNormal(p *ir.Program, plan []ir.Step, m LinearNormal, priv *int) 
 }
 
 // kRegressionNormal is Σ normal_lpdf(y_i | (X·β)_i, σ) with X data worked
-// column by column (matvec's own scratch holds Xᵀ).
+// column by column (over the program's Xᵀ, ir.Transposed).
 type kRegressionNormal struct {
 	in, mv *ir.Instr
 	resid  int // n+1 private slots: y - X·β, then Σ(y - X·β)²
@@ -526,7 +526,7 @@ func (k *kRegressionNormal) Forward(f *ir.Frame) {
 	n := len(mu)
 	y = y[:n]
 	// r = y - Σ_l β_l·X[:,l], as a hand-written regression does.
-	at := ir.TransposedData(f, mv, f.Val(mv.In[0]), n, len(beta))
+	at := ir.Transposed(f, mv)
 	r := f.Private()[k.resid : k.resid+n]
 	copy(r, y)
 	for l, bl := range beta {
@@ -560,7 +560,7 @@ func (k *kRegressionNormal) Backward(f *ir.Frame) {
 	c := g * inv * inv
 	beta := k.mv.In[1]
 	if f.Grad(beta) {
-		at := f.Val(k.mv.Scratch)[1:]
+		at := ir.Transposed(f, k.mv)
 		gb := f.AdjOf(beta)
 		for l := range gb {
 			gb[l] += c * dense.Dot(at[l*n:(l+1)*n], r)

@@ -291,6 +291,7 @@ func (b *Builder) placeConsts(p *Program) {
 // derive computes what the interpreter keeps beside the instructions: the
 // scalar fast path and the execution plan (with the Planner installed).
 func (p *Program) derive() {
+	p.transposed = transposedOf(p)
 	p.fast = fastInstrs(p)
 	p.scalarBody = isScalarBody(p)
 	p.plan, p.privSize = buildPlan(p)

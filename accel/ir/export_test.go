@@ -20,6 +20,7 @@ func WithoutFastPath(p *Program) *Program {
 			q.Instrs[i].Body = WithoutFastPath(in.Body)
 		}
 	}
+	q.transposed = transposedOf(&q)
 	return &q
 }
 

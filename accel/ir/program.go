@@ -115,6 +115,9 @@ type Program struct {
 	// gradientKernels); targetOff is the target's slot.
 	kernelsOnly bool
 	targetOff   int
+	// transposed holds, per matvec worked by columns, its constant
+	// matrix transposed (see Transposed); set by derive.
+	transposed map[*Instr]*transposed
 }
 
 // SharedConst is a constant held by the program, not by its frames: the
