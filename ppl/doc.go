@@ -20,8 +20,8 @@
 // Every value of a model is an Expr: a random variable (*RV), a
 // deterministic quantity, or an expression made by this package's
 // functions (Add, Mul, Exp, MatVec, Index, Scan, …). Arguments accept an
-// Expr or plain Go data (float64, int, []float64, []int, [][]float64), so
-// data enters as it is. A random variable is added by the Model method
+// Expr or plain Go data (float64, int, []float64, []int, [][]float64,
+// gonum's *mat.Dense), so data enters as it is. A random variable is added by the Model method
 // named after its distribution (m.Normal, m.Dirichlet, …; Model.Var takes
 // any dist.Family), with options for its shape (Size, Shape), bounds
 // (Lower, Upper, Bounds — a bound may be an expression of other
@@ -129,6 +129,15 @@
 // time or a batch (Density.Batch). Program exposes the log-density program
 // to the backends. Model.Sample and its relatives (sample.go) compile the
 // model and run the samplers of package infer on it.
+//
+// # Data
+//
+// A model holds one copy of its data, which every program it compiles and
+// every chain's frame reads in place (accel/ir's shared constants). A
+// []float64 and a *mat.Dense whose rows are contiguous (mat.NewDense)
+// are that copy themselves: ppl reads your memory, so do not write into
+// a slice after handing it to a model; give new data with SetData. A
+// [][]float64 or [][]int is copied once, into one row-major slice.
 //
 // # Data sharding
 //

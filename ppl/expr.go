@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
@@ -96,10 +98,13 @@ func asNode(v any) (*graph.Node, error) {
 	case int64:
 		return graph.Scalar(float64(x)), nil
 	case []float64:
+		// Read in place, not copied (see the package doc, "Data").
 		if len(x) == 0 {
 			return nil, fmt.Errorf("got an empty slice")
 		}
-		return graph.Const(slices.Clone(x), []int{len(x)}), nil
+		return graph.Const(x[:len(x):len(x)], []int{len(x)}), nil
+	case *mat.Dense:
+		return denseNode(x)
 	case []int:
 		if len(x) == 0 {
 			return nil, fmt.Errorf("got an empty slice")
@@ -125,12 +130,15 @@ func asNode(v any) (*graph.Node, error) {
 			return nil, fmt.Errorf("got an empty matrix")
 		}
 		c := len(x[0])
-		d := make([]float64, 0, len(x)*c)
 		for i, row := range x {
 			if len(row) != c {
 				return nil, fmt.Errorf("matrix row %d has %d values, row 0 has %d: rows must have equal lengths", i, len(row), c)
 			}
-			d = append(d, row...)
+		}
+		// The one copy: rows into one row-major slice, allocated once.
+		d := make([]float64, len(x)*c)
+		for i, row := range x {
+			copy(d[i*c:], row)
 		}
 		return graph.Const(d, []int{len(x), c}), nil
 	case [][]int:
@@ -149,7 +157,25 @@ func asNode(v any) (*graph.Node, error) {
 		}
 		return graph.Const(d, []int{len(x), c}), nil
 	}
-	return nil, fmt.Errorf("got a %T; pass a number, []float64, []int, [][]float64 or an expression", v)
+	return nil, fmt.Errorf("got a %T; pass a number, []float64, []int, [][]float64, *mat.Dense or an expression", v)
+}
+
+// denseNode is a gonum matrix as a constant: its own memory when its rows
+// are contiguous (a matrix made by mat.NewDense), else one copy.
+func denseNode(x *mat.Dense) (*graph.Node, error) {
+	if x == nil || x.IsEmpty() {
+		return nil, fmt.Errorf("got an empty matrix")
+	}
+	raw := x.RawMatrix()
+	r, c := raw.Rows, raw.Cols
+	if raw.Stride == c {
+		return graph.Const(raw.Data[:r*c:r*c], []int{r, c}), nil
+	}
+	d := make([]float64, r*c)
+	for i := range r {
+		copy(d[i*c:(i+1)*c], raw.Data[i*raw.Stride:])
+	}
+	return graph.Const(d, []int{r, c}), nil
 }
 
 // firstNonFinite returns the index of the first NaN or infinite value, or -1.

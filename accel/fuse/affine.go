@@ -28,6 +28,7 @@ func affineNormal(p *ir.Program, plan []ir.Step, m AffineNormal, priv *int) (ker
 	va, vb, vz := &p.Values[m.A], &p.Values[m.B], &p.Values[m.Z]
 	k := &kAffineNormal{
 		y: y.Off, sg: sg.Off, ns: sg.Len, a: va.Off, b: vb.Off, z: vz.Off,
+		yID: in.In[0], sgID: in.In[2], zID: m.Z,
 		m: p.Values[mul.Out].Off, t: p.Values[add.Out].Off, out: p.Values[in.Out].Off, n: n,
 		ga: va.Grad, gb: vb.Grad, gz: vz.Grad, gsg: sg.Grad,
 		writeM: m.MulOut, cache: -1, memo: alloc(priv, 5+n),
@@ -59,8 +60,11 @@ type kAffineNormal struct {
 	// Slot offsets: the data y, σ (ns slots: 1 or n), the scalars a and b,
 	// z, the outputs of mul and add, the log density; n elements.
 	y, sg, ns, a, b, z, m, t, out, n int
-	ga, gb, gz, gsg                  bool
-	writeM                           bool // mul's output is a named output
+	// The IDs of y, σ and z, vectors that may be shared constants
+	// (outside the frame): read through Frame.Val.
+	yID, sgID, zID  ir.ID
+	ga, gb, gz, gsg bool
+	writeM          bool // mul's output is a named output
 	// cache is the offset of the kernel's own cache of a σ per element
 	// (data): a flag, then -log σ - log √(2π) and 1/σ per element; -1
 	// with one σ.
@@ -85,7 +89,7 @@ func (k *kAffineNormal) sigmaCache(f *ir.Frame) (cc, ci []float64) {
 func (k *kAffineNormal) fillSigmaCache(f *ir.Frame) {
 	n, c, pv := k.n, k.cache, f.Private()
 	cc, ci := pv[c+1:c+1+n], pv[c+1+n:c+1+2*n]
-	for i, sv := range f.V[k.sg : k.sg+n] {
+	for i, sv := range f.Val(k.sgID)[:n] {
 		if sv > 0 {
 			// The log-normaliser: the term at z = 0 (see normalSquares).
 			cc[i], ci[i] = term.NormalValue(0, 0, math.Log(sv), 0), 1/sv
@@ -98,9 +102,9 @@ func (k *kAffineNormal) fillSigmaCache(f *ir.Frame) {
 
 func (k *kAffineNormal) Forward(f *ir.Frame) {
 	v := f.V
-	z := v[k.z : k.z+k.n]
+	z := f.Val(k.zID)
 	n := len(z)
-	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	y, t := f.Val(k.yID)[:n], v[k.t:k.t+n]
 	a, b := v[k.a], v[k.b]
 	var mu0 float64
 	if k.prior != nil {
@@ -173,9 +177,9 @@ func (k *kAffineNormal) Forward(f *ir.Frame) {
 
 func (k *kAffineNormal) Backward(f *ir.Frame) {
 	v, adj := f.V, f.Adj
-	z := v[k.z : k.z+k.n]
+	z := f.Val(k.zID)
 	n := len(z)
-	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	y, t := f.Val(k.yID)[:n], v[k.t:k.t+n]
 	g := adj[k.out]
 	b := v[k.b]
 	// gz gets ∂/∂z_i of the likelihood and, with a prior, g₀ times its
@@ -274,9 +278,9 @@ func (k *kAffineNormal) AdjWrites() [][2]int {
 // non-centred model does.
 func (k *kAffineNormal) ForwardGrad(f *ir.Frame) {
 	v, adj := f.V, f.Adj
-	z := v[k.z : k.z+k.n]
+	z := f.Val(k.zID)
 	n := len(z)
-	y, t := v[k.y:k.y+n], v[k.t:k.t+n]
+	y, t := f.Val(k.yID)[:n], v[k.t:k.t+n]
 	a, b := v[k.a], v[k.b]
 	gz := k.sink(f, n)
 	if k.gz {
@@ -435,9 +439,10 @@ func (k *kAffineNormal) fillSigmaSums(f *ir.Frame) {
 		k.fillSigmaCache(f)
 	}
 	sum, pos := 0.0, 1.0
+	sg := f.Val(k.sgID)[:n]
 	for i, cv := range pv[c+1 : c+1+n] {
 		sum += cv
-		if !(f.V[k.sg+i] > 0) {
+		if !(sg[i] > 0) {
 			pos = 0
 		}
 	}
@@ -493,8 +498,8 @@ func (l affineLean) ForwardGrad(f *ir.Frame) {
 	}
 	mu0, inv0 := v[k.pmu], c0[2]
 	a, b := v[k.a], v[k.b]
-	z := v[k.z : k.z+n]
-	y, t, gz := v[k.y:k.y+n], v[k.t:k.t+n], adj[k.z:k.z+n]
+	z := f.Val(k.zID)[:n]
+	y, t, gz := f.Val(k.yID)[:n], v[k.t:k.t+n], adj[k.z:k.z+n]
 	ci := f.Private()[k.cache+1+n : k.cache+1+2*n]
 	// affineSigmasPosLoop, inlined by hand: the call cost eight schools
 	// 3% of its gradient (ModelRatio 1.39 inlined, 1.44 called, idle).

@@ -245,9 +245,12 @@ type kScalePrior struct {
 	// Slot offsets in the frame (a planned program is never a scan body,
 	// so its values stay in place), read once here rather than through
 	// ir.Frame.Val on every evaluation: the variate y (n slots), μ (normal
-	// only), σ and the output; and whether y and μ carry gradients.
+	// only), σ and the output; and whether y and μ carry gradients. A
+	// vector y may be a shared constant (data, outside the frame): it is
+	// read through Frame.Val (yID); y is its offset for the scalar sums.
 	op                 ir.Op
 	y, n, mu, sig, out int
+	yID                ir.ID
 	gy, gmu            bool
 	memo               int
 }
@@ -255,7 +258,7 @@ type kScalePrior struct {
 // newScalePrior resolves the slots of instruction in.
 func newScalePrior(p *ir.Program, in *ir.Instr, memo int) *kScalePrior {
 	y := &p.Values[in.In[0]]
-	k := &kScalePrior{in: in, op: in.Op, y: y.Off, n: y.Len, out: p.Values[in.Out].Off, gy: y.Grad, memo: memo}
+	k := &kScalePrior{in: in, op: in.Op, y: y.Off, yID: in.In[0], n: y.Len, out: p.Values[in.Out].Off, gy: y.Grad, memo: memo}
 	if in.Op == ir.OpNormalLPDF {
 		mu := &p.Values[in.In[1]]
 		k.mu, k.gmu, k.sig = mu.Off, mu.Grad, p.Values[in.In[2]].Off
@@ -273,7 +276,7 @@ func (k *kScalePrior) Forward(f *ir.Frame) { f.V[k.out] = k.eval(f) }
 // (normalFromSquares).
 func (k *kScalePrior) eval(f *ir.Frame) float64 {
 	v := f.V
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return negInf
 	}
@@ -329,7 +332,7 @@ func finite(e float64) float64 {
 // arithmetic, so the same values.
 func (k *kScalePrior) evalGrad(f *ir.Frame) float64 {
 	v, adj := f.V, f.Adj
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return negInf
 	}
@@ -338,9 +341,9 @@ func (k *kScalePrior) evalGrad(f *ir.Frame) float64 {
 		setScale(c, s)
 	}
 	ls, inv := c[1], c[2] // memoScale, inlined by hand
-	ay := adj[k.y : k.y+k.n]
-	if !k.gy {
-		ay = nil
+	var ay []float64
+	if k.gy {
+		ay = adj[k.y : k.y+k.n]
 	}
 	switch k.op {
 	case ir.OpNormalLPDF:
@@ -438,7 +441,7 @@ func (k *kScalePrior) Backward(f *ir.Frame) { k.grad(f, f.Adj[k.out]) }
 // grad adds g times the gradient of the log density into the adjoints.
 func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 	v, adj := f.V, f.Adj
-	y, s := v[k.y:k.y+k.n], v[k.sig]
+	y, s := f.Val(k.yID), v[k.sig]
 	if !(s > 0) {
 		return
 	}
@@ -488,8 +491,8 @@ func (k *kScalePrior) grad(f *ir.Frame, g float64) {
 type onlyFunc func(id ir.ID, by int, ops ...ir.Op) (int, bool)
 
 // regressionNormal is the kernel of match m (see LinearNormal) when the
-// mean is one matvec, not already planned, that works X by columns (its
-// scratch holds Xᵀ).
+// mean is one matvec, not already planned, that works X by columns (over
+// the program's Xᵀ, ir.Transposed).
 func regressionNormal(p *ir.Program, plan []ir.Step, m LinearNormal, priv *int) (kernel, int, bool) {
 	if len(m.Terms) != 1 || m.Terms[0].Instr < 0 || p.Instrs[m.Terms[0].Instr].Op != ir.OpMatVec {
 		return nil, 0, false
@@ -506,7 +509,7 @@ func regressionNormal(p *ir.Program, plan []ir.Step, m LinearNormal, priv *int) 
 }
 
 // kRegressionNormal is Σ normal_lpdf(y_i | (X·β)_i, σ) with X data worked
-// column by column (matvec's own scratch holds Xᵀ).
+// column by column (over the program's Xᵀ, ir.Transposed).
 type kRegressionNormal struct {
 	in, mv *ir.Instr
 	resid  int // n+1 private slots: y - X·β, then Σ(y - X·β)²
@@ -523,7 +526,7 @@ func (k *kRegressionNormal) Forward(f *ir.Frame) {
 	n := len(mu)
 	y = y[:n]
 	// r = y - Σ_l β_l·X[:,l], as a hand-written regression does.
-	at := ir.TransposedData(f, mv, f.Val(mv.In[0]), n, len(beta))
+	at := ir.Transposed(f, mv)
 	r := f.Private()[k.resid : k.resid+n]
 	copy(r, y)
 	for l, bl := range beta {
@@ -557,7 +560,7 @@ func (k *kRegressionNormal) Backward(f *ir.Frame) {
 	c := g * inv * inv
 	beta := k.mv.In[1]
 	if f.Grad(beta) {
-		at := f.Val(k.mv.Scratch)[1:]
+		at := ir.Transposed(f, k.mv)
 		gb := f.AdjOf(beta)
 		for l := range gb {
 			gb[l] += c * dense.Dot(at[l*n:(l+1)*n], r)

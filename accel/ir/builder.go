@@ -12,7 +12,27 @@ type Builder struct {
 	p       Program
 	aliasOf map[ID]ID
 	err     error
+	// small are the constants copied into each frame (Init, made once in
+	// Finalize); shared those the program holds once (Program.Shared),
+	// placed by Finalize after the frame's slots.
+	small, shared []pendingConst
 }
+
+// pendingConst is a constant waiting for Finalize.
+type pendingConst struct {
+	id   ID
+	data []float64
+}
+
+// SharedMin is the length from which a constant is shared (held once by
+// the program, read in place by every frame) rather than copied into each
+// frame: small constants sit beside the values that use them, data do not
+// multiply with the chains.
+const SharedMin = 256
+
+// sharedMin is SharedMin, lowered by tests (SetSharedMin) to run every
+// program with its vectors shared.
+var sharedMin = SharedMin
 
 // NewBuilder starts a program over a position vector of dim slots. Value 0
 // is the whole position.
@@ -22,7 +42,6 @@ func NewBuilder(dim int) *Builder {
 	b.p.Target = None
 	b.p.Values = []Value{{Off: 0, Len: dim, Shape: []int{dim}, Kind: Param, Name: "position"}}
 	b.p.Size = dim
-	b.p.Init = make([]float64, dim)
 	return b
 }
 
@@ -36,7 +55,6 @@ func (b *Builder) alloc(n int, shape []int, k Kind) ID {
 	id := ID(len(b.p.Values))
 	b.p.Values = append(b.p.Values, Value{Off: b.p.Size, Len: n, Shape: slices.Clone(shape), Kind: k})
 	b.p.Size += n
-	b.p.Init = append(b.p.Init, make([]float64, n)...)
 	return id
 }
 
@@ -51,13 +69,36 @@ func (b *Builder) ParamSlice(off int, shape []int) ID {
 	return id
 }
 
-// Const adds constant data of the given shape (nil shape: a scalar).
+// Const adds constant data of the given shape (nil shape: a scalar). The
+// program keeps a copy: data may change afterwards.
 func (b *Builder) Const(data []float64, shape []int) ID {
+	if len(data) >= sharedMin {
+		data = slices.Clone(data)
+	}
+	return b.SharedConst(data, shape)
+}
+
+// SharedConst is Const without the copy: a constant of SharedMin values
+// or more is data itself, which every frame of the program reads in place,
+// so the caller must never change data afterwards (a model's data: the
+// program and the model then hold one copy between them). A smaller one
+// is copied, as Const does.
+func (b *Builder) SharedConst(data []float64, shape []int) ID {
 	if len(data) != ShapeLen(shape) {
 		panic(fmt.Sprintf("ir: Const of %d values with shape %v", len(data), shape))
 	}
+	if len(data) >= sharedMin {
+		id := ID(len(b.p.Values))
+		b.p.Values = append(b.p.Values, Value{Off: -1, Len: len(data), Shape: slices.Clone(shape), Kind: Const})
+		b.shared = append(b.shared, pendingConst{id, data})
+		return id
+	}
 	id := b.alloc(len(data), shape, Const)
-	copy(b.p.Init[b.p.Values[id].Off:], data)
+	if len(data) == 1 {
+		b.small = append(b.small, pendingConst{id, []float64{data[0]}})
+	} else {
+		b.small = append(b.small, pendingConst{id, slices.Clone(data)})
+	}
 	return id
 }
 
@@ -210,14 +251,47 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 	for a, s := range b.aliasOf {
 		p.Values[a].Grad = p.Values[s].Grad
 	}
+	b.placeConsts(&p)
 	p.derive()
 	b.p = Program{}
 	return &p, nil
 }
 
+// placeConsts lays the constants out: the shared ones after the frame's
+// slots (in the frame, for a scan body, whose frames move from step to
+// step), Init made once at its final size with the small ones in place.
+func (b *Builder) placeConsts(p *Program) {
+	p.FrameSize = p.Size
+	body := len(p.Inputs) > 0
+	if body {
+		for _, c := range b.shared {
+			p.Values[c.id].Off = p.Size
+			p.Size += len(c.data)
+			b.small = append(b.small, c)
+		}
+		p.FrameSize = p.Size
+	} else {
+		p.Shared = make([]SharedConst, 0, len(b.shared))
+		for _, c := range b.shared {
+			p.Values[c.id].Off = p.Size
+			p.Shared = append(p.Shared, SharedConst{Off: p.Size, Data: c.data})
+			p.Size += len(c.data)
+		}
+	}
+	for a, s := range b.aliasOf {
+		p.Values[a].Off = p.Values[s].Off
+	}
+	p.Init = make([]float64, p.FrameSize)
+	for _, c := range b.small {
+		copy(p.Init[p.Values[c.id].Off:], c.data)
+	}
+	b.small, b.shared = nil, nil
+}
+
 // derive computes what the interpreter keeps beside the instructions: the
 // scalar fast path and the execution plan (with the Planner installed).
 func (p *Program) derive() {
+	p.transposed = transposedOf(p)
 	p.fast = fastInstrs(p)
 	p.scalarBody = isScalarBody(p)
 	p.plan, p.privSize = buildPlan(p)

@@ -3,9 +3,20 @@
 // every backend (accel/cpu, accel/cuda). No backend imports ppl.
 //
 // A Program is a flat list of instructions over one float64 buffer (a
-// Frame). Slots [0, Dim) hold the unconstrained position; constants and
-// data sit in place from Program.Init; every other value is written by
-// exactly one instruction. Forward runs the instructions in order;
+// Frame). Slots [0, Dim) hold the unconstrained position; small constants
+// sit in place from Program.Init; every other value is written by
+// exactly one instruction.
+//
+// Large constants — a model's data — are not in frames: the program
+// holds each once (Program.Shared, at slots from FrameSize on, past every
+// frame) and each frame reads it in place through Frame.Val, without an
+// adjoint (data carry no gradient). Builder.SharedConst takes the
+// caller's slice itself, so a model and its programs hold one copy of
+// the data however many chains run; Const copies. Kernels that keep slot
+// offsets (the plan's, accel/fuse's) read a vector operand that may be
+// data through Frame.Val; scalars are never shared (SharedMin), so the
+// scalar fast path keeps its offsets. A scan body keeps its constants in
+// its frames, which move from step to step. Forward runs the instructions in order;
 // Gradient then sweeps them in reverse, each op adding its contribution
 // into the adjoints of the inputs that depend on the position. Nothing is
 // allocated per evaluation: a Frame owns all the memory, scratch included.

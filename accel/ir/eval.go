@@ -10,8 +10,13 @@ import (
 // give each goroutine its own. Frames must come from NewFrame (a scan
 // needs the frames of its body prepared here), and V and Adj must not be
 // replaced afterwards (the frame keeps views into them).
+//
+// A frame holds the program's slots [0, FrameSize) only: the shared
+// constants (a model's data) are read in place from the program, and have
+// no adjoint (Frame.AdjOf is nil for them; they carry no gradient), so a
+// frame costs the model's temporaries, not its data.
 func NewFrame(p *Program) *Frame {
-	f := &Frame{P: p, V: make([]float64, p.Size), Adj: make([]float64, p.Size)}
+	f := &Frame{P: p, V: make([]float64, p.FrameSize), Adj: make([]float64, p.FrameSize)}
 	copy(f.V, p.Init)
 	prepareScratch(p, f.V)
 	f.subs = subFrames(p, nil)
@@ -23,7 +28,9 @@ func NewFrame(p *Program) *Frame {
 	f.adjs = make([][]float64, len(p.Values))
 	for i := range p.Values {
 		f.vals[i] = p.Val(f.V, ID(i))
-		f.adjs[i] = p.Val(f.Adj, ID(i))
+		if !p.IsShared(ID(i)) {
+			f.adjs[i] = p.Val(f.Adj, ID(i))
+		}
 	}
 	f.steps = scanStepViews(p, f.V)
 	if p.privSize > 0 {
@@ -95,10 +102,11 @@ func gradSpans(p *Program, skip map[int]bool) [][2]int {
 // one span before the forward pass (clearing slots nobody reads does no
 // harm, and one short loop costs less than several).
 func plannedClears(p *Program) (pre, post [][2]int) {
-	n := p.Size
+	n := p.FrameSize
 	read := make([]bool, n)
 	mark := func(m []bool, from, to int) {
-		for i := from; i < to; i++ {
+		// Shared constants lie past the frame, with no adjoint.
+		for i := from; i < min(to, n); i++ {
 			m[i] = true
 		}
 	}

@@ -20,6 +20,7 @@ func WithoutFastPath(p *Program) *Program {
 			q.Instrs[i].Body = WithoutFastPath(in.Body)
 		}
 	}
+	q.transposed = transposedOf(&q)
 	return &q
 }
 
@@ -42,3 +43,14 @@ func SetShortcuts(on bool) (restore func()) {
 	shortcuts = on
 	return func() { shortcuts = old }
 }
+
+// SetSharedMin changes the length from which Builder.Const shares a
+// constant (SharedMin) for a test and returns a function restoring it.
+func SetSharedMin(n int) (restore func()) {
+	old := sharedMin
+	sharedMin = n
+	return func() { sharedMin = old }
+}
+
+// PrivateSize is the per-frame memory of p's fused kernels, in slots.
+func PrivateSize(p *Program) int { return p.privSize }

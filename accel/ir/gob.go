@@ -15,26 +15,42 @@ import (
 // element by element, about 50 times slower than a []byte: 10⁸ values of
 // data took 11 s to encode and 14 s to decode that way. Programs written
 // before InitRaw (irtest's stored fixtures) carry Init, which is read too.
+// The shared constants travel the same way, each as its offset and raw
+// bytes; a program written before them has FrameSize 0 and every constant
+// in Init.
 type programWire struct {
-	Dim     int
-	Values  []Value
-	Instrs  []Instr
-	Size    int
-	Init    []float64
-	InitRaw []byte
-	Tables  [][]int
-	Target  ID
-	Outputs []Output
-	Inputs  []ID
+	Dim       int
+	Values    []Value
+	Instrs    []Instr
+	Size      int
+	FrameSize int
+	Init      []float64
+	InitRaw   []byte
+	Shared    []sharedWire
+	Tables    [][]int
+	Target    ID
+	Outputs   []Output
+	Inputs    []ID
+}
+
+// sharedWire is a SharedConst on the wire.
+type sharedWire struct {
+	Off int
+	Raw []byte
 }
 
 // GobEncode writes p's exported fields (the instructions, values, data
 // and outputs; scan bodies nested as Programs).
 func (p *Program) GobEncode() ([]byte, error) {
-	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size,
+	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size, FrameSize: p.FrameSize,
 		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs}
 	w.InitRaw = floatBytes(p.Init)
-	buf := bytes.NewBuffer(make([]byte, 0, len(w.InitRaw)+4096))
+	n := len(w.InitRaw)
+	for _, s := range p.Shared {
+		w.Shared = append(w.Shared, sharedWire{Off: s.Off, Raw: floatBytes(s.Data)})
+		n += 8 * len(s.Data)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+4096))
 	if err := gob.NewEncoder(buf).Encode(&w); err != nil {
 		return nil, err
 	}
@@ -50,6 +66,25 @@ func (w *programWire) program() (Program, error) {
 			return Program{}, fmt.Errorf("ir: a program's constants are %d bytes, not whole float64s", len(w.InitRaw))
 		}
 		p.Init = bytesFloats(w.InitRaw)
+	}
+	p.FrameSize = w.FrameSize
+	if p.FrameSize == 0 {
+		p.FrameSize = p.Size
+	}
+	if len(p.Init) != p.FrameSize {
+		return Program{}, fmt.Errorf("ir: a program's frame is %d slots but its initial contents %d", p.FrameSize, len(p.Init))
+	}
+	end := p.FrameSize
+	for _, s := range w.Shared {
+		if len(s.Raw)%8 != 0 || s.Off != end {
+			return Program{}, fmt.Errorf("ir: a shared constant at slot %d of %d bytes does not follow slot %d in whole float64s", s.Off, len(s.Raw), end)
+		}
+		d := bytesFloats(s.Raw)
+		p.Shared = append(p.Shared, SharedConst{Off: s.Off, Data: d})
+		end += len(d)
+	}
+	if end != p.Size {
+		return Program{}, fmt.Errorf("ir: a program's frame and shared constants end at slot %d, its size is %d", end, p.Size)
 	}
 	return p, nil
 }

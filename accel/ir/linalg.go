@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/gobayes/gobayes/accel/dense"
 )
@@ -29,19 +30,19 @@ func init() {
 			return []int{a[0]}, nil
 		},
 		// A data matrix with short rows (a regression's design matrix) is
-		// worked column by column, as a hand-written regression does: the
-		// scratch keeps a flag and Aᵀ, filled on the first evaluation.
+		// worked column by column, as a hand-written regression does, over
+		// Aᵀ: the program's (Transposed), made once for all its frames. The
+		// one-slot scratch marks the instruction as such.
 		Scratch: func(p *Program, in *Instr) int {
 			if matVecByColumn(p, in) {
-				return 1 + p.Values[in.In[0]].Len
+				return 1
 			}
 			return 0
 		},
 		Forward: func(f *Frame, in *Instr) {
 			a, v, y := f.Val(in.In[0]), f.Val(in.In[1]), f.Val(in.Out)
-			k := len(v)
 			if in.Scratch != None {
-				at := TransposedData(f, in, a, len(y), k)
+				at := Transposed(f, in)
 				clear(y)
 				for l, vl := range v {
 					dense.Axpy(y, vl, at[l*len(y):(l+1)*len(y)])
@@ -54,7 +55,7 @@ func init() {
 			a, v, g := f.Val(in.In[0]), f.Val(in.In[1]), f.AdjOf(in.Out)
 			if in.Scratch != None {
 				// A is data: only v gets a gradient, gv_l = Σ_i A_il g_i.
-				at := f.Val(in.Scratch)[1:]
+				at := Transposed(f, in)
 				gv := f.AdjOf(in.In[1])
 				for l := range gv {
 					gv[l] += dense.Dot(at[l*len(g):(l+1)*len(g)], g)
@@ -446,20 +447,47 @@ func matVecByColumn(p *Program, in *Instr) bool {
 	return a.Kind == Const && a.Shape[1] < dense.KernelMin && a.Shape[0] >= dense.KernelMin
 }
 
-// TransposedData returns Aᵀ (k×n) from the instruction's scratch, filling
-// it on first use (the data never changes within a frame).
-func TransposedData(f *Frame, in *Instr, a []float64, n, k int) []float64 {
-	w := f.Val(in.Scratch)
-	at := w[1:]
-	if w[0] == 0 {
+// transposed is the Aᵀ of a matvec worked by columns, made on first use
+// by whichever frame gets there first, then read by all.
+type transposed struct {
+	once sync.Once
+	at   []float64
+}
+
+// transposedOf prepares the Aᵀ of every matvec of p worked by columns
+// (derive calls it): a constant's transpose is a constant too, held once
+// by the program rather than once per frame.
+func transposedOf(p *Program) map[*Instr]*transposed {
+	var m map[*Instr]*transposed
+	for i := range p.Instrs {
+		if in := &p.Instrs[i]; in.Op == OpMatVec && in.Scratch != None {
+			if m == nil {
+				m = map[*Instr]*transposed{}
+			}
+			m[in] = &transposed{}
+		}
+	}
+	return m
+}
+
+// Transposed returns Aᵀ (k×n) of matvec instruction in, worked by columns
+// (its scratch is not None): made from the constant A on the first call
+// of any frame of the program, then shared by all (it never changes).
+func Transposed(f *Frame, in *Instr) []float64 {
+	p := f.P
+	t := p.transposed[in]
+	t.once.Do(func() {
+		a, s := p.ConstData(in.In[0]), p.Values[in.In[0]].Shape
+		n, k := s[0], s[1]
+		at := make([]float64, n*k)
 		for i := range n {
 			for l := range k {
 				at[l*n+i] = a[i*k+l]
 			}
 		}
-		w[0] = 1
-	}
-	return at
+		t.at = at
+	})
+	return t.at
 }
 
 // The bodies of matvec, matmul and add_diag over slices, which cgen's C

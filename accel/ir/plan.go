@@ -317,6 +317,9 @@ type kBoundPair struct {
 	// x and b.
 	x, n, b, nb, y, e, lj int
 	gx, gb                bool
+	// bID is the bound's value: a vector of bounds may be a shared
+	// constant (outside the frame), read through Frame.Val.
+	bID ID
 }
 
 // newBoundPair resolves the slots of a bound and its log-Jacobian.
@@ -324,7 +327,7 @@ func newBoundPair(p *Program, fwd, logJ *Instr, sign float64) *kBoundPair {
 	x, b := &p.Values[fwd.In[0]], &p.Values[fwd.In[1]]
 	return &kBoundPair{fwd: fwd, logJ: logJ, sign: sign,
 		x: x.Off, n: p.Values[fwd.Out].Len, b: b.Off, nb: b.Len, y: p.Values[fwd.Out].Off,
-		e: p.Values[fwd.Scratch].Off, lj: p.Values[logJ.Out].Off, gx: x.Grad, gb: b.Grad}
+		e: p.Values[fwd.Scratch].Off, lj: p.Values[logJ.Out].Off, gx: x.Grad, gb: b.Grad, bID: fwd.In[1]}
 }
 
 // scalarForward is forward for one scalar x and bound (n = nb = 1).
@@ -359,7 +362,7 @@ func (k *kBoundPair) Forward(f *Frame) {
 			s += xi
 		}
 	} else {
-		b := v[k.b : k.b+n]
+		b := f.Val(k.bID)[:n]
 		for i, xi := range x {
 			ei := Exp(xi)
 			e[i] = ei

@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,14 +19,18 @@ type Kind uint8
 const (
 	// Param values alias a slice of the position vector (slots [0, Dim)).
 	Param Kind = iota
-	// Const values are data fixed when the program is built (in Init).
+	// Const values are data fixed when the program is built: small ones
+	// in Init, copied into each frame; large ones (SharedMin values or
+	// more) in Program.Shared, held once and read in place by every frame.
 	Const
 	// Temp values are written by exactly one instruction.
 	Temp
 )
 
-// Value is a buffer of float64 slots inside a frame: [Off, Off+Len).
-// Shape is row-major; a nil or empty shape is a scalar (Len 1).
+// Value is a buffer of float64 slots [Off, Off+Len) of the program's
+// address space: inside a frame below Program.FrameSize, in one of
+// Program.Shared at or above it. Shape is row-major; a nil or empty shape
+// is a scalar (Len 1).
 type Value struct {
 	Off, Len int
 	Shape    []int
@@ -65,11 +71,21 @@ type Output struct {
 // goroutines; each goroutine evaluates it with its own Frame. Build a new
 // program rather than editing one (Finalize derives private tables from it).
 type Program struct {
-	Dim     int
-	Values  []Value
-	Instrs  []Instr
-	Size    int       // frame length in slots
-	Init    []float64 // initial frame contents: constants in place, zeros elsewhere
+	Dim    int
+	Values []Value
+	Instrs []Instr
+	// Size is the length of the address space: every value lies below it.
+	// A frame holds the slots [0, FrameSize); the shared constants lie in
+	// [FrameSize, Size), outside every frame.
+	Size, FrameSize int
+	// Init is a frame's initial contents (FrameSize slots): the small
+	// constants in place, zeros elsewhere.
+	Init []float64
+	// Shared are the large constants (a model's data), by increasing Off:
+	// the program holds each once and every frame reads it in place, so
+	// that chains cost no copy of the data. A scan body keeps all its
+	// constants in its frames (its frames move from step to step).
+	Shared  []SharedConst
 	Tables  [][]int
 	Target  ID // scalar log density
 	Outputs []Output
@@ -99,12 +115,68 @@ type Program struct {
 	// gradientKernels); targetOff is the target's slot.
 	kernelsOnly bool
 	targetOff   int
+	// transposed holds, per matvec worked by columns, its constant
+	// matrix transposed (see Transposed); set by derive.
+	transposed map[*Instr]*transposed
 }
 
-// Val returns the slots of value id inside the frame buffer buf.
+// SharedConst is a constant held by the program, not by its frames: the
+// slots [Off, Off+len(Data)) of the address space. Data is read-only.
+type SharedConst struct {
+	Off  int
+	Data []float64
+}
+
+// Val returns the slots of value id inside the frame buffer buf, or the
+// program's own memory for a shared constant (never to be written).
 func (p *Program) Val(buf []float64, id ID) []float64 {
 	v := &p.Values[id]
+	if v.Off >= p.FrameSize && v.Len > 0 {
+		return p.sharedVal(v)
+	}
 	return buf[v.Off : v.Off+v.Len : v.Off+v.Len]
+}
+
+// sharedVal is the memory of v, a value over a shared constant.
+func (p *Program) sharedVal(v *Value) []float64 {
+	i, _ := slices.BinarySearchFunc(p.Shared, v.Off, func(s SharedConst, off int) int {
+		return cmp.Compare(s.Off+len(s.Data), off+1)
+	})
+	if i == len(p.Shared) || p.Shared[i].Off > v.Off || v.Off+v.Len > p.Shared[i].Off+len(p.Shared[i].Data) {
+		panic(fmt.Sprintf("ir: value [%d,%d) is outside the frame (%d slots) and every shared constant", v.Off, v.Off+v.Len, p.FrameSize))
+	}
+	s := &p.Shared[i]
+	from := v.Off - s.Off
+	return s.Data[from : from+v.Len : from+v.Len]
+}
+
+// IsShared reports whether value id is a shared constant: held once by
+// the program, outside every frame (see Program.Shared).
+func (p *Program) IsShared(id ID) bool {
+	v := &p.Values[id]
+	return v.Off >= p.FrameSize && v.Len > 0
+}
+
+// ConstData is the data of constant id, wherever it is held: in Init or
+// in Shared. It panics when id is not a constant.
+func (p *Program) ConstData(id ID) []float64 {
+	if p.Values[id].Kind != Const {
+		panic(fmt.Sprintf("ir: value %d is not a constant", id))
+	}
+	return p.Val(p.Init, id)
+}
+
+// ConstImage is the whole address space's initial contents, Size slots:
+// Init followed by the shared constants in place. It is a new slice, for
+// backends that hand all the constants over in one array (a device's
+// memory); frames never use it.
+func (p *Program) ConstImage() []float64 {
+	img := make([]float64, p.Size)
+	copy(img, p.Init)
+	for _, s := range p.Shared {
+		copy(img[s.Off:], s.Data)
+	}
+	return img
 }
 
 // Output returns the ID of the named output, or None.
@@ -127,6 +199,9 @@ func (p *Program) String() string {
 
 func (p *Program) dump(sb *strings.Builder, indent string) {
 	fmt.Fprintf(sb, "%sprogram dim=%d size=%d target=%%%d", indent, p.Dim, p.Size, p.Target)
+	if p.FrameSize != p.Size {
+		fmt.Fprintf(sb, " frame=%d", p.FrameSize)
+	}
 	if len(p.Inputs) > 0 {
 		fmt.Fprintf(sb, " inputs=%v", p.Inputs)
 	}

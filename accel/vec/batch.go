@@ -204,7 +204,7 @@ func New(p *ir.Program, b int) *Batch {
 			scratchy = true
 		}
 	}
-	if scratchy && b*p.Size*16 <= framesBudget {
+	if scratchy && b*p.FrameSize*16 <= framesBudget { // a frame holds no shared constant
 		bt.frames = make([]*ir.Frame, b)
 		for c := range bt.frames {
 			f := ir.NewFrame(p)

@@ -112,7 +112,7 @@ func Generate(p *ir.Program) (*Source, error) {
 	}
 	g.out.WriteString(top.densityBlock())
 	g.out.WriteString(kernels)
-	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.Init}, nil
+	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.ConstImage()}, nil
 }
 
 // program writes the forward and reverse functions of p (and first those

@@ -157,7 +157,9 @@ func encodeProgram(p *ir.Program) ([]byte, error) {
 // through a Builder, in value order, so that every value lands in the
 // slots it had: a constant is Const, a view is Reshape or ParamSlice, an
 // instruction's output (and its scratch) is Emit, a scan body's argument
-// is Input. The values of instructions that Finalize dropped are
+// is Input. A program stored before constants were shared (all of them in
+// Init) is laid out again as Builder lays it out today, so it then
+// differs from the stored one. The values of instructions that Finalize dropped are
 // allocated as constants of zeros and marked Temp again afterwards
 // (nothing reads them).
 func rebuild(q *ir.Program) (*ir.Program, error) {
@@ -180,6 +182,8 @@ func rebuild(q *ir.Program) (*ir.Program, error) {
 	// owner maps a slot offset to the value that allocated it, the
 	// source of later views.
 	owner := map[int]ir.ID{}
+	// sharedOwner is owner for the shared constants' slots.
+	sharedOwner := map[int]ir.ID{}
 	size := q.Dim
 	var dropped []ir.ID
 	for id := ir.ID(1); int(id) < len(q.Values); id++ {
@@ -191,6 +195,17 @@ func rebuild(q *ir.Program) (*ir.Program, error) {
 		case scratch[id]:
 			// Emit of its instruction allocated it already.
 			got = id
+		case q.IsShared(id):
+			// A shared constant (outside the frame), or a view of one.
+			if src, ok := sharedOwner[v.Off]; ok {
+				var err error
+				if got, err = b.Reshape(src, v.Shape); err != nil {
+					return nil, err
+				}
+				break
+			}
+			got = b.Const(q.ConstData(id), v.Shape)
+			sharedOwner[v.Off] = id
 		case v.Off < size || v.Len == 0 && owner[v.Off] != 0:
 			src, ok := owner[v.Off]
 			if !ok {
@@ -201,7 +216,7 @@ func rebuild(q *ir.Program) (*ir.Program, error) {
 				return nil, err
 			}
 		case v.Kind == ir.Const:
-			got = b.Const(q.Init[v.Off:v.Off+v.Len], v.Shape)
+			got = b.Const(q.ConstData(id), v.Shape)
 		case input[id]:
 			got = b.Input(v.Shape)
 		default:
@@ -230,7 +245,7 @@ func rebuild(q *ir.Program) (*ir.Program, error) {
 		if v.Name != "" {
 			b.Name(id, v.Name)
 		}
-		if v.Kind != ir.Param && v.Off >= size {
+		if v.Kind != ir.Param && v.Off >= size && !q.IsShared(id) {
 			owner[v.Off] = id
 			size = v.Off + v.Len
 		}
@@ -288,3 +303,8 @@ func Fixture(t testing.TB, name string) *ir.Program {
 	t.Fatalf("irtest: no fixture named %q\n%s", name, stale)
 	return nil
 }
+
+// Rebuild replays program p through an ir.Builder, value by value, as
+// reading a fixture does: a test that changes how the Builder lays
+// constants out (ir's SharedMin) lays a program out again with it.
+func Rebuild(p *ir.Program) (*ir.Program, error) { return rebuild(p) }

@@ -288,7 +288,7 @@ func (e *emitter) emit(n *graph.Node) ir.ID {
 	var id ir.ID
 	switch n.Kind {
 	case graph.KConst:
-		id = e.b.Const(n.Data, n.Dims)
+		id = e.b.SharedConst(n.Data, n.Dims) // a node's data never change: the program reads them in place
 	case graph.KRV:
 		id = e.rvValue(n.RV)
 	case graph.KReshape:
@@ -309,7 +309,7 @@ func (e *emitter) emit(n *graph.Node) ir.ID {
 			break
 		}
 		if !e.noFold && e.constTree(n) {
-			id = e.b.Const(e.fold(n), n.Dims)
+			id = e.b.SharedConst(e.fold(n), n.Dims)
 			break
 		}
 		src := n
@@ -355,7 +355,7 @@ func (e *emitter) rvValue(r *graph.RV) ir.ID {
 		return e.b.ParamSlice(e.voff[r], r.Value.Dims)
 	}
 	if r.Observed {
-		return e.b.Const(r.Data, r.Value.Dims)
+		return e.b.SharedConst(r.Data, r.Value.Dims)
 	}
 	l := e.latentOf[r]
 	saved := e.ctx
