@@ -117,7 +117,7 @@ func (c *Compiled) detachedBlocks() ([]*ir.Program, error) {
 			lo, hi := j*f.rows/nb, (j+1)*f.rows/nb
 			want := f.data[lo*f.width : hi*f.width]
 			for id, v := range p.Values {
-				if v.Kind == ir.Const && v.Len == len(want) && v.Len > 0 && slices.Equal(p.Init[v.Off:v.Off+v.Len], want) {
+				if v.Kind == ir.Const && v.Len == len(want) && v.Len > 0 && p.IsShared(ir.ID(id)) && slices.Equal(p.ConstData(ir.ID(id)), want) {
 					refs = append(refs, mpi.FileRows{Value: ir.ID(id), Source: f.src, Lo: lo, Hi: hi})
 				}
 			}

@@ -26,6 +26,11 @@ type programWire struct {
 	FrameSize int
 	Init      []float64
 	InitRaw   []byte
+	// A frame mostly of zeros (the slots of temporaries) travels sparse:
+	// its length, the indices of its non-zero slots and their values.
+	InitLen   int
+	InitIdx   []int
+	InitNZRaw []byte
 	Shared    []sharedWire
 	Tables    [][]int
 	Target    ID
@@ -33,10 +38,12 @@ type programWire struct {
 	Inputs    []ID
 }
 
-// sharedWire is a SharedConst on the wire.
+// sharedWire is a SharedConst on the wire: Len is a pending constant's
+// length (and Raw empty).
 type sharedWire struct {
 	Off int
 	Raw []byte
+	Len int
 }
 
 // GobEncode writes p's exported fields (the instructions, values, data
@@ -44,9 +51,32 @@ type sharedWire struct {
 func (p *Program) GobEncode() ([]byte, error) {
 	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size, FrameSize: p.FrameSize,
 		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs}
-	w.InitRaw = floatBytes(p.Init)
-	n := len(w.InitRaw)
+	nz := 0
+	for _, x := range p.Init {
+		if math.Float64bits(x) != 0 { // -0 is kept
+			nz++
+		}
+	}
+	if 4*nz < len(p.Init) {
+		w.InitLen = len(p.Init)
+		vals := make([]float64, 0, nz)
+		w.InitIdx = make([]int, 0, nz)
+		for i, x := range p.Init {
+			if math.Float64bits(x) != 0 {
+				w.InitIdx = append(w.InitIdx, i)
+				vals = append(vals, x)
+			}
+		}
+		w.InitNZRaw = floatBytes(vals)
+	} else {
+		w.InitRaw = floatBytes(p.Init)
+	}
+	n := len(w.InitRaw) + len(w.InitNZRaw) + 4*len(w.InitIdx)
 	for _, s := range p.Shared {
+		if s.Data == nil {
+			w.Shared = append(w.Shared, sharedWire{Off: s.Off, Len: s.Pending})
+			continue
+		}
 		w.Shared = append(w.Shared, sharedWire{Off: s.Off, Raw: floatBytes(s.Data)})
 		n += 8 * len(s.Data)
 	}
@@ -67,6 +97,19 @@ func (w *programWire) program() (Program, error) {
 		}
 		p.Init = bytesFloats(w.InitRaw)
 	}
+	if w.InitLen > 0 {
+		if len(w.InitNZRaw) != 8*len(w.InitIdx) {
+			return Program{}, fmt.Errorf("ir: a program's sparse constants have %d indices and %d bytes of values", len(w.InitIdx), len(w.InitNZRaw))
+		}
+		p.Init = make([]float64, w.InitLen)
+		for k, x := range bytesFloats(w.InitNZRaw) {
+			i := w.InitIdx[k]
+			if i < 0 || i >= w.InitLen {
+				return Program{}, fmt.Errorf("ir: a program's constant at slot %d is outside its frame of %d", i, w.InitLen)
+			}
+			p.Init[i] = x
+		}
+	}
 	p.FrameSize = w.FrameSize
 	if p.FrameSize == 0 {
 		p.FrameSize = p.Size
@@ -78,6 +121,11 @@ func (w *programWire) program() (Program, error) {
 	for _, s := range w.Shared {
 		if len(s.Raw)%8 != 0 || s.Off != end {
 			return Program{}, fmt.Errorf("ir: a shared constant at slot %d of %d bytes does not follow slot %d in whole float64s", s.Off, len(s.Raw), end)
+		}
+		if len(s.Raw) == 0 && s.Len > 0 {
+			p.Shared = append(p.Shared, SharedConst{Off: s.Off, Pending: s.Len})
+			end += s.Len
+			continue
 		}
 		d := bytesFloats(s.Raw)
 		p.Shared = append(p.Shared, SharedConst{Off: s.Off, Data: d})

@@ -123,3 +123,35 @@ func TestGobConstantsAsBytes(t *testing.T) {
 	}
 	same(&r)
 }
+
+// TestGobSparseFrame: a frame mostly of zeros (a block's temporaries)
+// travels as its non-zero slots, and comes back bit for bit, -0 and NaN
+// included.
+func TestGobSparseFrame(t *testing.T) {
+	const n = 100_000
+	init := make([]float64, n)
+	special := []float64{math.Copysign(0, -1), math.Inf(1), math.NaN(), 5e-324, -1.5}
+	for k, x := range special {
+		init[k*997+3] = x
+	}
+	p := &ir.Program{Size: n, FrameSize: n, Init: init, Values: []ir.Value{{Off: 0, Len: n, Kind: ir.Const}}}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > 8*n/10 {
+		t.Errorf("a frame of %d slots, %d of them non-zero, encoded in %d bytes: the zeros travel", n, len(special), buf.Len())
+	}
+	var q ir.Program
+	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Init) != n {
+		t.Fatalf("%d slots back, want %d", len(q.Init), n)
+	}
+	for i := range init {
+		if math.Float64bits(q.Init[i]) != math.Float64bits(init[i]) {
+			t.Fatalf("slot %d: %v back, want %v (bit for bit)", i, q.Init[i], init[i])
+		}
+	}
+}

@@ -122,9 +122,22 @@ type Program struct {
 
 // SharedConst is a constant held by the program, not by its frames: the
 // slots [Off, Off+len(Data)) of the address space. Data is read-only.
+//
+// A constant whose values the process that runs the program reads itself
+// (accel/mpi's ranks read their rows of a file) has Data nil and its
+// length in Pending until then; it travels as its offset and length only.
 type SharedConst struct {
-	Off  int
-	Data []float64
+	Off     int
+	Data    []float64
+	Pending int
+}
+
+// Len is the number of slots s covers.
+func (s SharedConst) Len() int {
+	if s.Data == nil {
+		return s.Pending
+	}
+	return len(s.Data)
 }
 
 // Val returns the slots of value id inside the frame buffer buf, or the
@@ -140,9 +153,12 @@ func (p *Program) Val(buf []float64, id ID) []float64 {
 // sharedVal is the memory of v, a value over a shared constant.
 func (p *Program) sharedVal(v *Value) []float64 {
 	i, _ := slices.BinarySearchFunc(p.Shared, v.Off, func(s SharedConst, off int) int {
-		return cmp.Compare(s.Off+len(s.Data), off+1)
+		return cmp.Compare(s.Off+s.Len(), off+1)
 	})
 	if i == len(p.Shared) || p.Shared[i].Off > v.Off || v.Off+v.Len > p.Shared[i].Off+len(p.Shared[i].Data) {
+		if i < len(p.Shared) && p.Shared[i].Data == nil && p.Shared[i].Pending > 0 {
+			panic(fmt.Sprintf("ir: the constant at slot %d is to be read by the process that runs the program, and was not", p.Shared[i].Off))
+		}
 		panic(fmt.Sprintf("ir: value [%d,%d) is outside the frame (%d slots) and every shared constant", v.Off, v.Off+v.Len, p.FrameSize))
 	}
 	s := &p.Shared[i]

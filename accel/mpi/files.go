@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gobayes/gobayes/accel/ir"
@@ -18,11 +19,12 @@ import (
 // constants only, whatever the number of rows.
 //
 // A detached block travels as an ordinary ir.Program, so that the
-// accel/remote protocol and the scatter need no new message: its Init is
-// empty, each value read from a file names its rows in its Name (the
-// fileTag prefix and JSON), and the other non-zero constants travel in a
-// trailing table of (slot, bits) pairs that begins with residualTag.
-// attach, on the rank, rebuilds Init from both before the block runs.
+// accel/remote protocol and the scatter need no new message: each value
+// read from a file is one of the program's shared constants (a model's
+// data: ir.SharedMin values or more), left pending (ir.SharedConst's Data
+// nil, its length kept), and names its rows in its Name (the fileTag
+// prefix and JSON). attach, on the rank, reads them before the block runs.
+// A smaller constant is held in the frame's Init and travels as before.
 
 // FileRows says that constant Value of a block program is rows [Lo, Hi)
 // of the columns Source names, row by row.
@@ -32,10 +34,7 @@ type FileRows struct {
 	Lo, Hi int
 }
 
-const (
-	fileTag     = "gobayes-file-rows "
-	residualTag = -0x6762_6679 // first element of the residual table
-)
+const fileTag = "gobayes-file-rows "
 
 // fileRef is what a detached value's Name holds. Sum is a hash of the
 // values the kernel had: the rank checks the rows it reads against it, so
@@ -61,14 +60,15 @@ func sum(values []float64) uint64 {
 
 // Detach returns a copy of block p whose values listed in files are left
 // for the rank to read (see above); p is not changed. Each listed value
-// must be a constant of (Hi-Lo)·len(Cols) slots.
+// must be a shared constant of (Hi-Lo)·len(Cols) slots, one of p.Shared
+// whole.
 func Detach(p *ir.Program, files []FileRows) (*ir.Program, error) {
 	if len(files) == 0 {
 		return p, nil
 	}
 	q := *p
 	q.Values = append([]ir.Value(nil), p.Values...)
-	skip := make([]bool, len(p.Init))
+	q.Shared = append([]ir.SharedConst(nil), p.Shared...)
 	for _, f := range files {
 		if int(f.Value) < 0 || int(f.Value) >= len(p.Values) {
 			return nil, fmt.Errorf("mpi: Detach: no value %d in a program of %d", f.Value, len(p.Values))
@@ -77,47 +77,38 @@ func Detach(p *ir.Program, files []FileRows) (*ir.Program, error) {
 		if v.Kind != ir.Const || v.Len != (f.Hi-f.Lo)*len(f.Source.Cols) {
 			return nil, fmt.Errorf("mpi: Detach: value %d (%d slots) is not a constant of rows [%d, %d) of %d columns", f.Value, v.Len, f.Lo, f.Hi, len(f.Source.Cols))
 		}
+		i := slices.IndexFunc(q.Shared, func(s ir.SharedConst) bool { return s.Off == v.Off && s.Len() == v.Len })
+		if i < 0 {
+			return nil, fmt.Errorf("mpi: Detach: value %d is not one of the block's shared constants (under %d values it stays in the frame and travels with it)", f.Value, ir.SharedMin)
+		}
 		src := f.Source.Trim(f.Lo) // only the index entry the rank starts from travels
-		b, err := json.Marshal(fileRef{Name: v.Name, Source: src, Lo: f.Lo, Hi: f.Hi, Sum: sum(p.Init[v.Off : v.Off+v.Len])})
+		b, err := json.Marshal(fileRef{Name: v.Name, Source: src, Lo: f.Lo, Hi: f.Hi, Sum: sum(p.ConstData(f.Value))})
 		if err != nil {
 			return nil, err
 		}
 		v.Name = fileTag + string(b)
-		for i := v.Off; i < v.Off+v.Len; i++ {
-			skip[i] = true
-		}
+		q.Shared[i] = ir.SharedConst{Off: v.Off, Pending: v.Len}
 	}
-	res := []int{residualTag, len(p.Init)}
-	for i, x := range p.Init {
-		if !skip[i] && x != 0 {
-			res = append(res, i, int(math.Float64bits(x)))
-		}
-	}
-	q.Init = nil
-	q.Tables = append(append([][]int(nil), p.Tables...), res)
 	return &q, nil
 }
 
 // detached reports whether p was made by Detach.
 func detached(p *ir.Program) bool {
-	if n := len(p.Tables); n > 0 {
-		t := p.Tables[n-1]
-		return len(t) >= 2 && t[0] == residualTag
+	for _, s := range p.Shared {
+		if s.Data == nil && s.Pending > 0 {
+			return true
+		}
 	}
 	return false
 }
 
-// attach rebuilds a detached block's constants on the rank that runs it:
-// its rows from the files, the rest from the residual table.
+// attach reads a detached block's rows from their files, on the rank that
+// runs it.
 func attach(p *ir.Program) error {
 	if !detached(p) {
 		return nil
 	}
-	res := p.Tables[len(p.Tables)-1]
-	init := make([]float64, res[1])
-	for i := 2; i+1 < len(res); i += 2 {
-		init[res[i]] = math.Float64frombits(uint64(res[i+1]))
-	}
+	p.Shared = slices.Clone(p.Shared)
 	for i := range p.Values {
 		v := &p.Values[i]
 		js, ok := strings.CutPrefix(v.Name, fileTag)
@@ -127,6 +118,10 @@ func attach(p *ir.Program) error {
 		var f fileRef
 		if err := json.Unmarshal([]byte(js), &f); err != nil {
 			return fmt.Errorf("a block's file rows: %v", err)
+		}
+		j := slices.IndexFunc(p.Shared, func(s ir.SharedConst) bool { return s.Off == v.Off && s.Data == nil && s.Pending == v.Len })
+		if j < 0 {
+			return fmt.Errorf("a block's value %q names rows of a file but is not a pending constant", f.Name)
 		}
 		src := f.Source
 		rows, err := src.Read(f.Lo, f.Hi)
@@ -139,11 +134,12 @@ func attach(p *ir.Program) error {
 		if sum(rows) != f.Sum {
 			return fmt.Errorf("rows [%d, %d) of %s are not the values the kernel read: the file changed since (read it again in the notebook, and leave it as it is while a job uses it)", f.Lo, f.Hi, src.Path)
 		}
-		copy(init[v.Off:], rows)
+		p.Shared[j] = ir.SharedConst{Off: v.Off, Data: rows}
 		v.Name = f.Name
 	}
-	p.Init = init
-	p.Tables = p.Tables[:len(p.Tables)-1]
+	if detached(p) {
+		return fmt.Errorf("a block has a constant to read that names no file")
+	}
 	return nil
 }
 
@@ -157,7 +153,6 @@ func Attach(p *ir.Program) (*ir.Program, error) {
 	}
 	q := *p
 	q.Values = append([]ir.Value(nil), p.Values...)
-	q.Tables = append([][]int(nil), p.Tables...)
 	if err := attach(&q); err != nil {
 		return nil, err
 	}

@@ -29,31 +29,36 @@ func TestDetachAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	src, _ := tb.Matrix("c2", "c0").Source()
-	// A block of rows [400, 2400) of columns c2, c0, between two small
-	// constants and a zero.
+	// A block of rows [400, 2400) of columns c2, c0: a shared constant,
+	// past a frame of two small constants.
 	const lo, hi = 400, 2400
 	rows := (hi - lo) * 2
-	init := make([]float64, 2+rows+2)
-	init[0], init[rows+3] = 1.5, -3
+	x := make([]float64, rows)
 	for i := range hi - lo {
-		init[2+2*i] = vals[(lo+i)*k+2]
-		init[2+2*i+1] = vals[(lo+i)*k]
+		x[2*i] = vals[(lo+i)*k+2]
+		x[2*i+1] = vals[(lo+i)*k]
 	}
-	p := &ir.Program{Dim: 0, Size: len(init), Init: init, Tables: [][]int{{4, 5}}, Values: []ir.Value{
-		{Off: 0, Len: 1, Kind: ir.Const},
-		{Off: 2, Len: rows, Kind: ir.Const, Name: "X"},
-		{Off: rows + 2, Len: 2, Kind: ir.Const},
-	}}
+	init := []float64{1.5, 0, -3, 0}
+	p := &ir.Program{Dim: 0, Size: len(init) + rows, FrameSize: len(init), Init: init,
+		Shared: []ir.SharedConst{{Off: len(init), Data: x}}, Tables: [][]int{{4, 5}}, Values: []ir.Value{
+			{Off: 0, Len: 1, Kind: ir.Const},
+			{Off: len(init), Len: rows, Kind: ir.Const, Name: "X"},
+			{Off: 2, Len: 2, Kind: ir.Const},
+		}}
 	d, err := Detach(p, []FileRows{{Value: 1, Source: src, Lo: lo, Hi: hi}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Values[1].Name != "X" || len(p.Init) != len(init) {
+	if p.Values[1].Name != "X" || p.Shared[0].Data == nil {
 		t.Fatal("Detach changed its argument")
 	}
 	var whole, small bytes.Buffer
-	gob.NewEncoder(&whole).Encode(p)
-	gob.NewEncoder(&small).Encode(d)
+	if err := gob.NewEncoder(&whole).Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewEncoder(&small).Encode(d); err != nil {
+		t.Fatal(err)
+	}
 	if small.Len() >= whole.Len()/4 {
 		t.Fatalf("the detached block is %d bytes, the whole one %d: the rows still travel", small.Len(), whole.Len())
 	}
@@ -64,8 +69,12 @@ func TestDetachAttach(t *testing.T) {
 	if err := attach(&got); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.Init, init) || got.Values[1].Name != "X" || len(got.Tables) != 1 {
-		t.Fatalf("attach rebuilt Init %v… (want %v…), name %q, %d tables", got.Init[:6], init[:6], got.Values[1].Name, len(got.Tables))
+	if !slices.Equal(got.Init, init) || !slices.Equal(got.ConstData(1), x) || got.Values[1].Name != "X" || len(got.Tables) != 1 {
+		t.Fatalf("attach rebuilt Init %v and X %v… (want %v and %v…), name %q, %d tables", got.Init, got.ConstData(1)[:4], init, x[:4], got.Values[1].Name, len(got.Tables))
+	}
+	// A small constant stays in the frame: it cannot be detached.
+	if _, err := Detach(p, []FileRows{{Value: 2, Source: src, Lo: lo, Hi: lo + 1}}); err == nil {
+		t.Fatal("Detach took a constant held in the frame")
 	}
 	// A value that is not a constant of that many rows is refused.
 	if _, err := Detach(p, []FileRows{{Value: 2, Source: src, Lo: lo, Hi: hi}}); err == nil {
