@@ -293,6 +293,10 @@ def check_survival(nb):
 def check_big_data(nb):
     rows = int(os.environ["GOBAYES_TUTORIAL_ROWS"])
     expect(("%d rows × 100 predictors" % rows) in stdout(nb, "data"), "the data cell: " + stdout(nb, "data"))
+    # The model reads the data from the .npy files the data cell wrote.
+    opened = stdout(nb, "open-files")
+    expect(("X.npy: a matrix of %d rows × 100 columns" % rows) in opened and ("y.npy: %d outcomes" % rows) in opened,
+           "the files opened: " + opened)
     expect("sharded" in stdout(nb, "plan"), "the shard plan: " + stdout(nb, "plan"))
     local, job = result(nb, "fit-local"), result(nb, "fit-mpi")
     for fit in (local, job):
