@@ -2,10 +2,9 @@ package ppl_test
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
-	"time"
 
+	"github.com/gobayes/gobayes/internal/pairbench"
 	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
@@ -81,33 +80,7 @@ func BenchmarkModelRatio(b *testing.B) {
 			if hand == nil {
 				b.Skip("no hand-written gradient")
 			}
-			// Calls per chunk: about 100 µs of hand-written work.
-			start := time.Now()
-			for range 10 {
-				hand(h, g)
-			}
-			k := max(1, int(100*time.Microsecond/(time.Since(start)/10+1)))
-			var ratios []float64
-			var tc, th time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				for range k {
-					d.LogDensityGrad(x, g)
-				}
-				t1 := time.Now()
-				for range k {
-					hand(h, g)
-				}
-				t2 := time.Now()
-				tc += t1.Sub(t0)
-				th += t2.Sub(t1)
-				ratios = append(ratios, float64(t1.Sub(t0))/float64(t2.Sub(t1)))
-			}
-			slices.Sort(ratios)
-			n := float64(b.N * k)
-			b.ReportMetric(float64(tc)/n, "compiled-ns/op")
-			b.ReportMetric(float64(th)/n, "handwritten-ns/op")
-			b.ReportMetric(ratios[len(ratios)/2], "ratio")
+			pairbench.Run(b, func() { hand(h, g) }, func() { d.LogDensityGrad(x, g) }, "handwritten-ns/op", "compiled-ns/op")
 		})
 	}
 }

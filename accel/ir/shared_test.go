@@ -7,12 +7,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
+	"github.com/gobayes/gobayes/internal/pairbench"
 )
 
 // regression builds Σ normal_lpdf(y | X·β, exp(s)) over n rows and k
@@ -268,32 +267,7 @@ func BenchmarkSharedConstants(b *testing.B) {
 			}
 			g := make([]float64, p.Dim)
 			fa, fb := ir.NewFrame(inFrame), ir.NewFrame(p)
-			start := time.Now()
-			for range 10 {
-				fa.Gradient(x, g)
-			}
-			k := max(1, int(100*time.Microsecond/(time.Since(start)/10+1)))
-			var ratios []float64
-			var ta, tb time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				for range k {
-					fa.Gradient(x, g)
-				}
-				t1 := time.Now()
-				for range k {
-					fb.Gradient(x, g)
-				}
-				t2 := time.Now()
-				ta += t1.Sub(t0)
-				tb += t2.Sub(t1)
-				ratios = append(ratios, float64(t2.Sub(t1))/float64(t1.Sub(t0)))
-			}
-			slices.Sort(ratios)
-			n := float64(b.N * k)
-			b.ReportMetric(float64(ta)/n, "inframe-ns/op")
-			b.ReportMetric(float64(tb)/n, "shared-ns/op")
-			b.ReportMetric(ratios[len(ratios)/2], "ratio")
+			pairbench.Run(b, func() { fa.Gradient(x, g) }, func() { fb.Gradient(x, g) }, "inframe-ns/op", "shared-ns/op")
 		})
 	}
 }
