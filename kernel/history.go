@@ -1,6 +1,9 @@
 package kernel
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // History keeps the cells of this kernel's session, as IPython's history
 // manager does for its current session, to answer history_request. It
@@ -8,10 +11,17 @@ import "unicode/utf8"
 // latest cell always, whatever its size), so that neither the kernel nor
 // a history_reply grows with the session; an output is kept up to
 // historyOutputMax bytes.
+//
+// The cells are records in one byte arena (line, source, output, each
+// length-prefixed), not a struct and two strings each: a small cell costs
+// its bytes and an offset, where separate values cost about a hundred
+// bytes of heap, which a long session saw as the kernel's memory growing
+// cell after cell. Entries are decoded when a request asks for them.
 type History struct {
-	Limit   int // bytes of source and output kept; 0 means no limit
-	entries []HistoryEntry
-	size    int // bytes of source and output in entries
+	Limit int    // bytes of source and output kept; 0 means no limit
+	buf   []byte // the records, the oldest kept one at offs[0]
+	offs  []int  // where each kept record begins in buf
+	size  int    // bytes of source and output kept
 }
 
 // DefaultHistoryLimit is Config.HistoryLimit's default: thousands of cells
@@ -44,16 +54,55 @@ func (h *History) Add(line int, input string, output *string) {
 		cut := (*output)[:i] + "…"
 		output = &cut
 	}
-	e := HistoryEntry{line, input, output}
-	h.entries = append(h.entries, e)
-	h.size += e.size()
-	for h.Limit > 0 && h.size > h.Limit && len(h.entries) > 1 {
-		h.size -= h.entries[0].size()
-		// Cleared, so the array's front does not keep the strings.
-		h.entries[0] = HistoryEntry{}
-		h.entries = h.entries[1:]
+	h.offs = append(h.offs, len(h.buf))
+	h.buf = binary.AppendUvarint(h.buf, uint64(line))
+	h.buf = binary.AppendUvarint(h.buf, uint64(len(input)))
+	h.buf = append(h.buf, input...)
+	n := len(input)
+	if output == nil {
+		h.buf = append(h.buf, 0)
+	} else {
+		h.buf = append(h.buf, 1)
+		h.buf = binary.AppendUvarint(h.buf, uint64(len(*output)))
+		h.buf = append(h.buf, *output...)
+		n += len(*output)
+	}
+	h.size += n
+	for h.Limit > 0 && h.size > h.Limit && len(h.offs) > 1 {
+		h.size -= h.entry(0).size()
+		h.offs = h.offs[1:]
+	}
+	// The arena drops its forgotten front once that is most of it.
+	if front := h.offs[0]; front > 4096 && front > len(h.buf)/2 {
+		h.buf = append([]byte(nil), h.buf[front:]...)
+		offs := make([]int, len(h.offs))
+		for i, o := range h.offs {
+			offs[i] = o - front
+		}
+		h.offs = offs
 	}
 }
+
+// entry decodes the i-th kept cell.
+func (h *History) entry(i int) HistoryEntry {
+	b := h.buf[h.offs[i]:]
+	line, k := binary.Uvarint(b)
+	b = b[k:]
+	n, k := binary.Uvarint(b)
+	b = b[k:]
+	e := HistoryEntry{Line: int(line), Input: string(b[:n])}
+	b = b[n:]
+	if b[0] == 1 {
+		b = b[1:]
+		n, k = binary.Uvarint(b)
+		out := string(b[k : k+int(n)])
+		e.Output = &out
+	}
+	return e
+}
+
+// len is the number of cells kept.
+func (h *History) len() int { return len(h.offs) }
 
 func (e HistoryEntry) size() int {
 	n := len(e.Input)
@@ -68,10 +117,14 @@ func (h *History) Tail(n int) []HistoryEntry {
 	if n < 0 {
 		n = 0
 	}
-	if n > len(h.entries) {
-		n = len(h.entries)
+	if n > h.len() {
+		n = h.len()
 	}
-	return h.entries[len(h.entries)-n:]
+	out := make([]HistoryEntry, 0, n)
+	for i := h.len() - n; i < h.len(); i++ {
+		out = append(out, h.entry(i))
+	}
+	return out
 }
 
 // Range returns the cells with start <= Line < stop; stop <= 0 means to
@@ -82,7 +135,8 @@ func (h *History) Range(session, start, stop int) []HistoryEntry {
 		return nil
 	}
 	var out []HistoryEntry
-	for _, e := range h.entries {
+	for i := range h.len() {
+		e := h.entry(i)
 		if e.Line >= start && (stop <= 0 || e.Line < stop) {
 			out = append(out, e)
 		}
@@ -97,8 +151,8 @@ func (h *History) Range(session, start, stop int) []HistoryEntry {
 func (h *History) Search(pattern string, n int, unique bool) []HistoryEntry {
 	var out []HistoryEntry
 	seen := map[string]bool{}
-	for i := len(h.entries) - 1; i >= 0; i-- {
-		e := h.entries[i]
+	for i := h.len() - 1; i >= 0; i-- {
+		e := h.entry(i)
 		if !globMatch([]rune(pattern), []rune(e.Input)) {
 			continue
 		}
