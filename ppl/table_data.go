@@ -117,7 +117,13 @@ func (c *Compiled) detachedBlocks() ([]*ir.Program, error) {
 			lo, hi := j*f.rows/nb, (j+1)*f.rows/nb
 			want := f.data[lo*f.width : hi*f.width]
 			for id, v := range p.Values {
-				if v.Kind == ir.Const && v.Len == len(want) && v.Len > 0 && p.IsShared(ir.ID(id)) && slices.Equal(p.ConstData(ir.ID(id)), want) {
+				if v.Kind != ir.Const || v.Len != len(want) || v.Len == 0 || !p.IsShared(ir.ID(id)) {
+					continue
+				}
+				// A block reads its rows of the container in place (one copy
+				// of each constant), so the same memory is the usual answer;
+				// the values are compared only when it is not.
+				if d := p.ConstData(ir.ID(id)); sameMemory(d, want) || slices.Equal(d, want) {
 					refs = append(refs, mpi.FileRows{Value: ir.ID(id), Source: f.src, Lo: lo, Hi: hi})
 				}
 			}
