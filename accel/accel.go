@@ -199,3 +199,63 @@ var (
 	GPUMinChains = 16384   // lockstep batches at least this wide
 	GPUMinWork   = 1 << 28 // or Chains × Slots at least this (large data)
 )
+
+// Walker is a Compiled whose device runs whole segments of random-walk
+// Metropolis (ppl/lockstep's RWMH) next to the chains' state, which stays
+// on the device between calls: a segment of steps is one call, whatever
+// the number of steps and chains (accel/cuda: one kernel launch; through
+// accel/remote: one round trip). Every chain's stream of random numbers
+// is that of the CPU sampler (philox, counter (block, step, chain) under
+// the seed), so the same seed gives the same draws where the arithmetic
+// agrees.
+type Walker interface {
+	Walk(w *Walk) error
+}
+
+// Walk is one call of a Walker: optionally load the chains' state, run
+// Steps steps, optionally read the state back. State is struct-of-arrays,
+// as ppl/lockstep's blocks keep it: slot j of chain c at j·Chains+c.
+//
+// A step of chain c at step s proposes x' = x + Scale_j·z_j with z the
+// standard normals of its stream and accepts when log π(x') > log π(x) −
+// E, E a standard exponential of the same stream (ppl/lockstep/rwmh.go
+// gives the words' layout). With First ≥ 0, each chain's Welford moments
+// (Mean, M2) take the state after step s as draw s−First+1.
+type Walk struct {
+	Chains int
+	Seed   uint64
+	Step0  int       // the first step's index (its streams' counter)
+	Steps  int       // steps to run (0: only load and read)
+	Scale  []float64 // [D] proposal standard deviations
+	First  int       // the step whose draw is the moments' first; < 0: no moments
+	// ClearMoments zeroes the moments before the steps.
+	ClearMoments bool
+	// Keep records, after each step, the state of chains 0..Keep-1 into
+	// KeptX [Steps×D×Keep] (step t, slot j, chain c at (t·D+j)·Keep+c),
+	// KeptLP and KeptAcc [Steps×Keep] (1 accepted, 0 not).
+	Keep                   int
+	KeptX, KeptLP, KeptAcc []float64
+	Load                   bool      // put X and LP on the device first
+	Read                   bool      // read X, LP, Mean and M2 back after the steps
+	X, LP, Mean, M2        []float64 // [D×Chains], [Chains], [D×Chains], [D×Chains]
+	Accepted               int64     // out: proposals accepted in these steps, all chains
+}
+
+// Check reports whether w's slices fit d dimensions.
+func (w *Walk) Check(d int) error {
+	n := w.Chains
+	switch {
+	case n < 1 || w.Steps < 0 || w.Keep < 0 || w.Keep > n:
+		return fmt.Errorf("accel: walk: %d chains, %d steps, %d kept: want chains ≥ 1, steps ≥ 0, 0 ≤ kept ≤ chains", n, w.Steps, w.Keep)
+	case w.Steps > 0 && len(w.Scale) != d:
+		return fmt.Errorf("accel: walk: %d proposal scales, want %d", len(w.Scale), d)
+	case (w.Load || w.Read) && (len(w.X) != n*d || len(w.LP) != n):
+		return fmt.Errorf("accel: walk: X and LP have %d and %d values, want %d and %d", len(w.X), len(w.LP), n*d, n)
+	case w.Read && (len(w.Mean) != n*d || len(w.M2) != n*d):
+		return fmt.Errorf("accel: walk: Mean and M2 have %d and %d values, want %d", len(w.Mean), len(w.M2), n*d)
+	}
+	return nil
+}
+
+// KeptLen is the length of KeptX and of KeptLP for d dimensions.
+func (w *Walk) KeptLen(d int) (x, lp int) { return w.Steps * d * w.Keep, w.Steps * w.Keep }

@@ -71,6 +71,8 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 	}
 	var accepted atomic.Int64
 	restarted := cfg.Warmup == 0
+	// With a backend that walks (a GPU), each segment is one call there.
+	dev := newWalkDevice(e, full)
 	for s0 := 0; s0 < total && !ctl.stopped(); {
 		end, seg := total, 100
 		// The chains' Welford moments count the draws from first: those
@@ -93,167 +95,178 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		s1 := min(s0+seg, end)
 		moments := win >= 0 || s0 >= cfg.Warmup
 		accepted.Store(0)
-		err := e.parallel(func(w *worker, b *block) {
-			bt := w.batch(e, b.n)
-			x, n := bt.X(), b.n
-			acc := 0
-			// A one-dimensional mixture (vec's density form) is accepted
-			// in density space, u·s < s', with no logarithm at all; b.dens
-			// holds s at each chain's position, b.lp is brought up to date
-			// for the kept chains at each draw and for all at the end.
-			dense := d == 1 && bt.DensityForm()
-			floor := bt.DensityFloor()
-			if dense {
-				if len(b.dens) != n {
-					b.dens = make([]float64, n)
-				}
-				copy(x[:n], b.x[:n])
-				bt.ForwardDensity(b.dens)
+		var err error
+		if dev != nil {
+			f := -1
+			if moments {
+				f = first
 			}
-			for s := s0; s < s1; s++ {
-				if d == 1 {
-					// One block of four words serves two steps of a
-					// chain: the normal and the uniform of step 2k from
-					// words 0 and 1, of step 2k+1 from words 2 and 3.
-					wz, wu := b.w2, b.w3
-					if s&1 == 0 {
-						wz, wu = w.w0[:n], w.w1[:n]
-						philox.Blocks(key, uint32(s>>1), uint64(b.first), wz, wu, b.w2, b.w3)
-					}
-					xs, bx, lps, us := x[:n], b.x[:n], b.lp[:n], b.u[:n]
-					wz, wu = wz[:n], wu[:n]
-					for c := range xs {
-						z, ok := philox.Ziggurat(wz[c])
-						if !ok {
-							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), 1)
-							z = philox.NormalFrom(wz[c], &st)
-						}
-						xs[c] = bx[c] + scale[0]*z
-						if dense {
-							us[c] = philox.Float32Bits(wu[c])
-							continue
-						}
-						ex, ok := philox.ExpZiggurat(wu[c])
-						if !ok {
-							st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), expFallback)
-							ex = philox.ExponentialFrom(wu[c], &st)
-						}
-						us[c] = lps[c] - ex
-					}
-				} else {
-					for c := 0; c < n; c++ {
-						st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
-						if chol == nil {
-							for j := 0; j < d; j++ {
-								x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
-							}
-						} else {
-							z := w.z
-							for j := range z {
-								z[j] = st.Normal()
-							}
-							for j := 0; j < d; j++ {
-								dx := 0.0
-								for k, l := range chol[j*d : j*d+j+1] {
-									dx += l * z[k]
-								}
-								x[j*n+c] = b.x[j*n+c] + lambda*dx
-							}
-						}
-						b.u[c] = b.lp[c] - st.Exponential()
-					}
-				}
-				// b.u holds each chain's threshold lp − E, E a standard
-				// exponential: the proposal is accepted when its log
-				// density exceeds it, which is u < exp(Δ) for u = exp(−E)
-				// without an exponential or a logarithm. A proposal at
-				// −Inf or NaN (Forward gives −Inf) never passes; a chain
-				// at −Inf moves to any finite proposal.
-				sp := w.buf[:n]
+			var n int64
+			n, err = dev.segment(e, s0, s1, f, scale)
+			accepted.Store(n)
+		} else {
+			err = e.parallel(func(w *worker, b *block) {
+				bt := w.batch(e, b.n)
+				x, n := bt.X(), b.n
+				acc := 0
+				// A one-dimensional mixture (vec's density form) is accepted
+				// in density space, u·s < s', with no logarithm at all; b.dens
+				// holds s at each chain's position, b.lp is brought up to date
+				// for the kept chains at each draw and for all at the end.
+				dense := d == 1 && bt.DensityForm()
+				floor := bt.DensityFloor()
 				if dense {
-					bt.ForwardDensity(sp)
-				} else {
-					bt.Forward()
+					if len(b.dens) != n {
+						b.dens = make([]float64, n)
+					}
+					copy(x[:n], b.x[:n])
+					bt.ForwardDensity(b.dens)
 				}
-				if d == 1 {
-					// Accept and, when they count, update the moments in one
-					// pass.
-					sampling, welford := s >= cfg.Warmup, moments
-					inv := 1 / float64(s-first+1)
-					xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LPs()[:n]
-					mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
-					for c := range bx {
-						var ok bool
-						if !dense {
-							ok = lpn[c] > us[c]
-						} else if sc, sn := dens[c], sp[c]; sc >= floor && sn >= floor {
-							ok = sn > us[c]*sc
-						} else {
-							// A sum that lost its digits (far in the tails):
-							// the test on the log densities.
-							ok = bt.LogFromDensity(sn, xs[c])-bt.LogFromDensity(sc, bx[c]) > math.Log(us[c])
+				for s := s0; s < s1; s++ {
+					if d == 1 {
+						// One block of four words serves two steps of a
+						// chain: the normal and the uniform of step 2k from
+						// words 0 and 1, of step 2k+1 from words 2 and 3.
+						wz, wu := b.w2, b.w3
+						if s&1 == 0 {
+							wz, wu = w.w0[:n], w.w1[:n]
+							philox.Blocks(key, uint32(s>>1), uint64(b.first), wz, wu, b.w2, b.w3)
 						}
-						if ok {
-							us[c] = 1
-							acc++
-							bx[c] = xs[c]
-							if dense {
-								dens[c] = sp[c]
-							} else {
-								lps[c] = lpn[c]
+						xs, bx, lps, us := x[:n], b.x[:n], b.lp[:n], b.u[:n]
+						wz, wu = wz[:n], wu[:n]
+						for c := range xs {
+							z, ok := philox.Ziggurat(wz[c])
+							if !ok {
+								st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), 1)
+								z = philox.NormalFrom(wz[c], &st)
 							}
-						} else {
-							us[c] = 0
+							xs[c] = bx[c] + scale[0]*z
+							if dense {
+								us[c] = philox.Float32Bits(wu[c])
+								continue
+							}
+							ex, ok := philox.ExpZiggurat(wu[c])
+							if !ok {
+								st := philox.NewAt(cfg.Seed, uint64(b.first+c), uint64(s), expFallback)
+								ex = philox.ExponentialFrom(wu[c], &st)
+							}
+							us[c] = lps[c] - ex
 						}
-						if welford {
-							xv, mc := bx[c], mean[c]
-							dd := xv - mc
-							mc += dd * inv
-							mean[c] = mc
-							m2[c] += dd * (xv - mc)
+					} else {
+						for c := 0; c < n; c++ {
+							st := philox.New(cfg.Seed, uint64(b.first+c), uint64(s))
+							if chol == nil {
+								for j := 0; j < d; j++ {
+									x[j*n+c] = b.x[j*n+c] + scale[j]*st.Normal()
+								}
+							} else {
+								z := w.z
+								for j := range z {
+									z[j] = st.Normal()
+								}
+								for j := 0; j < d; j++ {
+									dx := 0.0
+									for k, l := range chol[j*d : j*d+j+1] {
+										dx += l * z[k]
+									}
+									x[j*n+c] = b.x[j*n+c] + lambda*dx
+								}
+							}
+							b.u[c] = b.lp[c] - st.Exponential()
 						}
 					}
-					if sampling {
-						i := s - cfg.Warmup
-						for c := 0; dense && c < n && b.first+c < len(e.kept); c++ {
-							lps[c] = bt.LogFromDensity(dens[c], bx[c])
+					// b.u holds each chain's threshold lp − E, E a standard
+					// exponential: the proposal is accepted when its log
+					// density exceeds it, which is u < exp(Δ) for u = exp(−E)
+					// without an exponential or a logarithm. A proposal at
+					// −Inf or NaN (Forward gives −Inf) never passes; a chain
+					// at −Inf moves to any finite proposal.
+					sp := w.buf[:n]
+					if dense {
+						bt.ForwardDensity(sp)
+					} else {
+						bt.Forward()
+					}
+					if d == 1 {
+						// Accept and, when they count, update the moments in one
+						// pass.
+						sampling, welford := s >= cfg.Warmup, moments
+						inv := 1 / float64(s-first+1)
+						xs, bx, lps, us, lpn := x[:n], b.x[:n], b.lp[:n], b.u[:n], bt.LPs()[:n]
+						mean, m2, dens := b.mean[:n], b.m2[:n], b.dens[:len(b.dens)]
+						for c := range bx {
+							var ok bool
+							if !dense {
+								ok = lpn[c] > us[c]
+							} else if sc, sn := dens[c], sp[c]; sc >= floor && sn >= floor {
+								ok = sn > us[c]*sc
+							} else {
+								// A sum that lost its digits (far in the tails):
+								// the test on the log densities.
+								ok = bt.LogFromDensity(sn, xs[c])-bt.LogFromDensity(sc, bx[c]) > math.Log(us[c])
+							}
+							if ok {
+								us[c] = 1
+								acc++
+								bx[c] = xs[c]
+								if dense {
+									dens[c] = sp[c]
+								} else {
+									lps[c] = lpn[c]
+								}
+							} else {
+								us[c] = 0
+							}
+							if welford {
+								xv, mc := bx[c], mean[c]
+								dd := xv - mc
+								mc += dd * inv
+								mean[c] = mc
+								m2[c] += dd * (xv - mc)
+							}
 						}
+						if sampling {
+							i := s - cfg.Warmup
+							for c := 0; dense && c < n && b.first+c < len(e.kept); c++ {
+								lps[c] = bt.LogFromDensity(dens[c], bx[c])
+							}
+							e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
+								st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
+							})
+						}
+						continue
+					}
+					for c, lp := range bt.LPs()[:n] {
+						ok := lp > b.u[c]
+						b.u[c] = 0
+						if ok {
+							b.u[c] = 1
+							acc++
+							b.lp[c] = lp
+							for j := 0; j < d; j++ {
+								b.x[j*n+c] = x[j*n+c]
+							}
+						}
+					}
+					switch {
+					case moments && full && win >= 0:
+						accumulateCov(b, s-first+1, w.z)
+					case moments:
+						accumulate(b, s-first+1)
+					}
+					if s >= cfg.Warmup {
+						i := s - cfg.Warmup
 						e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
 							st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
 						})
 					}
-					continue
 				}
-				for c, lp := range bt.LPs()[:n] {
-					ok := lp > b.u[c]
-					b.u[c] = 0
-					if ok {
-						b.u[c] = 1
-						acc++
-						b.lp[c] = lp
-						for j := 0; j < d; j++ {
-							b.x[j*n+c] = x[j*n+c]
-						}
-					}
+				for c := 0; dense && c < n; c++ {
+					b.lp[c] = bt.LogFromDensity(b.dens[c], b.x[c])
 				}
-				switch {
-				case moments && full && win >= 0:
-					accumulateCov(b, s-first+1, w.z)
-				case moments:
-					accumulate(b, s-first+1)
-				}
-				if s >= cfg.Warmup {
-					i := s - cfg.Warmup
-					e.recordKept(w, b, i, func(c int, st *posterior.Stats) {
-						st.AcceptStat[i], st.StepSize[i] = b.u[c], scale[0]
-					})
-				}
-			}
-			for c := 0; dense && c < n; c++ {
-				b.lp[c] = bt.LogFromDensity(b.dens[c], b.x[c])
-			}
-			accepted.Add(int64(acc))
-		})
+				accepted.Add(int64(acc))
+			})
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -265,9 +278,21 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 			// Chains stuck in a minor mode would stay there (see
 			// restartStragglers). The window's draws so far hold their
 			// positions: it starts again here.
-			if e.restartStragglers() > 0 && win >= 0 && s1 < windows[win][1] {
+			if dev != nil {
+				if err := dev.sync(e); err != nil {
+					return 0, err
+				}
+			}
+			moved := e.restartStragglers()
+			if moved > 0 && dev != nil {
+				dev.load = true
+			}
+			if moved > 0 && win >= 0 && s1 < windows[win][1] {
 				e.clearMoments()
 				windows[win][0] = s1
+				if dev != nil {
+					dev.clear = true
+				}
 			}
 			restarted = true
 		}
@@ -285,6 +310,11 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					// estimate) leaves the diagonal proposal.
 					chol, _ = mcmc.Cholesky(cov, d)
 				} else {
+					if dev != nil {
+						if err := dev.sync(e); err != nil {
+							return 0, err
+						}
+					}
 					e.pool(n, mean, variance)
 					adapt.RegulariseVar(variance, n*cfg.Chains)
 				}
@@ -294,6 +324,9 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 					}
 				}
 				e.clearMoments()
+				if dev != nil {
+					dev.clear = true
+				}
 				// The proposal keeps its volume, λ times the geometric
 				// mean of its scales, and changes its shape: the
 				// acceptance stays near the target, which the few
@@ -311,6 +344,12 @@ func runRWMH(e *ensemble, ctl *control) (int, error) {
 		ctl.gradEvals += s1 - s0
 		ctl.iter.Store(int64(s1))
 		s0 = s1
+	}
+	if dev != nil {
+		// The moments and the chains' last state, for the result.
+		if err := dev.sync(e); err != nil {
+			return 0, err
+		}
 	}
 	ctl.adaptations = make([]posterior.Adaptation, cfg.Keep)
 	for k := range ctl.adaptations {

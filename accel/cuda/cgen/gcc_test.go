@@ -131,7 +131,7 @@ func TestCompilesAsCUDA(t *testing.T) {
 			if err := os.WriteFile(base+".cu", []byte(string(head)+cgen.CUDAPrelude+src.Code), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command(cc, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
+			out, err := exec.Command(cc, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-Xclang", "-target-feature", "-Xclang", "+ptx70", "-nocudainc", "-nocudalib",
 				"-S", "-o", base+".ptx", base+".cu").CombinedOutput()
 			if err != nil {
 				t.Fatalf("clang rejects the generated CUDA: %v\n%s", err, out)
@@ -140,7 +140,7 @@ func TestCompilesAsCUDA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, k := range []string{"gb_logdensity", "gb_leapfrog", "gb_logdensity_block"} {
+			for _, k := range []string{"gb_logdensity", "gb_leapfrog", "gb_logdensity_block", "gb_rwmh"} {
 				if !strings.Contains(string(ptx), ".entry "+k+"(") {
 					t.Errorf("the PTX has no kernel %s", k)
 				}

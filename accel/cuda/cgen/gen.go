@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"math"
 	"sort"
 	"strconv"
@@ -26,6 +27,8 @@ var (
 	CUDAPrelude string
 	//go:embed kernels.cu
 	kernels string
+	//go:embed walk.cu
+	walkKernel string
 	//go:embed host.inc
 	hostMain string
 )
@@ -112,6 +115,7 @@ func Generate(p *ir.Program) (*Source, error) {
 	}
 	g.out.WriteString(top.densityBlock())
 	g.out.WriteString(kernels)
+	g.out.WriteString(walkKernel)
 	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.ConstImage()}, nil
 }
 
@@ -350,3 +354,6 @@ func (pr *prog) densityBlock() string {
 	d.WriteString("\t}\n\treturn gb_finite(lp);\n}\n")
 	return d.String()
 }
+
+// WalkTables are the ziggurats' tables gb_rwmh reads (philox.Tables).
+func WalkTables() ([]uint32, []float64) { return philox.Tables() }

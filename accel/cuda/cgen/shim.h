@@ -28,3 +28,6 @@ static pthread_barrier_t gb_barrier;
 #define GB_INF INFINITY
 #define GB_NAN NAN
 #define GB_EXTERN_C
+/* A kernel's per-thread counts summed into *p: threads run one after
+ * another here. */
+#define GB_ATOMIC_SUM(p, v) (*(p) += (unsigned long long)(v))

@@ -104,3 +104,16 @@ func absInt32(j int32) uint32 {
 	m := j >> 31
 	return uint32((j ^ m) - m)
 }
+
+// Tables are the ziggurats' tables as a device copies them (accel.Walk's
+// backends): K holds the normal's thresholds then the exponential's
+// (256 each), F the normal's scales and edge densities, then the
+// exponential's (256 each). The slow paths also need zigR and expR,
+// which the device code writes as the same literals.
+func Tables() (k []uint32, f []float64) {
+	k = make([]uint32, 0, 512)
+	k = append(append(k, zigK[:]...), expK[:]...)
+	f = make([]float64, 0, 1024)
+	f = append(append(append(append(f, zigW[:]...), zigF[:]...), expW[:]...), expF[:]...)
+	return k, f
+}

@@ -20,3 +20,12 @@ static __device__ inline double modf(double x, double *i) { return __nv_modf(x, 
 static __device__ inline int signbit(double x) { return __nv_signbitd(x); }
 static __device__ inline double __longlong_as_double(long long x) { return __nv_longlong_as_double(x); }
 static __device__ inline long long __double_as_longlong(double x) { return __nv_double_as_longlong(x); }
+/* The warp shuffle and the atomic add of GB_ATOMIC_SUM (PTX 7.0: the
+ * test passes +ptx70). */
+static __device__ inline long long __shfl_down_sync(unsigned mask, long long v, int o) {
+	int lo = __nvvm_shfl_sync_down_i32(mask, (int)v, o, 0x1f), hi = __nvvm_shfl_sync_down_i32(mask, (int)(v >> 32), o, 0x1f);
+	return (long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo);
+}
+static __device__ inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
+	return (unsigned long long)__nvvm_atom_add_gen_ll((long long *)p, (long long)v);
+}

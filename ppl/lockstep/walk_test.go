@@ -1,0 +1,114 @@
+package lockstep_test
+
+import (
+	"context"
+	"math"
+	"os/exec"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel/cuda/cgen"
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+)
+
+// RWMH on a backend that walks (the generated CUDA C, compiled by gcc as
+// host code and run in its own process: the device's kernel gb_rwmh,
+// driven by the same runRWMH through accel.Walk) gives the CPU
+// sampler's draws: the same streams, the same acceptances, the same
+// adaptation. Warm-up crosses Stan's windows (moments pooled from the
+// device), the restart of stragglers and odd segment starts (the
+// one-dimensional layout of one block for two steps).
+func TestWalkDeviceSameDraws(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc is not on PATH")
+	}
+	one := func() *ppl.Compiled {
+		m := ppl.NewModel("one")
+		m.StudentT("x", 4, 1, 2)
+		c, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	schools := func() *ppl.Compiled {
+		m := ppl.NewModel("schools")
+		mu := m.Normal("mu", 0, 5)
+		tau := m.HalfCauchy("tau", 5)
+		z := m.Normal("z", 0, 1, ppl.Size(8))
+		theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+		m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
+		c, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		model *ppl.Compiled
+	}{{"one-dimensional", one()}, {"scaled", scaled(t)}, {"eight schools", schools()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := lockstep.Config{Sampler: infer.RWMH, Chains: 37, Keep: 3, Warmup: 310, Draws: 150, Seed: 11}
+			cpu, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Backend = cgen.NewGCC()
+			dev, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pc, pd := cpu.Posterior, dev.Posterior
+			if len(pd.Chains) != len(pc.Chains) || pd.Draws() != pc.Draws() {
+				t.Fatalf("device: %d chains × %d draws; CPU %d × %d", len(pd.Chains), pd.Draws(), len(pc.Chains), pc.Draws())
+			}
+			worst, acc := 0.0, 0.0
+			for k := range pc.Chains {
+				a, b := pc.Chains[k], pd.Chains[k]
+				if x, y := a.Adaptation.StepSize, b.Adaptation.StepSize; x != y {
+					t.Errorf("chain %d: adapted scale %v on the CPU, %v on the device", k, x, y)
+				}
+				for j := range a.Values {
+					for i := range a.Values[j] {
+						worst = max(worst, relErr(a.Values[j][i], b.Values[j][i]))
+					}
+				}
+				for i := range a.Stats.LP {
+					worst = max(worst, relErr(a.Stats.LP[i], b.Stats.LP[i]))
+					if a.Stats.AcceptStat[i] != b.Stats.AcceptStat[i] {
+						t.Fatalf("chain %d draw %d: accepted %v on the CPU, %v on the device", k, i, a.Stats.AcceptStat[i], b.Stats.AcceptStat[i])
+					}
+					acc += a.Stats.AcceptStat[i]
+				}
+			}
+			if worst > 1e-12 {
+				t.Errorf("kept draws differ by %.3g (relative); want ≤ 1e-12", worst)
+			}
+			mc, md := cpu.Moments, dev.Moments
+			for j := range mc.Mean {
+				if relErr(mc.Mean[j], md.Mean[j]) > 1e-12 || relErr(mc.Var[j], md.Var[j]) > 1e-12 {
+					t.Errorf("coordinate %d: all chains' mean and variance %v %v on the CPU, %v %v on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
+				}
+				for c := 0; c < cfg.Chains; c++ {
+					if relErr(mc.ChainMean(c, j), md.ChainMean(c, j)) > 1e-12 {
+						t.Fatalf("chain %d coordinate %d: mean %v on the CPU, %v on the device", c, j, mc.ChainMean(c, j), md.ChainMean(c, j))
+					}
+				}
+			}
+			n := float64(len(pc.Chains) * pc.Draws())
+			t.Logf("%d kept draws equal to %.2g; acceptance %.2f; moments of %d chains equal", int(n), worst, acc/n, cfg.Chains)
+			if acc == 0 || acc == n {
+				t.Errorf("acceptance %v of %v: the comparison saw no choice", acc, n)
+			}
+		})
+	}
+}
+
+func relErr(a, b float64) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Abs(a-b) / max(math.Abs(a), math.Abs(b), 1e-300)
+}
