@@ -202,6 +202,7 @@ type Compiled struct {
 	// Work buffers, grown to the largest batch seen.
 	xs, lps, grads, work, p, eps, invm, steps buffer
 	steps64                                   []int64
+	walk                                      walkState // accel.Walk's state
 }
 
 // Dim is the position length.
@@ -359,5 +360,6 @@ func (c *Compiled) Close() error {
 	for _, m := range []*buffer{&c.data, &c.xs, &c.lps, &c.grads, &c.work, &c.p, &c.eps, &c.invm, &c.steps} {
 		m.free()
 	}
+	c.walk.free()
 	return c.mod.Unload()
 }

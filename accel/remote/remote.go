@@ -33,6 +33,7 @@ const (
 	OpBlock    = "block" // one block of rows of the next sharded compile
 	OpEval     = "eval"
 	OpLeapfrog = "leapfrog"
+	OpWalk     = "walk" // a segment of random-walk Metropolis (accel.Walker)
 	OpClose    = "close"
 )
 
@@ -50,6 +51,7 @@ type Request struct {
 	Xs      []float64 // OpEval: positions
 	Grad    bool      // OpEval: gradients wanted
 	Traj    *accel.Trajectories
+	Walk    *accel.Walk // OpWalk
 }
 
 // Response answers one Request; Err is the backend's error text.
@@ -62,6 +64,8 @@ type Response struct {
 	Lps    []float64
 	Grads  []float64
 	Traj   *accel.Trajectories
+	Walk   *accel.Walk // OpWalk
+	Walks  bool        // OpCompile: the program runs walks (accel.Walker)
 }
 
 // Client is a backend in another process.
@@ -170,7 +174,7 @@ func (c *Client) Compile(p *ir.Program) (accel.Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{c: c, handle: resp.Handle, dim: resp.Dim}, nil
+	return program(c, resp), nil
 }
 
 // CompileSharded sends a sharded log density (main and its blocks of
@@ -186,7 +190,7 @@ func (c *Client) CompileSharded(main *ir.Program, blocks []*ir.Program) (accel.C
 	if err != nil {
 		return nil, err
 	}
-	return &Program{c: c, handle: resp.Handle, dim: resp.Dim}, nil
+	return program(c, resp), nil
 }
 
 // Shutdown closes the pipe and waits for the worker.
@@ -243,6 +247,52 @@ func (p *Program) Leapfrog(t *accel.Trajectories) error {
 	copy(t.Grad, r.Grad)
 	copy(t.LogDensity, r.LogDensity)
 	copy(t.Steps, r.Steps)
+	return nil
+}
+
+// program is the client's side of a compiled program: a Walker where
+// the worker's is one.
+func program(c *Client, resp *Response) accel.Compiled {
+	p := &Program{c: c, handle: resp.Handle, dim: resp.Dim}
+	if resp.Walks {
+		return &WalkingProgram{p}
+	}
+	return p
+}
+
+// WalkingProgram is a Program whose worker runs walks: each segment of
+// steps is one round trip, the chains' state staying in the worker.
+type WalkingProgram struct{ *Program }
+
+// Walk runs a segment in the worker. Only what the call needs travels:
+// the scales, the state when loading; back, the count, the kept chains'
+// draws, and the state when reading.
+func (p *WalkingProgram) Walk(w *accel.Walk) error {
+	if err := w.Check(p.dim); err != nil {
+		return err
+	}
+	req := *w
+	req.KeptX, req.KeptLP, req.KeptAcc, req.Mean, req.M2 = nil, nil, nil, nil, nil
+	if !w.Load {
+		req.X, req.LP = nil, nil
+	}
+	resp, err := p.c.call(&Request{Op: OpWalk, Handle: p.handle, Walk: &req})
+	if err != nil {
+		return err
+	}
+	r := resp.Walk
+	nx, nl := w.KeptLen(p.dim)
+	if r == nil || len(r.KeptX) != nx || len(r.KeptLP) != nl || len(r.KeptAcc) != nl ||
+		w.Read && (len(r.X) != len(w.X) || len(r.LP) != len(w.LP) || len(r.Mean) != len(w.Mean) || len(r.M2) != len(w.M2)) {
+		return fmt.Errorf("remote: the worker answered a malformed walk")
+	}
+	w.Accepted, w.KeptX, w.KeptLP, w.KeptAcc = r.Accepted, r.KeptX, r.KeptLP, r.KeptAcc
+	if w.Read {
+		copy(w.X, r.X)
+		copy(w.LP, r.LP)
+		copy(w.Mean, r.Mean)
+		copy(w.M2, r.M2)
+	}
 	return nil
 }
 
@@ -304,13 +354,14 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 			next++
 			progs[next] = c
 			resp.Handle, resp.Dim = next, c.Dim()
+			_, resp.Walks = c.(accel.Walker)
 		case OpBlock:
 			if req.Program == nil {
 				fail(fmt.Errorf("remote: a block without a program"))
 				break
 			}
 			pending = append(pending, req.Program)
-		case OpEval, OpLeapfrog, OpClose:
+		case OpEval, OpLeapfrog, OpWalk, OpClose:
 			c, ok := progs[req.Handle]
 			if !ok {
 				fail(fmt.Errorf("remote: no program %d in the worker", req.Handle))
@@ -332,6 +383,28 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 					fail(err)
 				} else {
 					resp.Traj = req.Traj
+				}
+			case OpWalk:
+				wk, ok := c.(accel.Walker)
+				w := req.Walk
+				switch {
+				case !ok:
+					fail(fmt.Errorf("remote: the %s backend does not run walks", b.Name()))
+				case w == nil:
+					fail(fmt.Errorf("remote: walk without its parameters"))
+				default:
+					n, d := w.Chains, c.Dim()
+					if w.Read && !w.Load && n > 0 && n*d > 0 {
+						w.X, w.LP = make([]float64, n*d), make([]float64, n)
+					}
+					if w.Read && n > 0 {
+						w.Mean, w.M2 = make([]float64, n*d), make([]float64, n*d)
+					}
+					if err := wk.Walk(w); err != nil {
+						fail(err)
+					} else {
+						resp.Walk = w
+					}
 				}
 			case OpClose:
 				delete(progs, req.Handle)

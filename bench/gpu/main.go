@@ -53,7 +53,10 @@ type result struct {
 	MaxErr   float64            `json:"max_err_sd,omitempty"` // vs the reference posterior, in its sds
 	Means    map[string]float64 `json:"means,omitempty"`
 	DrawsPS  float64            `json:"draws_per_s,omitempty"`
-	Error    string             `json:"error,omitempty"`
+	// SteadyDrawsPS is the rate without the run's start and end: the
+	// difference of two runs' times (RWMH).
+	SteadyDrawsPS float64 `json:"steady_draws_per_s,omitempty"`
+	Error         string  `json:"error,omitempty"`
 }
 
 func (r result) print() {
@@ -259,7 +262,20 @@ func rwmh(bks []string, chains, steps int) {
 				r.Backend = b + " (" + i.Info() + ")"
 			}
 		}
+		// The steady rate, as JAX's compiled second run gives it: the
+		// time of steps draws less that of steps/10, which carries the
+		// same start (compile, initial values, the final read of every
+		// chain's moments).
+		short := cfg
+		short.Draws = max(1, steps/10)
 		t0 := time.Now()
+		if _, err := lockstep.Run(context.Background(), cm, short); err != nil {
+			r.Error = err.Error()
+			r.print()
+			continue
+		}
+		tShort := time.Since(t0).Seconds()
+		t0 = time.Now()
 		res, err := lockstep.Run(context.Background(), cm, cfg)
 		r.Wall = time.Since(t0).Seconds()
 		if err != nil {
@@ -268,9 +284,12 @@ func rwmh(bks []string, chains, steps int) {
 			continue
 		}
 		r.DrawsPS = float64(chains) * float64(steps) / r.Wall
+		if r.Wall > tShort {
+			r.SteadyDrawsPS = float64(chains) * float64(steps-short.Draws) / (r.Wall - tShort)
+		}
 		r.Means = map[string]float64{"mean": res.Moments.Mean[0], "variance": res.Moments.Var[0]}
-		fmt.Printf("| rwmh_mixture | RWMH | %s | %d | %d steps | %.2f | %.3g draws/s | mean %.4f | variance %.4f | |\n",
-			r.Backend, chains, steps, r.Wall, r.DrawsPS, res.Moments.Mean[0], res.Moments.Var[0])
+		fmt.Printf("| rwmh_mixture | RWMH | %s | %d | %d steps | %.2f | %.3g draws/s (steady %.3g; %d steps took %.2f s) | mean %.4f | variance %.4f | |\n",
+			r.Backend, chains, steps, r.Wall, r.DrawsPS, r.SteadyDrawsPS, short.Draws, tShort, res.Moments.Mean[0], res.Moments.Var[0])
 		b2, _ := json.Marshal(r)
 		fmt.Printf("RESULT %s\n", b2)
 	}

@@ -2,11 +2,16 @@ package lockstep_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"math"
 	"os/exec"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/accel/remote"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -45,20 +50,41 @@ func TestWalkDeviceSameDraws(t *testing.T) {
 		}
 		return c
 	}
+	wide := func() *ppl.Compiled {
+		// Past the kernel's GB_WALK_LOCAL_DIM (64): state read in place.
+		m := ppl.NewModel("wide")
+		m.Normal("z", 0, 1, ppl.Size(70))
+		c, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
 	for _, tc := range []struct {
 		name  string
 		model *ppl.Compiled
-	}{{"one-dimensional", one()}, {"scaled", scaled(t)}, {"eight schools", schools()}} {
+	}{{"one-dimensional", one()}, {"scaled", scaled(t)}, {"eight schools", schools()}, {"seventy dimensions", wide()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := lockstep.Config{Sampler: infer.RWMH, Chains: 37, Keep: 3, Warmup: 310, Draws: 150, Seed: 11}
 			cpu, err := lockstep.Run(context.Background(), tc.model, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Backend = cgen.NewGCC()
+			cb := &countingBackend{Backend: cgen.NewGCC()}
+			if tc.name == "eight schools" {
+				// Through the worker's protocol (accel/remote), as the
+				// CUDA worker serves it: a round trip per segment.
+				cb.Backend = pipedGCC(t)
+			}
+			cfg.Backend = cb
 			dev, err := lockstep.Run(context.Background(), tc.model, cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Segments of 20 steps in warm-up and 100 after, cut at the
+			// windows' edges: a few dozen calls, never one per step.
+			if cb.walks < 15 || cb.walks > 40 || cb.evals > 2 {
+				t.Errorf("the device ran %d walks and %d batch evaluations; want one walk per segment", cb.walks, cb.evals)
 			}
 			pc, pd := cpu.Posterior, dev.Posterior
 			if len(pd.Chains) != len(pc.Chains) || pd.Draws() != pc.Draws() {
@@ -104,6 +130,62 @@ func TestWalkDeviceSameDraws(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countingBackend counts the calls its programs take.
+type countingBackend struct {
+	accel.Backend
+	walks, evals int
+}
+
+type countingProgram struct {
+	accel.Compiled
+	b *countingBackend
+}
+
+func (b *countingBackend) Compile(p *ir.Program) (accel.Compiled, error) {
+	c, err := b.Backend.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return &countingProgram{c, b}, nil
+}
+
+func (c *countingProgram) LogDensityGrad(xs, lps, grads []float64) error {
+	c.b.evals++
+	return c.Compiled.LogDensityGrad(xs, lps, grads)
+}
+
+func (c *countingProgram) Walk(w *accel.Walk) error {
+	c.b.walks++
+	wk, ok := c.Compiled.(accel.Walker)
+	if !ok {
+		return fmt.Errorf("the %s backend's program does not walk", c.b.Name())
+	}
+	return wk.Walk(w)
+}
+
+// pipedGCC serves the gcc-built device code behind accel/remote's
+// protocol, in memory.
+func pipedGCC(t *testing.T) *remote.Client {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- remote.Serve(sr, sw, cgen.NewGCC(), "test: gcc behind a pipe")
+		sw.Close()
+	}()
+	c, err := remote.NewClient(cr, cw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cw.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return c
 }
 
 func relErr(a, b float64) float64 {

@@ -357,3 +357,8 @@ func (pr *prog) densityBlock() string {
 
 // WalkTables are the ziggurats' tables gb_rwmh reads (philox.Tables).
 func WalkTables() ([]uint32, []float64) { return philox.Tables() }
+
+// WalkLocalFrame is the largest frame gb_rwmh keeps in each thread's own
+// memory (walk.cu's GB_WALK_LOCAL_FRAME); a larger one lives in the work
+// buffer, Frame slots per chain.
+const WalkLocalFrame = 512

@@ -264,6 +264,20 @@ __device__ static double gb_exponential_from(unsigned int w, gb_stream *s, const
  * accepted proposals. The position being proposed lives in the thread's
  * own memory; so does the frame when it is small. */
 #define GB_WALK_LOCAL_FRAME 512
+/* A chain's position and moments stay in the thread's own memory for the
+ * launch when the dimension is at most GB_WALK_LOCAL_DIM (one read and
+ * one write of each per launch); beyond, they are read and written in
+ * place. */
+#define GB_WALK_LOCAL_DIM 64
+#if GB_DIM <= GB_WALK_LOCAL_DIM
+#define GB_WX(j) xc[j]
+#define GB_WMEAN(j) mc[j]
+#define GB_WM2(j) m2c[j]
+#else
+#define GB_WX(j) x[(j) * B + c]
+#define GB_WMEAN(j) mean[(j) * B + c]
+#define GB_WM2(j) m2[(j) * B + c]
+#endif
 GB_EXTERN_C __global__ void gb_rwmh(double *x, double *lp, double *mean, double *m2, const double *scale,
                                     const unsigned int *ZK, const double *ZF, long long seed, long long s0, long long n,
                                     long long first, long long keep, double *kx, double *klp, double *kacc,
@@ -279,6 +293,16 @@ GB_EXTERN_C __global__ void gb_rwmh(double *x, double *lp, double *mean, double 
 #else
 		double *V = work + c * GB_FRAME;
 #endif
+#if GB_DIM <= GB_WALK_LOCAL_DIM
+		double xc[GB_DIM], mc[GB_DIM], m2c[GB_DIM];
+		for (long long j = 0; j < GB_DIM; j++) {
+			xc[j] = x[j * B + c];
+			if (first >= 0) {
+				mc[j] = mean[j * B + c];
+				m2c[j] = m2[j * B + c];
+			}
+		}
+#endif
 		double l = lp[c];
 		for (long long t = 0; t < n; t++) {
 			long long s = s0 + t;
@@ -292,14 +316,14 @@ GB_EXTERN_C __global__ void gb_rwmh(double *x, double *lp, double *mean, double 
 				unsigned int wz = w[(s & 1) * 2], wu = w[(s & 1) * 2 + 1];
 				gb_stream st;
 				gb_stream_at(&st, key, (unsigned long long)c, (unsigned long long)s, 1u);
-				xp[0] = x[c] + scale[0] * gb_normal_from(wz, &st, ZK, ZF);
+				xp[0] = GB_WX(0) + scale[0] * gb_normal_from(wz, &st, ZK, ZF);
 				gb_stream_at(&st, key, (unsigned long long)c, (unsigned long long)s, 0x80000000u);
 				thr = l - gb_exponential_from(wu, &st, ZK, ZF);
 			} else {
 				gb_stream st;
 				gb_stream_at(&st, key, (unsigned long long)c, (unsigned long long)s, 0u);
 				for (long long j = 0; j < GB_DIM; j++)
-					xp[j] = x[j * B + c] + scale[j] * gb_normal_from(gb_uint32(&st), &st, ZK, ZF);
+					xp[j] = GB_WX(j) + scale[j] * gb_normal_from(gb_uint32(&st), &st, ZK, ZF);
 				thr = l - gb_exponential_from(gb_uint32(&st), &st, ZK, ZF);
 			}
 			double lq = gb_density(xp, V, V, K, 0);
@@ -307,25 +331,34 @@ GB_EXTERN_C __global__ void gb_rwmh(double *x, double *lp, double *mean, double 
 			if (ok) {
 				accepted++;
 				l = lq;
-				for (long long j = 0; j < GB_DIM; j++) x[j * B + c] = xp[j];
+				for (long long j = 0; j < GB_DIM; j++) GB_WX(j) = xp[j];
 			}
 			if (first >= 0) {
 				double inv = 1 / (double)(s - first + 1);
 				for (long long j = 0; j < GB_DIM; j++) {
-					double v = x[j * B + c], mc = mean[j * B + c];
-					double dd = v - mc;
-					mc += dd * inv;
-					mean[j * B + c] = mc;
-					m2[j * B + c] += dd * (v - mc);
+					double v = GB_WX(j), mj = GB_WMEAN(j);
+					double dd = v - mj;
+					mj += dd * inv;
+					GB_WMEAN(j) = mj;
+					GB_WM2(j) += dd * (v - mj);
 				}
 			}
 			if (c < keep) {
-				for (long long j = 0; j < GB_DIM; j++) kx[(t * GB_DIM + j) * keep + c] = x[j * B + c];
+				for (long long j = 0; j < GB_DIM; j++) kx[(t * GB_DIM + j) * keep + c] = GB_WX(j);
 				klp[t * keep + c] = l;
 				kacc[t * keep + c] = ok ? 1.0 : 0.0;
 			}
 		}
 		lp[c] = l;
+#if GB_DIM <= GB_WALK_LOCAL_DIM
+		for (long long j = 0; j < GB_DIM; j++) {
+			x[j * B + c] = xc[j];
+			if (first >= 0) {
+				mean[j * B + c] = mc[j];
+				m2[j * B + c] = m2c[j];
+			}
+		}
+#endif
 	}
 	GB_ATOMIC_SUM(acc, accepted);
 }
