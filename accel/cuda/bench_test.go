@@ -11,6 +11,8 @@ import (
 	"github.com/gobayes/gobayes/accel/conformance"
 	"github.com/gobayes/gobayes/accel/cpu"
 	"github.com/gobayes/gobayes/accel/cuda"
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/internal/posteriordb"
 )
 
 // BenchmarkCrossover times a batch of log densities and gradients on the
@@ -48,5 +50,73 @@ func BenchmarkCrossover(b *testing.B) {
 			}
 			c.Close()
 		}
+	}
+}
+
+// BenchmarkWalk times segments of random-walk Metropolis on the device
+// (accel.Walk, one gb_rwmh launch per segment of 100 steps), in process:
+// the rate the kernel sustains, without a worker's pipe. The mixture is
+// bench/rwmh's and bench/gpu's (JAX's figure is for the same model).
+//
+//	go test -tags cuda -run '^$' -bench Walk ./accel/cuda
+func BenchmarkWalk(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	gpu, err := cuda.New(0)
+	if err != nil {
+		b.Skipf("no CUDA device: %v", err)
+	}
+	mix, err := posteriordb.MixtureModel().Compile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		p      *ir.Program
+		chains int
+	}{
+		{"mixture", mix.Program(), 1_000_000},
+		{"eight_schools_noncentered", conformance.Program(b, "eight_schools-eight_schools_noncentered"), 100_000},
+	} {
+		c, err := gpu.Compile(tc.p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := c.(accel.Walker)
+		d := tc.p.Dim
+		x := make([]float64, tc.chains*d)
+		lp := make([]float64, tc.chains)
+		lps := make([]float64, 1)
+		if err := c.LogDensityGrad(make([]float64, d), lps, nil); err != nil {
+			b.Fatal(err)
+		}
+		for i := range lp {
+			lp[i] = lps[0]
+		}
+		scale := make([]float64, d)
+		for j := range scale {
+			scale[j] = 0.1
+		}
+		if err := w.Walk(&accel.Walk{Chains: tc.chains, Seed: 1, First: -1, Load: true, X: x, LP: lp}); err != nil {
+			b.Fatal(err)
+		}
+		for _, moments := range []bool{false, true} {
+			first := -1
+			if moments {
+				first = 0
+			}
+			b.Run(fmt.Sprintf("%s/chains=%d/moments=%v", tc.name, tc.chains, moments), func(b *testing.B) {
+				step := 0
+				for b.Loop() {
+					wk := accel.Walk{Chains: tc.chains, Seed: 1, Step0: step, Steps: 100, Scale: scale, First: first}
+					if err := w.Walk(&wk); err != nil {
+						b.Fatal(err)
+					}
+					step += 100
+				}
+				b.ReportMetric(float64(tc.chains)*100*float64(b.N)/b.Elapsed().Seconds(), "draws/s")
+			})
+		}
+		c.Close()
 	}
 }

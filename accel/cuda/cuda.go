@@ -3,8 +3,10 @@
 package cuda
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -40,6 +42,11 @@ type Backend struct {
 	ctx  cu.CUContext
 	info string
 	arch string
+	// ptx keeps NVRTC's output by the source's hash: a program compiled
+	// again (a cell run again, each lockstep run of a benchmark) loads
+	// its module without NVRTC (about a second for a large program).
+	mu  sync.Mutex
+	ptx map[[32]byte]string
 }
 
 // New opens device number dev and makes its context current on the
@@ -105,19 +112,9 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := nvrtc.CreateProgram(cgen.CUDAPrelude+src.Code, "gobayes_model.cu")
+	ptx, err := b.compilePTX(src)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: NVRTC: %v", err)
-	}
-	defer prog.Destroy()
-	// No fused multiply-add, so that the device rounds as the CPU does.
-	if err := prog.Compile(b.arch, "--fmad=false"); err != nil {
-		log, _ := prog.GetLog()
-		return nil, fmt.Errorf("cuda: NVRTC rejected the generated source: %v\n%s", err, log)
-	}
-	ptx, err := prog.GetPTX()
-	if err != nil {
-		return nil, fmt.Errorf("cuda: NVRTC: %v", err)
+		return nil, err
 	}
 	mod, err := cu.LoadData(ptx)
 	if err != nil {
@@ -140,6 +137,36 @@ func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// compilePTX compiles src with NVRTC, or returns the PTX of the same
+// source compiled before.
+func (b *Backend) compilePTX(src *cgen.Source) (string, error) {
+	key := sha256.Sum256([]byte(src.Code))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if ptx, ok := b.ptx[key]; ok {
+		return ptx, nil
+	}
+	prog, err := nvrtc.CreateProgram(cgen.CUDAPrelude+src.Code, "gobayes_model.cu")
+	if err != nil {
+		return "", fmt.Errorf("cuda: NVRTC: %v", err)
+	}
+	defer prog.Destroy()
+	// No fused multiply-add, so that the device rounds as the CPU does.
+	if err := prog.Compile(b.arch, "--fmad=false"); err != nil {
+		log, _ := prog.GetLog()
+		return "", fmt.Errorf("cuda: NVRTC rejected the generated source: %v\n%s", err, log)
+	}
+	ptx, err := prog.GetPTX()
+	if err != nil {
+		return "", fmt.Errorf("cuda: NVRTC: %v", err)
+	}
+	if b.ptx == nil || len(b.ptx) >= 32 {
+		b.ptx = map[[32]byte]string{} // a bound on what a long session keeps
+	}
+	b.ptx[key] = ptx
+	return ptx, nil
 }
 
 // buffer is device memory that grows on demand.

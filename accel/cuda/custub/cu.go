@@ -45,4 +45,4 @@ func (d Device) Name() (string, error)                             { panic("stub
 func SetCurrentContext(ctx CUContext) (err error)                  { panic("stub") }
 func LoadData(image string) (Module, error)                        { panic("stub") }
 func (m Module) Function(name string) (Function, error)            { panic("stub") }
-func MemsetD8(dstDevice DevicePtr, uc byte, N int64) (err error) { panic("stub") }
+func MemsetD8(dstDevice DevicePtr, uc byte, N int64) (err error)   { panic("stub") }
