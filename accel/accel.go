@@ -259,3 +259,59 @@ func (w *Walk) Check(d int) error {
 
 // KeptLen is the length of KeptX and of KeptLP for d dimensions.
 func (w *Walk) KeptLen(d int) (x, lp int) { return w.Steps * d * w.Keep, w.Steps * w.Keep }
+
+// SumChunk is the run of consecutive chains whose values a cross-chain
+// sum adds in chain order before it adds the runs' sums in order: the
+// order ppl/lockstep's sums keep on the CPU and a device's reduction
+// (accel/cuda/cgen's chees.cu) keeps in parallel, so both give the same
+// bits.
+const SumChunk = 1024
+
+// Iterator is a Compiled whose device runs whole iterations of lockstep
+// HMC (ppl/lockstep's ChEES after its initial phase) next to the chains'
+// state: one call per iteration, whatever the number of chains, with only
+// the cross-chain sums the adaptation needs and the kept chains' draw
+// crossing back.
+type Iterator interface {
+	Iterate(it *HMCIteration) error
+}
+
+// HMCIteration is one call of an Iterator: optionally load the state,
+// run one HMC transition of every chain, optionally read the state back.
+// State is struct-of-arrays (slot j of chain c at j·Chains+c), as for
+// Walk. Each chain's momentum and uniform come from its philox stream at
+// Step; its trajectory is Steps leapfrog steps of size Eps under the
+// diagonal InvMetric (SqrtInvMetric its square roots). Cross-chain sums
+// add runs of SumChunk chains in chain order, then the runs in order.
+type HMCIteration struct {
+	Chains        int
+	Seed          uint64
+	Step, Steps   int
+	Eps           float64
+	InvMetric     []float64 // [D]
+	SqrtInvMetric []float64 // [D]
+	// Warm asks for the warm-up's sums (below) and the cross-chain mean
+	// and variance after the transition.
+	Warm bool
+	// Draws > 0 adds the state after the transition to the Welford moments
+	// as draw number Draws; Keep records chains 0..Keep-1.
+	Draws, Keep int
+	Load, Read  bool
+	X, Grad     []float64 // [D×Chains]
+	LP          []float64 // [Chains]
+	Mean, M2    []float64 // [D×Chains], read with Read
+	// Out, with Warm: the sums over chains of the acceptance probability
+	// a, of 1/max(a, 1e-20), of the start positions (SumX) and of a times
+	// the proposals (SumAXp); the sum of ChEES's per-chain criterion
+	// gradient a·(|xp−m'|²−|x−m|²)·((xp−m')·M⁻¹·p'), m = SumX/Chains,
+	// m' = SumAXp/SumA (0 when SumA is 0); CrossMean and CrossVar across
+	// chains after the transition (divisor max(1, Chains−1)).
+	SumA, SumInvA       float64
+	SumX, SumAXp        []float64
+	Criterion           float64
+	CrossMean, CrossVar []float64
+	// Out, with Keep: KeptX [D×Keep] (slot j of kept chain c at j·Keep+c)
+	// and KeptLP, KeptAlpha, KeptDiv (1 or 0), KeptEnergy [Keep].
+	KeptX                                  []float64
+	KeptLP, KeptAlpha, KeptDiv, KeptEnergy []float64
+}

@@ -151,55 +151,38 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 	if err := e.initialPhase(ctl, initial); err != nil {
 		return 0, err
 	}
+	// With a backend that iterates (a GPU), each iteration is one call
+	// there, the chains staying on it.
+	hd := newHMCDevice(e)
 	for s := initial; s < total && !ctl.stopped(); s++ {
 		st := philox.New(cfg.Seed, jitterChain, uint64(s))
 		jitter := st.Uniform()
 		T := math.Exp(logT)
 		h.steps = min(cfg.MaxSteps, max(1, int(math.Ceil(jitter*T/h.eps))))
-		if err := e.parallel(func(w *worker, b *block) { e.propose(w, b, s, h) }); err != nil {
-			return 0, err
+		warm := s < cfg.Warmup
+		var sumA, sumInvA, crit float64
+		if hd != nil {
+			// The whole transition on the device, one call.
+			it, err := hd.iterate(e, s, h, warm)
+			if err != nil {
+				return 0, err
+			}
+			sumA, sumInvA, crit = it.SumA, it.SumInvA, it.Criterion
+		} else {
+			if err := e.parallel(func(w *worker, b *block) { e.propose(w, b, s, h) }); err != nil {
+				return 0, err
+			}
+			if warm {
+				sumA, sumInvA, crit = e.cheesSums(h, mean, meanP)
+			}
 		}
 		ctl.gradEvals += h.steps
-		warm := s < cfg.Warmup
 		if warm {
-			// Cross-chain sums in chain order.
-			clear(mean)
-			clear(meanP)
-			sumA, sumInvA := 0.0, 0.0
-			for _, b := range e.blocks {
-				for c := 0; c < b.n; c++ {
-					a := b.alpha[c]
-					sumA += a
-					sumInvA += 1 / math.Max(a, 1e-20)
-					for j := 0; j < d; j++ {
-						mean[j] += b.x[j*b.n+c]
-						meanP[j] += a * b.xp[j*b.n+c]
-					}
-				}
-			}
 			nc := float64(cfg.Chains)
 			harmonic := nc / sumInvA
 			grad := 0.0
 			if sumA > 0 {
-				for j := range mean {
-					mean[j] /= nc
-					meanP[j] /= sumA
-				}
-				for _, b := range e.blocks {
-					n := b.n
-					for c := 0; c < n; c++ {
-						var d0, d1, dot float64
-						for j := 0; j < d; j++ {
-							u0 := b.x[j*n+c] - mean[j]
-							u1 := b.xp[j*n+c] - meanP[j]
-							d0 += u0 * u0
-							d1 += u1 * u1
-							dot += u1 * h.invM[j] * b.pp[j*n+c]
-						}
-						grad += b.alpha[c] * (d1 - d0) * dot
-					}
-				}
-				grad = grad / sumA * jitter * T
+				grad = crit / sumA * jitter * T
 			}
 			// Far from the typical set the estimate can overflow; one bad
 			// value must not poison Adam's moments for the rest of the run.
@@ -224,25 +207,38 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 			logT = math.Min(logT, math.Log(float64(cfg.MaxSteps)*h.eps))
 		}
 		div := 0
-		err := e.parallel(func(w *worker, b *block) {
-			e.accept(b)
-			if warm {
-				return
-			}
-			i := s - cfg.Warmup
-			e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
-				st.AcceptStat[i], st.StepSize[i], st.NLeapfrog[i], st.Divergent[i] = b.alpha[c], h.eps, h.steps, b.div[c]
-				st.Energy[i] = energy(b, c, d, h.invM)
+		if hd == nil {
+			err := e.parallel(func(w *worker, b *block) {
+				e.accept(b)
+				if warm {
+					return
+				}
+				i := s - cfg.Warmup
+				e.record(w, b, i, i+1, func(c int, st *posterior.Stats) {
+					st.AcceptStat[i], st.StepSize[i], st.NLeapfrog[i], st.Divergent[i] = b.alpha[c], h.eps, h.steps, b.div[c]
+					st.Energy[i] = energy(b, c, d, h.invM)
+				})
 			})
-		})
-		if err != nil {
-			return 0, err
+			if err != nil {
+				return 0, err
+			}
 		}
 		if warm {
-			if s == cfg.Warmup/2 && s > initial {
-				e.restartStragglers() // stragglers of the initial phase that fell behind since
+			restart := s == cfg.Warmup/2 && s > initial
+			if restart && hd != nil {
+				if err := hd.sync(e); err != nil {
+					return 0, err
+				}
 			}
-			e.crossChain(mean, variance)
+			if restart && e.restartStragglers() > 0 && hd != nil { // stragglers of the initial phase that fell behind since
+				hd.load = true
+			}
+			if hd != nil && !restart {
+				copy(mean, hd.iter.CrossMean)
+				copy(variance, hd.iter.CrossVar)
+			} else {
+				e.crossChain(mean, variance)
+			}
 			for j, v := range variance {
 				if v > 1e-12 && !math.IsInf(v, 0) {
 					h.invM[j], h.sqrtInv[j] = v, math.Sqrt(v)
@@ -264,11 +260,65 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 		ctl.eps.Store(math.Float64bits(h.eps))
 		ctl.iter.Store(int64(s + 1))
 	}
+	if hd != nil {
+		// The moments of every chain, for the result.
+		if err := hd.sync(e); err != nil {
+			return 0, err
+		}
+	}
 	ctl.adaptations = make([]posterior.Adaptation, cfg.Keep)
 	for k := range ctl.adaptations {
 		ctl.adaptations[k] = posterior.Adaptation{StepSize: h.eps, InvMetric: append([]float64(nil), h.invM...)}
 	}
 	return made, nil
+}
+
+// cheesSums are the warm-up's cross-chain sums of the proposals of every
+// chain (after propose): of the acceptance probabilities a and of their
+// inverses, and of ChEES's criterion gradient, each chain's
+// a·(|x'−m'|²−|x−m|²)·((x'−m')·M⁻¹·p'), m the chains' mean and m' their
+// a-weighted mean of proposals (in mean and meanP). Sums in chainSum's
+// order, as a device's.
+func (e *ensemble) cheesSums(h *hmcParams, mean, meanP []float64) (sumA, sumInvA, crit float64) {
+	d := e.dim
+	var sa, si chunkSum
+	sx, sp := make([]chunkSum, d), make([]chunkSum, d)
+	for _, b := range e.blocks {
+		for c := 0; c < b.n; c++ {
+			a := b.alpha[c]
+			sa.add(a)
+			si.add(1 / math.Max(a, 1e-20))
+			for j := 0; j < d; j++ {
+				sx[j].add(b.x[j*b.n+c])
+				sp[j].add(a * b.xp[j*b.n+c])
+			}
+		}
+	}
+	sumA, sumInvA = sa.sum(), si.sum()
+	if !(sumA > 0) {
+		return sumA, sumInvA, 0
+	}
+	nc := float64(e.cfg.Chains)
+	for j := range mean {
+		mean[j] = sx[j].sum() / nc
+		meanP[j] = sp[j].sum() / sumA
+	}
+	var g chunkSum
+	for _, b := range e.blocks {
+		n := b.n
+		for c := 0; c < n; c++ {
+			var d0, d1, dot float64
+			for j := 0; j < d; j++ {
+				u0 := b.x[j*n+c] - mean[j]
+				u1 := b.xp[j*n+c] - meanP[j]
+				d0 += u0 * u0
+				d1 += u1 * u1
+				dot += u1 * h.invM[j] * b.pp[j*n+c]
+			}
+			g.add(b.alpha[c] * (d1 - d0) * dot)
+		}
+	}
+	return sumA, sumInvA, g.sum()
 }
 
 // energy is the Hamiltonian of chain c after the transition: at the

@@ -432,28 +432,48 @@ func (e *ensemble) poolCov(n int, mean, cov []float64) {
 // crossChain returns the mean and variance across chains of each
 // coordinate of the current positions.
 func (e *ensemble) crossChain(mean, variance []float64) {
-	d := e.dim
-	clear(mean)
-	clear(variance)
-	for _, b := range e.blocks {
-		for j := 0; j < d; j++ {
-			for _, v := range b.x[j*b.n : (j+1)*b.n] {
-				mean[j] += v
-			}
-		}
-	}
 	n := float64(e.cfg.Chains)
 	for j := range mean {
-		mean[j] /= n
-	}
-	for _, b := range e.blocks {
-		for j := 0; j < d; j++ {
+		var s chunkSum
+		for _, b := range e.blocks {
 			for _, v := range b.x[j*b.n : (j+1)*b.n] {
-				variance[j] += (v - mean[j]) * (v - mean[j])
+				s.add(v)
 			}
 		}
+		mean[j] = s.sum() / n
 	}
 	for j := range variance {
-		variance[j] /= math.Max(1, n-1)
+		var s chunkSum
+		for _, b := range e.blocks {
+			for _, v := range b.x[j*b.n : (j+1)*b.n] {
+				s.add((v - mean[j]) * (v - mean[j]))
+			}
+		}
+		variance[j] = s.sum() / math.Max(1, n-1)
 	}
+}
+
+// chunkSum adds values given in chain order as runs of accel.SumChunk
+// chains, each summed in order, then the runs' sums in order: the order a
+// device's parallel reduction keeps too (accel.HMCIteration), so that the
+// CPU and a GPU give the same bits at any number of chains. Up to
+// SumChunk chains it is the plain sum in chain order.
+type chunkSum struct {
+	total, part float64
+	n           int
+}
+
+func (a *chunkSum) add(v float64) {
+	a.part += v
+	if a.n++; a.n == accel.SumChunk {
+		a.total += a.part
+		a.part, a.n = 0, 0
+	}
+}
+
+func (a *chunkSum) sum() float64 {
+	if a.n == 0 {
+		return a.total
+	}
+	return a.total + a.part
 }

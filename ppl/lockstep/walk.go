@@ -26,7 +26,7 @@ func newWalkDevice(e *ensemble, dense bool) *walkDevice {
 	if !ok || dense || len(e.blocks) != 1 {
 		return nil
 	}
-	return &walkDevice{w: w, b: e.blocks[0], load: true}
+	return &walkDevice{w: w, b: e.blocks[0], load: true, clear: true}
 }
 
 // segment runs steps [s0, s1) on the device, recording the kept chains'
@@ -73,5 +73,70 @@ func (v *walkDevice) sync(e *ensemble) error {
 		return &accel.BatchError{Err: err}
 	}
 	v.load, v.clear = false, false
+	return nil
+}
+
+// hmcDevice runs ChEES's iterations where the backend keeps the chains
+// (accel.Iterator): one call per iteration; the host keeps runChEES's
+// control and a mirror of the one block, synced where the control reads
+// it (restarts, the result's moments).
+type hmcDevice struct {
+	it   accel.Iterator
+	b    *block
+	load bool
+	iter accel.HMCIteration
+}
+
+func newHMCDevice(e *ensemble) *hmcDevice {
+	it, ok := e.dev.(accel.Iterator)
+	if !ok || len(e.blocks) != 1 {
+		return nil
+	}
+	return &hmcDevice{it: it, b: e.blocks[0], load: true}
+}
+
+// iterate runs iteration s (trajectories of h), recording the kept
+// chains' draw when sampling.
+func (v *hmcDevice) iterate(e *ensemble, s int, h *hmcParams, warm bool) (*accel.HMCIteration, error) {
+	b, d := v.b, e.dim
+	it := &v.iter
+	*it = accel.HMCIteration{Chains: b.n, Seed: e.cfg.Seed, Step: s, Steps: h.steps, Eps: h.eps,
+		InvMetric: h.invM, SqrtInvMetric: h.sqrtInv, Warm: warm, Load: v.load, X: b.x, Grad: b.g, LP: b.lp,
+		SumX: it.SumX, SumAXp: it.SumAXp, CrossMean: it.CrossMean, CrossVar: it.CrossVar, KeptX: it.KeptX,
+		KeptLP: it.KeptLP, KeptAlpha: it.KeptAlpha, KeptDiv: it.KeptDiv, KeptEnergy: it.KeptEnergy}
+	i := s - e.cfg.Warmup
+	if !warm {
+		it.Draws, it.Keep = i+1, len(e.kept)
+	}
+	if err := v.it.Iterate(it); err != nil {
+		return nil, &accel.BatchError{Err: err}
+	}
+	v.load = false
+	keep := it.Keep
+	if keep == 0 {
+		return it, nil
+	}
+	for c := 0; c < keep; c++ {
+		for j := 0; j < d; j++ {
+			b.x[j*b.n+c] = it.KeptX[j*keep+c]
+		}
+		b.lp[c] = it.KeptLP[c]
+	}
+	e.recordKept(e.workers[0], b, i, func(c int, st *posterior.Stats) {
+		st.AcceptStat[i], st.StepSize[i], st.NLeapfrog[i] = it.KeptAlpha[c], h.eps, h.steps
+		st.Divergent[i], st.Energy[i] = it.KeptDiv[c] != 0, it.KeptEnergy[c]
+	})
+	return it, nil
+}
+
+// sync reads the device's state into the mirror.
+func (v *hmcDevice) sync(e *ensemble) error {
+	b := v.b
+	it := accel.HMCIteration{Chains: b.n, Seed: e.cfg.Seed, Load: v.load, Read: true, X: b.x, Grad: b.g, LP: b.lp,
+		Mean: b.mean, M2: b.m2}
+	if err := v.it.Iterate(&it); err != nil {
+		return &accel.BatchError{Err: err}
+	}
+	v.load = false
 	return nil
 }

@@ -17,6 +17,7 @@ var (
 	_ accel.Backend  = (*GCC)(nil)
 	_ accel.Compiled = (*GCCCompiled)(nil)
 	_ accel.Walker   = (*GCCCompiled)(nil)
+	_ accel.Iterator = (*GCCCompiled)(nil)
 )
 
 // GCC is an accel backend that runs the generated CUDA C on the CPU:
@@ -87,7 +88,7 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("cgen: starting %s: %v", bin, err)
 	}
-	c := &GCCCompiled{dim: p.Dim, lanes: g.Lanes, cmd: cmd, in: in, w: bufio.NewWriter(in), r: bufio.NewReader(stdout), tmp: tmp}
+	c := &GCCCompiled{dim: p.Dim, frame: src.Frame, lanes: g.Lanes, cmd: cmd, in: in, w: bufio.NewWriter(in), r: bufio.NewReader(stdout), tmp: tmp}
 	c.ints(int64(len(src.Data)))
 	c.floats(src.Data)
 	return c, nil
@@ -96,6 +97,8 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 // GCCCompiled is a program running in a gcc-built process.
 type GCCCompiled struct {
 	dim   int
+	frame int
+	hmc   *HMC
 	lanes int
 	cmd   *exec.Cmd
 	in    io.WriteCloser
@@ -257,6 +260,15 @@ func grow(s []float64, n int) []float64 {
 		return s[:n]
 	}
 	return make([]float64, n)
+}
+
+// Iterate runs one lockstep HMC iteration by the kernels of chees.cu,
+// driven by HMC through the process's device commands.
+func (c *GCCCompiled) Iterate(it *accel.HMCIteration) error {
+	if c.hmc == nil {
+		c.hmc = NewHMC(c, c.dim, c.frame)
+	}
+	return c.hmc.Iterate(it)
 }
 
 // Close ends the process and removes its temporary directory.

@@ -29,6 +29,8 @@ var (
 	kernels string
 	//go:embed walk.cu
 	walkKernel string
+	//go:embed chees.cu
+	hmcKernels string
 	//go:embed host.inc
 	hostMain string
 )
@@ -116,6 +118,7 @@ func Generate(p *ir.Program) (*Source, error) {
 	g.out.WriteString(top.densityBlock())
 	g.out.WriteString(kernels)
 	g.out.WriteString(walkKernel)
+	g.out.WriteString(hmcKernels)
 	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.ConstImage()}, nil
 }
 

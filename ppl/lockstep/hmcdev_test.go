@@ -1,0 +1,160 @@
+package lockstep_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/cuda/cgen"
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+)
+
+// ChEES on a backend that iterates (the generated CUDA C's chees.cu,
+// built by gcc and driven by cgen.HMC through the process's device
+// commands, as accel/cuda drives a GPU) gives the CPU sampler's draws:
+// momentum and uniforms from the same streams, the trajectories in the
+// CPU's arithmetic, the cross-chain sums in the same order (runs of
+// accel.SumChunk chains — crossed here with 1,500 chains), the same
+// adaptation and the restart at mid warm-up.
+func TestHMCDeviceSameDraws(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the generated C")
+	}
+	schools := eightSchools(t)
+	for _, tc := range []struct {
+		name                  string
+		model                 *ppl.Compiled
+		chains, warmup, draws int
+	}{
+		{"eight schools", schools, 37, 40, 20},
+		{"scaled", scaled(t), 29, 40, 20},
+		{"eight schools, 1500 chains", schools, 1500, 40, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := lockstep.Config{Sampler: infer.ChEES, Chains: tc.chains, Keep: 3, Warmup: tc.warmup, Draws: tc.draws, Seed: 5}
+			cpu, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb := &iteratingBackend{Backend: cgen.NewGCC()}
+			cfg.Backend = cb
+			dev, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.warmup + tc.draws - tc.warmup/4; cb.iterations < want {
+				t.Errorf("the device ran %d iterations; want at least %d (one per iteration after the initial phase)", cb.iterations, want)
+			}
+			pc, pd := cpu.Posterior, dev.Posterior
+			worst, acc := 0.0, 0.0
+			for k := range pc.Chains {
+				a, b := pc.Chains[k], pd.Chains[k]
+				if x, y := a.Adaptation.StepSize, b.Adaptation.StepSize; relErr(x, y) > 1e-12 {
+					t.Errorf("chain %d: step size %v on the CPU, %v on the device", k, x, y)
+				}
+				for j := range a.Values {
+					for i := range a.Values[j] {
+						worst = max(worst, relErr(a.Values[j][i], b.Values[j][i]))
+					}
+				}
+				for i := range a.Stats.LP {
+					for _, p := range [][2]float64{{a.Stats.LP[i], b.Stats.LP[i]}, {a.Stats.AcceptStat[i], b.Stats.AcceptStat[i]},
+						{a.Stats.Energy[i], b.Stats.Energy[i]}} {
+						worst = max(worst, relErr(p[0], p[1]))
+					}
+					if a.Stats.NLeapfrog[i] != b.Stats.NLeapfrog[i] || a.Stats.Divergent[i] != b.Stats.Divergent[i] {
+						t.Fatalf("chain %d draw %d: %d steps, divergent %v on the CPU; %d, %v on the device", k, i,
+							a.Stats.NLeapfrog[i], a.Stats.Divergent[i], b.Stats.NLeapfrog[i], b.Stats.Divergent[i])
+					}
+					acc += a.Stats.AcceptStat[i]
+				}
+			}
+			if worst > 1e-9 {
+				t.Errorf("kept draws and statistics differ by %.3g (relative); want ≤ 1e-9", worst)
+			}
+			mc, md := cpu.Moments, dev.Moments
+			for j := range mc.Mean {
+				if relErr(mc.Mean[j], md.Mean[j]) > 1e-9 || relErr(mc.Var[j], md.Var[j]) > 1e-9 {
+					t.Errorf("coordinate %d: all chains' mean and variance %v %v on the CPU, %v %v on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
+				}
+			}
+			t.Logf("kept draws and statistics equal to %.2g; mean acceptance %.2f; %d device iterations", worst, acc/float64(len(pc.Chains)*pc.Draws()), cb.iterations)
+		})
+	}
+}
+
+// eightSchools is the non-centred eight schools.
+func eightSchools(t testing.TB) *ppl.Compiled {
+	m := ppl.NewModel("schools")
+	mu := m.Normal("mu", 0, 5)
+	tau := m.HalfCauchy("tau", 5)
+	z := m.Normal("z", 0, 1, ppl.Size(8))
+	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
+	m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
+	c, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// iteratingBackend counts its programs' iterations.
+type iteratingBackend struct {
+	accel.Backend
+	iterations int
+}
+
+type iteratingProgram struct {
+	accel.Compiled
+	b *iteratingBackend
+}
+
+func (b *iteratingBackend) Compile(p *ir.Program) (accel.Compiled, error) {
+	c, err := b.Backend.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return &iteratingProgram{c, b}, nil
+}
+
+func (c *iteratingProgram) Iterate(it *accel.HMCIteration) error {
+	if it.Steps > 0 {
+		c.b.iterations++
+	}
+	return c.Compiled.(accel.Iterator).Iterate(it)
+}
+
+// Over a whole run the device's ChEES and the CPU's part ways (the C
+// library's exp and log round differently from Go's in the last bit, and
+// dual averaging and the trajectories' step counts amplify it), so the
+// long run is checked by its statistics: the moments of every chain's
+// draws agree within a tenth of a posterior sd and the variances within
+// 20%.
+func TestHMCDeviceLongRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the generated C")
+	}
+	m := eightSchools(t)
+	cfg := lockstep.Config{Sampler: infer.ChEES, Chains: 64, Keep: 2, Warmup: 300, Draws: 300, Seed: 9}
+	cpu, err := lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Backend = cgen.NewGCC()
+	dev, err := lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, md := cpu.Moments, dev.Moments
+	for j := range mc.Mean {
+		sd := math.Sqrt(mc.Var[j])
+		if math.Abs(mc.Mean[j]-md.Mean[j]) > 0.1*sd || md.Var[j] < 0.8*mc.Var[j] || md.Var[j] > 1.25*mc.Var[j] {
+			t.Errorf("coordinate %d: mean %.4f, variance %.4f on the CPU; %.4f, %.4f on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
+		}
+	}
+	t.Logf("mu: %.3f ± %.3f (CPU), %.3f ± %.3f (device)", mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0], math.Sqrt(md.Var[0]))
+}
