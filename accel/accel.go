@@ -210,6 +210,9 @@ var (
 // agrees.
 type Walker interface {
 	Walk(w *Walk) error
+	// Walks reports whether walks of this many chains suit the device
+	// (a program over large data may run faster one batch at a time).
+	Walks(chains int) bool
 }
 
 // Walk is one call of a Walker: optionally load the chains' state, run
@@ -267,6 +270,18 @@ func (w *Walk) KeptLen(d int) (x, lp int) { return w.Steps * d * w.Keep, w.Steps
 // bits.
 const SumChunk = 1024
 
+// InitialStep is a step of lockstep HMC's initial phase (ppl/lockstep's
+// ghmcStep with a step size per chain): partial momentum refresh p ←
+// Damping·p + Refresh·z, one leapfrog step of size ε_c·Sigma_j, accept or
+// flip p, then ε_c ← clamp(ε_c·exp(Gain·(α − Target)), 1e-12, 10). Each
+// chain's ε_c stays on the device, StepSize at a Load; the momenta start
+// at zero there.
+type InitialStep struct {
+	Sigma                          []float64 // [D]
+	Damping, Refresh, Gain, Target float64
+	StepSize                       float64
+}
+
 // Iterator is a Compiled whose device runs whole iterations of lockstep
 // HMC (ppl/lockstep's ChEES after its initial phase) next to the chains'
 // state: one call per iteration, whatever the number of chains, with only
@@ -274,6 +289,10 @@ const SumChunk = 1024
 // crossing back.
 type Iterator interface {
 	Iterate(it *HMCIteration) error
+	// Iterates reports whether iterations of this many chains suit the
+	// device (a program over large data may run faster one trajectory
+	// batch at a time, through Leapfrog's data-parallel kernel).
+	Iterates(chains int) bool
 }
 
 // HMCIteration is one call of an Iterator: optionally load the state,
@@ -293,6 +312,9 @@ type HMCIteration struct {
 	// Warm asks for the warm-up's sums (below) and the cross-chain mean
 	// and variance after the transition.
 	Warm bool
+	// Initial, when not nil, makes the transition a step of the initial
+	// phase instead (see InitialStep); CrossMean and CrossVar come back.
+	Initial *InitialStep
 	// Draws > 0 adds the state after the transition to the Welford moments
 	// as draw number Draws; Keep records chains 0..Keep-1.
 	Draws, Keep int

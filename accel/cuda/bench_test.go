@@ -120,3 +120,56 @@ func BenchmarkWalk(b *testing.B) {
 		c.Close()
 	}
 }
+
+// BenchmarkIterate times lockstep HMC iterations on the device (one
+// accel.HMCIteration per op: 5 leapfrog steps per chain and the warm-up's
+// cross-chain sums), in process, on eight schools.
+//
+//	go test -tags cuda -run '^$' -bench Iterate ./accel/cuda
+func BenchmarkIterate(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	gpu, err := cuda.New(0)
+	if err != nil {
+		b.Skipf("no CUDA device: %v", err)
+	}
+	p := conformance.Program(b, "eight_schools-eight_schools_noncentered")
+	c, err := gpu.Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	it := c.(accel.Iterator)
+	d := p.Dim
+	ones := make([]float64, d)
+	for j := range ones {
+		ones[j] = 1
+	}
+	for _, n := range []int{1024, 16384, 131072} {
+		x, g, lp := make([]float64, n*d), make([]float64, n*d), make([]float64, n)
+		lps, gr := make([]float64, 1), make([]float64, d)
+		if err := c.LogDensityGrad(make([]float64, d), lps, gr); err != nil {
+			b.Fatal(err)
+		}
+		for i := range lp {
+			lp[i] = lps[0]
+			for j := 0; j < d; j++ {
+				g[j*n+i] = gr[j]
+			}
+		}
+		b.Run(fmt.Sprintf("chains=%d", n), func(b *testing.B) {
+			s, load := 0, true
+			for b.Loop() {
+				h := accel.HMCIteration{Chains: n, Seed: 1, Step: s, Steps: 5, Eps: 0.2, InvMetric: ones, SqrtInvMetric: ones,
+					Warm: true, Load: load, X: x, Grad: g, LP: lp}
+				if err := it.Iterate(&h); err != nil {
+					b.Fatal(err)
+				}
+				s++
+				load = false
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/iter")
+			b.ReportMetric(float64(n)*5*float64(b.N)/b.Elapsed().Seconds(), "grads/s")
+		})
+	}
+}

@@ -230,6 +230,10 @@ type Compiled struct {
 	xs, lps, grads, work, p, eps, invm, steps buffer
 	steps64                                   []int64
 	walk                                      walkState // accel.Walk's state
+	// The Device API's buffers and kernels (cgen.HMC's iterations).
+	bufs []buffer
+	fns  map[cgen.Kernel]cu.Function
+	hmc  *cgen.HMC
 }
 
 // Dim is the position length.
@@ -388,5 +392,8 @@ func (c *Compiled) Close() error {
 		m.free()
 	}
 	c.walk.free()
+	for i := range c.bufs {
+		c.bufs[i].free()
+	}
 	return c.mod.Unload()
 }

@@ -155,6 +155,13 @@ func (c *Compiled) Walk(w *accel.Walk) error {
 	return nil
 }
 
+// Walks: one thread per chain suits every program the one-thread
+// kernels suit (not the data-parallel rule's).
+func (c *Compiled) Walks(chains int) bool { return !c.dataParallel(chains) }
+
+// Iterates: as Walks.
+func (c *Compiled) Iterates(chains int) bool { return !c.dataParallel(chains) }
+
 // grow is v with length n, reusing its memory when it can.
 func grow(v []float64, n int) []float64 {
 	if cap(v) >= n {

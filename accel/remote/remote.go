@@ -33,7 +33,9 @@ const (
 	OpBlock    = "block" // one block of rows of the next sharded compile
 	OpEval     = "eval"
 	OpLeapfrog = "leapfrog"
-	OpWalk     = "walk" // a segment of random-walk Metropolis (accel.Walker)
+	OpWalk     = "walk"    // a segment of random-walk Metropolis (accel.Walker)
+	OpIterate  = "iterate" // an iteration of lockstep HMC (accel.Iterator)
+	OpSuits    = "suits"   // whether walks and iterations of B chains suit the device
 	OpClose    = "close"
 )
 
@@ -51,7 +53,8 @@ type Request struct {
 	Xs      []float64 // OpEval: positions
 	Grad    bool      // OpEval: gradients wanted
 	Traj    *accel.Trajectories
-	Walk    *accel.Walk // OpWalk
+	Walk    *accel.Walk         // OpWalk
+	Iter    *accel.HMCIteration // OpIterate
 }
 
 // Response answers one Request; Err is the backend's error text.
@@ -64,8 +67,13 @@ type Response struct {
 	Lps    []float64
 	Grads  []float64
 	Traj   *accel.Trajectories
-	Walk   *accel.Walk // OpWalk
-	Walks  bool        // OpCompile: the program runs walks (accel.Walker)
+	Walk   *accel.Walk         // OpWalk
+	Iter   *accel.HMCIteration // OpIterate
+	// OpCompile: the program runs walks and HMC iterations on its device
+	// (accel.Walker and accel.Iterator).
+	Device bool
+	// OpSuits: walks and iterations of B chains suit the device.
+	Walks, Iterates bool
 }
 
 // Client is a backend in another process.
@@ -250,24 +258,80 @@ func (p *Program) Leapfrog(t *accel.Trajectories) error {
 	return nil
 }
 
-// program is the client's side of a compiled program: a Walker where
-// the worker's is one.
+// program is the client's side of a compiled program: a DeviceProgram
+// where the worker's runs the samplers' steps on its device.
 func program(c *Client, resp *Response) accel.Compiled {
 	p := &Program{c: c, handle: resp.Handle, dim: resp.Dim}
-	if resp.Walks {
-		return &WalkingProgram{p}
+	if resp.Device {
+		return &DeviceProgram{p}
 	}
 	return p
 }
 
-// WalkingProgram is a Program whose worker runs walks: each segment of
-// steps is one round trip, the chains' state staying in the worker.
-type WalkingProgram struct{ *Program }
+// DeviceProgram is a Program whose worker runs the samplers' steps next
+// to the chains (accel.Walker, accel.Iterator): a segment of random-walk
+// steps or an HMC iteration is one round trip, the chains' state staying
+// in the worker.
+type DeviceProgram struct{ *Program }
+
+// suits asks the worker whether walks and iterations of n chains suit its
+// device.
+func (p *DeviceProgram) suits(n int) (walks, iterates bool) {
+	resp, err := p.c.call(&Request{Op: OpSuits, Handle: p.handle, B: n})
+	if err != nil {
+		return false, false
+	}
+	return resp.Walks, resp.Iterates
+}
+
+// Walks asks the worker (accel.Walker).
+func (p *DeviceProgram) Walks(n int) bool { w, _ := p.suits(n); return w }
+
+// Iterates asks the worker (accel.Iterator).
+func (p *DeviceProgram) Iterates(n int) bool { _, i := p.suits(n); return i }
+
+// Iterate runs an HMC iteration in the worker. Only what the call needs
+// travels: the metric and the state when loading; back, the sums, the
+// kept chains' draw, and the state when reading.
+func (p *DeviceProgram) Iterate(it *accel.HMCIteration) error {
+	req := *it
+	req.SumX, req.SumAXp, req.CrossMean, req.CrossVar = nil, nil, nil, nil
+	req.KeptX, req.KeptLP, req.KeptAlpha, req.KeptDiv, req.KeptEnergy = nil, nil, nil, nil, nil
+	req.Mean, req.M2 = nil, nil
+	if !it.Load {
+		req.X, req.Grad, req.LP = nil, nil, nil
+	}
+	resp, err := p.c.call(&Request{Op: OpIterate, Handle: p.handle, Iter: &req})
+	if err != nil {
+		return err
+	}
+	r, d := resp.Iter, p.dim
+	switch {
+	case r == nil,
+		it.Warm && it.Steps > 0 && (len(r.SumX) != d || len(r.SumAXp) != d || len(r.CrossMean) != d || len(r.CrossVar) != d),
+		it.Keep > 0 && it.Steps > 0 && (len(r.KeptX) != d*it.Keep || len(r.KeptLP) != it.Keep || len(r.KeptAlpha) != it.Keep ||
+			len(r.KeptDiv) != it.Keep || len(r.KeptEnergy) != it.Keep),
+		it.Read && (len(r.X) != len(it.X) || len(r.Grad) != len(it.Grad) || len(r.LP) != len(it.LP) ||
+			len(r.Mean) != len(it.Mean) || len(r.M2) != len(it.M2)):
+		return fmt.Errorf("remote: the worker answered a malformed HMC iteration")
+	}
+	it.SumA, it.SumInvA, it.Criterion = r.SumA, r.SumInvA, r.Criterion
+	it.SumX, it.SumAXp, it.CrossMean, it.CrossVar = r.SumX, r.SumAXp, r.CrossMean, r.CrossVar
+	it.KeptX, it.KeptLP, it.KeptAlpha, it.KeptDiv, it.KeptEnergy = r.KeptX, r.KeptLP, r.KeptAlpha, r.KeptDiv, r.KeptEnergy
+	if it.Read {
+		copy(it.X, r.X)
+		copy(it.Grad, r.Grad)
+		copy(it.LP, r.LP)
+		copy(it.Mean, r.Mean)
+		copy(it.M2, r.M2)
+	}
+	return nil
+}
 
 // Walk runs a segment in the worker. Only what the call needs travels:
 // the scales, the state when loading; back, the count, the kept chains'
 // draws, and the state when reading.
-func (p *WalkingProgram) Walk(w *accel.Walk) error {
+func (p *DeviceProgram) Walk(w *accel.Walk) error {
 	if err := w.Check(p.dim); err != nil {
 		return err
 	}
@@ -354,14 +418,16 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 			next++
 			progs[next] = c
 			resp.Handle, resp.Dim = next, c.Dim()
-			_, resp.Walks = c.(accel.Walker)
+			_, walks := c.(accel.Walker)
+			_, iterates := c.(accel.Iterator)
+			resp.Device = walks && iterates
 		case OpBlock:
 			if req.Program == nil {
 				fail(fmt.Errorf("remote: a block without a program"))
 				break
 			}
 			pending = append(pending, req.Program)
-		case OpEval, OpLeapfrog, OpWalk, OpClose:
+		case OpEval, OpLeapfrog, OpWalk, OpIterate, OpSuits, OpClose:
 			c, ok := progs[req.Handle]
 			if !ok {
 				fail(fmt.Errorf("remote: no program %d in the worker", req.Handle))
@@ -403,7 +469,44 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 					if err := wk.Walk(w); err != nil {
 						fail(err)
 					} else {
+						w.Scale = nil
+						if !w.Read {
+							w.X, w.LP = nil, nil
+						}
 						resp.Walk = w
+					}
+				}
+			case OpSuits:
+				if wk, ok := c.(accel.Walker); ok {
+					resp.Walks = wk.Walks(req.B)
+				}
+				if ik, ok := c.(accel.Iterator); ok {
+					resp.Iterates = ik.Iterates(req.B)
+				}
+			case OpIterate:
+				ik, ok := c.(accel.Iterator)
+				it := req.Iter
+				switch {
+				case !ok:
+					fail(fmt.Errorf("remote: the %s backend does not run HMC iterations", b.Name()))
+				case it == nil:
+					fail(fmt.Errorf("remote: iterate without its parameters"))
+				default:
+					n, d := it.Chains, c.Dim()
+					if it.Read && n > 0 {
+						if !it.Load {
+							it.X, it.Grad, it.LP = make([]float64, n*d), make([]float64, n*d), make([]float64, n)
+						}
+						it.Mean, it.M2 = make([]float64, n*d), make([]float64, n*d)
+					}
+					if err := ik.Iterate(it); err != nil {
+						fail(err)
+					} else {
+						it.InvMetric, it.SqrtInvMetric = nil, nil
+						if !it.Read {
+							it.X, it.Grad, it.LP = nil, nil, nil
+						}
+						resp.Iter = it
 					}
 				}
 			case OpClose:

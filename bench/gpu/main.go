@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,6 +76,7 @@ func main() {
 	cases := flag.String("cases", "eight_schools,logistic,rwmh", "cases to run")
 	backends := flag.String("backends", "cpu,cuda", "backends of the many-chain runs")
 	chains := flag.Int("chains", 1024, "ChEES chains on eight schools")
+	gchains := flag.String("gpu-chains", "1024,16384,131072", "ChEES chains on eight schools on the GPU, comma-separated")
 	lchains := flag.Int("logistic-chains", 128, "ChEES chains on the logistic regression (GPU)")
 	lcpu := flag.Int("logistic-cpu-chains", 32, "ChEES chains on the logistic regression on the CPU (each gradient costs about 7 ms a core)")
 	n := flag.Int("n", 100_000, "logistic regression: rows")
@@ -91,7 +93,7 @@ func main() {
 	for _, c := range strings.Split(*cases, ",") {
 		switch c {
 		case "eight_schools":
-			eightSchools(bks, *chains, *nuts)
+			eightSchools(bks, *chains, counts(*gchains), *nuts)
 		case "logistic":
 			logistic(bks, *dataDir, *n, *d, *lchains, *lcpu, *lwarm, *nuts)
 		case "rwmh":
@@ -102,7 +104,20 @@ func main() {
 	}
 }
 
-func eightSchools(bks []string, chains int, nuts bool) {
+// counts parses a comma-separated list of counts.
+func counts(s string) []int {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			log.Fatalf("bad count %q in %q", f, s)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func eightSchools(bks []string, chains int, gpuChains []int, nuts bool) {
 	name := "eight_schools-eight_schools_noncentered"
 	c, err := posteriordb.Load(name)
 	if err != nil {
@@ -120,7 +135,13 @@ func eightSchools(bks []string, chains int, nuts bool) {
 		run("eight_schools", "NUTS", "cpu", c, build(), 4, 1000, 1000, ppl.NUTS(), ppl.TargetAccept(set.TargetAccept))
 	}
 	for _, b := range bks {
-		run("eight_schools", "ChEES", b, c, build(), chains, 1000, 1000, ppl.ChEES(), ppl.TargetAccept(set.TargetAccept))
+		cs := gpuChains
+		if b == "cpu" {
+			cs = []int{chains}
+		}
+		for _, n := range cs {
+			run("eight_schools", "ChEES", b, c, build(), n, 1000, 1000, ppl.ChEES(), ppl.TargetAccept(set.TargetAccept))
+		}
 	}
 }
 

@@ -148,12 +148,12 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 	// The first steps of warm-up bring every chain to the typical set with
 	// its own step size (MEADS's initial phase), before ChEES proper.
 	initial := initialSteps(cfg.Warmup)
-	if err := e.initialPhase(ctl, initial); err != nil {
-		return 0, err
-	}
 	// With a backend that iterates (a GPU), each iteration is one call
 	// there, the chains staying on it.
 	hd := newHMCDevice(e)
+	if err := e.initialPhase(ctl, initial, hd); err != nil {
+		return 0, err
+	}
 	for s := initial; s < total && !ctl.stopped(); s++ {
 		st := philox.New(cfg.Seed, jitterChain, uint64(s))
 		jitter := st.Uniform()

@@ -367,7 +367,7 @@ func largestEigen(rows []float64, n, d int) float64 {
 // across chains is set by the worst-placed chains and from the default
 // start shrinks the common step size (and stretches the trajectories)
 // until the chains barely move.
-func (e *ensemble) initialPhase(ctl *control, n int) error {
+func (e *ensemble) initialPhase(ctl *control, n int, hd *hmcDevice) error {
 	d := e.dim
 	mean, sigma := make([]float64, d), make([]float64, d)
 	epsC := make([]float64, e.cfg.Chains)
@@ -377,12 +377,26 @@ func (e *ensemble) initialPhase(ctl *control, n int) error {
 	a := math.Exp(-initialDamping)
 	refresh := math.Sqrt(1 - a*a)
 	for s := 0; s < n && !ctl.stopped(); s++ {
-		e.crossChain(mean, sigma)
+		if hd == nil || s == 0 {
+			e.crossChain(mean, sigma)
+		} else {
+			// The device's cross-chain moments after the last step.
+			copy(mean, hd.iter.CrossMean)
+			copy(sigma, hd.iter.CrossVar)
+		}
 		for j, v := range sigma {
 			sigma[j] = math.Sqrt(v)
 			if !(sigma[j] > 1e-10) || math.IsInf(sigma[j], 0) {
 				sigma[j] = 1
 			}
+		}
+		if hd != nil {
+			if err := hd.initial(e, s, sigma, a, refresh); err != nil {
+				return err
+			}
+			ctl.gradEvals++
+			ctl.iter.Store(int64(s + 1))
+			continue
 		}
 		err := e.parallel(func(w *worker, b *block) {
 			e.ghmcStep(w, b, s, -1, 0, a, refresh, sigma, epsC[b.first:b.first+b.n], nil, 0)
@@ -398,7 +412,14 @@ func (e *ensemble) initialPhase(ctl *control, n int) error {
 		ctl.iter.Store(int64(s + 1))
 	}
 	if n > 0 && !ctl.stopped() {
-		e.restartStragglers()
+		if hd != nil {
+			if err := hd.sync(e); err != nil {
+				return err
+			}
+		}
+		if e.restartStragglers() > 0 && hd != nil {
+			hd.load = true
+		}
 	}
 	return nil
 }

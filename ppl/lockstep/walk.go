@@ -23,7 +23,7 @@ type walkDevice struct {
 // steps (no backend, a backend without walks, or a dense proposal).
 func newWalkDevice(e *ensemble, dense bool) *walkDevice {
 	w, ok := e.dev.(accel.Walker)
-	if !ok || dense || len(e.blocks) != 1 {
+	if !ok || dense || len(e.blocks) != 1 || !w.Walks(e.cfg.Chains) {
 		return nil
 	}
 	return &walkDevice{w: w, b: e.blocks[0], load: true, clear: true}
@@ -89,7 +89,7 @@ type hmcDevice struct {
 
 func newHMCDevice(e *ensemble) *hmcDevice {
 	it, ok := e.dev.(accel.Iterator)
-	if !ok || len(e.blocks) != 1 {
+	if !ok || len(e.blocks) != 1 || !it.Iterates(e.cfg.Chains) {
 		return nil
 	}
 	return &hmcDevice{it: it, b: e.blocks[0], load: true}
@@ -135,6 +135,21 @@ func (v *hmcDevice) sync(e *ensemble) error {
 	it := accel.HMCIteration{Chains: b.n, Seed: e.cfg.Seed, Load: v.load, Read: true, X: b.x, Grad: b.g, LP: b.lp,
 		Mean: b.mean, M2: b.m2}
 	if err := v.it.Iterate(&it); err != nil {
+		return &accel.BatchError{Err: err}
+	}
+	v.load = false
+	return nil
+}
+
+// initial runs step s of the initial phase on the device.
+func (v *hmcDevice) initial(e *ensemble, s int, sigma []float64, damping, refresh float64) error {
+	b := v.b
+	it := &v.iter
+	*it = accel.HMCIteration{Chains: b.n, Seed: e.cfg.Seed, Step: s, Load: v.load, X: b.x, Grad: b.g, LP: b.lp,
+		CrossMean: it.CrossMean, CrossVar: it.CrossVar,
+		Initial: &accel.InitialStep{Sigma: sigma, Damping: damping, Refresh: refresh, Gain: initialGain,
+			Target: initialTarget, StepSize: initialStepSize}}
+	if err := v.it.Iterate(it); err != nil {
 		return &accel.BatchError{Err: err}
 	}
 	v.load = false

@@ -156,6 +156,8 @@ func (c *countingProgram) LogDensityGrad(xs, lps, grads []float64) error {
 	return c.Compiled.LogDensityGrad(xs, lps, grads)
 }
 
+func (c *countingProgram) Walks(n int) bool { return c.Compiled.(accel.Walker).Walks(n) }
+
 func (c *countingProgram) Walk(w *accel.Walk) error {
 	c.b.walks++
 	wk, ok := c.Compiled.(accel.Walker)

@@ -42,6 +42,7 @@ const (
 	KernelHMCAccept
 	KernelSqDev
 	KernelChunkSums
+	KernelGHMCInitial
 )
 
 // Name is the kernel's function name in the source.
@@ -57,6 +58,8 @@ func (k Kernel) Name() string {
 		return "gb_sq_dev"
 	case KernelChunkSums:
 		return "gb_chunk_sums"
+	case KernelGHMCInitial:
+		return "gb_ghmc_initial"
 	}
 	return fmt.Sprintf("kernel %d", int(k))
 }

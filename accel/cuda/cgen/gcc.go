@@ -271,6 +271,11 @@ func (c *GCCCompiled) Iterate(it *accel.HMCIteration) error {
 	return c.hmc.Iterate(it)
 }
 
+// Walks and Iterates: the gcc build runs the samplers' kernels unless it
+// was asked for the data-parallel kernels (Lanes).
+func (c *GCCCompiled) Walks(int) bool    { return c.lanes == 0 }
+func (c *GCCCompiled) Iterates(int) bool { return c.lanes == 0 }
+
 // Close ends the process and removes its temporary directory.
 func (c *GCCCompiled) Close() error {
 	c.ints(0)

@@ -19,6 +19,8 @@ type HMC struct {
 	chains, keep int
 	tables       bool
 	sums         []float64
+	// epsLoaded: the initial phase's step sizes are on the device.
+	epsLoaded bool
 }
 
 // The buffers of an HMC.
@@ -47,6 +49,7 @@ const (
 	bufKX
 	bufKS
 	bufMeanP
+	bufEpsC
 )
 
 // NewHMC drives the sampler kernels of a program of dimension dim and
@@ -60,7 +63,9 @@ func checkIteration(it *accel.HMCIteration, d int) error {
 	switch {
 	case n < 1 || it.Steps < 0 || it.Keep < 0 || it.Keep > n || it.Draws < 0:
 		return fmt.Errorf("cgen: HMC iteration of %d chains, %d steps, %d kept, draw %d", n, it.Steps, it.Keep, it.Draws)
-	case it.Steps > 0 && (len(it.InvMetric) != d || len(it.SqrtInvMetric) != d):
+	case it.Initial != nil && len(it.Initial.Sigma) != d:
+		return fmt.Errorf("cgen: HMC initial step: %d scales, want %d", len(it.Initial.Sigma), d)
+	case it.Initial == nil && it.Steps > 0 && (len(it.InvMetric) != d || len(it.SqrtInvMetric) != d):
 		return fmt.Errorf("cgen: HMC iteration: metric of %d and %d values, want %d", len(it.InvMetric), len(it.SqrtInvMetric), d)
 	case (it.Load || it.Read) && (len(it.X) != n*d || len(it.Grad) != n*d || len(it.LP) != n):
 		return fmt.Errorf("cgen: HMC iteration: state of %d, %d and %d values, want %d, %d and %d", len(it.X), len(it.Grad), len(it.LP), n*d, n*d, n)
@@ -83,7 +88,7 @@ func (h *HMC) alloc(n int) error {
 		n  int
 	}{{bufX, d * n}, {bufG, d * n}, {bufLP, n}, {bufP, d * n}, {bufXp, d * n}, {bufGp, d * n}, {bufPp, d * n},
 		{bufLpp, n}, {bufAlpha, n}, {bufU, n}, {bufDiv, n}, {bufQ, nq * n}, {bufInvM, d}, {bufSqrtInv, d},
-		{bufWork, work}, {bufMean, d * n}, {bufM2, d * n}, {bufVec, d}, {bufMeanP, d}, {bufSums, nq * chunks}} {
+		{bufWork, work}, {bufMean, d * n}, {bufM2, d * n}, {bufVec, d}, {bufMeanP, d}, {bufSums, nq * chunks}, {bufEpsC, n}} {
 		if err := h.dev.Alloc(int(b.id), b.n); err != nil {
 			return err
 		}
@@ -156,8 +161,8 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		h.keep = it.Keep
 	}
 	if it.Load {
-		// A new start: the moments begin again.
-		for _, id := range []Buf{bufMean, bufM2} {
+		// A new start: the moments and momenta begin again.
+		for _, id := range []Buf{bufMean, bufM2, bufP} {
 			if err := dev.Alloc(int(id), d*n); err != nil {
 				return err
 			}
@@ -170,6 +175,9 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 				return err
 			}
 		}
+	}
+	if it.Initial != nil {
+		return h.initial(it)
 	}
 	if it.Steps == 0 {
 		return h.read(it)
@@ -184,6 +192,7 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 	if it.Warm {
 		warm = 1
 	}
+	h.epsLoaded = false
 	if err := dev.Launch(KernelHMCPropose, n, bufX, bufG, bufLP, bufP, bufXp, bufGp, bufPp, bufLpp, bufAlpha, bufU, bufDiv,
 		bufQ, bufInvM, bufSqrtInv, it.Eps, int64(it.Steps), int64(it.Seed), int64(it.Step), warm, bufZK, bufZF, bufWork,
 		Data, int64(n)); err != nil {
@@ -227,24 +236,8 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		return err
 	}
 	if it.Warm {
-		it.CrossMean, it.CrossVar = grow(it.CrossMean, d), grow(it.CrossVar, d)
-		if err := h.total(bufX, d, n, it.CrossMean); err != nil {
+		if err := h.crossChain(it); err != nil {
 			return err
-		}
-		for j := range it.CrossMean {
-			it.CrossMean[j] /= float64(n)
-		}
-		if err := dev.Put(int(bufVec), 0, it.CrossMean); err != nil {
-			return err
-		}
-		if err := dev.Launch(KernelSqDev, n, bufX, bufVec, bufQ, int64(n)); err != nil {
-			return err
-		}
-		if err := h.total(bufQ, d, n, it.CrossVar); err != nil {
-			return err
-		}
-		for j := range it.CrossVar {
-			it.CrossVar[j] /= math.Max(1, float64(n)-1)
 		}
 	}
 	if it.Keep > 0 {
@@ -259,6 +252,58 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		k := it.Keep
 		it.KeptLP, it.KeptAlpha = append(it.KeptLP[:0], ks[:k]...), append(it.KeptAlpha[:0], ks[k:2*k]...)
 		it.KeptDiv, it.KeptEnergy = append(it.KeptDiv[:0], ks[2*k:3*k]...), append(it.KeptEnergy[:0], ks[3*k:]...)
+	}
+	return h.read(it)
+}
+
+// crossChain sets it's CrossMean and CrossVar from the positions, as
+// ppl/lockstep's crossChain computes them.
+func (h *HMC) crossChain(it *accel.HMCIteration) error {
+	d, n := h.dim, it.Chains
+	it.CrossMean, it.CrossVar = grow(it.CrossMean, d), grow(it.CrossVar, d)
+	if err := h.total(bufX, d, n, it.CrossMean); err != nil {
+		return err
+	}
+	for j := range it.CrossMean {
+		it.CrossMean[j] /= float64(n)
+	}
+	if err := h.dev.Put(int(bufVec), 0, it.CrossMean); err != nil {
+		return err
+	}
+	if err := h.dev.Launch(KernelSqDev, n, bufX, bufVec, bufQ, int64(n)); err != nil {
+		return err
+	}
+	if err := h.total(bufQ, d, n, it.CrossVar); err != nil {
+		return err
+	}
+	for j := range it.CrossVar {
+		it.CrossVar[j] /= math.Max(1, float64(n)-1)
+	}
+	return nil
+}
+
+// initial runs a step of the initial phase (accel.InitialStep).
+func (h *HMC) initial(it *accel.HMCIteration) error {
+	in, n := it.Initial, it.Chains
+	if it.Load || !h.epsLoaded {
+		eps := make([]float64, n)
+		for c := range eps {
+			eps[c] = in.StepSize
+		}
+		if err := h.dev.Put(int(bufEpsC), 0, eps); err != nil {
+			return err
+		}
+		h.epsLoaded = true
+	}
+	if err := h.dev.Put(int(bufVec), 0, in.Sigma); err != nil {
+		return err
+	}
+	if err := h.dev.Launch(KernelGHMCInitial, n, bufX, bufG, bufLP, bufP, bufEpsC, bufVec, in.Damping, in.Refresh, in.Gain,
+		in.Target, int64(it.Seed), int64(it.Step), bufZK, bufZF, bufWork, Data, int64(n)); err != nil {
+		return err
+	}
+	if err := h.crossChain(it); err != nil {
+		return err
 	}
 	return h.read(it)
 }

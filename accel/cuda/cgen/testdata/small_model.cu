@@ -524,3 +524,55 @@ GB_EXTERN_C __global__ void gb_chunk_sums(const double *q, long long nq, long lo
 	for (long long c = c0; c < c1; c++) s += q[i * B + c];
 	out[t] = s;
 }
+
+/* One step of the initial phase (ppl/lockstep's ghmcStep with a step size
+ * per chain and no fold held): partial momentum refresh p = damp·p +
+ * refresh·z, one leapfrog step of size epsc·sigma, accept with the
+ * chain's uniform or flip p; then the chain's step size moves by
+ * Robbins–Monro towards acceptance target: epsc·exp(gain·(alpha −
+ * target)), kept in [1e-12, 10]. */
+GB_EXTERN_C __global__ void gb_ghmc_initial(double *x, double *g, double *lp, double *p, double *epsc, const double *sigma,
+                                            double damp, double refresh, double gain, double target, long long seed,
+                                            long long s, const unsigned int *ZK, const double *ZF, double *work,
+                                            const double *K, long long B) {
+	long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (c >= B) return;
+	GB_HMC_FRAME(V);
+	double *A = V + GB_FRAME;
+	unsigned int key[2] = {(unsigned int)seed, (unsigned int)((unsigned long long)seed >> 32)};
+	gb_stream st;
+	gb_stream_at(&st, key, (unsigned long long)c, (unsigned long long)s, 0u);
+	for (long long j = 0; j < GB_DIM; j++) p[j * B + c] = damp * p[j * B + c] + refresh * gb_normal_from(gb_uint32(&st), &st, ZK, ZF);
+	double u = gb_uniform(&st);
+	double h = epsc[c];
+	double xr[GB_DIM], gr[GB_DIM], pr[GB_DIM];
+	for (long long j = 0; j < GB_DIM; j++) {
+		pr[j] = p[j * B + c] + 0.5 * h * sigma[j] * g[j * B + c];
+		xr[j] = x[j * B + c] + h * sigma[j] * pr[j];
+	}
+	double l = gb_density(xr, V, A, K, gr);
+	for (long long j = 0; j < GB_DIM; j++) pr[j] += 0.5 * h * sigma[j] * gr[j];
+	double k0 = 0, k1 = 0;
+	for (long long j = 0; j < GB_DIM; j++) {
+		k0 += p[j * B + c] * p[j * B + c];
+		k1 += pr[j] * pr[j];
+	}
+	double h0 = -lp[c] + 0.5 * k0, h1 = -l + 0.5 * k1;
+	double dh = h1 - h0;
+	int div = !(dh < 1000);
+	double e = exp(-dh);
+	double al = e != e || div ? 0 : (e < 1 ? e : 1);
+	if (u < al) {
+		lp[c] = l;
+		for (long long j = 0; j < GB_DIM; j++) {
+			x[j * B + c] = xr[j];
+			g[j * B + c] = gr[j];
+			p[j * B + c] = pr[j];
+		}
+	} else {
+		for (long long j = 0; j < GB_DIM; j++) p[j * B + c] = -p[j * B + c];
+	}
+	double v = h * exp(gain * (al - target));
+	v = v > 1e-12 ? v : 1e-12;
+	epsc[c] = v < 10 ? v : 10;
+}
