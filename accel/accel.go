@@ -198,6 +198,12 @@ type Workload struct {
 var (
 	GPUMinChains = 16384   // lockstep batches at least this wide
 	GPUMinWork   = 1 << 28 // or Chains × Slots at least this (large data)
+	// GPUMinChainsWhole is GPUMinChains for the samplers whose whole
+	// iteration runs on the device (Walker, Iterator: RWMH and ChEES),
+	// from their runs on the same H100 against its 16 cores
+	// (bench/README.md, section GPU): at 4,096 chains the GPU's steady
+	// iterations already take a fraction of the CPU's time.
+	GPUMinChainsWhole = 4096
 )
 
 // Walker is a Compiled whose device runs whole segments of random-walk

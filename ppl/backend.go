@@ -30,7 +30,9 @@ import (
 //     see package accel/mpi;
 //   - "auto" (the default): the GPU when a worker is installed and the
 //     run is wide enough to pay for it (accel.GPUMinChains chains, or
-//     accel.GPUMinWork chain-slots), the CPU otherwise.
+//     accel.GPUMinWork chain-slots; accel.GPUMinChainsWhole chains for
+//     RWMH and ChEES, whose whole iterations run on the GPU), the CPU
+//     otherwise.
 //
 // The environment variable GOBAYES_ACCEL gives the default for a whole
 // session. The summary's caption says what was used and, under "auto",
@@ -117,7 +119,12 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 		if d, err := cfg.Defaults(0, true); err == nil {
 			w.Chains = d.Chains // the sampler's default when cfg says none
 		}
-		if w.Chains < accel.GPUMinChains && w.Chains*w.Slots < accel.GPUMinWork {
+		minChains, why := accel.GPUMinChains, ""
+		if s := samplerName(cfg); s == infer.ChEES.String() || s == infer.RWMH.String() {
+			// Their whole iterations run on the device: it pays sooner.
+			minChains, why = accel.GPUMinChainsWhole, ", whole iterations on the GPU"
+		}
+		if w.Chains < minChains && w.Chains*w.Slots < accel.GPUMinWork {
 			return backendChoice{}, nil
 		}
 		b, err := accel.ByName("cuda")
@@ -127,7 +134,7 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 		if err != nil {
 			return backendChoice{caption: fmt.Sprintf("cpu (auto: the GPU did not start: %v)", err)}, nil
 		}
-		return backendChoice{b: b, caption: fmt.Sprintf("cuda%s (auto: %d chains × %d slots)", deviceInfo(b), w.Chains, w.Slots)}, nil
+		return backendChoice{b: b, caption: fmt.Sprintf("cuda%s (auto: %d chains × %d slots%s)", deviceInfo(b), w.Chains, w.Slots, why)}, nil
 	}
 	return backendChoice{}, fmt.Errorf("%s(%q): unknown backend; use \"cpu\", \"cuda\", \"mpi\" or \"auto\"", from, name)
 }

@@ -119,4 +119,21 @@ func TestBackendThroughWorker(t *testing.T) {
 	if !strings.Contains(fit.Backend, fmt.Sprintf("(auto: %d chains", accel.GPUMinChains)) {
 		t.Errorf("auto with a worker and %d chains: backend %q", accel.GPUMinChains, fit.Backend)
 	}
+	// ChEES and RWMH run whole iterations on a GPU: auto takes it from
+	// GPUMinChainsWhole chains and says why; MEADS waits for GPUMinChains.
+	n := accel.GPUMinChainsWhole
+	fit, err = trySample(normalModel(), ppl.RWMH(), ppl.Chains(n), ppl.Draws(20), ppl.Warmup(20), ppl.LiveProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fit.Backend, fmt.Sprintf("(auto: %d chains", n)) || !strings.Contains(fit.Backend, "whole iterations on the GPU") {
+		t.Errorf("auto, RWMH with %d chains: backend %q", n, fit.Backend)
+	}
+	fit, err = trySample(normalModel(), ppl.MEADS(), ppl.Chains(n), ppl.Draws(20), ppl.Warmup(20), ppl.LiveProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit.Backend != "" {
+		t.Errorf("auto, MEADS with %d chains: backend %q, want the CPU's", n, fit.Backend)
+	}
 }

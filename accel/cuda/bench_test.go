@@ -173,3 +173,53 @@ func BenchmarkIterate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLogisticGradient times one log density and gradient of the
+// logistic regression of bench/gpu (10⁵ rows, 50 predictors) for 4 and
+// 128 chains on the GPU, with the kernel the backend chooses (the
+// data-parallel one, one block per chain), and reports the bytes of data
+// each call reads at the least (X once: N·D·8) over the time, beside the
+// card's memory bandwidth.
+//
+//	go test -tags cuda -run '^$' -bench LogisticGradient ./accel/cuda
+func BenchmarkLogisticGradient(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	gpu, err := cuda.New(0)
+	if err != nil {
+		b.Skipf("no CUDA device: %v", err)
+	}
+	const n, d = 100_000, 50
+	m, err := posteriordb.Model(posteriordb.LogisticName, posteriordb.SimulatedLogistic(n, d, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cm, err := m.Compile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := cm.Program()
+	c, err := gpu.Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	for _, chains := range []int{4, 128} {
+		xs := conformance.Points(chains, p.Dim, 1)
+		for i := range xs {
+			xs[i] *= 0.01
+		}
+		lps, grads := make([]float64, chains), make([]float64, chains*p.Dim)
+		b.Run(fmt.Sprintf("chains=%d", chains), func(b *testing.B) {
+			for b.Loop() {
+				if err := c.LogDensityGrad(xs, lps, grads); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec*1e6, "µs/call")
+			b.ReportMetric(sec*1e6/float64(chains), "µs/grad")
+			b.ReportMetric(float64(n*d*8)/sec/1e9, "GB/s-X-once")
+		})
+	}
+}
