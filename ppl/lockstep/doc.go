@@ -46,9 +46,24 @@
 // evaluation on that backend (the contract's row adapter lays the
 // positions out row by row for Compiled.LogDensityGrad), and each ChEES
 // trajectory one call of Compiled.Leapfrog, so a GPU runs the
-// whole trajectory without a round trip per step. Momenta, acceptance and
-// adaptation stay on the host. The same code runs on accel/cpu in the
-// tests (TestMomentsWithinMCSE runs every case both ways).
+// whole trajectory without a round trip per step. The same code runs on
+// accel/cpu in the tests (TestMomentsWithinMCSE runs every case both
+// ways).
+//
+// A backend whose device runs the samplers' steps next to the chains
+// goes further (walk.go): RWMH hands it whole segments of steps
+// (accel.Walker: one call per 20–100 steps) and ChEES whole iterations,
+// its initial phase included (accel.Iterator: one call per iteration,
+// the cross-chain sums computed there). The chains' state stays on the
+// device; the host keeps each sampler's control — windows, dual
+// averaging, Adam on the trajectory length, restarts — as the one
+// definition both paths share, and a mirror of the state that it reads
+// back only where that control needs it. accel/cuda's kernels and the
+// gcc build of the same C implement both (TestWalkDeviceSameDraws,
+// TestHMCDeviceSameDraws compare them with the CPU path draw by draw).
+// Cross-chain sums add runs of accel.SumChunk chains in chain order,
+// then the runs in order, on the CPU as on a device. MEADS still calls
+// the device per trajectory step.
 //
 // RWMH's acceptance costs no exponential: u < exp(lp' − lp) is tested
 // as lp' > lp − E with E = −log u a standard exponential drawn by the

@@ -48,6 +48,32 @@
 // Ops the generator does not cover yet make Generate fail with
 // ErrUnsupported naming them (Supported lists the covered ones).
 //
+// Samplers next to the chains. Every generated source also carries the
+// samplers' kernels, so that a run's loop calls the device once per
+// segment or iteration rather than once per step: walk.cu's gb_rwmh runs
+// many steps of random-walk Metropolis per launch (accel.Walk), and
+// chees.cu runs ChEES's iteration — its initial phase's generalised HMC
+// step with a step size per chain, the trajectory, the acceptance, the
+// warm-up's cross-chain sums and the cross-chain variance (accel.
+// HMCIteration). Both draw their random numbers word for word as
+// ppl/lockstep/philox does (Philox4x32-10 and the ziggurats, whose tables
+// philox.Tables gives), and use the CPU sampler's arithmetic, so that a
+// seed gives the CPU's draws: exactly for the walk (its positions are
+// sums of scaled normals), to rounding over a short HMC run (the C
+// library's exp and log differ from Go's in the last bit, which dual
+// averaging amplifies over a long one; the tests then compare
+// statistics). Cross-chain sums add runs of accel.SumChunk chains in
+// order, then the runs in order, as ppl/lockstep does on the CPU.
+// The iteration is orchestrated in Go (HMC) over a small Device API —
+// numbered buffers, launches by kernel — that accel/cuda serves on a GPU
+// and GCCCompiled serves from its gcc-built process (host.inc's driver
+// commands), so one orchestration runs on both and make test checks it
+// without a GPU. Why not translate the samplers' steps from Go like the
+// device library: the translator has no 32-bit unsigned integers (Philox)
+// and the steps are a few dozen lines each, checked against the Go
+// samplers by TestWalkDeviceSameDraws and TestHMCDeviceSameDraws in
+// ppl/lockstep; extending the translator is the way to one definition.
+//
 // For large data there is a second, data-parallel kernel,
 // gb_logdensity_block: one block per chain whose lanes split the
 // elementwise work, the log densities over observations and the
