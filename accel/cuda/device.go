@@ -57,34 +57,41 @@ func (c *Compiled) Alloc(id, n int) error {
 	return cu.MemsetD8(m.ptr, 0, bytes)
 }
 
-// Put writes v at slot off of buffer id.
-func (c *Compiled) Put(id, off int, v []float64) error {
+// at is the device address of slot off of buffer id, checked to hold n
+// slots from there.
+func (c *Compiled) at(id, off, n int) (cu.DevicePtr, error) {
 	m, err := c.devBuf(id)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	if off < 0 || int64(8*(off+n)) > m.bytes {
+		return 0, fmt.Errorf("cuda: %d slots at %d of a buffer of %d bytes", n, off, m.bytes)
+	}
+	return m.ptr + cu.DevicePtr(8*off), nil
+}
+
+// Put writes v at slot off of buffer id.
+func (c *Compiled) Put(id, off int, v []float64) error {
 	if len(v) == 0 {
 		return nil
 	}
-	if int64(8*(off+len(v))) > m.bytes {
-		return fmt.Errorf("cuda: writing %d slots at %d of a buffer of %d bytes", len(v), off, m.bytes)
+	p, err := c.at(id, off, len(v))
+	if err != nil {
+		return err
 	}
-	return cu.MemcpyHtoD(m.ptr+cu.DevicePtr(8*off), unsafe.Pointer(&v[0]), int64(8*len(v)))
+	return cu.MemcpyHtoD(p, unsafe.Pointer(&v[0]), int64(8*len(v)))
 }
 
 // Get reads len(v) slots at off of buffer id.
 func (c *Compiled) Get(id, off int, v []float64) error {
-	m, err := c.devBuf(id)
-	if err != nil {
-		return err
-	}
 	if len(v) == 0 {
 		return nil
 	}
-	if int64(8*(off+len(v))) > m.bytes {
-		return fmt.Errorf("cuda: reading %d slots at %d of a buffer of %d bytes", len(v), off, m.bytes)
+	p, err := c.at(id, off, len(v))
+	if err != nil {
+		return err
 	}
-	return cu.MemcpyDtoH(unsafe.Pointer(&v[0]), m.ptr+cu.DevicePtr(8*off), int64(8*len(v)))
+	return cu.MemcpyDtoH(unsafe.Pointer(&v[0]), p, int64(8*len(v)))
 }
 
 // Launch runs kernel k with one thread per item, blockSize threads a

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/cuda"
+	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -121,15 +122,9 @@ func TestIterateOnDevice(t *testing.T) {
 	}
 }
 
-// deviceSchools is the non-centred eight schools.
+// deviceSchools is posteriordb's non-centred eight schools.
 func deviceSchools(t testing.TB) *ppl.Compiled {
-	m := ppl.NewModel("eight_schools")
-	mu := m.Normal("mu", 0, 5)
-	tau := m.HalfCauchy("tau", 5)
-	z := m.Normal("theta_tilde", 0, 1, ppl.Size(8))
-	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
-	m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
-	cm, err := m.Compile()
+	cm, err := posteriordb.Compiled("eight_schools-eight_schools_noncentered")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -366,6 +366,30 @@ func (p *Program) Close() error {
 	return err
 }
 
+// InProcess serves b behind the worker protocol in a goroutine, through
+// in-memory pipes, and returns a client of it: the protocol without a
+// worker process (tests; a backend that must be reached through the
+// protocol). stop closes the pipes and returns Serve's error.
+func InProcess(b accel.Backend, info string) (c *Client, stop func() error, err error) {
+	cr, sw := io.Pipe() // server → client
+	sr, cw := io.Pipe() // client → server
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(sr, sw, b, info)
+		sw.Close()
+	}()
+	c, err = NewClient(cr, cw)
+	if err != nil {
+		cw.Close()
+		<-done
+		return nil, nil, err
+	}
+	return c, func() error {
+		cw.Close()
+		return <-done
+	}, nil
+}
+
 // Serve answers requests from r on w with backend b until r ends; info
 // describes the device in the hello. The worker binary's main calls it
 // with stdin and stdout.

@@ -2,7 +2,6 @@ package remote_test
 
 import (
 	"errors"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,20 +17,12 @@ import (
 // talking to it through in-memory pipes: the worker protocol without a
 // worker process.
 func pipeBackend(t *testing.T) *remote.Client {
-	cr, sw := io.Pipe() // server → client
-	sr, cw := io.Pipe() // client → server
-	done := make(chan error, 1)
-	go func() {
-		done <- remote.Serve(sr, sw, cpu.New(2), "test: accel/cpu behind a pipe")
-		sw.Close()
-	}()
-	c, err := remote.NewClient(cr, cw)
+	c, stop, err := remote.InProcess(cpu.New(2), "test: accel/cpu behind a pipe")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cw.Close()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})

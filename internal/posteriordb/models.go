@@ -478,3 +478,16 @@ func logisticRegression(d *dataReader) *ppl.Model {
 	m.BernoulliLogit("y", ppl.MatVec(X, beta)).Observe(y)
 	return m
 }
+
+// Compiled loads the named case and compiles its model.
+func Compiled(name string) (*ppl.Compiled, error) {
+	c, err := Load(name)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Model(name, c)
+	if err != nil {
+		return nil, err
+	}
+	return m.Compile()
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
 	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -54,30 +55,8 @@ func TestHMCDeviceSameDraws(t *testing.T) {
 			if want := tc.warmup + tc.draws - tc.warmup/4; cb.iterations != want || cb.initial != tc.warmup/4 {
 				t.Errorf("the device ran %d iterations and %d initial steps; want %d and %d (one call each)", cb.iterations, cb.initial, want, tc.warmup/4)
 			}
-			pc, pd := cpu.Posterior, dev.Posterior
-			worst, acc := 0.0, 0.0
-			for k := range pc.Chains {
-				a, b := pc.Chains[k], pd.Chains[k]
-				if x, y := a.Adaptation.StepSize, b.Adaptation.StepSize; relErr(x, y) > 1e-12 {
-					t.Errorf("chain %d: step size %v on the CPU, %v on the device", k, x, y)
-				}
-				for j := range a.Values {
-					for i := range a.Values[j] {
-						worst = max(worst, relErr(a.Values[j][i], b.Values[j][i]))
-					}
-				}
-				for i := range a.Stats.LP {
-					for _, p := range [][2]float64{{a.Stats.LP[i], b.Stats.LP[i]}, {a.Stats.AcceptStat[i], b.Stats.AcceptStat[i]},
-						{a.Stats.Energy[i], b.Stats.Energy[i]}} {
-						worst = max(worst, relErr(p[0], p[1]))
-					}
-					if a.Stats.NLeapfrog[i] != b.Stats.NLeapfrog[i] || a.Stats.Divergent[i] != b.Stats.Divergent[i] {
-						t.Fatalf("chain %d draw %d: %d steps, divergent %v on the CPU; %d, %v on the device", k, i,
-							a.Stats.NLeapfrog[i], a.Stats.Divergent[i], b.Stats.NLeapfrog[i], b.Stats.Divergent[i])
-					}
-					acc += a.Stats.AcceptStat[i]
-				}
-			}
+			worst, acc := compareKept(t, cpu.Posterior, dev.Posterior, 1e-12)
+			pc := cpu.Posterior
 			if worst > 1e-9 {
 				t.Errorf("kept draws and statistics differ by %.3g (relative); want ≤ 1e-9", worst)
 			}
@@ -92,19 +71,13 @@ func TestHMCDeviceSameDraws(t *testing.T) {
 	}
 }
 
-// eightSchools is the non-centred eight schools.
+// eightSchools is posteriordb's non-centred eight schools.
 func eightSchools(t testing.TB) *ppl.Compiled {
-	m := ppl.NewModel("schools")
-	mu := m.Normal("mu", 0, 5)
-	tau := m.HalfCauchy("tau", 5)
-	z := m.Normal("z", 0, 1, ppl.Size(8))
-	theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
-	m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
-	c, err := m.Compile()
+	cm, err := posteriordb.Compiled("eight_schools-eight_schools_noncentered")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return cm
 }
 
 // iteratingBackend counts its programs' iterations.

@@ -3,7 +3,6 @@ package lockstep_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os/exec"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // RWMH on a backend that walks (the generated CUDA C, compiled by gcc as
@@ -37,19 +37,6 @@ func TestWalkDeviceSameDraws(t *testing.T) {
 		}
 		return c
 	}
-	schools := func() *ppl.Compiled {
-		m := ppl.NewModel("schools")
-		mu := m.Normal("mu", 0, 5)
-		tau := m.HalfCauchy("tau", 5)
-		z := m.Normal("z", 0, 1, ppl.Size(8))
-		theta := m.Deterministic("theta", ppl.Add(mu, ppl.Mul(tau, z)))
-		m.Normal("y", theta, []float64{15, 10, 16, 11, 9, 11, 10, 18}).Observe([]float64{28, 8, -3, 7, -1, 1, 18, 12})
-		c, err := m.Compile()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
 	wide := func() *ppl.Compiled {
 		// Past the kernel's GB_WALK_LOCAL_DIM (64): state read in place.
 		m := ppl.NewModel("wide")
@@ -63,7 +50,7 @@ func TestWalkDeviceSameDraws(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		model *ppl.Compiled
-	}{{"one-dimensional", one()}, {"scaled", scaled(t)}, {"eight schools", schools()}, {"seventy dimensions", wide()}} {
+	}{{"one-dimensional", one()}, {"scaled", scaled(t)}, {"eight schools", eightSchools(t)}, {"seventy dimensions", wide()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := lockstep.Config{Sampler: infer.RWMH, Chains: 37, Keep: 3, Warmup: 310, Draws: 150, Seed: 11}
 			cpu, err := lockstep.Run(context.Background(), tc.model, cfg)
@@ -86,29 +73,8 @@ func TestWalkDeviceSameDraws(t *testing.T) {
 			if cb.walks < 15 || cb.walks > 40 || cb.evals > 2 {
 				t.Errorf("the device ran %d walks and %d batch evaluations; want one walk per segment", cb.walks, cb.evals)
 			}
-			pc, pd := cpu.Posterior, dev.Posterior
-			if len(pd.Chains) != len(pc.Chains) || pd.Draws() != pc.Draws() {
-				t.Fatalf("device: %d chains × %d draws; CPU %d × %d", len(pd.Chains), pd.Draws(), len(pc.Chains), pc.Draws())
-			}
-			worst, acc := 0.0, 0.0
-			for k := range pc.Chains {
-				a, b := pc.Chains[k], pd.Chains[k]
-				if x, y := a.Adaptation.StepSize, b.Adaptation.StepSize; x != y {
-					t.Errorf("chain %d: adapted scale %v on the CPU, %v on the device", k, x, y)
-				}
-				for j := range a.Values {
-					for i := range a.Values[j] {
-						worst = max(worst, relErr(a.Values[j][i], b.Values[j][i]))
-					}
-				}
-				for i := range a.Stats.LP {
-					worst = max(worst, relErr(a.Stats.LP[i], b.Stats.LP[i]))
-					if a.Stats.AcceptStat[i] != b.Stats.AcceptStat[i] {
-						t.Fatalf("chain %d draw %d: accepted %v on the CPU, %v on the device", k, i, a.Stats.AcceptStat[i], b.Stats.AcceptStat[i])
-					}
-					acc += a.Stats.AcceptStat[i]
-				}
-			}
+			worst, acc := compareKept(t, cpu.Posterior, dev.Posterior, 0)
+			pc := cpu.Posterior
 			if worst > 1e-12 {
 				t.Errorf("kept draws differ by %.3g (relative); want ≤ 1e-12", worst)
 			}
@@ -170,24 +136,55 @@ func (c *countingProgram) Walk(w *accel.Walk) error {
 // pipedGCC serves the gcc-built device code behind accel/remote's
 // protocol, in memory.
 func pipedGCC(t *testing.T) *remote.Client {
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- remote.Serve(sr, sw, cgen.NewGCC(), "test: gcc behind a pipe")
-		sw.Close()
-	}()
-	c, err := remote.NewClient(cr, cw)
+	c, stop, err := remote.InProcess(cgen.NewGCC(), "test: gcc behind a pipe")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cw.Close()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})
 	return c
+}
+
+// compareKept compares the kept chains of a CPU run and a device run:
+// their shapes, adapted step sizes (to tol, relative), and the draws and
+// statistics, returning the largest relative difference and the sum of
+// the CPU's acceptance statistics. Step counts, divergences and (for tol
+// 0) acceptances must be equal.
+func compareKept(t *testing.T, pc, pd *posterior.Posterior, tol float64) (worst, acc float64) {
+	t.Helper()
+	if len(pd.Chains) != len(pc.Chains) || pd.Draws() != pc.Draws() {
+		t.Fatalf("device: %d chains × %d draws; CPU %d × %d", len(pd.Chains), pd.Draws(), len(pc.Chains), pc.Draws())
+	}
+	for k := range pc.Chains {
+		a, b := pc.Chains[k], pd.Chains[k]
+		if x, y := a.Adaptation.StepSize, b.Adaptation.StepSize; relErr(x, y) > tol {
+			t.Errorf("chain %d: adapted step size %v on the CPU, %v on the device", k, x, y)
+		}
+		for j := range a.Values {
+			for i := range a.Values[j] {
+				worst = max(worst, relErr(a.Values[j][i], b.Values[j][i]))
+			}
+		}
+		sa, sb := a.Stats, b.Stats
+		for i := range sa.LP {
+			worst = max(worst, relErr(sa.LP[i], sb.LP[i]), relErr(sa.AcceptStat[i], sb.AcceptStat[i]))
+			if tol == 0 && sa.AcceptStat[i] != sb.AcceptStat[i] {
+				t.Fatalf("chain %d draw %d: acceptance %v on the CPU, %v on the device", k, i, sa.AcceptStat[i], sb.AcceptStat[i])
+			}
+			if sa.Energy != nil {
+				worst = max(worst, relErr(sa.Energy[i], sb.Energy[i]))
+				if sa.NLeapfrog[i] != sb.NLeapfrog[i] || sa.Divergent[i] != sb.Divergent[i] {
+					t.Fatalf("chain %d draw %d: %d steps, divergent %v on the CPU; %d, %v on the device", k, i,
+						sa.NLeapfrog[i], sa.Divergent[i], sb.NLeapfrog[i], sb.Divergent[i])
+				}
+			}
+			acc += sa.AcceptStat[i]
+		}
+	}
+	return worst, acc
 }
 
 func relErr(a, b float64) float64 {
