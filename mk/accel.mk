@@ -34,7 +34,7 @@ vet-cuda:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	  printf 'go %s\n\nuse %s\n\nreplace gorgonia.org/cu v0.9.6 => %s/accel/cuda/custub\n' \
 	    "$$(sed -n 's/^go //p' go.mod)" "$(CURDIR)" "$(CURDIR)" > $$tmp/go.work && \
-	  GOWORK=$$tmp/go.work $(GO) vet -tags cuda ./accel/cuda/... ./cmd/gobayes-cuda && \
+	  GOWORK=$$tmp/go.work $(GO) vet -tags cuda ./accel/cuda/... ./cmd/gobayes-cuda ./ppl/lockstep && \
 	  GOWORK=$$tmp/go.work $(GO) build -tags cuda -o /dev/null ./cmd/gobayes-cuda && \
 	  echo "vet-cuda: accel/cuda and the worker type-check against the cu v0.9.6 signatures"
 

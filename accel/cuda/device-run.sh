@@ -5,7 +5,7 @@
 #                                         # toolchain, the vendored modules and posteriordb
 #   accel/cuda/device-run.sh run [STEP…]  # there, from the repo root, with DIR carried
 #
-# Steps: worker conformance crossover gpubench numpyro, or shell:CMD. With none, all.
+# Steps: worker conformance samplers crossover gpubench numpyro, or shell:CMD. With none, all.
 # Each step's output goes to $OUT/STEP.log when OUT is set. cu v0.9.6 compiles against
 # CUDA 13 headers through accel/cuda/cucompat (see its cuda.h).
 set -uo pipefail
@@ -64,6 +64,8 @@ step() {
 	case $1 in
 	worker) go build -tags cuda -o bin/gobayes-cuda ./cmd/gobayes-cuda ;;
 	conformance) go test -vet=off -tags cuda -count=1 -v -timeout 15m ./accel/cuda/ ;;
+	samplers) go test -vet=off -tags cuda -count=1 -v -run OnDevice -bench 'Walk|LogisticGradient' -benchtime 1s ./ppl/lockstep &&
+		go test -vet=off -tags cuda -count=1 -run '^$' -bench Iterate -benchtime 20x ./accel/cuda ;;
 	crossover) go test -vet=off -tags cuda -count=1 -run '^$' -bench Crossover -benchtime 200ms ./accel/cuda ;;
 	gpubench) go run ./bench/gpu -data /tmp/gpubench ${GPUBENCH_FLAGS:-} ;;
 	numpyro) python3 bench/gpu/numpyro_bench.py --data /tmp/gpubench --out "${OUT:-/tmp}/numpyro.jsonl" ${NUMPYRO_FLAGS:-} ;;
@@ -76,7 +78,7 @@ run() {
 	setup || { echo "setup failed" >&2; exit 1; }
 	local logs=${OUT:-/tmp/gobayes-device} summary="" fail=0
 	mkdir -p "$logs"
-	[ $# -gt 0 ] || set -- worker conformance crossover gpubench numpyro
+	[ $# -gt 0 ] || set -- worker conformance samplers crossover gpubench numpyro
 	for s in "$@"; do
 		echo "=== $s"
 		local t0=$SECONDS name=${s%%:*}

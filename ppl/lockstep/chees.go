@@ -3,8 +3,8 @@ package lockstep
 import (
 	"math"
 
+	"github.com/gobayes/gobayes/accel/philox"
 	"github.com/gobayes/gobayes/ppl/adapt"
-	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 

@@ -4,7 +4,7 @@
 // Sountsov 2022). Chains are split
 // in blocks evaluated by package accel/vec on every core; every random
 // number is a pure function of (seed, chain, step) through package
-// ppl/lockstep/philox, so a run is reproducible from its seed on any
+// accel/philox, so a run is reproducible from its seed on any
 // number of cores.
 //
 //	res, err := lockstep.Run(ctx, compiled, lockstep.Config{Sampler: infer.ChEES, Chains: 1024})

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/par"
+	"github.com/gobayes/gobayes/accel/philox"
 	"github.com/gobayes/gobayes/ppl/infer"
-	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 

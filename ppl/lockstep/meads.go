@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/gobayes/gobayes/ppl/lockstep/philox"
+	"github.com/gobayes/gobayes/accel/philox"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
 

@@ -5,8 +5,8 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/gobayes/gobayes/accel/philox"
 	"github.com/gobayes/gobayes/ppl/adapt"
-	"github.com/gobayes/gobayes/ppl/lockstep/philox"
 	"github.com/gobayes/gobayes/ppl/mcmc"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )

@@ -56,7 +56,7 @@
 // step with a step size per chain, the trajectory, the acceptance, the
 // warm-up's cross-chain sums and the cross-chain variance (accel.
 // HMCIteration). Both draw their random numbers word for word as
-// ppl/lockstep/philox does (Philox4x32-10 and the ziggurats, whose tables
+// accel/philox does (Philox4x32-10 and the ziggurats, whose tables
 // philox.Tables gives), and use the CPU sampler's arithmetic, so that a
 // seed gives the CPU's draws: exactly for the walk (its positions are
 // sums of scaled normals), to rounding over a short HMC run (the C

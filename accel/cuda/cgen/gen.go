@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"github.com/gobayes/gobayes/ppl/lockstep/philox"
+	"github.com/gobayes/gobayes/accel/philox"
 	"math"
 	"sort"
 	"strconv"

@@ -1,12 +1,12 @@
 
 /* Random-walk Metropolis on the device (accel.Walk): the streams of
- * ppl/lockstep/philox, word for word, so that a seed gives the CPU's
+ * accel/philox, word for word, so that a seed gives the CPU's
  * draws. Philox4x32-10 (Salmon et al. 2011) over the counter (block,
  * step, chain low, chain high) under the key (seed low, seed high); the
  * ziggurats' tables come from philox.Tables (GB_ZK: the normal's then
  * the exponential's thresholds; GB_ZF: the normal's scales and edge
  * densities, then the exponential's). Each routine follows the Go of the
- * same name in ppl/lockstep/philox. */
+ * same name in accel/philox. */
 
 typedef struct {
 	unsigned int key[2], ctr[4], buf[4];

@@ -13,5 +13,8 @@
 //	u := s.Uniform()                   // uniform on (0, 1)
 //
 // Block is the bare bijection, for callers that lay out counters
-// themselves.
+// themselves. The package lives in accel, below ppl, because the CPU
+// samplers of ppl/lockstep and the device code of accel/cuda/cgen
+// (walk.cu, chees.cu; Tables gives them the ziggurats) draw from the
+// same streams.
 package philox
