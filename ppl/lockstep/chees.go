@@ -3,6 +3,7 @@ package lockstep
 import (
 	"math"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/philox"
 	"github.com/gobayes/gobayes/ppl/adapt"
 	"github.com/gobayes/gobayes/ppl/posterior"
@@ -281,27 +282,37 @@ func runChEES(e *ensemble, ctl *control) (int, error) {
 // order, as a device's.
 func (e *ensemble) cheesSums(h *hmcParams, mean, meanP []float64) (sumA, sumInvA, crit float64) {
 	d := e.dim
-	var sa, si chunkSum
-	sx, sp := make([]chunkSum, d), make([]chunkSum, d)
+	// chunkSum's order, with the runs' partial sums kept in place: [a,
+	// 1/a, x_0…x_{d-1}, a·x'_0…a·x'_{d-1}].
+	part, total := make([]float64, 2+2*d), make([]float64, 2+2*d)
+	px, pp := part[2:2+d], part[2+d:]
+	n := 0
 	for _, b := range e.blocks {
 		for c := 0; c < b.n; c++ {
 			a := b.alpha[c]
-			sa.add(a)
-			si.add(1 / math.Max(a, 1e-20))
+			part[0] += a
+			part[1] += 1 / math.Max(a, 1e-20)
 			for j := 0; j < d; j++ {
-				sx[j].add(b.x[j*b.n+c])
-				sp[j].add(a * b.xp[j*b.n+c])
+				px[j] += b.x[j*b.n+c]
+				pp[j] += a * b.xp[j*b.n+c]
+			}
+			if n++; n == accel.SumChunk {
+				flushChunk(total, part)
+				n = 0
 			}
 		}
 	}
-	sumA, sumInvA = sa.sum(), si.sum()
+	if n > 0 {
+		flushChunk(total, part)
+	}
+	sumA, sumInvA = total[0], total[1]
 	if !(sumA > 0) {
 		return sumA, sumInvA, 0
 	}
 	nc := float64(e.cfg.Chains)
 	for j := range mean {
-		mean[j] = sx[j].sum() / nc
-		meanP[j] = sp[j].sum() / sumA
+		mean[j] = total[2+j] / nc
+		meanP[j] = total[2+d+j] / sumA
 	}
 	var g chunkSum
 	for _, b := range e.blocks {
@@ -319,6 +330,14 @@ func (e *ensemble) cheesSums(h *hmcParams, mean, meanP []float64) (sumA, sumInvA
 		}
 	}
 	return sumA, sumInvA, g.sum()
+}
+
+// flushChunk adds a run's partial sums to the totals and clears them.
+func flushChunk(total, part []float64) {
+	for i, v := range part {
+		total[i] += v
+		part[i] = 0
+	}
 }
 
 // energy is the Hamiltonian of chain c after the transition: at the
