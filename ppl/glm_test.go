@@ -421,6 +421,18 @@ func TestGLMSetRowsPredictions(t *testing.T) {
 	if got := idata.Draws["predictions"]; got != pred {
 		t.Errorf("InferenceData has no predictions group")
 	}
+	// xarray reads the store back, the GLM's names ("1|county") and
+	// labels included.
+	store := filepath.Join(t.TempDir(), "glm.zarr")
+	if err := idata.WriteZarr(store); err != nil {
+		t.Fatal(err)
+	}
+	expected := expectedStore(idata)
+	if _, ok := expected["posterior"]["1|county"]; !ok {
+		t.Fatalf("the posterior group has no 1|county")
+	}
+	expected["_coords"] = map[string]any{"county": []string{"Aitkin", "Anoka", "Benton", "Dakota", "Wright"}, "floor_level": []string{"ground", "upper"}}
+	readBack(t, store, expected)
 
 	if err := os.WriteFile(p, []byte("x1,floor,county\n1,upper,Wright\n0,ground,Hennepin\n"), 0o644); err != nil {
 		t.Fatal(err)
