@@ -275,5 +275,5 @@ func (p *glmParser) errAt(t glmToken, format string, args ...any) error {
 // glmErr is a mistake at column pos (1-based) of the formula src: the
 // message quotes the formula with a caret under the place.
 func glmErr(src string, pos int, format string, args ...any) error {
-	return &Error{Var: "GLM", Msg: fmt.Sprintf("formula %q, column %d: %s\n    %s\n    %s^", src, pos, fmt.Sprintf(format, args...), src, strings.Repeat(" ", pos-1))}
+	return formulaError("GLM", src, pos, format, args...)
 }
