@@ -129,6 +129,14 @@
 // Model.Err returns it and Compile refuses to compile. Library code can
 // turn the panic back into an error with `defer ppl.Catch(&err)`.
 //
+// Some data pass the build's checks and still fit no parameter value the
+// sampler could start from: a proportion of exactly 0 under a Beta, a
+// duration of 0 under a Gamma, on the edge of the support. When no
+// finite starting point is found, Sample, MAP and ADVI look for observed
+// values whose density is zero at every one of a few random starts while
+// the variable's other values are not, and name the first (its index,
+// its label, how many more there are) with what to do (start_data.go).
+//
 // # Compilation
 //
 // Compile lays out the unconstrained position: each free parameter gets
