@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/gobayes/gobayes/ppl/dist"
 	"github.com/gobayes/gobayes/table"
 )
@@ -251,19 +253,8 @@ func round3(x float64) float64 {
 	return v
 }
 
-func meanSD(d []float64) (mean, sd float64) {
-	for _, v := range d {
-		mean += v
-	}
-	mean /= float64(len(d))
-	for _, v := range d {
-		sd += (v - mean) * (v - mean)
-	}
-	if len(d) > 1 {
-		sd = math.Sqrt(sd / float64(len(d)-1))
-	}
-	return mean, sd
-}
+// meanSD is d's mean and sample standard deviation (NaN for one value).
+func meanSD(d []float64) (mean, sd float64) { return stat.MeanStdDev(d, nil) }
 
 // prior makes the variable name with the user's prior or the default
 // family def and parameters.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/gobayes/gobayes/table"
 )
 
@@ -398,13 +400,7 @@ func TestGLMSetRowsPredictions(t *testing.T) {
 	}
 	m.SetRows(rows)
 	pred := m.Predictions(idata, fit, Seed(3))
-	mean := func(xs []float64) float64 {
-		s := 0.0
-		for _, x := range xs {
-			s += x
-		}
-		return s / float64(len(xs))
-	}
+	mean := func(xs []float64) float64 { return stat.Mean(xs, nil) }
 	draws := func(c string) []float64 { return fit.Flat(c) }
 	for i, c := range []struct {
 		x1            float64
