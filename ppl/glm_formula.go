@@ -120,6 +120,8 @@ func parseGLMFormula(src string) (*glmFormula, error) {
 				return nil, err
 			}
 			f.groups = append(f.groups, g)
+		case t.kind == "end" && first:
+			return nil, p.errAt(t, "nothing follows ~; write the predictors, as in \"%s ~ x1 + x2\" (or \"%s ~ 1\" for an intercept alone)", f.response.name, f.response.name)
 		case t.kind == "end":
 			return nil, p.errAt(t, "the formula ends after %q; write a term (a column, 1, or (1 | group)) there, or remove the %q", sign, sign)
 		default:

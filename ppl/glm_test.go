@@ -319,6 +319,7 @@ func TestGLMFormulaErrors(t *testing.T) {
 	}{
 		{"yg x1", 4, "expected ~"},
 		{"yg ~ x1 +", 10, "write a term"},
+		{"yg ~", 5, "nothing follows ~"},
 		{"yg ~ x1 x2", 9, "write + before"},
 		{"yg ~ x1 * x2", 9, "interactions"},
 		{"yg ~ x1:x2", 8, "interactions"},
