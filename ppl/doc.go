@@ -58,6 +58,33 @@
 // scale, is an error that says what to use (PoissonLog, BernoulliLogit, a
 // positive prior, a link such as Exp or Logistic).
 //
+// Formulas. Model.Let and Model.Formula read an expression written as on
+// paper, "alpha[county] + beta * x^2", over the model's names and values
+// given with Using. Its grammar: numbers and the constant pi; names;
+// + - * / and ^ (a power: binds tightest, groups from the right, and
+// -x^2 is -(x^2)); parentheses; indexing from 0 (x[2] one element,
+// x[ids] a gather by whole-number ids given with Using or as an integer
+// data container); calls of exp, log, log1p, expm1, sqrt, square, abs,
+// tanh, logistic (inv_logit), logit, softplus, lgamma, digamma, inv,
+// neg, step, sum, mean, logsumexp, softmax, logsoftmax, cumsum, dot,
+// pow, min, max, matvec, add, sub, mul, div, log_diff_exp, clip(x, lo,
+// hi); and log densities as Stan names them (normal_lpdf(y, mu, sigma),
+// any family in snake case with _lpdf or _lpmf). A mistake quotes the
+// formula with a caret under its column.
+//
+// Regression formulas. GLM builds a whole model from an R-style formula
+// over a table's columns (package table), as bambi and brms do:
+// GLM("y ~ x1 + x2 + (1 + x1 | county)", t, Family("poisson"),
+// Offset("log_exposure")). Numeric columns get a coefficient each,
+// label columns are treatment-coded (x[level]), (terms | g) gives
+// varying intercepts and slopes (non-centred) with g's labels as
+// coordinates; families gaussian, bernoulli, binomial (logit), poisson
+// and negativebinomial (log). The priors are weakly informative and
+// scaled to the data by a rule GLM's documentation states; the listing
+// shows them, Prior and Model.SetPrior replace one by name, and
+// Model.SetRows gives the model a new table's rows to predict at
+// (Predictions, PosteriorPredictive). The result is an ordinary Model.
+//
 // Finite mixtures are Model.Mixture with Comp/NormalComp components; LogPDF
 // gives a family's pointwise log density as an expression for hand-written
 // likelihoods. A Model prints itself (String, HTML) one variable per line.
@@ -101,6 +128,14 @@
 // panic is the cell's error at that line), and the model records it:
 // Model.Err returns it and Compile refuses to compile. Library code can
 // turn the panic back into an error with `defer ppl.Catch(&err)`.
+//
+// Some data pass the build's checks and still fit no parameter value the
+// sampler could start from: a proportion of exactly 0 under a Beta, a
+// duration of 0 under a Gamma, on the edge of the support. When no
+// finite starting point is found, Sample, MAP and ADVI look for observed
+// values whose density is zero at every one of a few random starts while
+// the variable's other values are not, and name the first (its index,
+// its label, how many more there are) with what to do (start_data.go).
 //
 // # Compilation
 //

@@ -15,28 +15,8 @@ import (
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 )
 
-// Formulas: an expression written as it reads on paper,
-//
-//	theta := m.Let("theta", "mu + tau * z")
-//	m.Let("eta", "alpha[county] + beta * x", ppl.Using("county", countyIdx))
-//	m.Normal("y", m.Formula("a + b * exp(-c * t)"), sigma, ppl.Observed(y))
-//
-// The syntax is Go's for expressions: numbers, names, + - * / and unary
-// minus, ^ for a power (x^2), parentheses, calls of the functions below,
-// and indexing: x[2] is one element (0-based, as everywhere in code),
-// x[ids] gathers by a vector of 0-based ids (a group's value per
-// observation), given with Using or as an integer data container, which
-// SetData may swap. Names are the model's random variables, deterministic
-// quantities and data containers, values given with Using, and pi; the
-// listing and LaTeX show them by these names.
-//
-// Functions: exp, log, log1p, expm1, sqrt, square, abs, tanh, logistic
-// (inv_logit), logit, softplus, lgamma, digamma, inv, sum, mean,
-// logsumexp, softmax, logsoftmax, cumsum, dot(a, b), pow(a, b), min(a,
-// b), max(a, b), clip(x, lo, hi), matvec(A, x), and the log densities
-// normal_lpdf(y, mu, sigma) (any family's name in snake case, with _lpdf
-// or _lpmf, as Stan writes them). A mistake names the column of the
-// formula where it is.
+// Formulas: an expression written as it reads on paper (Let, Formula;
+// the grammar is in Let's documentation, which %doc m.Let shows).
 
 // Using names a Go value (a number, []float64, []int, …) or expression
 // for a formula: m.Let("mu", "a[g] + b * x", ppl.Using("g", groups),
@@ -51,7 +31,9 @@ func Using(name string, value any) Option {
 }
 
 // Formula is the expression the formula src writes, over the model's
-// names and the values given with Using (the other options are refused).
+// names and the values given with Using (the other options are refused):
+// m.Normal("y", m.Formula("a + b * exp(-c * t)", ppl.Using("t", t)),
+// sigma, ppl.Observed(y)). The grammar is Let's.
 func (m *Model) Formula(src string, opts ...Option) Expr {
 	var o options
 	for _, f := range opts {
@@ -66,6 +48,37 @@ func (m *Model) Formula(src string, opts ...Option) Expr {
 // Let records the formula src as the deterministic quantity name (as
 // Deterministic does) and returns it. It takes the options Using and
 // Dims.
+//
+//	theta := m.Let("theta", "mu + tau * z")
+//	m.Let("eta", "alpha[county] + beta * x", ppl.Using("county", countyIdx), ppl.Using("x", x))
+//	m.Let("p", "inv_logit(a + b * dose^2)")
+//
+// The grammar is Go's for expressions, with ^ for a power:
+//
+//   - numbers: 2, 0.5, 1e-3; the constant pi;
+//   - names: the model's random variables, deterministic quantities and
+//     data containers, values given with Using (a number, []float64,
+//     []int, an Expr), which may not hide a model's name;
+//   - operators: + - * / and ^, a power (x^2); ^ binds tightest and
+//     groups from the right (2^3^2 is 2^9), unary minus less tightly
+//     (-x^2 is -(x^2)), then * /, then + -; parentheses group;
+//   - indexing, 0-based as in Go: x[2] is one element, x[ids] gathers by a
+//     vector of whole-number ids given with Using or as an integer data
+//     container (m.Data("county_idx", []int{…}), which SetData may swap):
+//     a group's value per observation;
+//   - functions of one argument: exp, log, log1p, expm1, sqrt, square,
+//     abs, tanh, logistic (inv_logit), logit, softplus, lgamma, digamma,
+//     inv, neg, step, sum, mean, logsumexp, softmax, logsoftmax, cumsum;
+//     of two: dot, pow, min, max, matvec(A, x), add, sub, mul, div,
+//     log_diff_exp; clip(x, lo, hi);
+//   - log densities as Stan writes them, a family's name in snake case
+//     with _lpdf or _lpmf: normal_lpdf(y, mu, sigma),
+//     poisson_log_lpmf(k, eta).
+//
+// Arithmetic broadcasts a scalar over a vector. The listing and LaTeX
+// show the formula's names. A mistake (an unknown name or function, a
+// missing parenthesis, a negative index) is an error quoting the formula
+// with a caret under the column where it is.
 func (m *Model) Let(name, src string, opts ...Option) Expr {
 	var o options
 	for _, f := range opts {

@@ -54,6 +54,8 @@ type Model struct {
 	defined map[string]any
 	// files lists the data containers read from files (table_data.go).
 	files []fileData
+	// glm is what GLM made, for SetRows; nil for a model written by hand.
+	glm *glmSpec
 }
 
 // NewModel starts an empty model. The name labels summaries and files;

@@ -160,6 +160,9 @@ func line(r *graph.RV) [4]string {
 func (m *Model) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s\n", m.g.Name)
+	if m.glm != nil {
+		fmt.Fprintf(&b, "  %s\n", m.glm.about())
+	}
 	for _, r := range m.lines() {
 		fmt.Fprintf(&b, "  %s %s %s  (%s)\n", r[0], r[1], r[2], r[3])
 	}
@@ -173,7 +176,11 @@ func (m *Model) String() string {
 // is a cell's last expression).
 func (m *Model) HTML() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<div><b>model %s</b><table><tbody>", html.EscapeString(m.g.Name))
+	fmt.Fprintf(&b, "<div><b>model %s</b>", html.EscapeString(m.g.Name))
+	if m.glm != nil {
+		fmt.Fprintf(&b, "<br><small>%s</small>", html.EscapeString(m.glm.about()))
+	}
+	b.WriteString("<table><tbody>")
 	for _, r := range m.lines() {
 		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td><i>%s</i></td></tr>",
 			html.EscapeString(r[0]), html.EscapeString(r[1]), html.EscapeString(r[2]), html.EscapeString(r[3]))

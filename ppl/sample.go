@@ -181,7 +181,7 @@ func (m *Model) MAP(opts ...SampleOption) *optim.Result {
 		o.Init = xs[0]
 	}
 	r, err := optim.MAP(c, o)
-	orPanic(err)
+	orPanic(c.explainStart(err, s.cfg.Seed))
 	return r
 }
 
@@ -203,7 +203,7 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 		defer finish()
 	}
 	r, err := vi.ADVI(s.ctx, c, o)
-	orPanic(err)
+	orPanic(c.explainStart(err, s.cfg.Seed))
 	m.annotate(r.Posterior)
 	return r
 }
@@ -506,6 +506,9 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		// The last progress report may precede the end of the run (or, on
 		// an interrupt, never come): the final word is said here.
 		sink.Finish(s.ctx.Err() != nil || (err != nil && fit != nil))
+	}
+	if fit == nil {
+		err = c.explainStart(err, s.cfg.Seed)
 	}
 	if err != nil && fit != nil {
 		// A backend that died mid-run (an MPI rank, the GPU's worker):

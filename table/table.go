@@ -251,6 +251,10 @@ func (c *Column) String() string {
 	return sb.String()
 }
 
+// Text is row i (0-based) as text: a string column's label, a number
+// (up to six significant digits), or NA for a missing value.
+func (c *Column) Text(i int) string { return c.cell(i) }
+
 // cell is row i as text.
 func (c *Column) cell(i int) string {
 	v := c.Floats()[i]

@@ -53,6 +53,15 @@ func TestReadCSVTypes(t *testing.T) {
 	if z.Kind() != String || !slices.Equal(z.Labels(), []string{"55001", "55002"}) || z.Missing() != 1 {
 		t.Fatalf("zip: %v %v missing %d", z.Kind(), z.Labels(), z.Missing())
 	}
+	// Text: a row as text, whatever the column's type.
+	for _, w := range []struct{ col, want string }{{"county", "Blue Earth"}, {"n", "4"}, {"y", "-2"}} {
+		if got := tb.Col(w.col).Text(1); got != w.want {
+			t.Errorf("%s.Text(1) = %q, want %q", w.col, got, w.want)
+		}
+	}
+	if got := y.Text(2); got != "NA" {
+		t.Errorf("a missing value's Text is %q, want NA", got)
+	}
 	if _, ok := c.Source(); ok {
 		t.Fatal("a string column claims a source its rows can be read from")
 	}

@@ -11,5 +11,7 @@ func init() {
 	Symbols["github.com/gobayes/gobayes/ppl/datasets/datasets"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Logistic": reflect.ValueOf(datasets.Logistic),
+		"Names":    reflect.ValueOf(datasets.Names),
+		"Path":     reflect.ValueOf(datasets.Path),
 	}
 }

@@ -234,6 +234,35 @@ def check_many_chains(nb):
     expect("wall time: NUTS" in stdout(nb, "plot-forest-samplers"), "no wall-time line")
 
 
+def check_csv_glm(nb):
+    listing = result(nb, "glm-model")
+    for want in ("GLM accidents ~ traffic + layout + (1 | district), family poisson (log link)",
+                 "traffic ~ Normal(0,", "layout[layout_level=2] ~ Normal(0,", "1|district_sigma ~ HalfNormal(1)",
+                 "log_years_data[300] = data", "accidents[300] ~ PoissonLog("):
+        expect(want in listing, "the GLM's listing lacks %r:\n%s" % (want, listing))
+    expect("traffic: Normal(0, 0.691) → Normal(0, 0.5)" in stdout(nb, "set-prior"), "SetPrior did not say what changed")
+    err = [o for o in cell(nb, "formula-error").outputs if o.output_type == "error"]
+    expect(err and 'no column "trafic"' in err[0].evalue and "junction, district, layout, traffic" in err[0].evalue,
+           "the formula's typo is not named with the table's columns")
+    fit = result(nb, "glm-fit")
+    rows = summary_rows(fit)
+    expect(rows[:5] == ["Intercept", "traffic", "layout[roundabout]", "layout[tjunction]", "1|district_sigma"] and len(rows) == 20,
+           "GLM summary rows %s" % rows)
+    expect("warning:" not in fit, "the GLM fit has warnings:\n" + fit)
+    # The data were simulated with traffic 0.1, roundabout -0.6 and a district sd of 0.4.
+    for row, truth in [("traffic", 0.1), ("layout[roundabout]", -0.6), ("1|district_sigma", 0.4)]:
+        lo, hi = summary_interval(fit, row)
+        expect(lo < truth < hi, "GLM fit: %s's 94%% HDI [%g, %g] misses the true %g" % (row, lo, hi, truth))
+    png(nb, "plot-forest")
+    pred = stdout(nb, "predict")
+    rates = dict(re.findall(r"^(P\d) .*expect ([\d.]+) accidents a year", pred, re.M))
+    expect(sorted(rates) == ["P1", "P2", "P3", "P4"], "predictions for the four planned junctions:\n" + pred)
+    expect(float(rates["P2"]) < float(rates["P1"]) < float(rates["P4"]), "the roundabout (P2) should expect fewer accidents than the crossroads (P1), the busy P4 most:\n" + pred)
+    groups = stdout(nb, "export")
+    for g in ("posterior", "posterior_predictive", "predictions", "predictions_constant_data", "observed_data"):
+        expect(g in groups.split("groups written:")[-1].replace(",", " ").split(), "the export lacks %s: %s" % (g, groups))
+
+
 def check_glm(nb):
     logit = result(nb, "logit-fit")
     expect(summary_rows(logit) == ["alpha", "beta[0]", "beta[1]"], "logistic summary rows %s" % summary_rows(logit))
@@ -313,6 +342,7 @@ def check_big_data(nb):
 
 
 CHECKS = {
+    "09-csv-glm-predictions": check_csv_glm,
     "08-big-data-mpi": check_big_data,
     "07-survival-and-mixtures": check_survival,
     "06-glm-data-containers": check_glm,
