@@ -8,7 +8,12 @@
 // Who calls it: NUTS, HMC, MAP and ADVI evaluate one position per call
 // (ppl's Density); RWMH, ChEES and MEADS a Batch per block of
 // chains (package ppl/lockstep), or on a device one Batch of every chain
-// and one Leapfrog per ChEES trajectory.
+// and one Leapfrog per ChEES trajectory. A Compiled whose device runs the
+// samplers' steps next to the chains also implements Walker (a segment
+// of random-walk steps per call) and Iterator (a whole lockstep HMC
+// iteration per call, the cross-chain sums reduced there in the order
+// SumChunk fixes): accel/cuda, the gcc build of its C, and accel/remote
+// in front of either.
 //
 // Variants live in subpackages and register themselves when imported:
 // accel/cpu as "cpu" (its batches of many chains are accel/vec's lockstep
@@ -35,6 +40,6 @@
 // (ppl.Backend("mpi"), ppl.Ranks, ppl.Cluster).
 //
 // Which backend a run takes is ppl.Backend's choice ("cpu", "cuda", "mpi",
-// "auto" by GPUMinChains and GPUMinWork). Package accel/conformance is the
+// "auto" by GPUMinChains, GPUMinChainsWhole and GPUMinWork). Package accel/conformance is the
 // one test suite every backend passes.
 package accel
