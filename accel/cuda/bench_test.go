@@ -103,4 +103,3 @@ func BenchmarkIterate(b *testing.B) {
 		})
 	}
 }
-

@@ -130,7 +130,6 @@ func TestIterateOnDevice(t *testing.T) {
 	}
 }
 
-
 // BenchmarkWalk times segments of random-walk Metropolis on the device
 // (accel.Walk, one gb_rwmh launch per segment of 100 steps), in process:
 // the rate the kernel sustains, without a worker's pipe. The mixture is
