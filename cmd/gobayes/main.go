@@ -236,6 +236,7 @@ func runKernel(args []string) int {
 		}
 	}()
 	watchParent(cancel, lg)
+	watchProfileSignal(lg)
 	if err := k.Serve(ctx, info); err != nil {
 		lg.Print(err)
 		return 1
