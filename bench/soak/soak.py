@@ -15,10 +15,13 @@ grows under 10% over the soak; no lost or failed request.
   /usr/bin/python3 bench/soak/soak.py [--executes 10000] [--rate 100] [--seconds 60] [--profile DIR]
 
 --profile DIR starts the kernel with GOBAYES_PROFILE_DIR=DIR and signals it
-(SIGUSR1) at each of the three readings, so that DIR holds heap-1..3.pprof and
-metrics-1..3.txt, with the kernel's /proc status and smaps before each in
-smaps-1..3.txt (compare: go tool pprof -base DIR/heap-1.pprof bin/gobayes
-DIR/heap-3.pprof). The profile's collection happens after each RSS reading.
+(SIGUSR1) at each of the three readings, so that DIR holds heap-1..3.pprof,
+metrics-1..3.txt and cpu-1..3.pprof (cpu-2 is the kernel's CPU over the
+executes, cpu-3 over the display updates), with the kernel's /proc status and
+smaps before each in smaps-1..3.txt (compare: go tool pprof -base
+DIR/heap-1.pprof bin/gobayes DIR/heap-3.pprof). The profile's collection
+happens after each RSS reading; symbolizing a profile touches pages of the
+binary, which shows in the next reading's file-backed RSS.
 """
 import argparse
 import os

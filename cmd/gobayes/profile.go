@@ -17,9 +17,10 @@ import (
 
 // ProfileDirEnv names the folder where the kernel process writes its memory
 // profiles. Unset (the default), nothing is installed: no signal handler,
-// no listener. Set, each SIGUSR1 to the kernel process writes two files
+// no listener. Set, each SIGUSR1 to the kernel process writes three files
 // there, numbered in order:
 //
+//	cpu-N.pprof     the CPU profile since the previous signal (or the start)
 //	heap-N.pprof    the heap profile after a collection (go tool pprof;
 //	                compare two with go tool pprof -base heap-1.pprof heap-2.pprof)
 //	metrics-N.txt   every runtime/metrics value at that moment (heap in use,
@@ -42,18 +43,45 @@ func watchProfileSignal(lg *log.Logger) {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGUSR1)
-	lg.Printf("%s=%s: SIGUSR1 (kill -USR1 %d) writes a heap profile and runtime metrics there", ProfileDirEnv, dir, os.Getpid())
+	lg.Printf("%s=%s: SIGUSR1 (kill -USR1 %d) writes CPU and heap profiles and runtime metrics there", ProfileDirEnv, dir, os.Getpid())
 	go func() {
-		n := 0
+		n := 1
+		cpu, err := startCPUProfile(dir, n)
+		if err != nil {
+			lg.Printf("CPU profile %d: %v", n, err)
+		}
 		for range sigs {
-			n++
+			if cpu != nil {
+				pprof.StopCPUProfile()
+				if err := cpu.Close(); err != nil {
+					lg.Printf("CPU profile %d: %v", n, err)
+				}
+			}
 			if err := writeProfile(dir, n); err != nil {
 				lg.Printf("profile %d: %v", n, err)
-				continue
+			} else {
+				lg.Printf("profile %d written to %s", n, dir)
 			}
-			lg.Printf("profile %d written to %s", n, dir)
+			n++
+			if cpu, err = startCPUProfile(dir, n); err != nil {
+				lg.Printf("CPU profile %d: %v", n, err)
+			}
 		}
 	}()
+}
+
+// startCPUProfile starts recording cpu-n.pprof in dir; the caller stops
+// it (pprof.StopCPUProfile) and closes the file.
+func startCPUProfile(dir string, n int) (*os.File, error) {
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", n)))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // writeProfile writes heap-n.pprof and metrics-n.txt into dir.

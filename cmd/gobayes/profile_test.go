@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,25 @@ func TestWriteProfile(t *testing.T) {
 		if !strings.Contains(string(metrics), name+" ") {
 			t.Errorf("metrics-2.txt has no %s:\n%s", name, metrics)
 		}
+	}
+}
+
+// TestCPUProfile: a CPU profile started and stopped is a gzipped profile.
+func TestCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	f, err := startCPUProfile(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pprof.StopCPUProfile()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "cpu-3.pprof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		t.Errorf("cpu-3.pprof is not a gzipped profile: % x", b[:min(len(b), 8)])
 	}
 }
