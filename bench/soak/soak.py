@@ -12,12 +12,13 @@ The RSS of the kernel process and of its interpreter worker (from /proc)
 are read after a warm-up, after phase 1 and after phase 2. Targets: each
 grows under 10% over the soak; no lost or failed request.
 
-  /usr/bin/python3 bench/soak/soak.py [--executes 10000] [--rate 100] [--seconds 60] [--profile DIR]
+  /usr/bin/python3 bench/soak/soak.py [--executes 10000] [--rate 100] [--seconds 60] [--profile DIR [--cpu]]
 
 --profile DIR starts the kernel with GOBAYES_PROFILE_DIR=DIR and signals it
-(SIGUSR1) at each of the three readings, so that DIR holds heap-1..3.pprof,
-metrics-1..3.txt and cpu-1..3.pprof (cpu-2 is the kernel's CPU over the
-executes, cpu-3 over the display updates), with the kernel's /proc status and
+(SIGUSR1) at each of the three readings, so that DIR holds heap-1..3.pprof and
+metrics-1..3.txt, and with --cpu (GOBAYES_PROFILE_CPU=1) cpu-1..3.pprof too
+(cpu-2 is the kernel's CPU over the executes, cpu-3 over the display updates;
+the CPU profiler's own memory then counts in the kernel's RSS), with the kernel's /proc status and
 smaps before each in smaps-1..3.txt (compare: go tool pprof -base
 DIR/heap-1.pprof bin/gobayes DIR/heap-3.pprof). The profile's collection
 happens after each RSS reading; symbolizing a profile touches pages of the
@@ -113,9 +114,12 @@ def main():
     ap.add_argument("--rate", type=int, default=100)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--profile", metavar="DIR", help="write the kernel's heap profiles and runtime metrics at each reading into DIR")
+    ap.add_argument("--cpu", action="store_true", help="with --profile, CPU profiles of the kernel between the readings too")
     args = ap.parse_args()
     if args.profile:
         os.environ["GOBAYES_PROFILE_DIR"] = os.path.abspath(args.profile)
+        if args.cpu:
+            os.environ["GOBAYES_PROFILE_CPU"] = "1"
     from jupyter_client.manager import KernelManager
 
     with tempfile.TemporaryDirectory() as tmp:

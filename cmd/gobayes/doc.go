@@ -10,6 +10,7 @@
 //
 // For diagnosing the kernel process's memory and CPU, start it with
 // GOBAYES_PROFILE_DIR=DIR in its environment: each SIGUSR1 to it then
-// writes a CPU profile (since the previous signal), a heap profile and the
-// runtime's metrics into DIR (profile.go). Unset, nothing is installed.
+// writes a heap profile and the runtime's metrics into DIR, and with
+// GOBAYES_PROFILE_CPU=1 as well the CPU profile since the previous signal
+// (profile.go). Unset, nothing is installed.
 package main

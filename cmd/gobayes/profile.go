@@ -17,10 +17,11 @@ import (
 
 // ProfileDirEnv names the folder where the kernel process writes its memory
 // profiles. Unset (the default), nothing is installed: no signal handler,
-// no listener. Set, each SIGUSR1 to the kernel process writes three files
+// no listener. Set, each SIGUSR1 to the kernel process writes these files
 // there, numbered in order:
 //
-//	cpu-N.pprof     the CPU profile since the previous signal (or the start)
+//	cpu-N.pprof     with ProfileCPUEnv set too, the CPU profile since the
+//	                previous signal (or the start)
 //	heap-N.pprof    the heap profile after a collection (go tool pprof;
 //	                compare two with go tool pprof -base heap-1.pprof heap-2.pprof)
 //	metrics-N.txt   every runtime/metrics value at that moment (heap in use,
@@ -30,6 +31,12 @@ import (
 // machine and a user who never sets the variable cannot trip over it;
 // bench/soak/soak.py --profile DIR uses it.
 const ProfileDirEnv = "GOBAYES_PROFILE_DIR"
+
+// ProfileCPUEnv, set to anything with ProfileDirEnv, records CPU profiles
+// as well. It is apart because the CPU profiler's buffers and its table
+// of stacks add to the kernel's memory: heap profiles meant to explain
+// the kernel's memory are taken without it.
+const ProfileCPUEnv = "GOBAYES_PROFILE_CPU"
 
 // watchProfileSignal installs the SIGUSR1 handler when ProfileDirEnv is set.
 func watchProfileSignal(lg *log.Logger) {
@@ -43,12 +50,16 @@ func watchProfileSignal(lg *log.Logger) {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGUSR1)
-	lg.Printf("%s=%s: SIGUSR1 (kill -USR1 %d) writes CPU and heap profiles and runtime metrics there", ProfileDirEnv, dir, os.Getpid())
+	withCPU := os.Getenv(ProfileCPUEnv) != ""
+	lg.Printf("%s=%s: SIGUSR1 (kill -USR1 %d) writes heap profiles and runtime metrics there (CPU profiles too: %v)", ProfileDirEnv, dir, os.Getpid(), withCPU)
 	go func() {
 		n := 1
-		cpu, err := startCPUProfile(dir, n)
-		if err != nil {
-			lg.Printf("CPU profile %d: %v", n, err)
+		var cpu *os.File
+		var err error
+		if withCPU {
+			if cpu, err = startCPUProfile(dir, n); err != nil {
+				lg.Printf("CPU profile %d: %v", n, err)
+			}
 		}
 		for range sigs {
 			if cpu != nil {
@@ -63,8 +74,10 @@ func watchProfileSignal(lg *log.Logger) {
 				lg.Printf("profile %d written to %s", n, dir)
 			}
 			n++
-			if cpu, err = startCPUProfile(dir, n); err != nil {
-				lg.Printf("CPU profile %d: %v", n, err)
+			if withCPU {
+				if cpu, err = startCPUProfile(dir, n); err != nil {
+					lg.Printf("CPU profile %d: %v", n, err)
+				}
 			}
 		}
 	}()
