@@ -112,8 +112,8 @@ def worker_pids(pid):
 class SteadyMemory(MemoryCase):
     """Thousands of small cells from two clients (issue 26's soak, shorter):
     neither the kernel nor the worker grows by 10% once warm. The kernel's
-    heap grew to a multiple of a live heap that the replay guard's arrays
-    made large, +15 to +20% over such a run."""
+    heap grows to a multiple of its live heap before it collects, so what
+    the kernel keeps for good (the replay guard's arrays) stays off it."""
 
     EXECUTES = 2000
 
@@ -145,6 +145,9 @@ class SteadyMemory(MemoryCase):
         return proc_status(pid, "VmRSS"), sum(proc_status(p, "VmRSS") for p in workers)
 
     def test_two_clients_thousands_of_cells(self):
+        """Growth is counted from the least each process held from the
+        warm-up on: the worker's first reading sometimes still holds its
+        start-up garbage, which would hide growth after it."""
         other = self.km.client()
         other.start_channels()
         try:
@@ -152,17 +155,19 @@ class SteadyMemory(MemoryCase):
             for _ in range(200):  # warm-up
                 self.assertEqual(self.run_on(self.kc, "n++"), "ok")
             self.drain(other)
-            before = self.rss()
+            readings = [self.rss()]
             for i in range(self.EXECUTES):
                 kc, idle = (self.kc, other) if i % 2 == 0 else (other, self.kc)
                 self.assertEqual(self.run_on(kc, "n++\nn"), "ok")
                 self.drain(idle)
-            after = self.rss()
+                if (i + 1) % 250 == 0:
+                    readings.append(self.rss())
             self.assertEqual(self.run_cell("n").result(), str(200 + self.EXECUTES))
         finally:
             other.stop_channels()
-        for name, b, a in zip(("kernel", "worker"), before, after):
-            print("%s VmRSS: %.1f MiB warm, %.1f MiB after %d executes (%+.1f%%)"
-                  % (name, b / MiB, a / MiB, self.EXECUTES, 100 * (a - b) / b))
-            self.assertLess(a, b * 1.10, "the %s grew from %.1f to %.1f MiB over %d executes"
-                            % (name, b / MiB, a / MiB, self.EXECUTES))
+        for j, name in enumerate(("kernel", "worker")):
+            least, last = min(r[j] for r in readings), readings[-1][j]
+            print("%s VmRSS: %.1f MiB warm, least %.1f, %.1f MiB after %d executes (%+.1f%% over the least)"
+                  % (name, readings[0][j] / MiB, least / MiB, last / MiB, self.EXECUTES, 100 * (last - least) / least))
+            self.assertLess(last, least * 1.10, "the %s grew from %.1f to %.1f MiB over %d executes"
+                            % (name, least / MiB, last / MiB, self.EXECUTES))
