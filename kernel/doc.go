@@ -79,7 +79,11 @@
 // keeps the latest cells within Config.HistoryLimit, so a history_reply is
 // bounded too. After a request that received or sent a message over 1 MiB,
 // the kernel returns its free memory to the system (after idle), and the
-// gobayes binary gives the process a soft memory limit of its own.
+// gobayes binary gives the process a soft memory limit of its own. What the
+// kernel keeps for good and that holds no pointers, the replay guard's
+// arrays, is mapped off the Go heap, so that it does not raise the heap
+// the collector lets grow to a multiple of the live heap between
+// collections.
 //
 // Nothing here knows how Go code is interpreted: that is interp.Engine's job.
 package kernel

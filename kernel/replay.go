@@ -3,7 +3,10 @@ package kernel
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"runtime"
 	"sync"
+	"syscall"
+	"unsafe"
 )
 
 // replayWindow is how many signatures the kernel remembers to refuse a
@@ -27,14 +30,44 @@ const replaySlots = 2 * replayWindow
 // window's signatures in arrival order. A Go map in their place grew with
 // every message until the window filled, which a long session saw as the
 // kernel's memory growing cell after cell.
+//
+// The arrays are mapped from the operating system, not made on the Go
+// heap (replayArrays): they hold no pointers and live as long as the
+// kernel, and on the heap they would be most of the kernel's live heap,
+// which the collector lets the heap grow to a multiple of (GOGC) before it
+// collects. Off the heap they cost their own pages and nothing more.
 // The zero value is ready to use.
 type replayGuard struct {
 	mu    sync.Mutex
-	slots []uint64 // 0 is an empty slot
-	zero  bool     // whether the digest 0, which has no slot, is remembered
-	ring  []uint64 // the window's digests in arrival order from next
-	n     int      // digests in ring
-	next  int      // where the next digest goes (the oldest, once full)
+	mem   *replayArrays // nil until the first message
+	slots []uint64      // 0 is an empty slot
+	zero  bool          // whether the digest 0, which has no slot, is remembered
+	ring  []uint64      // the window's digests in arrival order from next
+	n     int           // digests in ring
+	next  int           // where the next digest goes (the oldest, once full)
+}
+
+// replayArrays is the guard's table and ring in one anonymous private
+// mapping, whose pages the system gives (zeroed) as they are first
+// written; the mapping is returned when the guard is no longer reachable.
+// Where the system refuses the mapping, the arrays are made on the heap.
+type replayArrays struct {
+	slots, ring []uint64
+}
+
+func newReplayArrays() *replayArrays {
+	const words = replaySlots + replayWindow
+	b, err := syscall.Mmap(-1, 0, words*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return &replayArrays{slots: make([]uint64, replaySlots), ring: make([]uint64, replayWindow)}
+	}
+	all := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), words)
+	a := &replayArrays{slots: all[:replaySlots:replaySlots], ring: all[replaySlots:]}
+	// The mapping is referred to only through a (the guard keeps a, and
+	// takes its slices from it), so once a is unreachable nothing can
+	// touch the pages.
+	runtime.AddCleanup(a, func(b []byte) { syscall.Munmap(b) }, b)
+	return a
 }
 
 // slot is d's home slot: the digest is mixed (Fibonacci hashing) so that
@@ -86,9 +119,9 @@ func (g *replayGuard) first(sig []byte) bool {
 	d := binary.LittleEndian.Uint64(b[:8])
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.slots == nil {
-		g.slots = make([]uint64, replaySlots)
-		g.ring = make([]uint64, replayWindow)
+	if g.mem == nil {
+		g.mem = newReplayArrays()
+		g.slots, g.ring = g.mem.slots, g.mem.ring
 	}
 	if d == 0 && g.zero {
 		return false
