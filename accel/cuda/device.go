@@ -95,7 +95,10 @@ func (c *Compiled) Get(id, off int, v []float64) error {
 }
 
 // Launch runs kernel k with one thread per item, blockSize threads a
-// block; every argument passes as 8 bytes.
+// block; every argument passes as 8 bytes. It does not wait: launches and
+// copies on the default stream run in order, and Get's copy waits for the
+// kernels before it (a kernel's error surfaces there), so an iteration
+// pays one wait per result it reads rather than one per launch.
 func (c *Compiled) Launch(k cgen.Kernel, threads int, args ...any) error {
 	if threads <= 0 {
 		return nil
@@ -137,7 +140,7 @@ func (c *Compiled) Launch(k cgen.Kernel, threads int, args ...any) error {
 		params[i] = unsafe.Pointer(&vals[i])
 	}
 	grid := (threads + blockSize - 1) / blockSize
-	if err := fn.LaunchAndSync(grid, 1, 1, blockSize, 1, 1, 0, cu.NoStream, params); err != nil {
+	if err := fn.Launch(grid, 1, 1, blockSize, 1, 1, 0, cu.NoStream, params); err != nil {
 		return fmt.Errorf("cuda: %s: %v", k.Name(), err)
 	}
 	return nil

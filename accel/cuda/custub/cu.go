@@ -46,3 +46,6 @@ func SetCurrentContext(ctx CUContext) (err error)                  { panic("stub
 func LoadData(image string) (Module, error)                        { panic("stub") }
 func (m Module) Function(name string) (Function, error)            { panic("stub") }
 func MemsetD8(dstDevice DevicePtr, uc byte, N int64) (err error)   { panic("stub") }
+func (fn Function) Launch(gridDimX, gridDimY, gridDimZ int, blockDimX, blockDimY, blockDimZ int, sharedMemBytes int, stream Stream, kernelParams []unsafe.Pointer) error {
+	panic("stub")
+}
