@@ -2,8 +2,10 @@
 # 1..N in one R process and writes a CSV row per seed, the columns that
 # `go run ./bench/seeds -csv` writes for gobayes:
 #
-#   Rscript bench/seeds/stan_seeds.R POSTERIORDB_DIR CASE N OUT.csv
+#   Rscript bench/seeds/stan_seeds.R POSTERIORDB_DIR CASE N OUT.csv [FIRST]
 #
+# runs seeds FIRST..N (FIRST defaults to 1; with FIRST > 1 the rows are
+# appended to OUT.csv without a header, to extend a table).
 # 4 chains, 1000 warm-up, 1000 draws, max tree depth 10, init uniform(-2, 2);
 # adapt_delta from STAN_ADAPT_DELTA (default 0.95, the centred eight schools'
 # setting in internal/posteriordb.CaseSettings). Gradients are the sum of
@@ -23,6 +25,7 @@ case <- args[2]
 nseeds <- as.integer(args[3])
 out <- args[4]
 here <- dirname(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
+first <- if (length(args) > 4) as.integer(args[5]) else 1L
 adapt_delta <- as.numeric(Sys.getenv("STAN_ADAPT_DELTA", "0.95"))
 
 data <- fromJSON(file.path(db, case, "data.json"), simplifyVector = TRUE)
@@ -38,8 +41,8 @@ if (file.exists(cache)) {
   saveRDS(list(model = sm, compile_s = compile_s), cache)
 }
 
-cat("tool,seed,min_ess_bulk,gradients,ess_per_1e4_grad,divergent,step_size,tree_depth,accept_stat,dense_chains\n", file = out)
-for (seed in seq_len(nseeds)) {
+if (first == 1L) cat("tool,seed,min_ess_bulk,gradients,ess_per_1e4_grad,divergent,step_size,tree_depth,accept_stat,dense_chains\n", file = out)
+for (seed in first:nseeds) {
   fit <- suppressWarnings(sampling(sm, data = data, chains = 4, iter = 2000, warmup = 1000, init_r = 2,
                                    cores = 1, seed = seed, refresh = 0,
                                    control = list(adapt_delta = adapt_delta, max_treedepth = 10)))
