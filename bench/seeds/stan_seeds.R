@@ -12,34 +12,19 @@
 # n_leapfrog over all iterations, warm-up included; step size and tree depth
 # are the means over chains and draws. The compiled model is cached as
 # bench/stan/run_stan.R caches it (STAN_CACHE, default /tmp/gobayes-stan-cache).
-suppressMessages({
-  library(rstan)
-  library(jsonlite)
-})
-rstan_options(boost_lib = "/usr/include")
-rstan_options(auto_write = FALSE)
+here <- dirname(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
+source(file.path(here, "..", "stan", "common.R"))
 
 args <- commandArgs(trailingOnly = TRUE)
 db <- args[1]
 case <- args[2]
 nseeds <- as.integer(args[3])
 out <- args[4]
-here <- dirname(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
 first <- if (length(args) > 4) as.integer(args[5]) else 1L
 adapt_delta <- as.numeric(Sys.getenv("STAN_ADAPT_DELTA", "0.95"))
 
 data <- fromJSON(file.path(db, case, "data.json"), simplifyVector = TRUE)
-cache <- file.path(Sys.getenv("STAN_CACHE", "/tmp/gobayes-stan-cache"), paste0(case, ".rds"))
-if (file.exists(cache)) {
-  sm <- readRDS(cache)$model
-} else {
-  t0 <- Sys.time()
-  sm <- stan_model(file.path(here, "..", "stan", "models", paste0(case, ".stan")),
-                   model_name = gsub("[^A-Za-z0-9]", "_", case))
-  compile_s <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
-  dir.create(dirname(cache), showWarnings = FALSE, recursive = TRUE)
-  saveRDS(list(model = sm, compile_s = compile_s), cache)
-}
+sm <- cached_model(case, file.path(here, "..", "stan", "models"))$model
 
 if (first == 1L) cat("tool,seed,min_ess_bulk,gradients,ess_per_1e4_grad,divergent,step_size,tree_depth,accept_stat,dense_chains\n", file = out)
 for (seed in first:nseeds) {
