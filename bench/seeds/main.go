@@ -8,6 +8,11 @@
 //	go run ./bench/seeds -case eight_schools-eight_schools_centered -seeds 80
 //	go run ./bench/seeds -case ... -diag     # the diagonal metric (ppl.DiagMetric)
 //	go run ./bench/seeds -case ... -v        # a line per seed
+//	go run ./bench/seeds -case ... -csv out.csv -label now  # a row per seed
+//
+// The CSV has the columns bench/seeds/stan_seeds.R writes for rstan over
+// the same seeds, so the two tables compare row by row (bench/seeds/stan.sh
+// runs both).
 //
 // A change of one unit in the last place of the log density sends every
 // chain on another path, so one seed's ESS moves with any change to the
@@ -17,16 +22,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gobayes/gobayes/internal/posteriordb"
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 func main() {
@@ -34,6 +43,9 @@ func main() {
 	seeds := flag.Int("seeds", 40, "seeds 1..N")
 	diag := flag.Bool("diag", false, "keep the metric diagonal (no automatic dense metric)")
 	verbose := flag.Bool("v", false, "print a line per seed")
+	csvPath := flag.String("csv", "", "write a CSV row per seed to this file")
+	label := flag.String("label", "gobayes", "the tool column of the CSV")
+	drawsDir := flag.String("draws", "", "write each seed's draws to DIR/seed-N.csv (chain, then a column per parameter)")
 	flag.Parse()
 	c, err := posteriordb.Load(*name)
 	if err != nil {
@@ -48,6 +60,14 @@ func main() {
 		fail(err)
 	}
 	set := posteriordb.CaseSettings(*name)
+	var csv *os.File
+	if *csvPath != "" {
+		if csv, err = os.Create(*csvPath); err != nil {
+			fail(err)
+		}
+		defer csv.Close()
+		fmt.Fprintln(csv, "tool,seed,min_ess_bulk,gradients,ess_per_1e4_grad,divergent,step_size,tree_depth,accept_stat,dense_chains")
+	}
 	var ess, grads, perGrad, perSec []float64
 	totalESS, totalWall, divergent := 0.0, 0.0, 0
 	for s := 1; s <= *seeds; s++ {
@@ -69,6 +89,23 @@ func main() {
 		perGrad, perSec = append(perGrad, 1e4*e/g), append(perSec, e/wall)
 		totalESS, totalWall = totalESS+e, totalWall+wall
 		divergent += p.Divergences()
+		if *drawsDir != "" {
+			if err := writeDraws(filepath.Join(*drawsDir, fmt.Sprintf("seed-%d.csv", s)), p); err != nil {
+				fail(err)
+			}
+		}
+		if csv != nil {
+			eps, depth, acc, dense := 0.0, 0.0, 0.0, 0
+			for _, ch := range p.Chains {
+				eps += ch.Adaptation.StepSize / float64(len(p.Chains))
+				depth += mean(ints(ch.Stats.TreeDepth)) / float64(len(p.Chains))
+				acc += mean(ch.Stats.AcceptStat) / float64(len(p.Chains))
+				if ch.Adaptation.Dense {
+					dense++
+				}
+			}
+			fmt.Fprintf(csv, "%s,%d,%.2f,%.0f,%.4f,%d,%.5f,%.3f,%.4f,%d\n", *label, s, e, g, 1e4*e/g, p.Divergences(), eps, depth, acc, dense)
+		}
 		if *verbose {
 			fmt.Printf("seed %d: ESS %.0f, %.0f gradients, %d divergent, %.3f s\n", s, e, g, p.Divergences(), wall)
 		}
@@ -98,6 +135,48 @@ func quartiles(v []float64) (q25, med, q75 float64) {
 		return s[i] + (x-float64(i))*(s[i+1]-s[i])
 	}
 	return at(0.25), at(0.5), at(0.75)
+}
+
+// writeDraws writes a posterior's draws as CSV, a row per draw: the chain
+// (1-based), then every column; for checking the ESS against another
+// estimator (bench/seeds/ess_check.R).
+func writeDraws(path string, p *posterior.Posterior) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, "chain,%s\n", strings.Join(p.Columns, ","))
+	for c, ch := range p.Chains {
+		for i := 0; i < p.Draws(); i++ {
+			fmt.Fprintf(w, "%d", c+1)
+			for j := range p.Columns {
+				fmt.Fprintf(w, ",%.17g", ch.Values[j][i])
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func mean(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t / float64(len(v))
+}
+
+func ints(v []int) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
 }
 
 func geoMean(v []float64) float64 {

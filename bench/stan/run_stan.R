@@ -11,17 +11,12 @@
 #
 # Settings match gobayes's defaults: 4 chains, 1000 warm-up, 1000 draws,
 # adapt_delta 0.8, max tree depth 10, chains run on both cores.
-suppressMessages({
-  library(rstan)
-  library(jsonlite)
-})
-rstan_options(boost_lib = "/usr/include")
-rstan_options(auto_write = FALSE)
+here <- dirname(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
+source(file.path(here, "common.R"))
 
 args <- commandArgs(trailingOnly = TRUE)
 db <- args[1]
 out <- args[2]
-here <- dirname(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
 cases <- if (length(args) > 2) args[3:length(args)] else sub("\\.stan$", "", list.files(file.path(here, "models"), "\\.stan$"))
 seed <- as.integer(Sys.getenv("BENCH_SEED", "1"))
 # Per-case settings come from the Go driver (internal/posteriordb.CaseSettings)
@@ -33,18 +28,9 @@ draws <- as.integer(Sys.getenv("STAN_DRAWS", "1000"))
 
 for (case in cases) {
   data <- fromJSON(file.path(db, case, "data.json"), simplifyVector = TRUE)
-  cache <- file.path(Sys.getenv("STAN_CACHE", "/tmp/gobayes-stan-cache"), paste0(case, ".rds"))
-  if (file.exists(cache)) {
-    cached <- readRDS(cache)
-    sm <- cached$model
-    compile_s <- cached$compile_s
-  } else {
-    t0 <- Sys.time()
-    sm <- stan_model(file.path(here, "models", paste0(case, ".stan")), model_name = gsub("[^A-Za-z0-9]", "_", case))
-    compile_s <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
-    dir.create(dirname(cache), showWarnings = FALSE, recursive = TRUE)
-    saveRDS(list(model = sm, compile_s = compile_s), cache)
-  }
+  compiled <- cached_model(case, file.path(here, "models"))
+  sm <- compiled$model
+  compile_s <- compiled$compile_s
   if (Sys.getenv("STAN_COMPILE_ONLY") == "1") {
     cat(sprintf("compiled %s in %.1f s\n", case, compile_s))
     next

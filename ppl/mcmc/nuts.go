@@ -131,18 +131,23 @@ func (s *NUTS) Step(st *State) Info {
 		var valid bool
 		logSumWeightSubtree := math.Inf(-1)
 		if s.rng.Float64() > 0.5 {
+			// The trajectory so far becomes the backward subtree: its
+			// forward end is the trajectory's forward end, which the new
+			// subtree is about to overwrite.
 			z.copyFrom(&s.zFwd)
 			copy(s.rhoBck, s.rho)
-			copy(s.pBckFwd, s.pFwdBck)
-			copy(s.pSharpBckFwd, s.pSharpFwdBck)
+			copy(s.pBckFwd, s.pFwdFwd)
+			copy(s.pSharpBckFwd, s.pSharpFwdFwd)
 			valid = s.buildTree(depth, &s.zPropose, s.pSharpFwdBck, s.pSharpFwdFwd,
 				s.rhoFwd, s.pFwdBck, s.pFwdFwd, 1, &logSumWeightSubtree)
 			s.zFwd.copyFrom(z)
 		} else {
+			// Mirrored: the trajectory so far becomes the forward subtree,
+			// whose backward end is the trajectory's backward end.
 			z.copyFrom(&s.zBck)
 			copy(s.rhoFwd, s.rho)
-			copy(s.pFwdBck, s.pBckFwd)
-			copy(s.pSharpFwdBck, s.pSharpBckFwd)
+			copy(s.pFwdBck, s.pBckBck)
+			copy(s.pSharpFwdBck, s.pSharpBckBck)
 			valid = s.buildTree(depth, &s.zPropose, s.pSharpBckFwd, s.pSharpBckBck,
 				s.rhoBck, s.pBckFwd, s.pBckBck, -1, &logSumWeightSubtree)
 			s.zBck.copyFrom(z)
