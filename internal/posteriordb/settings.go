@@ -33,7 +33,11 @@ var caseSettings = map[string]Settings{
 	// With the default 0.8 both NUTS implementations show an occasional
 	// divergence here; a Stan user raises adapt_delta.
 	"eight_schools-eight_schools_noncentered": {TargetAccept: 0.95, Note: "target acceptance 0.95"},
-	"gp_pois_regr-gp_pois_regr":               {TargetAccept: 0.99, Note: "target acceptance 0.99"},
+	// rho mixes slowly (ESS per draw about 0.16, as sblrc's beta): with
+	// 1000 draws its R-hat sits near 1.01 and crossed it at 1 of 16 seeds
+	// after the U-turn fix of 2026-11-27 (2 of 16 before it). A Stan user
+	// runs longer; bench/stan runs Stan the same way.
+	"gp_pois_regr-gp_pois_regr": {TargetAccept: 0.99, DrawsFactor: 2, Note: "target acceptance 0.99, twice the draws (ESS per draw 0.16)"},
 }
 
 // CaseSettings returns the settings of a case (the zero Settings for the
