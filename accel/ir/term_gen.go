@@ -83,6 +83,10 @@ func betaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = opdef.LBeta(xs1[0], xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 > 0) {
@@ -98,7 +102,10 @@ func betaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, d
 			}
 			var w0 float64
 			if x0 < 1 {
-				w0 = Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
+				if s1 != 0 || s2 != 0 {
+					m0 = opdef.LBeta(x1, x2)
+				}
+				w0 = Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - m0 - l0)
 			} else {
 				w0 = 0
 			}
@@ -151,6 +158,10 @@ func betaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = opdef.LBeta(xs1[0], xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 < 1) {
@@ -166,7 +177,10 @@ func betaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 			}
 			var w0 float64
 			if x0 > 0 {
-				w0 = -Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - opdef.LBeta(x1, x2) - l0)
+				if s1 != 0 || s2 != 0 {
+					m0 = opdef.LBeta(x1, x2)
+				}
+				w0 = -Exp((x1-1)*math.Log(x0) + (x2-1)*math.Log1p(-x0) - m0 - l0)
 			} else {
 				w0 = 0
 			}
@@ -191,11 +205,18 @@ func cauchyLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			l1 := math.Atan2(1, -l0)
 			e = math.Log(l1) - opdef.LnPi
 		}
@@ -218,28 +239,37 @@ func cauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = math.Atan2(1, -l0)
 			l2 = opdef.Inv((1 + l0*l0) * l1)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l2*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l2*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l2*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l2*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l2*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l2*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -253,11 +283,18 @@ func cauchyLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			l1 := math.Atan2(1, l0)
 			e = math.Log(l1) - opdef.LnPi
 		}
@@ -280,28 +317,37 @@ func cauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = math.Atan2(1, l0)
 			l2 = -opdef.Inv((1 + l0*l0) * l1)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l2*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l2*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l2*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l2*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l2*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l2*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -460,6 +506,10 @@ func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 > 0) {
@@ -470,6 +520,11 @@ func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
 		var l1 float64
 		var l2 float64
 		if need&5 != 0 {
@@ -478,7 +533,7 @@ func gammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int, 
 			} else {
 				l1 = opdef.LogGammaP(x1, l0)
 			}
-			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
 		}
 		if need&1 != 0 {
 			sum0 = acc(a0, v0, r, gi*(x2*l2), sum0)
@@ -531,6 +586,10 @@ func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0) {
@@ -541,6 +600,11 @@ func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
 		var l1 float64
 		var l2 float64
 		if need&5 != 0 {
@@ -549,7 +613,7 @@ func gammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 			} else {
 				l1 = opdef.LogGammaQ(x1, l0)
 			}
-			l2 = -Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+			l2 = -Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
 		}
 		if need&1 != 0 {
 			sum0 = acc(a0, v0, r, gi*(x2*l2), sum0)
@@ -571,11 +635,18 @@ func halfCauchyLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		e := negInf
 		if x1 > 0 && x0 > 0 {
-			l0 := x0 * opdef.Inv(x1)
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
 			var w0 float64
 			if l0 < 1 {
 				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(l0, 1))
@@ -603,23 +674,32 @@ func halfCauchyLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 	var sum0, sum1 float64
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		if !(x1 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&3 != 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&3 != 0 {
-			l0 = x0 * opdef.Inv(x1)
+			l0 = x0 * m0
 			l1 = opdef.Inv((1 + l0*l0) * math.Atan2(l0, 1))
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*m0), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -632,11 +712,18 @@ func halfCauchyLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		e := negInf
 		if x1 > 0 {
-			l0 := x0 * opdef.Inv(x1)
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
 			var w0 float64
 			if x0 > 0 {
 				w0 = opdef.Ln2 - opdef.LnPi + math.Log(math.Atan2(1, l0))
@@ -664,16 +751,25 @@ func halfCauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 	var sum0, sum1 float64
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		if !(x1 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&3 != 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&3 != 0 {
-			l0 = x0 * opdef.Inv(x1)
+			l0 = x0 * m0
 			var w0 float64
 			if x0 > 0 {
 				w0 = -opdef.Inv((1 + l0*l0) * math.Atan2(1, l0))
@@ -683,10 +779,10 @@ func halfCauchyLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 			l1 = w0
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*m0), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -699,11 +795,18 @@ func halfNormalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		e := negInf
 		if x1 > 0 && x0 > 0 {
-			l0 := x0 * opdef.Inv(x1)
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
 			var w0 float64
 			if l0 < 1 {
 				w0 = math.Log(math.Erf(l0 * 0.7071067811865476))
@@ -731,23 +834,32 @@ func halfNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 	var sum0, sum1 float64
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		if !(x1 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&3 != 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&3 != 0 {
-			l0 = x0 * opdef.Inv(x1)
+			l0 = x0 * m0
 			l1 = 0.7978845608028654 * Exp(-0.5*l0*l0) / math.Erf(l0*0.7071067811865476)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*m0), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -760,11 +872,18 @@ func halfNormalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		e := negInf
 		if x1 > 0 {
-			l0 := x0 * opdef.Inv(x1)
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+			l0 := x0 * m0
 			var w0 float64
 			if x0 > 0 {
 				w0 = opdef.Ln2 + opdef.LogPhi(-l0)
@@ -792,16 +911,25 @@ func halfNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 	var sum0, sum1 float64
 	xs0, xs1 := x.X[0], x.X[1]
 	s0, s1 := x.S[0], x.S[1]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.Inv(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1 := xs0[r*s0], xs1[r*s1]
 		if !(x1 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&3 != 0 {
+			if s1 != 0 {
+				m0 = opdef.Inv(x1)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&3 != 0 {
-			l0 = x0 * opdef.Inv(x1)
+			l0 = x0 * m0
 			var w0 float64
 			if x0 > 0 {
 				w0 = -opdef.DLogPhi(-l0)
@@ -811,10 +939,10 @@ func halfNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs
 			l1 = w0
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x1)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*l0*opdef.Inv(x1)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*l0*m0), sum1)
 		}
 	}
 	return TermArgs{sum0, sum1}
@@ -829,11 +957,18 @@ func halfStudentTLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 > 0 && x2 > 0 && x0 > 0 {
-			l0 := x0 * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := x0 * m0
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 			if keep != nil {
@@ -860,34 +995,81 @@ func halfStudentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m1, m2, m3, m4, m0, m5 float64
+	if x.N > 0 && !(s1 != 0) {
+		m1 = math.Log(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (xs1[0] + 1))
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * xs1[0])
+	}
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*xs1[0], 0.5)
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
 		var l3 float64
 		if need&7 != 0 {
-			l0 = x0 * opdef.Inv(x2)
+			l0 = x0 * m0
 			l1 = x1 + l0*l0
 			if keep != nil {
 				l2 = keep[r*1+0]
 			} else {
 				l2 = opdef.LogIncBeta(0.5, 0.5*x1, l0*l0/l1, x1/l1)
 			}
-			l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
+			l3 = Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l3*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l3*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1)-Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)), sum1)
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaB(0.5, 0.5*x1, l0*l0/l1, x1/l1)-Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l3*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l3*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -902,13 +1084,20 @@ func halfStudentTLCCDFValues(x TermRows, keep, out []float64, add bool) float64 
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 > 0 && x2 > 0 {
 			var w0 float64
 			if x0 > 0 {
-				w0 = x0 * opdef.Inv(x2)
+				if s2 != 0 {
+					m0 = opdef.Inv(x2)
+				}
+				w0 = x0 * m0
 			} else {
 				w0 = 0
 			}
@@ -939,12 +1128,56 @@ func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m1, m2, m3, m4, m0, m5 float64
+	if x.N > 0 && !(s1 != 0) {
+		m1 = math.Log(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (xs1[0] + 1))
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * xs1[0])
+	}
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*xs1[0], 0.5)
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if need&5 != 0 {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
@@ -952,7 +1185,7 @@ func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 		if need&7 != 0 {
 			var w0 float64
 			if x0 > 0 {
-				w0 = x0 * opdef.Inv(x2)
+				w0 = x0 * m0
 			} else {
 				w0 = 0
 			}
@@ -963,24 +1196,27 @@ func halfStudentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 			} else {
 				l2 = opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1)
 			}
-			l3 = Exp(opdef.Ln2 + opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l2)
+			l3 = Exp(opdef.Ln2 + m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l2)
 		}
 		if need&1 != 0 {
 			var w1 float64
 			if x0 > 0 {
-				w1 = -l3 * opdef.Inv(x2)
+				w1 = -l3 * m0
 			} else {
 				w1 = 0
 			}
 			sum0 = acc(a0, v0, r, gi*(w1), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1)+Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2)), sum1)
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			sum1 = acc(a1, v1, r, gi*(0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1)+Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(l0)-1.5*math.Log(l1)-m5-l2)), sum1)
 		}
 		if need&4 != 0 {
 			var w2 float64
 			if x0 > 0 {
-				w2 = l3 * l0 * opdef.Inv(x2)
+				w2 = l3 * l0 * m0
 			} else {
 				w2 = 0
 			}
@@ -1028,6 +1264,10 @@ func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 > 0) {
@@ -1038,6 +1278,11 @@ func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
 		var l1 float64
 		var l2 float64
 		if need&5 != 0 {
@@ -1046,7 +1291,7 @@ func inverseGammaLCDFGrads(x TermRows, keep []float64, need uint, g []float64, g
 			} else {
 				l1 = opdef.LogGammaQ(x1, l0)
 			}
-			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
 		}
 		if need&1 != 0 {
 			sum0 = acc(a0, v0, r, gi*(l2*l0/x0), sum0)
@@ -1105,6 +1350,10 @@ func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0) {
+		m0 = opdef.LGamma(xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0) {
@@ -1121,6 +1370,11 @@ func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 			continue
 		}
 		gi := g[r*gs]
+		if need&5 != 0 {
+			if s1 != 0 {
+				m0 = opdef.LGamma(x1)
+			}
+		}
 		var l1 float64
 		var l2 float64
 		if need&5 != 0 {
@@ -1129,7 +1383,7 @@ func inverseGammaLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, 
 			} else {
 				l1 = opdef.LogGammaP(x1, l0)
 			}
-			l2 = Exp((x1-1)*math.Log(l0) - l0 - opdef.LGamma(x1) - l1)
+			l2 = Exp((x1-1)*math.Log(l0) - l0 - m0 - l1)
 		}
 		if need&1 != 0 {
 			sum0 = acc(a0, v0, r, gi*(-l2*l0/x0), sum0)
@@ -1151,11 +1405,18 @@ func laplaceLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			var w0 float64
 			if l0 < 0 {
 				w0 = l0 - opdef.Ln2
@@ -1183,16 +1444,25 @@ func laplaceLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			var w0 float64
 			if l0 < 0 {
 				w0 = 1
@@ -1202,13 +1472,13 @@ func laplaceLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 			l1 = w0
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1221,11 +1491,18 @@ func laplaceLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			var w0 float64
 			if l0 > 0 {
 				w0 = -l0 - opdef.Ln2
@@ -1253,16 +1530,25 @@ func laplaceLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			var w0 float64
 			if l0 > 0 {
 				w0 = -1
@@ -1272,13 +1558,13 @@ func laplaceLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 			l1 = w0
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1291,11 +1577,18 @@ func logNormalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 && x0 > 0 {
-			l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (math.Log(x0) - x1) * m0
 			e = opdef.LogPhi(l0)
 		}
 		if e != e { // NaN from infinite inputs
@@ -1317,26 +1610,35 @@ func logNormalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0 && x0 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
+			l0 = (math.Log(x0) - x1) * m0
 			l1 = opdef.DLogPhi(l0)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)/x0), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0/x0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1349,11 +1651,18 @@ func logNormalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (math.Log(x0) - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (math.Log(x0) - x1) * m0
 			var w0 float64
 			if x0 > 0 {
 				w0 = opdef.LogPhi(-l0)
@@ -1381,22 +1690,31 @@ func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (math.Log(x0) - x1) * opdef.Inv(x2)
+			l0 = (math.Log(x0) - x1) * m0
 			l1 = opdef.DLogPhi(-l0)
 		}
 		if need&1 != 0 {
 			var w0 float64
 			if x0 > 0 {
-				w0 = -l1 * opdef.Inv(x2) / x0
+				w0 = -l1 * m0 / x0
 			} else {
 				w0 = 0
 			}
@@ -1405,7 +1723,7 @@ func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 		if need&2 != 0 {
 			var w1 float64
 			if x0 > 0 {
-				w1 = l1 * opdef.Inv(x2)
+				w1 = l1 * m0
 			} else {
 				w1 = 0
 			}
@@ -1414,7 +1732,7 @@ func logNormalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs 
 		if need&4 != 0 {
 			var w2 float64
 			if x0 > 0 {
-				w2 = l1 * l0 * opdef.Inv(x2)
+				w2 = l1 * l0 * m0
 			} else {
 				w2 = 0
 			}
@@ -1431,11 +1749,18 @@ func logisticLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			e = -Softplus(-l0)
 		}
 		if e != e { // NaN from infinite inputs
@@ -1457,26 +1782,35 @@ func logisticLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = Logistic(-l0)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1489,11 +1823,18 @@ func logisticLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			e = -Softplus(l0)
 		}
 		if e != e { // NaN from infinite inputs
@@ -1515,26 +1856,35 @@ func logisticLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = -Logistic(l0)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1547,11 +1897,18 @@ func normalLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			e = opdef.LogPhi(l0)
 		}
 		if e != e { // NaN from infinite inputs
@@ -1573,26 +1930,35 @@ func normalLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int,
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = opdef.DLogPhi(l0)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(-l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(-l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1605,11 +1971,18 @@ func normalLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x2 > 0 {
-			l0 := (x0 - x1) * opdef.Inv(x2)
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+			l0 := (x0 - x1) * m0
 			e = opdef.LogPhi(-l0)
 		}
 		if e != e { // NaN from infinite inputs
@@ -1631,26 +2004,35 @@ func normalLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x2 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&7 != 0 {
+			if s2 != 0 {
+				m0 = opdef.Inv(x2)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		if need&7 != 0 {
-			l0 = (x0 - x1) * opdef.Inv(x2)
+			l0 = (x0 - x1) * m0
 			l1 = opdef.DLogPhi(-l0)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(-l1*opdef.Inv(x2)), sum0)
+			sum0 = acc(a0, v0, r, gi*(-l1*m0), sum0)
 		}
 		if need&2 != 0 {
-			sum1 = acc(a1, v1, r, gi*(l1*opdef.Inv(x2)), sum1)
+			sum1 = acc(a1, v1, r, gi*(l1*m0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(l1*l0*opdef.Inv(x2)), sum2)
+			sum2 = acc(a2, v2, r, gi*(l1*l0*m0), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -1667,11 +2049,18 @@ func studentTLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	var m0 float64
+	if x.N > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(xs3[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
 		e := negInf
 		if x1 > 0 && x3 > 0 {
-			l0 := (x0 - x2) * opdef.Inv(x3)
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 			var w0 float64
@@ -1705,19 +2094,63 @@ func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 	var sum0, sum1, sum2, sum3 float64
 	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	var m1, m2, m3, m4, m0, m5 float64
+	if x.N > 0 && !(s1 != 0) {
+		m1 = math.Log(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (xs1[0] + 1))
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * xs1[0])
+	}
+	if x.N > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(xs3[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*xs1[0], 0.5)
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
 		if !(x1 > 0 && x3 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&13 != 0 {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if need&15 != 0 {
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
 		var l3 float64
 		var l4 float64
 		if need&15 != 0 {
-			l0 = (x0 - x2) * opdef.Inv(x3)
+			l0 = (x0 - x2) * m0
 			l1 = x1 + l0*l0
 			if keep != nil {
 				l2 = keep[r*1+0]
@@ -1731,13 +2164,16 @@ func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 = w0
-			l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
+			l4 = Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(l4*opdef.Inv(x3)), sum0)
+			sum0 = acc(a0, v0, r, gi*(l4*m0), sum0)
 		}
 		if need&2 != 0 {
-			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
 			var w1 float64
 			if l0 < 0 {
 				w1 = l5
@@ -1747,10 +2183,10 @@ func studentTLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-l4*opdef.Inv(x3)), sum2)
+			sum2 = acc(a2, v2, r, gi*(-l4*m0), sum2)
 		}
 		if need&8 != 0 {
-			sum3 = acc(a3, v3, r, gi*(-l4*l0*opdef.Inv(x3)), sum3)
+			sum3 = acc(a3, v3, r, gi*(-l4*l0*m0), sum3)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2, sum3}
@@ -1767,11 +2203,18 @@ func studentTLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	var m0 float64
+	if x.N > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(xs3[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
 		e := negInf
 		if x1 > 0 && x3 > 0 {
-			l0 := (x0 - x2) * opdef.Inv(x3)
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+			l0 := (x0 - x2) * m0
 			l1 := x1 + l0*l0
 			l2 := opdef.LogIncBeta(0.5*x1, 0.5, x1/l1, l0*l0/l1) - opdef.Ln2
 			var w0 float64
@@ -1805,19 +2248,63 @@ func studentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 	var sum0, sum1, sum2, sum3 float64
 	xs0, xs1, xs2, xs3 := x.X[0], x.X[1], x.X[2], x.X[3]
 	s0, s1, s2, s3 := x.S[0], x.S[1], x.S[2], x.S[3]
+	var m1, m2, m3, m4, m0, m5 float64
+	if x.N > 0 && !(s1 != 0) {
+		m1 = math.Log(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m2 = opdef.Inv(xs1[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m3 = opdef.LGamma(0.5 * (xs1[0] + 1))
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m4 = opdef.LGamma(0.5 * xs1[0])
+	}
+	if x.N > 0 && !(s3 != 0) {
+		m0 = opdef.Inv(xs3[0])
+	}
+	if x.N > 0 && !(s1 != 0) {
+		m5 = opdef.LBeta(0.5*xs1[0], 0.5)
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2, x3 := xs0[r*s0], xs1[r*s1], xs2[r*s2], xs3[r*s3]
 		if !(x1 > 0 && x3 > 0) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&13 != 0 {
+			if s1 != 0 {
+				m1 = math.Log(x1)
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m2 = opdef.Inv(x1)
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m3 = opdef.LGamma(0.5 * (x1 + 1))
+			}
+		}
+		if need&13 != 0 {
+			if s1 != 0 {
+				m4 = opdef.LGamma(0.5 * x1)
+			}
+		}
+		if need&15 != 0 {
+			if s3 != 0 {
+				m0 = opdef.Inv(x3)
+			}
+		}
 		var l0 float64
 		var l1 float64
 		var l2 float64
 		var l3 float64
 		var l4 float64
 		if need&15 != 0 {
-			l0 = (x0 - x2) * opdef.Inv(x3)
+			l0 = (x0 - x2) * m0
 			l1 = x1 + l0*l0
 			if keep != nil {
 				l2 = keep[r*1+0]
@@ -1831,13 +2318,16 @@ func studentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 				w0 = opdef.Log1mExp(l2)
 			}
 			l3 = w0
-			l4 = Exp(opdef.LGamma(0.5*(x1+1)) - opdef.LGamma(0.5*x1) - 0.5*(math.Log(x1)+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*opdef.Inv(x1)) - l3)
+			l4 = Exp(m3 - m4 - 0.5*(m1+opdef.LnPi) - 0.5*(x1+1)*math.Log1p(l0*l0*m2) - l3)
 		}
 		if need&1 != 0 {
-			sum0 = acc(a0, v0, r, gi*(-l4*opdef.Inv(x3)), sum0)
+			sum0 = acc(a0, v0, r, gi*(-l4*m0), sum0)
 		}
 		if need&2 != 0 {
-			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-opdef.LBeta(0.5*x1, 0.5)-l2-opdef.Ln2)
+			if s1 != 0 {
+				m5 = opdef.LBeta(0.5*x1, 0.5)
+			}
+			l5 := 0.5*opdef.DLogIncBetaA(0.5*x1, 0.5, x1/l1, l0*l0/l1) + Exp((0.5*x1-1)*math.Log(x1/l1)+math.Log(math.Abs(l0))-1.5*math.Log(l1)-m5-l2-opdef.Ln2)
 			var w1 float64
 			if l0 > 0 {
 				w1 = l5
@@ -1847,10 +2337,10 @@ func studentTLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs i
 			sum1 = acc(a1, v1, r, gi*(w1), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(l4*opdef.Inv(x3)), sum2)
+			sum2 = acc(a2, v2, r, gi*(l4*m0), sum2)
 		}
 		if need&8 != 0 {
-			sum3 = acc(a3, v3, r, gi*(l4*l0*opdef.Inv(x3)), sum3)
+			sum3 = acc(a3, v3, r, gi*(l4*l0*m0), sum3)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2, sum3}
@@ -1861,13 +2351,20 @@ func uniformLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = math.Log(xs2[0] - xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 < x2 && x0 > x1 {
 			var w0 float64
 			if x0 < x2 {
-				w0 = math.Log(x0-x1) - math.Log(x2-x1)
+				if s1 != 0 || s2 != 0 {
+					m0 = math.Log(x2 - x1)
+				}
+				w0 = math.Log(x0-x1) - m0
 			} else {
 				w0 = 0
 			}
@@ -1892,12 +2389,21 @@ func uniformLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m1 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = opdef.Inv(xs2[0] - xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 < x2 && x0 > x1) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&6 != 0 {
+			if s1 != 0 || s2 != 0 {
+				m1 = opdef.Inv(x2 - x1)
+			}
+		}
 		if need&1 != 0 {
 			var w0 float64
 			if x0 < x2 {
@@ -1910,7 +2416,7 @@ func uniformLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 		if need&2 != 0 {
 			var w1 float64
 			if x0 < x2 {
-				w1 = opdef.Inv(x2-x1) - opdef.Inv(x0-x1)
+				w1 = m1 - opdef.Inv(x0-x1)
 			} else {
 				w1 = 0
 			}
@@ -1919,7 +2425,7 @@ func uniformLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 		if need&4 != 0 {
 			var w2 float64
 			if x0 < x2 {
-				w2 = -opdef.Inv(x2 - x1)
+				w2 = -m1
 			} else {
 				w2 = 0
 			}
@@ -1934,13 +2440,20 @@ func uniformLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m0 = math.Log(xs2[0] - xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 < x2 && x0 < x2 {
 			var w0 float64
 			if x0 > x1 {
-				w0 = math.Log(x2-x0) - math.Log(x2-x1)
+				if s1 != 0 || s2 != 0 {
+					m0 = math.Log(x2 - x1)
+				}
+				w0 = math.Log(x2-x0) - m0
 			} else {
 				w0 = 0
 			}
@@ -1965,12 +2478,21 @@ func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m1 float64
+	if x.N > 0 && !(s1 != 0 || s2 != 0) {
+		m1 = opdef.Inv(xs2[0] - xs1[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 < x2 && x0 < x2) {
 			continue
 		}
 		gi := g[r*gs]
+		if need&6 != 0 {
+			if s1 != 0 || s2 != 0 {
+				m1 = opdef.Inv(x2 - x1)
+			}
+		}
 		if need&1 != 0 {
 			var w0 float64
 			if x0 > x1 {
@@ -1983,7 +2505,7 @@ func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 		if need&2 != 0 {
 			var w1 float64
 			if x0 > x1 {
-				w1 = opdef.Inv(x2 - x1)
+				w1 = m1
 			} else {
 				w1 = 0
 			}
@@ -1992,7 +2514,7 @@ func uniformLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 		if need&4 != 0 {
 			var w2 float64
 			if x0 > x1 {
-				w2 = opdef.Inv(x2-x0) - opdef.Inv(x2-x1)
+				w2 = opdef.Inv(x2-x0) - m1
 			} else {
 				w2 = 0
 			}
@@ -2010,11 +2532,18 @@ func weibullLCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = math.Log(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 > 0 && x2 > 0 && x0 > 0 {
-			l0 := math.Log(x0) - math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := math.Log(x0) - m0
 			l1 := Exp(x1 * l0)
 			var w0 float64
 			if l1 > 1e-10 {
@@ -2043,12 +2572,22 @@ func weibullLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0, m1 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = math.Log(xs2[0])
+	}
+	if x.N > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0 && x0 > 0) {
 			continue
 		}
-		l0 := math.Log(x0) - math.Log(x2)
+		if s2 != 0 {
+			m0 = math.Log(x2)
+		}
+		l0 := math.Log(x0) - m0
 		l1 := Exp(x1 * l0)
 		if !(l1 < math.Inf(1)) {
 			continue
@@ -2071,7 +2610,10 @@ func weibullLCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs int
 			sum1 = acc(a1, v1, r, gi*(l2*l0), sum1)
 		}
 		if need&4 != 0 {
-			sum2 = acc(a2, v2, r, gi*(-x1*l2*opdef.Inv(x2)), sum2)
+			if s2 != 0 {
+				m1 = opdef.Inv(x2)
+			}
+			sum2 = acc(a2, v2, r, gi*(-x1*l2*m1), sum2)
 		}
 	}
 	return TermArgs{sum0, sum1, sum2}
@@ -2084,11 +2626,18 @@ func weibullLCCDFValues(x TermRows, keep, out []float64, add bool) float64 {
 	sum := 0.0
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = math.Log(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		e := negInf
 		if x1 > 0 && x2 > 0 {
-			l0 := math.Log(x0) - math.Log(x2)
+			if s2 != 0 {
+				m0 = math.Log(x2)
+			}
+			l0 := math.Log(x0) - m0
 			l1 := Exp(x1 * l0)
 			var w0 float64
 			if x0 > 0 {
@@ -2117,12 +2666,22 @@ func weibullLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 	var sum0, sum1, sum2 float64
 	xs0, xs1, xs2 := x.X[0], x.X[1], x.X[2]
 	s0, s1, s2 := x.S[0], x.S[1], x.S[2]
+	var m0, m1 float64
+	if x.N > 0 && !(s2 != 0) {
+		m0 = math.Log(xs2[0])
+	}
+	if x.N > 0 && !(s2 != 0) {
+		m1 = opdef.Inv(xs2[0])
+	}
 	for r := 0; r < x.N; r++ {
 		x0, x1, x2 := xs0[r*s0], xs1[r*s1], xs2[r*s2]
 		if !(x1 > 0 && x2 > 0) {
 			continue
 		}
-		l0 := math.Log(x0) - math.Log(x2)
+		if s2 != 0 {
+			m0 = math.Log(x2)
+		}
+		l0 := math.Log(x0) - m0
 		l1 := Exp(x1 * l0)
 		if !(l1 < math.Inf(1)) {
 			continue
@@ -2149,7 +2708,10 @@ func weibullLCCDFGrads(x TermRows, keep []float64, need uint, g []float64, gs in
 		if need&4 != 0 {
 			var w2 float64
 			if x0 > 0 {
-				w2 = x1 * l1 * opdef.Inv(x2)
+				if s2 != 0 {
+					m1 = opdef.Inv(x2)
+				}
+				w2 = x1 * l1 * m1
 			} else {
 				w2 = 0
 			}

@@ -116,6 +116,11 @@ type scope struct {
 	// outside is set for code outside package ir: accel/ir's own
 	// functions (Exp, Logistic) are then qualified.
 	outside bool
+	// first spells argument i's first element and count the number of
+	// elements, for the memos computed once before the loop; nil and "":
+	// in<i>[0] and n, as in accel/ir's own loops.
+	first func(i int) string
+	count string
 	// fresh are the memos already refreshed in this iteration on the path
 	// to here: a later statement reads them without testing again.
 	// Conditional code (a partial's block, a where's branch) works on a
@@ -250,9 +255,16 @@ func (s *scope) refreshMemo(key, v string) {
 	call, _ := s.plain().print(e, goLang)
 	hoisted := s.plain()
 	hoisted.argVar = func(i int) string { return fmt.Sprintf("in%d[0]", i) }
+	if s.first != nil {
+		hoisted.argVar = s.first
+	}
+	count := "n"
+	if s.count != "" {
+		count = s.count
+	}
 	first, _ := hoisted.print(e, goLang)
 	s.decl.add(&s.decl.vals, v)
-	s.decl.inits = append(s.decl.inits, fmt.Sprintf("if n > 0 && !(%s) {\n%s = %s\n}", varies, v, first))
+	s.decl.inits = append(s.decl.inits, fmt.Sprintf("if %s > 0 && !(%s) {\n%s = %s\n}", count, varies, v, first))
 	stmt := fmt.Sprintf("if %s {\n%s = %s\n}", varies, v, call)
 	for _, p := range *s.pre {
 		if p == stmt {

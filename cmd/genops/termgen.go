@@ -56,31 +56,46 @@ func termFile(ps []*parsed, _ map[string]bool) ([]byte, error) {
 	return goFile("term_gen.go", &b)
 }
 
-// termScope spells argument i as x<i> and let k as l<k>.
-func (p *parsed) termScope() *scope {
+// termScope spells argument i as x<i> and let k as l<k>; a memo (a
+// costly call on parameters alone: log σ, lgamma(α)) is a variable that
+// the row loop computes once, before the loop, when its parameters are
+// broadcast over the row (stride 0), and per element otherwise. In
+// accel/ir a row is the batch; in accel/vec it is the chains of one
+// element, where a parameter that the chains share is broadcast.
+func (p *parsed) termScope() (*scope, *memoState) {
 	s := p.scope()
-	s.nw = new(int)
-	return s
+	st := &memoState{}
+	s.nw, s.decl, s.fresh = new(int), st, map[string]bool{}
+	s.memoized, s.memoExprs = p.memoNames, p.memoExprs
+	s.first = func(i int) string { return fmt.Sprintf("xs%d[0]", i) }
+	s.count = "x.N"
+	return s, st
 }
 
-// termRowHead reads the row's arguments (xs<j>) and strides (s<j>), and
-// opens the loop with element r's arguments (x<j>).
+// termRowHead reads the row's arguments (xs<j>) and strides (s<j>).
 func termRowHead(b *bytes.Buffer, p *parsed) {
-	var xs, ss, xv, sv, es, ex []string
+	var xs, ss, xv, sv []string
 	for i := range p.args {
 		xs = append(xs, fmt.Sprintf("xs%d", i))
 		ss = append(ss, fmt.Sprintf("s%d", i))
 		xv = append(xv, fmt.Sprintf("x.X[%d]", i))
 		sv = append(sv, fmt.Sprintf("x.S[%d]", i))
+	}
+	fmt.Fprintf(b, "%s := %s\n%s := %s\n", strings.Join(xs, ", "), strings.Join(xv, ", "), strings.Join(ss, ", "), strings.Join(sv, ", "))
+}
+
+// termRowLoop opens the loop with element r's arguments (x<j>).
+func termRowLoop(b *bytes.Buffer, p *parsed) {
+	var es, ex []string
+	for i := range p.args {
 		es = append(es, fmt.Sprintf("x%d", i))
 		ex = append(ex, fmt.Sprintf("xs%d[r*s%d]", i, i))
 	}
-	fmt.Fprintf(b, "%s := %s\n%s := %s\n", strings.Join(xs, ", "), strings.Join(xv, ", "), strings.Join(ss, ", "), strings.Join(sv, ", "))
 	fmt.Fprintf(b, "for r := 0; r < x.N; r++ {\n%s := %s\n", strings.Join(es, ", "), strings.Join(ex, ", "))
 }
 
 func termValues(b *bytes.Buffer, p *parsed) error {
-	s := p.termScope()
+	s, st := p.termScope()
 	lets := p.letsNeeded(p.value)
 	for _, k := range p.keep {
 		if !slices.Contains(lets, k) {
@@ -95,28 +110,32 @@ func termValues(b *bytes.Buffer, p *parsed) error {
 	fmt.Fprintf(b, "func %sValues(x TermRows, keep, out []float64, add bool) float64 {\n", lowerFirst(p.d.Family))
 	b.WriteString("sum := 0.0\n")
 	termRowHead(b, p)
-	fmt.Fprintf(b, "e := negInf\nif %s {\n", valid)
-	if err := termLets(b, p, s, lets, map[int]bool{}, false); err != nil {
+	var body bytes.Buffer
+	fmt.Fprintf(&body, "e := negInf\nif %s {\n", valid)
+	if err := termLets(&body, p, s, lets, map[int]bool{}, false); err != nil {
 		return err
 	}
 	if len(p.keep) > 0 {
-		b.WriteString("if keep != nil {\n")
+		body.WriteString("if keep != nil {\n")
 		for j, k := range p.keep {
-			fmt.Fprintf(b, "keep[r*%d+%d] = l%d\n", len(p.keep), j, k)
+			fmt.Fprintf(&body, "keep[r*%d+%d] = l%d\n", len(p.keep), j, k)
 		}
-		b.WriteString("}\n")
+		body.WriteString("}\n")
 	}
 	line, err := goLine(s, p.value, "e = %s")
 	if err != nil {
 		return fmt.Errorf("opdef %s: Value: %v", p.d.Family, err)
 	}
-	b.WriteString(line)
+	body.WriteString(line)
+	st.declare(b)
+	termRowLoop(b, p)
+	b.Write(body.Bytes())
 	b.WriteString("}\nif e != e { // NaN from infinite inputs\ne = negInf\n}\nif add {\nout[r] += e\n} else if out != nil {\nout[r] = e\n}\nsum += e\n}\nreturn sum\n}\n")
 	return nil
 }
 
 func termGrads(b *bytes.Buffer, p *parsed) error {
-	s := p.termScope()
+	s, st := p.termScope()
 	valid, err := s.print(p.valid, goLang)
 	if err != nil {
 		return err
@@ -138,19 +157,20 @@ func termGrads(b *bytes.Buffer, p *parsed) error {
 	}
 	fmt.Fprintf(b, "%s := %s\n%s := %s\nvar %s float64\n", strings.Join(as, ", "), strings.Join(av, ", "), strings.Join(vs, ", "), strings.Join(vv, ", "), strings.Join(sums, ", "))
 	termRowHead(b, p)
-	fmt.Fprintf(b, "if !(%s) {\ncontinue\n}\n", valid)
+	var body bytes.Buffer
+	fmt.Fprintf(&body, "if !(%s) {\ncontinue\n}\n", valid)
 	done := map[int]bool{}
 	if p.gradIf != nil {
-		if err := termLets(b, p, s, p.letsNeeded(p.gradIf), done, true); err != nil {
+		if err := termLets(&body, p, s, p.letsNeeded(p.gradIf), done, true); err != nil {
 			return err
 		}
 		line, err := goLine(s, p.gradIf, "if !(%s) {\ncontinue\n}")
 		if err != nil {
 			return fmt.Errorf("opdef %s: GradIf: %v", p.d.Family, err)
 		}
-		b.WriteString(line)
+		body.WriteString(line)
 	}
-	b.WriteString("gi := g[r*gs]\n")
+	body.WriteString("gi := g[r*gs]\n")
 	// The lets that two partials or more read are computed once, before
 	// the partials, when any of them is needed.
 	count := map[int]int{}
@@ -168,6 +188,40 @@ func termGrads(b *bytes.Buffer, p *parsed) error {
 			shared = append(shared, k)
 		}
 	}
+	// readers are the partials that read each memo, through their own
+	// expressions or the lets computed for them.
+	readers := map[string]uint{}
+	var keys []string
+	for i, g := range p.grads {
+		if g == nil {
+			continue
+		}
+		es := []ast.Expr{g}
+		for _, k := range p.letsNeeded(g) {
+			if !done[k] {
+				es = append(es, p.lets[k])
+			}
+		}
+		for _, m := range p.memosOf(es...) {
+			if readers[m.key] == 0 {
+				keys = append(keys, m.key)
+			}
+			readers[m.key] |= 1 << i
+		}
+	}
+	// A memo that several partials read is refreshed once, before the
+	// partials, when any of them is needed: each then finds it fresh.
+	for _, key := range keys {
+		r := readers[key]
+		if r&(r-1) == 0 || s.fresh[key] {
+			continue
+		}
+		var pre []string
+		once := *s
+		once.pre = &pre
+		once.refreshMemo(key, p.memoNames[key])
+		fmt.Fprintf(&body, "if need&%d != 0 {\n%s\n}\n", r, strings.Join(pre, "\n"))
+	}
 	if len(shared) > 0 {
 		for i, g := range p.grads {
 			if g == nil {
@@ -180,25 +234,25 @@ func termGrads(b *bytes.Buffer, p *parsed) error {
 			}
 		}
 		for _, k := range shared {
-			fmt.Fprintf(b, "var l%d float64\n", k)
+			fmt.Fprintf(&body, "var l%d float64\n", k)
 		}
-		fmt.Fprintf(b, "if need&%d != 0 {\n", mask)
-		var body bytes.Buffer
+		fmt.Fprintf(&body, "if need&%d != 0 {\n", mask)
+		var block bytes.Buffer
 		inner := map[int]bool{}
 		for k := range done {
 			inner[k] = true
 		}
-		if err := termLets(&body, p, s, p.letsNeededAll(shared), inner, true); err != nil {
+		if err := termLets(&block, p, s.conditional(), p.letsNeededAll(shared), inner, true); err != nil {
 			return err
 		}
 		// Assign, not declare, the shared lets.
-		code := body.String()
+		code := block.String()
 		for _, k := range shared {
 			code = strings.Replace(code, fmt.Sprintf("l%d := ", k), fmt.Sprintf("l%d = ", k), 1)
 			code = strings.Replace(code, fmt.Sprintf("var l%d float64\n", k), "", 1)
 		}
-		b.WriteString(code)
-		b.WriteString("}\n")
+		body.WriteString(code)
+		body.WriteString("}\n")
 		for _, k := range shared {
 			done[k] = true
 		}
@@ -207,21 +261,25 @@ func termGrads(b *bytes.Buffer, p *parsed) error {
 		if g == nil {
 			continue
 		}
-		fmt.Fprintf(b, "if need&%d != 0 {\n", 1<<i)
+		fmt.Fprintf(&body, "if need&%d != 0 {\n", 1<<i)
 		inner := map[int]bool{}
 		for k := range done {
 			inner[k] = true
 		}
-		if err := termLets(b, p, s, p.letsNeeded(g), inner, true); err != nil {
+		sc := s.conditional() // the block runs only when the partial is needed
+		if err := termLets(&body, p, sc, p.letsNeeded(g), inner, true); err != nil {
 			return err
 		}
-		line, err := goLine(s, g, fmt.Sprintf("sum%d = acc(a%d, v%d, r, gi*(%%s), sum%d)", i, i, i, i))
+		line, err := goLine(sc, g, fmt.Sprintf("sum%d = acc(a%d, v%d, r, gi*(%%s), sum%d)", i, i, i, i))
 		if err != nil {
 			return fmt.Errorf("opdef %s: the partial by %s: %v", p.d.Family, p.args[i], err)
 		}
-		b.WriteString(line)
-		b.WriteString("}\n")
+		body.WriteString(line)
+		body.WriteString("}\n")
 	}
+	st.declare(b)
+	termRowLoop(b, p)
+	b.Write(body.Bytes())
 	fmt.Fprintf(b, "}\nreturn TermArgs{%s}\n}\n", strings.Join(out, ", "))
 	return nil
 }
@@ -235,7 +293,7 @@ func termLets(b *bytes.Buffer, p *parsed, s *scope, ks []int, done map[int]bool,
 		}
 		done[k] = true
 		if j := p.kept(k); j >= 0 && readKeep {
-			line, err := goLine(s, p.lets[k], fmt.Sprintf("l%d = %%s", k))
+			line, err := goLine(s.conditional(), p.lets[k], fmt.Sprintf("l%d = %%s", k))
 			if err != nil {
 				return err
 			}
