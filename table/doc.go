@@ -10,6 +10,7 @@
 //	m.Coords("county", county.Labels())        // codes: county.Ints()
 //
 //	w, err := table.OpenNPY("X.npy")           // memory-mapped where the layout allows
+//	p, err := table.ReadParquet("radon.parquet") // a flat Parquet table
 //
 // Layout. ppl flattens a vector as its values and an [N K] matrix row by
 // row (row-major), so a column is one contiguous []float64 and a matrix
@@ -51,13 +52,14 @@
 //
 // Formats and why. CSV because every data set comes as CSV; .npy because
 // it is the one widely written format whose bytes are the values in
-// place, so a column is the file's memory. Parquet and Arrow IPC have Go
-// modules (github.com/apache/arrow-go/v18, github.com/parquet-go/parquet-go)
-// in the registry, but neither is in this build's module cache and they
-// bring large dependency trees; Parquet pages are compressed and encoded,
-// so they could not be used in place anyway. Convert to .npy (NumPy:
-// np.save(path, df.to_numpy(), ...), or np.asfortranarray for columns) or
-// CSV until one is added.
+// place, so a column is the file's memory; Parquet because pandas, Polars,
+// Spark and Arrow write it (read through github.com/parquet-go/parquet-go,
+// the smaller of the two well-kept Go readers: apache/arrow-go brings
+// Arrow's whole tree). Parquet pages are compressed and encoded, so a
+// Parquet table is decoded into memory, with the CSV reader's column
+// types (booleans and integers as int columns, text as codes and labels);
+// nested or repeated columns are refused. Arrow IPC files: convert them
+// to Parquet or .npy (pyarrow.parquet.write_table, np.save).
 //
 // The package is a leaf: it imports neither ppl nor display. It renders
 // itself in a notebook through the method set display looks for (HTML,

@@ -21,6 +21,7 @@ func init() {
 		"OpenNPY":     reflect.ValueOf(table.OpenNPY),
 		"PreviewRows": reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"ReadCSV":     reflect.ValueOf(table.ReadCSV),
+		"ReadParquet": reflect.ValueOf(table.ReadParquet),
 		"ReadRows":    reflect.ValueOf(table.ReadRows),
 		"String":      reflect.ValueOf(table.String),
 		"Strings":     reflect.ValueOf(table.Strings),
