@@ -229,11 +229,11 @@ type Compiled struct {
 	// Work buffers, grown to the largest batch seen.
 	xs, lps, grads, work, p, eps, invm, steps buffer
 	steps64                                   []int64
-	walk                                      walkState // accel.Walk's state
 	// The Device API's buffers and kernels (cgen.HMC's iterations).
-	bufs []buffer
-	fns  map[cgen.Kernel]cu.Function
-	hmc  *cgen.HMC
+	bufs   []buffer
+	fns    map[cgen.Kernel]cu.Function
+	hmc    *cgen.HMC
+	walker *cgen.Walker
 }
 
 // Dim is the position length.
@@ -391,7 +391,6 @@ func (c *Compiled) Close() error {
 	for _, m := range []*buffer{&c.data, &c.xs, &c.lps, &c.grads, &c.work, &c.p, &c.eps, &c.invm, &c.steps} {
 		m.free()
 	}
-	c.walk.free()
 	for i := range c.bufs {
 		c.bufs[i].free()
 	}

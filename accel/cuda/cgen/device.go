@@ -43,6 +43,7 @@ const (
 	KernelSqDev
 	KernelChunkSums
 	KernelGHMCInitial
+	KernelRWMH
 )
 
 // Name is the kernel's function name in the source.
@@ -60,6 +61,8 @@ func (k Kernel) Name() string {
 		return "gb_chunk_sums"
 	case KernelGHMCInitial:
 		return "gb_ghmc_initial"
+	case KernelRWMH:
+		return "gb_rwmh"
 	}
 	return fmt.Sprintf("kernel %d", int(k))
 }

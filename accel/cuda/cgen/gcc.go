@@ -96,18 +96,17 @@ func (g *GCC) Compile(p *ir.Program) (accel.Compiled, error) {
 
 // GCCCompiled is a program running in a gcc-built process.
 type GCCCompiled struct {
-	dim   int
-	frame int
-	hmc   *HMC
-	lanes int
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	w     *bufio.Writer
-	r     *bufio.Reader
-	tmp   string
-	err   error
-	// tables: the ziggurats' tables were sent (the first Walk).
-	tables bool
+	dim    int
+	frame  int
+	hmc    *HMC
+	lanes  int
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	w      *bufio.Writer
+	r      *bufio.Reader
+	tmp    string
+	err    error
+	walker *Walker
 }
 
 // Dim is the position length.
@@ -201,57 +200,12 @@ func (c *GCCCompiled) Leapfrog(t *accel.Trajectories) error {
 }
 
 // Walk runs a segment of random-walk Metropolis by the kernel gb_rwmh,
-// the chains' state kept in the process between calls.
+// driven by Walker through the process's device commands.
 func (c *GCCCompiled) Walk(w *accel.Walk) error {
-	if err := w.Check(c.dim); err != nil {
-		return err
+	if c.walker == nil {
+		c.walker = NewWalker(c, c.dim, c.frame)
 	}
-	if !c.tables {
-		zk, zf := WalkTables()
-		c.ints(6)
-		for _, k := range zk {
-			c.ints(int64(k))
-		}
-		c.floats(zf)
-		c.tables = true
-	}
-	scale := w.Scale
-	if len(scale) == 0 {
-		scale = make([]float64, c.dim)
-	}
-	c.ints(5, int64(w.Chains), int64(w.Step0), int64(w.Steps), int64(w.First), int64(w.Keep), b2i(w.ClearMoments),
-		b2i(w.Load), b2i(w.Read), int64(w.Seed))
-	c.floats(scale)
-	if w.Load {
-		c.floats(w.X)
-		c.floats(w.LP)
-	}
-	var acc int64
-	c.read(&acc)
-	w.Accepted = acc
-	if w.Keep > 0 {
-		nx, nl := w.KeptLen(c.dim)
-		w.KeptX, w.KeptLP, w.KeptAcc = grow(w.KeptX, nx), grow(w.KeptLP, nl), grow(w.KeptAcc, nl)
-		c.read(w.KeptX)
-		c.read(w.KeptLP)
-		c.read(w.KeptAcc)
-	}
-	if w.Read {
-		for _, v := range [][]float64{w.X, w.LP, w.Mean, w.M2} {
-			c.read(v)
-		}
-	}
-	if c.err != nil {
-		return fmt.Errorf("cgen: generated program: %v", c.err)
-	}
-	return nil
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
+	return c.walker.Walk(w)
 }
 
 // grow is s with length n, reusing its memory when it can.

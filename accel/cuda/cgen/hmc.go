@@ -132,21 +132,7 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		}
 	}
 	if !h.tables {
-		zk, zf := WalkTables()
-		packed := make([]float64, (len(zk)+1)/2)
-		for i := range packed {
-			packed[i] = math.Float64frombits(uint64(zk[2*i]) | uint64(zk[2*i+1])<<32)
-		}
-		if err := dev.Alloc(int(bufZK), len(packed)); err != nil {
-			return err
-		}
-		if err := dev.Put(int(bufZK), 0, packed); err != nil {
-			return err
-		}
-		if err := dev.Alloc(int(bufZF), len(zf)); err != nil {
-			return err
-		}
-		if err := dev.Put(int(bufZF), 0, zf); err != nil {
+		if err := putTables(dev); err != nil {
 			return err
 		}
 		h.tables = true
