@@ -234,6 +234,8 @@ type Compiled struct {
 	fns    map[cgen.Kernel]cu.Function
 	hmc    *cgen.HMC
 	walker *cgen.Walker
+	vals   []uint64         // Launch's parameter values
+	params []unsafe.Pointer // and pointers to them
 }
 
 // Dim is the position length.

@@ -114,8 +114,11 @@ func (c *Compiled) Launch(k cgen.Kernel, threads int, args ...any) error {
 		}
 		c.fns[k], fn = f, f
 	}
-	vals := make([]uint64, len(args))
-	params := make([]unsafe.Pointer, len(args))
+	// The launch copies the parameters' values: the slices serve the next.
+	if cap(c.vals) < len(args) {
+		c.vals, c.params = make([]uint64, len(args)), make([]unsafe.Pointer, len(args))
+	}
+	vals, params := c.vals[:len(args)], c.params[:len(args)]
 	for i, a := range args {
 		switch v := a.(type) {
 		case cgen.Buf:

@@ -30,12 +30,7 @@ import (
 // chain then goes its own way. At least 99% of the kept draws and of the
 // chains' moments must agree to 1e-9.
 func TestWalkOnDevice(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b, err := cuda.New(0)
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
+	b := device(t)
 	cm := eightSchools(t)
 	cfg := lockstep.Config{Sampler: infer.RWMH, Chains: 4099, Keep: 4, Warmup: 500, Draws: 500, Seed: 3}
 	cpu, err := lockstep.Run(context.Background(), cm, cfg)
@@ -87,12 +82,7 @@ func TestWalkOnDevice(t *testing.T) {
 // the moments of every chain's draws agree within a tenth of a posterior
 // sd and the variances within 15%.
 func TestIterateOnDevice(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b, err := cuda.New(0)
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
+	b := device(t)
 	cm := eightSchools(t)
 	short := lockstep.Config{Sampler: infer.ChEES, Chains: 4099, Keep: 4, Warmup: 40, Draws: 20, Seed: 3}
 	long := lockstep.Config{Sampler: infer.ChEES, Chains: 4096, Keep: 4, Warmup: 500, Draws: 500, Seed: 4}
@@ -137,12 +127,7 @@ func TestIterateOnDevice(t *testing.T) {
 //
 //	go test -tags cuda -run '^$' -bench Walk ./accel/cuda
 func BenchmarkWalk(b *testing.B) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	gpu, err := cuda.New(0)
-	if err != nil {
-		b.Skipf("no CUDA device: %v", err)
-	}
+	gpu := device(b)
 	mix, err := posteriordb.MixtureModel().Compile()
 	if err != nil {
 		b.Fatal(err)
@@ -207,12 +192,7 @@ func BenchmarkWalk(b *testing.B) {
 //
 //	go test -tags cuda -run '^$' -bench LogisticGradient ./accel/cuda
 func BenchmarkLogisticGradient(b *testing.B) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	gpu, err := cuda.New(0)
-	if err != nil {
-		b.Skipf("no CUDA device: %v", err)
-	}
+	gpu := device(b)
 	const n, d = 100_000, 50
 	m, err := posteriordb.Model(posteriordb.LogisticName, posteriordb.SimulatedLogistic(n, d, 1))
 	if err != nil {
@@ -246,4 +226,16 @@ func BenchmarkLogisticGradient(b *testing.B) {
 			b.ReportMetric(float64(n*d*8)/sec/1e9, "GB/s-X-once")
 		})
 	}
+}
+
+// device is the first GPU, its context on this test's OS thread (locked
+// until the test ends); no device skips the test.
+func device(tb testing.TB) *cuda.Backend {
+	runtime.LockOSThread()
+	tb.Cleanup(runtime.UnlockOSThread)
+	b, err := cuda.New(0)
+	if err != nil {
+		tb.Skipf("no CUDA device: %v", err)
+	}
+	return b
 }

@@ -21,6 +21,9 @@ type HMC struct {
 	sums         []float64
 	// epsLoaded: the initial phase's step sizes are on the device.
 	epsLoaded bool
+	// scratch holds an iteration's totals and means, ks the kept chains'
+	// statistics: no allocation per iteration.
+	scratch, ks []float64
 }
 
 // The buffers of an HMC.
@@ -95,6 +98,7 @@ func (h *HMC) alloc(n int) error {
 	}
 	h.chains, h.keep = n, -1
 	h.sums = make([]float64, nq*chunks)
+	h.scratch = make([]float64, nq+2*d)
 	return nil
 }
 
@@ -185,7 +189,7 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		return err
 	}
 	if it.Warm {
-		tot := make([]float64, 2+2*d)
+		tot := h.scratch[:2+2*d]
 		if err := h.total(bufQ, 2+2*d, n, tot); err != nil {
 			return err
 		}
@@ -195,7 +199,7 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 		copy(it.SumAXp, tot[2+d:])
 		it.Criterion = 0
 		if it.SumA > 0 {
-			m := make([]float64, 2*d)
+			m := h.scratch[2+2*d : 2+4*d]
 			for j := range d {
 				m[j] = it.SumX[j] / float64(n)
 				m[d+j] = it.SumAXp[j] / it.SumA
@@ -228,7 +232,10 @@ func (h *HMC) Iterate(it *accel.HMCIteration) error {
 	}
 	if it.Keep > 0 {
 		it.KeptX = grow(it.KeptX, d*it.Keep)
-		ks := make([]float64, 4*it.Keep)
+		if cap(h.ks) < 4*it.Keep {
+			h.ks = make([]float64, 4*it.Keep)
+		}
+		ks := h.ks[:4*it.Keep]
 		if err := dev.Get(int(bufKX), 0, it.KeptX); err != nil {
 			return err
 		}
