@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,19 +98,6 @@ var mathFuncs = map[string]struct {
 	"Floor": {"floor", 1}, "Ceil": {"ceil", 1}, "Trunc": {"trunc", 1}, "Round": {"round", 1},
 	"Atan2": {"atan2", 2}, "Pow": {"pow", 2}, "Hypot": {"hypot", 2}, "Mod": {"fmod", 2},
 	"Copysign": {"copysign", 2}, "Max": {"gb_max", 2}, "Min": {"gb_min", 2},
-}
-
-// mathConsts are package math's constants, as math spells them.
-var mathConsts = map[string]string{
-	"Pi":         "3.14159265358979323846264338327950288419716939937510582097494459",
-	"E":          "2.71828182845904523536028747135266249775724709369995957496696763",
-	"Ln2":        "0.693147180559945309417232121458176568075500134360255254120680009",
-	"Log2E":      "1.44269504088896340735992468100189213742664595415298593413544940",
-	"Ln10":       "2.30258509299404568401799145468436420760110148862877297603332790",
-	"Sqrt2":      "1.41421356237309504880168872420969807856967187537694807317667974",
-	"SqrtPi":     "1.77245385090551602729816748334114518279754945612238712821380779",
-	"SqrtE":      "1.64872127070012814684865078831848716753741963446718386640000000",
-	"MaxFloat64": "1.79769313486231570814527423731704356798070e+308",
 }
 
 // cKeywords are C and C++ words a Go name may not be in device code.
@@ -216,6 +204,7 @@ type devPkg struct {
 	consts map[string]constDef
 	tables map[string]tableDef
 	types  map[string]*cstruct
+	tpkg   *types.Package
 }
 
 type constDef struct {
@@ -231,9 +220,8 @@ type tableDef struct {
 }
 
 type devFile struct {
-	pkg     *devPkg
-	path    string // relative to the root
-	imports map[string]string
+	pkg  *devPkg
+	path string // relative to the root
 }
 
 type cstruct struct {
@@ -250,6 +238,7 @@ type cfield struct {
 
 type cparam struct {
 	name             string
+	obj              types.Object // nil for _
 	t                ctype
 	written, needLen bool
 }
@@ -262,9 +251,10 @@ type cfunc struct {
 	file  *devFile
 	// params has the receiver first; results the result types, names
 	// their Go names ("" when unnamed).
-	params  []*cparam
-	results []ctype
-	names   []string
+	params    []*cparam
+	results   []ctype
+	names     []string
+	resultIDs []*ast.Ident
 }
 
 // device is the translator's state over all scanned packages.
@@ -278,28 +268,87 @@ type device struct {
 	// localLens records, per function, the local slices whose length is
 	// read (by the position of their declaration).
 	localLens map[*cfunc]map[token.Pos]bool
+	// info holds go/types' facts of every checked package, checked their
+	// packages by import path.
+	info     *types.Info
+	checked  map[string]*types.Package
+	importer types.Importer
 }
 
 // deviceFile reads the marked functions of devicePackages under root and
 // writes their C.
 func deviceFile(root string) ([]byte, error) {
+	mod, err := modulePath(root)
+	if err != nil {
+		return nil, err
+	}
 	d := newDevice()
+	type parsedDir struct {
+		dir   string
+		files []*ast.File
+		paths []string
+	}
+	var dirs []parsedDir
+	var all []*ast.File
+	own := map[string]bool{}
 	for _, dir := range devicePackages {
-		if err := d.addDir(root, dir); err != nil {
+		files, paths, err := d.parseDir(root, dir)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, parsedDir{dir, files, paths})
+		all = append(all, files...)
+		own[mod+"/"+dir] = true
+	}
+	var deps []string
+	for _, p := range imports(all) {
+		if !own[p] {
+			deps = append(deps, p)
+		}
+	}
+	if err := exportData(root, deps); err != nil {
+		return nil, err
+	}
+	for _, pd := range dirs {
+		if err := d.addFiles(pd.dir, mod+"/"+pd.dir, pd.files, pd.paths); err != nil {
 			return nil, err
 		}
 	}
 	return d.translate()
 }
 
-func newDevice() *device {
-	return &device{fset: token.NewFileSet(), pkgs: map[string]*devPkg{}, funcs: map[string]*cfunc{}, localLens: map[*cfunc]map[token.Pos]bool{}}
+// modulePath is the module line of root's go.mod.
+func modulePath(root string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && f[0] == "module" {
+			return f[1], nil
+		}
+	}
+	return "", fmt.Errorf("device: no module line in %s/go.mod", root)
 }
 
-func (d *device) addDir(root, dir string) error {
+func newDevice() *device {
+	d := &device{fset: token.NewFileSet(), pkgs: map[string]*devPkg{}, funcs: map[string]*cfunc{}, localLens: map[*cfunc]map[token.Pos]bool{},
+		checked: map[string]*types.Package{},
+		info: &types.Info{
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+		}}
+	d.importer = newDevImporter(d)
+	return d
+}
+
+// parseDir parses the non-test Go files of dir.
+func (d *device) parseDir(root, dir string) ([]*ast.File, []string, error) {
 	names, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	sort.Strings(names)
 	var files []*ast.File
@@ -310,20 +359,21 @@ func (d *device) addDir(root, dir string) error {
 		}
 		src, err := os.ReadFile(n)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		f, err := parser.ParseFile(d.fset, filepath.ToSlash(filepath.Join(dir, filepath.Base(n))), src, parser.ParseComments)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		files = append(files, f)
 		paths = append(paths, filepath.ToSlash(filepath.Join(dir, filepath.Base(n))))
 	}
-	return d.addFiles(dir, files, paths)
+	return files, paths, nil
 }
 
-// addFiles registers one package's files.
-func (d *device) addFiles(dir string, files []*ast.File, paths []string) error {
+// addFiles registers one package's files (of import path path) and
+// type-checks them.
+func (d *device) addFiles(dir, path string, files []*ast.File, paths []string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("device: no Go files in %s", dir)
 	}
@@ -333,16 +383,7 @@ func (d *device) addFiles(dir string, files []*ast.File, paths []string) error {
 	}
 	d.pkgs[p.name] = p
 	for i, f := range files {
-		df := &devFile{pkg: p, path: paths[i], imports: map[string]string{}}
-		for _, im := range f.Imports {
-			path, _ := strconv.Unquote(im.Path.Value)
-			name := path[strings.LastIndex(path, "/")+1:]
-			local := name
-			if im.Name != nil {
-				local = im.Name.Name
-			}
-			df.imports[local] = name
-		}
+		df := &devFile{pkg: p, path: paths[i]}
 		for _, decl := range f.Decls {
 			switch decl := decl.(type) {
 			case *ast.GenDecl:
@@ -386,7 +427,7 @@ func (d *device) addFiles(dir string, files []*ast.File, paths []string) error {
 		fn.goPos = fn.file.path + ": " + id.Name + "." + fn.decl.Name.Name
 		d.funcs[fn.key] = fn
 	}
-	return nil
+	return d.typecheck(path, p, files)
 }
 
 func (d *device) genDecl(p *devPkg, df *devFile, decl *ast.GenDecl) error {
@@ -527,7 +568,7 @@ func (d *device) translate() ([]byte, error) {
 
 func (d *device) structFields(s *cstruct) error {
 	for _, f := range s.spec.Fields.List {
-		t, err := d.typeOf(f.Type, s.file, false)
+		t, err := d.typeOf(f.Type)
 		if err != nil {
 			return d.errAt(f, s.goName, "%v", err)
 		}
@@ -539,49 +580,6 @@ func (d *device) structFields(s *cstruct) error {
 		}
 	}
 	return nil
-}
-
-// typeOf reads a Go type expression.
-func (d *device) typeOf(e ast.Expr, f *devFile, local bool) (ctype, error) {
-	switch e := e.(type) {
-	case *ast.Ident:
-		switch e.Name {
-		case "float64":
-			return ctype{k: kFloat}, nil
-		case "int":
-			return ctype{k: kInt}, nil
-		case "bool":
-			return ctype{k: kBool}, nil
-		}
-		if s := f.pkg.types[e.Name]; s != nil {
-			return ctype{k: kStruct, s: s}, nil
-		}
-	case *ast.StarExpr:
-		if id, ok := e.X.(*ast.Ident); ok {
-			if s := f.pkg.types[id.Name]; s != nil {
-				return ctype{k: kPtr, s: s}, nil
-			}
-		}
-	case *ast.ArrayType:
-		if el, ok := e.Elt.(*ast.Ident); ok && el.Name == "int" && e.Len == nil {
-			return ctype{k: kSlice, ints: true}, nil
-		}
-		if el, ok := e.Elt.(*ast.Ident); ok && el.Name == "float64" {
-			if e.Len == nil {
-				return ctype{k: kSlice}, nil
-			}
-			if local {
-				v, ok := d.constOf(e.Len, f)
-				if ok && v.Kind() == constant.Int {
-					n, exact := constant.Int64Val(v)
-					if exact && n > 0 && n < 1<<16 {
-						return ctype{k: kArray, n: int(n)}, nil
-					}
-				}
-			}
-		}
-	}
-	return ctype{}, fmt.Errorf("type %s is not supported in device code", exprString(e))
 }
 
 func exprString(e ast.Expr) string {
@@ -627,7 +625,10 @@ func (d *device) signature(fn *cfunc) error {
 	}
 	fields = append(fields, decl.Type.Params.List...)
 	for _, f := range fields {
-		t, err := d.typeOf(f.Type, fn.file, false)
+		t, err := d.typeOf(f.Type)
+		if err == nil && t.k == kArray {
+			err = fmt.Errorf("an array parameter is not supported (pass a slice)")
+		}
 		if err != nil {
 			return d.errAt(f, fn.key, "parameter: %v", err)
 		}
@@ -645,12 +646,12 @@ func (d *device) signature(fn *cfunc) error {
 			} else if err := checkName(name); err != nil {
 				return d.errAt(n, fn.key, "%v", err)
 			}
-			fn.params = append(fn.params, &cparam{name: name, t: t})
+			fn.params = append(fn.params, &cparam{name: name, t: t, obj: d.info.Defs[n]})
 		}
 	}
 	if decl.Type.Results != nil {
 		for _, f := range decl.Type.Results.List {
-			t, err := d.typeOf(f.Type, fn.file, false)
+			t, err := d.typeOf(f.Type)
 			if err != nil || !t.scalar() {
 				if err == nil {
 					err = fmt.Errorf("type %s", t)
@@ -660,6 +661,7 @@ func (d *device) signature(fn *cfunc) error {
 			if len(f.Names) == 0 {
 				fn.results = append(fn.results, t)
 				fn.names = append(fn.names, "")
+				fn.resultIDs = append(fn.resultIDs, nil)
 			}
 			for _, n := range f.Names {
 				if err := checkName(n.Name); err != nil && n.Name != "_" {
@@ -667,6 +669,7 @@ func (d *device) signature(fn *cfunc) error {
 				}
 				fn.results = append(fn.results, t)
 				fn.names = append(fn.names, n.Name)
+				fn.resultIDs = append(fn.resultIDs, n)
 			}
 		}
 	}
@@ -722,93 +725,13 @@ func (d *device) prototype(fn *cfunc) string {
 	return fmt.Sprintf("__device__ static %s %s(%s)", ret, fn.cName, strings.Join(ps, ", "))
 }
 
-// constOf folds a constant expression as Go does (exactly; integer
-// division between untyped integers).
-func (d *device) constOf(e ast.Expr, f *devFile) (constant.Value, bool) {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		switch e.Kind {
-		case token.INT, token.FLOAT:
-			v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
-			return v, v.Kind() != constant.Unknown
-		}
-	case *ast.ParenExpr:
-		return d.constOf(e.X, f)
-	case *ast.Ident:
-		return d.pkgConst(f.pkg, e.Name)
-	case *ast.SelectorExpr:
-		x, ok := e.X.(*ast.Ident)
-		if !ok {
-			return nil, false
-		}
-		switch pkg := f.imports[x.Name]; pkg {
-		case "":
-			return nil, false
-		case "math":
-			s, ok := mathConsts[e.Sel.Name]
-			if !ok {
-				return nil, false
-			}
-			return constant.MakeFromLiteral(s, token.FLOAT, 0), true
-		default:
-			if p := d.pkgs[pkg]; p != nil {
-				return d.pkgConst(p, e.Sel.Name)
-			}
-		}
-	case *ast.UnaryExpr:
-		x, ok := d.constOf(e.X, f)
-		if !ok || (e.Op != token.SUB && e.Op != token.ADD) {
-			return nil, false
-		}
-		return constant.UnaryOp(e.Op, x, 0), true
-	case *ast.BinaryExpr:
-		x, ok := d.constOf(e.X, f)
-		if !ok {
-			return nil, false
-		}
-		y, ok := d.constOf(e.Y, f)
-		if !ok {
-			return nil, false
-		}
-		switch e.Op {
-		case token.ADD, token.SUB, token.MUL:
-			return constant.BinaryOp(x, e.Op, y), true
-		case token.QUO:
-			if constant.Sign(y) == 0 {
-				return nil, false
-			}
-			if x.Kind() == constant.Int && y.Kind() == constant.Int {
-				return constant.BinaryOp(x, token.QUO_ASSIGN, y), true
-			}
-			return constant.BinaryOp(x, token.QUO, y), true
-		}
-	case *ast.CallExpr:
-		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "float64" && len(e.Args) == 1 {
-			if v, ok := d.constOf(e.Args[0], f); ok {
-				return constant.ToFloat(v), true
-			}
-		}
-	}
-	return nil, false
-}
-
-func (d *device) pkgConst(p *devPkg, name string) (constant.Value, bool) {
-	c, ok := p.consts[name]
-	if !ok || c.busy {
+// constOf is the value go/types gives the constant expression e.
+func (d *device) constOf(e ast.Expr) (constant.Value, bool) {
+	tv, ok := d.info.Types[e]
+	if !ok || tv.Value == nil {
 		return nil, false
 	}
-	if c.val != nil {
-		return c.val, true
-	}
-	c.busy = true
-	p.consts[name] = c
-	v, ok := d.constOf(c.expr, c.file)
-	c.busy = false
-	if ok {
-		c.val = v
-	}
-	p.consts[name] = c
-	return v, ok
+	return tv.Value, true
 }
 
 // cConst prints a constant for type t.
@@ -824,6 +747,14 @@ func cConst(v constant.Value, t cKind) (string, error) {
 			return "", fmt.Errorf("constant %s overflows int", v)
 		}
 		return strconv.FormatInt(n, 10), nil
+	case kBool:
+		if v.Kind() != constant.Bool {
+			return "", fmt.Errorf("constant %s is not a bool", v)
+		}
+		if constant.BoolVal(v) {
+			return "1", nil
+		}
+		return "0", nil
 	case kFloat:
 		f, _ := constant.Float64Val(constant.ToFloat(v))
 		s := strconv.FormatFloat(f, 'g', -1, 64)

@@ -11,11 +11,14 @@ import (
 // package x (which may import math).
 func translateSource(src string) (string, error) {
 	d := newDevice()
-	f, err := parser.ParseFile(d.fset, "x/x.go", "package x\n\nimport \"math\"\n\nvar _ = math.Pi\n\n"+src, parser.ParseComments)
+	f, err := parser.ParseFile(d.fset, "x/x.go", "package x\n\nimport (\n\t\"fmt\"\n\t\"math\"\n)\n\nvar _, _ = math.Pi, fmt.Sprint\n\n"+src, parser.ParseComments)
 	if err != nil {
 		return "", err
 	}
-	if err := d.addFiles("x", []*ast.File{f}, []string{"x/x.go"}); err != nil {
+	if err := exportData(".", imports([]*ast.File{f})); err != nil {
+		return "", err
+	}
+	if err := d.addFiles("x", "x", []*ast.File{f}, []string{"x/x.go"}); err != nil {
 		return "", err
 	}
 	b, err := d.translate()
@@ -97,6 +100,15 @@ func pick(i int) float64 {
 	}
 	return tab[i]
 }
+
+//gb:cuda gb_last
+func last() float64 {
+	s := 0.0
+	for k := len(tab) - 1; k >= 0; k-- {
+		s += tab[k]
+	}
+	return s
+}
 `
 	got, err := translateSource(src)
 	if err != nil {
@@ -123,6 +135,8 @@ func pick(i int) float64 {
 		"if (i < 0) {",
 		"} else if (i >= 2) {",
 		"return GB_NAN;",
+		// len of an array is a constant in Go, folded as go/types folds it
+		"for (long long k = 1; k >= 0; k--) {",
 		// []int are read-only index tables; an OnHost() branch is the
 		// CPU's alone
 		"__device__ static void gb_gather(const double *x, const long long *tbl, long long tbl_len, double *y)",
@@ -143,21 +157,21 @@ func TestDeviceRefusals(t *testing.T) {
 		body, want string
 	}{
 		{"g := func() float64 { return x }\n\treturn g()", "closures are not supported"},
-		{"var m map[int]float64\n\treturn m[0]", "MapType"},
+		{"var m map[int]float64\n\treturn m[0]", "type map[int]float64 is not supported"},
 		{"for {\n\t\tswitch {\n\t\tcase x > 0:\n\t\t\tbreak\n\t\t}\n\t}", "break outside a loop, or out of a switch"},
 		{"switch {\n\tcase x > 0:\n\t\tfallthrough\n\tdefault:\n\t}\n\treturn x", "fallthrough"},
-		{"return float64(len(fmt.Sprint(x)))", "call of fmt.Sprint"},
+		{"return float64(len(fmt.Sprint(x)))", "call of fmt.Sprint: not a //gb:cuda function"},
 		{"n := 2\n\treturn x * n", "mismatched types float64 and int"},
-		{"return two(x) + 1", "x.two has 2 results"},
+		{"return two(x) + 1", "multiple-value two(x)"},
 		{"tab[0] = x\n\treturn x", "a write to a read-only table"},
 		{"s := []float64{x}\n\treturn s[0]", "CompositeLit is not supported"},
 		{"for i := 0; i < 3; i++ {\n\t\tgoto end\n\t}\nend:\n\treturn x", "labels are not supported"},
 		{"p := &x\n\treturn *p", "& of anything but a local struct"},
 		{"double := x\n\treturn double", `the name "double" is taken in C`},
-		{"return x % 2", "operator % on float64"},
-		{"return g(tab[:])", "argument 1 of x.g: []float64, want []int"},
+		{"return x % 2", "operator % not defined on x"},
+		{"return g(tab[:])", "cannot use tab[:] (value of type []float64) as []int value"},
 		{"var t []int\n\tt[0] = 1\n\treturn x", "a write to an index table"},
-		{"if OnHost() {\n\t\treturn 1\n\t} else if x > 0 {\n\t\treturn 2\n\t}\n\treturn g(tab[:])", "argument 1 of x.g"},
+		{"if OnHost() {\n\t\treturn 1\n\t} else if x > 0 {\n\t\treturn 2\n\t}\n\ttab[0] = x\n\treturn x", "a write to a read-only table"},
 		{"s := tab[:]\n\tfor _, v := range s {\n\t\ts = s[1:]\n\t\tx += v\n\t}\n\treturn x", "the loop reassigns s"},
 	}
 	for _, c := range cases {

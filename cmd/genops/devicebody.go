@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"sort"
 	"strings"
 )
@@ -43,7 +44,7 @@ type fnTrans struct {
 	f       *devFile
 	b       bytes.Buffer
 	ind     int
-	scopes  []map[string]*cvar
+	scopes  []map[types.Object]*cvar
 	tmp     int
 	breakOK bool
 	tables  map[string]bool
@@ -61,13 +62,15 @@ func (d *device) body(fn *cfunc) (string, error) {
 			v.param = p
 			v.roots = []*cparam{p}
 		}
-		t.scopes[0][p.name] = v
+		if p.obj != nil {
+			t.scopes[0][p.obj] = v
+		}
 	}
 	for i, n := range fn.names {
 		if n == "" || n == "_" {
 			continue
 		}
-		t.declare(n, &cvar{c: n, t: fn.results[i]})
+		t.declare(fn.resultIDs[i], &cvar{c: n, t: fn.results[i]})
 		t.line("%s %s = 0;", fn.results[i].c(), n)
 	}
 	if err := t.stmts(fn.decl.Body.List); err != nil {
@@ -84,7 +87,7 @@ func (d *device) body(fn *cfunc) (string, error) {
 		td := fn.file.pkg.tables[n]
 		var vals []string
 		for _, e := range td.lit.Elts {
-			v, ok := d.constOf(e, td.file)
+			v, ok := d.constOf(e)
 			if !ok {
 				return "", d.errAt(e, fn.key, "table %s: an element is not a constant", n)
 			}
@@ -103,19 +106,35 @@ func (t *fnTrans) errAt(n ast.Node, format string, args ...any) error {
 	return t.d.errAt(n, t.fn.key, format, args...)
 }
 
-func (t *fnTrans) push() { t.scopes = append(t.scopes, map[string]*cvar{}) }
+func (t *fnTrans) push() { t.scopes = append(t.scopes, map[types.Object]*cvar{}) }
 func (t *fnTrans) pop()  { t.scopes = t.scopes[:len(t.scopes)-1] }
 
-func (t *fnTrans) declare(name string, v *cvar) { t.scopes[len(t.scopes)-1][name] = v }
+// declare gives the variable id defines its C.
+func (t *fnTrans) declare(id *ast.Ident, v *cvar) {
+	if obj := t.d.info.ObjectOf(id); obj != nil {
+		t.scopes[len(t.scopes)-1][obj] = v
+	}
+}
 
-func (t *fnTrans) lookup(name string) *cvar {
+// lookup is the C of the local variable id names, or nil.
+func (t *fnTrans) lookup(id *ast.Ident) *cvar {
+	if id == nil {
+		return nil
+	}
+	obj := t.d.info.ObjectOf(id)
+	if obj == nil {
+		return nil
+	}
 	for i := len(t.scopes) - 1; i >= 0; i-- {
-		if v := t.scopes[i][name]; v != nil {
+		if v := t.scopes[i][obj]; v != nil {
 			return v
 		}
 	}
 	return nil
 }
+
+// isNew reports whether id, on the left of :=, declares a variable.
+func (t *fnTrans) isNew(id *ast.Ident) bool { return t.d.info.Defs[id] != nil }
 
 func (t *fnTrans) line(format string, args ...any) {
 	t.b.WriteString(strings.Repeat("\t", t.ind))
@@ -150,19 +169,8 @@ func (t *fnTrans) val(n ast.Node, x texpr, k cKind) (string, error) {
 	return x.c, nil
 }
 
-// kindOf is x's type, an untyped constant's default one.
-func kindOf(x texpr) ctype {
-	if x.cv == nil {
-		return x.t
-	}
-	switch x.cv.Kind() {
-	case constant.Int:
-		return ctype{k: kInt}
-	case constant.Bool:
-		return ctype{k: kBool}
-	}
-	return ctype{k: kFloat}
-}
+// kindOf is x's type (go/types').
+func kindOf(x texpr) ctype { return x.t }
 
 // floatArgs translates a call's arguments as doubles, without outer
 // parentheses.
@@ -190,14 +198,43 @@ func (t *fnTrans) scalarExpr(e ast.Expr, k cKind) (string, error) {
 	return t.val(e, x, k)
 }
 
+// typeAt is the C type go/types gives e (an untyped constant: the type
+// its context converts it to, or its default type).
+func (t *fnTrans) typeAt(e ast.Expr) (ctype, error) {
+	tv, ok := t.d.info.Types[e]
+	if !ok {
+		return ctype{}, t.errAt(e, "%s has no type", exprString(e))
+	}
+	ct, err := t.d.ctypeOf(tv.Type)
+	if err != nil {
+		return ctype{}, t.errAt(e, "%s: %v", exprString(e), err)
+	}
+	return ct, nil
+}
+
+// expr translates e; its type is the one go/types gives it.
 func (t *fnTrans) expr(e ast.Expr) (texpr, error) {
-	// A constant subexpression is folded, unless a local variable
-	// shadows a constant's name in it.
-	if !t.mentionsLocal(e) {
-		if v, ok := t.d.constOf(e, t.f); ok {
-			return texpr{cv: v}, nil
+	// A constant expression is folded, as go/types folds it.
+	if v, ok := t.d.constOf(e); ok {
+		ct, err := t.typeAt(e)
+		return texpr{cv: v, t: ct}, err
+	}
+	x, err := t.exprC(e)
+	if err != nil {
+		return x, err
+	}
+	if tv := t.d.info.Types[e]; tv.Type != nil {
+		if _, tuple := tv.Type.(*types.Tuple); !tuple {
+			if x.t, err = t.typeAt(e); err != nil {
+				return x, err
+			}
 		}
 	}
+	return x, nil
+}
+
+// exprC writes the C of e.
+func (t *fnTrans) exprC(e ast.Expr) (texpr, error) {
 	switch e := e.(type) {
 	case *ast.Ident:
 		return t.ident(e)
@@ -235,41 +272,15 @@ func (t *fnTrans) expr(e ast.Expr) (texpr, error) {
 	return texpr{}, t.errAt(e, "%T is not supported", e)
 }
 
-func (t *fnTrans) mentionsLocal(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			ast.Inspect(n.X, func(m ast.Node) bool {
-				if id, ok := m.(*ast.Ident); ok && t.lookup(id.Name) != nil {
-					found = true
-				}
-				return !found
-			})
-			return false
-		case *ast.Ident:
-			if t.lookup(n.Name) != nil {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 func (t *fnTrans) ident(e *ast.Ident) (texpr, error) {
-	if v := t.lookup(e.Name); v != nil {
+	if v := t.lookup(e); v != nil {
 		return t.varExpr(v), nil
 	}
-	switch e.Name {
-	case "true":
-		return texpr{c: "1", t: ctype{k: kBool}}, nil
-	case "false":
-		return texpr{c: "0", t: ctype{k: kBool}}, nil
-	case "nil":
+	obj := t.d.info.Uses[e]
+	if _, ok := obj.(*types.Nil); ok {
 		return texpr{c: "0", t: ctype{k: kSlice}, lenFn: func() (string, error) { return "0", nil }}, nil
 	}
-	if td, ok := t.f.pkg.tables[e.Name]; ok {
+	if td, ok := t.f.pkg.tables[e.Name]; ok && obj != nil && obj.Parent() == t.f.pkg.tpkg.Scope() {
 		t.tables[e.Name] = true
 		return texpr{c: e.Name, t: ctype{k: kArray, n: len(td.lit.Elts)}, constPtr: true}, nil
 	}
@@ -306,8 +317,8 @@ func (t *fnTrans) varExpr(v *cvar) texpr {
 
 func (t *fnTrans) unary(e *ast.UnaryExpr) (texpr, error) {
 	if e.Op == token.AND {
-		id, ok := e.X.(*ast.Ident)
-		if v := t.lookup(nameOf(id, ok)); v != nil && v.t.k == kStruct {
+		id, _ := e.X.(*ast.Ident)
+		if v := t.lookup(id); v != nil && v.t.k == kStruct {
 			return texpr{c: "&" + v.c, t: ctype{k: kPtr, s: v.t.s}}, nil
 		}
 		return texpr{}, t.errAt(e, "& of anything but a local struct is not supported")
@@ -325,13 +336,6 @@ func (t *fnTrans) unary(e *ast.UnaryExpr) (texpr, error) {
 		return texpr{c: "(!" + x.c + ")", t: x.t}, nil
 	}
 	return texpr{}, t.errAt(e, "operator %s on %s is not supported", e.Op, x.t)
-}
-
-func nameOf(id *ast.Ident, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return id.Name
 }
 
 func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
@@ -366,18 +370,9 @@ func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
 		}
 		return texpr{}, t.errAt(e, "operator %s on slices is not supported", e.Op)
 	}
-	var k ctype
-	switch {
-	case x.cv == nil && y.cv == nil:
-		if x.t.k != y.t.k {
-			return texpr{}, t.errAt(e, "mismatched types %s and %s", x.t, y.t)
-		}
-		k = x.t
-	case x.cv == nil:
-		k = x.t
-	default:
-		k = kindOf(y)
-	}
+	// The operands' type (go/types converts an untyped constant operand
+	// to the other's).
+	k := x.t
 	if !k.scalar() {
 		return texpr{}, t.errAt(e, "operator %s on %s is not supported", e.Op, k)
 	}
@@ -433,7 +428,7 @@ func (t *fnTrans) index(e *ast.IndexExpr) (texpr, error) {
 }
 
 func (t *fnTrans) field(e *ast.SelectorExpr) (texpr, error) {
-	if id, ok := e.X.(*ast.Ident); ok && t.lookup(id.Name) == nil {
+	if id, ok := e.X.(*ast.Ident); ok && t.lookup(id) == nil {
 		return texpr{}, t.errAt(e, "%s.%s is not supported in device code", id.Name, e.Sel.Name)
 	}
 	x, err := t.expr(e.X)
@@ -513,12 +508,14 @@ func sliceLen(x texpr) (string, error) {
 // it has several (nil: a value is wanted).
 func (t *fnTrans) call(e *ast.CallExpr, outs []string) ([]texpr, error) {
 	one := func(x texpr, err error) ([]texpr, error) { return []texpr{x}, err }
+	if tv := t.d.info.Types[e.Fun]; tv.IsType() {
+		return one(t.conversion(e, tv.Type))
+	}
 	switch fun := e.Fun.(type) {
 	case *ast.Ident:
-		if t.lookup(fun.Name) == nil {
+		switch obj := t.d.info.Uses[fun].(type) {
+		case *types.Builtin:
 			switch fun.Name {
-			case "float64", "int":
-				return one(t.conversion(e, fun.Name))
 			case "len":
 				if len(e.Args) != 1 {
 					break
@@ -534,31 +531,32 @@ func (t *fnTrans) call(e *ast.CallExpr, outs []string) ([]texpr, error) {
 				return one(texpr{c: n, t: ctype{k: kInt}}, err)
 			case "min", "max":
 				return one(t.minMax(e, fun.Name))
-			case "clear", "copy", "append", "make", "new", "panic", "print", "println", "cap", "delete", "close":
-				return nil, t.errAt(e, "%s is not supported here", fun.Name)
 			}
-			if fn := t.d.funcs[t.f.pkg.name+"."+fun.Name]; fn != nil {
+			return nil, t.errAt(e, "%s is not supported here", fun.Name)
+		case *types.Func:
+			if fn := t.callee(e); fn != nil {
 				return t.callFunc(e, fn, nil, outs)
 			}
-			if ex, ok := deviceExterns[t.f.pkg.name+"."+fun.Name]; ok {
+			if ex, ok := deviceExterns[obj.Pkg().Name()+"."+obj.Name()]; ok {
 				return one(t.callExtern(e, ex))
 			}
 		}
 		return nil, t.errAt(e, "call of %s: not a //gb:cuda function, a builtin or an extern", fun.Name)
 	case *ast.SelectorExpr:
-		if id, ok := fun.X.(*ast.Ident); ok && t.lookup(id.Name) == nil {
-			pkg := t.f.imports[id.Name]
-			key := pkg + "." + fun.Sel.Name
-			if pkg == "math" {
-				return one(t.mathCall(e, fun.Sel.Name))
+		if id, ok := fun.X.(*ast.Ident); ok {
+			if pn, ok := t.d.info.Uses[id].(*types.PkgName); ok {
+				pkg := pn.Imported().Name()
+				if pkg == "math" {
+					return one(t.mathCall(e, fun.Sel.Name))
+				}
+				if fn := t.callee(e); fn != nil {
+					return t.callFunc(e, fn, nil, outs)
+				}
+				if ex, ok := deviceExterns[pkg+"."+fun.Sel.Name]; ok {
+					return one(t.callExtern(e, ex))
+				}
+				return nil, t.errAt(e, "call of %s.%s: not a //gb:cuda function or an extern", id.Name, fun.Sel.Name)
 			}
-			if fn := t.d.funcs[key]; fn != nil {
-				return t.callFunc(e, fn, nil, outs)
-			}
-			if ex, ok := deviceExterns[key]; ok {
-				return one(t.callExtern(e, ex))
-			}
-			return nil, t.errAt(e, "call of %s.%s: not a //gb:cuda function or an extern", id.Name, fun.Sel.Name)
 		}
 		// A method of a marked struct.
 		x, err := t.expr(fun.X)
@@ -581,7 +579,12 @@ func (t *fnTrans) call(e *ast.CallExpr, outs []string) ([]texpr, error) {
 	return nil, t.errAt(e, "this call is not supported")
 }
 
-func (t *fnTrans) conversion(e *ast.CallExpr, to string) (texpr, error) {
+func (t *fnTrans) conversion(e *ast.CallExpr, typ types.Type) (texpr, error) {
+	ct, err := t.d.ctypeOf(typ)
+	if err != nil {
+		return texpr{}, t.errAt(e, "%v", err)
+	}
+	to := ct.String()
 	if len(e.Args) != 1 {
 		return texpr{}, t.errAt(e, "%s takes one argument", to)
 	}
@@ -629,7 +632,7 @@ func (t *fnTrans) mathCall(e *ast.CallExpr, name string) (texpr, error) {
 		return nil
 	}
 	sign := func(a ast.Expr) (int64, error) {
-		v, ok := t.d.constOf(a, t.f)
+		v, ok := t.d.constOf(a)
 		if ok && v.Kind() == constant.Int {
 			if n, exact := constant.Int64Val(v); exact {
 				return n, nil
@@ -782,6 +785,38 @@ func (t *fnTrans) callFunc(e *ast.CallExpr, fn *cfunc, recv *string, outs []stri
 	return []texpr{{c: c, t: fn.results[0]}}, nil
 }
 
+// callee is the translated function or method c calls, or nil.
+func (t *fnTrans) callee(c *ast.CallExpr) *cfunc {
+	var obj types.Object
+	switch fun := c.Fun.(type) {
+	case *ast.Ident:
+		obj = t.d.info.Uses[fun]
+	case *ast.SelectorExpr:
+		obj = t.d.info.Uses[fun.Sel]
+	}
+	f, ok := obj.(*types.Func)
+	if !ok || f.Pkg() == nil {
+		return nil
+	}
+	key := f.Pkg().Name() + "." + f.Name()
+	if recv := f.Signature().Recv(); recv != nil {
+		rt := recv.Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		n, ok := types.Unalias(rt).(*types.Named)
+		if !ok {
+			return nil
+		}
+		key = f.Pkg().Name() + "." + n.Obj().Name() + "." + f.Name()
+	}
+	fn := t.d.funcs[key]
+	if fn == nil || t.d.pkgs[f.Pkg().Name()].tpkg != f.Pkg() {
+		return nil
+	}
+	return fn
+}
+
 // multiCall is the translated function a multi-result call names, or
 // nil.
 func (t *fnTrans) multiCall(e ast.Expr) *cfunc {
@@ -789,24 +824,7 @@ func (t *fnTrans) multiCall(e ast.Expr) *cfunc {
 	if !ok {
 		return nil
 	}
-	var fn *cfunc
-	switch fun := c.Fun.(type) {
-	case *ast.Ident:
-		if t.lookup(fun.Name) == nil {
-			fn = t.d.funcs[t.f.pkg.name+"."+fun.Name]
-		}
-	case *ast.SelectorExpr:
-		if id, ok := fun.X.(*ast.Ident); ok {
-			if v := t.lookup(id.Name); v != nil {
-				if v.t.k == kStruct || v.t.k == kPtr {
-					fn = t.d.funcs[t.f.pkg.name+"."+v.t.s.goName+"."+fun.Sel.Name]
-				}
-			} else {
-				fn = t.d.funcs[t.f.imports[id.Name]+"."+fun.Sel.Name]
-			}
-		}
-	}
-	if fn != nil && len(fn.results) > 1 {
+	if fn := t.callee(c); fn != nil && len(fn.results) > 1 {
 		return fn
 	}
 	return nil

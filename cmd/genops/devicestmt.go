@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -110,7 +111,7 @@ func (t *fnTrans) declStmt(s *ast.DeclStmt) error {
 		vs := sp.(*ast.ValueSpec)
 		if len(vs.Values) > 0 {
 			if vs.Type != nil {
-				want, err := t.d.typeOf(vs.Type, t.f, true)
+				want, err := t.d.typeOf(vs.Type)
 				if err != nil {
 					return t.errAt(vs, "%v", err)
 				}
@@ -137,7 +138,7 @@ func (t *fnTrans) declStmt(s *ast.DeclStmt) error {
 			}
 			continue
 		}
-		typ, err := t.d.typeOf(vs.Type, t.f, true)
+		typ, err := t.d.typeOf(vs.Type)
 		if err != nil {
 			return t.errAt(vs, "%v", err)
 		}
@@ -148,16 +149,16 @@ func (t *fnTrans) declStmt(s *ast.DeclStmt) error {
 			switch typ.k {
 			case kArray:
 				t.line("double %s[%d] = {0};", n.Name, typ.n)
-				t.declare(n.Name, &cvar{c: n.Name, t: typ})
+				t.declare(n, &cvar{c: n.Name, t: typ})
 			case kSlice:
 				t.line("%s *%s = 0;", typ.elem(), n.Name)
 				if t.d.localLens[t.fn][n.Pos()] {
 					t.line("long long %s_len = 0;", n.Name)
 				}
-				t.declare(n.Name, &cvar{c: n.Name, t: typ, local: n.Pos()})
+				t.declare(n, &cvar{c: n.Name, t: typ, local: n.Pos()})
 			case kStruct:
 				t.line("%s %s = {0};", typ.c(), n.Name)
-				t.declare(n.Name, &cvar{c: n.Name, t: typ})
+				t.declare(n, &cvar{c: n.Name, t: typ})
 			case kPtr:
 				return t.errAt(n, "a local pointer is not supported")
 			default:
@@ -179,7 +180,7 @@ func (t *fnTrans) declareScalar(n *ast.Ident, typ ctype, c string) error {
 		return t.errAt(n, "%v", err)
 	}
 	t.line("%s %s = %s;", typ.c(), n.Name, stripParens(c))
-	t.declare(n.Name, &cvar{c: n.Name, t: typ})
+	t.declare(n, &cvar{c: n.Name, t: typ})
 	return nil
 }
 
@@ -200,7 +201,7 @@ func (t *fnTrans) declareSlice(n *ast.Ident, x texpr) error {
 		}
 		t.line("long long %s_len = %s;", n.Name, stripParens(l))
 	}
-	t.declare(n.Name, &cvar{c: n.Name, t: ctype{k: kSlice, ints: x.t.ints}, roots: x.roots, constPtr: x.constPtr, local: n.Pos()})
+	t.declare(n, &cvar{c: n.Name, t: ctype{k: kSlice, ints: x.t.ints}, roots: x.roots, constPtr: x.constPtr, local: n.Pos()})
 	return nil
 }
 
@@ -223,10 +224,6 @@ func mentions(e ast.Expr, names map[string]bool) bool {
 		return !found
 	})
 	return found
-}
-
-func (t *fnTrans) inScope(name string) bool {
-	return t.scopes[len(t.scopes)-1][name] != nil
 }
 
 func (t *fnTrans) assign(s *ast.AssignStmt) error {
@@ -325,7 +322,7 @@ func (t *fnTrans) assignOne(s *ast.AssignStmt, l ast.Expr, x texpr, r ast.Expr) 
 		if !isID {
 			return t.errAt(l, "non-name on the left of :=")
 		}
-		if !t.inScope(id.Name) {
+		if t.isNew(id) {
 			k := kindOf(x)
 			switch {
 			case k.scalar():
@@ -341,7 +338,7 @@ func (t *fnTrans) assignOne(s *ast.AssignStmt, l ast.Expr, x texpr, r ast.Expr) 
 		}
 	}
 	if isID {
-		if v := t.lookup(id.Name); v != nil && v.t.k == kSlice {
+		if v := t.lookup(id); v != nil && v.t.k == kSlice {
 			return t.assignSlice(l, v, x)
 		}
 	}
@@ -396,7 +393,7 @@ func (t *fnTrans) assignSlice(l ast.Expr, v *cvar, x texpr) error {
 func (t *fnTrans) lvalue(e ast.Expr) (string, ctype, error) {
 	switch e := e.(type) {
 	case *ast.Ident:
-		v := t.lookup(e.Name)
+		v := t.lookup(e)
 		if v == nil {
 			return "", ctype{}, t.errAt(e, "assignment to %s, which is not a local", e.Name)
 		}
@@ -433,7 +430,7 @@ func (t *fnTrans) lvalue(e ast.Expr) (string, ctype, error) {
 func (t *fnTrans) lvalueType(e ast.Expr) (ctype, error) {
 	switch e := e.(type) {
 	case *ast.Ident:
-		if v := t.lookup(e.Name); v != nil {
+		if v := t.lookup(e); v != nil {
 			return v.t, nil
 		}
 	case *ast.IndexExpr:
@@ -468,7 +465,7 @@ func (t *fnTrans) assignCall(s *ast.AssignStmt) error {
 			tmp := t.temp()
 			t.line("%s %s;", fn.results[i].c(), tmp)
 			outs = append(outs, "&"+tmp)
-		case s.Tok == token.DEFINE && isID && !t.inScope(id.Name):
+		case s.Tok == token.DEFINE && isID && t.isNew(id):
 			if err := checkName(id.Name); err != nil {
 				return t.errAt(id, "%v", err)
 			}
@@ -495,7 +492,7 @@ func (t *fnTrans) assignCall(s *ast.AssignStmt) error {
 	}
 	for _, d := range decls {
 		t.line("%s %s;", d.t.c(), d.id.Name)
-		t.declare(d.id.Name, &cvar{c: d.id.Name, t: d.t})
+		t.declare(d.id, &cvar{c: d.id.Name, t: d.t})
 	}
 	t.line("%s;", xs[0].c)
 	return nil
@@ -525,7 +522,7 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 		if s.Tok == token.DEFINE {
 			id, ok := s.Lhs[0].(*ast.Ident)
 			k := kindOf(x)
-			if !ok || !k.scalar() || t.inScope(id.Name) || mentions(s.Rhs[0], map[string]bool{id.Name: true}) {
+			if !ok || !k.scalar() || !t.isNew(id) || mentions(s.Rhs[0], map[string]bool{id.Name: true}) {
 				break
 			}
 			if err := checkName(id.Name); err != nil {
@@ -535,7 +532,7 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			t.declare(id.Name, &cvar{c: id.Name, t: k})
+			t.declare(id, &cvar{c: id.Name, t: k})
 			return k.c() + " " + id.Name + " = " + stripParens(c), nil
 		}
 		lv, lt, err := t.lvalue(s.Lhs[0])
@@ -562,11 +559,11 @@ func (t *fnTrans) exprStmt(s *ast.ExprStmt) error {
 	if !ok {
 		return t.errAt(s, "expression statement %T", s.X)
 	}
-	if id, ok := call.Fun.(*ast.Ident); ok && t.lookup(id.Name) == nil {
-		switch id.Name {
-		case "clear":
+	if id, ok := call.Fun.(*ast.Ident); ok {
+		switch t.d.info.Uses[id] {
+		case types.Universe.Lookup("clear"):
 			return t.clear(call)
-		case "copy":
+		case types.Universe.Lookup("copy"):
 			return t.copyStmt(call)
 		}
 	}
@@ -803,7 +800,7 @@ func (t *fnTrans) rangeStmt(s *ast.RangeStmt) error {
 			return t.errAt(id, "%v", err)
 		}
 		key = id.Name
-		t.declare(key, &cvar{c: key, t: ctype{k: kInt}})
+		t.declare(id, &cvar{c: key, t: ctype{k: kInt}})
 	} else {
 		key = t.temp()
 	}
@@ -835,7 +832,7 @@ func (t *fnTrans) rangeStmt(s *ast.RangeStmt) error {
 			t.ind++
 			t.line("%s %s = %s[%s];", x.t.elem(), id.Name, x.c, key)
 			t.ind--
-			t.declare(id.Name, &cvar{c: id.Name, t: ctype{k: x.t.elemKind()}})
+			t.declare(id, &cvar{c: id.Name, t: ctype{k: x.t.elemKind()}})
 		}
 		body = s.Body.List
 		if err := t.loopBody(body); err != nil {

@@ -695,7 +695,7 @@ __device__ static double gb_lgamma1p(double a) {
 		return gb_lgamma(1.0 + a);
 	}
 	double sum = 0.0;
-	for (long long k = 24 - 1; k >= 0; k--) {
+	for (long long k = 23; k >= 0; k--) {
 		sum = (sum * (-a)) + (zeta[k] / ((double)(k + 2)));
 	}
 	return a * (-0.5772156649015329 + (a * sum));
