@@ -278,6 +278,17 @@ type device struct {
 // deviceFile reads the marked functions of devicePackages under root and
 // writes their C.
 func deviceFile(root string) ([]byte, error) {
+	d, err := loadDevice(root, devicePackages)
+	if err != nil {
+		return nil, err
+	}
+	return d.translate()
+}
+
+// loadDevice parses and type-checks the packages in dirs (relative to
+// root, each after those it imports) and registers their marked
+// functions and structs.
+func loadDevice(root string, devicePackages []string) (*device, error) {
 	mod, err := modulePath(root)
 	if err != nil {
 		return nil, err
@@ -314,7 +325,7 @@ func deviceFile(root string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return d.translate()
+	return d, nil
 }
 
 // modulePath is the module line of root's go.mod.
