@@ -1,7 +1,5 @@
 package philox
 
-import "math/bits"
-
 // Constants of Philox4x32 (Salmon et al. 2011, table 2; Random123's
 // philox.h): the round multipliers and the Weyl key increments.
 const (
@@ -14,18 +12,34 @@ const (
 // Block is Philox4x32-10: ten rounds of the Philox S-P network over the
 // counter ctr under key. It is a bijection of ctr for each key.
 func Block(ctr [4]uint32, key [2]uint32) [4]uint32 {
-	c0, c1, c2, c3 := ctr[0], ctr[1], ctr[2], ctr[3]
-	k0, k1 := key[0], key[1]
+	c0, c1, c2, c3 := block(ctr[0], ctr[1], ctr[2], ctr[3], key[0], key[1])
+	return [4]uint32{c0, c1, c2, c3}
+}
+
+// block is Block on the counter's and the key's words, written in the
+// device code's subset of Go: cmd/genops translates it into CUDA C.
+//
+//gb:cuda gb_philox4x32_10
+func block(c0, c1, c2, c3, k0, k1 uint32) (uint32, uint32, uint32, uint32) {
 	for r := 0; r < 10; r++ {
 		if r > 0 {
 			k0 += w0
 			k1 += w1
 		}
-		hi0, lo0 := bits.Mul32(m0, c0)
-		hi1, lo1 := bits.Mul32(m1, c2)
-		c0, c1, c2, c3 = hi1^c1^k0, lo1, hi0^c3^k1, lo0
+		c0, c1, c2, c3 = round(c0, c1, c2, c3, k0, k1)
 	}
-	return [4]uint32{c0, c1, c2, c3}
+	return c0, c1, c2, c3
+}
+
+// round is one round of the S-P network: two 32×32→64-bit products
+// (bits.Mul32's high and low words), their high words mixed with the
+// other two words and the round key.
+//
+//gb:cuda gb_philox_round
+func round(c0, c1, c2, c3, k0, k1 uint32) (uint32, uint32, uint32, uint32) {
+	p0 := uint64(m0) * uint64(c0)
+	p1 := uint64(m1) * uint64(c2)
+	return uint32(p1>>32) ^ c1 ^ k0, uint32(p1), uint32(p0>>32) ^ c3 ^ k1, uint32(p0)
 }
 
 // Stream is the sequence of numbers of one (seed, chain, step): blocks of

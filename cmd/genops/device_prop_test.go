@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
+	"github.com/gobayes/gobayes/accel/philox"
 )
 
 // The unexported marked functions, by their symbols (TestTranslatedScalarFuncs
@@ -85,9 +86,17 @@ func irLkjLogC(int, float64) float64
 //go:linkname irLkjDLogC github.com/gobayes/gobayes/accel/ir.lkjDLogC
 func irLkjDLogC(int, float64) float64
 
+//go:linkname philoxBlock github.com/gobayes/gobayes/accel/philox.block
+func philoxBlock(c0, c1, c2, c3, k0, k1 uint32) (uint32, uint32, uint32, uint32)
+
+//go:linkname philoxRound github.com/gobayes/gobayes/accel/philox.round
+func philoxRound(c0, c1, c2, c3, k0, k1 uint32) (uint32, uint32, uint32, uint32)
+
 // goScalarFuncs are the Go of every marked function of scalars, by C
 // name.
 var goScalarFuncs = map[string]any{
+	"gb_philox4x32_10":    philoxBlock,
+	"gb_philox_round":     philoxRound,
 	"gb_digamma":          opdef.Digamma,
 	"gb_trigamma":         opdef.Trigamma,
 	"gb_sign":             opdef.Sign,
@@ -170,8 +179,16 @@ func randArgs(r *rand.Rand, fn *cfunc) []uint64 {
 			args[i] = uint64(int64(r.IntN(45) - 3))
 		case kBool:
 			args[i] = uint64(r.IntN(2))
+		case kU32:
+			args[i] = uint64(r.Uint32())
+			if r.IntN(5) == 0 {
+				args[i] = []uint64{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[r.IntN(5)]
+			}
 		default:
 			args[i] = r.Uint64()
+			if r.IntN(5) == 0 {
+				args[i] = []uint64{0, 1, 1<<63 - 1, 1 << 63, 1<<64 - 1}[r.IntN(5)]
+			}
 		}
 	}
 	return args
@@ -325,6 +342,52 @@ var libmDomains = map[string]map[int][2]float64{
 	"gb_beta_prefix":     {2: {0, 1}, 3: {0, 1}},
 	"gb_lkj_logc":        {1: {0, 1e4}},
 	"gb_lkj_dlogc":       {1: {0, 1e4}},
+}
+
+// TestPhiloxTranslated: accel/philox's Philox4x32-10, translated from
+// its Go (block and round, //gb:cuda) and compiled with gcc, gives
+// philox.Block's words for random counters and keys and for Random123's
+// known-answer counters.
+func TestPhiloxTranslated(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDevice(root, devicePackages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := d.translate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := d.funcs["philox.block"]
+	if fn == nil || fn.cName != "gb_philox4x32_10" {
+		t.Fatal("philox.block is not translated as gb_philox4x32_10")
+	}
+	r := rand.New(rand.NewPCG(22, 23))
+	type kat struct {
+		ctr [4]uint32
+		key [2]uint32
+	}
+	cases := []kat{{}, {[4]uint32{1<<32 - 1, 1<<32 - 1, 1<<32 - 1, 1<<32 - 1}, [2]uint32{1<<32 - 1, 1<<32 - 1}},
+		{[4]uint32{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, [2]uint32{0xa4093822, 0x299f31d0}}}
+	for range 2000 {
+		cases = append(cases, kat{[4]uint32{r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()}, [2]uint32{r.Uint32(), r.Uint32()}})
+	}
+	var calls []cCall
+	for _, c := range cases {
+		calls = append(calls, cCall{fn, []uint64{uint64(c.ctr[0]), uint64(c.ctr[1]), uint64(c.ctr[2]), uint64(c.ctr[3]), uint64(c.key[0]), uint64(c.key[1])}})
+	}
+	res := runC(t, src, []*cfunc{fn}, calls)
+	for i, c := range cases {
+		want := philox.Block(c.ctr, c.key)
+		for j := range want {
+			if res[i][j] != uint64(want[j]) {
+				t.Fatalf("Block(%x, %x): word %d is %x in C, %x in Go", c.ctr, c.key, j, res[i][j], want[j])
+			}
+		}
+	}
 }
 
 func show(t ctype, u uint64) any {

@@ -328,10 +328,12 @@ func (t *fnTrans) unary(e *ast.UnaryExpr) (texpr, error) {
 		return x, err
 	}
 	switch {
-	case e.Op == token.SUB && (x.t.k == kFloat || x.t.k == kInt):
+	case e.Op == token.SUB && (x.t.k == kFloat || x.t.integer()):
 		return texpr{c: "(-" + x.c + ")", t: x.t}, nil
-	case e.Op == token.ADD && (x.t.k == kFloat || x.t.k == kInt):
+	case e.Op == token.ADD && (x.t.k == kFloat || x.t.integer()):
 		return x, nil
+	case e.Op == token.XOR && x.t.integer():
+		return texpr{c: "(~" + x.c + ")", t: x.t}, nil
 	case e.Op == token.NOT && x.t.k == kBool:
 		return texpr{c: "(!" + x.c + ")", t: x.t}, nil
 	}
@@ -376,6 +378,9 @@ func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
 	if !k.scalar() {
 		return texpr{}, t.errAt(e, "operator %s on %s is not supported", e.Op, k)
 	}
+	if e.Op == token.SHL || e.Op == token.SHR {
+		return t.shift(e, x, y)
+	}
 	xs, err := t.val(e.X, x, k.k)
 	if err != nil {
 		return texpr{}, err
@@ -386,6 +391,16 @@ func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
 	}
 	c := "(" + xs + " " + e.Op.String() + " " + ys + ")"
 	switch e.Op {
+	case token.AND, token.OR, token.XOR:
+		if !k.integer() {
+			break
+		}
+		return texpr{c: c, t: k}, nil
+	case token.AND_NOT:
+		if !k.integer() {
+			break
+		}
+		return texpr{c: "(" + xs + " & ~" + ys + ")", t: k}, nil
 	case token.EQL, token.NEQ:
 		return texpr{c: c, t: boolT}, nil
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -399,12 +414,52 @@ func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
 		}
 		return texpr{c: c, t: k}, nil
 	case token.REM:
-		if k.k != kInt {
+		if !k.integer() {
 			break
 		}
 		return texpr{c: c, t: k}, nil
 	}
 	return texpr{}, t.errAt(e, "operator %s on %s is not supported", e.Op, k)
+}
+
+// shiftC is the C of x op n for an unsigned x of type k and an integer
+// count n (cn its value when it is a constant): Go shifts every bit out
+// from the width on, where C's shift is undefined.
+func shiftC(k ctype, xs, op, ns string, cn constant.Value) string {
+	zero := "0u"
+	if k.k == kU64 {
+		zero = "0ull"
+	}
+	if cn != nil {
+		if n, ok := constant.Int64Val(constant.ToInt(cn)); !ok || n >= int64(k.bits()) {
+			return zero
+		}
+		return "(" + xs + " " + op + " " + ns + ")"
+	}
+	return fmt.Sprintf("(%s < %d ? %s %s %s : %s)", ns, k.bits(), xs, op, ns, zero)
+}
+
+// shift translates x << n and x >> n, of an unsigned x.
+func (t *fnTrans) shift(e *ast.BinaryExpr, x, y texpr) (texpr, error) {
+	if !x.t.unsigned() {
+		return texpr{}, t.errAt(e, "shift of %s (device code shifts uint32 and uint64)", x.t)
+	}
+	if !y.t.integer() {
+		return texpr{}, t.errAt(e, "shift count of type %s", y.t)
+	}
+	xs, err := t.val(e.X, x, x.t.k)
+	if err != nil {
+		return texpr{}, err
+	}
+	ys, err := t.val(e.Y, y, y.t.k)
+	if err != nil {
+		return texpr{}, err
+	}
+	if y.cv == nil && strings.Contains(ys, "(") {
+		// The count is read twice.
+		return texpr{}, t.errAt(e.Y, "a shift count that is not a variable or a constant (assign it to a local first)")
+	}
+	return texpr{c: shiftC(x.t, xs, e.Op.String(), stripParens(ys), y.cv), t: x.t}, nil
 }
 
 func isNil(e ast.Expr) bool {
@@ -592,21 +647,22 @@ func (t *fnTrans) conversion(e *ast.CallExpr, typ types.Type) (texpr, error) {
 	if err != nil {
 		return x, err
 	}
+	if !ct.scalar() || ct.k == kBool {
+		return texpr{}, t.errAt(e, "conversion to %s", to)
+	}
 	if x.cv != nil {
-		if to == "int" {
-			s, err := t.val(e, x, kInt)
-			return texpr{c: s, t: ctype{k: kInt}}, err
-		}
-		s, err := t.val(e, x, kFloat)
-		return texpr{c: s, t: ctype{k: kFloat}}, err
+		s, err := t.val(e, x, ct.k)
+		return texpr{c: s, t: ct}, err
 	}
 	switch {
-	case to == "float64" && x.t.k == kFloat, to == "int" && x.t.k == kInt:
+	case x.t.k == ct.k:
 		return x, nil
-	case to == "float64" && x.t.k == kInt:
-		return texpr{c: "((double)" + x.c + ")", t: ctype{k: kFloat}}, nil
-	case to == "int" && x.t.k == kFloat:
-		return texpr{c: "((long long)" + x.c + ")", t: ctype{k: kInt}}, nil
+	case x.t.k == kFloat || x.t.integer():
+		// Integers convert as Go's: truncated to the narrower width,
+		// zero- or sign-extended to the wider; a float64 out of the
+		// integer's range is undefined in C and implementation-defined
+		// in Go.
+		return texpr{c: "((" + ct.c() + ")" + x.c + ")", t: ct}, nil
 	}
 	return texpr{}, t.errAt(e, "conversion of %s to %s", x.t, to)
 }

@@ -229,7 +229,8 @@ func mentions(e ast.Expr, names map[string]bool) bool {
 func (t *fnTrans) assign(s *ast.AssignStmt) error {
 	switch s.Tok {
 	case token.DEFINE, token.ASSIGN:
-	case token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN:
+	case token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN,
+		token.AND_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.AND_NOT_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN:
 		c, err := t.simple(s)
 		if err != nil {
 			return err
@@ -507,7 +508,7 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if lt.k != kInt && lt.k != kFloat {
+		if !lt.integer() && lt.k != kFloat {
 			return "", t.errAt(s, "%s of %s", s.Tok, lt)
 		}
 		return lv + s.Tok.String(), nil
@@ -539,15 +540,30 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		switch s.Tok {
+		case token.SHL_ASSIGN, token.SHR_ASSIGN:
+			if !lt.unsigned() || x.cv == nil {
+				return "", t.errAt(s, "%s of %s by a variable count (device code shifts uint32 and uint64 in place by constants)", s.Tok, lt)
+			}
+			op := strings.TrimSuffix(s.Tok.String(), "=")
+			return lv + " = " + stripParens(shiftC(lt, lv, op, x.cv.ExactString(), x.cv)), nil
+		case token.AND_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.AND_NOT_ASSIGN:
+			if !lt.integer() {
+				return "", t.errAt(s, "%s of %s", s.Tok, lt)
+			}
+		}
 		if !lt.scalar() || x.cv == nil && x.t.k != lt.k {
 			return "", t.errAt(s, "%s %s %s", lt, s.Tok, kindOf(x))
 		}
-		if s.Tok == token.REM_ASSIGN && lt.k != kInt {
+		if s.Tok == token.REM_ASSIGN && !lt.integer() {
 			return "", t.errAt(s, "%% of %s", lt)
 		}
 		c, err := t.val(s.Rhs[0], x, lt.k)
 		if err != nil {
 			return "", err
+		}
+		if s.Tok == token.AND_NOT_ASSIGN {
+			return lv + " &= ~" + c, nil
 		}
 		return lv + " " + s.Tok.String() + " " + stripParens(c), nil
 	}

@@ -152,6 +152,10 @@ func (d *device) ctypeOf(t types.Type) (ctype, error) {
 			return ctype{k: kFloat}, nil
 		case types.Int, types.UntypedInt, types.UntypedRune:
 			return ctype{k: kInt}, nil
+		case types.Uint32:
+			return ctype{k: kU32}, nil
+		case types.Uint64:
+			return ctype{k: kU64}, nil
 		case types.Bool, types.UntypedBool:
 			return ctype{k: kBool}, nil
 		case types.UntypedNil:

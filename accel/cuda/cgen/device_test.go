@@ -15,6 +15,7 @@ import (
 	"github.com/gobayes/gobayes/accel/dense"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/opdef"
+	"github.com/gobayes/gobayes/accel/philox"
 )
 
 // devCheck is one call of the device library: C statements that print
@@ -186,6 +187,12 @@ func deviceChecks() []devCheck {
 	sy := make([]float64, 5)
 	ir.SimplexForward(x, sy)
 	cs = append(cs, devCheck{[]string{"gb_simplex_fwd"}, fmt.Sprintf("{ %s double y[5]; gb_simplex_fwd(x, 4, y); %s }", cArray("x", x), printArray("y", 5)), sy})
+	// Philox4x32-10 on a known-answer counter (cmd/genops's
+	// TestPhiloxTranslated checks it on random ones).
+	ctr, key := [4]uint32{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, [2]uint32{0xa4093822, 0x299f31d0}
+	w := philox.Block(ctr, key)
+	cs = append(cs, devCheck{[]string{"gb_philox4x32_10"}, fmt.Sprintf("{ unsigned int w[4]; gb_philox4x32_10(%du, %du, %du, %du, %du, %du, &w[0], &w[1], &w[2], &w[3]); for (int i = 0; i < 4; i++) printf(\"%%u\\n\", w[i]); }", ctr[0], ctr[1], ctr[2], ctr[3], key[0], key[1]),
+		[]float64{float64(w[0]), float64(w[1]), float64(w[2]), float64(w[3])}})
 	return cs
 }
 
