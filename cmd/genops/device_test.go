@@ -150,6 +150,25 @@ func last() float64 {
 	}
 }
 
+// TestDeviceSignatureRefusals: a parameter or result outside the
+// subset is an error naming the function, its line and the type.
+func TestDeviceSignatureRefusals(t *testing.T) {
+	for _, c := range []struct{ sig, want string }{
+		{"(a [2]float64) float64", "an array parameter is not supported"},
+		{"(x float32) float64", "type float32 is not supported"},
+		{"(x uint) float64", "type uint is not supported"},
+		{"(x float64) []float64", "result: type []float64 (only float64, int, uint32, uint64 and bool)"},
+		{"(p *float64) float64", "type *float64 is not supported"},
+		{"(m map[int]float64) float64", "type map[int]float64 is not supported"},
+	} {
+		src := "//gb:cuda gb_f\nfunc f" + c.sig + " {\n\tpanic(0)\n}\n"
+		_, err := translateSource(src)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.f") || !strings.Contains(err.Error(), "x/x.go:") {
+			t.Errorf("%s: error %v, want one naming x.f, its line and %q", c.sig, err, c.want)
+		}
+	}
+}
+
 // TestDeviceRefusals: a construct outside the subset is an error naming
 // the function and the line, not C that means something else.
 func TestDeviceRefusals(t *testing.T) {
@@ -173,6 +192,18 @@ func TestDeviceRefusals(t *testing.T) {
 		{"var t []int\n\tt[0] = 1\n\treturn x", "a write to an index table"},
 		{"if OnHost() {\n\t\treturn 1\n\t} else if x > 0 {\n\t\treturn 2\n\t}\n\ttab[0] = x\n\treturn x", "a write to a read-only table"},
 		{"s := tab[:]\n\tfor _, v := range s {\n\t\ts = s[1:]\n\t\tx += v\n\t}\n\treturn x", "the loop reassigns s"},
+		{"n := 3\n\treturn float64(n << 2)", "shift of int (device code shifts uint32 and uint64)"},
+		{"var u uint64 = 1\n\tk := 3\n\tu <<= k\n\treturn float64(u)", "<<= of uint64 by a variable count"},
+		{"var u uint64 = 1\n\treturn float64(u << uint64(x+1))", "a shift count that is not a variable or a constant"},
+		{"defer g(nil)\n\treturn x", "statement *ast.DeferStmt is not supported"},
+		{"go g(nil)\n\treturn x", "statement *ast.GoStmt is not supported"},
+		{"s := append(tab[:], x)\n\treturn s[0]", "append is not supported here"},
+		{"s := \"ab\"\n\treturn float64(len(s))", "type string is not supported"},
+		{"a := tab[0:1:1]\n\treturn a[0]", "three-index slices are not supported"},
+		{"return min(x, 1, 2)", "min of 3 arguments"},
+		{"var y float32 = 1\n\treturn x + float64(y)", "type float32 is not supported"},
+		{"var i interface{} = x\n\t_ = i\n\treturn x", "is not supported"},
+		{"switch v := any(x).(type) {\n\tcase float64:\n\t\treturn v\n\t}\n\treturn x", "TypeSwitchStmt is not supported"},
 	}
 	for _, c := range cases {
 		src := "var tab = [...]float64{1}\n\nfunc OnHost() bool { return true }\n\n//gb:cuda gb_g\nfunc g(t []int) float64 { return float64(t[0]) }\n\n//gb:cuda gb_two\nfunc two(x float64) (float64, float64) { return x, x }\n\n//gb:cuda gb_f\nfunc f(x float64) float64 {\n\t" + c.body + "\n}\n"

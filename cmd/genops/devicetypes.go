@@ -53,9 +53,9 @@ func exportData(dir string, paths []string) error {
 	if err != nil {
 		return fmt.Errorf("device: go list -export %s: %v: %s", strings.Join(missing, " "), err, stderr.String())
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.SplitN(line, "\t", 3)
-		if len(f) == 3 && f[1] != "" {
+		if len(f) >= 2 && f[1] != "" {
 			exportFiles.m[f[0]] = f[1]
 		}
 	}
@@ -119,6 +119,10 @@ func (d *device) typecheck(path string, p *devPkg, files []*ast.File) error {
 	d.checked[path] = pkg
 	p.tpkg = pkg
 	for _, e := range errs {
+		if strings.HasPrefix(e.Msg, "could not import") {
+			p := d.fset.Position(e.Pos)
+			return fmt.Errorf("device: %s:%d: %s", p.Filename, p.Line, e.Msg)
+		}
 		if e.Soft && strings.Contains(e.Msg, "declared and not used") {
 			// The compiler reports it; the translation is unaffected.
 			continue
