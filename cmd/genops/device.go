@@ -18,42 +18,81 @@ import (
 // The device library's functions with loops and helpers (the incomplete
 // gamma and beta functions, the normal CDF's log, Cholesky and its
 // reverse, the substitutions, log-sum-exp, the correlation-Cholesky
-// transform) are written once, in Go, where the CPU evaluator calls them,
-// and translated here into the CUDA C of accel/cuda/cgen/device_gen.cu.
-// A function (or a struct type) is marked by a last doc-comment line
+// transform, Philox4x32-10's rounds) are written once, in Go, where the
+// CPU evaluator and samplers call them, and translated here into the CUDA
+// C of accel/cuda/cgen/device_gen.cu. A function (or a struct type) is
+// marked by a last doc-comment line
 //
 //	//gb:cuda gb_name
 //
-// naming its C function. The translator reads a small subset of Go and
-// refuses, naming the function and the line, anything outside it rather
-// than write C that means something else:
+// naming its C function. Only devicePackages are read: the op
+// definitions' helpers (accel/opdef), the dense matrix routines
+// (accel/dense), the reference evaluator's loops (accel/ir) and the
+// random number generator (accel/philox).
 //
-//   - types: float64 (double), int (long long), bool (int), []float64
-//     and []int (a pointer, const when the function writes through it
-//     nowhere, followed by its length where the function reads len,
-//     ranges over it or slices it without an upper bound; the []int are
-//     index tables), [N]float64 (a local array,
-//     zeroed), a marked struct and a pointer to one; package-level
-//     [...]float64 tables become local const arrays;
+// Types. The marked packages are type-checked with go/types
+// (devicetypes.go): from source, their imports from the compiler's
+// export data. Names resolve to go/types objects, each expression's C
+// type is the C of its Go type, untyped constants take the type their
+// context gives them, and constant expressions are folded as the
+// compiler folds them (exactly). A Go type error inside a marked
+// function is the translator's error.
+//
+// The subset; anything outside it is refused with an error naming the
+// file, the line, the function and the construct, rather than written as
+// C that means something else:
+//
+//   - types: float64 (double), int (long long), bool (int), uint32
+//     (unsigned int), uint64 (unsigned long long), []float64 and []int (a
+//     pointer, const when the function writes through it nowhere,
+//     followed by its length where the function reads len, ranges over
+//     it or slices it without an upper bound; the []int are read-only
+//     index tables), [N]float64 (a local array, zeroed), a marked struct
+//     of scalars and a pointer to one; package-level [...]float64 tables
+//     become local const arrays;
 //   - results: one is the C return value; several become out-pointers
 //     after the parameters (a call assigns them through &v);
 //   - a branch on OnHost() (if OnHost() && … { … }: the CPU's shortcut,
 //     such as gonum's assembly for a long dot product, computing what the
 //     code after it computes) is left out, its else kept;
-//   - statements: :=, =, op=, ++, --, var, if/else, for (three-clause,
-//     condition only, range over a slice or an int), switch (tagged or
-//     not, no fallthrough, no break out of it), return, break, continue,
-//     clear and copy, and calls;
-//   - expressions: arithmetic, comparisons, && || !, indexing, slicing
-//     (s[a:b], s[:b], s[a:]), len, float64(), int(), min, max, math's
+//   - statements: :=, =, op= (the bitwise and shift ones on integers),
+//     ++, --, var, if/else, for (three-clause, condition only, range over
+//     a slice, an array or an int), switch (tagged or not, no
+//     fallthrough, no break out of it), return, break, continue, clear
+//     and copy (a memmove, as Go's), and calls;
+//   - expressions: arithmetic (uint32 and uint64 wrap as in Go; / and %
+//     of integers truncate as in Go), comparisons, && || !, & | ^ &^ and
+//     unary ^ of integers, shifts of uint32 and uint64 (by a constant, or
+//     by a variable count guarded so that every bit is shifted out from
+//     the width on, as in Go; a count expression must be assigned to a
+//     local first; an in-place shift takes a constant), indexing,
+//     slicing (s[a:b], s[:b], s[a:]), len, conversions between float64,
+//     int, uint32 and uint64 (integers truncate or extend as in Go; a
+//     float64 out of an integer's range is undefined in C and
+//     implementation-defined in Go), min and max of two float64s, math's
 //     functions and constants (see mathFuncs), the marked functions and
 //     methods, and the hand-written C twins of a few functions from
-//     elsewhere (deviceExterns). Constant subexpressions are folded
-//     exactly, as Go folds them, before they are printed.
+//     elsewhere (deviceExterns).
 //
-// Not supported: closures, maps, strings, interfaces, pointers other than
-// to a marked struct, goto and labels, defer, multiple results used inside
-// an expression.
+// Refused: closures, maps, strings, interfaces and type switches,
+// pointers other than to a marked struct, float32 and the other integer
+// types, array parameters and struct parameters by value, results other
+// than scalars, goto and labels, defer, go, append, make and new,
+// three-index slices, multiple results used inside an expression, min
+// and max of more than two arguments, shifts of signed integers.
+//
+// Tests. TestDeviceTranslation and TestDeviceConstructs check the C of
+// each construct; TestDeviceConstructs also compiles the functions of
+// internal/devcases (one per construct) with gcc as host code and
+// compares them with the Go, bit for bit, on random and edge arguments.
+// TestDeviceRefusals and TestDeviceSignatureRefusals give one refusal
+// each. TestTranslatedScalarFuncs does the same comparison for every
+// marked function of scalars of devicePackages (bit for bit where the C
+// calls no inexact C library function; to 1e-12 elsewhere, its doc says
+// where Go's math and glibc differ); TestPhiloxTranslated compares
+// Philox4x32-10 word for word. accel/cuda/cgen's tests compile
+// device_gen.cu as C, C++ and CUDA and check the functions that take
+// slices against their Go.
 
 const deviceDirective = "//gb:cuda"
 

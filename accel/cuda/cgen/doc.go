@@ -15,9 +15,12 @@
 // matmul, add_diag, log_mix, the bound, ordered and simplex transforms,
 // the categorical, Dirichlet and multivariate normal per-event loops,
 // the normal's sum with one σ, the linear recurrence, tri_solve, L·Lᵀ,
-// …), which cmd/genops translates from the Go functions of slices that
-// accel/opdef, accel/dense and accel/ir mark //gb:cuda and that the CPU
-// evaluator itself calls, so that the C cannot drift from the Go; and
+// …, Philox4x32-10's rounds), which cmd/genops translates from the Go
+// functions of scalars and slices that accel/opdef, accel/dense, accel/ir
+// and accel/philox mark //gb:cuda and that the CPU evaluator itself
+// calls, so that the C cannot drift from the Go (cmd/genops/device.go
+// says which subset of Go, type-checked with go/types, it translates,
+// what it refuses and how its own tests compare the C with the Go); and
 // lpdf_gen.cu, the log densities of accel/opdef. What this package still
 // writes itself is the frame layout, the loop over an elementwise
 // formula's elements (its formula comes from accel/opdef), the calls,
