@@ -169,9 +169,6 @@ func (t *fnTrans) val(n ast.Node, x texpr, k cKind) (string, error) {
 	return x.c, nil
 }
 
-// kindOf is x's type (go/types').
-func kindOf(x texpr) ctype { return x.t }
-
 // floatArgs translates a call's arguments as doubles, without outer
 // parentheses.
 func (t *fnTrans) floatArgs(es []ast.Expr) ([]string, error) {
@@ -360,7 +357,7 @@ func (t *fnTrans) binary(e *ast.BinaryExpr) (texpr, error) {
 		if err != nil {
 			return texpr{}, err
 		}
-		if kindOf(x).k != kBool || kindOf(y).k != kBool {
+		if x.t.k != kBool || y.t.k != kBool {
 			return texpr{}, t.errAt(e, "%s of non-booleans", e.Op)
 		}
 		return texpr{c: "(" + xs + " " + e.Op.String() + " " + ys + ")", t: boolT}, nil

@@ -284,7 +284,7 @@ func (t *fnTrans) assign(s *ast.AssignStmt) error {
 	}
 	if useTemps {
 		for i, x := range xs {
-			k := kindOf(x)
+			k := x.t
 			if !k.scalar() {
 				return t.errAt(s.Rhs[i], "a %s in a parallel assignment that reads its own names", k)
 			}
@@ -324,7 +324,7 @@ func (t *fnTrans) assignOne(s *ast.AssignStmt, l ast.Expr, x texpr, r ast.Expr) 
 			return t.errAt(l, "non-name on the left of :=")
 		}
 		if t.isNew(id) {
-			k := kindOf(x)
+			k := x.t
 			switch {
 			case k.scalar():
 				c, err := t.val(r, x, k.k)
@@ -522,7 +522,7 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 		}
 		if s.Tok == token.DEFINE {
 			id, ok := s.Lhs[0].(*ast.Ident)
-			k := kindOf(x)
+			k := x.t
 			if !ok || !k.scalar() || !t.isNew(id) || mentions(s.Rhs[0], map[string]bool{id.Name: true}) {
 				break
 			}
@@ -553,7 +553,7 @@ func (t *fnTrans) simple(s ast.Stmt) (string, error) {
 			}
 		}
 		if !lt.scalar() || x.cv == nil && x.t.k != lt.k {
-			return "", t.errAt(s, "%s %s %s", lt, s.Tok, kindOf(x))
+			return "", t.errAt(s, "%s %s %s", lt, s.Tok, x.t)
 		}
 		if s.Tok == token.REM_ASSIGN && !lt.integer() {
 			return "", t.errAt(s, "%% of %s", lt)
@@ -881,8 +881,8 @@ func (t *fnTrans) switchStmt(s *ast.SwitchStmt) error {
 		if tag, err = t.expr(s.Tag); err != nil {
 			return err
 		}
-		if !kindOf(tag).scalar() {
-			return t.errAt(s.Tag, "switch on %s", kindOf(tag))
+		if !tag.t.scalar() {
+			return t.errAt(s.Tag, "switch on %s", tag.t)
 		}
 	}
 	saved := t.breakOK
