@@ -2,7 +2,6 @@ package main
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -43,18 +42,7 @@ var constructFuncs = map[string]struct {
 // names), compiled with gcc and called on random and edge arguments
 // against the Go, bit for bit.
 func TestDeviceConstructs(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := loadDevice(root, []string{"cmd/genops/internal/devcases"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := d.translate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, src := translateLibrary(t, []string{"cmd/genops/internal/devcases"})
 	r := rand.New(rand.NewPCG(23, 2))
 	var fns []*cfunc
 	var calls []cCall

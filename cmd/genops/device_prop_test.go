@@ -198,22 +198,12 @@ func randArgs(r *rand.Rand, fn *cfunc) []uint64 {
 // accel/opdef, accel/dense and accel/ir, translated and compiled with
 // gcc, gives the Go's results on random arguments and edge values. A
 // function whose C calls none of the C library's inexact functions
-// (libmCalls) agrees bit for bit; one that does agrees to the bound
-// libmULPs gives it, since glibc and Go's math round differently in the
-// last place and the function's arithmetic may magnify that.
+// (libmCalls) agrees bit for bit; one that does agrees to libmTol, since
+// glibc and Go's math round differently in the last place and the
+// function's arithmetic may magnify that (libmComparable says which
+// arguments are compared).
 func TestTranslatedScalarFuncs(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := loadDevice(root, devicePackages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := d.translate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, src := translateLibrary(t, devicePackages)
 	libm := libmUsers(src)
 	r := rand.New(rand.NewPCG(23, 1))
 	var fns []*cfunc
@@ -349,18 +339,7 @@ var libmDomains = map[string]map[int][2]float64{
 // philox.Block's words for random counters and keys and for Random123's
 // known-answer counters.
 func TestPhiloxTranslated(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := loadDevice(root, devicePackages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := d.translate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, src := translateLibrary(t, devicePackages)
 	fn := d.funcs["philox.block"]
 	if fn == nil || fn.cName != "gb_philox4x32_10" {
 		t.Fatal("philox.block is not translated as gb_philox4x32_10")
@@ -388,6 +367,25 @@ func TestPhiloxTranslated(t *testing.T) {
 			}
 		}
 	}
+}
+
+// translateLibrary translates the marked functions of dirs under the
+// repository root.
+func translateLibrary(t *testing.T, dirs []string) (*device, []byte) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDevice(root, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := d.translate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, src
 }
 
 func show(t ctype, u uint64) any {
