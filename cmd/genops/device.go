@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/constant"
 	"go/parser"
 	"go/token"
@@ -430,6 +431,14 @@ func (d *device) parseDir(root, dir string) ([]*ast.File, []string, error) {
 	var paths []string
 	for _, n := range names {
 		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		// The files of this platform's build, as go/types checks one
+		// package (philox has an amd64 file and an other one).
+		if ok, err := build.Default.MatchFile(filepath.Dir(n), filepath.Base(n)); err != nil || !ok {
+			if err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		src, err := os.ReadFile(n)
