@@ -100,12 +100,16 @@ func (s *Stream) Uniform() float64 {
 
 // Float64 maps 64 random bits to (0, 1): the top 53 bits, offset by half
 // a unit so that neither end is reached.
+//
+//gb:cuda gb_philox_float64
 func Float64(u uint64) float64 {
 	return (float64(u>>11) + 0.5) * (1.0 / (1 << 53))
 }
 
 // Float32Bits maps 32 random bits to (0, 1) with 32 bits of resolution:
 // enough for a Metropolis acceptance test, at half the words of Uniform.
+//
+//gb:cuda gb_philox_float32bits
 func Float32Bits(u uint32) float64 {
 	return (float64(u) + 0.5) * (1.0 / (1 << 32))
 }

@@ -128,6 +128,8 @@ __device__ static void gb_copy(double *dst, long long dst_len, const double *src
 __device__ static void gb_fill(double *y, long long y_len, double v);
 __device__ static void gb_philox4x32_10(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3, unsigned int k0, unsigned int k1, unsigned int *gb_out0, unsigned int *gb_out1, unsigned int *gb_out2, unsigned int *gb_out3);
 __device__ static void gb_philox_round(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3, unsigned int k0, unsigned int k1, unsigned int *gb_out0, unsigned int *gb_out1, unsigned int *gb_out2, unsigned int *gb_out3);
+__device__ static double gb_philox_float64(unsigned long long u);
+__device__ static double gb_philox_float32bits(unsigned int u);
 
 /* accel/opdef/digamma.go: Digamma */
 __device__ static double gb_digamma(double x) {
@@ -2128,4 +2130,14 @@ __device__ static void gb_philox_round(unsigned int c0, unsigned int c1, unsigne
 	*gb_out2 = (((unsigned int)(p0 >> 32)) ^ c3) ^ k1;
 	*gb_out3 = (unsigned int)p0;
 	return;
+}
+
+/* accel/philox/philox.go: Float64 */
+__device__ static double gb_philox_float64(unsigned long long u) {
+	return (((double)(u >> 11)) + 0.5) * 1.1102230246251565e-16;
+}
+
+/* accel/philox/philox.go: Float32Bits */
+__device__ static double gb_philox_float32bits(unsigned int u) {
+	return (((double)u) + 0.5) * 2.3283064365386963e-10;
 }

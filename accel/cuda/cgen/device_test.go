@@ -193,6 +193,8 @@ func deviceChecks() []devCheck {
 	w := philox.Block(ctr, key)
 	cs = append(cs, devCheck{[]string{"gb_philox4x32_10"}, fmt.Sprintf("{ unsigned int w[4]; gb_philox4x32_10(%du, %du, %du, %du, %du, %du, &w[0], &w[1], &w[2], &w[3]); for (int i = 0; i < 4; i++) printf(\"%%u\\n\", w[i]); }", ctr[0], ctr[1], ctr[2], ctr[3], key[0], key[1]),
 		[]float64{float64(w[0]), float64(w[1]), float64(w[2]), float64(w[3])}})
+	cs = append(cs, devCheck{[]string{"gb_philox_float64", "gb_philox_float32bits"}, "printf(\"%.17g\\n%.17g\\n%.17g\\n\", gb_philox_float64(0ull), gb_philox_float64(18446744073709551615ull), gb_philox_float32bits(4294967295u));",
+		[]float64{philox.Float64(0), philox.Float64(1<<64 - 1), philox.Float32Bits(1<<32 - 1)}})
 	return cs
 }
 
