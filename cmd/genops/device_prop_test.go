@@ -341,7 +341,7 @@ var libmDomains = map[string]map[int][2]float64{
 // philox.Block's words for random counters and keys and for Random123's
 // known-answer counters.
 func TestPhiloxTranslated(t *testing.T) {
-	d, src := translateLibrary(t, devicePackages)
+	d, src := translateLibrary(t, []string{"accel/philox"})
 	fn := d.funcs["philox.block"]
 	if fn == nil || fn.cName != "gb_philox4x32_10" {
 		t.Fatal("philox.block is not translated as gb_philox4x32_10")
