@@ -24,8 +24,8 @@ type cvar struct {
 	local    token.Pos
 }
 
-// texpr is a translated expression: its C and type, or, for an untyped
-// constant, its value (printed once the context gives it a type).
+// texpr is a translated expression: its C and its go/types type, or, for
+// a constant, its type and value (printed in the C type its use wants).
 type texpr struct {
 	c  string
 	t  ctype
