@@ -1,7 +1,10 @@
 package main
 
 import (
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,4 +113,54 @@ func cBody(src, name string) string {
 		}
 	}
 	return ""
+}
+
+// TestDeviceMarksTranslated: every //gb:cuda line of the repository's Go
+// sits in a package the translator reads (devicePackages, or this
+// command's construct cases), so no marked function is left out of the C
+// silently.
+func TestDeviceMarksTranslated(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := map[string]bool{"cmd/genops/internal/devcases": true}
+	for _, p := range devicePackages {
+		read[p] = true
+	}
+	marks := 0
+	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if n := e.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, deviceDirective+" ") {
+				marks++
+				if !read[filepath.ToSlash(rel)] {
+					t.Errorf("%s:%d: %s in a package the translator does not read (devicePackages)", path, i+1, line)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marks < 100 {
+		t.Errorf("found %d //gb:cuda lines, want the library's 100 and more", marks)
+	}
 }
