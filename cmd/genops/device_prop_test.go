@@ -328,7 +328,7 @@ func libmComparable(c cCall) bool {
 // Go and the C of a function differ by more than rounding: x and y of
 // the incomplete beta function are probabilities (outside [0, 1] its
 // continued fraction magnifies the last place), and the LKJ constant's
-// extern twin (device.cu's gb_lbeta, lgamma's difference) is NaN-free
+// extern twin (gb_lbeta, translated from opdef.LBeta: lgamma's difference) is NaN-free
 // for η < 0 where gonum's mathext.Lbeta is NaN, and cancels for η ≫ 1
 // where gonum's does not.
 var libmDomains = map[string]map[int][2]float64{
