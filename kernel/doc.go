@@ -16,7 +16,8 @@
 //
 //   - wire: the connection file (connection.go), HMAC signing (signer.go),
 //     frames with the <IDS|MSG> delimiter (message.go), the five sockets
-//     (sockets.go) and the listeners under them (transport.go, zmtp.go);
+//     (sockets.go; iopub's PUB side in pub.go) and the listeners under
+//     them (transport.go, zmtp.go);
 //   - messages: headers made by an Origin, whose clock and id source are
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
@@ -46,10 +47,21 @@
 // announces costs nothing until its bytes arrive, and a frame or message
 // past the channel's limit (Config.MaxMessage on shell, control and stdin;
 // a few KiB on iopub and heartbeat) drops the connection, with a log line
-// (at most ten a second a port, the rest counted), before it is kept. iopub takes subscriptions only, and a peer that
-// leaves the kernel's writes untaken for Config.WriteTimeout is dropped:
-// zmq4 sends to subscribers one after another from one goroutine, behind
-// a queue without bound. This was chosen over patching zmq4 (a fork to keep)
+// (at most ten a second a port, the rest counted), before it is kept.
+//
+// iopub is not zmq4's: the kernel serves it itself (pub.go) on the same
+// guarded listener. After the handshake it sends its READY, reads the
+// peer's subscriptions (one frame each, counted per topic as ZeroMQ does,
+// at most 64 KiB of topics a peer) and writes each message, framed once,
+// to every subscriber of a prefix of its topic, from the goroutine that
+// publishes it. zmq4's PUB socket handed every message to a goroutine of
+// its own through a queue without bound: a wake-up on each of a cell's
+// messages, and memory that grew behind a subscriber that stopped
+// reading. A peer that leaves the kernel's writes untaken for
+// Config.WriteTimeout is dropped; until then the publisher waits, so a
+// cell's output waits for the slowest subscriber, within that bound.
+//
+// Owning the listeners was chosen over patching zmq4 (a fork to keep)
 // and over recovering its panics (they happen in zmq4's own goroutines,
 // where no recover of ours reaches): checking the stream is small, the
 // protocol's grammar is short, and zmq4 keeps doing the rest.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 // sockets are the five ZeroMQ sockets of a kernel, bound to the addresses
 // of the connection file.
 type sockets struct {
-	shell, control, stdin, iopub, hb zmq4.Socket
-	files                            []string // the ipc transport's socket files, removed on close
+	shell, control, stdin, hb zmq4.Socket
+	iopub                     *pubSocket // the kernel's own (pub.go)
+	files                     []string   // the ipc transport's socket files, removed on close
 }
 
 // sendTimeout bounds a send to a client that has gone away.
@@ -41,7 +43,6 @@ func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) 
 		shell:   zmq4.NewRouter(wire("shell", cfg.MaxMessage, dealers...), opt),
 		control: zmq4.NewRouter(wire("control", cfg.MaxMessage, dealers...), opt),
 		stdin:   zmq4.NewRouter(wire("stdin", cfg.MaxMessage, dealers...), opt),
-		iopub:   zmq4.NewPub(wire("iopub", iopubMaxMessage, "SUB", "XSUB"), opt),
 		hb:      zmq4.NewRep(wire("hb", hbMaxMessage, "REQ", "DEALER"), opt),
 	}
 	for _, b := range []struct {
@@ -50,9 +51,18 @@ func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) 
 		port int
 	}{
 		{"shell", s.shell, info.ShellPort}, {"control", s.control, info.ControlPort},
-		{"stdin", s.stdin, info.StdinPort}, {"iopub", s.iopub, info.IOPubPort}, {"hb", s.hb, info.HBPort},
+		{"stdin", s.stdin, info.StdinPort}, {"iopub", nil, info.IOPubPort}, {"hb", s.hb, info.HBPort},
 	} {
-		if err := b.sock.Listen(info.listenEndpoint(b.port)); err != nil {
+		var err error
+		if b.sock == nil {
+			var l net.Listener
+			if l, err = info.listenRaw(b.port); err == nil {
+				s.iopub = listenPub(l, wireFrom(wire(b.name, iopubMaxMessage, "SUB", "XSUB")))
+			}
+		} else {
+			err = b.sock.Listen(info.listenEndpoint(b.port))
+		}
+		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
 				b.name, info.Endpoint(b.port), err)
@@ -72,35 +82,25 @@ func (s *sockets) Send(ch Channel, frames [][]byte) error {
 	case Control:
 		sock = s.control
 	case IOPub:
-		sock = s.iopub
+		return s.iopub.Send(frames)
 	case Stdin:
 		sock = s.stdin
 	}
-	// SendMulti writes a message with one writev on PUB sockets, where
-	// Send makes two writes per frame.
 	return sock.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
 // WaitSubscriber waits at most d for a client to subscribe to iopub and
 // reports whether one has.
 func (s *sockets) WaitSubscriber(d time.Duration) bool {
-	t, ok := s.iopub.(zmq4.Topics)
-	if !ok {
-		return true
-	}
-	deadline := time.Now().Add(d)
-	for len(t.Topics()) == 0 {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return true
+	return s.iopub.WaitSubscriber(d)
 }
 
 func (s *sockets) close() {
-	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
+	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.hb} {
 		sock.Close()
+	}
+	if s.iopub != nil {
+		s.iopub.Close()
 	}
 	for _, f := range s.files {
 		os.Remove(f)

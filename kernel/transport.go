@@ -43,6 +43,19 @@ func (c ConnectionInfo) listenEndpoint(port int) string {
 	return wholeTCP + "://" + c.IP + ":" + strconv.Itoa(port)
 }
 
+// listenRaw listens on the address of port without zmq4: for the sockets
+// the kernel serves itself (iopub).
+func (c ConnectionInfo) listenRaw(port int) (net.Listener, error) {
+	if c.Transport == "ipc" {
+		return net.Listen("unix", c.IP+"-"+strconv.Itoa(port))
+	}
+	addr, err := transport.New("tcp").Addr(c.IP + ":" + strconv.Itoa(port))
+	if err != nil {
+		return nil, err
+	}
+	return net.Listen("tcp", addr)
+}
+
 // ipcFile is the file of port's Unix domain socket, "" over TCP. zmq4
 // removes the files of its own ipc transport only.
 func (c ConnectionInfo) ipcFile(port int) string {
