@@ -16,8 +16,8 @@
 //
 //   - wire: the connection file (connection.go), HMAC signing (signer.go),
 //     frames with the <IDS|MSG> delimiter (message.go), the five sockets
-//     (sockets.go; iopub's PUB side in pub.go) and the listeners under
-//     them (transport.go, zmtp.go);
+//     (sockets.go; router.go and pub.go, peer.go) and the listeners
+//     under them (transport.go, zmtp.go);
 //   - messages: headers made by an Origin, whose clock and id source are
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
@@ -49,17 +49,25 @@
 // a few KiB on iopub and heartbeat) drops the connection, with a log line
 // (at most ten a second a port, the rest counted), before it is kept.
 //
-// iopub is not zmq4's: the kernel serves it itself (pub.go) on the same
-// guarded listener. After the handshake it sends its READY, reads the
-// peer's subscriptions (one frame each, counted per topic as ZeroMQ does,
-// at most 64 KiB of topics a peer) and writes each message, framed once,
-// to every subscriber of a prefix of its topic, from the goroutine that
-// publishes it. zmq4's PUB socket handed every message to a goroutine of
-// its own through a queue without bound: a wake-up on each of a cell's
-// messages, and memory that grew behind a subscriber that stopped
-// reading. A peer that leaves the kernel's writes untaken for
-// Config.WriteTimeout is dropped; until then the publisher waits, so a
-// cell's output waits for the slowest subscriber, within that bound.
+// Only the heartbeat is zmq4's. The kernel serves shell, control and
+// stdin (router.go) and iopub (pub.go) itself on the same guarded
+// listeners (peer.go): after the handshake it sends its READY and reads
+// the checked frames. A ROUTER connection's reader goroutine hands each
+// message, with the peer's identity in front (the Identity of its READY,
+// or one the kernel gives), to the kernel, one at a time a socket; a
+// reply is written to the peers of its identity from the goroutine that
+// sends it, and dropped when none is connected, as ZeroMQ's ROUTER does.
+// iopub reads the peer's subscriptions (one frame each, counted per topic
+// as ZeroMQ does, at most 64 KiB of topics a peer) and writes each
+// message, framed once, to every subscriber of a prefix of its topic,
+// from the goroutine that publishes it. zmq4's sockets passed every
+// message through goroutines of their own (a reader's channel, a
+// receive loop, a writer goroutine per ROUTER send, a PUB queue without
+// bound): wake-ups on each step of a request's round trip, and memory
+// that grew behind a subscriber that stopped reading. A peer that leaves
+// the kernel's writes untaken for Config.WriteTimeout is dropped; until
+// then the sender waits, so a cell's output waits for the slowest
+// subscriber, within that bound.
 //
 // Owning the listeners was chosen over patching zmq4 (a fork to keep)
 // and over recovering its panics (they happen in zmq4's own goroutines,

@@ -2,9 +2,7 @@ package kernel
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -30,8 +28,8 @@ type pubSocket struct {
 	closed bool
 	frame  []byte // the message being sent, framed; reused
 
-	subscribed atomic.Int32 // subscribers with at least one topic
-	accepting  sync.WaitGroup
+	subscribed atomic.Int32   // subscribers with at least one topic
+	accepting  sync.WaitGroup // servePeers
 }
 
 // subscriber is one connection to iopub.
@@ -47,81 +45,43 @@ type subscriber struct {
 // clients subscribe to one, empty.
 const maxTopicBytes = 64 << 10
 
-// zmtpReadyPub is the READY command a PUB sends after its greeting.
-var zmtpReadyPub = func() []byte {
-	body := []byte("\x05READY\x0bSocket-Type\x00\x00\x00\x03PUB")
-	return append([]byte{flagCommand, byte(len(body))}, body...)
-}()
-
 // listenPub makes iopub's socket on the raw listener l, whose connections
 // are checked as cfg says.
 func listenPub(l net.Listener, cfg wireConfig) *pubSocket {
 	g := newGuardListener(l, cfg)
 	p := &pubSocket{l: g, cfg: &g.cfg}
-	p.accepting.Add(1)
-	go p.accept()
-	return p
-}
-
-func (p *pubSocket) accept() {
-	defer p.accepting.Done()
-	for {
-		c, err := p.l.Accept()
-		if err != nil {
-			return
-		}
-		g := c.(*guardConn)
-		g.wmu.Lock()
-		g.skipWrite = 0 // the listener sent the greeting; nobody else writes one
-		g.wmu.Unlock()
-		if _, err := g.Write(zmtpReadyPub); err != nil {
-			g.Close()
-			continue
-		}
-		s := &subscriber{c: g}
+	servePeers(g, "PUB", &p.accepting, func(c *guardConn) {
+		s := &subscriber{c: c}
 		s.topics.Store(&[]string{})
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
-			g.Close()
+			c.Close()
 			return
 		}
 		p.subs = append(p.subs, s)
 		p.mu.Unlock()
-		go p.read(s)
-	}
+		p.read(s)
+	})
+	return p
 }
 
 // read follows a subscriber's subscriptions until its connection ends.
 // The guard has checked them: one frame each, starting with 1
-// (subscribe) or 0 (unsubscribe), within iopub's limit; the READY after
-// the greeting is skipped.
+// (subscribe) or 0 (unsubscribe), within iopub's limit.
 func (p *pubSocket) read(s *subscriber) {
 	defer p.remove(s)
 	defer s.c.Close()
-	if _, err := io.ReadFull(s.c, make([]byte, zmtpGreeting)); err != nil {
+	r := frameReader{c: s.c}
+	if _, err := r.handshake(); err != nil {
 		return
 	}
 	counts := map[string]int{} // ZeroMQ counts subscriptions to a topic
 	bytesHeld := 0
-	var hdr [9]byte
-	for first := true; ; first = false {
-		if _, err := io.ReadFull(s.c, hdr[:2]); err != nil {
+	for {
+		_, body, err := r.frame()
+		if err != nil {
 			return
-		}
-		size := uint64(hdr[1])
-		if hdr[0]&flagLong != 0 {
-			if _, err := io.ReadFull(s.c, hdr[2:9]); err != nil {
-				return
-			}
-			size = binary.BigEndian.Uint64(hdr[1:9])
-		}
-		body := make([]byte, size) // the guard bounds size
-		if _, err := io.ReadFull(s.c, body); err != nil {
-			return
-		}
-		if first || len(body) == 0 { // READY
-			continue
 		}
 		topic := string(body[1:])
 		n := counts[topic]
@@ -229,25 +189,6 @@ func (p *pubSocket) Send(frames [][]byte) error {
 		p.frame = nil // do not keep a large message's buffer
 	}
 	return nil
-}
-
-// appendFrames appends the ZMTP frames of a message with the bodies
-// frames to b.
-func appendFrames(b []byte, frames [][]byte) []byte {
-	for i, f := range frames {
-		var flags byte
-		if i < len(frames)-1 {
-			flags = flagMore
-		}
-		if len(f) > 255 {
-			b = append(b, flags|flagLong)
-			b = binary.BigEndian.AppendUint64(b, uint64(len(f)))
-		} else {
-			b = append(b, flags, byte(len(f)))
-		}
-		b = append(b, f...)
-	}
-	return b
 }
 
 // WaitSubscriber waits at most d for a client to subscribe and reports

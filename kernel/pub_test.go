@@ -11,35 +11,45 @@ import (
 	"time"
 )
 
-// rawSubscriber is a subscriber that speaks ZMTP by hand, so that a test
-// sees exactly what the kernel writes to it: libzmq's and zmq4's SUB
-// sockets filter by topic again on their side.
-type rawSubscriber struct {
+// rawPeer is a client that speaks ZMTP by hand, so that a test sees
+// exactly what the kernel writes to it: libzmq's and zmq4's SUB sockets
+// filter by topic again on their side, and their ROUTER-facing sockets
+// hide identities.
+type rawPeer struct {
 	t *testing.T
 	c net.Conn
 }
 
-func (lk *liveKernel) rawSubscribe(t *testing.T, topics ...string) *rawSubscriber {
+// rawDial connects to port as a socketType with the READY properties
+// props, sends then, and reads the kernel's greeting and READY, which must
+// name wantType.
+func (lk *liveKernel) rawDial(t *testing.T, port int, socketType, wantType string, props []byte, then []byte) *rawPeer {
 	t.Helper()
-	b := append(zmtpGreetingBytes(), zmtpReady(zmtpProperty("Socket-Type", "SUB"))...)
-	for _, topic := range topics {
-		b = append(b, zmtpFrame([]byte("\x01"+topic), false, false)...)
-	}
-	s := &rawSubscriber{t: t, c: lk.rawSend(t, lk.info.IOPubPort, b)}
+	b := append(zmtpGreetingBytes(), zmtpReady(append(zmtpProperty("Socket-Type", socketType), props...))...)
+	s := &rawPeer{t: t, c: lk.rawSend(t, port, append(b, then...))}
 	s.c.SetReadDeadline(time.Now().Add(liveness))
 	g := make([]byte, zmtpGreeting)
 	if _, err := io.ReadFull(s.c, g); err != nil {
-		t.Fatalf("no greeting from iopub: %v", err)
+		t.Fatalf("no greeting: %v", err)
 	}
 	if cmd := s.frames(); len(cmd) != 1 || !bytes.HasPrefix(cmd[0], []byte("\x05READY")) ||
-		!bytes.Contains(cmd[0], []byte("\x0bSocket-Type\x00\x00\x00\x03PUB")) {
-		t.Fatalf("iopub's READY is %q, want one naming Socket-Type PUB", cmd)
+		!bytes.Contains(cmd[0], zmtpProperty("Socket-Type", wantType)) {
+		t.Fatalf("the kernel's READY is %q, want one naming Socket-Type %s", cmd, wantType)
 	}
 	return s
 }
 
+func (lk *liveKernel) rawSubscribe(t *testing.T, topics ...string) *rawPeer {
+	t.Helper()
+	var b []byte
+	for _, topic := range topics {
+		b = append(b, zmtpFrame([]byte("\x01"+topic), false, false)...)
+	}
+	return lk.rawDial(t, lk.info.IOPubPort, "SUB", "PUB", nil, b)
+}
+
 // frames reads one message (or command) and returns its frames.
-func (s *rawSubscriber) frames() [][]byte {
+func (s *rawPeer) frames() [][]byte {
 	s.t.Helper()
 	var out [][]byte
 	for {
@@ -68,7 +78,7 @@ func (s *rawSubscriber) frames() [][]byte {
 // untilIdle returns the topics and types of the messages read up to the
 // next idle status, leaving out the kernel's "starting" (which may or may
 // not reach a subscriber that joins as the kernel starts).
-func (s *rawSubscriber) untilIdle(lk *liveKernel) (topics []string, types []string) {
+func (s *rawPeer) untilIdle(lk *liveKernel) (topics []string, types []string) {
 	for {
 		f := s.frames()
 		m, err := Decode(f, lk.signer)
