@@ -14,7 +14,11 @@ cell's evaluation).
   /usr/bin/python3 bench/kernel/path.py --kernel old=/tmp/old/gobayes \\
       --kernel new=bin/gobayes --ipykernel --rounds 5 --runs 200
 
-prints, per kernel, the median of each step (ms from the send) and the
+With --profile DIR, each gobayes kernel writes a CPU profile of the
+measured rounds to DIR/NAME/cpu-2.pprof (GOBAYES_PROFILE_DIR; read it with
+go tool pprof -top BINARY FILE).
+
+It prints, per kernel, the median of each step (ms from the send) and the
 median `1+1` round trip to idle per round, with its ratio to ipykernel's in
 the same round, and the load average.
 """
@@ -24,6 +28,7 @@ import hashlib
 import hmac
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -58,7 +63,7 @@ def stamp(date):
 
 
 class Kernel:
-    def __init__(self, name, argv, tmp):
+    def __init__(self, name, argv, tmp, env=None):
         self.name = name
         ports = free_ports(5)
         self.key = uuid.uuid4().hex.encode()
@@ -69,7 +74,7 @@ class Kernel:
         with open(path, "w") as f:
             json.dump(info, f)
         self.proc = subprocess.Popen([a.replace("{connection_file}", path) for a in argv],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         self.ctx = zmq.Context()
         ep = lambda p: "tcp://127.0.0.1:%d" % p
         self.shell = self.ctx.socket(zmq.DEALER)
@@ -147,6 +152,7 @@ def main():
     ap.add_argument("--ipykernel", action="store_true", help="measure Debian's ipykernel too (the anchor)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--runs", type=int, default=200, help="executes per kernel per round")
+    ap.add_argument("--profile", metavar="DIR", help="CPU profiles of the gobayes kernels' measured rounds")
     args = ap.parse_args()
     specs = []
     for k in args.kernel:
@@ -158,8 +164,18 @@ def main():
         sys.exit("bench/kernel/path.py: name a --kernel or --ipykernel")
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     with tempfile.TemporaryDirectory() as tmp:
-        kernels = [Kernel(n, argv, tmp) for n, argv in specs]
+        kernels = []
+        for n, argv in specs:
+            env = None
+            if args.profile and n != "ipykernel":
+                env = dict(os.environ, GOBAYES_PROFILE_DIR=os.path.join(os.path.abspath(args.profile), n),
+                           GOBAYES_PROFILE_CPU="1")
+                os.makedirs(env["GOBAYES_PROFILE_DIR"], exist_ok=True)
+            kernels.append(Kernel(n, argv, tmp, env))
+        profiled = [k for k in kernels if args.profile and k.name != "ipykernel"]
         try:
+            for k in profiled:  # the start and warm-up go to cpu-1.pprof
+                k.proc.send_signal(signal.SIGUSR1)
             rounds = {k.name: [] for k in kernels}
             steps = {k.name: {s: ([], []) for s in STEPS} for k in kernels}
             loads = []
@@ -176,6 +192,9 @@ def main():
                                 steps[k.name][s][1].append(ev[s][1] - t0)
                     rounds[k.name].append(statistics.median(trips))
             loads.append(os.getloadavg()[0])
+            for k in profiled:
+                k.proc.send_signal(signal.SIGUSR1)
+            time.sleep(1)
         finally:
             for k in kernels:
                 k.close()
