@@ -24,8 +24,6 @@ the same round, and the load average.
 """
 import argparse
 import datetime
-import hashlib
-import hmac
 import json
 import os
 import signal
@@ -39,9 +37,7 @@ import uuid
 
 import zmq
 
-EXECUTE = {"code": "1+1", "silent": False, "store_history": True, "user_expressions": {},
-           "allow_stdin": False, "stop_on_error": True}
-
+from bench import EXECUTE, signed_request
 
 def free_ports(n):
     socks, ports = [], []
@@ -100,16 +96,10 @@ class Kernel:
         """Sends one request; returns (t_send, events) where events maps
         busy, execute_input, execute_result, reply, idle to (arrival,
         header stamp), all in seconds since the epoch."""
-        msg_id = uuid.uuid4().hex
-        parts = [json.dumps({"msg_id": msg_id, "session": "path", "username": "bench",
-                             "date": "2026-01-01T00:00:00.000000Z", "msg_type": msg_type,
-                             "version": "5.3"}).encode(), b"{}", b"{}", json.dumps(content).encode()]
-        mac = hmac.new(self.key, digestmod=hashlib.sha256)
-        for p in parts:
-            mac.update(p)
+        msg_id, frames = signed_request(self.key, msg_type, content, session="path")
         events = {}
         t0 = time.time()
-        self.shell.send_multipart([b"<IDS|MSG>", mac.hexdigest().encode()] + parts)
+        self.shell.send_multipart(frames)
         deadline = t0 + timeout
         while "idle" not in events or "reply" not in events:
             left = deadline - time.time()
