@@ -36,14 +36,15 @@
 //
 // The wire is hostile: anyone who can reach a port may send anything, with
 // or without the key. zmq4 (v0.17.0) trusts its peers, so the kernel owns
-// its listeners (zmtp.go) and checks ZMTP before zmq4 reads a byte:
-// each accepted connection's greeting and READY are read in a goroutine of
-// their own under a deadline (Config.HandshakeTimeout), and only a
-// connection whose handshake is whole and well formed (NULL mechanism, a
-// known Socket-Type that may connect to the socket) reaches zmq4's accept
-// loop, which does its handshake synchronously and would otherwise wait on
-// a silent peer. After the handshake the connection gives zmq4 whole
-// frames only, read ahead into the kernel's own buffer: what a header
+// its listeners (zmtp.go) and checks ZMTP before anything reads a byte of
+// it: each accepted connection's greeting and READY are read in a
+// goroutine of their own under a deadline (Config.HandshakeTimeout), and
+// only a connection whose handshake is whole and well formed (NULL
+// mechanism, a known Socket-Type that may connect to the socket) is
+// served (zmq4's accept loop, for the heartbeat, does its handshake
+// synchronously and would otherwise wait on a silent peer). After the
+// handshake the connection gives its reader whole frames only, read
+// ahead into the kernel's own buffer: what a header
 // announces costs nothing until its bytes arrive, and a frame or message
 // past the channel's limit (Config.MaxMessage on shell, control and stdin;
 // a few KiB on iopub and heartbeat) drops the connection, with a log line

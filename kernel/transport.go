@@ -12,7 +12,8 @@ import (
 	"github.com/go-zeromq/zmq4/transport"
 )
 
-// wholeTCP is the transport the kernel's sockets listen on: TCP whose
+// wholeTCP is the transport the heartbeat (the one socket left to zmq4)
+// listens on: TCP whose
 // connections write each ZeroMQ message in one system call and read
 // through a buffer. zmq4 writes a ROUTER socket's message (a reply on
 // shell) as two writes per frame, a dozen TCP segments that the client's
