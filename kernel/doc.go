@@ -16,7 +16,8 @@
 //
 //   - wire: the connection file (connection.go), HMAC signing (signer.go),
 //     frames with the <IDS|MSG> delimiter (message.go), the five sockets
-//     (sockets.go) and the listeners under them (transport.go, zmtp.go);
+//     (sockets.go; router.go and pub.go, peer.go) and the listeners
+//     under them (transport.go, zmtp.go);
 //   - messages: headers made by an Origin, whose clock and id source are
 //     injected so that frames are reproducible in golden tests (origin.go);
 //   - dispatch: one handler per message type (kernel.go, handlers.go,
@@ -35,21 +36,41 @@
 //
 // The wire is hostile: anyone who can reach a port may send anything, with
 // or without the key. zmq4 (v0.17.0) trusts its peers, so the kernel owns
-// its listeners (zmtp.go) and checks ZMTP before zmq4 reads a byte:
-// each accepted connection's greeting and READY are read in a goroutine of
-// their own under a deadline (Config.HandshakeTimeout), and only a
-// connection whose handshake is whole and well formed (NULL mechanism, a
-// known Socket-Type that may connect to the socket) reaches zmq4's accept
-// loop, which does its handshake synchronously and would otherwise wait on
-// a silent peer. After the handshake the connection gives zmq4 whole
-// frames only, read ahead into the kernel's own buffer: what a header
+// its listeners (zmtp.go) and checks ZMTP before anything reads a byte of
+// it: each accepted connection's greeting and READY are read in a
+// goroutine of their own under a deadline (Config.HandshakeTimeout), and
+// only a connection whose handshake is whole and well formed (NULL
+// mechanism, a known Socket-Type that may connect to the socket) is
+// served (zmq4's accept loop, for the heartbeat, does its handshake
+// synchronously and would otherwise wait on a silent peer). After the
+// handshake the connection gives its reader whole frames only, read
+// ahead into the kernel's own buffer: what a header
 // announces costs nothing until its bytes arrive, and a frame or message
 // past the channel's limit (Config.MaxMessage on shell, control and stdin;
 // a few KiB on iopub and heartbeat) drops the connection, with a log line
-// (at most ten a second a port, the rest counted), before it is kept. iopub takes subscriptions only, and a peer that
-// leaves the kernel's writes untaken for Config.WriteTimeout is dropped:
-// zmq4 sends to subscribers one after another from one goroutine, behind
-// a queue without bound. This was chosen over patching zmq4 (a fork to keep)
+// (at most ten a second a port, the rest counted), before it is kept.
+//
+// Only the heartbeat is zmq4's. The kernel serves shell, control and
+// stdin (router.go) and iopub (pub.go) itself on the same guarded
+// listeners (peer.go): after the handshake it sends its READY and reads
+// the checked frames. A ROUTER connection's reader goroutine hands each
+// message, with the peer's identity in front (the Identity of its READY,
+// or one the kernel gives), to the kernel, one at a time a socket; a
+// reply is written to the peers of its identity from the goroutine that
+// sends it, and dropped when none is connected, as ZeroMQ's ROUTER does.
+// iopub reads the peer's subscriptions (one frame each, counted per topic
+// as ZeroMQ does, at most 64 KiB of topics a peer) and writes each
+// message, framed once, to every subscriber of a prefix of its topic,
+// from the goroutine that publishes it. zmq4's sockets passed every
+// message through goroutines of their own (a reader's channel, a
+// receive loop, a writer goroutine per ROUTER send, a PUB queue without
+// bound): wake-ups on each step of a request's round trip, and memory
+// that grew behind a subscriber that stopped reading. A peer that leaves
+// the kernel's writes untaken for Config.WriteTimeout is dropped; until
+// then the sender waits, so a cell's output waits for the slowest
+// subscriber, within that bound.
+//
+// Owning the listeners was chosen over patching zmq4 (a fork to keep)
 // and over recovering its panics (they happen in zmq4's own goroutines,
 // where no recover of ours reaches): checking the stream is small, the
 // protocol's grammar is short, and zmq4 keeps doing the rest.

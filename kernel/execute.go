@@ -35,7 +35,7 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 	}
 	count := k.executionCount
 	if !r.Silent {
-		k.publish("execute_input", req, map[string]any{"code": r.Code, "execution_count": count})
+		k.publish("execute_input", req, executeInputContent(r.Code, count))
 	}
 
 	var res interp.Result
@@ -79,15 +79,19 @@ func (k *Kernel) execute(ch Channel, req *Message) {
 				output = &s
 			}
 		}
-		payload := []any{}
-		if res.Pager != nil {
-			data, _ := bundleMaps(*res.Pager)
-			payload = append(payload, map[string]any{"source": "page", "data": data, "start": 0})
+		if res.Pager == nil && len(r.UserExpressions) == 0 {
+			k.reply(ch, req, "execute_reply", executeReplyOK(count))
+		} else {
+			payload := []any{}
+			if res.Pager != nil {
+				data, _ := bundleMaps(*res.Pager)
+				payload = append(payload, map[string]any{"source": "page", "data": data, "start": 0})
+			}
+			k.reply(ch, req, "execute_reply", map[string]any{
+				"status": "ok", "execution_count": count,
+				"payload": payload, "user_expressions": k.userExpressions(r.UserExpressions),
+			})
 		}
-		k.reply(ch, req, "execute_reply", map[string]any{
-			"status": "ok", "execution_count": count,
-			"payload": payload, "user_expressions": k.userExpressions(r.UserExpressions),
-		})
 	}
 	if storeHistory {
 		k.history.Add(count, r.Code, output)

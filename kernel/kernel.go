@@ -277,7 +277,11 @@ func (k *Kernel) publish(msgType string, req *Message, content any) {
 }
 
 func (k *Kernel) publishStatus(state string, req *Message) {
-	k.publish("status", req, map[string]string{"execution_state": state})
+	content, ok := statusContent[state]
+	if !ok {
+		content = rawContent(`{"execution_state":` + string(appendJSONString(nil, state)) + `}`)
+	}
+	k.publish("status", req, content)
 }
 
 // handler answers one message type.

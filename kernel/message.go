@@ -88,10 +88,7 @@ func Decode(frames [][]byte, s *Signer) (Message, error) {
 
 // Encode returns the frames of m, signed by s.
 func (m Message) Encode(s *Signer) ([][]byte, error) {
-	header, err := marshal(m.Header)
-	if err != nil {
-		return nil, err
-	}
+	header := m.Header.appendJSON(nil)
 	parts := [][]byte{header, orEmpty(m.Parent), orEmpty(m.Metadata), orEmpty(m.Content)}
 	frames := make([][]byte, 0, len(m.Identities)+6+len(m.Buffers))
 	frames = append(frames, m.Identities...)
@@ -107,8 +104,7 @@ func (m Message) RawHeader() json.RawMessage {
 	if m.raw != nil {
 		return m.raw
 	}
-	b, _ := marshal(m.Header)
-	return b
+	return m.Header.appendJSON(nil)
 }
 
 // decodeContent unmarshals the content of a received message into v.

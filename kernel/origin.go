@@ -39,14 +39,18 @@ func (o Origin) Header(msgType string) Header {
 
 // Message returns a message of type msgType whose parent is parent (nil for
 // none, as for the first status message) and whose content is content
-// encoded as JSON. Identities are copied from the parent so that a reply on
-// a ROUTER socket reaches the client that asked.
+// encoded as JSON (a rawContent is already). Identities are copied from
+// the parent so that a reply on a ROUTER socket reaches the client that
+// asked.
 func (o Origin) Message(msgType string, parent *Message, content any) (Message, error) {
-	c, err := marshal(content)
-	if err != nil {
-		return Message{}, err
+	c, ok := content.(rawContent)
+	if !ok {
+		var err error
+		if c, err = marshal(content); err != nil {
+			return Message{}, err
+		}
 	}
-	m := Message{Header: o.Header(msgType), Parent: json.RawMessage("{}"), Metadata: json.RawMessage("{}"), Content: c}
+	m := Message{Header: o.Header(msgType), Parent: json.RawMessage("{}"), Metadata: json.RawMessage("{}"), Content: json.RawMessage(c)}
 	if parent != nil {
 		m.Parent = parent.RawHeader()
 		m.Identities = parent.Identities

@@ -2,9 +2,9 @@ package kernel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"time"
 
@@ -12,95 +12,114 @@ import (
 )
 
 // sockets are the five ZeroMQ sockets of a kernel, bound to the addresses
-// of the connection file.
+// of the connection file. The kernel serves shell, control, stdin and
+// iopub itself (router.go, pub.go); the heartbeat is zmq4's.
 type sockets struct {
-	shell, control, stdin, iopub, hb zmq4.Socket
-	files                            []string // the ipc transport's socket files, removed on close
+	shell, control, stdin *routerSocket
+	iopub                 *pubSocket
+	hb                    zmq4.Socket
+	files                 []string // the ipc transport's socket files, removed on close
 }
 
-// sendTimeout bounds a send to a client that has gone away.
+// sendTimeout bounds a heartbeat's send to a client that has gone away.
 const sendTimeout = 10 * time.Second
 
-// bind makes the sockets and binds them. Each socket's context carries
-// what its listener checks of the peers' bytes (zmtp.go): the Socket-Types
-// that may connect, the largest message, the handshake's deadline.
-func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger) (*sockets, error) {
-	opt := zmq4.WithTimeout(sendTimeout)
-	wire := func(name string, maxMessage int64, peers ...string) context.Context {
-		subscriptionsOnly := name == "iopub"
+// receivers are what the ROUTER sockets hand their messages to.
+type receivers struct {
+	shell, control, stdin func(frames [][]byte)
+}
+
+// bind makes the sockets and binds them. Each listener checks what the
+// channel's peers send (zmtp.go): the Socket-Types that may connect, the
+// largest message, the handshake's deadline. Messages reach got once
+// start is called.
+func bind(ctx context.Context, info ConnectionInfo, cfg Config, lg *log.Logger, got receivers) (*sockets, error) {
+	wire := func(name string, maxMessage int64, peers ...string) wireConfig {
 		note := ""
 		if maxMessage == cfg.MaxMessage {
 			note = " (Config.MaxMessage)"
 		}
-		return withWire(ctx, wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note,
-			subscriptionsOnly: subscriptionsOnly},
-			handshake: cfg.HandshakeTimeout, write: cfg.WriteTimeout, log: lg})
+		return wireConfig{role: wireRole{name: name, peers: peers, maxMessage: maxMessage, limitNote: note,
+			subscriptionsOnly: name == "iopub"},
+			handshake: cfg.HandshakeTimeout, write: cfg.WriteTimeout, log: lg}
 	}
 	dealers := []string{"DEALER", "REQ", "ROUTER"} // what may connect to a ROUTER
-	s := &sockets{
-		shell:   zmq4.NewRouter(wire("shell", cfg.MaxMessage, dealers...), opt),
-		control: zmq4.NewRouter(wire("control", cfg.MaxMessage, dealers...), opt),
-		stdin:   zmq4.NewRouter(wire("stdin", cfg.MaxMessage, dealers...), opt),
-		iopub:   zmq4.NewPub(wire("iopub", iopubMaxMessage, "SUB", "XSUB"), opt),
-		hb:      zmq4.NewRep(wire("hb", hbMaxMessage, "REQ", "DEALER"), opt),
-	}
+	s := &sockets{}
 	for _, b := range []struct {
 		name string
-		sock zmq4.Socket
 		port int
+		make func(l net.Listener)
 	}{
-		{"shell", s.shell, info.ShellPort}, {"control", s.control, info.ControlPort},
-		{"stdin", s.stdin, info.StdinPort}, {"iopub", s.iopub, info.IOPubPort}, {"hb", s.hb, info.HBPort},
+		{"shell", info.ShellPort, func(l net.Listener) { s.shell = listenRouter(l, wire("shell", cfg.MaxMessage, dealers...), got.shell) }},
+		{"control", info.ControlPort, func(l net.Listener) {
+			s.control = listenRouter(l, wire("control", cfg.MaxMessage, dealers...), got.control)
+		}},
+		{"stdin", info.StdinPort, func(l net.Listener) { s.stdin = listenRouter(l, wire("stdin", cfg.MaxMessage, dealers...), got.stdin) }},
+		{"iopub", info.IOPubPort, func(l net.Listener) { s.iopub = listenPub(l, wire("iopub", iopubMaxMessage, "SUB", "XSUB")) }},
 	} {
-		if err := b.sock.Listen(info.listenEndpoint(b.port)); err != nil {
+		l, err := info.listenRaw(b.port)
+		if err != nil {
 			s.close()
-			return nil, fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
-				b.name, info.Endpoint(b.port), err)
+			return nil, bindError(b.name, info, b.port, err)
 		}
+		b.make(l)
 		if f := info.ipcFile(b.port); f != "" { // ours only once bound: another kernel's is not removed
 			s.files = append(s.files, f)
 		}
 	}
+	s.hb = zmq4.NewRep(withWire(ctx, wire("hb", hbMaxMessage, "REQ", "DEALER")), zmq4.WithTimeout(sendTimeout))
+	if err := s.hb.Listen(info.listenEndpoint(info.HBPort)); err != nil {
+		s.close()
+		return nil, bindError("hb", info, info.HBPort, err)
+	}
+	if f := info.ipcFile(info.HBPort); f != "" {
+		s.files = append(s.files, f)
+	}
 	return s, nil
 }
 
+func bindError(name string, info ConnectionInfo, port int, err error) error {
+	return fmt.Errorf("kernel: cannot bind the %s socket to %s (is another kernel using the port?): %w",
+		name, info.Endpoint(port), err)
+}
+
+// start lets received messages reach the receivers.
+func (s *sockets) start() {
+	for _, r := range []*routerSocket{s.shell, s.control, s.stdin} {
+		r.start()
+	}
+}
+
 func (s *sockets) Send(ch Channel, frames [][]byte) error {
-	var sock zmq4.Socket
 	switch ch {
 	case Shell:
-		sock = s.shell
+		return s.shell.Send(frames)
 	case Control:
-		sock = s.control
-	case IOPub:
-		sock = s.iopub
+		return s.control.Send(frames)
 	case Stdin:
-		sock = s.stdin
+		return s.stdin.Send(frames)
+	default:
+		return s.iopub.Send(frames)
 	}
-	// SendMulti writes a message with one writev on PUB sockets, where
-	// Send makes two writes per frame.
-	return sock.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
 // WaitSubscriber waits at most d for a client to subscribe to iopub and
 // reports whether one has.
 func (s *sockets) WaitSubscriber(d time.Duration) bool {
-	t, ok := s.iopub.(zmq4.Topics)
-	if !ok {
-		return true
-	}
-	deadline := time.Now().Add(d)
-	for len(t.Topics()) == 0 {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return true
+	return s.iopub.WaitSubscriber(d)
 }
 
 func (s *sockets) close() {
-	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
-		sock.Close()
+	for _, r := range []*routerSocket{s.shell, s.control, s.stdin} {
+		if r != nil {
+			r.Close()
+		}
+	}
+	if s.iopub != nil {
+		s.iopub.Close()
+	}
+	if s.hb != nil {
+		s.hb.Close()
 	}
 	for _, f := range s.files {
 		os.Remove(f)
@@ -115,7 +134,11 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	socks, err := bind(ctx, info, k.cfg, k.log)
+	socks, err := bind(ctx, info, k.cfg, k.log, receivers{
+		shell:   k.Enqueue,
+		control: func(f [][]byte) { k.Handle(Control, 0, f) },
+		stdin:   k.HandleStdin,
+	})
 	if err != nil {
 		return err
 	}
@@ -128,23 +151,7 @@ func (k *Kernel) Serve(ctx context.Context, info ConnectionInfo) error {
 	}
 	k.sink = socks
 	k.info = info
-
-	recvLoop := func(sock zmq4.Socket, got func([][]byte)) {
-		for {
-			msg, err := sock.Recv()
-			if err != nil {
-				if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-					return
-				}
-				k.log.Printf("kernel: receive: %v", err)
-				continue
-			}
-			got(msg.Frames)
-		}
-	}
-	go recvLoop(socks.shell, k.Enqueue)
-	go recvLoop(socks.control, func(f [][]byte) { k.Handle(Control, 0, f) })
-	go recvLoop(socks.stdin, k.HandleStdin)
+	socks.start()
 	go func() {
 		for {
 			msg, err := socks.hb.Recv()

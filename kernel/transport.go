@@ -12,7 +12,8 @@ import (
 	"github.com/go-zeromq/zmq4/transport"
 )
 
-// wholeTCP is the transport the kernel's sockets listen on: TCP whose
+// wholeTCP is the transport the heartbeat (the one socket left to zmq4)
+// listens on: TCP whose
 // connections write each ZeroMQ message in one system call and read
 // through a buffer. zmq4 writes a ROUTER socket's message (a reply on
 // shell) as two writes per frame, a dozen TCP segments that the client's
@@ -41,6 +42,19 @@ func (c ConnectionInfo) listenEndpoint(port int) string {
 		return wholeIPC + "://" + c.IP + "-" + strconv.Itoa(port)
 	}
 	return wholeTCP + "://" + c.IP + ":" + strconv.Itoa(port)
+}
+
+// listenRaw listens on the address of port without zmq4: for the sockets
+// the kernel serves itself (iopub).
+func (c ConnectionInfo) listenRaw(port int) (net.Listener, error) {
+	if c.Transport == "ipc" {
+		return net.Listen("unix", c.IP+"-"+strconv.Itoa(port))
+	}
+	addr, err := transport.New("tcp").Addr(c.IP + ":" + strconv.Itoa(port))
+	if err != nil {
+		return nil, err
+	}
+	return net.Listen("tcp", addr)
 }
 
 // ipcFile is the file of port's Unix domain socket, "" over TCP. zmq4

@@ -160,6 +160,18 @@ def percentiles(times):
     return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
 
 
+def signed_request(key, msg_type, content, session="bench"):
+    """(msg_id, frames) of a request signed with key, for a DEALER."""
+    msg_id = uuid.uuid4().hex
+    parts = [json.dumps({"msg_id": msg_id, "session": session, "username": "bench",
+                         "date": "2026-01-01T00:00:00.000000Z", "msg_type": msg_type,
+                         "version": "5.3"}).encode(), b"{}", b"{}", json.dumps(content).encode()]
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    for part in parts:
+        mac.update(part)
+    return msg_id, [b"<IDS|MSG>", mac.hexdigest().encode()] + parts
+
+
 class RawClient:
     """A bare ZeroMQ client of a running kernel: shell DEALER and iopub
     SUB sockets of its own, signed messages, and nothing else."""
@@ -188,14 +200,8 @@ class RawClient:
     def round_trip(self, msg_type, content, timeout=60000):
         """Seconds from sending a request to its idle status."""
         t0 = time.perf_counter()
-        msg_id = uuid.uuid4().hex
-        parts = [json.dumps({"msg_id": msg_id, "session": "bench", "username": "bench",
-                             "date": "2026-01-01T00:00:00.000000Z", "msg_type": msg_type,
-                             "version": "5.3"}).encode(), b"{}", b"{}", json.dumps(content).encode()]
-        mac = hmac.new(self.key, digestmod=hashlib.sha256)
-        for part in parts:
-            mac.update(part)
-        self.shell.send_multipart([b"<IDS|MSG>", mac.hexdigest().encode()] + parts)
+        msg_id, frames = signed_request(self.key, msg_type, content)
+        self.shell.send_multipart(frames)
         deadline = t0 + timeout / 1000
         while True:
             if not self.sub.poll(max(1, int(1000 * (deadline - time.perf_counter())))):

@@ -14,6 +14,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gobayes/gobayes/comm"
@@ -30,6 +31,13 @@ const workerMemoryEnv = "GOBAYES_WORKER_MEMORY_LIMIT"
 // over the inherited pipes until the supervisor goes away, and returns the
 // exit code.
 func WorkerMain() int {
+	// The pipes arrive blocking. Made non-blocking before os.NewFile, they
+	// are read and written through the runtime's poller: the goroutine
+	// waiting for the next request parks instead of holding a thread in
+	// read(2), and the cell's goroutine it has just started runs at once
+	// rather than after the scheduler takes the processor back.
+	syscall.SetNonblock(workerRequestFD, true)
+	syscall.SetNonblock(workerReplyFD, true)
 	in := os.NewFile(workerRequestFD, "requests")
 	out := os.NewFile(workerReplyFD, "replies")
 	if _, err := in.Stat(); err != nil {
