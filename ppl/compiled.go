@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cpu"
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/internal/compile"
@@ -117,7 +118,9 @@ func compileModel(m *Model, shards int) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := compile.Compile(g, compile.Sharding{Shards: shards, AutoVolume: AutoShardVolume})
+	// ppl states that its programs run accel/fuse's kernels of model
+	// structure: the planner is passed here, not installed by an import.
+	p, err := compile.Compile(g, compile.Sharding{Shards: shards, AutoVolume: AutoShardVolume}, fuse.Plan)
 	if err != nil {
 		return nil, fromCompile(err)
 	}

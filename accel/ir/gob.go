@@ -36,6 +36,9 @@ type programWire struct {
 	Target    ID
 	Outputs   []Output
 	Inputs    []ID
+	// Planned is Program.Planned: the receiver plans the program again
+	// with a Planner of its choice (Program.NeedsPlanner).
+	Planned bool
 }
 
 // sharedWire is a SharedConst on the wire: Len is a pending constant's
@@ -50,7 +53,7 @@ type sharedWire struct {
 // and outputs; scan bodies nested as Programs).
 func (p *Program) GobEncode() ([]byte, error) {
 	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size, FrameSize: p.FrameSize,
-		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs}
+		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs, Planned: p.planned}
 	nz := 0
 	for _, x := range p.Init {
 		if math.Float64bits(x) != 0 { // -0 is kept
@@ -90,7 +93,7 @@ func (p *Program) GobEncode() ([]byte, error) {
 // program is the Program a wire form describes (without what derive adds).
 func (w *programWire) program() (Program, error) {
 	p := Program{Dim: w.Dim, Values: w.Values, Instrs: w.Instrs, Size: w.Size, Init: w.Init,
-		Tables: w.Tables, Target: w.Target, Outputs: w.Outputs, Inputs: w.Inputs}
+		Tables: w.Tables, Target: w.Target, Outputs: w.Outputs, Inputs: w.Inputs, planned: w.Planned}
 	if w.InitRaw != nil {
 		if len(w.InitRaw)%8 != 0 {
 			return Program{}, fmt.Errorf("ir: a program's constants are %d bytes, not whole float64s", len(w.InitRaw))
@@ -139,9 +142,12 @@ func (w *programWire) program() (Program, error) {
 
 // GobDecode reads a Program written by GobEncode and derives again what the
 // interpreter keeps beside the instructions (the scalar fast path, the
-// execution plan), so that a program sent to another process (accel/remote's
-// worker) or stored (accel/ir/irtest's fixtures) runs as fast as the
-// original. The two processes must agree on the op numbering; a program
+// execution plan with this package's kernels), so that a program sent to
+// another process (accel/remote's worker) or stored (accel/ir/irtest's
+// fixtures) runs without being built again. A program that was planned
+// where it was built (Planned) needs its Planner again here
+// (NeedsPlanner, WithPlanner): a function does not travel, and which one
+// runs is the receiver's choice. The two processes must agree on the op numbering; a program
 // whose ops were numbered by another build (irtest's fixtures, which
 // renumber them by name after reading and then build the program again)
 // may not derive: it is then returned underived, without its plan,
