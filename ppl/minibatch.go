@@ -63,7 +63,7 @@ func (m *Model) minibatches(o *vi.Options, s *sampleSettings) (finish func()) {
 	update := s.progress
 	var sink ProgressSink
 	if update == nil && (s.live == nil || *s.live) {
-		if sink = liveProgress(m.g.Name); sink != nil {
+		if sink = m.session().liveProgress(m.g.Name); sink != nil {
 			update = sink.Update
 		}
 	}
