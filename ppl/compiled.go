@@ -347,8 +347,8 @@ func (d *Density) LogDensity(x []float64) float64 {
 func (d *Density) LogDensityGrad(x, grad []float64) float64 {
 	if d.one != nil {
 		// The CPU backend's one-position method, on its concrete type: for
-		// models of 60 ns per gradient an interface call, or a batch of one
-		// through slices, shows.
+		// the smallest models an interface call, or a batch of one through
+		// slices, costs a visible share of a gradient.
 		return finite(d.one.Gradient(x, grad))
 	}
 	if d.sh != nil {

@@ -113,8 +113,8 @@
 // code runs at every step. A recurrence whose one scalar carry is updated
 // affinely, next = A + B·carry with A and B free of the carry (AR, the
 // ARMA error, the GARCH variance σ²), is compiled without a per-step
-// body: elementwise ops over the sequences and one linear recurrence, 3–5
-// times faster. Write GARCH with the variance carried (next = α₀ +
+// body: elementwise ops over the sequences and one linear recurrence
+// (what each path costs: bench/README.md, "Linear recurrences"). Write GARCH with the variance carried (next = α₀ +
 // α₁(y-μ)² + β₁·carry, emitting Sqrt(next)); the form next =
 // Sqrt(A + B·carry²) is recognised too. LinearRecurrence writes
 // x[t] = a[t] + b[t]·x[t-1] explicitly.

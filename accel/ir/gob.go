@@ -11,13 +11,12 @@ import (
 
 // programWire is what travels of a Program: its exported fields, with the
 // frame's initial contents (the constants: a model's data, often most of
-// its bytes) as raw little-endian bytes in InitRaw. gob writes a []float64
-// element by element, about 50 times slower than a []byte: 10⁸ values of
-// data took 11 s to encode and 14 s to decode that way. Programs written
-// before InitRaw (irtest's stored fixtures) carry Init, which is read too.
-// The shared constants travel the same way, each as its offset and raw
-// bytes; a program written before them has FrameSize 0 and every constant
-// in Init.
+// its bytes) as raw little-endian bytes in InitRaw, since gob writes a
+// []float64 element by element, far slower than a []byte (bench/README.md,
+// "Programs on the wire"). A program written with Init instead of InitRaw
+// (irtest's stored fixtures) is read too. The shared constants travel the
+// same way, each as its offset and raw bytes; a program with FrameSize 0
+// holds every constant in Init.
 type programWire struct {
 	Dim       int
 	Values    []Value
