@@ -119,13 +119,16 @@ var (
 
 // Register makes a backend available under name. Variants call it from
 // their init; a second registration of a name panics (programmer error).
-func Register(name string, f Factory) {
+func Register(name string, f Factory) { register(factories, "backend", name, f) }
+
+// register adds f to m under name; a second registration panics.
+func register[F any](m map[string]F, kind, name string, f F) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, ok := factories[name]; ok {
-		panic("accel: backend " + name + " registered twice")
+	if _, ok := m[name]; ok {
+		panic("accel: " + kind + " " + name + " registered twice")
 	}
-	factories[name] = f
+	m[name] = f
 }
 
 // JobConfig says where a job started for one run puts its processes: the
@@ -160,14 +163,7 @@ var jobs = map[string]JobFactory{}
 
 // RegisterJob makes a kind of job available under name, as Register does
 // a backend (accel/mpi registers "mpi"); a second registration panics.
-func RegisterJob(name string, f JobFactory) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, ok := jobs[name]; ok {
-		panic("accel: job " + name + " registered twice")
-	}
-	jobs[name] = f
-}
+func RegisterJob(name string, f JobFactory) { register(jobs, "job", name, f) }
 
 // StartJob starts a new job of the kind registered as name; the caller
 // closes it.
