@@ -119,13 +119,63 @@ var (
 
 // Register makes a backend available under name. Variants call it from
 // their init; a second registration of a name panics (programmer error).
-func Register(name string, f Factory) {
+func Register(name string, f Factory) { register(factories, "backend", name, f) }
+
+// register adds f to m under name; a second registration panics.
+func register[F any](m map[string]F, kind, name string, f F) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, ok := factories[name]; ok {
-		panic("accel: backend " + name + " registered twice")
+	if _, ok := m[name]; ok {
+		panic("accel: " + kind + " " + name + " registered twice")
 	}
-	factories[name] = f
+	m[name] = f
+}
+
+// JobConfig says where a job started for one run puts its processes: the
+// number of ranks (0: the job's default) or a named cluster.
+type JobConfig struct {
+	Ranks   int
+	Cluster string
+}
+
+// A Job is a backend of several processes started for one run and closed
+// after it (accel/mpi's): Ranks is how many evaluate, Info describes them
+// for a run's caption.
+type Job interface {
+	Backend
+	Ranks() int
+	Info() string
+	Close() error
+}
+
+// A JobFactory starts a Job; it returns an error the user can act on
+// when the launcher or the rank program is missing.
+type JobFactory func(JobConfig) (Job, error)
+
+// FileRowsReader is a backend whose processes read the rows of data that
+// come from files themselves (accel/filerows): a block placed on it may
+// leave them out.
+type FileRowsReader interface {
+	ReadsFileRows() bool
+}
+
+var jobs = map[string]JobFactory{}
+
+// RegisterJob makes a kind of job available under name, as Register does
+// a backend (accel/mpi registers "mpi"); a second registration panics.
+func RegisterJob(name string, f JobFactory) { register(jobs, "job", name, f) }
+
+// StartJob starts a new job of the kind registered as name; the caller
+// closes it.
+func StartJob(name string, cfg JobConfig) (Job, error) {
+	mu.Lock()
+	f, ok := jobs[name]
+	mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: no job %q; the program that runs it must link its package, e.g. import _ \"github.com/gobayes/gobayes/accel/mpi\" (the notebook kernel does)",
+			ErrUnavailable, name)
+	}
+	return f(cfg)
 }
 
 // Forget drops the backends started so far and the remembered failures,

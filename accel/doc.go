@@ -31,15 +31,54 @@
 //	err = c.LogDensityGrad(xs, lps, grads) // xs [B×D] → lps [B], grads [B×D]
 //	bt := accel.NewBatch(c, 256)           // X [D×B] → LPs [B], Grad [D×B]
 //
-// accel/mpi is the "mpi" backend: the ranks of an Open MPI job that the
-// kernel starts per run, reached over the same wire (rank 0 connects back;
-// the ranks speak only MPI collectives among themselves). It is also an
+// accel/mpi is the "mpi" job: the ranks of an Open MPI job started per
+// run, reached over the same wire (rank 0 connects back; the ranks speak
+// only MPI collectives among themselves). It is also an
 // accel.ShardedBackend: a sharded model's blocks of rows live on the
 // ranks, and LeapfrogBy runs trajectories on it one collective evaluation
-// per step. It is not registered by name: ppl starts a job per run
-// (ppl.Backend("mpi"), ppl.Ranks, ppl.Cluster).
+// per step; blocks whose data are rows of a file travel without them
+// (accel/filerows). It registers with RegisterJob and ppl starts it by
+// name (StartJob("mpi"): ppl.Backend("mpi"), ppl.Ranks, ppl.Cluster), so
+// ppl does not import it; the notebook's interpreter links it.
 //
 // Which backend a run takes is ppl.Backend's choice ("cpu", "cuda", "mpi",
-// "auto" by GPUMinChains, GPUMinChainsWhole and GPUMinWork). Package accel/conformance is the
-// one test suite every backend passes.
+// "auto" by GPUMinChains, GPUMinChainsWhole and GPUMinWork). Package
+// accel/conformance is the one test suite every backend passes.
+//
+// # The picture
+//
+// From a model to a number, top to bottom:
+//
+//	ppl (Model)            states the model; its compiler (ppl/internal/compile)
+//	                       emits an accel/ir program and passes accel/fuse's
+//	                       Plan to the builder
+//	accel/ir               the instruction set: values, ops (their meaning,
+//	                       forward and backward), the Builder, and Frame, the
+//	                       one-position interpreter with its execution plan
+//	accel/opdef            each family's and elementwise op's definition,
+//	                       written once in Go: value, partials, CDFs, sampler;
+//	                       opdef/term holds the per-element terms
+//	cmd/genops             the generator (`go generate ./accel/opdef`; `make
+//	                       generate` runs it and interp's symbol tables): from
+//	                       opdef it writes ir's and vec's loops, the CUDA C
+//	                       (accel/cuda/cgen) and ppl's family methods
+//	accel/fuse             the Planner of model structures (non-centred
+//	                       hierarchies, regressions, sums of priors, GP
+//	                       covariances, HMM forward scans), passed explicitly
+//	accel/vec              the lockstep evaluator: many chains of one program
+//	                       in struct-of-arrays batches (accel/cpu's batches)
+//	accel/cpu              the "cpu" backend: ir frames for one position,
+//	                       vec batches for many, on this machine's cores
+//	accel/cuda             the device evaluator: the generated CUDA C, built
+//	                       into the GPU worker
+//	accel/remote           the wire to a backend in another process: "cuda"
+//	                       (cmd/gobayes-cuda, accel/cuda's device code) and
+//	                       the MPI ranks' rank 0
+//	accel/mpi              the "mpi" job (above)
+//	accel/dense, accel/par shared dense kernels and the worker loop
+//
+// A package above never relies on what another package installs by being
+// imported, with one exception kept on purpose: backends and jobs are
+// registered by name (Register, RegisterJob), as database drivers are, so
+// that ppl reaches the GPU and MPI without linking them.
 package accel

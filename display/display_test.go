@@ -2,7 +2,6 @@ package display
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -225,19 +224,44 @@ func TestSetPublisherReturnsPrevious(t *testing.T) {
 	}
 }
 
-func TestContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	prev := SetContext(ctx)
-	defer SetContext(prev)
-	cancel()
-	if Context().Err() == nil {
-		t.Error("Context() is not the cell's context")
+// TestOutputsApart: two Outputs (two sessions' destinations) receive
+// what is published to each, and their handles' updates, whatever the
+// process-wide Publisher is; the zero Output is not active.
+func TestOutputsApart(t *testing.T) {
+	a, b, global := &recorder{}, &recorder{}, &recorder{}
+	prev := SetPublisher(global)
+	defer SetPublisher(prev)
+	oa, ob := To(a), To(b)
+	oa.Publish(HTMLBundle("<b>a</b>"))
+	h := ob.NewHandle()
+	h.Update("one")
+	h.Update("two")
+	oa.Notice("note")
+	if len(a.shown) != 1 || len(b.shown) != 2 || len(global.shown) != 0 {
+		t.Fatalf("published: %d to a (want 1), %d to b (want 2), %d to the process publisher (want 0)", len(a.shown), len(b.shown), len(global.shown))
 	}
-	SetContext(nil)
-	if Context() != context.Background() {
-		t.Error("Context() without a cell is not context.Background()")
+	if b.ids[0] != h.ID() || !b.updates[1] || b.updates[0] {
+		t.Errorf("b's handle: ids %q, updates %v; want the handle's id, a display then an update", b.ids, b.updates)
+	}
+	if !oa.Active() || (Output{}).Active() {
+		t.Errorf("Active: %v for an Output with a publisher, %v for the zero Output", oa.Active(), (Output{}).Active())
 	}
 }
+
+// recorder is a Publisher that keeps what it is given.
+type recorder struct {
+	shown   []Bundle
+	ids     []string
+	updates []bool
+}
+
+func (r *recorder) Display(b Bundle, id string, update bool) {
+	r.shown = append(r.shown, b)
+	r.ids = append(r.ids, id)
+	r.updates = append(r.updates, update)
+}
+
+func (r *recorder) Clear(bool) {}
 
 func TestNewHandleIDsDiffer(t *testing.T) {
 	a, b := NewHandle(), NewHandle()

@@ -16,8 +16,21 @@
 //		h.Update(display.HTMLBundle(fmt.Sprintf("<progress value=%d max=100></progress>", i)))
 //	}
 //
-// Output goes to the process-wide Publisher the kernel sets while a cell
-// runs; with none (a plain Go program) the text/plain form is printed to
-// standard output. display imports only the standard library, so any package
-// can implement its interfaces without knowing about the kernel.
+// What a caller is given goes where it says: an Output (To(p)) is one
+// destination, and its Publish, Notice and NewHandle publish there. The
+// notebook's interpreter hands its session's Output to what it connects
+// (ppl's live progress tables and notices), so two sessions in one process
+// publish apart. The package-level functions (HTML, Show, NewHandle, …)
+// go to the process-wide Publisher the kernel sets while a cell runs; with
+// none (a plain Go program) the text/plain form is printed to standard
+// output. That one stays process-wide by choice: a cell's code and the
+// compiled libraries it calls (widgets, whose Interact captures a
+// callback's output by setting another Publisher for its duration)
+// publish without a value to pass, and a kernel process serves one
+// notebook. The running cell's context is not display's: the interpreter
+// owns it and gives it to ppl through its session's hooks.
+//
+// display imports only the standard library, so any package can implement
+// its interfaces without knowing about the kernel; it is a leaf (no ppl,
+// accel or kernel package: internal/layers checks it).
 package display

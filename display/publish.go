@@ -48,13 +48,42 @@ func currentPublisher() Publisher {
 // text/plain gets a placeholder, since every bundle must have one.
 func Publish(b Bundle) { publish(b, "", false) }
 
-func publish(b Bundle, id string, update bool) {
+func publish(b Bundle, id string, update bool) { publishTo(currentPublisher(), b, id, update) }
+
+// publishTo publishes b to p, or prints its text form when p is nil.
+func publishTo(p Publisher, b Bundle, id string, update bool) {
 	b = complete(b)
-	if p := currentPublisher(); p != nil {
+	if p != nil {
 		p.Display(b, id, update)
 		return
 	}
 	fmt.Fprintln(os.Stdout, b.Data[MIMEText])
+}
+
+// An Output is one destination of displays, given where it is used: the
+// notebook's interpreter hands its session's to what it connects (ppl's
+// live progress tables and notices), so that two sessions in one process
+// publish apart whatever the process-wide Publisher is. The zero Output
+// prints text/plain forms to standard output, as no Publisher does.
+type Output struct{ p Publisher }
+
+// To is the Output of p.
+func To(p Publisher) Output { return Output{p: p} }
+
+// Active reports whether o reaches a notebook rather than standard output.
+func (o Output) Active() bool { return o.p != nil }
+
+// Publish shows a bundle at once, as the package's Publish does.
+func (o Output) Publish(b Bundle) { publishTo(o.p, b, "", false) }
+
+// Notice writes one line of text to o's standard output stream.
+func (o Output) Notice(text string) { notice(o.p, text) }
+
+// NewHandle returns a handle whose displays go to o.
+func (o Output) NewHandle() *Handle {
+	h := NewHandle()
+	h.out = &o
+	return h
 }
 
 func complete(b Bundle) Bundle {
@@ -175,8 +204,10 @@ func ShowError(err error) {
 // Notice writes a line of information (no error: a redefinition, a
 // renormalisation) to the cell's standard output, on standard output
 // where no cell runs.
-func Notice(text string) {
-	if s, ok := currentPublisher().(Streamer); ok {
+func Notice(text string) { notice(currentPublisher(), text) }
+
+func notice(p Publisher, text string) {
+	if s, ok := p.(Streamer); ok {
 		s.Stream("stdout", text+"\n")
 		return
 	}
@@ -197,6 +228,18 @@ type Handle struct {
 	id    string
 	mu    sync.Mutex
 	shown bool
+	// out is where the handle's displays go (Output.NewHandle); nil: the
+	// process-wide Publisher.
+	out *Output
+}
+
+// publish publishes b under the handle's id.
+func (h *Handle) publish(b Bundle, update bool) {
+	if h.out != nil {
+		publishTo(h.out.p, b, h.id, update)
+		return
+	}
+	publish(b, h.id, update)
 }
 
 // NewHandle returns a handle with a fresh random display id.
@@ -222,7 +265,7 @@ func (h *Handle) Show(v any) {
 	h.mu.Lock()
 	h.shown = true
 	h.mu.Unlock()
-	publish(Render(v), h.id, false)
+	h.publish(Render(v), false)
 }
 
 // Update replaces what the handle shows with v; before any Show it shows v.
@@ -231,7 +274,7 @@ func (h *Handle) Update(v any) {
 	first := !h.shown
 	h.shown = true
 	h.mu.Unlock()
-	publish(Render(v), h.id, !first)
+	h.publish(Render(v), !first)
 }
 
 // stripTags returns the text of an HTML fragment: tags removed, runs of

@@ -49,6 +49,15 @@
 // output, context and request id connected to its Events (package widgets
 // is built on this).
 //
+// Each Session owns the state its cells' models need, as values: a
+// ppl.Session whose hooks give the running cell's context (an interrupt
+// stops a run) and a live progress table in the cell's output, and to
+// which the cells' ppl.NewModel, ppl.GLM (every function of the symbol
+// tables that returns a *ppl.Model) and ppl.LastRun are bound
+// (pplsession.go). Nothing of ppl's is set for the process, so two
+// Sessions in one process keep their runs apart. The interpreter links
+// accel/mpi, which ppl reaches by name (backends.go).
+//
 // What a goroutine started by a cell prints, displays or sends on a comm
 // after its cell has ended goes to the Events of the latest cell (or comm
 // message), as IPython sends a thread's output to the latest cell; an

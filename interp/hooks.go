@@ -15,23 +15,24 @@ import (
 // The interpreter connects ppl's runs to the running cell: the cell's
 // context (an interrupt stops the chains) and a live progress table in
 // its output. ppl knows nothing of notebooks; these hooks are the seam.
-func init() { ppl.SetHooks(cellHooks{}) }
+// Each Session has its own (a ppl.Session made with cellHooks, bound to
+// the cells by pplSymbols): nothing is installed for the process.
+type cellHooks struct{ s *Session }
 
-type cellHooks struct{}
-
-func (cellHooks) Context() context.Context { return display.Context() }
+func (h cellHooks) Context() context.Context { return h.s.cellContext() }
 
 // Notice shows ppl's notices (a redefinition and what changed) in the
 // running cell's output, in order with what the cell prints.
-func (cellHooks) Notice(msg string) { display.Notice(msg) }
+func (h cellHooks) Notice(msg string) { display.To(h.s.out).Notice(msg) }
 
 // Progress shows a live table when the cell's output reaches a notebook.
-func (cellHooks) Progress(model string) ppl.ProgressSink {
-	if !display.Active() {
+func (h cellHooks) Progress(model string) ppl.ProgressSink {
+	o := display.To(h.s.out)
+	if !h.s.out.connected() {
 		return nil
 	}
-	liveRuns.add()
-	return &liveTable{h: display.NewHandle(), t: newProgressTable(model)}
+	h.s.live.add()
+	return &liveTable{h: o.NewHandle(), t: newProgressTable(model), runs: h.s.live}
 }
 
 // newProgressTable is a run's live table, its step sizes written as the
@@ -52,13 +53,12 @@ func progressRows(ps []infer.ChainProgress) []progress.Row {
 	return rows
 }
 
-// liveRuns counts the live tables of runs not finished yet. An interrupted
-// cell returns before its sampler has stopped (yaegi returns at once on
-// cancel); the session waits for them (waitLive) so that the tables' last
-// word, "interrupted", reaches the notebook while the cell's output is
-// still connected, instead of the table staying frozen on "sampling".
-var liveRuns = &runCounter{}
-
+// A runCounter counts a session's live tables of runs not finished yet.
+// An interrupted cell returns before its sampler has stopped (yaegi
+// returns at once on cancel); the session waits for them (waitLive) so
+// that the tables' last word, "interrupted", reaches the notebook while
+// the cell's output is still connected, instead of the table staying
+// frozen on "sampling".
 type runCounter struct {
 	mu      sync.Mutex
 	n       int
@@ -94,10 +94,10 @@ func (c *runCounter) done() {
 }
 
 // waitLive waits until every live table has finished, or timeout.
-func waitLive(timeout time.Duration) {
-	liveRuns.mu.Lock()
-	n, zero := liveRuns.n, liveRuns.zero
-	liveRuns.mu.Unlock()
+func (c *runCounter) waitLive(timeout time.Duration) {
+	c.mu.Lock()
+	n, zero := c.n, c.zero
+	c.mu.Unlock()
 	if n == 0 {
 		return
 	}
@@ -109,9 +109,10 @@ func waitLive(timeout time.Duration) {
 
 // liveTable redraws the table in place (one display id) at every report.
 type liveTable struct {
-	mu sync.Mutex
-	h  *display.Handle
-	t  *progress.Table
+	mu   sync.Mutex
+	h    *display.Handle
+	t    *progress.Table
+	runs *runCounter // the session's
 }
 
 func (l *liveTable) Update(ps []infer.ChainProgress) {
@@ -126,5 +127,5 @@ func (l *liveTable) Finish(interrupted bool) {
 	defer l.mu.Unlock()
 	l.t.Finish(interrupted)
 	l.h.Update(l.t)
-	liveRuns.done()
+	l.runs.done()
 }

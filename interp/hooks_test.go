@@ -23,16 +23,17 @@ func (r *progressRecorder) Display(b display.Bundle, id string, update bool) {
 	defer r.mu.Unlock()
 	r.bundles, r.ids, r.updates = append(r.bundles, b), append(r.ids, id), append(r.updates, update)
 }
-func (r *progressRecorder) Clear(bool) {}
+func (r *progressRecorder) Clear(bool)            {}
+func (r *progressRecorder) Stream(string, string) {}
 
-// TestLiveProgress runs Sample as in a notebook (through the hooks this
-// package installs in ppl) and checks the progress
-// table: one display id, shown then updated, ending with every chain done.
+// TestLiveProgress runs Sample as in a notebook (through the hooks a
+// Session gives its ppl.Session) and checks the progress table: one
+// display id, shown then updated, ending with every chain done.
 func TestLiveProgress(t *testing.T) {
 	rec := &progressRecorder{}
-	prev := display.SetPublisher(rec)
-	defer display.SetPublisher(prev)
-	m := ppl.NewModel("conjugate")
+	s := &Session{out: &output{}, live: &runCounter{}}
+	s.out.setEvents(rec)
+	m := ppl.NewSession(cellHooks{s}).Adopt(ppl.NewModel("conjugate"))
 	mu := m.Normal("mu", 0, 10)
 	m.Normal("y", mu, 1).Observe([]float64{1.2, 0.4, 2.2, 1.9, 0.8})
 	m.Sample(ppl.Seed(1), ppl.Chains(3), ppl.Warmup(200), ppl.Draws(200))

@@ -286,3 +286,11 @@ func TooLargeToShow(size, limit int64) display.Bundle {
 		FormatBytes(uint64(size)), FormatBytes(uint64(limit)), OutputLimitEnv)
 	return display.Bundle{Data: map[string]any{display.MIMEText: msg}, Metadata: map[string]any{}}
 }
+
+// connected reports whether a cell's Events were ever attached: rich
+// output then reaches a notebook (ppl's live tables are worth making).
+func (o *output) connected() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ev != nil
+}

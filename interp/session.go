@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
@@ -20,6 +21,7 @@ import (
 	"github.com/gobayes/gobayes/display"
 	"github.com/gobayes/gobayes/interp/rewrite"
 	"github.com/gobayes/gobayes/interp/symbols"
+	"github.com/gobayes/gobayes/ppl"
 )
 
 // Options configures a Session. The zero value is ready to use.
@@ -62,6 +64,13 @@ type Session struct {
 	methods       map[string]bool   // names of methods declared in cells
 	methodSrc     map[string]string // method name → its latest declaration, for Inspect
 	tmpSeq        int               // numbers typedDefine's hidden variables
+
+	// models is the ppl.Session of the cells' models (their hooks, their
+	// last run), made anew with each interpreter; live counts its live
+	// progress tables; ctx is the running cell's context (cellContext).
+	models *ppl.Session
+	live   *runCounter
+	ctx    atomic.Pointer[context.Context]
 }
 
 var _ Engine = (*Session)(nil)
@@ -75,7 +84,7 @@ func init() { os.Setenv("YAEGI_SPECIAL_STDIO", "1") }
 // tables of interp/symbols importable.
 func NewSession(opts Options) (*Session, error) {
 	out := &output{}
-	s := &Session{opts: opts, out: out, in: &cellInput{out: out}}
+	s := &Session{opts: opts, out: out, in: &cellInput{out: out}, live: &runCounter{}}
 	if err := s.reset(); err != nil {
 		return nil, err
 	}
@@ -104,6 +113,10 @@ func (s *Session) reset() error {
 	if err := it.Use(symbols.Symbols); err != nil {
 		return fmt.Errorf("interp: loading generated symbols: %w", err)
 	}
+	models := ppl.NewSession(cellHooks{s})
+	if err := it.Use(pplSymbols(models)); err != nil {
+		return fmt.Errorf("interp: binding ppl to the session: %w", err)
+	}
 	for _, syms := range s.opts.Symbols {
 		if err := it.Use(syms); err != nil {
 			return fmt.Errorf("interp: loading symbols: %w", err)
@@ -126,6 +139,7 @@ func (s *Session) reset() error {
 	}
 	s.mu.Lock()
 	s.it = it
+	s.models = models
 	s.imports = map[string]string{}
 	s.defs = map[string]string{}
 	s.types = map[string]string{}
@@ -182,7 +196,7 @@ func (s *Session) attach(ctx context.Context, ev Events) (detach func()) {
 	s.out.setEvents(ev)
 	s.in.begin(ctx, ev)
 	display.SetPublisher(s.out)
-	prevCtx := display.SetContext(ctx)
+	prevCtx := s.ctx.Swap(&ctx)
 	comm.SetSender(s.out)
 	msgID := ""
 	if ce, ok := ev.(CommEvents); ok {
@@ -196,7 +210,7 @@ func (s *Session) attach(ctx context.Context, ev Events) (detach func()) {
 	return func() {
 		s.in.end()
 		s.out.flush()
-		display.SetContext(prevCtx)
+		s.ctx.Store(prevCtx)
 		comm.SetRequest(prevReq)
 	}
 }
@@ -459,7 +473,7 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	if ctx.Err() != nil {
 		return reflect.Value{}, interrupted
 	}
-	tables := liveRuns.count()
+	tables := s.live.count()
 	v, err := it.ExecuteWithContext(ctx, prog)
 	if err == nil {
 		return v, nil
@@ -467,8 +481,8 @@ func (s *Session) run(ctx context.Context, cell string, prog *yaegi.Program, at 
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		settle(it)
 		// A sampler's table says "interrupted" before the cell ends.
-		waitLive(2 * time.Second)
-		if liveRuns.count() > tables { // the cell was sampling
+		s.live.waitLive(2 * time.Second)
+		if s.live.count() > tables { // the cell was sampling
 			return v, interruptedError("the cell was interrupted while sampling; variables keep the values they had when it stopped, and the draws made so far are kept: fit := ppl.LastRun() (its summary says how many)")
 		}
 		return v, interrupted
@@ -549,3 +563,12 @@ type discardEvents struct{}
 func (discardEvents) Stream(string, string)                {}
 func (discardEvents) Display(display.Bundle, string, bool) {}
 func (discardEvents) Clear(bool)                           {}
+
+// cellContext is the running cell's context, cancelled when the user
+// interrupts it; context.Background() between cells.
+func (s *Session) cellContext() context.Context {
+	if p := s.ctx.Load(); p != nil && *p != nil {
+		return *p
+	}
+	return context.Background()
+}

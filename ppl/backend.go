@@ -7,8 +7,6 @@ import (
 	"runtime"
 
 	"github.com/gobayes/gobayes/accel"
-	_ "github.com/gobayes/gobayes/accel/cpu" // registers "cpu"
-	"github.com/gobayes/gobayes/accel/mpi"
 	_ "github.com/gobayes/gobayes/accel/remote" // registers "cuda": the GPU worker
 	"github.com/gobayes/gobayes/ppl/infer"
 )
@@ -27,7 +25,8 @@ import (
 //     every gradient is a broadcast of the position and a gather of the
 //     ranks' sums. RWMH, ChEES and MEADS spread their chains over the
 //     ranks. Ranks sets how many (default one per core here);
-//     see package accel/mpi;
+//     see package accel/mpi, which the program must link (the notebook
+//     kernel does; a Go program imports _ "github.com/gobayes/gobayes/accel/mpi");
 //   - "auto" (the default): the GPU when a worker is installed and the
 //     run is wide enough to pay for it (accel.GPUMinChains chains, or
 //     accel.GPUMinWork chain-slots; accel.GPUMinChainsWhole chains for
@@ -68,7 +67,7 @@ func Cluster(name string) SampleOption {
 type backendChoice struct {
 	b       accel.Backend
 	caption string
-	job     *mpi.Job
+	job     accel.Job
 }
 
 // chooseBackend resolves the name of Backend (or GOBAYES_ACCEL) for a run
@@ -91,7 +90,9 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 		if ranks == 0 && s.cluster == "" {
 			ranks = runtime.NumCPU()
 		}
-		job, err := mpi.Start(mpi.Config{Ranks: ranks, Cluster: s.cluster})
+		// By name, as "cuda": the program that runs ppl links accel/mpi
+		// (the notebook kernel does), ppl does not.
+		job, err := accel.StartJob("mpi", accel.JobConfig{Ranks: ranks, Cluster: s.cluster})
 		if err != nil {
 			return backendChoice{}, fmt.Errorf("%s(%q): %v", from, name, err)
 		}

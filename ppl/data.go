@@ -72,12 +72,12 @@ func (m *Model) Data(name string, value any, opts ...Option) Expr {
 		m.once(name, func() string { return m.definition(name) }, func() string { return dataText(name, n.Dims) })
 		cur := m.dataNode(name)
 		if slices.Equal(cur.Data, n.Data) && slices.Equal(cur.Dims, n.Dims) && slices.Equal(m.g.DataDims[name], o.dims) {
-			m.defined[name] = thisRun()
+			m.defined[name] = m.session().thisRun()
 			return asExpr(cur) // the cell that made it, run again
 		}
 		// The cell changed, run again: new data, as SetData gives them.
 		m.setData([]namedData{{name: name, value: value}})
-		m.defined[name] = thisRun()
+		m.defined[name] = m.session().thisRun()
 		m.changedNotice(name, "", fmt.Sprintf("new data, %s (were %s)", diag.Plural(n.Len(), "value"), diag.Plural(cur.Len(), "value")))
 		if o.dims != nil {
 			if m.g.DataDims == nil {

@@ -113,8 +113,8 @@
 // code runs at every step. A recurrence whose one scalar carry is updated
 // affinely, next = A + B·carry with A and B free of the carry (AR, the
 // ARMA error, the GARCH variance σ²), is compiled without a per-step
-// body: elementwise ops over the sequences and one linear recurrence, 3–5
-// times faster. Write GARCH with the variance carried (next = α₀ +
+// body: elementwise ops over the sequences and one linear recurrence
+// (what each path costs: bench/README.md, "Linear recurrences"). Write GARCH with the variance carried (next = α₀ +
 // α₁(y-μ)² + β₁·carry, emitting Sqrt(next)); the form next =
 // Sqrt(A + B·carry²) is recognised too. LinearRecurrence writes
 // x[t] = a[t] + b[t]·x[t-1] explicitly.
@@ -215,13 +215,35 @@
 // Sample and shared by the chains (placeShards), and the job ends with the
 // run.
 //
-// ppl knows nothing of notebooks: a run asks the installed Hooks for the
-// context it watches (an interrupt stops it) and for where its live
-// progress goes. The kernel's interpreter (package interp) installs hooks
-// that give the running cell's context and a progress table in the cell's
-// output (package display/progress); without hooks a run watches
-// context.Background() and shows nothing. The distributions' families and
-// their Model methods (families_gen.go) are generated from accel/opdef.
+// Programs are compiled with accel/fuse's Plan passed to the builder
+// (compileModel): ppl states that its programs run the fused kernels of
+// model structure; nothing is installed by importing a package. MPI is
+// reached by name (accel.StartJob("mpi")), as the GPU is ("cuda"): ppl
+// does not import accel/mpi, the program that runs it links it.
+//
+// # Sessions
+//
+// ppl knows nothing of notebooks: a run asks its model's Session's Hooks
+// for the context it watches (an interrupt stops it) and for where its
+// live progress goes, and keeps its posterior as the session's LastRun.
+// The kernel's interpreter (package interp) makes one Session per kernel
+// session, with hooks that give the running cell's context and a progress
+// table in the cell's output (package display/progress), and binds the
+// cells' model constructors (NewModel, GLM) and LastRun to it; two
+// sessions in one process see neither each other's hooks nor their runs.
+// A model made outside any session (a Go program's NewModel) belongs to
+// the program's own session, which has no hooks: its runs watch
+// context.Background() and show nothing.
+//
+// LastRun stays a function rather than becoming a method a cell must
+// reach through a value: an interrupted cell never assigns its fit, and
+// fit := ppl.LastRun() is what the interrupt's message tells the user to
+// write. In a notebook the name is the session's (the interpreter binds
+// it); in a Go program it reads the program's session. Neither is state
+// set by an import or shared between sessions.
+//
+// The distributions' families and their Model methods (families_gen.go)
+// are generated from accel/opdef.
 //
 // # Package layout
 //
@@ -230,7 +252,7 @@
 // internal packages below it:
 //
 //	ppl                   Model, RV, Expr and the functions, options, Error,
-//	                      Compiled and Density, Sample and its relatives, Hooks
+//	                      Compiled and Density, Sample and its relatives, Session and Hooks
 //	ppl/internal/graph    the expression graph: nodes, random variables, the
 //	                      model's lists (data only)
 //	ppl/internal/compile  graph → accel/ir programs: layout and bijectors,

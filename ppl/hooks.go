@@ -9,10 +9,11 @@ import (
 	"sync/atomic"
 
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/posterior"
 )
 
 // Hooks connect a run (Sample, ADVI, …) to the place that started it. The
-// notebook's interpreter installs its own (package interp): the running
+// notebook's interpreter gives its own to its Session (package interp): the running
 // cell's context, so that an interrupt stops the chains, and a live
 // progress table in the cell's output. Without hooks a run watches
 // context.Background() and shows no progress. ppl itself knows nothing
@@ -44,32 +45,52 @@ type ProgressSink interface {
 	Finish(interrupted bool)
 }
 
-var hooks atomic.Pointer[Hooks]
-
-// SetHooks installs h (nil removes the hooks) and returns the previous
-// ones.
-func SetHooks(h Hooks) (previous Hooks) {
-	var next *Hooks
-	if h != nil {
-		next = &h
-	}
-	if old := hooks.Swap(next); old != nil {
-		return *old
-	}
-	return nil
+// A Session is where models are defined and run: the Hooks that connect
+// its runs to what started them, and its last run (LastRun). The
+// notebook's interpreter (package interp) makes one per kernel session
+// and binds the cells' ppl.NewModel, ppl.GLM and ppl.LastRun to it, so
+// two sessions in one process never see each other's runs or hooks. A
+// model belongs to the session that made it (Session.Adopt); one made
+// outside any (a Go program's NewModel) belongs to the program's own
+// session, which has no hooks.
+type Session struct {
+	hooks Hooks
+	last  atomic.Pointer[posterior.Posterior]
 }
 
-func currentHooks() Hooks {
-	if h := hooks.Load(); h != nil {
-		return *h
+// NewSession returns a session whose runs report to h (nil: none; runs
+// then watch context.Background() and show no progress).
+func NewSession(h Hooks) *Session { return &Session{hooks: h} }
+
+// LastRun is the posterior of the latest Sample of a model of s, nil
+// before any.
+func (s *Session) LastRun() *posterior.Posterior { return s.last.Load() }
+
+// Adopt makes m a model of s unless it already belongs to a session, and
+// returns m: what the notebook's bindings of the model constructors do.
+func (s *Session) Adopt(m *Model) *Model {
+	if m != nil && m.sess == nil {
+		m.sess = s
 	}
-	return nil
+	return m
+}
+
+// program is the session of the models made outside any: a Go program's.
+// It has no hooks; only its last run changes (see LastRun).
+var program = &Session{}
+
+// session is the session m belongs to.
+func (m *Model) session() *Session {
+	if m.sess != nil {
+		return m.sess
+	}
+	return program
 }
 
 // runContext is the context a run watches by default.
-func runContext() context.Context {
-	if h := currentHooks(); h != nil {
-		if ctx := h.Context(); ctx != nil {
+func (s *Session) runContext() context.Context {
+	if s.hooks != nil {
+		if ctx := s.hooks.Context(); ctx != nil {
 			return ctx
 		}
 	}
@@ -77,43 +98,40 @@ func runContext() context.Context {
 }
 
 // liveProgress is where a run's live progress goes, or nil.
-func liveProgress(model string) ProgressSink {
-	if h := currentHooks(); h != nil {
-		return h.Progress(model)
+func (s *Session) liveProgress(model string) ProgressSink {
+	if s.hooks != nil {
+		return s.hooks.Progress(model)
 	}
 	return nil
 }
 
 // thisRun identifies the code running now: one execution of a notebook
 // cell, told by the hooks' Context (the kernel makes a new one for every
-// execution). Outside a notebook (no hooks) it is nil: the whole program
-// is one run, so a name defined twice is always a mistake.
-func thisRun() any {
-	h := currentHooks()
-	if h == nil {
+// execution). Without hooks it is nil: the whole program is one run, so a
+// name defined twice is always a mistake.
+func (s *Session) thisRun() any {
+	if s.hooks == nil {
 		return nil
 	}
-	ctx := h.Context()
+	ctx := s.hooks.Context()
 	if ctx == nil || !reflect.TypeOf(ctx).Comparable() {
 		return nil
 	}
 	return ctx
 }
 
-// inCells reports whether hooks are installed: runs of cells.
-func inCells() bool { return currentHooks() != nil }
+// inCells reports whether s has hooks: runs of cells.
+func (s *Session) inCells() bool { return s.hooks != nil }
 
 // noticeOutput is where notices go without a Notice hook.
 var noticeOutput io.Writer = os.Stderr
 
 // notice shows msg in the running cell's output (see Hooks), or on
 // standard error.
-func notice(msg string) {
-	if h := currentHooks(); h != nil {
-		if n, ok := h.(interface{ Notice(string) }); ok {
-			n.Notice(msg)
-			return
-		}
+func (s *Session) notice(msg string) {
+	if n, ok := s.hooks.(interface{ Notice(string) }); ok {
+		n.Notice(msg)
+		return
 	}
 	fmt.Fprintln(noticeOutput, msg)
 }

@@ -19,7 +19,7 @@ import (
 func (m *Model) InferenceData(fit *posterior.Posterior, opts ...SampleOption) *posterior.InferenceData {
 	c, err := m.Compile()
 	orPanic(err)
-	other := settings(opts).otherModel
+	other := m.settings(opts).otherModel
 	orPanic(checkFit(c, fit, "InferenceData", other))
 	d := &posterior.InferenceData{
 		Draws:  map[string]*posterior.Posterior{"posterior": fit},

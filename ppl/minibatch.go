@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/gobayes/gobayes/accel/filerows"
 	"github.com/gobayes/gobayes/accel/ir"
-	"github.com/gobayes/gobayes/accel/mpi"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/vi"
 )
@@ -51,7 +51,7 @@ func (m *Model) minibatches(o *vi.Options, s *sampleSettings) (finish func()) {
 			d.block = frames[j]
 		case blocks[j] != c.p.ShardBlocks[j]:
 			// Read from the file now, dropped after this estimate.
-			p, err := mpi.Attach(blocks[j])
+			p, err := filerows.Attach(blocks[j])
 			orPanic(err)
 			d.block = ir.NewFrame(p)
 		default:
@@ -63,7 +63,7 @@ func (m *Model) minibatches(o *vi.Options, s *sampleSettings) (finish func()) {
 	update := s.progress
 	var sink ProgressSink
 	if update == nil && (s.live == nil || *s.live) {
-		if sink = liveProgress(m.g.Name); sink != nil {
+		if sink = m.session().liveProgress(m.g.Name); sink != nil {
 			update = sink.Update
 		}
 	}

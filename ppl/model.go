@@ -48,10 +48,13 @@ type Model struct {
 	// probs maps a Categorical variable given probabilities by an
 	// expression to its logits' node, Log(p) (see checkProbSums).
 	probs map[*graph.RV]*graph.Node
-	// defined maps every name to the run (thisRun) that last defined it:
+	// defined maps every name to the run (Session.thisRun) that last defined it:
 	// defining it again in the same run is a mistake, in a later one a
 	// cell run again (redefine.go).
 	defined map[string]any
+	// sess is the session the model belongs to (Session.Adopt); nil: the
+	// program's.
+	sess *Session
 	// files lists the data containers read from files (table_data.go).
 	files []fileData
 	// glm is what GLM made, for SetRows; nil for a model written by hand.
@@ -95,7 +98,7 @@ func (m *Model) claim(name string, v any) {
 		m.failf(name, "the name is already used by %s, %s; give every variable, deterministic quantity, log-density term and data container its own name (a cell run again may define it anew as the same kind of thing; to make it another kind, start the model anew with NewModel)", describeNamed(old), m.definition(name))
 	}
 	m.names[name] = v
-	m.defined[name] = thisRun()
+	m.defined[name] = m.session().thisRun()
 	m.claimed = append(m.claimed, name)
 	m.changed()
 }
@@ -175,7 +178,7 @@ func (m *Model) Deterministic(name string, expr any, opts ...Option) Expr {
 			m.redefineDet(old, n, o.dims) // the cell changed, run again
 			m.changedNotice(name, was, m.definition(name))
 		}
-		m.defined[name] = thisRun()
+		m.defined[name] = m.session().thisRun()
 		return asExpr(old)
 	}
 	if err := m.dimsError(name, o.dims, n.Dims); err != nil {
@@ -211,7 +214,7 @@ func (m *Model) LogDensity(name string, expr any) {
 	}
 	if old, ok := m.names[name].(graph.Term); ok {
 		m.once(name, func() string { return m.definition(name) }, func() string { return termText(n) })
-		m.defined[name] = thisRun()
+		m.defined[name] = m.session().thisRun()
 		if graph.Same(old.Value, n) {
 			return // the cell that made it, run again
 		}
@@ -372,16 +375,16 @@ func (m *Model) Var(name string, fam *dist.Family, params []any, opts ...Option)
 	if old, ok := m.names[name].(*RV); ok && old.v.Mix == nil {
 		m.once(name, func() string { return m.definition(name) }, func() string { return r.text(shape, &o) })
 		if m.sameVar(old, r, &o, shape) {
-			m.defined[name] = thisRun()
+			m.defined[name] = m.session().thisRun()
 			if o.hasObserved {
-				old.observedIn, old.observedOnce = thisRun(), true
+				old.observedIn, old.observedOnce = m.session().thisRun(), true
 			}
 			return old // the cell that made it, run again
 		}
 		was := line(&old.v)
 		m.redefine(old, r, &o, shape) // the cell changed, run again
-		m.defined[name] = thisRun()
-		notice(varChange(name, was, line(&old.v)))
+		m.defined[name] = m.session().thisRun()
+		m.session().notice(varChange(name, was, line(&old.v)))
 		return old
 	}
 	m.claim(name, r)
@@ -675,13 +678,13 @@ func (m *Model) boundNode(r *RV, what string, v any) *graph.Node {
 func (r *RV) Observe(data any) *RV {
 	m := r.m
 	defer m.undo(m.mark())
-	run := thisRun()
+	run := m.session().thisRun()
 	if r.observedOnce && r.observedIn == run {
 		n := "the data"
 		if d, err := asNode(data); err == nil {
 			n = diag.Plural(d.Len(), "value")
 		}
-		m.failf(r.v.Name, "is observed twice%s: first %s, then %s; observe all the data at once (concatenate the batches), or give the other data a variable of their own", runText(), diag.Plural(len(r.v.Data), "value"), n)
+		m.failf(r.v.Name, "is observed twice%s: first %s, then %s; observe all the data at once (concatenate the batches), or give the other data a variable of their own", m.runText(), diag.Plural(len(r.v.Data), "value"), n)
 	}
 	if r.v.Observed && sameData(&r.v, data) {
 		r.observedIn, r.observedOnce = run, true

@@ -82,5 +82,5 @@ func (c *Compiled) checkProbSums(seed uint64) {
 			parts = append(parts, fmt.Sprintf("%s: the Categorical probabilities %s sum to %.4g, not 1, at a starting point of the run", r.Name, formula(r.Params[0].Args[0], 3), sum))
 		}
 	}
-	notice(strings.Join(parts, "; ") + ". They are divided by their sum; give a simplex (a Dirichlet variable, Softmax(…)) or pass logits to CategoricalLogit to mean that.")
+	c.m.session().notice(strings.Join(parts, "; ") + ". They are divided by their sum; give a simplex (a Dirichlet variable, Softmax(…)) or pass logits to CategoricalLogit to mean that.")
 }

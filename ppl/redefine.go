@@ -20,7 +20,7 @@ import (
 // definition that uses what it defines, directly or through others.
 
 // What is one cell and what is a cell run again is told by the run
-// (thisRun, the hooks' context): a name defined twice in one run — two
+// (Session.thisRun, the hooks' context): a name defined twice in one run — two
 // variables meant to be two, a second batch of observations — is an
 // error naming both definitions; outside a notebook every definition is
 // in the one run. A redefinition says what changed, as a notice in the
@@ -29,18 +29,18 @@ import (
 // once refuses a second definition of name in the run that defined it:
 // was and now describe the two.
 func (m *Model) once(name string, was, now func() string) {
-	if r, ok := m.defined[name]; ok && r == thisRun() {
+	if r, ok := m.defined[name]; ok && r == m.session().thisRun() {
 		hint := "; a name is defined once (to change a definition, build the model anew with NewModel)"
-		if inCells() {
+		if m.session().inCells() {
 			hint = " (running the cell again redefines what it defined)"
 		}
-		m.failf(name, "is defined twice%s: first as %s, then as %s; give each its own name%s", runText(), was(), now(), hint)
+		m.failf(name, "is defined twice%s: first as %s, then as %s; give each its own name%s", m.runText(), was(), now(), hint)
 	}
 }
 
 // runText is " in one run of the cell" in a notebook, "" outside.
-func runText() string {
-	if inCells() {
+func (m *Model) runText() string {
+	if m.session().inCells() {
 		return " in one run of the cell"
 	}
 	return ""
@@ -113,10 +113,10 @@ func varChange(name string, was, now [4]string) string {
 // or now alone when was is "".
 func (m *Model) changedNotice(name, was, now string) {
 	if was == "" {
-		notice(name + ": " + now)
+		m.session().notice(name + ": " + now)
 		return
 	}
-	notice(name + ": " + strings.TrimPrefix(was, name+" ") + " → " + strings.TrimPrefix(now, name+" "))
+	m.session().notice(name + ": " + strings.TrimPrefix(was, name+" ") + " → " + strings.TrimPrefix(now, name+" "))
 }
 
 // redefine makes the variable old what the call that made r (options o,

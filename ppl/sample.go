@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/gobayes/gobayes/ppl/infer"
@@ -158,18 +157,18 @@ func (m *Model) Sample(opts ...SampleOption) *posterior.Posterior {
 	return p
 }
 
-var lastRun atomic.Pointer[posterior.Posterior]
-
-// LastRun is the posterior of the latest Sample call of the process, nil
-// before any. A notebook cell interrupted while sampling ends before its
-// fit := m.Sample(…) is assigned; the draws made so far are here:
-// fit := ppl.LastRun() (its summary says the run was interrupted).
-func LastRun() *posterior.Posterior { return lastRun.Load() }
+// LastRun is the posterior of the latest Sample of the session's models,
+// nil before any. A notebook cell interrupted while sampling ends before
+// its fit := m.Sample(…) is assigned; the draws made so far are here:
+// fit := ppl.LastRun() (its summary says the run was interrupted). In a
+// notebook it is the kernel session's (interp binds it to its Session);
+// in a Go program, that of the models made outside any Session.
+func LastRun() *posterior.Posterior { return program.LastRun() }
 
 // MAP finds the posterior mode on the unconstrained scale by L-BFGS (see
 // package optim for what that mode is). Seed and Init choose the start.
 func (m *Model) MAP(opts ...SampleOption) *optim.Result {
-	s := settings(opts)
+	s := m.settings(opts)
 	orPanic(m.needData("MAP", &s))
 	c, err := m.Compile()
 	orPanic(err)
@@ -189,7 +188,7 @@ func (m *Model) MAP(opts ...SampleOption) *optim.Result {
 // inference (mean-field, or full-rank with FullRank()); Seed, Draws and
 // Context apply. Its Posterior field holds draws from the approximation.
 func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
-	s := settings(opts)
+	s := m.settings(opts)
 	orPanic(m.needData("ADVI", &s))
 	c, err := m.Compile()
 	orPanic(err)
@@ -212,7 +211,7 @@ func (m *Model) ADVI(opts ...SampleOption) *vi.Result {
 // deterministic quantity and observed variable (and every discrete
 // variable summed out), as one chain. Seed applies.
 func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterior {
-	s := settings(opts)
+	s := m.settings(opts)
 	c, err := m.Compile()
 	orPanic(err)
 	draws, err := c.PriorPredictive(rand.New(rand.NewPCG(s.cfg.Seed, 0x9a10)), n)
@@ -250,7 +249,7 @@ func (m *Model) PriorPredictive(n int, opts ...SampleOption) *posterior.Posterio
 // its posterior probabilities (its _probs) before the observed variables,
 // and recorded beside them.
 func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
-	s := settings(opts)
+	s := m.settings(opts)
 	defer m.withData(&s)()
 	c, err := m.Compile()
 	orPanic(err)
@@ -299,7 +298,7 @@ func (m *Model) PosteriorPredictive(fit *posterior.Posterior, opts ...SampleOpti
 // marginal given the other observations (exact for one label per
 // observation; for a shared label the conditional that LOO needs).
 func (m *Model) LogLik(fit *posterior.Posterior, opts ...SampleOption) *posterior.Posterior {
-	s := settings(opts)
+	s := m.settings(opts)
 	defer m.withData(&s)()
 	orPanic(m.needData("LogLik", &sampleSettings{}))
 	c, err := m.Compile()
@@ -332,9 +331,9 @@ func (m *Model) LogLik(fit *posterior.Posterior, opts ...SampleOption) *posterio
 	return p
 }
 
-func settings(opts []SampleOption) sampleSettings {
+func (m *Model) settings(opts []SampleOption) sampleSettings {
 	// The running cell's context: a notebook interrupt stops the chains.
-	s := sampleSettings{ctx: runContext()}
+	s := sampleSettings{ctx: m.session().runContext()}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -421,7 +420,7 @@ func orPanic(err error) {
 }
 
 func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
-	s := settings(opts)
+	s := m.settings(opts)
 	if err := m.needData("Sample", &s); err != nil {
 		return nil, err
 	}
@@ -473,7 +472,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 	s.cfg.Progress = s.progress
 	var sink ProgressSink
 	if s.progress == nil && (s.live == nil || *s.live) {
-		if sink = liveProgress(c.Name()); sink != nil {
+		if sink = m.session().liveProgress(c.Name()); sink != nil {
 			s.cfg.Progress = sink.Update
 		}
 	}
@@ -500,7 +499,7 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		// Before the final word too: the notebook's interrupt waits for the
 		// live table to finish, and the next cell may then read LastRun.
 		fit = m.annotate(fit)
-		lastRun.Store(fit)
+		m.session().last.Store(fit)
 	}
 	if sink != nil {
 		// The last progress report may precede the end of the run (or, on

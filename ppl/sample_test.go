@@ -94,9 +94,9 @@ func TestSampleOptionsAndErrors(t *testing.T) {
 	}
 	// Interrupting the notebook cell (the context of the installed hooks)
 	// stops it too.
-	prev := SetHooks(&testHooks{ctx: ctx})
+	prev := setTestHooks(&testHooks{ctx: ctx})
 	q := m.Sample(LiveProgress(false))
-	SetHooks(prev)
+	setTestHooks(prev)
 	if !q.Interrupted {
 		t.Error("run not interrupted by the cell's cancelled context")
 	}
@@ -266,8 +266,8 @@ func (h *testHooks) Finish(interrupted bool) { h.finished = append(h.finished, i
 // Progress option or LiveProgress(false) keeps it away from the hooks.
 func TestHooks(t *testing.T) {
 	h := &testHooks{ctx: context.Background()}
-	prev := SetHooks(h)
-	defer SetHooks(prev)
+	prev := setTestHooks(h)
+	defer setTestHooks(prev)
 	m, _, _ := conjugate()
 	m.Sample(Seed(1), Chains(2), Warmup(100), Draws(100))
 	if len(h.models) != 1 || h.models[0] != "conjugate" || h.updates == 0 || len(h.finished) != 1 || h.finished[0] {

@@ -47,8 +47,8 @@ func (n *notebook) find(parts ...string) (at int) {
 func inNotebook(t *testing.T) *notebook {
 	n := &notebook{}
 	n.cell()
-	prev := SetHooks(n)
-	t.Cleanup(func() { SetHooks(prev) })
+	prev := setTestHooks(n)
+	t.Cleanup(func() { setTestHooks(prev) })
 	return n
 }
 

@@ -6,8 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/filerows"
 	"github.com/gobayes/gobayes/accel/ir"
-	"github.com/gobayes/gobayes/accel/mpi"
 	"github.com/gobayes/gobayes/ppl/internal/graph"
 	"github.com/gobayes/gobayes/table"
 )
@@ -74,13 +74,13 @@ func sameMemory(a, b []float64) bool {
 // fileBlocks are the blocks of the sharded log density to place on b. On
 // an MPI job, a block constant that is the rows of a container read from
 // a file (its data still the table's memory) travels without them: the
-// rank that runs the block reads its rows from the file (mpi.Detach).
+// rank that runs the block reads its rows from the file (accel/filerows).
 // Blocks take rows [j·N/B, (j+1)·N/B) of a variable of N rows (package
 // compile's buildShard), and a constant is detached only when its values
 // are those rows exactly, so anything else (a constant folded from the
 // data, a container given new data since) travels as before.
 func (c *Compiled) fileBlocks(b accel.ShardedBackend) ([]*ir.Program, error) {
-	if _, ok := b.(*mpi.Job); !ok {
+	if r, ok := b.(accel.FileRowsReader); !ok || !r.ReadsFileRows() {
 		return c.p.ShardBlocks, nil
 	}
 	return c.detachedBlocks()
@@ -112,7 +112,7 @@ func (c *Compiled) detachedBlocks() ([]*ir.Program, error) {
 	out := make([]*ir.Program, len(blocks))
 	nb := len(blocks)
 	for j, p := range blocks {
-		var refs []mpi.FileRows
+		var refs []filerows.FileRows
 		for _, f := range files {
 			lo, hi := j*f.rows/nb, (j+1)*f.rows/nb
 			want := f.data[lo*f.width : hi*f.width]
@@ -124,11 +124,11 @@ func (c *Compiled) detachedBlocks() ([]*ir.Program, error) {
 				// of each constant), so the same memory is the usual answer;
 				// the values are compared only when it is not.
 				if d := p.ConstData(ir.ID(id)); sameMemory(d, want) || slices.Equal(d, want) {
-					refs = append(refs, mpi.FileRows{Value: ir.ID(id), Source: f.src, Lo: lo, Hi: hi})
+					refs = append(refs, filerows.FileRows{Value: ir.ID(id), Source: f.src, Lo: lo, Hi: hi})
 				}
 			}
 		}
-		q, err := mpi.Detach(p, refs)
+		q, err := filerows.Detach(p, refs)
 		if err != nil {
 			return nil, fmt.Errorf("ppl: placing block %d on the ranks: %v", j, err)
 		}

@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"github.com/gobayes/gobayes/accel"
-	// The reference frames run ppl's programs as ppl runs them, with the
-	// model-structure kernels of the execution plan.
-	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 )

@@ -6,8 +6,7 @@ import (
 	"runtime"
 
 	"github.com/gobayes/gobayes/accel"
-	// accel/fuse installs the fused kernels every Frame of this backend runs.
-	_ "github.com/gobayes/gobayes/accel/fuse"
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/par"
 	"github.com/gobayes/gobayes/accel/vec"
@@ -40,6 +39,11 @@ func (b *Backend) Name() string { return "cpu" }
 func (b *Backend) Compile(p *ir.Program) (accel.Compiled, error) {
 	if p == nil {
 		return nil, fmt.Errorf("cpu: Compile of a nil program")
+	}
+	if p.NeedsPlanner() {
+		// Planned where it was built, then sent here (accel/remote's
+		// worker): this backend runs it with accel/fuse's kernels.
+		p = p.WithPlanner(fuse.Plan)
 	}
 	n := b.Workers
 	if n <= 0 {

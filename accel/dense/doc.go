@@ -3,7 +3,7 @@
 // elements, gonum's assembly above), and the Cholesky factorisation with
 // its reverse mode. One implementation serves accel/ir's matrix ops,
 // accel/fuse's fused kernels, accel/vec's regression statistics and
-// ppl/mcmc's dense metric; before, each kept its own copy.
+// ppl/mcmc's dense metric, so none keeps a copy of its own.
 //
 // Matrices are row-major []float64 of n×n; only lower triangles are read
 // where the doc says so. Nothing here allocates.

@@ -4,8 +4,12 @@
 // prior, the regression likelihood normal(y | X·β, σ), a Gaussian
 // process's covariance → jitter → Cholesky, an HMM's forward algorithm
 // written as a scan — and gives accel/ir's Frame a fused kernel for each.
-// It is the Planner of accel/ir (ir.UsePlanner): importing it is enough,
-// and accel/cpu does, so every model compiled by ppl runs these kernels.
+// Plan is a Planner of accel/ir, passed explicitly where a program is
+// built: ppl's compiler gives it to the builder (ir.Builder.SetPlanner),
+// and accel/cpu's backend gives it to a program read from the wire that
+// was planned where it was built (ir.Program.NeedsPlanner). Importing
+// this package installs nothing, so whether a program is fused does not
+// depend on what a binary links.
 //
 // The structures are found once (structure.go): AffineNormals is the one
 // matcher of the non-centred hierarchy and LinearNormals the one of the
@@ -18,14 +22,13 @@
 // Why a package of its own: the instruction set (accel/ir) defines what a
 // program means; which chains of instructions a model writes, and how to
 // run them fast on a CPU, is another concern that grows with every model
-// tuned. Before, the kernels lived in accel/ir beside the ops' semantics
-// (2.1k of its 9.2k lines). accel/ir keeps the plan's mechanism (Step,
+// tuned. accel/ir keeps the plan's mechanism (Step,
 // Kernel, TermKernel, the planned sweeps in Frame.Gradient) and the two
 // kernels that belong to single ops (a bound with its log-Jacobian, whose
 // scalar form Gradient calls without dispatch; matvec with a Cholesky
 // factor). The kernels here reach the frame only through its exported
-// API (V, Adj, Val, AdjOf, Grad, Private) and cost what they cost inside
-// accel/ir: the calls were already through the Kernel interface.
+// API (V, Adj, Val, AdjOf, Grad, Private), through the Kernel
+// interface, as accel/ir's own kernels are called.
 //
 // The kernels:
 //

@@ -9,8 +9,6 @@ import (
 	"github.com/gobayes/gobayes/accel/opdef/term"
 )
 
-func init() { ir.UsePlanner(plan) }
-
 // kernel is a fused replacement of one instruction (and of the skipped
 // instructions feeding it).
 type kernel = ir.Kernel
@@ -25,9 +23,11 @@ type termKernel interface {
 	termOuts() []int
 }
 
-// plan is the Planner: it adds the kernels of this package to the steps
-// of p (accel/ir's own already there) and marks the leaves.
-func plan(p *ir.Program, steps []ir.Step, priv int) int {
+// Plan is the Planner of model structures: it adds the kernels of this
+// package to the steps of p (accel/ir's own already there) and marks the
+// leaves. A compiler passes it to the builder (ir.Builder.SetPlanner);
+// importing this package installs nothing.
+func Plan(p *ir.Program, steps []ir.Step, priv int) int {
 	// uses counts, per slot offset, the instructions reading a value that
 	// starts there (reshaped views share their source's offset), plus one
 	// for the target and each output that is not a fused chain's own.

@@ -16,6 +16,8 @@ type Builder struct {
 	// Finalize); shared those the program holds once (Program.Shared),
 	// placed by Finalize after the frame's slots.
 	small, shared []pendingConst
+	// planner adds the kernels of another package (SetPlanner).
+	planner Planner
 }
 
 // pendingConst is a constant waiting for Finalize.
@@ -252,6 +254,9 @@ func (b *Builder) Finalize(target ID) (*Program, error) {
 		p.Values[a].Grad = p.Values[s].Grad
 	}
 	b.placeConsts(&p)
+	if len(p.Inputs) == 0 { // scan bodies are not planned
+		p.planner, p.planned = b.planner, b.planner != nil
+	}
 	p.derive()
 	b.p = Program{}
 	return &p, nil
@@ -289,12 +294,12 @@ func (b *Builder) placeConsts(p *Program) {
 }
 
 // derive computes what the interpreter keeps beside the instructions: the
-// scalar fast path and the execution plan (with the Planner installed).
+// scalar fast path and the execution plan (with p's Planner, if any).
 func (p *Program) derive() {
 	p.transposed = transposedOf(p)
 	p.fast = fastInstrs(p)
 	p.scalarBody = isScalarBody(p)
-	p.plan, p.privSize = buildPlan(p)
+	p.plan, p.privSize = buildPlan(p, p.planner)
 	p.steps = planOps(p)
 	p.rsteps = reverseOps(p.steps)
 	if p.kernelsOnly = kernelsOnly(p); p.kernelsOnly {

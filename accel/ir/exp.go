@@ -15,8 +15,9 @@ import (
 // throughput: in a log density the exponential of a scale parameter
 // (σ = lb + exp(u)) is on the critical path, and math.Exp's long serial
 // chain on amd64 (a degree-8 polynomial in x/16, then four squarings)
-// takes about 35 ns per dependent call where Exp takes about 12 ns (see
-// doc.go and BenchmarkExpLatency). It relies on math.FMA being an
+// is about three times Exp's latency per dependent call (doc.go;
+// BenchmarkExpLatency, whose figures are in bench/README.md, "The scalar
+// exponential"). It relies on math.FMA being an
 // instruction (amd64 since Haswell and Piledriver, arm64); on an amd64
 // without FMA, math.FMA is software and Exp is several times slower than
 // math.Exp.

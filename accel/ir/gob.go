@@ -11,13 +11,12 @@ import (
 
 // programWire is what travels of a Program: its exported fields, with the
 // frame's initial contents (the constants: a model's data, often most of
-// its bytes) as raw little-endian bytes in InitRaw. gob writes a []float64
-// element by element, about 50 times slower than a []byte: 10⁸ values of
-// data took 11 s to encode and 14 s to decode that way. Programs written
-// before InitRaw (irtest's stored fixtures) carry Init, which is read too.
-// The shared constants travel the same way, each as its offset and raw
-// bytes; a program written before them has FrameSize 0 and every constant
-// in Init.
+// its bytes) as raw little-endian bytes in InitRaw, since gob writes a
+// []float64 element by element, far slower than a []byte (bench/README.md,
+// "Programs on the wire"). A program written with Init instead of InitRaw
+// (irtest's stored fixtures) is read too. The shared constants travel the
+// same way, each as its offset and raw bytes; a program with FrameSize 0
+// holds every constant in Init.
 type programWire struct {
 	Dim       int
 	Values    []Value
@@ -36,6 +35,9 @@ type programWire struct {
 	Target    ID
 	Outputs   []Output
 	Inputs    []ID
+	// Planned is Program.Planned: the receiver plans the program again
+	// with a Planner of its choice (Program.NeedsPlanner).
+	Planned bool
 }
 
 // sharedWire is a SharedConst on the wire: Len is a pending constant's
@@ -50,7 +52,7 @@ type sharedWire struct {
 // and outputs; scan bodies nested as Programs).
 func (p *Program) GobEncode() ([]byte, error) {
 	w := programWire{Dim: p.Dim, Values: p.Values, Instrs: p.Instrs, Size: p.Size, FrameSize: p.FrameSize,
-		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs}
+		Tables: p.Tables, Target: p.Target, Outputs: p.Outputs, Inputs: p.Inputs, Planned: p.planned}
 	nz := 0
 	for _, x := range p.Init {
 		if math.Float64bits(x) != 0 { // -0 is kept
@@ -90,7 +92,7 @@ func (p *Program) GobEncode() ([]byte, error) {
 // program is the Program a wire form describes (without what derive adds).
 func (w *programWire) program() (Program, error) {
 	p := Program{Dim: w.Dim, Values: w.Values, Instrs: w.Instrs, Size: w.Size, Init: w.Init,
-		Tables: w.Tables, Target: w.Target, Outputs: w.Outputs, Inputs: w.Inputs}
+		Tables: w.Tables, Target: w.Target, Outputs: w.Outputs, Inputs: w.Inputs, planned: w.Planned}
 	if w.InitRaw != nil {
 		if len(w.InitRaw)%8 != 0 {
 			return Program{}, fmt.Errorf("ir: a program's constants are %d bytes, not whole float64s", len(w.InitRaw))
@@ -139,9 +141,12 @@ func (w *programWire) program() (Program, error) {
 
 // GobDecode reads a Program written by GobEncode and derives again what the
 // interpreter keeps beside the instructions (the scalar fast path, the
-// execution plan), so that a program sent to another process (accel/remote's
-// worker) or stored (accel/ir/irtest's fixtures) runs as fast as the
-// original. The two processes must agree on the op numbering; a program
+// execution plan with this package's kernels), so that a program sent to
+// another process (accel/remote's worker) or stored (accel/ir/irtest's
+// fixtures) runs without being built again. A program that was planned
+// where it was built (Planned) needs its Planner again here
+// (NeedsPlanner, WithPlanner): a function does not travel, and which one
+// runs is the receiver's choice. The two processes must agree on the op numbering; a program
 // whose ops were numbered by another build (irtest's fixtures, which
 // renumber them by name after reading and then build the program again)
 // may not derive: it is then returned underived, without its plan,

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 )
@@ -45,6 +46,12 @@ func TestGobKeepsThePlan(t *testing.T) {
 	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
 		t.Fatal(err)
 	}
+	// A planned program is read back with accel/ir's kernels only; the
+	// receiver plans it again with the Planner it chooses.
+	if !q.NeedsPlanner() || q.Fused() >= p.Fused() {
+		t.Fatalf("decoded: NeedsPlanner %v with %d fused kernels; want true, fewer than the original's %d", q.NeedsPlanner(), q.Fused(), p.Fused())
+	}
+	q = q.WithPlanner(fuse.Plan)
 	if q.Fused() != p.Fused() || q.Leaves() != p.Leaves() || ir.FastPathLen(q) != ir.FastPathLen(p) {
 		t.Fatalf("decoded: %d fused, %d leaves, %d fast; original %d, %d, %d",
 			q.Fused(), q.Leaves(), ir.FastPathLen(q), p.Fused(), p.Leaves(), ir.FastPathLen(p))

@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	// The tests run programs as accel/cpu does, with accel/fuse's kernels
-	// planned (they compare them with the instruction-by-instruction run).
-	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 	"github.com/gobayes/gobayes/accel/opdef"

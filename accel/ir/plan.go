@@ -20,9 +20,11 @@ import (
 // Cholesky factor over the lower triangle only (kLowerMatVec). Kernels
 // that fuse the structures of models (a non-centred hierarchy, a
 // regression likelihood, the sum of a model's priors, a Gaussian-process
-// covariance, an HMM's forward algorithm) are package accel/fuse's: it
-// installs itself as the Planner when imported (accel/cpu imports it),
-// and sees these steps already planned. A Frame runs the plan; without a
+// covariance, an HMM's forward algorithm) are package accel/fuse's
+// (fuse.Plan): the compiler that builds a program passes it to the
+// Builder (Builder.SetPlanner; ppl does), and it sees these steps already
+// planned. Nothing is installed by importing a package: whether a program
+// is fused is decided where it is built. A Frame runs the plan; without a
 // Planner it runs this package's kernels only, with the same results.
 //
 // A kernel writes every value of the chain it replaces (so outputs read
@@ -74,12 +76,31 @@ type Step struct {
 // Inputs) are not planned.
 type Planner func(p *Program, steps []Step, private int) int
 
-var planner Planner
+// SetPlanner makes pl the Planner that Finalize calls after this
+// package's own kernels are planned (nil: none). The program remembers it
+// was planned (Program.Planned), and that travels with it (GobEncode).
+func (b *Builder) SetPlanner(pl Planner) { b.planner = pl }
 
-// UsePlanner installs pl as the Planner that Builder.Finalize calls. It is
-// meant for a package's init (accel/fuse's); programs finalized before
-// keep their plans.
-func UsePlanner(pl Planner) { planner = pl }
+// Planned reports whether p was built with a Planner. A program read by
+// GobDecode keeps its sender's answer but runs with this package's
+// kernels only until it is planned again (WithPlanner): the receiving
+// process chooses its Planner (accel/cpu's backend passes accel/fuse's).
+func (p *Program) Planned() bool { return p.planned }
+
+// NeedsPlanner reports whether p was planned where it was built but has
+// no Planner here (it was read by GobDecode): WithPlanner restores its
+// fused kernels.
+func (p *Program) NeedsPlanner() bool { return p.planned && p.planner == nil }
+
+// WithPlanner returns a copy of p planned with pl (nil: this package's
+// kernels only). The copy shares p's instructions, values and constants,
+// which neither changes.
+func (p *Program) WithPlanner(pl Planner) *Program {
+	q := *p
+	q.planner, q.planned = pl, pl != nil && len(p.Inputs) == 0
+	q.derive()
+	return &q
+}
 
 // Private is the frame's private memory of the plan's kernels (memoised
 // data statistics, residuals), NaN when the frame is made.
@@ -87,7 +108,7 @@ func (f *Frame) Private() []float64 { return f.priv }
 
 // buildPlan returns the plan of p and its number of private slots, or nil
 // when no instruction is fused.
-func buildPlan(p *Program) ([]Step, int) {
+func buildPlan(p *Program, planner Planner) ([]Step, int) {
 	if len(p.Inputs) > 0 || len(p.Instrs) == 0 {
 		return nil, 0
 	}

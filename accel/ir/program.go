@@ -105,6 +105,11 @@ type Program struct {
 	// need. Set by Builder.Finalize; Instrs are never changed by it.
 	plan     []Step
 	privSize int
+	// planner is the Planner the plan was made with (Builder.SetPlanner,
+	// WithPlanner); planned says one was given where p was built, also
+	// for a program read by GobDecode, whose planner is nil.
+	planner Planner
+	planned bool
 	// steps is the plan as a compact list, in program order, of what a
 	// planned run executes (absorbed instructions left out).
 	steps []planOp

@@ -4,6 +4,12 @@
 // cell runs, and only positions go out and log densities and gradients
 // come back.
 //
+// It registers as the job "mpi" (accel.RegisterJob): ppl starts one by
+// name (accel.StartJob), as it reaches the GPU worker as "cuda", and does
+// not import this package; the program that runs ppl links it (the
+// notebook's interpreter, package interp, does; a Go program imports
+// _ "github.com/gobayes/gobayes/accel/mpi").
+//
 // The picture:
 //
 //	kernel worker process ──Unix socket (TCP on a cluster), accel/remote's gob protocol──▶ rank 0
@@ -29,7 +35,7 @@
 //     side, one collective evaluation per step (accel.LeapfrogBy).
 //     Where a block's data are rows of a file (a data container read
 //     with package table), the kernel sends the block without them, with
-//     the file's path and layout (Detach, files.go), and the rank that
+//     the file's path and layout (package accel/filerows), and the rank that
 //     runs the block reads its rows from the file: the rows never pass
 //     through the kernel's link or rank 0. Every rank must see the file
 //     at the same path (a shared file system on a cluster).

@@ -350,6 +350,25 @@ func (j *Job) accept(ln deadlineListener, token string, timeout time.Duration) (
 	return nil, fmt.Errorf("%w: rank 0 did not connect within %v; mpirun printed:\n%s", accel.ErrUnavailable, timeout, j.out)
 }
 
+func init() {
+	accel.RegisterJob("mpi", func(cfg accel.JobConfig) (accel.Job, error) {
+		j, err := Start(Config{Ranks: cfg.Ranks, Cluster: cfg.Cluster})
+		if err != nil {
+			return nil, err // a nil *Job in the interface would not be nil
+		}
+		return j, nil
+	})
+}
+
+var (
+	_ accel.Job            = (*Job)(nil)
+	_ accel.FileRowsReader = (*Job)(nil)
+)
+
+// ReadsFileRows is true: each rank reads its blocks' rows of files
+// (accel/filerows), so they need not travel.
+func (j *Job) ReadsFileRows() bool { return true }
+
 // Name is "mpi".
 func (j *Job) Name() string { return "mpi" }
 

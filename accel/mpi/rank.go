@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cpu"
+	"github.com/gobayes/gobayes/accel/filerows"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/remote"
 )
@@ -265,7 +266,7 @@ func (r *Rank) compileData(h header, main *ir.Program, own []*ir.Program) error 
 		rp.main = ir.NewFrame(main)
 	}
 	for _, p := range progs {
-		if err := attach(p); err != nil {
+		if err := filerows.Fill(p); err != nil {
 			return err
 		}
 		if p.Dim != dim {

@@ -5,12 +5,12 @@ import "math"
 // Digamma and trigamma, written once here: the generated loops call them,
 // and cmd/genops translates them into device_gen.cu. DESIGN.md §4 says to
 // take special functions from gonum; these two depart from it for two
-// reasons. The CUDA C needs a body of its own either way, and before this
-// it was a hand port of gonum's digamma beside the Go (two definitions
-// that could drift). And gonum's mathext.Digamma is up to 5e-11 off
-// below 10 (against mpmath; digamma_test.go), where this one is within
-// 6e-16; the ζ(2, x) trigamma used before was 2.8e-6 off next to the
-// negative poles, and 16 times slower. Both step x up by
+// reasons. The CUDA C needs a body of its own either way, and one
+// definition translated for it cannot drift from the Go as a hand port
+// beside it could. And these are more accurate than gonum's
+// mathext.Digamma below 10 and than a trigamma through ζ(2, x) next to
+// the negative poles (digamma_test.go checks against mpmath; the
+// figures are in bench/README.md, "Digamma and trigamma"). Both step x up by
 // the recurrences ψ(x) = ψ(x+1) - 1/x and ψ₁(x) = ψ₁(x+1) + 1/x² until
 // x ≥ psiBig, then sum the asymptotic series in r = 1/x,
 //

@@ -27,9 +27,8 @@
 //   - accel/ir/elementwise_gen.go: the registered loops (a binary op's in
 //     its three broadcast cases, a broadcast input's adjoint summed before
 //     it is added) and the scalar fast path's forward and backward;
-//   - accel/vec/elementwise_gen.go: the lockstep kernels, for every op
-//     (before, vec ran five unary and four binary ops itself and handed
-//     the others to ir chain by chain);
+//   - accel/vec/elementwise_gen.go: the lockstep kernels, for every op,
+//     so that vec hands no op to ir;
 //   - accel/cuda/cgen/elementwise_gen.go: the C templates.
 //
 // accel/vec's TestOpdefElementwise checks every op's kernel against ir
@@ -97,9 +96,9 @@
 // incomplete functions.
 //
 // Keep names lets that accel/ir's Forward leaves in the op's scratch for
-// Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads (without
-// it the generated loops were slower than the hand-written ones they
-// replaced, with it faster: bench/README.md, "Generated log densities").
+// Backward: Student's t keeps log1p(z²/ν), which only ∂ν reads, so that
+// Backward does not take it again (the loops' cost with and without:
+// bench/README.md, "Generated log densities").
 //
 // The loops over full vectors: for each shape a definition names in Fast
 // (by default every input a full vector), accel/ir's Forward and Backward

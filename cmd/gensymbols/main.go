@@ -5,8 +5,9 @@
 //
 //	gensymbols [-o DIR]   # write the files into DIR (default .)
 //
-// Run it through `go generate ./interp/symbols` (or `make generate`),
-// which writes into interp/symbols; a test regenerates into a temporary
+// Run it through `go generate ./interp/symbols`, which writes into
+// interp/symbols (`make generate` runs that and accel/opdef's generator,
+// `go generate ./accel/opdef`); a test regenerates into a temporary
 // directory and fails when the committed files are stale.
 package main
 
@@ -18,7 +19,7 @@ import (
 
 // Packages are the compiled packages a cell can import besides the
 // standard library. To offer another package, add its import path here
-// and run `make generate`.
+// and run `go generate ./interp/symbols`.
 var Packages = []string{
 	"github.com/gobayes/gobayes/display",
 	"github.com/gobayes/gobayes/widgets",

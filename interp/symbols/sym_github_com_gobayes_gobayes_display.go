@@ -14,7 +14,6 @@ func init() {
 		// function, constant and variable definitions
 		"Active":         reflect.ValueOf(display.Active),
 		"Clear":          reflect.ValueOf(display.Clear),
-		"Context":        reflect.ValueOf(display.Context),
 		"HTML":           reflect.ValueOf(display.HTML),
 		"HTMLBundle":     reflect.ValueOf(display.HTMLBundle),
 		"HandleWithID":   reflect.ValueOf(display.HandleWithID),
@@ -40,11 +39,11 @@ func init() {
 		"RenderStrict":   reflect.ValueOf(display.RenderStrict),
 		"SVG":            reflect.ValueOf(display.SVG),
 		"SVGBundle":      reflect.ValueOf(display.SVGBundle),
-		"SetContext":     reflect.ValueOf(display.SetContext),
 		"SetPublisher":   reflect.ValueOf(display.SetPublisher),
 		"Show":           reflect.ValueOf(display.Show),
 		"ShowError":      reflect.ValueOf(display.ShowError),
 		"Text":           reflect.ValueOf(display.Text),
+		"To":             reflect.ValueOf(display.To),
 
 		// type definitions
 		"Bundle":     reflect.ValueOf((*display.Bundle)(nil)),
@@ -55,6 +54,7 @@ func init() {
 		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
 		"LaTeXer":    reflect.ValueOf((*display.LaTeXer)(nil)),
 		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
+		"Output":     reflect.ValueOf((*display.Output)(nil)),
 		"PNGSizer":   reflect.ValueOf((*display.PNGSizer)(nil)),
 		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
 		"Preparer":   reflect.ValueOf((*display.Preparer)(nil)),

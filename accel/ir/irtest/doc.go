@@ -35,8 +35,9 @@
 //
 // Gob carries a program's exported fields only, so reading rebuilds each
 // program through an ir.Builder: Finalize derives its execution plan
-// again, with the Planner the test binary installed (a test of the
-// fused kernels imports accel/fuse, as ppl's programs run with it). Op
+// again, planned with accel/fuse's Plan as ppl plans its programs (and
+// so are OpProgram's and BuildProgram's, whose tests compare the fused
+// kernels with the instruction-by-instruction run). Op
 // numbers are stored with the op names, so that adding or reordering ops
 // leaves the files valid.
 package irtest

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 )
 
@@ -88,6 +89,7 @@ func OpProgramBody(op ir.Op, ints, table []int, body *ir.Program, args ...Arg) (
 // in OpProgram, the target.
 func BuildProgram(build func(b *ir.Builder, in []ir.ID) (ir.ID, error), args ...Arg) (*ir.Program, error) {
 	b := ir.NewBuilder(Dim(args...))
+	b.SetPlanner(fuse.Plan)
 	ids := make([]ir.ID, len(args))
 	off := 0
 	for i, a := range args {

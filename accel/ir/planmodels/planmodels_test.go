@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	// The model-structure kernels: ppl's programs run with them, as
-	// every program compiled after accel/fuse is imported.
-	_ "github.com/gobayes/gobayes/accel/fuse"
 	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/accel/ir/irtest"
 )

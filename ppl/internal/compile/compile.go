@@ -68,20 +68,24 @@ type Programs struct {
 	ShardBlocks []*ir.Program
 
 	m *graph.Model
+	// planner plans every program built here (ir.Builder.SetPlanner).
+	planner ir.Planner
 }
 
 // Compile lays out the unconstrained position of m, picks each free
 // parameter's bijector, and compiles the log density (Jacobians included)
 // and the constrained values into ir programs, sharding the observed data
-// as sh says. Errors are *Error naming the variable at fault.
-func Compile(m *graph.Model, sh Sharding) (c *Programs, err error) {
+// as sh says. Every program is planned with pl (ppl passes accel/fuse's
+// Plan; nil runs accel/ir's own kernels only). Errors are *Error naming
+// the variable at fault.
+func Compile(m *graph.Model, sh Sharding, pl ir.Planner) (c *Programs, err error) {
 	defer func() {
 		if err != nil {
 			c = nil
 		}
 	}()
 	defer catch(&err)
-	c = &Programs{m: m, Name: m.Name}
+	c = &Programs{m: m, Name: m.Name, planner: pl}
 	// Layout of the unconstrained position, in declaration order.
 	for _, r := range m.RVs {
 		if r.Observed {
@@ -500,7 +504,7 @@ func (e *emitter) mixtureDensity(r *graph.RV, y ir.ID, pointwise bool) ir.ID {
 func (c *Programs) buildProgram(withTarget, outputs bool, skip map[string]bool) (p *ir.Program, termIDs []ir.ID, termNames []string, err error) {
 	defer catch(&err)
 	m := c.m
-	b := ir.NewBuilder(c.Dim)
+	b := c.newBuilder(c.Dim)
 	e := newEmitter(c, b)
 	for _, l := range c.Latents {
 		e.emit(l.RV.Value)
@@ -554,4 +558,11 @@ func (c *Programs) buildProgram(withTarget, outputs bool, skip map[string]bool) 
 		return nil, nil, nil, &Error{Var: m.Name, Msg: err.Error()}
 	}
 	return p, e.terms, e.termNames, nil
+}
+
+// newBuilder is a builder of a program of c, planned with c's Planner.
+func (c *Programs) newBuilder(dim int) *ir.Builder {
+	b := ir.NewBuilder(dim)
+	b.SetPlanner(c.planner)
+	return b
 }

@@ -1,7 +1,7 @@
 // Package compile turns a model's graph (package ppl/internal/graph) into
 // accel/ir programs: the compiler behind ppl.Model.Compile.
 //
-//	p, err := compile.Compile(g, compile.Sharding{AutoVolume: 50_000}) // layout, Density, Values, shards
+//	p, err := compile.Compile(g, compile.Sharding{AutoVolume: 50_000}, fuse.Plan) // layout, Density, Values, shards
 //	pr, err := p.Predictive()    // over every variable's constrained value
 //	ll, ids, err := p.LogLik(pr) // pointwise log-likelihood
 //

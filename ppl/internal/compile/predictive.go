@@ -38,7 +38,7 @@ func (c *Programs) Predictive() (pr *Predictive, err error) {
 		pr.Offset[r] = pr.Dim
 		pr.Dim += r.Value.Len()
 	}
-	b := ir.NewBuilder(pr.Dim)
+	b := c.newBuilder(pr.Dim)
 	e := newEmitter(c, b)
 	e.constrained, e.voff = true, pr.Offset
 	out := func(n *graph.Node) ir.ID {
@@ -107,7 +107,7 @@ func ObsTerms(r *graph.RV) int {
 // position: one output per observed variable (ids), of ObsTerms values.
 func (c *Programs) LogLik(pr *Predictive) (p *ir.Program, ids []ir.ID, err error) {
 	defer catch(&err)
-	b := ir.NewBuilder(pr.Dim)
+	b := c.newBuilder(pr.Dim)
 	e := newEmitter(c, b)
 	e.constrained, e.voff = true, pr.Offset
 	for _, r := range c.Observed {

@@ -194,7 +194,7 @@ var blockVolume = 1 << 17
 // sharded variable's log density.
 func (c *Programs) buildShard(j, k int, sharded map[string]bool, folds map[*graph.Node][]float64) (p *ir.Program, err error) {
 	defer catch(&err)
-	b := ir.NewBuilder(c.Dim)
+	b := c.newBuilder(c.Dim)
 	e := newEmitter(c, b)
 	var terms []ir.ID
 	for _, r := range c.Observed {

@@ -1,4 +1,4 @@
-package mpi
+package filerows
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ func TestDetachAttach(t *testing.T) {
 	if err := gob.NewDecoder(&small).Decode(&got); err != nil {
 		t.Fatal(err)
 	}
-	if err := attach(&got); err != nil {
+	if err := Fill(&got); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.Init, init) || !slices.Equal(got.ConstData(1), x) || got.Values[1].Name != "X" || len(got.Tables) != 1 {
@@ -87,12 +87,12 @@ func TestDetachAttach(t *testing.T) {
 	src2 := src
 	src2.Path = changed
 	d, _ = Detach(p, []FileRows{{Value: 1, Source: src2, Lo: lo, Hi: hi}})
-	if err := attach(d); err == nil || !strings.Contains(err.Error(), "the file changed since") {
+	if err := Fill(d); err == nil || !strings.Contains(err.Error(), "the file changed since") {
 		t.Fatalf("rows of a changed file: %v", err)
 	}
 	// A file that went away: the rank says which.
 	d, _ = Detach(p, []FileRows{{Value: 1, Source: table.Source{Path: path + ".gone", Format: "npy", Rows: n, Width: k, Cols: []int{0, 1}, DType: "<f8"}, Lo: lo, Hi: hi}})
-	if err := attach(d); err == nil {
+	if err := Fill(d); err == nil {
 		t.Fatal("attach read a missing file")
 	}
 }

@@ -1,4 +1,4 @@
-package mpi
+package filerows
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"github.com/gobayes/gobayes/table"
 )
 
-// Ranks that read their own rows: where a block's data are rows of a
+// Where a block's data are rows of a
 // file every rank can open (a shared file system on a cluster, the local
 // disk here), the kernel sends the block without them, with the file's
 // path and layout, and the rank that runs the block reads its rows there.
@@ -23,7 +23,7 @@ import (
 // read from a file is one of the program's shared constants (a model's
 // data: ir.SharedMin values or more), left pending (ir.SharedConst's Data
 // nil, its length kept), and names its rows in its Name (the fileTag
-// prefix and JSON). attach, on the rank, reads them before the block runs.
+// prefix and JSON). Fill, where the block runs, reads them before the block runs.
 // A smaller constant is held in the frame's Init and travels as before.
 
 // FileRows says that constant Value of a block program is rows [Lo, Hi)
@@ -102,9 +102,9 @@ func detached(p *ir.Program) bool {
 	return false
 }
 
-// attach reads a detached block's rows from their files, on the rank that
+// Fill reads a detached block's rows from their files, on the rank that
 // runs it.
-func attach(p *ir.Program) error {
+func Fill(p *ir.Program) error {
 	if !detached(p) {
 		return nil
 	}
@@ -153,7 +153,7 @@ func Attach(p *ir.Program) (*ir.Program, error) {
 	}
 	q := *p
 	q.Values = append([]ir.Value(nil), p.Values...)
-	if err := attach(&q); err != nil {
+	if err := Fill(&q); err != nil {
 		return nil, err
 	}
 	return &q, nil
