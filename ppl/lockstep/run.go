@@ -81,6 +81,8 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 		made, err = runRWMH(e, ctl)
 	case infer.ChEES:
 		made, err = runChEES(e, ctl)
+	case infer.NUTS:
+		made, err = runNUTS(e, ctl)
 	default:
 		made, err = runMEADS(e, ctl)
 	}
