@@ -308,11 +308,3 @@ func (e *ensemble) nutsRecord(w *worker, k, i int, x []float64, lp, eps float64,
 	s.LP[i], s.AcceptStat[i], s.StepSize[i] = lp, info.accept, eps
 	s.TreeDepth[i], s.NLeapfrog[i], s.Divergent[i], s.Energy[i] = info.depth, info.leapfrogs, info.divergent, info.energy
 }
-
-// newNUTSDevice is the device path of a NUTS run; nil until a backend
-// runs NUTS.
-func newNUTSDevice(e *ensemble) *nutsDevice { return nil }
-
-type nutsDevice struct{}
-
-func (nd *nutsDevice) run(e *ensemble, ctl *control, sched nutsSchedule) (int, error) { return 0, nil }

@@ -1,0 +1,131 @@
+package lockstep_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gobayes/gobayes/accel"
+	"github.com/gobayes/gobayes/accel/cuda/cgen"
+	"github.com/gobayes/gobayes/accel/ir"
+	"github.com/gobayes/gobayes/ppl"
+	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
+)
+
+// NUTS on a backend that runs it (the generated CUDA C's nuts.cu, built
+// by gcc and driven by cgen.NUTS through the process's device commands,
+// as accel/cuda drives a GPU) gives the CPU's lockstep NUTS draws: the
+// same trees from the same streams, each chain's dual averaging, windows,
+// metric and step-size heuristic in the same arithmetic, one call per
+// segment of iterations.
+func TestNUTSDeviceSameDraws(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the generated C")
+	}
+	for _, tc := range []struct {
+		name                  string
+		model                 *ppl.Compiled
+		chains, warmup, draws int
+		depth                 int
+	}{
+		// 24 warm-up iterations: Stan's windows shrink to 3/19/2, one slow
+		// window with its metric and heuristic.
+		{"eight schools", eightSchools(t), 6, 24, 16, 10},
+		{"scaled, depth 4", scaled(t), 5, 30, 20, 4},
+		{"eight schools, no warm-up", eightSchools(t), 4, 0, 40, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := lockstep.Config{Sampler: infer.NUTS, Chains: tc.chains, Keep: 3, Warmup: tc.warmup, NoWarmup: tc.warmup == 0,
+				Draws: tc.draws, Seed: 5, MaxDepth: tc.depth}
+			cpu, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb := &nutsBackend{Backend: cgen.NewGCC()}
+			if tc.name == "scaled, depth 4" {
+				// Through the worker's protocol (accel/remote), as the CUDA
+				// worker serves it.
+				cb.Backend = pipedGCC(t)
+			}
+			cfg.Backend = cb
+			dev, err := lockstep.Run(context.Background(), tc.model, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cb.segments == 0 || cb.segments > (tc.warmup+tc.draws)/5 {
+				t.Errorf("the device ran %d segments for %d iterations; want one call per segment", cb.segments, tc.warmup+tc.draws)
+			}
+			// Without warm-up the draws agree to the gradients' rounding;
+			// dual averaging amplifies that rounding (and the C library's
+			// exp, log1p and pow against Go's) by orders of magnitude over
+			// a warm-up of a few dozen iterations, which the trees' step
+			// counts, equal below, do not notice.
+			tol := 1e-6
+			if tc.warmup == 0 {
+				tol = 1e-12
+			}
+			worst, _ := compareKept(t, cpu.Posterior, dev.Posterior, tol)
+			if worst > tol {
+				t.Errorf("kept draws and statistics differ by %.3g (relative); want ≤ %g", worst, tol)
+			}
+			pc, pd := cpu.Posterior, dev.Posterior
+			for k := range pc.Chains {
+				sc, sd := pc.Chains[k].Stats, pd.Chains[k].Stats
+				for i := range sc.TreeDepth {
+					if sc.TreeDepth[i] != sd.TreeDepth[i] || sc.NLeapfrog[i] != sd.NLeapfrog[i] || sc.Divergent[i] != sd.Divergent[i] {
+						t.Fatalf("chain %d draw %d: depth %d, %d steps, divergent %v on the CPU; %d, %d, %v on the device", k, i,
+							sc.TreeDepth[i], sc.NLeapfrog[i], sc.Divergent[i], sd.TreeDepth[i], sd.NLeapfrog[i], sd.Divergent[i])
+					}
+				}
+				ac, ad := pc.Chains[k].Adaptation, pd.Chains[k].Adaptation
+				if relErr(ac.StepSize, ad.StepSize) > tol {
+					t.Errorf("chain %d: step size %v on the CPU, %v on the device", k, ac.StepSize, ad.StepSize)
+				}
+				for j := range ac.InvMetric {
+					if relErr(ac.InvMetric[j], ad.InvMetric[j]) > tol {
+						t.Errorf("chain %d: inverse metric %v on the CPU, %v on the device", k, ac.InvMetric, ad.InvMetric)
+						break
+					}
+				}
+			}
+			mc, md := cpu.Moments, dev.Moments
+			for j := range mc.Mean {
+				if relErr(mc.Mean[j], md.Mean[j]) > tol || relErr(mc.Var[j], md.Var[j]) > tol {
+					t.Errorf("coordinate %d: all chains' mean and variance %v %v on the CPU, %v %v on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
+				}
+			}
+			if cpu.GradEvals != dev.GradEvals {
+				t.Errorf("%d gradients per chain on the CPU, %d on the device", cpu.GradEvals, dev.GradEvals)
+			}
+			t.Logf("kept draws equal to %.2g; %d device segments; %d gradients per chain", worst, cb.segments, dev.GradEvals)
+		})
+	}
+}
+
+// nutsBackend counts its programs' NUTS segments.
+type nutsBackend struct {
+	accel.Backend
+	segments int
+}
+
+type nutsProgram struct {
+	accel.Compiled
+	b *nutsBackend
+}
+
+func (b *nutsBackend) Compile(p *ir.Program) (accel.Compiled, error) {
+	c, err := b.Backend.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return &nutsProgram{c, b}, nil
+}
+
+func (c *nutsProgram) RunsNUTS(n int) bool { return c.Compiled.(accel.NUTSRunner).RunsNUTS(n) }
+
+func (c *nutsProgram) RunNUTS(s *accel.NUTSSegment) error {
+	if s.Steps > 0 {
+		c.b.segments++
+	}
+	return c.Compiled.(accel.NUTSRunner).RunNUTS(s)
+}
