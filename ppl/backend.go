@@ -69,6 +69,9 @@ type backendChoice struct {
 	b       accel.Backend
 	caption string
 	job     *mpi.Job
+	// nuts: try NUTS on the device (package lockstep), else one
+	// position per call with caption's note.
+	nuts bool
 }
 
 // chooseBackend resolves the name of Backend (or GOBAYES_ACCEL) for a run
@@ -104,6 +107,10 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 			return backendChoice{}, fmt.Errorf("%s(%q): %v", from, name, err)
 		}
 		caption := "cuda" + deviceInfo(b)
+		if !lock && samplerName(cfg) == infer.NUTS.String() && !cfg.Dense {
+			// NUTS runs on the device where the worker can (Sample).
+			return backendChoice{b: b, caption: caption, nuts: true}, nil
+		}
 		if !lock {
 			// Through the same contract, one position per call: each
 			// gradient is a round trip to the device, far slower than a

@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -8,6 +9,11 @@ import (
 	"github.com/gobayes/gobayes/ppl/adapt"
 	"github.com/gobayes/gobayes/ppl/posterior"
 )
+
+// ErrNUTSNotOnDevice is runNUTS's answer on a backend that does not run
+// NUTS next to the chains (accel.NUTSRunner): NUTS on such a backend
+// evaluates one position per call through package infer instead.
+var ErrNUTSNotOnDevice = errors.New("lockstep: the backend does not run NUTS on its device")
 
 // heuristicStep is the philox step of the step-size heuristic's momenta:
 // heuristicStep at the start, heuristicStep+s+1 after the slow window that
@@ -79,6 +85,10 @@ func runNUTS(e *ensemble, ctl *control) (int, error) {
 	if cfg.Dense {
 		return 0, fmt.Errorf("lockstep: NUTS in lockstep adapts a diagonal metric only; for a dense metric run NUTS on the CPU (ppl.Backend(\"cpu\"))")
 	}
+	nd := newNUTSDevice(e)
+	if e.dev != nil && nd == nil {
+		return 0, ErrNUTSNotOnDevice
+	}
 	if err := e.initialise(true); err != nil {
 		return 0, err
 	}
@@ -89,7 +99,7 @@ func runNUTS(e *ensemble, ctl *control) (int, error) {
 	if !cfg.NoWarmup {
 		sched.slow = adapt.StanWindows(cfg.Warmup).Slow()
 	}
-	if nd := newNUTSDevice(e); nd != nil {
+	if nd != nil {
 		return nd.run(e, ctl, sched)
 	}
 	n := cfg.Chains
