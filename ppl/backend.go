@@ -36,10 +36,14 @@ import (
 //
 // The environment variable GOBAYES_ACCEL gives the default for a whole
 // session. The summary's caption says what was used and, under "auto",
-// why. NUTS and HMC (and MAP, ADVI) evaluate one position per call
-// through the same contract: on the CPU by default and under "auto"; on
-// the GPU when asked for "cuda", which works but pays a device round trip
-// per gradient.
+// why. NUTS with "cuda" runs whole transitions on the GPU, one thread
+// per chain, each chain adapting a diagonal metric (package lockstep's
+// NUTS; with DenseMetric, or a worker without that kernel, one position
+// per call as below). "auto" keeps NUTS on the CPU: no crossover has been
+// measured on a GPU for it yet. HMC (and MAP, ADVI) evaluate one position
+// per call through the same contract: on the CPU by default and under
+// "auto"; on the GPU when asked for "cuda", which works but pays a device
+// round trip per gradient.
 func Backend(name string) SampleOption {
 	return func(s *sampleSettings) { s.backend = name }
 }
