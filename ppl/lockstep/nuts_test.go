@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -138,5 +139,61 @@ func TestNUTSStepSizeHeuristicSameAsMCMC(t *testing.T) {
 		if !ok || got != ref.StepSize() {
 			t.Errorf("from %g: step size %g (ok %v), ppl/mcmc %g", eps0, got, ok, ref.StepSize())
 		}
+	}
+}
+
+// BenchmarkNUTSTree times NUTS transitions of the iterative tree against
+// ppl/mcmc's recursive one on the same target, step size and random
+// numbers (so the same trees), in one run: ns per leapfrog step each.
+// The gradient is a Gaussian's, cheap, so the trees' bookkeeping shows.
+//
+//	go test -run '^$' -bench NUTSTree ./ppl/lockstep
+func BenchmarkNUTSTree(b *testing.B) {
+	for _, d := range []int{10, 100} {
+		scales := make([]float64, d)
+		x0 := make([]float64, d)
+		for i := range scales {
+			scales[i] = 1 + float64(i%7)
+			x0[i] = 0.3 * float64(i%5-2)
+		}
+		f := func(q, g []float64) float64 {
+			lp := 0.0
+			for i, s := range scales {
+				g[i] = -q[i] / (s * s)
+				lp -= 0.5 * q[i] * q[i] / (s * s)
+			}
+			return lp
+		}
+		const eps = 0.5
+		b.Run(fmt.Sprintf("d=%d/iterative", d), func(b *testing.B) {
+			tree := newNUTSTree(d, 10, 1000)
+			r := mathRand{rand.New(rand.NewPCG(1, 2))}
+			one := make([]float64, d)
+			for i := range one {
+				one[i] = 1
+			}
+			x, g := append([]float64(nil), x0...), make([]float64, d)
+			lp := f(x, g)
+			steps := 0
+			for b.Loop() {
+				var info nutsInfo
+				lp, info = tree.transition(x, g, lp, eps, one, one, r, f)
+				steps += info.leapfrogs
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/leapfrog")
+		})
+		b.Run(fmt.Sprintf("d=%d/mcmc", d), func(b *testing.B) {
+			s := mcmc.NewNUTS(f, mcmc.NewDiagMetric(d), rand.New(rand.NewPCG(1, 2)))
+			s.SetStepSize(eps)
+			st := mcmc.NewState(d)
+			if err := s.Init(st, x0); err != nil {
+				b.Fatal(err)
+			}
+			steps := 0
+			for b.Loop() {
+				steps += s.Step(st).NLeapfrog
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/leapfrog")
+		})
 	}
 }

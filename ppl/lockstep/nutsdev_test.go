@@ -2,6 +2,7 @@ package lockstep_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel"
@@ -128,4 +129,43 @@ func (c *nutsProgram) RunNUTS(s *accel.NUTSSegment) error {
 		c.b.segments++
 	}
 	return c.Compiled.(accel.NUTSRunner).RunNUTS(s)
+}
+
+// Over a whole run the device's NUTS and the CPU's part ways (see
+// TestNUTSDeviceSameDraws), so the long run is checked by its
+// statistics: every coordinate's mean over all chains within a tenth of
+// a posterior sd, the variances within 20%, and the adaptation alike
+// (step sizes within 25%).
+func TestNUTSDeviceLongRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the generated C")
+	}
+	m := eightSchools(t)
+	cfg := lockstep.Config{Sampler: infer.NUTS, Chains: 16, Keep: 16, Warmup: 500, Draws: 500, Seed: 9}
+	cpu, err := lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Backend = cgen.NewGCC()
+	dev, err := lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, md := cpu.Moments, dev.Moments
+	for j := range mc.Mean {
+		sd := math.Sqrt(mc.Var[j])
+		if math.Abs(mc.Mean[j]-md.Mean[j]) > 0.1*sd || md.Var[j] < 0.8*mc.Var[j] || md.Var[j] > 1.25*mc.Var[j] {
+			t.Errorf("coordinate %d: mean %.4f, variance %.4f on the CPU; %.4f, %.4f on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
+		}
+	}
+	ec, ed := 0.0, 0.0
+	for k := range cpu.Posterior.Chains {
+		ec += cpu.Posterior.Chains[k].Adaptation.StepSize
+		ed += dev.Posterior.Chains[k].Adaptation.StepSize
+	}
+	if math.Abs(ec-ed) > 0.25*ec {
+		t.Errorf("mean step size %.4f on the CPU, %.4f on the device", ec/16, ed/16)
+	}
+	t.Logf("mu: %.3f ± %.3f (CPU), %.3f ± %.3f (device); step size %.3f, %.3f", mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0],
+		math.Sqrt(md.Var[0]), ec/16, ed/16)
 }
