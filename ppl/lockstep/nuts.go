@@ -2,6 +2,8 @@ package lockstep
 
 import (
 	"math"
+
+	"github.com/gobayes/gobayes/ppl/mcmc"
 )
 
 // nutsRand is where a NUTS transition draws its random numbers: the
@@ -102,33 +104,10 @@ func newNUTSTree(d, maxDepth int, maxDeltaH float64) *nutsTree {
 	return t
 }
 
-// nutsDot is Σ a_i·b_i in index order.
-func nutsDot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
-
-// logAddExp is log(e^a + e^b), exact when one side is -Inf.
-func logAddExp(a, b float64) float64 {
-	if math.IsInf(a, -1) {
-		return b
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	if a > b {
-		return a + math.Log1p(math.Exp(b-a))
-	}
-	return b + math.Log1p(math.Exp(a-b))
-}
-
 // uTurn is the generalised no-U-turn criterion's "keep going": both ends'
 // velocities point along the summed momentum rho.
 func uTurn(psMinus, psPlus, rho []float64) bool {
-	return nutsDot(psPlus, rho) > 0 && nutsDot(psMinus, rho) > 0
+	return mcmc.Dot(psPlus, rho) > 0 && mcmc.Dot(psMinus, rho) > 0
 }
 
 // energy is H = −log π(q) + ½ pᵀM⁻¹p, NaN read as +Inf; v receives M⁻¹p.
@@ -136,7 +115,7 @@ func nutsEnergy(z *nutsPoint, invM, v []float64) float64 {
 	for i, x := range z.p {
 		v[i] = invM[i] * x
 	}
-	h := -z.lp + 0.5*nutsDot(z.p, v)
+	h := -z.lp + 0.5*mcmc.Dot(z.p, v)
 	if math.IsNaN(h) {
 		return math.Inf(1)
 	}
@@ -218,7 +197,7 @@ func (t *nutsTree) transition(x, g []float64, lp, eps float64, invM, sqrtInv []f
 		} else if r.Uniform() < math.Exp(wSub-logW) {
 			t.sample.set(&t.cur)
 		}
-		logW = logAddExp(logW, wSub)
+		logW = mcmc.LogAddExp(logW, wSub)
 		for i := range t.rho {
 			t.rho[i] = t.rhoB[i] + t.rhoF[i]
 		}
@@ -287,7 +266,7 @@ func (t *nutsTree) subtree(j int, eps float64, invM []float64, r nutsRand, f fun
 			}
 			// Leaf n ends the level-k subtree: merge its halves (the
 			// first in prop[h], the second in cur), multinomially.
-			wSub := logAddExp(t.propW[h], curW)
+			wSub := mcmc.LogAddExp(t.propW[h], curW)
 			if curW > wSub {
 			} else if !(r.Uniform() < math.Exp(curW-wSub)) {
 				t.cur.set(&t.prop[h])

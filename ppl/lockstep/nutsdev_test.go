@@ -5,9 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
-	"github.com/gobayes/gobayes/accel/ir"
 	"github.com/gobayes/gobayes/ppl"
 	"github.com/gobayes/gobayes/ppl/infer"
 	"github.com/gobayes/gobayes/ppl/lockstep"
@@ -42,7 +40,7 @@ func TestNUTSDeviceSameDraws(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cb := &nutsBackend{Backend: cgen.NewGCC()}
+			cb := &iteratingBackend{Backend: cgen.NewGCC()}
 			if tc.name == "scaled, depth 4" {
 				// Through the worker's protocol (accel/remote), as the CUDA
 				// worker serves it.
@@ -101,34 +99,6 @@ func TestNUTSDeviceSameDraws(t *testing.T) {
 			t.Logf("kept draws equal to %.2g; %d device segments; %d gradients per chain", worst, cb.segments, dev.GradEvals)
 		})
 	}
-}
-
-// nutsBackend counts its programs' NUTS segments.
-type nutsBackend struct {
-	accel.Backend
-	segments int
-}
-
-type nutsProgram struct {
-	accel.Compiled
-	b *nutsBackend
-}
-
-func (b *nutsBackend) Compile(p *ir.Program) (accel.Compiled, error) {
-	c, err := b.Backend.Compile(p)
-	if err != nil {
-		return nil, err
-	}
-	return &nutsProgram{c, b}, nil
-}
-
-func (c *nutsProgram) RunsNUTS(n int) bool { return c.Compiled.(accel.NUTSRunner).RunsNUTS(n) }
-
-func (c *nutsProgram) RunNUTS(s *accel.NUTSSegment) error {
-	if s.Steps > 0 {
-		c.b.segments++
-	}
-	return c.Compiled.(accel.NUTSRunner).RunNUTS(s)
 }
 
 // Over a whole run the device's NUTS and the CPU's part ways (see
