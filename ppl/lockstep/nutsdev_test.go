@@ -3,6 +3,7 @@ package lockstep_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
@@ -138,4 +139,31 @@ func TestNUTSDeviceLongRun(t *testing.T) {
 	}
 	t.Logf("mu: %.3f ± %.3f (CPU), %.3f ± %.3f (device); step size %.3f, %.3f", mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0],
 		math.Sqrt(md.Var[0]), ec/16, ed/16)
+}
+
+// An improper posterior (a flat prior and nothing observed) sends the
+// step-size heuristic beyond 1e7: the run ends with an error naming the
+// chain and the likely cause, the same on the CPU and on the device.
+func TestNUTSImproperPosterior(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the generated C")
+	}
+	m := ppl.NewModel("flat")
+	m.Flat("x")
+	cm, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := lockstep.Config{Sampler: infer.NUTS, Chains: 3, Warmup: 50, Draws: 50, Seed: 1}
+	_, errCPU := lockstep.Run(context.Background(), cm, cfg)
+	cfg.Backend = cgen.NewGCC()
+	_, errDev := lockstep.Run(context.Background(), cm, cfg)
+	for _, err := range []error{errCPU, errDev} {
+		if err == nil || !strings.Contains(err.Error(), "chain 1:") || !strings.Contains(err.Error(), "improper") {
+			t.Errorf("flat prior: error %v, want one naming chain 1 and an improper posterior", err)
+		}
+	}
+	if errCPU != nil && errDev != nil && errCPU.Error() != errDev.Error() {
+		t.Errorf("CPU: %v; device: %v", errCPU, errDev)
+	}
 }
