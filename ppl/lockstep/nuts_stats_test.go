@@ -82,3 +82,23 @@ func TestNUTSLockstepEightSchools(t *testing.T) {
 	}
 	t.Logf("%d scalars within the reference; %d divergences; %.1f leapfrog steps per draw; %d gradients per chain", checked, div, perDraw, res.GradEvals)
 }
+
+// A cancelled NUTS run returns the draws made so far, every statistic
+// cut to them (tree depths included).
+func TestNUTSLockstepInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := lockstep.Run(ctx, eightSchools(t), lockstep.Config{Sampler: infer.NUTS, Chains: 2, Warmup: 20, Draws: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Posterior
+	if !p.Interrupted || p.Draws() != 0 {
+		t.Fatalf("interrupted %v with %d draws; want an interrupted run of 0", p.Interrupted, p.Draws())
+	}
+	for k, ch := range p.Chains {
+		if s := ch.Stats; len(s.TreeDepth) != 0 || len(s.NLeapfrog) != 0 || len(s.LP) != 0 {
+			t.Errorf("chain %d: %d tree depths, %d step counts, %d lp__ for 0 draws", k, len(s.TreeDepth), len(s.NLeapfrog), len(s.LP))
+		}
+	}
+}

@@ -177,4 +177,7 @@ func truncate(c *posterior.Chain, n int) {
 	if s.NLeapfrog != nil {
 		s.NLeapfrog, s.Divergent, s.Energy = s.NLeapfrog[:n], s.Divergent[:n], s.Energy[:n]
 	}
+	if s.TreeDepth != nil {
+		s.TreeDepth = s.TreeDepth[:n]
+	}
 }
