@@ -18,7 +18,7 @@ import (
 // here is cmd/gobayes-worker serving the generated CUDA C built by gcc
 // (-gcc), the GPU's kernels on this CPU; the caption says where NUTS ran
 // and the posterior is the model's. Without a worker the request is a
-// one-line error.
+// one-line error, and "auto" keeps NUTS on the CPU.
 func TestNUTSOnDeviceThroughWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a worker")
@@ -58,5 +58,14 @@ func TestNUTSOnDeviceThroughWorker(t *testing.T) {
 			t.Errorf("NUTS on the device: %s mean %.3f sd %.3f, want 1 and 2", r.Name, r.Mean, r.SD)
 		}
 	}
-	t.Logf("%s: %s", fit.Backend, fit.Summary().Rows[0].Name)
+	// "auto" keeps NUTS on the CPU even with a worker: no crossover has
+	// been measured on a GPU.
+	fit, err = trySample(normalModel(), ppl.NUTS(), ppl.Backend("auto"), ppl.Chains(4), ppl.Warmup(50), ppl.Draws(50),
+		ppl.LiveProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit.Backend != "" {
+		t.Errorf("auto, NUTS with a worker: backend %q, want the CPU's (empty)", fit.Backend)
+	}
 }
