@@ -393,3 +393,88 @@ type HMCIteration struct {
 	KeptX                                  []float64
 	KeptLP, KeptAlpha, KeptDiv, KeptEnergy []float64
 }
+
+// NUTSRunner is a Compiled whose device runs whole NUTS transitions next
+// to the chains (ppl/lockstep's NUTS): one call per segment of
+// iterations, each chain building its trees and adapting its own step
+// size and diagonal metric there, with only the kept chains' draws
+// crossing back. Every chain's random numbers are those of the CPU
+// sampler (philox, counter (block, iteration, chain) under the seed), so
+// the same seed gives the same draws where the arithmetic agrees.
+type NUTSRunner interface {
+	RunNUTS(s *NUTSSegment) error
+	// RunsNUTS reports whether NUTS on this many chains suits the device.
+	RunsNUTS(chains int) bool
+}
+
+// NUTSSegment is one call of a NUTSRunner: optionally load the state,
+// run iterations Step0..Step0+Steps−1 of every chain, optionally read the
+// state back. State is struct-of-arrays (slot j of chain c at
+// j·Chains+c); the per-chain metric is row by row (chain c's at c·D).
+//
+// Iteration s of chain c is a NUTS transition (ppl/mcmc's algorithm)
+// with momenta and uniforms from the chain's stream at step s; while s <
+// Warmup, dual averaging towards TargetAccept updates the chain's step
+// size, iterations in [WindowStart, WindowEnd) add the chain's position
+// to its window's variance, and at s = WindowEnd−1 the chain's inverse
+// metric becomes that variance (regularised as Stan does), followed by
+// Stan's step-size heuristic (momenta from step HeuristicStep+s+1) and a
+// restart of dual averaging; at s = Warmup−1 the step size becomes dual
+// averaging's average. From Warmup on, each chain's Welford moments take
+// draw s−Warmup+1.
+type NUTSSegment struct {
+	Chains       int
+	Seed         uint64
+	MaxDepth     int
+	MaxDeltaH    float64
+	TargetAccept float64
+	// Load puts X, Grad and LP on the device, sets every chain's inverse
+	// metric to 1 and its step size to StepSize, runs the heuristic
+	// (momenta from step HeuristicStep) and starts dual averaging there.
+	Load          bool
+	StepSize      float64
+	HeuristicStep int
+	Step0, Steps  int
+	Warmup        int
+	// WindowStart, WindowEnd: the slow window met in this segment (none:
+	// both 0). A segment holds at most one window's end.
+	WindowStart, WindowEnd int
+	// Keep records, after each iteration, chains 0..Keep-1: KeptX
+	// [Steps×D×Keep] (iteration t, slot j, chain c at (t·D+j)·Keep+c) and
+	// KeptStats [Steps×NUTSKeptStats×Keep] (statistic f at
+	// (t·NUTSKeptStats+f)·Keep+c: lp, acceptance statistic, step size,
+	// tree depth, leapfrog steps, divergent (1 or 0), energy).
+	Keep             int
+	KeptX, KeptStats []float64
+	Read             bool
+	X, Grad, LP      []float64 // [D×Chains], [D×Chains], [Chains]
+	Mean, M2         []float64 // [D×Chains], read with Read
+	StepSizes        []float64 // [Chains], read with Read
+	InvMetric        []float64 // [Chains×D], read with Read
+	GradEvals        []float64 // [Chains], read with Read: gradients evaluated per chain
+	// Failed (out) is chain+1 of a chain whose step-size heuristic left
+	// (0, 1e7], or 0; FailedStepSize its step size then.
+	Failed         int
+	FailedStepSize float64
+}
+
+// NUTSKeptStats is the number of statistics of a kept chain per
+// iteration in NUTSSegment.KeptStats.
+const NUTSKeptStats = 7
+
+// Check reports whether s's slices fit d dimensions.
+func (s *NUTSSegment) Check(d int) error {
+	n := s.Chains
+	switch {
+	case n < 1 || s.Steps < 0 || s.Keep < 0 || s.Keep > n || s.MaxDepth < 1 || s.MaxDepth > 20:
+		return fmt.Errorf("accel: NUTS segment: %d chains, %d steps, %d kept, depth %d: want chains ≥ 1, steps ≥ 0, 0 ≤ kept ≤ chains, depth 1..20",
+			n, s.Steps, s.Keep, s.MaxDepth)
+	case (s.Load || s.Read) && (len(s.X) != n*d || len(s.Grad) != n*d || len(s.LP) != n):
+		return fmt.Errorf("accel: NUTS segment: X, Grad and LP have %d, %d and %d values, want %d, %d and %d",
+			len(s.X), len(s.Grad), len(s.LP), n*d, n*d, n)
+	case s.Read && (len(s.Mean) != n*d || len(s.M2) != n*d || len(s.StepSizes) != n || len(s.InvMetric) != n*d || len(s.GradEvals) != n):
+		return fmt.Errorf("accel: NUTS segment: Mean, M2, StepSizes, InvMetric and GradEvals have %d, %d, %d, %d and %d values, want %d, %d, %d, %d and %d",
+			len(s.Mean), len(s.M2), len(s.StepSizes), len(s.InvMetric), len(s.GradEvals), n*d, n*d, n, n*d, n)
+	}
+	return nil
+}

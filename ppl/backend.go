@@ -35,10 +35,14 @@ import (
 //
 // The environment variable GOBAYES_ACCEL gives the default for a whole
 // session. The summary's caption says what was used and, under "auto",
-// why. NUTS and HMC (and MAP, ADVI) evaluate one position per call
-// through the same contract: on the CPU by default and under "auto"; on
-// the GPU when asked for "cuda", which works but pays a device round trip
-// per gradient.
+// why. NUTS with "cuda" runs whole transitions on the GPU, one thread
+// per chain, each chain adapting a diagonal metric (package lockstep's
+// NUTS; with DenseMetric, or a worker without that kernel, one position
+// per call as below). "auto" keeps NUTS on the CPU: no crossover has been
+// measured on a GPU for it yet. HMC (and MAP, ADVI) evaluate one position
+// per call through the same contract: on the CPU by default and under
+// "auto"; on the GPU when asked for "cuda", which works but pays a device
+// round trip per gradient.
 func Backend(name string) SampleOption {
 	return func(s *sampleSettings) { s.backend = name }
 }
@@ -68,6 +72,9 @@ type backendChoice struct {
 	b       accel.Backend
 	caption string
 	job     accel.Job
+	// nuts: try NUTS on the device (package lockstep), else one
+	// position per call with caption's note.
+	nuts bool
 }
 
 // chooseBackend resolves the name of Backend (or GOBAYES_ACCEL) for a run
@@ -105,6 +112,10 @@ func chooseBackend(s *sampleSettings, c *Compiled, cfg infer.Config) (backendCho
 			return backendChoice{}, fmt.Errorf("%s(%q): %v", from, name, err)
 		}
 		caption := "cuda" + deviceInfo(b)
+		if !lock && samplerName(cfg) == infer.NUTS.String() && !cfg.Dense {
+			// NUTS runs on the device where the worker can (Sample).
+			return backendChoice{b: b, caption: caption, nuts: true}, nil
+		}
 		if !lock {
 			// Through the same contract, one position per call: each
 			// gradient is a round trip to the device, far slower than a

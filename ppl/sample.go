@@ -2,12 +2,14 @@ package ppl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/gobayes/gobayes/ppl/infer"
+	"github.com/gobayes/gobayes/ppl/lockstep"
 	"github.com/gobayes/gobayes/ppl/optim"
 	"github.com/gobayes/gobayes/ppl/posterior"
 	"github.com/gobayes/gobayes/ppl/vi"
@@ -477,7 +479,20 @@ func (m *Model) sample(opts ...SampleOption) (*posterior.Posterior, error) {
 		}
 	}
 	var fit *posterior.Posterior
-	if usesLockstep(s.cfg) {
+	onDevice := false
+	if bk.nuts {
+		// NUTS where the GPU runs whole transitions (package lockstep's
+		// NUTS, accel.NUTSRunner); a worker without it takes the path below.
+		cfg := s.cfg
+		cfg.Sampler = infer.NUTS
+		fit, err = sampleLockstep(s.ctx, c, cfg, lockInit, bk.b)
+		if onDevice = !errors.Is(err, lockstep.ErrNUTSNotOnDevice); onDevice && fit != nil {
+			fit.Backend = bk.caption + ", NUTS on the device (whole transitions per launch, one thread per chain, diagonal metric)"
+		}
+		bk.caption += fmt.Sprintf(", one position per call (%s; ChEES or MEADS with ppl.Chains(1024) fill the device)", samplerName(s.cfg))
+	}
+	if onDevice {
+	} else if usesLockstep(s.cfg) {
 		fit, err = sampleLockstep(s.ctx, c, s.cfg, lockInit, bk.b)
 		if fit != nil {
 			fit.Backend = bk.caption

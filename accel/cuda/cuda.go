@@ -234,6 +234,7 @@ type Compiled struct {
 	fns    map[cgen.Kernel]cu.Function
 	hmc    *cgen.HMC
 	walker *cgen.Walker
+	nuts   *cgen.NUTS
 	vals   []uint64         // Launch's parameter values
 	params []unsafe.Pointer // and pointers to them
 }

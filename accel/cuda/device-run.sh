@@ -64,7 +64,7 @@ step() {
 	case $1 in
 	worker) go build -tags cuda -o bin/gobayes-cuda ./cmd/gobayes-cuda ;;
 	conformance) go test -vet=off -tags cuda -count=1 -v -timeout 15m ./accel/cuda/ ;;
-	samplers) go test -vet=off -tags cuda -count=1 -v -run OnDevice -bench 'Walk|LogisticGradient' -benchtime 1s ./ppl/lockstep &&
+	samplers) go test -vet=off -tags cuda -count=1 -v -run OnDevice -bench 'Walk|LogisticGradient|NUTS' -benchtime 1s ./ppl/lockstep &&
 		go test -vet=off -tags cuda -count=1 -run '^$' -bench Iterate -benchtime 20x ./accel/cuda ;;
 	crossover) go test -vet=off -tags cuda -count=1 -run '^$' -bench Crossover -benchtime 200ms ./accel/cuda ;;
 	gpubench) go run ./bench/gpu -data /tmp/gpubench ${GPUBENCH_FLAGS:-} ;;

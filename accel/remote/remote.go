@@ -35,7 +35,8 @@ const (
 	OpLeapfrog = "leapfrog"
 	OpWalk     = "walk"    // a segment of random-walk Metropolis (accel.Walker)
 	OpIterate  = "iterate" // an iteration of lockstep HMC (accel.Iterator)
-	OpSuits    = "suits"   // whether walks and iterations of B chains suit the device
+	OpNUTS     = "nuts"    // a segment of lockstep NUTS (accel.NUTSRunner)
+	OpSuits    = "suits"   // whether walks, iterations and NUTS of B chains suit the device
 	OpClose    = "close"
 )
 
@@ -55,6 +56,7 @@ type Request struct {
 	Traj    *accel.Trajectories
 	Walk    *accel.Walk         // OpWalk
 	Iter    *accel.HMCIteration // OpIterate
+	NUTS    *accel.NUTSSegment  // OpNUTS
 }
 
 // Response answers one Request; Err is the backend's error text.
@@ -69,11 +71,14 @@ type Response struct {
 	Traj   *accel.Trajectories
 	Walk   *accel.Walk         // OpWalk
 	Iter   *accel.HMCIteration // OpIterate
+	NUTS   *accel.NUTSSegment  // OpNUTS
 	// OpCompile: the program runs walks and HMC iterations on its device
 	// (accel.Walker and accel.Iterator).
 	Device bool
-	// OpSuits: walks and iterations of B chains suit the device.
-	Walks, Iterates bool
+	// OpSuits: walks, iterations and NUTS of B chains suit the device.
+	Walks, Iterates, RunsNUTS bool
+	// OpCompile: the program also runs NUTS on its device.
+	NUTSDevice bool
 }
 
 // Client is a backend in another process.
@@ -262,7 +267,10 @@ func (p *Program) Leapfrog(t *accel.Trajectories) error {
 // where the worker's runs the samplers' steps on its device.
 func program(c *Client, resp *Response) accel.Compiled {
 	p := &Program{c: c, handle: resp.Handle, dim: resp.Dim}
-	if resp.Device {
+	switch {
+	case resp.Device && resp.NUTSDevice:
+		return &NUTSProgram{&DeviceProgram{p}}
+	case resp.Device:
 		return &DeviceProgram{p}
 	}
 	return p
@@ -360,6 +368,53 @@ func (p *DeviceProgram) Walk(w *accel.Walk) error {
 	return nil
 }
 
+// NUTSProgram is a DeviceProgram whose worker also runs NUTS next to the
+// chains (accel.NUTSRunner): a segment of iterations is one round trip.
+type NUTSProgram struct{ *DeviceProgram }
+
+// RunsNUTS asks the worker (accel.NUTSRunner).
+func (p *NUTSProgram) RunsNUTS(n int) bool {
+	resp, err := p.c.call(&Request{Op: OpSuits, Handle: p.handle, B: n})
+	return err == nil && resp.RunsNUTS
+}
+
+// RunNUTS runs a segment in the worker. Only what the call needs
+// travels: the state when loading; back, the kept chains' draws, the
+// heuristic's failure, and the state when reading.
+func (p *NUTSProgram) RunNUTS(s *accel.NUTSSegment) error {
+	if err := s.Check(p.dim); err != nil {
+		return err
+	}
+	req := *s
+	req.KeptX, req.KeptStats = nil, nil
+	req.Mean, req.M2, req.StepSizes, req.InvMetric, req.GradEvals = nil, nil, nil, nil, nil
+	if !s.Load {
+		req.X, req.Grad, req.LP = nil, nil, nil
+	}
+	resp, err := p.c.call(&Request{Op: OpNUTS, Handle: p.handle, NUTS: &req})
+	if err != nil {
+		return err
+	}
+	r, d, n := resp.NUTS, p.dim, s.Chains
+	nk := 0
+	if s.Steps > 0 {
+		nk = s.Steps * s.Keep
+	}
+	if r == nil || len(r.KeptX) != nk*d || len(r.KeptStats) != nk*accel.NUTSKeptStats ||
+		s.Read && (len(r.X) != n*d || len(r.Grad) != n*d || len(r.LP) != n || len(r.Mean) != n*d || len(r.M2) != n*d ||
+			len(r.StepSizes) != n || len(r.InvMetric) != n*d || len(r.GradEvals) != n) {
+		return fmt.Errorf("remote: the worker answered a malformed NUTS segment")
+	}
+	s.KeptX, s.KeptStats, s.Failed, s.FailedStepSize = r.KeptX, r.KeptStats, r.Failed, r.FailedStepSize
+	if s.Read {
+		for _, v := range [][2][]float64{{s.X, r.X}, {s.Grad, r.Grad}, {s.LP, r.LP}, {s.Mean, r.Mean}, {s.M2, r.M2},
+			{s.StepSizes, r.StepSizes}, {s.InvMetric, r.InvMetric}, {s.GradEvals, r.GradEvals}} {
+			copy(v[0], v[1])
+		}
+	}
+	return nil
+}
+
 // Close frees the program in the worker.
 func (p *Program) Close() error {
 	_, err := p.c.call(&Request{Op: OpClose, Handle: p.handle})
@@ -445,13 +500,14 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 			_, walks := c.(accel.Walker)
 			_, iterates := c.(accel.Iterator)
 			resp.Device = walks && iterates
+			_, resp.NUTSDevice = c.(accel.NUTSRunner)
 		case OpBlock:
 			if req.Program == nil {
 				fail(fmt.Errorf("remote: a block without a program"))
 				break
 			}
 			pending = append(pending, req.Program)
-		case OpEval, OpLeapfrog, OpWalk, OpIterate, OpSuits, OpClose:
+		case OpEval, OpLeapfrog, OpWalk, OpIterate, OpNUTS, OpSuits, OpClose:
 			c, ok := progs[req.Handle]
 			if !ok {
 				fail(fmt.Errorf("remote: no program %d in the worker", req.Handle))
@@ -506,6 +562,35 @@ func Serve(r io.Reader, w io.Writer, b accel.Backend, info string) error {
 				}
 				if ik, ok := c.(accel.Iterator); ok {
 					resp.Iterates = ik.Iterates(req.B)
+				}
+				if nr, ok := c.(accel.NUTSRunner); ok {
+					resp.RunsNUTS = nr.RunsNUTS(req.B)
+				}
+			case OpNUTS:
+				nr, ok := c.(accel.NUTSRunner)
+				s := req.NUTS
+				switch {
+				case !ok:
+					fail(fmt.Errorf("remote: the %s backend does not run NUTS", b.Name()))
+				case s == nil:
+					fail(fmt.Errorf("remote: NUTS without its parameters"))
+				default:
+					n, d := s.Chains, c.Dim()
+					if s.Read && n > 0 {
+						if !s.Load {
+							s.X, s.Grad, s.LP = make([]float64, n*d), make([]float64, n*d), make([]float64, n)
+						}
+						s.Mean, s.M2, s.InvMetric = make([]float64, n*d), make([]float64, n*d), make([]float64, n*d)
+						s.StepSizes, s.GradEvals = make([]float64, n), make([]float64, n)
+					}
+					if err := nr.RunNUTS(s); err != nil {
+						fail(err)
+					} else {
+						if !s.Read {
+							s.X, s.Grad, s.LP = nil, nil, nil
+						}
+						resp.NUTS = s
+					}
 				}
 			case OpIterate:
 				ik, ok := c.(accel.Iterator)

@@ -7,14 +7,18 @@
 //
 // Usage:
 //
-//	gobayes-worker [-workers N]
+//	gobayes-worker [-workers N] [-gcc]
 //
 // It reads requests on stdin and writes responses on stdout until stdin
 // ends, then exits with status 0. The backend's errors go back to the
 // client in the responses; when a request cannot be decoded or a response
 // written, it prints the error on stderr and exits with status 1 (status 2
 // for bad arguments). -workers is the number of goroutines accel/cpu
-// evaluates positions on (default 0: one per GOMAXPROCS). It is not meant
+// evaluates positions on (default 0: one per GOMAXPROCS). -gcc serves the
+// generated CUDA C built by gcc instead (accel/cuda/cgen's GCC): the
+// samplers' device kernels (walks, ChEES iterations, NUTS) then run in the
+// worker as on a GPU, which is how ppl's tests check the GPU's path end to
+// end without one. It is not meant
 // to be run by hand: point GOBAYES_CUDA_WORKER at it, and the "cuda"
 // backend (accel.ByName("cuda"), GOBAYES_ACCEL=cuda, ppl.Backend("cuda"))
 // starts it in place of gobayes-cuda:

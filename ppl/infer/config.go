@@ -228,8 +228,8 @@ func (c Config) Defaults(dim int, lockstep bool) (Config, error) {
 	switch {
 	case c.Sampler > MEADS:
 		return c, fmt.Errorf("infer: unknown sampler %v: use NUTS, HMC, RWMH, ChEES or MEADS", c.Sampler)
-	case lockstep && (c.Sampler == NUTS || c.Sampler == HMC):
-		return c, fmt.Errorf("infer: %v runs one chain per goroutine, not in lockstep: use RWMH, ChEES or MEADS", c.Sampler)
+	case lockstep && c.Sampler == HMC:
+		return c, fmt.Errorf("infer: %v runs one chain per goroutine, not in lockstep: use NUTS, RWMH, ChEES or MEADS", c.Sampler)
 	case !lockstep && c.Lockstep():
 		return c, fmt.Errorf("infer: %v runs its chains in lockstep: use package lockstep (ppl.RWMH, ppl.ChEES, ppl.MEADS)", c.Sampler)
 	case c.Chains < 1:

@@ -20,7 +20,8 @@ func TestDefaults(t *testing.T) {
 		{MEADS, true, DefaultLockstepChains, ""},
 		{RWMH, false, 0, "lockstep"},
 		{ChEES, false, 0, "lockstep"},
-		{NUTS, true, 0, "one chain per goroutine"},
+		{NUTS, true, 4, ""}, // package lockstep's NUTS, the path of a device
+		{HMC, true, 0, "one chain per goroutine"},
 	} {
 		cfg, err := Config{Sampler: c.sampler}.Defaults(0, c.lockstep)
 		switch {

@@ -35,6 +35,18 @@
 // MEADS's estimate) needs many chains. A few chains share one block and
 // one core.
 //
+// NUTS runs here too (nuts.go, nuts_run.go), for a device: every chain
+// builds its trees without recursion (nutsTree, the algorithm of
+// ppl/mcmc's NUTS to the bit: TestNUTSTreeSameAsMCMC) and adapts its own
+// step size and diagonal metric on Stan's schedule, as ppl/infer adapts
+// each NUTS chain, its random numbers from philox stream (seed, chain,
+// iteration). On the CPU the chains run one per worker at a time
+// (ppl/infer's NUTS, one goroutine per chain, remains the CPU's path); on
+// a backend that runs NUTS (accel.NUTSRunner: accel/cuda, the gcc build
+// of the same C, a worker through accel/remote) one call per segment of
+// iterations runs every chain there (nuts_device.go). A dense metric is
+// refused here.
+//
 // ppl's m.Sample(ppl.RWMH()), m.Sample(ppl.ChEES()) and
 // m.Sample(ppl.MEADS()) route here, whatever the number of chains.
 //

@@ -80,10 +80,10 @@ func eightSchools(t testing.TB) *ppl.Compiled {
 	return cm
 }
 
-// iteratingBackend counts its programs' iterations.
+// iteratingBackend counts its programs' iterations and NUTS segments.
 type iteratingBackend struct {
 	accel.Backend
-	iterations, initial int
+	iterations, initial, segments int
 }
 
 type iteratingProgram struct {
@@ -109,6 +109,15 @@ func (c *iteratingProgram) Iterate(it *accel.HMCIteration) error {
 		c.b.iterations++
 	}
 	return c.Compiled.(accel.Iterator).Iterate(it)
+}
+
+func (c *iteratingProgram) RunsNUTS(n int) bool { return c.Compiled.(accel.NUTSRunner).RunsNUTS(n) }
+
+func (c *iteratingProgram) RunNUTS(s *accel.NUTSSegment) error {
+	if s.Steps > 0 {
+		c.b.segments++
+	}
+	return c.Compiled.(accel.NUTSRunner).RunNUTS(s)
 }
 
 // Over a whole run the device's ChEES and the CPU's part ways (the C

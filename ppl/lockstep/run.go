@@ -81,6 +81,8 @@ func Run(ctx context.Context, m Model, cfg Config) (*Result, error) {
 		made, err = runRWMH(e, ctl)
 	case infer.ChEES:
 		made, err = runChEES(e, ctl)
+	case infer.NUTS:
+		made, err = runNUTS(e, ctl)
 	default:
 		made, err = runMEADS(e, ctl)
 	}
@@ -174,5 +176,8 @@ func truncate(c *posterior.Chain, n int) {
 	s.LP, s.AcceptStat, s.StepSize = s.LP[:n], s.AcceptStat[:n], s.StepSize[:n]
 	if s.NLeapfrog != nil {
 		s.NLeapfrog, s.Divergent, s.Energy = s.NLeapfrog[:n], s.Divergent[:n], s.Energy[:n]
+	}
+	if s.TreeDepth != nil {
+		s.TreeDepth = s.TreeDepth[:n]
 	}
 }

@@ -113,6 +113,15 @@ func (z *point) toState(st *State) {
 	st.LogDensity = z.lp
 }
 
+// Dot is Σ a_i·b_i in index order and LogAddExp is log(e^a + e^b),
+// exact when one side is -Inf: the arithmetic of NUTS's weights and
+// U-turn checks, which package lockstep's NUTS shares so that its trees
+// are this package's to the bit.
+func Dot(a, b []float64) float64 { return dot(a, b) }
+
+// LogAddExp: see Dot.
+func LogAddExp(a, b float64) float64 { return logAddExp(a, b) }
+
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {

@@ -35,7 +35,7 @@ const Data = Buf(-1)
 // host.inc's.
 type Kernel int
 
-// The sampler kernels of chees.cu.
+// The sampler kernels of chees.cu, walk.cu and nuts.cu.
 const (
 	KernelHMCPropose Kernel = iota + 1
 	KernelHMCCriterion
@@ -44,6 +44,7 @@ const (
 	KernelChunkSums
 	KernelGHMCInitial
 	KernelRWMH
+	KernelNUTS // nuts.cu
 )
 
 // Name is the kernel's function name in the source.
@@ -63,6 +64,8 @@ func (k Kernel) Name() string {
 		return "gb_ghmc_initial"
 	case KernelRWMH:
 		return "gb_rwmh"
+	case KernelNUTS:
+		return "gb_nuts"
 	}
 	return fmt.Sprintf("kernel %d", int(k))
 }

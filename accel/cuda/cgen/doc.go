@@ -77,6 +77,35 @@
 // samplers by TestWalkDeviceSameDraws and TestHMCDeviceSameDraws in
 // ppl/lockstep; extending the translator is the way to one definition.
 //
+// NUTS runs on the device too (nuts.cu's gb_nuts, driven by NUTS over
+// the same Device API; accel.NUTSSegment): one thread per chain runs
+// whole iterations per launch — the tree built without recursion as
+// ppl/lockstep's nutsTree builds it (a subtree leaf by leaf, O(depth)
+// checkpoints of the halves per level), the chain's state in its own
+// slots of a work buffer (NUTSTreeSlots: about 5·depth·D values, too
+// many for registers at depth 10). What of the adaptation runs where:
+// everything per chain runs in the kernel — dual averaging of the
+// chain's step size after each transition, Welford's variance of the
+// chain's window, the regularised metric at the window's end, Stan's
+// step-size heuristic and the restart of dual averaging after it —
+// because each chain adapts on its own (as Stan's chains do), with no
+// sum across chains, and any of it on the host would cost a read of
+// O(chains) values per iteration (the acceptance statistics) or, at a
+// window's end, the state of every chain and a heuristic of gradients
+// through round trips. The host (ppl/lockstep) keeps only the schedule:
+// where Stan's windows start and end (a launch's parameters), where
+// segments end (at each window's end and at the end of warm-up), and
+// the kept chains' draws that come back per segment. The same seed gives
+// the Go sampler's draws to rounding without warm-up
+// (TestNUTSDeviceSameDraws); over a warm-up, dual averaging amplifies
+// the C library's last bits (exp, log1p, pow) and the gradients'
+// rounding, the trees staying the same over a short run and the
+// statistics over a long one. Not built: trees in lockstep across
+// chains with masks and one batched gradient per leapfrog step (NumPyro's
+// vectorised NUTS), the form for large data, where each gradient would
+// be the data-parallel kernel's; and a layout of the tree memory
+// interleaved across chains (coalesced loads).
+//
 // For large data there is a second, data-parallel kernel,
 // gb_logdensity_block: one block per chain whose lanes split the
 // elementwise work, the log densities over observations and the

@@ -14,10 +14,11 @@ import (
 )
 
 var (
-	_ accel.Backend  = (*GCC)(nil)
-	_ accel.Compiled = (*GCCCompiled)(nil)
-	_ accel.Walker   = (*GCCCompiled)(nil)
-	_ accel.Iterator = (*GCCCompiled)(nil)
+	_ accel.Backend    = (*GCC)(nil)
+	_ accel.Compiled   = (*GCCCompiled)(nil)
+	_ accel.Walker     = (*GCCCompiled)(nil)
+	_ accel.Iterator   = (*GCCCompiled)(nil)
+	_ accel.NUTSRunner = (*GCCCompiled)(nil)
 )
 
 // GCC is an accel backend that runs the generated CUDA C on the CPU:
@@ -107,6 +108,7 @@ type GCCCompiled struct {
 	tmp    string
 	err    error
 	walker *Walker
+	nuts   *NUTS
 }
 
 // Dim is the position length.
@@ -224,6 +226,18 @@ func (c *GCCCompiled) Iterate(it *accel.HMCIteration) error {
 	}
 	return c.hmc.Iterate(it)
 }
+
+// RunNUTS runs a segment of lockstep NUTS by the kernel gb_nuts, driven
+// by NUTS through the process's device commands.
+func (c *GCCCompiled) RunNUTS(s *accel.NUTSSegment) error {
+	if c.nuts == nil {
+		c.nuts = NewNUTS(c, c.dim, c.frame)
+	}
+	return c.nuts.Run(s)
+}
+
+// RunsNUTS: as Walks.
+func (c *GCCCompiled) RunsNUTS(int) bool { return c.lanes == 0 }
 
 // Walks and Iterates: the gcc build runs the samplers' kernels unless it
 // was asked for the data-parallel kernels (Lanes).

@@ -31,6 +31,8 @@ var (
 	walkKernel string
 	//go:embed chees.cu
 	hmcKernels string
+	//go:embed nuts.cu
+	nutsKernel string
 	//go:embed host.inc
 	hostMain string
 )
@@ -119,6 +121,7 @@ func Generate(p *ir.Program) (*Source, error) {
 	g.out.WriteString(kernels)
 	g.out.WriteString(walkKernel)
 	g.out.WriteString(hmcKernels)
+	g.out.WriteString(nutsKernel)
 	return &Source{Code: g.out.String(), Dim: p.Dim, Frame: top.size, Data: p.ConstImage()}, nil
 }
 
