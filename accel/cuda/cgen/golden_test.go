@@ -3,10 +3,12 @@ package cgen_test
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gobayes/gobayes/accel"
 	"github.com/gobayes/gobayes/accel/cuda/cgen"
 	"github.com/gobayes/gobayes/accel/ir"
 )
@@ -29,6 +31,20 @@ func smallModel(t *testing.T) *ir.Program {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// smallModelGCC is smallModel compiled by gcc as host code (the test is
+// skipped without gcc), closed when the test ends.
+func smallModelGCC(t *testing.T) accel.Compiled {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc is not on PATH")
+	}
+	comp, err := cgen.NewGCC().Compile(smallModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { comp.Close() })
+	return comp
 }
 
 // TestGolden compares the CUDA C generated for a small model with

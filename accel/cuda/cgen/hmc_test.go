@@ -3,7 +3,6 @@ package cgen_test
 import (
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel"
@@ -16,14 +15,7 @@ import (
 // the order ppl/lockstep's CPU sums keep — and differ from a plain sum
 // in order on these values, so the test sees the order.
 func TestChunkSums(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc is not on PATH")
-	}
-	comp, err := cgen.NewGCC().Compile(smallModel(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer comp.Close()
+	comp := smallModelGCC(t)
 	dev := comp.(cgen.Device)
 	const n, nq = 2*accel.SumChunk + 377, 3
 	r := rand.New(rand.NewPCG(1, 2))

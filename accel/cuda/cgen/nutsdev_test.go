@@ -2,12 +2,10 @@ package cgen_test
 
 import (
 	"math"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/gobayes/gobayes/accel"
-	"github.com/gobayes/gobayes/accel/cuda/cgen"
 )
 
 // TestNUTSSegments runs gb_nuts through cgen.NUTS on the gcc build: a
@@ -16,14 +14,7 @@ import (
 // statistics are those of NUTS trees, the run is reproducible from its
 // seed, and a malformed segment is an error that says what is wrong.
 func TestNUTSSegments(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc is not on PATH")
-	}
-	comp, err := cgen.NewGCC().Compile(smallModel(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer comp.Close()
+	comp := smallModelGCC(t)
 	nr := comp.(accel.NUTSRunner)
 	const n, d, keep, depth = 5, 2, 2, 6
 	if err := nr.RunNUTS(&accel.NUTSSegment{Chains: n, MaxDepth: 0}); err == nil || !strings.Contains(err.Error(), "depth") {
