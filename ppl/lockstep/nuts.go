@@ -104,12 +104,6 @@ func newNUTSTree(d, maxDepth int, maxDeltaH float64) *nutsTree {
 	return t
 }
 
-// uTurn is the generalised no-U-turn criterion's "keep going": both ends'
-// velocities point along the summed momentum rho.
-func uTurn(psMinus, psPlus, rho []float64) bool {
-	return mcmc.Dot(psPlus, rho) > 0 && mcmc.Dot(psMinus, rho) > 0
-}
-
 // energy is H = −log π(q) + ½ pᵀM⁻¹p, NaN read as +Inf; v receives M⁻¹p.
 func nutsEnergy(z *nutsPoint, invM, v []float64) float64 {
 	for i, x := range z.p {
@@ -198,19 +192,7 @@ func (t *nutsTree) transition(x, g []float64, lp, eps float64, invM, sqrtInv []f
 			t.sample.set(&t.cur)
 		}
 		logW = mcmc.LogAddExp(logW, wSub)
-		for i := range t.rho {
-			t.rho[i] = t.rhoB[i] + t.rhoF[i]
-		}
-		persist := uTurn(t.psBB, t.psFF, t.rho)
-		for i := range t.ext {
-			t.ext[i] = t.rhoB[i] + t.pFB[i]
-		}
-		persist = persist && uTurn(t.psBB, t.psFB, t.ext)
-		for i := range t.ext {
-			t.ext[i] = t.rhoF[i] + t.pBF[i]
-		}
-		persist = persist && uTurn(t.psBF, t.psFF, t.ext)
-		if !persist {
+		if !mcmc.JoinPersists(t.psBB, t.psBF, t.psFB, t.psFF, t.rhoB, t.rhoF, t.pFB, t.pBF, t.rho, t.ext) {
 			break
 		}
 	}
@@ -275,15 +257,15 @@ func (t *nutsTree) subtree(j int, eps float64, invM []float64, r nutsRand, f fun
 			for i := range ext {
 				ext[i] = rh[i] + t.curRho[i]
 			}
-			persist := uTurn(t.begPS[k], ps, ext)
+			persist := mcmc.UTurn(t.begPS[k], ps, ext)
 			for i := range ext {
 				ext[i] = rh[i] + t.begP[h][i]
 			}
-			persist = persist && uTurn(t.begPS[k], t.begPS[h], ext)
+			persist = persist && mcmc.UTurn(t.begPS[k], t.begPS[h], ext)
 			for i := range ext {
 				ext[i] = t.curRho[i] + t.endP[h][i]
 			}
-			persist = persist && uTurn(t.endPS[h], ps, ext)
+			persist = persist && mcmc.UTurn(t.endPS[h], ps, ext)
 			for i := range rh {
 				t.curRho[i] = rh[i] + t.curRho[i]
 			}

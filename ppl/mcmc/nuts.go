@@ -165,18 +165,8 @@ func (s *NUTS) Step(st *State) Info {
 		}
 		logSumWeight = logAddExp(logSumWeight, logSumWeightSubtree)
 
-		for i := range s.rho {
-			s.rho[i] = s.rhoBck[i] + s.rhoFwd[i]
-		}
-		persist := criterion(s.pSharpBckBck, s.pSharpFwdFwd, s.rho)
-		for i := range s.rhoExt {
-			s.rhoExt[i] = s.rhoBck[i] + s.pFwdBck[i]
-		}
-		persist = persist && criterion(s.pSharpBckBck, s.pSharpFwdBck, s.rhoExt)
-		for i := range s.rhoExt {
-			s.rhoExt[i] = s.rhoFwd[i] + s.pBckFwd[i]
-		}
-		persist = persist && criterion(s.pSharpBckFwd, s.pSharpFwdFwd, s.rhoExt)
+		persist := joinPersists(s.pSharpBckBck, s.pSharpBckFwd, s.pSharpFwdBck, s.pSharpFwdFwd,
+			s.rhoBck, s.rhoFwd, s.pFwdBck, s.pBckFwd, s.rho, s.rhoExt)
 		if !persist {
 			break
 		}
@@ -274,6 +264,27 @@ func (s *NUTS) buildTree(depth int, zPropose *point, pSharpBeg, pSharpEnd, rho, 
 // while both ends' velocities point along the summed momentum.
 func criterion(pSharpMinus, pSharpPlus, rho []float64) bool {
 	return dot(pSharpPlus, rho) > 0 && dot(pSharpMinus, rho) > 0
+}
+
+// joinPersists reports whether a trajectory grown by one doubling goes on:
+// no U-turn over the whole (ρ = ρ_bck + ρ_fwd) and none across the join,
+// each side's momentum sum extended by the first momentum of the other
+// side (pFwdBck: the forward subtree's backmost, pBckFwd: the backward
+// subtree's foremost). pSharpXY is subtree X's sharp momentum at its Y
+// end. rho and rhoExt are scratch, left holding the last sums.
+func joinPersists(pSharpBckBck, pSharpBckFwd, pSharpFwdBck, pSharpFwdFwd, rhoBck, rhoFwd, pFwdBck, pBckFwd, rho, rhoExt []float64) bool {
+	for i := range rho {
+		rho[i] = rhoBck[i] + rhoFwd[i]
+	}
+	persist := criterion(pSharpBckBck, pSharpFwdFwd, rho)
+	for i := range rhoExt {
+		rhoExt[i] = rhoBck[i] + pFwdBck[i]
+	}
+	persist = persist && criterion(pSharpBckBck, pSharpFwdBck, rhoExt)
+	for i := range rhoExt {
+		rhoExt[i] = rhoFwd[i] + pBckFwd[i]
+	}
+	return persist && criterion(pSharpBckFwd, pSharpFwdFwd, rhoExt)
 }
 
 func zero(v []float64) {

@@ -122,6 +122,17 @@ func Dot(a, b []float64) float64 { return dot(a, b) }
 // LogAddExp: see Dot.
 func LogAddExp(a, b float64) float64 { return logAddExp(a, b) }
 
+// UTurn is NUTS's no-U-turn criterion for a subtree (see Dot).
+func UTurn(pSharpMinus, pSharpPlus, rho []float64) bool {
+	return criterion(pSharpMinus, pSharpPlus, rho)
+}
+
+// JoinPersists is the U-turn checks of one doubling, the whole trajectory
+// and the two across the join (see Dot; the arguments as joinPersists).
+func JoinPersists(pSharpBckBck, pSharpBckFwd, pSharpFwdBck, pSharpFwdFwd, rhoBck, rhoFwd, pFwdBck, pBckFwd, rho, rhoExt []float64) bool {
+	return joinPersists(pSharpBckBck, pSharpBckFwd, pSharpFwdBck, pSharpFwdFwd, rhoBck, rhoFwd, pFwdBck, pBckFwd, rho, rhoExt)
+}
+
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
