@@ -3,7 +3,6 @@
 package lockstep_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -33,15 +32,7 @@ func TestWalkOnDevice(t *testing.T) {
 	b := device(t)
 	cm := eightSchools(t)
 	cfg := lockstep.Config{Sampler: infer.RWMH, Chains: 4099, Keep: 4, Warmup: 500, Draws: 500, Seed: 3}
-	cpu, err := lockstep.Run(context.Background(), cm, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Backend = b
-	dev, err := lockstep.Run(context.Background(), cm, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cpu, dev := onCPUAndDevice(t, cm, cfg, b)
 	same, all := 0, 0
 	for k, a := range cpu.Posterior.Chains {
 		d := dev.Posterior.Chains[k]
@@ -87,24 +78,8 @@ func TestIterateOnDevice(t *testing.T) {
 	short := lockstep.Config{Sampler: infer.ChEES, Chains: 4099, Keep: 4, Warmup: 40, Draws: 20, Seed: 3}
 	long := lockstep.Config{Sampler: infer.ChEES, Chains: 4096, Keep: 4, Warmup: 500, Draws: 500, Seed: 4}
 	for _, cfg := range []lockstep.Config{short, long} {
-		cpu, err := lockstep.Run(context.Background(), cm, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Backend = b
-		dev, err := lockstep.Run(context.Background(), cm, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		worst := 0.0
-		for k, a := range cpu.Posterior.Chains {
-			d := dev.Posterior.Chains[k]
-			for j := range a.Values {
-				for i, v := range a.Values[j] {
-					worst = math.Max(worst, math.Abs(v-d.Values[j][i])/math.Max(1, math.Abs(v)))
-				}
-			}
-		}
+		cpu, dev := onCPUAndDevice(t, cm, cfg, b)
+		worst := worstKept(cpu, dev)
 		mc, md := cpu.Moments, dev.Moments
 		t.Logf("%d+%d: kept draws differ by %.3g at most; mu %.4f ± %.4f (CPU), %.4f ± %.4f (GPU)", cfg.Warmup, cfg.Draws,
 			worst, mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0], math.Sqrt(md.Var[0]))

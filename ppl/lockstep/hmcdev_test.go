@@ -132,15 +132,7 @@ func TestHMCDeviceLongRun(t *testing.T) {
 	}
 	m := eightSchools(t)
 	cfg := lockstep.Config{Sampler: infer.ChEES, Chains: 64, Keep: 2, Warmup: 300, Draws: 300, Seed: 9}
-	cpu, err := lockstep.Run(context.Background(), m, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Backend = cgen.NewGCC()
-	dev, err := lockstep.Run(context.Background(), m, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cpu, dev := onCPUAndDevice(t, m, cfg, cgen.NewGCC())
 	mc, md := cpu.Moments, dev.Moments
 	momentsAgree(t, cpu, dev)
 	t.Logf("mu: %.3f ± %.3f (CPU), %.3f ± %.3f (device)", mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0], math.Sqrt(md.Var[0]))
@@ -158,4 +150,34 @@ func momentsAgree(t *testing.T, cpu, dev *lockstep.Result) {
 			t.Errorf("coordinate %d: mean %.4f, variance %.4f on the CPU; %.4f, %.4f on the device", j, mc.Mean[j], mc.Var[j], md.Mean[j], md.Var[j])
 		}
 	}
+}
+
+// onCPUAndDevice runs cfg on the CPU, then the same with b as the backend.
+func onCPUAndDevice(t *testing.T, m *ppl.Compiled, cfg lockstep.Config, b accel.Backend) (cpu, dev *lockstep.Result) {
+	t.Helper()
+	cpu, err := lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Backend = b
+	dev, err = lockstep.Run(context.Background(), m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cpu, dev
+}
+
+// worstKept is the largest difference of two runs' kept draws, relative
+// to the CPU's value where it exceeds 1.
+func worstKept(cpu, dev *lockstep.Result) float64 {
+	worst := 0.0
+	for k, a := range cpu.Posterior.Chains {
+		d := dev.Posterior.Chains[k]
+		for j := range a.Values {
+			for i, v := range a.Values[j] {
+				worst = math.Max(worst, math.Abs(v-d.Values[j][i])/math.Max(1, math.Abs(v)))
+			}
+		}
+	}
+	return worst
 }

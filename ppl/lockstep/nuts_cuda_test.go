@@ -24,24 +24,8 @@ func TestNUTSOnDevice(t *testing.T) {
 	short := lockstep.Config{Sampler: infer.NUTS, Chains: 1000, Keep: 4, NoWarmup: true, Draws: 20, Seed: 3, StepSize: 0.4}
 	long := lockstep.Config{Sampler: infer.NUTS, Chains: 1024, Keep: 4, Warmup: 500, Draws: 500, Seed: 4}
 	for _, cfg := range []lockstep.Config{short, long} {
-		cpu, err := lockstep.Run(context.Background(), cm, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Backend = b
-		dev, err := lockstep.Run(context.Background(), cm, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		worst := 0.0
-		for k, a := range cpu.Posterior.Chains {
-			d := dev.Posterior.Chains[k]
-			for j := range a.Values {
-				for i, v := range a.Values[j] {
-					worst = math.Max(worst, math.Abs(v-d.Values[j][i])/math.Max(1, math.Abs(v)))
-				}
-			}
-		}
+		cpu, dev := onCPUAndDevice(t, cm, cfg, b)
+		worst := worstKept(cpu, dev)
 		mc, md := cpu.Moments, dev.Moments
 		t.Logf("%d+%d: kept draws differ by %.3g at most; mu %.4f ± %.4f (CPU), %.4f ± %.4f (GPU); %d gradients per chain",
 			cfg.Warmup, cfg.Draws, worst, mc.Mean[0], math.Sqrt(mc.Var[0]), md.Mean[0], math.Sqrt(md.Var[0]), dev.GradEvals)

@@ -113,15 +113,7 @@ func TestNUTSDeviceLongRun(t *testing.T) {
 	}
 	m := eightSchools(t)
 	cfg := lockstep.Config{Sampler: infer.NUTS, Chains: 16, Keep: 16, Warmup: 500, Draws: 500, Seed: 9}
-	cpu, err := lockstep.Run(context.Background(), m, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Backend = cgen.NewGCC()
-	dev, err := lockstep.Run(context.Background(), m, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cpu, dev := onCPUAndDevice(t, m, cfg, cgen.NewGCC())
 	mc, md := cpu.Moments, dev.Moments
 	momentsAgree(t, cpu, dev)
 	ec, ed := 0.0, 0.0
